@@ -1,0 +1,79 @@
+// Builds Fund Audit with esbuild.
+//   node build.mjs          -> node bundle (dist/cli.mjs) and web bundle (dist/web)
+//   node build.mjs node     -> only the node bundle (CLI + server + pipeline)
+//   node build.mjs web      -> only the React UI
+// The node bundle keeps node_modules external; the single binary has its own recipe
+// (see docs/architecture.md, "Single binary").
+import { build } from 'esbuild';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
+const what = process.argv[2] ?? 'all';
+
+async function buildNode() {
+  await build({
+    entryPoints: [join(root, 'cli/main.ts')],
+    outfile: join(dist, 'cli.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    define: { 'process.env.DEV': '"false"' },
+  });
+}
+
+async function buildWeb() {
+  const out = join(dist, 'web');
+  await rm(out, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { app: join(root, 'web/src/main.tsx') },
+    outdir: join(out, 'assets'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'media/[name]-[hash]',
+    jsx: 'automatic',
+    loader: { '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.eot': 'file', '.svg': 'file', '.png': 'file' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  const outputs = Object.entries(result.metafile.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint && o.entryPoint.endsWith('web/src/main.tsx'));
+  if (!entry) throw new Error('web build produced no entry chunk');
+  const [jsPath, meta] = entry;
+  const cssPath = meta.cssBundle;
+  const href = (p) => '/' + relative(out, join(root, p)).split('\\').join('/');
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Fund Audit</title>
+${cssPath ? `<link rel="stylesheet" href="${href(cssPath)}">` : ''}
+</head>
+<body>
+<div id="root"></div>
+<script type="module" src="${href(jsPath)}"></script>
+</body>
+</html>
+`;
+  await writeFile(join(out, 'index.html'), html);
+  await writeFile(join(dist, 'web-meta.json'), JSON.stringify(result.metafile));
+}
+
+await mkdir(dist, { recursive: true });
+if (what === 'all' || what === 'node') await buildNode();
+if (what === 'all' || what === 'web') await buildWeb();

@@ -1,0 +1,59 @@
+/** `fund-audit users add|list|link`: manage users of the local data directory. */
+import type { Command } from 'commander';
+import { bootstrap } from '../../server/bootstrap.js';
+import { ROLES } from '../../server/db/schema/index.js';
+import { sessionUser, signinLink } from '../../server/services/auth/session.js';
+import { addUser, getUserByEmail, listUsers } from '../../server/services/users/users.js';
+import { globals, openLocal } from '../global.js';
+import { output, printTable } from '../output.js';
+
+export function registerUsers(program: Command): void {
+  const users = program.command('users').description('Manage users and sign-in links');
+
+  users.command('add')
+    .description('Create a user')
+    .requiredOption('--email <email>', 'e-mail address (unique)')
+    .requiredOption('--name <name>', 'full name, e.g. "Ada Lovelace"')
+    .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
+    .action(async (opts, cmd: Command) => {
+      const g = globals(cmd);
+      const ctx = await openLocal(g);
+      try {
+        bootstrap(ctx);
+        const user = sessionUser(addUser(ctx, { email: opts.email, name: opts.name, role: opts.role }));
+        output(user, !!g.json, () => process.stdout.write(`Created ${user.role} ${user.fullName} <${user.email}> (id ${user.id})\n`));
+      } finally {
+        ctx.close();
+      }
+    });
+
+  users.command('list')
+    .description('List users')
+    .action(async (_opts, cmd: Command) => {
+      const g = globals(cmd);
+      const ctx = await openLocal(g);
+      try {
+        const rows = listUsers(ctx).map(sessionUser);
+        output(rows, !!g.json, () => printTable(rows.map((u) => ({ id: u.id, email: u.email, name: u.fullName, role: u.role, originalRole: u.originalRole, privacy: u.accepted_privacy_version ?? '' }))));
+      } finally {
+        ctx.close();
+      }
+    });
+
+  users.command('link')
+    .description('Print a new one-time sign-in link for a user')
+    .argument('<email>', 'the user e-mail address')
+    .option('--base-url <url>', 'server base URL (default: publicUrl, else http://<host>:<port>)')
+    .action(async (email: string, opts, cmd: Command) => {
+      const g = globals(cmd);
+      const ctx = await openLocal(g);
+      try {
+        const user = getUserByEmail(ctx, email);
+        const base = opts.baseUrl ?? ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+        const link = signinLink(ctx, user, base);
+        output(link, !!g.json, () => process.stdout.write(`${link.url}\n(one-time link for ${user.email}, valid until ${link.expiresAt})\n`));
+      } finally {
+        ctx.close();
+      }
+    });
+}

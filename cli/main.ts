@@ -1,0 +1,41 @@
+/**
+ * The `fund-audit` command line: global flags, the commands, and error -> exit code.
+ * Commands parse flags and call services (local data directory) or the API (`--server`).
+ */
+import { Command, CommanderError } from 'commander';
+import { appVersion } from '../server/paths.js';
+import { registerServe } from './commands/serve.js';
+import { registerUsers } from './commands/users.js';
+import { EXIT, exitCodeOf, printError } from './output.js';
+
+/** Builds the program (exported for tests). */
+export function buildProgram(): Command {
+  const program = new Command('fund-audit')
+    .description('Fund Audit: fund audit requests, TPA data pipeline and work papers')
+    .version(appVersion())
+    .option('-d, --data-dir <dir>', 'data directory (default FUND_AUDIT_DATA_DIR or ./.data)')
+    .option('--server <url>', 'work on a running server instead of the local data directory')
+    .option('--token <key>', 'API key or session token for --server (or FUND_AUDIT_TOKEN)')
+    .option('--json', 'machine-readable output')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServe(program);
+  registerUsers(program);
+  return program;
+}
+
+/** Runs the CLI with argv; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    printError(err, argv.includes('--json'));
+    return exitCodeOf(err);
+  }
+}

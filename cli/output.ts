@@ -1,0 +1,54 @@
+/**
+ * Output and exit codes shared by every command: `--json` prints machine output, otherwise plain
+ * tables; errors print one clear line (and the next step to take) on stderr and set the exit code.
+ */
+import { ConfigError } from '../server/config.js';
+import { AppError } from '../server/errors.js';
+
+/** Exit codes (docs/cli.md). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, invalid: 3, notFound: 4, conflict: 5, denied: 6, config: 7 } as const;
+
+/** Maps an error to an exit code. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof ConfigError) return EXIT.config;
+  if (err instanceof AppError) {
+    if (err.status === 400 || err.status === 413) return EXIT.invalid;
+    if (err.status === 404) return EXIT.notFound;
+    if (err.status === 409) return EXIT.conflict;
+    if (err.status === 401 || err.status === 403) return EXIT.denied;
+  }
+  return EXIT.failure;
+}
+
+/** Prints an error: message plus listed errors; JSON when asked. */
+export function printError(err: unknown, asJson: boolean): void {
+  const message = err instanceof Error ? err.message : String(err);
+  const errors = err instanceof AppError ? err.errors.map((e) => (typeof e === 'string' ? e : e.message)).filter((e) => e !== message) : [];
+  if (asJson) {
+    process.stdout.write(JSON.stringify({ success: false, message, errors }) + '\n');
+  } else {
+    process.stderr.write(`Error: ${message}\n`);
+    for (const e of errors) process.stderr.write(`  - ${e}\n`);
+  }
+}
+
+/** Prints rows as an aligned text table. */
+export function printTable(rows: Array<Record<string, unknown>>, columns?: string[]): void {
+  if (!rows.length) {
+    process.stdout.write('(none)\n');
+    return;
+  }
+  const cols = columns ?? Object.keys(rows[0]);
+  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd() + '\n';
+  process.stdout.write(line(cols));
+  process.stdout.write(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) process.stdout.write(line(cols.map((c) => cell(r[c]))));
+}
+
+/** Prints data as JSON or via the given plain printer. */
+export function output(data: unknown, asJson: boolean, plain: () => void): void {
+  if (asJson) process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+  else plain();
+}

@@ -1,0 +1,125 @@
+/**
+ * Server configuration: every setting, its default, and where it may be set.
+ * Precedence (lowest to highest): defaults < `<dataDir>/config.json` < `FUND_AUDIT_*` environment
+ * variables < CLI flags. Validated with zod at start; a bad value throws a ConfigError naming the
+ * setting, where it came from and what is allowed. Documented in docs/configuration.md.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** The schema of every setting, with its default. Keys are camelCase; env names are FUND_AUDIT_<UPPER_SNAKE>. */
+export const configSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: int(0, 65535).default(8080),
+  publicUrl: z.string().url().optional(),
+  mode: z.enum(['production', 'development']).default('production'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  adminEmail: z.string().email().default('admin@fund-audit.local'),
+  seedDemoData: bool.default(true),
+  sessionTtlHours: int(1, 24 * 365).default(12),
+  signinLinkTtlHours: int(1, 24 * 30).default(24),
+  downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
+  maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
+  identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
+  inboxDir: z.string().optional(),
+  inboxPollMs: int(100, 3_600_000).default(5000),
+  workers: int(0, 16).default(1),
+  devToolsEnabled: bool.default(false),
+  devToolsLocal: bool.default(false),
+  mappings: bool.default(true),
+  testRunner: bool.default(true),
+  demo: bool.default(false),
+  aggregation: bool.default(false),
+  sdmUpload: bool.default(true),
+  customMappings: bool.default(true),
+  deleteLuxData: bool.default(false),
+  pbiInputs: bool.default(false),
+  allowQAValidation: bool.default(true),
+  investmentAnalyzerEnabled: bool.default(false),
+  newStatusDesign: bool.default(false),
+  identificationProcess: bool.default(true),
+  branchChangeEnabled: bool.default(false),
+  branchUpdateEnabled: bool.default(false),
+  impersonateEnabled: bool.default(false),
+  isDbPushEnabled: bool.default(false),
+  privacyStatementVersion: z.string().min(1).default('1.0'),
+  dbName: z.string().regex(/^[\w.-]+$/).default('fund-audit.sqlite'),
+}).strict();
+
+export type AppConfig = z.infer<typeof configSchema> & { dataDir: string };
+export type ConfigInput = Partial<Record<keyof z.input<typeof configSchema>, unknown>>;
+
+/** Thrown when a setting is invalid; the message names the setting and its source. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** `devToolsEnabled` -> `FUND_AUDIT_DEV_TOOLS_ENABLED`. */
+export function envName(key: string): string {
+  return 'FUND_AUDIT_' + key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+/** Reads `FUND_AUDIT_*` variables for the known keys. */
+function fromEnv(env: NodeJS.ProcessEnv): ConfigInput {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[envName(key)];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+function fromFile(file: string): ConfigInput {
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('must hold a JSON object');
+    return parsed as ConfigInput;
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration file ${file}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Resolves the configuration for a data directory.
+ * @param opts.dataDir data directory (default `FUND_AUDIT_DATA_DIR` or `./.data`), made absolute
+ * @param opts.flags values given as CLI flags (highest precedence)
+ * @param opts.env environment (default process.env)
+ * @throws ConfigError naming each bad setting and its source
+ */
+export function loadConfig(opts: { dataDir?: string; flags?: ConfigInput; env?: NodeJS.ProcessEnv } = {}): AppConfig {
+  const env = opts.env ?? process.env;
+  const dataDir = resolve(opts.dataDir ?? env.FUND_AUDIT_DATA_DIR ?? '.data');
+  const file = join(dataDir, 'config.json');
+  const layers: Array<[string, ConfigInput]> = [
+    [file, fromFile(file)],
+    ['environment', fromEnv(env)],
+    ['command line', Object.fromEntries(Object.entries(opts.flags ?? {}).filter(([, v]) => v !== undefined))],
+  ];
+  const merged: Record<string, unknown> = {};
+  const sourceOf: Record<string, string> = {};
+  for (const [source, layer] of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      merged[key] = value;
+      sourceOf[key] = source;
+    }
+  }
+  const result = configSchema.safeParse(merged);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      if (issue.code === 'unrecognized_keys') {
+        return `unknown setting(s) ${issue.keys.join(', ')} in ${file}`;
+      }
+      const where = sourceOf[key] === 'environment' ? envName(key) : `${key} (${sourceOf[key] ?? 'default'})`;
+      return `${where}: ${issue.message} (got ${JSON.stringify(merged[key])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return { ...result.data, dataDir };
+}

@@ -1,0 +1,49 @@
+/**
+ * The application context every service takes: database, configuration, logger, event bus and
+ * blob store of one data directory. Created once by `serve`, by each CLI command working on a
+ * local data directory, and by tests on temporary directories.
+ */
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { BlobStore } from './blobs.js';
+import { loadConfig, type AppConfig, type ConfigInput } from './config.js';
+import { openDb, type Db } from './db/client.js';
+import { EventBus } from './events.js';
+import { createLogger, type Logger } from './log.js';
+
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  sqlite: Database.Database;
+  log: Logger;
+  events: EventBus;
+  blobs: BlobStore;
+  schemaVersion: number;
+  /** Closes the database. */
+  close(): void;
+}
+
+/**
+ * Opens a data directory: loads its configuration, opens and migrates the database.
+ * @param opts.dataDir data directory (created when missing)
+ * @param opts.flags configuration given on the command line
+ * @param opts.config a complete configuration (tests), skipping file/env loading
+ * @param opts.terminalLog print logs on the terminal (default: stdout is a TTY)
+ * @throws ConfigError for a bad setting; Error when the database cannot be opened or migrated
+ */
+export async function createContext(opts: { dataDir?: string; flags?: ConfigInput; config?: AppConfig; env?: NodeJS.ProcessEnv; terminalLog?: boolean }): Promise<AppContext> {
+  const config = opts.config ?? loadConfig({ dataDir: opts.dataDir, flags: opts.flags, env: opts.env });
+  const log = createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: opts.terminalLog });
+  const { db, sqlite, schemaVersion, applied, backup } = await openDb(config.dataDir, config.dbName);
+  if (applied) log.info({ applied, schemaVersion, backup }, 'database schema upgraded');
+  return {
+    config,
+    db,
+    sqlite,
+    log,
+    events: new EventBus(),
+    blobs: new BlobStore(join(config.dataDir, 'blobs')),
+    schemaVersion,
+    close: () => sqlite.close(),
+  };
+}

@@ -1,0 +1,6 @@
+/** The whole database schema (drizzle, SQLite dialect). */
+export * from './users.js';
+export * from './reference.js';
+export * from './funds.js';
+export * from './files.js';
+export * from './pipeline.js';

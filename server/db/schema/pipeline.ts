@@ -1,0 +1,117 @@
+/**
+ * Pipeline bookkeeping: durable processes (one job per fund and stage), orchestration logs,
+ * mappings and their assignment to funds, exports, self-onboarding uploads and test runs.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { bool, createdAt, id, json, updatedAt } from './common.js';
+import { fundRequests } from './funds.js';
+import { administrators } from './reference.js';
+import { users } from './users.js';
+
+/** Pipeline stages (spec section 4). */
+export const STAGES = ['import', 'identification', 'standardization', 'calculations', 'visualization', 'export', 'fundRequest'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** Job statuses (spec section 4). */
+export const JOB_STATUSES = ['suspended', 'pending', 'running', 'done', 'success', 'error', 'ignored'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const processes = sqliteTable('processes', {
+  id: id(),
+  fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
+  stage: text('stage').$type<Stage>().notNull(),
+  status: text('status').$type<JobStatus>().notNull().default('pending'),
+  forceRun: bool('force_run').notNull().default(false),
+  attempts: integer('attempts').notNull().default(0),
+  workerId: text('worker_id'),
+  inputHash: text('input_hash'),
+  payload: json<Record<string, unknown>>('payload'),
+  processAt: createdAt(),
+  startedAt: text('started_at'),
+  finishedAt: text('finished_at'),
+  createdById: integer('created_by_id').references(() => users.id),
+}, (t) => [index('processes_status_idx').on(t.status, t.processAt), index('processes_fund_idx').on(t.fundRequestId, t.stage)]);
+
+/** Orchestration logs per fund: what each stage did (spec "Log entry"). */
+export const orchestrationLogs = sqliteTable('orchestration_logs', {
+  id: id(),
+  fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
+  stage: text('stage').notNull(),
+  status: text('status').notNull(),
+  type: text('type'),
+  subType: text('sub_type'),
+  payload: json<Record<string, unknown>>('payload'),
+  createdAt: createdAt(),
+}, (t) => [index('orchestration_logs_fund_idx').on(t.fundRequestId, t.createdAt)]);
+
+/** A master or custom mapping of one type for one administrator; rows kept as JSON. */
+export const mappings = sqliteTable('mappings', {
+  id: id(),
+  administratorId: integer('administrator_id').notNull().references(() => administrators.id),
+  type: text('type').notNull(),
+  kind: text('kind').$type<'master' | 'custom'>().notNull(),
+  description: text('description').notNull(),
+  clientName: text('client_name'),
+  rationale: text('rationale'),
+  userId: integer('user_id').references(() => users.id),
+  rows: json<Record<string, string>[]>('rows').notNull(),
+  sha256: text('sha256').notNull(),
+  active: bool('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('mappings_admin_type_idx').on(t.administratorId, t.type)]);
+
+export const fundMappings = sqliteTable('fund_mappings', {
+  id: id(),
+  fundRequestId: integer('fund_request_id').notNull().references(() => fundRequests.id, { onDelete: 'cascade' }),
+  mappingId: integer('mapping_id').notNull().references(() => mappings.id),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('fund_mappings_unique').on(t.fundRequestId, t.mappingId)]);
+
+/** An export (download) job and its zip. */
+export const exportFiles = sqliteTable('export_files', {
+  id: id(),
+  userId: integer('user_id').references(() => users.id),
+  status: text('status').$type<JobStatus>().notNull().default('pending'),
+  payload: json<Record<string, unknown>>('payload'),
+  blobKey: text('blob_key'),
+  createdAt: createdAt(),
+  finishedAt: text('finished_at'),
+});
+
+/** A self-onboarding upload (spec "SDM upload") and its files. */
+export const sdmUploads = sqliteTable('sdm_uploads', {
+  id: id(),
+  administratorId: integer('administrator_id').references(() => administrators.id),
+  status: text('status').notNull().default('Created'),
+  forceRun: bool('force_run').notNull().default(false),
+  userId: integer('user_id').references(() => users.id),
+  validationResults: json<Record<string, unknown>>('validation_results'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sdmUploadFiles = sqliteTable('sdm_upload_files', {
+  id: id(),
+  sdmUploadId: integer('sdm_upload_id').notNull().references(() => sdmUploads.id, { onDelete: 'cascade' }),
+  importFileId: integer('import_file_id'),
+  fileName: text('file_name').notNull(),
+  status: text('status').notNull().default('Uploading'),
+  type: text('type').$type<'FundRequest' | 'SDM'>().notNull(),
+  subType: text('sub_type'),
+  errors: json<string[]>('errors').notNull(),
+  receivedAt: createdAt(),
+});
+
+/** A scheduled regression test run (spec "Test run"). */
+export const testRuns = sqliteTable('test_runs', {
+  id: id(),
+  userId: integer('user_id').references(() => users.id),
+  administratorCodes: json<string[]>('administrator_codes').notNull(),
+  testIds: json<string[]>('test_ids').notNull(),
+  status: text('status').$type<JobStatus>().notNull().default('pending'),
+  hasErrors: bool('has_errors').notNull().default(false),
+  results: json<Record<string, unknown>>('results'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

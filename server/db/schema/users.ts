@@ -1,0 +1,44 @@
+/** Users, tokens (sign-in links, sessions, API keys, download and socket tokens) and privacy acceptances. */
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bool, createdAt, id, updatedAt } from './common.js';
+
+/** Roles a user can hold (spec section 6). */
+export const ROLES = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable('users', {
+  id: id(),
+  email: text('email').notNull().unique(),
+  username: text('username').notNull(),
+  firstName: text('first_name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  role: text('role').$type<Role>().notNull(),
+  originalRole: text('original_role').$type<Role>().notNull(),
+  acceptedPrivacyVersion: text('accepted_privacy_version'),
+  disabled: bool('disabled').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Token kinds: one-time sign-in link, session, long-lived API key, short-lived download and socket tokens. */
+export const TOKEN_KINDS = ['signin', 'session', 'api', 'download', 'socket'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+export const tokens = sqliteTable('tokens', {
+  id: id(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').$type<TokenKind>().notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  label: text('label'),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  revokedAt: text('revoked_at'),
+  createdAt: createdAt(),
+}, (t) => [index('tokens_user_idx').on(t.userId, t.kind)]);
+
+export const privacyAcceptances = sqliteTable('privacy_acceptances', {
+  id: id(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  version: text('version').notNull(),
+  acceptedAt: createdAt(),
+});

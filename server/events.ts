@@ -1,0 +1,37 @@
+/**
+ * Typed in-process event bus. Services publish changes users watch (files, processes, exports,
+ * self-onboarding uploads); the WebSocket forwards them and Ink views render them as progress.
+ */
+import { EventEmitter } from 'node:events';
+
+/** Every event the server publishes, by name, with its data. */
+export interface AppEvents {
+  file: { id: number; fundRequestId?: number | null; kind?: string; status: string; fileName?: string };
+  'import-file': { id: number; fileName: string; status: string; administratorId?: number | null; error?: string };
+  process: { id: number; fundRequestId: number | null; stage: string; status: string; payload?: unknown };
+  export: { id: number; status: string; userId?: number | null };
+  'upload-file': { sdmUploadId: number; file: Record<string, unknown> };
+  'fund-request': { ids: number[]; action: string };
+  'test-run': { id: number; status: string };
+}
+export type AppEventName = keyof AppEvents;
+
+/** A typed wrapper over EventEmitter; `onAny` sees every event (used by the socket). */
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+  publish<K extends AppEventName>(name: K, data: AppEvents[K]): void {
+    this.emitter.emit(name, data);
+    this.emitter.emit('*', name, data);
+  }
+  on<K extends AppEventName>(name: K, listener: (data: AppEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+  onAny(listener: <K extends AppEventName>(name: K, data: AppEvents[K]) => void): () => void {
+    this.emitter.on('*', listener);
+    return () => this.emitter.off('*', listener);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The h3 application: every API route, a JSON 404 for unknown API paths, and the UI as a catch-all
+ * GET after them (in `app.use` it would shadow `/api` and `/ws`).
+ */
+import { H3 } from 'h3';
+import type { AppContext } from '../context.js';
+import { NotFoundError } from '../errors.js';
+import { errorResponse } from './envelope.js';
+import { mountRoutes, type RouteDef } from './route.js';
+import { allRoutes } from './routes/index.js';
+import { serveWeb } from './static.js';
+
+/** Builds the h3 app for a context. */
+export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
+  const app = new H3({ silent: true });
+  mountRoutes(app, ctx, routes);
+  app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));
+  app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname));
+  return app;
+}

@@ -1,0 +1,40 @@
+/**
+ * The spec's response envelope `{success, payload, errors}` and the one place where errors become
+ * HTTP answers: 400 validation (message, errors[], totalErrorsFound), 401, 403, 404, 409, 413, and
+ * 500 'An error occurred' with nothing internal sent to the client (the stack is logged instead).
+ */
+import type { Logger } from '../log.js';
+import { AppError, ValidationError, type ErrorItem } from '../errors.js';
+
+export interface Envelope<T = unknown> {
+  success: boolean;
+  payload: T | null;
+  errors: ErrorItem[];
+  message?: string;
+  totalErrorsFound?: number;
+  [key: string]: unknown;
+}
+
+/** JSON response helper. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+/** A successful answer. */
+export function ok<T>(payload: T, message?: string): Response {
+  const body: Envelope<T> = { success: true, payload, errors: [] };
+  if (message) body.message = message;
+  return json(body);
+}
+
+/** Maps any thrown value to an envelope response; unexpected errors are logged with their stack. */
+export function errorResponse(err: unknown, log: Logger, where: Record<string, unknown>): Response {
+  if (err instanceof ValidationError) {
+    return json({ success: false, payload: null, errors: err.errors, message: err.message, totalErrorsFound: err.totalErrorsFound, ...err.extra }, 400);
+  }
+  if (err instanceof AppError) {
+    return json({ success: false, payload: null, errors: err.errors, message: err.message }, err.status);
+  }
+  log.error({ err, ...where }, 'unhandled error');
+  return json({ success: false, payload: null, errors: ['An error occurred'], message: 'An error occurred' }, 500);
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { createApp } from './app.js';
+import { defineRoute } from './route.js';
+import { allRoutes } from './routes/index.js';
+
+let ctx: TestContext;
+let token: string;
+beforeAll(async () => {
+  ctx = await createTestContext({ maxUploadBytes: 2048 });
+  token = sessionToken(ctx, ctx.boot.admin.id);
+});
+afterAll(() => ctx.dispose());
+
+const probe = [
+  defineRoute({ method: 'POST', path: '/probe/validate', group: 'session', tag: 't', summary: 'probe', body: z.object({ ids: z.array(z.number()).min(1) }), handler: ({ body }) => body.ids.length }),
+  defineRoute({ method: 'GET', path: '/probe/crash', group: 'session', tag: 't', summary: 'probe', handler: () => { throw new Error('SQLITE_ERROR: no such column secret_column at /srv/app/x.ts:12'); } }),
+];
+
+async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  const app = createApp(ctx, [...allRoutes, ...probe] as any);
+  const res = await app.fetch(new Request(`http://t${path}`, { method, body, headers: { 'x-access-token': token, 'content-type': 'application/json', ...headers } }));
+  return { status: res.status, body: await res.json() };
+}
+
+describe('answers and errors', () => {
+  it('wraps payloads in the envelope', async () => {
+    const res = await apiClient(ctx).get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, errors: [], payload: { version: '1.15.223', schemaVersion: ctx.schemaVersion } });
+  });
+
+  it('answers 400 with message, errors and totalErrorsFound for invalid input', async () => {
+    const res = await call('POST', '/api/v2.0/probe/validate', JSON.stringify({ ids: [] }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, payload: null, message: 'The request is not valid', totalErrorsFound: 1 });
+    expect(res.body.errors[0]).toMatch(/^body\.ids: /);
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const res = await call('POST', '/api/v2.0/probe/validate', '{ids: ');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The request body is not valid JSON');
+  });
+
+  it('answers 404 for an unknown API path', async () => {
+    const res = await call('GET', '/api/v2.0/no/such/thing');
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0]).toBe('No such API route: GET /api/v2.0/no/such/thing');
+  });
+
+  it('answers 413 for a request over the upload limit', async () => {
+    const res = await call('POST', '/api/v2.0/probe/validate', JSON.stringify({ ids: [1], pad: 'x'.repeat(4096) }));
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('File upload failed. File size limit has been reached 2048B');
+  });
+
+  it('answers 500 "An error occurred" without the stack or SQL', async () => {
+    const res = await call('GET', '/api/v2.0/probe/crash');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, payload: null, errors: ['An error occurred'], message: 'An error occurred' });
+    expect(JSON.stringify(res.body)).not.toMatch(/SQLITE|secret_column|x\.ts/);
+  });
+});

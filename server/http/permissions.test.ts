@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../db/schema/index.js';
+import type { RouteGroup } from '../services/auth/permissions.js';
+import { addUser } from '../services/users/users.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { fullPath } from './route.js';
+import { allRoutes } from './routes/index.js';
+
+/** Who may call each route group, written from the spec's section 6 (not derived from the code). */
+const EXPECTED: Record<RouteGroup, Role[]> = {
+  public: ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'],
+  session: ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'],
+  shared: ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor'],
+  auditor: ['Root', 'Admin', 'Auditor'],
+  delivery: ['Root', 'Admin', 'DeliveryTeamMember'],
+  devTools: ['Root', 'Admin'],
+  devToolsLocal: ['Root', 'Admin'],
+};
+const ROLES: Role[] = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'];
+
+let ctx: TestContext;
+let api: ReturnType<typeof apiClient>;
+const userOf = {} as Record<Role, number>;
+/** A fresh token per call: some routes (logout) revoke the one they are called with. */
+const tokenOf = (role: Role) => sessionToken(ctx, userOf[role]);
+
+beforeAll(async () => {
+  ctx = await createTestContext({ devToolsEnabled: true, devToolsLocal: true });
+  api = apiClient(ctx);
+  for (const role of ROLES) {
+    const user = addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} Tester`, role });
+    userOf[role] = user.id;
+  }
+});
+afterAll(() => ctx.dispose());
+
+const concrete = (path: string) => path.replace(/:(\w+)/g, '1');
+const cases = allRoutes.flatMap((r) => ROLES.map((role) => ({ route: `${r.method} ${fullPath(r)}`, r, role, allowed: EXPECTED[r.group].includes(role) })));
+
+describe('every route enforces its role group on the server', () => {
+  it.each(cases)('$route as $role (allowed: $allowed)', async ({ r, role, allowed }) => {
+    const res = await api.call(r.method, concrete(fullPath(r)), { token: r.tokenFrom === 'query' ? undefined : tokenOf(role), body: r.method === 'GET' ? undefined : {} });
+    if (allowed) expect(res.status).not.toBe(403);
+    else expect(res.status).toBe(403);
+  });
+
+  it('answers 401, not 403, without a token on guarded routes', async () => {
+    for (const r of allRoutes.filter((x) => x.group !== 'public')) {
+      const res = await api.call(r.method, concrete(fullPath(r)), { body: r.method === 'GET' ? undefined : {} });
+      expect(res.status, `${r.method} ${fullPath(r)}`).toBe(401);
+    }
+  });
+
+  it('refuses developer routes to an Admin when dev tools are disabled', async () => {
+    const off = await createTestContext();
+    try {
+      const res = await apiClient(off).get('dev-tools/users', sessionToken(off, off.boot.admin.id));
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0]).toMatch(/Developer tools are disabled/);
+    } finally {
+      off.dispose();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+/** Sign-in, session, privacy notice, view switch and socket tokens (spec section 7, sign-in calls). */
+import { z } from 'zod';
+import { acceptPrivacy, getSession, logout, redeemSigninToken, switchView } from '../../services/auth/session.js';
+import { issueToken } from '../../services/auth/tokens.js';
+import { defineRoute } from '../route.js';
+
+export const authRoutes = [
+  defineRoute({
+    method: 'POST', path: '/sso/redeemToken', base: 'api', group: 'public', tag: 'auth',
+    summary: 'Exchange a one-time sign-in link token for a session token',
+    body: z.object({ token: z.string().min(1, 'is required') }),
+    handler: ({ ctx, body }) => redeemSigninToken(ctx, body.token),
+  }),
+  defineRoute({
+    method: 'POST', path: '/sso/login', base: 'api', group: 'session', tag: 'auth',
+    summary: 'The session of the token: {user, config}',
+    handler: ({ ctx, user }) => getSession(ctx, user),
+  }),
+  defineRoute({
+    method: 'POST', path: '/sso/logout', base: 'api', group: 'session', tag: 'auth',
+    summary: 'Revoke the session token',
+    handler: ({ ctx, token }) => {
+      if (token) logout(ctx, token);
+      return { loggedOut: true };
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/privacy/accept', group: 'session', tag: 'auth',
+    summary: 'Record acceptance of the current privacy notice version',
+    body: z.object({ version: z.string().min(1).optional() }),
+    handler: ({ ctx, user, body }) => ({ user: acceptPrivacy(ctx, user, body.version) }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/user/switch-role', group: 'session', tag: 'auth',
+    summary: "Switch between the delivery and auditor views, keeping originalRole",
+    body: z.object({ view: z.enum(['auditor', 'delivery']) }),
+    handler: ({ ctx, user, body }) => switchView(ctx, user, body.view),
+  }),
+  defineRoute({
+    method: 'GET', path: '/ws-token', group: 'session', tag: 'auth',
+    summary: 'A short-lived (60 s) token to open or reopen the live socket',
+    handler: ({ ctx, user }) => ({ token: issueToken(ctx, user.id, 'socket', 60_000).token }),
+  }),
+];

@@ -1,0 +1,41 @@
+/**
+ * Starts the HTTP + WebSocket server of a context on a host and port (0 picks a free port).
+ */
+import { serve } from 'crossws/server/node';
+import type { AppContext } from '../context.js';
+import { createApp } from './app.js';
+import { createSocketHooks } from './ws.js';
+
+export interface RunningServer {
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens and resolves once the port is bound. */
+export async function startServer(ctx: AppContext, opts: { host: string; port: number }): Promise<RunningServer> {
+  const app = createApp(ctx);
+  const socket = createSocketHooks(ctx);
+  const server = serve({
+    fetch: (request) => app.fetch(request),
+    websocket: socket.hooks,
+    hostname: opts.host,
+    port: opts.port,
+    silent: true,
+    gracefulShutdown: false,
+  });
+  await server.ready();
+  const address = server.node?.server?.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: async () => {
+      socket.close();
+      for (const peer of socket.peers) peer.close();
+      await server.close(true);
+    },
+  };
+}
