@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
+import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerUsers } from './commands/users.js';
 import { EXIT, exitCodeOf, printError } from './output.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerUsers(program);
+  registerOpenApi(program);
   return program;
 }
 

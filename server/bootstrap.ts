@@ -1,7 +1,8 @@
 /**
  * First-start and every-start preparation of a data directory: reference data, the fixed saved
  * filters, the first administrator, and (on first start, when enabled) the demo data: the TPAs
- * shipped in `fixtures/tpas` (including the demo TPA `demo_test`).
+ * shipped in `fixtures/tpas` (including the demo TPA `demo_test`) and the real fund requests of
+ * `fixtures/fund-requests/real-funds.csv` (SEC N-PORT filers).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import type { AppContext } from './context.js';
 import { administrators, savedFilters } from './db/schema/index.js';
 import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
+import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
 
@@ -60,6 +62,11 @@ export function bootstrap(ctx: AppContext): BootstrapResult {
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {
     demoSeeded = seedDemoAdministrators(ctx) > 0;
+    const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
+    if (demoSeeded && existsSync(csv)) {
+      const { failed } = uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
+      if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
+    }
   }
   return { admin, adminCreated, demoSeeded };
 }

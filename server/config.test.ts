@@ -45,3 +45,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ dataDir: d, env: {} })).toThrow(ConfigError);
   });
 });
+
+describe('docs/configuration.md', () => {
+  it('documents every setting', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { appRoot } = await import('./paths.js');
+    const { configSchema } = await import('./config.js');
+    const doc = readFileSync(join(appRoot(), 'docs/configuration.md'), 'utf8');
+    for (const key of Object.keys(configSchema.shape)) expect(doc, key).toContain(`\`${key}\``);
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../db/schema/index.js';
 import type { RouteGroup } from '../services/auth/permissions.js';
+import { issueToken } from '../services/auth/tokens.js';
 import { addUser } from '../services/users/users.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { fullPath } from './route.js';
@@ -39,7 +40,10 @@ const cases = allRoutes.flatMap((r) => ROLES.map((role) => ({ route: `${r.method
 
 describe('every route enforces its role group on the server', () => {
   it.each(cases)('$route as $role (allowed: $allowed)', async ({ r, role, allowed }) => {
-    const res = await api.call(r.method, concrete(fullPath(r)), { token: r.tokenFrom === 'query' ? undefined : tokenOf(role), body: r.method === 'GET' ? undefined : {} });
+    const path = concrete(fullPath(r));
+    const res = r.tokenFrom === 'query'
+      ? await api.call(r.method, `${path}?token=${issueToken(ctx, userOf[role], 'download', 60_000).token}`)
+      : await api.call(r.method, path, { token: tokenOf(role), body: r.method === 'GET' ? undefined : {} });
     if (allowed) expect(res.status).not.toBe(403);
     else expect(res.status).toBe(403);
   });

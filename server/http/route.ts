@@ -47,6 +47,19 @@ export interface RouteDef<B = any, Q = any> {
   handler: (req: ApiRequest<B, Q>) => unknown | Promise<unknown>;
 }
 
+/**
+ * A handler result that also carries the envelope's success `message` (spec: a returned success
+ * message is shown by the client); handlers return it through `withMessage`.
+ */
+export class Reply<T = unknown> {
+  constructor(readonly payload: T, readonly message?: string) {}
+}
+
+/** Wraps a payload with a success message for the envelope. */
+export function withMessage<T>(payload: T, message?: string): Reply<T> {
+  return new Reply(payload, message);
+}
+
 /** Identity helper that keeps the body/query types of a route. */
 export function defineRoute<B = undefined, Q = undefined>(def: RouteDef<B, Q>): RouteDef<B, Q> {
   return def;
@@ -112,7 +125,7 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
         }
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
         const result = await def.handler({ ctx, event, user: user as User, token, body, query, params });
-        response = def.raw ? (result as Response) : ok(result);
+        response = def.raw ? (result as Response) : result instanceof Reply ? ok(result.payload, result.message) : ok(result);
       } catch (err) {
         response = errorResponse(err, ctx.log, { route: path, method: def.method });
       }

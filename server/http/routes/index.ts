@@ -1,7 +1,17 @@
 /** Every API route definition, in mounting order. */
 import type { RouteDef } from '../route.js';
 import { authRoutes } from './auth.js';
+import { bulkUploadRoutes } from './bulk-upload.js';
 import { devToolsRoutes } from './dev-tools.js';
+import { downloadRoutes } from './downloads.js';
+import { fundRoutes } from './fund.js';
 import { systemRoutes } from './system.js';
 
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...devToolsRoutes] as RouteDef[];
+export const allRoutes: RouteDef[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...devToolsRoutes,
+  ...downloadRoutes,
+  ...bulkUploadRoutes,
+  ...fundRoutes,
+] as RouteDef[];

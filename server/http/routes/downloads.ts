@@ -1,0 +1,11 @@
+/** Short-lived download tokens (spec: export token, expires after 50,000 ms). */
+import { issueToken } from '../../services/auth/tokens.js';
+import { defineRoute } from '../route.js';
+
+export const downloadRoutes = [
+  defineRoute({
+    method: 'GET', path: '/export/token', group: 'shared', tag: 'downloads',
+    summary: 'A download token for ?token= on download links (expires after downloadTokenTtlMs, default 50,000 ms)',
+    handler: ({ ctx, user }) => issueToken(ctx, user.id, 'download', ctx.config.downloadTokenTtlMs, 'download'),
+  }),
+];

@@ -1,0 +1,27 @@
+/** One fund request: details, validate, save (spec section 7: GET /fund/{id}, POST /fund/validate, POST /fund). */
+import { z } from 'zod';
+import { getFundDetails } from '../../services/funds/details.js';
+import { saveFund, validateFund, type FundInput } from '../../services/funds/fund-write.js';
+import { defineRoute } from '../route.js';
+
+const fundBody = z.object({ id: z.coerce.number().int().positive().nullish(), fund: z.record(z.string(), z.unknown()) });
+
+export const fundRoutes = [
+  defineRoute({
+    method: 'GET', path: '/fund/:id', group: 'shared', tag: 'funds',
+    summary: "Fund details with codes, recipients, children, file groups and dataStatusCounts; 404 'No such fund request with id: {id}'",
+    handler: ({ ctx, params }) => getFundDetails(ctx, Number(params.id)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/fund/validate', group: 'shared', tag: 'funds',
+    summary: "Validate a fund create or update; payload lists the errors (strings or {id, type: 'Duplicate Fund', message})",
+    body: fundBody,
+    handler: ({ ctx, body }) => ({ errors: validateFund(ctx, { id: body.id, fund: body.fund as FundInput }) }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/fund', group: 'shared', tag: 'funds',
+    summary: "Create (no id) or update a fund request; 400 'You have validation errors' with every error",
+    body: fundBody,
+    handler: ({ ctx, user, body }) => getFundDetails(ctx, saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
+  }),
+];

@@ -1,0 +1,197 @@
+/**
+ * Bulk upload of fund requests (delivery "Bulk upload", auditor "Bulk Upload tab"): read the CSV,
+ * validate every row, classify rows accepted / editable (warnings only) / declined (faults), and
+ * save rows in one transaction per save. Overwriting an existing request (same administrator,
+ * fund code and period end) needs the row to be accepted as editable and the request to still be
+ * editable.
+ */
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { administrators, fundCodes, fundRequests, mappings } from '../../db/schema/index.js';
+import { ValidationError } from '../../errors.js';
+import { todayIso, parseUserDate } from '../../lib/dates.js';
+import type { User } from '../auth/tokens.js';
+import { editability } from '../funds/editability.js';
+import { toFundFields } from '../funds/fields.js';
+import { insertFundRequest, updateFundRequest } from '../funds/store.js';
+import { referenceIndex } from '../reference-data/reference-data.js';
+import { BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
+
+const TEMPLATE_COLUMNS = new Set<string>(BULK_UPLOAD_COLUMNS);
+import { readBulkCsv } from './read-csv.js';
+import { validateBulkRow, type BulkIssue, type BulkLookups, type ValidatedRow } from './validate-row.js';
+
+/** Most rows saved by one delivery save (spec section 9). */
+export const MAX_BULK_SAVE = 100;
+
+export type BulkRowValues = Partial<Record<BulkUploadColumn, string>>;
+
+/** A row as the spec's bulk-upload result row. */
+export type BulkResultRow = BulkRowValues & {
+  id: number;
+  columnName: number;
+  frBulkuploadStatus: 'accepted' | 'declined' | 'editable';
+  isEditable: boolean;
+  selected: boolean;
+  errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
+  duplicateOfId: number | null;
+};
+
+export interface BulkUploadResult {
+  fileName: string;
+  encoding: string;
+  totalRows: number;
+  accepted: BulkResultRow[];
+  editable: BulkResultRow[];
+  declined: BulkResultRow[];
+}
+
+/** Loads what row validation needs for these rows (one query per table). */
+export function loadBulkLookups(ctx: AppContext, rows: BulkRowValues[]): BulkLookups {
+  const admins = ctx.db.select().from(administrators).all();
+  const byCode = new Map(admins.map((a) => [a.code.toLowerCase(), { id: a.id, code: a.code, name: a.name }]));
+  const ids = [...new Set(rows.map((r) => byCode.get((r.tpa ?? '').toLowerCase())?.id).filter((x): x is number => x !== undefined))];
+  const mapIndex: BulkLookups['mappings'] = new Map();
+  const existingKeys = new Map<string, number>();
+  if (ids.length) {
+    for (const m of ctx.db.select().from(mappings).where(and(inArray(mappings.administratorId, ids), eq(mappings.active, true))).all()) {
+      const byType = mapIndex.get(m.administratorId) ?? new Map();
+      const names = byType.get(m.type) ?? new Map();
+      names.set(m.description.toLowerCase(), m.id);
+      byType.set(m.type, names);
+      mapIndex.set(m.administratorId, byType);
+    }
+    const existing = ctx.db.select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
+      .from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+      .where(and(inArray(fundRequests.administratorId, ids), ne(fundRequests.status, 'Deleted'))).all();
+    for (const e of existing) existingKeys.set(`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id);
+  }
+  return { ref: referenceIndex(ctx), administrators: byCode, mappings: mapIndex, existingKeys };
+}
+
+/** Validates rows, adding a fault to later rows that repeat an earlier row's unique identifier. */
+function validateAll(ctx: AppContext, rows: Array<{ line: number; values: BulkRowValues }>): Array<ValidatedRow & { line: number; values: BulkRowValues }> {
+  const lookups = loadBulkLookups(ctx, rows.map((r) => r.values));
+  const firstLine = new Map<string, number>();
+  return rows.map((r) => {
+    const v = validateBulkRow(r.values, lookups);
+    if (v.uniqueKey) {
+      const first = firstLine.get(v.uniqueKey);
+      if (first !== undefined) v.faults.push({ column: 'fundShortCode', message: `fundShortCode '${r.values.fundShortCode}' on row ${r.line} repeats the TPA, fund code and period end of row ${first}` });
+      else firstLine.set(v.uniqueKey, r.line);
+    }
+    return { ...v, line: r.line, values: r.values };
+  });
+}
+
+function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): BulkResultRow {
+  const status = v.faults.length ? 'declined' : v.warnings.length ? 'editable' : 'accepted';
+  return {
+    id: v.line, columnName: v.line, ...v.values, frBulkuploadStatus: status, isEditable: false,
+    selected: status === 'accepted', errors: { faults: v.faults, warnings: v.warnings }, duplicateOfId: v.duplicateOfId,
+  };
+}
+
+/**
+ * Validates an uploaded CSV without saving (delivery `POST funds/upload`).
+ * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
+ */
+export function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): BulkUploadResult {
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const rows = validateAll(ctx, csv.rows).map(resultRow);
+  return {
+    fileName, encoding: csv.encoding, totalRows: rows.length,
+    accepted: rows.filter((r) => r.frBulkuploadStatus === 'accepted'),
+    editable: rows.filter((r) => r.frBulkuploadStatus === 'editable'),
+    declined: rows.filter((r) => r.frBulkuploadStatus === 'declined'),
+  };
+}
+
+export interface SavedFund {
+  id: number;
+  fundName: string;
+  fundShortCode: string;
+  tpa: string;
+  overwritten: boolean;
+}
+export interface FailedFund {
+  fund: BulkRowValues & { columnName?: number };
+  errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
+}
+
+/**
+ * Saves bulk rows in one transaction: rows with faults fail; a row repeating an existing request
+ * overwrites it only when `isEditable` (accepted as editable) and the request is still editable.
+ * @param opts.overwrite whether overwriting is possible at all (auditor uploads: no)
+ * @param opts.maxRows most rows per call (delivery: 100)
+ * @throws ValidationError for more rows than allowed or a bad request date
+ */
+export function saveBulkFunds(
+  ctx: AppContext,
+  user: User,
+  input: { requestDate?: string; funds: Array<BulkRowValues & { columnName?: number; isEditable?: boolean }> },
+  opts: { overwrite: boolean; maxRows?: number; action?: string } = { overwrite: true, maxRows: MAX_BULK_SAVE },
+): { saved: SavedFund[]; failed: FailedFund[] } {
+  if (opts.maxRows && input.funds.length > opts.maxRows) throw new ValidationError(`At most ${opts.maxRows} funds can be saved at once (got ${input.funds.length})`);
+  const requestDate = input.requestDate ? parseUserDate(input.requestDate) : todayIso();
+  if (!requestDate) throw new ValidationError(`requestDate '${input.requestDate}' is not a date`);
+  const validated = validateAll(ctx, input.funds.map((f, i) => ({ line: f.columnName ?? i + 1, values: pickValues(f) })));
+  const saved: SavedFund[] = [];
+  const failed: FailedFund[] = [];
+  ctx.db.transaction((tx) => {
+    validated.forEach((v, i) => {
+      const faults = [...v.faults];
+      const row = input.funds[i];
+      if (v.duplicateOfId !== null) {
+        const existing = tx.select().from(fundRequests).where(eq(fundRequests.id, v.duplicateOfId)).get()!;
+        const edit = editability(tx, existing);
+        if (!opts.overwrite || !row.isEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite` });
+        else if (!edit.rowsEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
+        if (!faults.length) {
+          updateFundRequest(tx, existing.id, {
+            fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v), mappingIds: v.fund.mappingIds,
+            userId: user.id, action: 'bulk-overwrite', before: toFundFields(existing),
+          });
+          saved.push({ id: existing.id, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: true });
+          return;
+        }
+      }
+      if (faults.length) {
+        failed.push({ fund: { ...v.values, columnName: v.line }, errors: { faults, warnings: v.warnings } });
+        return;
+      }
+      const id = insertFundRequest(tx, {
+        administratorId: v.fund.administratorId, fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v),
+        mappingIds: v.fund.mappingIds, userId: user.id, action: opts.action ?? 'bulk-upload',
+      });
+      saved.push({ id, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
+    });
+  });
+  if (saved.length) ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+  return { saved, failed };
+}
+
+function codesOf(v: ValidatedRow) {
+  return [{ code: v.fund.fundCode, main: true }, ...v.fund.alternateCodes.map((code) => ({ code, main: false }))];
+}
+
+/** Keeps only template columns of a client-sent row (never trusting other fields). */
+function pickValues(f: Record<string, unknown>): BulkRowValues {
+  const out: BulkRowValues = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (!TEMPLATE_COLUMNS.has(k)) continue;
+    if (typeof v === 'string' && v.trim() !== '') out[k as BulkUploadColumn] = v.trim();
+    else if (typeof v === 'number') out[k as BulkUploadColumn] = String(v);
+  }
+  return out;
+}
+
+/**
+ * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
+ * once; existing requests are never overwritten.
+ */
+export function uploadAndSaveBulk(ctx: AppContext, user: User, fileName: string, bytes: Uint8Array): { saved: SavedFund[]; failed: FailedFund[]; totalRows: number } {
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const result = saveBulkFunds(ctx, user, { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) }, { overwrite: false, action: 'bulk-upload' });
+  return { ...result, totalRows: csv.rows.length };
+}

@@ -1,0 +1,274 @@
+/**
+ * Derived display fields of a fund request (delivery spec section 4 "Display derivations",
+ * auditor spec sections 3-4, DOMAIN.md section 5): file counts, received share, lateness and the
+ * labels the grids show. Pure functions, plus `loadFundFacts`, which reads everything they need for
+ * many funds at once (a fixed number of queries per 500 funds, never one per fund).
+ */
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { fundCodes, fundFiles, fundMappings, fundRequests, processes, type DataRequestStatus } from '../../db/schema/index.js';
+import { normalizeStatus, STATUS_LABELS } from './fields.js';
+
+/** Share of required input files received below which a fund past its due date is late (%). */
+export const LATE_THRESHOLD_PCT = 80;
+
+/** Input-file states counted per fund (the `status` column of `fund_files` rows of kind input). */
+export const DATA_STATES = ['raw', 'pending', 'processing', 'processed', 'assigned', 'error', 'onBoarding'] as const;
+export type DataState = (typeof DATA_STATES)[number];
+
+/** Counts of a fund's required input files by state (auditor spec "Fund counts"). */
+export interface DataStatusCounts {
+  rawCount: number;
+  pendingCount: number;
+  processingCount: number;
+  processedCount: number;
+  assignedCount: number;
+  errorCount: number;
+  onBoardingCount: number;
+  /** required types whose newest file is disabled */
+  notRequiredCount: number;
+  /** work papers neither reviewed nor disabled */
+  notReviewedCount: number;
+  /** required input types (received or not) */
+  total: number;
+}
+
+/** Counts of a fund's work papers (`fund_files` of kind work_paper). */
+export interface WorkPaperStatusCounts {
+  total: number;
+  /** reviewed and not disabled */
+  reviewedCount: number;
+  /** neither reviewed nor disabled */
+  notReviewedCount: number;
+  /** disabled (not required) */
+  notRequiredCount: number;
+}
+
+/** The newest input file of one SDM type. */
+export interface InputFileState {
+  status: string;
+  disabled: boolean;
+}
+
+/** Required SDM input types of a job type: TB and holdings always; transactions and share capital unless SOI_ONLY. */
+export function requiredInputTypes(jobType: string | null | undefined): string[] {
+  return jobType?.toUpperCase() === 'SOI_ONLY' ? ['trial_balance', 'holdings'] : ['trial_balance', 'holdings', 'transactions', 'share_capital'];
+}
+
+/**
+ * Counts required input files by the state of the newest file of each type; a type with no file
+ * counts in `total` only; a disabled newest file counts as not required.
+ */
+export function computeDataStatusCounts(required: string[], newestInputs: ReadonlyMap<string, InputFileState>, workPapers: WorkPaperStatusCounts): DataStatusCounts {
+  const counts: DataStatusCounts = {
+    rawCount: 0, pendingCount: 0, processingCount: 0, processedCount: 0, assignedCount: 0, errorCount: 0, onBoardingCount: 0,
+    notRequiredCount: 0, notReviewedCount: workPapers.notReviewedCount, total: required.length,
+  };
+  for (const type of required) {
+    const file = newestInputs.get(type);
+    if (!file) continue;
+    if (file.disabled) counts.notRequiredCount++;
+    else if ((DATA_STATES as readonly string[]).includes(file.status)) counts[`${file.status as DataState}Count`]++;
+  }
+  return counts;
+}
+
+/** Received share in percent (0-100): assigned / (total - notRequired); 100 when nothing is required. */
+export function receivedShare(c: Pick<DataStatusCounts, 'assignedCount' | 'total' | 'notRequiredCount'>): number {
+  const required = c.total - c.notRequiredCount;
+  return required <= 0 ? 100 : (100 * c.assignedCount) / required;
+}
+
+/** Today as ISO `YYYY-MM-DD` (UTC). */
+export function todayIso(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Whether a data due date (ISO date) is before today. */
+export function isDuePast(dueDate: string | null | undefined, today = todayIso()): boolean {
+  return !!dueDate && dueDate.slice(0, 10) < today;
+}
+
+/** Late: due date past, status not Issued, received share under 80% (DOMAIN.md section 5). */
+export function isLate(fund: { dueDate: string | null; status: string | null }, share: number, today = todayIso()): boolean {
+  return isDuePast(fund.dueDate, today) && normalizeStatus(fund.status) !== 'Issued' && share < LATE_THRESHOLD_PCT;
+}
+
+/** Data status label: Too large, Received, Partially received, Late or Not received. */
+export function dataStatusLabel(c: DataStatusCounts, opts: { oversized: boolean; late: boolean }): string {
+  if (opts.oversized) return 'Too large';
+  const required = c.total - c.notRequiredCount;
+  if (c.assignedCount >= required) return 'Received';
+  if (c.assignedCount > 0) return 'Partially received';
+  return opts.late ? 'Late' : 'Not received';
+}
+
+/**
+ * Work paper label: every required work paper reviewed -> Available (Available Rerun after a
+ * rerun); some reviewed -> Partially available; else Not available.
+ */
+export function workPaperStatusLabel(c: WorkPaperStatusCounts, rerunCount: number): string {
+  const required = c.total - c.notRequiredCount;
+  if (required > 0 && c.reviewedCount >= required) return rerunCount > 0 ? 'Available Rerun' : 'Available';
+  if (c.reviewedCount > 0) return 'Partially available';
+  return 'Not available';
+}
+
+/** Parent display: Parent, Parent (empty), Child or null. */
+export function parentDisplay(f: { childrenCount: number; isParent: boolean; parentId: number | null }): string | null {
+  if (f.childrenCount > 0) return 'Parent';
+  if (f.isParent) return 'Parent (empty)';
+  if (f.parentId != null) return 'Child';
+  return null;
+}
+
+/** Listing process status: Processing (any pending/running), Ready (any done or at visualization), else Idle. */
+export function processStatusLabel(busy: boolean, ready: boolean): 'Processing' | 'Ready' | 'Idle' {
+  return busy ? 'Processing' : ready ? 'Ready' : 'Idle';
+}
+
+/** Display labels of data-requested statuses (spec section 4). */
+export const DATA_REQUEST_LABELS: Record<DataRequestStatus, string> = {
+  Requested: 'Requested', ReRequested: 'Re-requested', Chased1: 'Chased 1', Chased2: 'Chased 2', Chased3: 'Chased 3', NotRequested: 'Not requested',
+};
+
+/** The label of a data-requested status (unknown values as stored; null is Not requested). */
+export function dataRequestStatusLabel(status: string | null | undefined): string {
+  return DATA_REQUEST_LABELS[(status ?? 'NotRequested') as DataRequestStatus] ?? String(status);
+}
+
+/** Delivery-view label of a fund status: Approved -> Open, Completed - Fund Closed -> Closed. */
+export function statusLabel(status: string | null | undefined): string {
+  const s = normalizeStatus(status);
+  return STATUS_LABELS[s] ?? s;
+}
+
+/** Everything the derivations need about one fund, loaded in batches. */
+export interface FundFacts {
+  mainCode: string | null;
+  alternateCodes: string[];
+  newestInputs: Map<string, InputFileState>;
+  workPapers: WorkPaperStatusCounts;
+  /** a calculation file's validation has aggDataOversized */
+  oversized: boolean;
+  /** an output file (standardization, calculation, work paper) is a .csv */
+  hasCsvOutputs: boolean;
+  /** processes pending or running */
+  runningProcesses: Array<{ status: string; stage: string }>;
+  /** any process done or at the visualization stage */
+  processReady: boolean;
+  /** the newest process of some stage failed */
+  processError: boolean;
+  /** status of the newest calculations process */
+  calculationStatus: string | null;
+  children: number[];
+  mappings: number[];
+}
+
+const CHUNK = 500;
+function chunks<T>(list: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+const emptyFacts = (): FundFacts => ({
+  mainCode: null, alternateCodes: [], newestInputs: new Map(), workPapers: { total: 0, reviewedCount: 0, notReviewedCount: 0, notRequiredCount: 0 },
+  oversized: false, hasCsvOutputs: false, runningProcesses: [], processReady: false, processError: false, calculationStatus: null, children: [], mappings: [],
+});
+
+/** Loads the facts of many funds: ten queries per 500 ids. */
+export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundFacts> {
+  const facts = new Map<number, FundFacts>(ids.map((id) => [id, emptyFacts()]));
+  const of = (id: number | null) => facts.get(id as number)!;
+  for (const part of chunks([...new Set(ids)])) {
+    const db = ctx.db;
+    for (const c of db.select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main }).from(fundCodes)
+      .where(inArray(fundCodes.fundRequestId, part)).orderBy(fundCodes.id).all()) {
+      if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
+      else of(c.f).alternateCodes.push(c.code);
+    }
+    const newest = db.select({ id: sql<number>`max(${fundFiles.id})` }).from(fundFiles)
+      .where(and(eq(fundFiles.kind, 'input'), inArray(fundFiles.fundRequestId, part))).groupBy(fundFiles.fundRequestId, fundFiles.fileType);
+    for (const f of db.select({ f: fundFiles.fundRequestId, type: fundFiles.fileType, status: fundFiles.status, disabled: fundFiles.disabled })
+      .from(fundFiles).where(inArray(fundFiles.id, newest)).all()) {
+      of(f.f).newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
+    }
+    for (const w of db.select({
+      f: fundFiles.fundRequestId,
+      total: sql<number>`count(*)`,
+      reviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 1 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
+      notReviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 0 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
+      disabled: sql<number>`sum(case when ${fundFiles.disabled} = 1 then 1 else 0 end)`,
+    }).from(fundFiles).where(and(eq(fundFiles.kind, 'work_paper'), inArray(fundFiles.fundRequestId, part))).groupBy(fundFiles.fundRequestId).all()) {
+      of(w.f).workPapers = { total: Number(w.total), reviewedCount: Number(w.reviewed), notReviewedCount: Number(w.notReviewed), notRequiredCount: Number(w.disabled) };
+    }
+    for (const c of db.select({ f: fundFiles.fundRequestId, validation: fundFiles.validation }).from(fundFiles)
+      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`)).all()) {
+      const v = c.validation as Record<string, unknown> | null;
+      if (v && (v.aggDataOversized === true || v.aggDataOversized === 1 || v.aggDataOversized === 'true')) of(c.f).oversized = true;
+    }
+    for (const c of db.selectDistinct({ f: fundFiles.fundRequestId }).from(fundFiles)
+      .where(and(inArray(fundFiles.kind, ['standardization', 'calculation', 'work_paper']), inArray(fundFiles.fundRequestId, part), sql`lower(${fundFiles.fileName}) like '%.csv'`)).all()) {
+      of(c.f).hasCsvOutputs = true;
+    }
+    for (const p of db.select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status }).from(processes)
+      .where(and(inArray(processes.fundRequestId, part), inArray(processes.status, ['pending', 'running']))).orderBy(processes.id).all()) {
+      of(p.f).runningProcesses.push({ status: p.status, stage: p.stage });
+    }
+    for (const p of db.selectDistinct({ f: processes.fundRequestId }).from(processes)
+      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization')))).all()) {
+      of(p.f).processReady = true;
+    }
+    const latest = db.select({ id: sql<number>`max(${processes.id})` }).from(processes)
+      .where(inArray(processes.fundRequestId, part)).groupBy(processes.fundRequestId, processes.stage);
+    for (const p of db.select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status }).from(processes).where(inArray(processes.id, latest)).all()) {
+      if (p.status === 'error') of(p.f).processError = true;
+      if (p.stage === 'calculations') of(p.f).calculationStatus = p.status;
+    }
+    for (const c of db.select({ id: fundRequests.id, parent: fundRequests.parentId }).from(fundRequests).where(inArray(fundRequests.parentId, part)).orderBy(fundRequests.id).all()) {
+      of(c.parent).children.push(c.id);
+    }
+    for (const m of db.select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId }).from(fundMappings).where(inArray(fundMappings.fundRequestId, part)).orderBy(fundMappings.mappingId).all()) {
+      of(m.f).mappings.push(m.mapping);
+    }
+  }
+  return facts;
+}
+
+/** The derived display fields of one fund from its row and facts. */
+export interface DerivedFields {
+  dataStatusCounts: DataStatusCounts;
+  workPaperStatusCounts: WorkPaperStatusCounts;
+  receivedShare: number;
+  isLate: boolean;
+  hasErrors: boolean;
+  dataStatusUIField: string;
+  workPaperStatusUIField: string;
+  isParentUIField: string | null;
+  processStatus: 'Processing' | 'Ready' | 'Idle';
+  calculationStatus: string | null;
+}
+
+/** Derives the display fields of a fund (row fields: status, dueDate, jobType, rerunCount, isParent, parentId). */
+export function deriveFields(
+  fund: { status: string | null; dueDate: string | null; jobType: string | null; rerunCount: number; isParent: boolean; parentId: number | null },
+  facts: FundFacts,
+  today = todayIso(),
+): DerivedFields {
+  const counts = computeDataStatusCounts(requiredInputTypes(fund.jobType), facts.newestInputs, facts.workPapers);
+  const share = receivedShare(counts);
+  const late = isLate(fund, share, today);
+  return {
+    dataStatusCounts: counts,
+    workPaperStatusCounts: facts.workPapers,
+    receivedShare: share,
+    isLate: late,
+    hasErrors: facts.processError || counts.errorCount > 0,
+    dataStatusUIField: dataStatusLabel(counts, { oversized: facts.oversized, late }),
+    workPaperStatusUIField: workPaperStatusLabel(facts.workPapers, fund.rerunCount),
+    isParentUIField: parentDisplay({ childrenCount: facts.children.length, isParent: fund.isParent, parentId: fund.parentId }),
+    processStatus: processStatusLabel(facts.runningProcesses.length > 0, facts.processReady),
+    calculationStatus: facts.oversized ? 'tooLarge' : facts.calculationStatus,
+  };
+}

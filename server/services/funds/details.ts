@@ -1,0 +1,87 @@
+/**
+ * Fund details (`GET /fund/{id}`; spec section 3 "Fund details", both documents): every field,
+ * the administrator, fund codes main first, recipients, children, the file groups (input,
+ * standardization, calculation files and work papers), derived counts and what may be edited.
+ */
+import { asc, desc, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { administrators, fundCodes, fundFiles, fundMappings, fundRequests, recipients, users } from '../../db/schema/index.js';
+import { NotFoundError } from '../../errors.js';
+import { editability } from './editability.js';
+import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
+
+type FileRow = typeof fundFiles.$inferSelect;
+
+/** A file row as the screens show it (spec "File row"). */
+export function fileView(f: FileRow) {
+  return {
+    id: f.id,
+    filename: f.fileName,
+    timestamp: f.updatedAt,
+    status: f.status,
+    fileType: f.fileType,
+    name: f.fileType,
+    disabled: f.disabled,
+    reviewed: f.reviewed,
+    released: f.released,
+    rowCount: f.rowCount,
+    validation_status: f.validationStatus,
+    validation: f.validation ?? null,
+    importFileId: f.importFileId,
+  };
+}
+
+/**
+ * Loads one fund request with everything the details screen shows.
+ * @throws NotFoundError 'No such fund request with id: {id}'
+ */
+export function getFundDetails(ctx: AppContext, id: number) {
+  const row = Number.isInteger(id) ? ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get() : undefined;
+  if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
+  const admin = row.administratorId ? ctx.db.select().from(administrators).where(eq(administrators.id, row.administratorId)).get() : undefined;
+  const codes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, id)).orderBy(desc(fundCodes.main), asc(fundCodes.id)).all();
+  const recips = ctx.db.select().from(recipients).where(eq(recipients.fundRequestId, id)).orderBy(asc(recipients.id)).all();
+  const children = ctx.db.select().from(fundRequests).where(eq(fundRequests.parentId, id)).all();
+  const childCodes = children.length ? ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, children.map((c) => c.id))).all() : [];
+  const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, id)).orderBy(desc(fundFiles.createdAt), desc(fundFiles.id)).all();
+  const mappingIds = ctx.db.select({ id: fundMappings.mappingId }).from(fundMappings).where(eq(fundMappings.fundRequestId, id)).all().map((m) => m.id);
+  const rerunBy = row.rerunById ? ctx.db.select().from(users).where(eq(users.id, row.rerunById)).get() : undefined;
+  const edit = editability(ctx.db, row);
+  const status = normalizeStatus(row.status);
+  const byKind = (kind: FileRow['kind']) => files.filter((f) => f.kind === kind);
+  const inputFiles = byKind('input').map((f) => ({
+    ...fileView(f),
+    identifiedFiles: files.filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id).slice(0, 3).map(fileView),
+  }));
+
+  return {
+    id: row.id,
+    ...toFundFields(row),
+    fund_code: codes.find((c) => c.main)?.code ?? codes[0]?.code ?? null,
+    fund_codes: codes.map((c) => ({ id: c.id, code: c.code, main: c.main })),
+    administrator: admin ? { id: admin.id, code: admin.code, name: admin.name } : null,
+    status,
+    statusLabel: STATUS_LABELS[status] ?? status,
+    dataRequestStatus: row.dataRequestStatus,
+    selfOnboarded: row.selfOnboarded,
+    rerun_count: row.rerunCount,
+    rerun_by: rerunBy ? { id: rerunBy.id, full_name: `${rerunBy.firstName} ${rerunBy.lastName}`.trim() } : null,
+    rerun_by_role: row.rerunByRole,
+    rerun_date: row.rerunDate,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    administrator_recipients: recips.map((r) => ({ id: r.id, full_name: r.fullName, email: r.email, role: r.role })),
+    children: children.map((c) => ({ id: c.id, name: c.name, client: c.client, fund_code: childCodes.find((x) => x.fundRequestId === c.id && x.main)?.code ?? null })),
+    mappings: mappingIds,
+    inputFiles,
+    standardizationFiles: byKind('standardization').map(fileView),
+    calculationFiles: byKind('calculation').map((f) => ({ ...fileView(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),
+    workPapers: byKind('work_paper').map(fileView),
+    hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
+    editable: { rows: edit.rowsEditable, reason: edit.reason, comments: true, recipients: true },
+    assignedCount: edit.assignedCount,
+    administratorLock: edit.administratorLock,
+  };
+}
+
+export type FundDetails = ReturnType<typeof getFundDetails>;
