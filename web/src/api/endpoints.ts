@@ -1,0 +1,49 @@
+/** Typed calls of the shell: sign-in, session, privacy, role switch, socket token, health, demo. */
+import { api } from './client';
+import type { HealthPayload, RedeemPayload, SessionPayload, SessionUser, View } from './types';
+
+/** Exchanges the one-time sign-in token for a session token (no redirects: the page handles failure). */
+export function redeemToken(token: string): Promise<RedeemPayload> {
+  return api.post<RedeemPayload>('/api/sso/redeemToken', { token }, { anonymous: true, noAuthRedirect: true, suppressError: true });
+}
+
+/** Negotiates the session for the stored token (sign-in errors are not notified, spec section 8). */
+export function login(): Promise<SessionPayload> {
+  return api.post<SessionPayload>('/api/sso/login', {}, { suppressError: true, suppressSuccess: true });
+}
+
+/** Revokes the session token on the server. */
+export function logout(): Promise<unknown> {
+  return api.post<unknown>('/api/sso/logout', {}, { suppressError: true, noAuthRedirect: true, suppressSuccess: true });
+}
+
+/** Records acceptance of the given privacy statement version. */
+export function acceptPrivacy(version: string | undefined): Promise<{ user: SessionUser }> {
+  return api.post<{ user: SessionUser }>('/privacy/accept', { version });
+}
+
+/** Switches between the auditor and the delivery view; answers the new session. */
+export function switchRole(view: View): Promise<SessionPayload> {
+  return api.post<SessionPayload>('/user/switch-role', { view });
+}
+
+/** A fresh short-lived token for the socket (background call: no notification, no redirect). */
+export function wsToken(): Promise<{ token: string }> {
+  return api.get<{ token: string }>('/ws-token', { suppressError: true, noAuthRedirect: true });
+}
+
+/** Server version and schema version. */
+export function health(): Promise<HealthPayload> {
+  return api.get<HealthPayload>('/api/health', { suppressError: true, noAuthRedirect: true, anonymous: true });
+}
+
+/** Body of the demo calls (spec section 7). */
+export const DEMO_BODY = { codes: ['demo_test'], tests: ['2'] } as const;
+
+/** Demo steps: 1 fund request, 2 input files, 3 reset. */
+export const demoCalls = {
+  fundRequest: () => api.post<unknown>('/demo/fund-request', DEMO_BODY),
+  files: () => api.post<unknown>('/demo/files', DEMO_BODY),
+  // 'reset demo' is excluded from error logging in the spec; failures still reach the user.
+  reset: () => api.post<unknown>('/demo/reset', DEMO_BODY),
+};

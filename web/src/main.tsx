@@ -1,0 +1,16 @@
+/** Browser entry: styles, then the React root. */
+import 'primereact/resources/themes/lara-light-blue/theme.css';
+import 'primereact/resources/primereact.min.css';
+import 'primeicons/primeicons.css';
+import './styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('Fund Audit: #root element missing from index.html');
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,48 @@
+/** WAM Tools: Self-Onboarding (config.sdmUpload, not built yet) and the external WAM Sampling Wizard link. */
+import { useSnapshot } from 'valtio';
+import { TabPanel, TabView } from 'primereact/tabview';
+import { EmptyPanel } from '../../components/empty-page';
+import { usePageTitle } from '../../components/use-page-title';
+import { session } from '../../state/session';
+
+function SamplingWizardPanel({ url }: { url?: string }) {
+  return (
+    <div className="fa-panel">
+      {url ? (
+        <p>
+          <a href={url} target="_blank" rel="noopener noreferrer">
+            Open WAM Sampling Wizard <i className="pi pi-external-link" aria-hidden="true" />
+            <span className="fa-sr-only"> (opens in a new window)</span>
+          </a>{' '}
+          - for Americas use only.
+        </p>
+      ) : (
+        <p>WAM Sampling Wizard (for Americas use only): its address is not configured on this server.</p>
+      )}
+    </div>
+  );
+}
+
+export function ToolsPage() {
+  usePageTitle('WAM Tools');
+  const { config } = useSnapshot(session);
+  const panels = [];
+  if (config?.sdmUpload) {
+    panels.push(
+      <TabPanel key="sdm" header="Self-Onboarding">
+        <EmptyPanel title="Self-Onboarding" />
+      </TabPanel>,
+    );
+  }
+  panels.push(
+    <TabPanel key="wizard" header="WAM Sampling Wizard (for Americas use only)" rightIcon="pi pi-external-link fa-tab-icon">
+      <SamplingWizardPanel url={config?.samplingWizardUrl} />
+    </TabPanel>,
+  );
+  return (
+    <section className="fa-page">
+      <h1>WAM Tools</h1>
+      <TabView>{panels}</TabView>
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+/** WAM Wiki: not built yet. */
+import { EmptyPage } from '../../components/empty-page';
+
+export function WikiPage() {
+  return <EmptyPage title="WAM Wiki" />;
+}

@@ -1,0 +1,64 @@
+/** Message pages of the sign-in flow: /authenticate, /unauthorized, /signup, /404. */
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { AuthLayout } from '../../components/auth-layout';
+import { usePageTitle } from '../../components/use-page-title';
+import { navigate } from '../../state/navigation';
+import { session } from '../../state/session';
+
+/** /authenticate: with a token continue to /login; otherwise explain the one-time sign-in link. */
+export function AuthenticatePage() {
+  usePageTitle('Sign in');
+  const { token } = useSnapshot(session);
+  useEffect(() => {
+    if (token) navigate('/login', { replace: true });
+  }, [token]);
+  return (
+    <AuthLayout>
+      <h1>Sign in</h1>
+      <p>Fund Audit signs you in with a one-time link printed by the server.</p>
+      <p>
+        Ask your administrator to run <code>fund-audit users link EMAIL</code> with your e-mail address, then open the
+        link it prints in this browser.
+      </p>
+    </AuthLayout>
+  );
+}
+
+/** /unauthorized: the spec's welcome line, linking to /authenticate. */
+export function UnauthorizedPage() {
+  usePageTitle('Unauthorized');
+  return (
+    <AuthLayout>
+      <p className="fa-auth-message" data-testid="unauthorized-message">
+        Welcome to WAMapps - <Link href="/authenticate">click here</Link> to begin your session.
+      </p>
+    </AuthLayout>
+  );
+}
+
+/** /signup: no access; the support address is not shown. */
+export function SignupPage() {
+  usePageTitle('No access');
+  return (
+    <AuthLayout>
+      <p className="fa-auth-message">You do not currently have access to the WAMapps portal.</p>
+      <p>Contact your Fund Audit administrator.</p>
+    </AuthLayout>
+  );
+}
+
+/** /404: page not found with a link home. */
+export function NotFoundPage() {
+  usePageTitle('Page not found');
+  return (
+    <AuthLayout>
+      <h1>Page not found</h1>
+      <p>The address you opened does not exist.</p>
+      <p>
+        <Link href="/">Go to the home page</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,6 @@
+/** Settings: not built yet. */
+import { EmptyPage } from '../../components/empty-page';
+
+export function DevToolsPage() {
+  return <EmptyPage title="Settings" />;
+}

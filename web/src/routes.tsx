@@ -1,0 +1,111 @@
+/**
+ * Wouter routes of the spec's route table. Sign-in pages render on their own; every other path goes
+ * through the protected area, which applies `decideAccess` and renders the page in the frame of the
+ * user's role. Pages load lazily, one chunk per area.
+ */
+import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { AuditorFrame, DeliveryFrame } from './components/frames';
+import { PageLoading } from './components/page-loading';
+import { decideAccess, frameForRole, PAGE_TITLES, type Frame, type PageKey } from './route-table';
+import { rememberRoute, setPageTitle } from './state/navigation';
+import { isSessionReady, session } from './state/session';
+
+type AnyPage = LazyExoticComponent<ComponentType<{ id?: string }>>;
+
+const authArea = () => import('./pages/auth/index');
+const auditorArea = () => import('./pages/auditor/index');
+const deliveryArea = () => import('./pages/delivery/index');
+
+/** Starts loading the page chunk of a frame (called once sign-in is under way). */
+export function preloadFrame(frame: Frame): void {
+  void (frame === 'auditor' ? auditorArea() : deliveryArea()).catch(() => undefined);
+}
+
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType<{ id?: string }>): AnyPage {
+  return lazy(() => load().then((m) => ({ default: pick(m) })));
+}
+
+const RedeemPage = page(authArea, (m) => m.RedeemPage);
+const LoginPage = page(authArea, (m) => m.LoginPage);
+const AuthenticatePage = page(authArea, (m) => m.AuthenticatePage);
+const UnauthorizedPage = page(authArea, (m) => m.UnauthorizedPage);
+const SignupPage = page(authArea, (m) => m.SignupPage);
+const NotFoundPage = page(authArea, (m) => m.NotFoundPage);
+
+/** The component of each page key. */
+const PAGES: Record<PageKey, AnyPage> = {
+  'auditor-home': page(auditorArea, (m) => m.AuditorHomePage),
+  'data-platform': page(auditorArea, (m) => m.DataPlatformPage),
+  tools: page(auditorArea, (m) => m.ToolsPage),
+  wiki: page(auditorArea, (m) => m.WikiPage),
+  dashboard: page(deliveryArea, (m) => m.DashboardPage),
+  'fund-details': page(deliveryArea, (m) => m.FundDetailsPage),
+  'bulk-upload': page(deliveryArea, (m) => m.BulkUploadPage),
+  'dev-tools': page(deliveryArea, (m) => m.DevToolsPage),
+  'key-generator': page(deliveryArea, (m) => m.KeyGeneratorPage),
+  'file-list': page(deliveryArea, (m) => m.FileListPage),
+  'test-runner': page(deliveryArea, (m) => m.TestRunnerPage),
+  import: page(deliveryArea, (m) => m.ImportPage),
+  export: page(deliveryArea, (m) => m.ExportPage),
+  'pbi-inputs': page(deliveryArea, (m) => m.PbiInputsPage),
+  mappings: page(deliveryArea, (m) => m.MappingsPage),
+};
+
+/** Every non-public path: protection, remembered route, frame by role, lazy page. */
+function ProtectedArea() {
+  const [location] = useLocation();
+  const search = useSearch();
+  const snap = useSnapshot(session);
+  const decision = decideAccess({
+    path: location,
+    hasToken: Boolean(snap.token),
+    sessionReady: isSessionReady(snap),
+    role: snap.user?.role,
+    config: snap.config,
+  });
+  const remember = decision.kind === 'render' || decision.remember;
+  const fullPath = search ? `${location}?${search}` : location;
+
+  useEffect(() => {
+    if (remember) rememberRoute(fullPath);
+  }, [remember, fullPath]);
+
+  // A default title at once (layout effect: runs before the page's own title effect).
+  const pageKey = decision.kind === 'render' ? decision.page : null;
+  useLayoutEffect(() => {
+    if (pageKey) setPageTitle(PAGE_TITLES[pageKey]);
+  }, [pageKey]);
+
+  if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
+  const Page = PAGES[decision.page];
+  const Frame = frameForRole(snap.user?.role) === 'auditor' ? AuditorFrame : DeliveryFrame;
+  return (
+    <Frame>
+      <Suspense fallback={<PageLoading />}>
+        <Page key={decision.page} id={decision.params.id} />
+      </Suspense>
+    </Frame>
+  );
+}
+
+/** The application's routes. */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Switch>
+        <Route path="/redeemToken"><RedeemPage /></Route>
+        <Route path="/redeemToken/*"><RedeemPage /></Route>
+        <Route path="/login"><LoginPage /></Route>
+        <Route path="/authenticate"><AuthenticatePage /></Route>
+        <Route path="/unauthorized"><UnauthorizedPage /></Route>
+        <Route path="/signup"><SignupPage /></Route>
+        <Route path="/404"><NotFoundPage /></Route>
+        <Route>
+          <ProtectedArea />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}

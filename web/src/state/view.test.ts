@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionConfig } from '../api/types';
+import { canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
+
+const base: SessionConfig = {
+  mode: 'local',
+  devTools: { enabled: false, isLocalEnvironment: false },
+  mappings: false,
+  testRunner: false,
+  demo: false,
+  aggregation: false,
+  sdmUpload: false,
+  customMappings: false,
+  pbiInputs: false,
+  allowQAValidation: false,
+  investmentAnalyzerEnabled: false,
+  newStatusDesign: false,
+  privacyStatementVersion: '1',
+  dependencies: [],
+};
+
+describe('siderEntries', () => {
+  it('shows the ungated entries only when nothing is enabled', () => {
+    expect(siderEntries(base).map((e) => e.label)).toEqual(['Dashboard', 'Bulk upload', 'Input Files', 'Import files', 'Export files']);
+  });
+  it('shows every entry in spec order when everything is enabled', () => {
+    const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
+    expect(siderEntries(all).map((e) => e.label)).toEqual([
+      'Dashboard', 'Bulk upload', 'Settings', 'Key generator', 'Input Files', 'Test Runner', 'Import files', 'Export files', 'PowerBI Inputs', 'Live mappings',
+    ]);
+  });
+  it('needs a local environment for the key generator', () => {
+    const dev = { ...base, devTools: { enabled: true, isLocalEnvironment: false } };
+    expect(siderEntries(dev).map((e) => e.label)).toContain('Settings');
+    expect(siderEntries(dev).map((e) => e.label)).not.toContain('Key generator');
+  });
+});
+
+describe('canSwitchToDelivery', () => {
+  it('hides the switch for original Root or Auditor and in demo mode', () => {
+    expect(canSwitchToDelivery({ originalRole: 'Admin' }, { demo: false })).toBe(true);
+    expect(canSwitchToDelivery({ originalRole: 'DeliveryTeamMember' }, { demo: false })).toBe(true);
+    expect(canSwitchToDelivery({ originalRole: 'Root' }, { demo: false })).toBe(false);
+    expect(canSwitchToDelivery({ originalRole: 'Auditor' }, { demo: false })).toBe(false);
+    expect(canSwitchToDelivery({ originalRole: 'Admin' }, { demo: true })).toBe(false);
+  });
+});
+
+describe('canSwitchToAuditor', () => {
+  it('is hidden in demo mode only', () => {
+    expect(canSwitchToAuditor({ demo: false })).toBe(true);
+    expect(canSwitchToAuditor({ demo: true })).toBe(false);
+  });
+});
+
+describe('featureLines', () => {
+  it('lists mode, flags and versions', () => {
+    const lines = featureLines({ ...base, demo: true, deleteLuxData: false, dependencies: [{ name: 'api', version: '1.15.223' }] });
+    expect(lines.map((l) => `${l.label}=${l.value}`)).toEqual([
+      'Mode=local', 'DevTools=disabled', 'Live mappings=disabled', 'Test runner=disabled', 'Demo=enabled', 'Aggregation=disabled',
+      'Self-Onboarding=disabled', 'Custom Mapping=disabled', 'Delete Lux Data=disabled', 'api=1.15.223',
+    ]);
+  });
+  it('omits Delete Lux Data when the server does not send it', () => {
+    expect(featureLines(base).map((l) => l.label)).not.toContain('Delete Lux Data');
+  });
+});

@@ -1,0 +1,70 @@
+/** Pure view derivations from the session: sider entries, auditor tabs, switch link, feature list. */
+import type { SessionConfig, SessionUser } from '../api/types';
+import { gates } from '../route-table';
+
+/** A navigation entry. */
+export interface NavEntry {
+  label: string;
+  to: string;
+  icon: string;
+}
+
+/** Delivery sider entries enabled by the config (spec section 2.2), without the switch link. */
+export function siderEntries(config: SessionConfig): NavEntry[] {
+  const all: Array<NavEntry & { show: boolean }> = [
+    { label: 'Dashboard', to: '/', icon: 'pi pi-th-large', show: true },
+    { label: 'Bulk upload', to: '/funds/upload', icon: 'pi pi-upload', show: true },
+    { label: 'Settings', to: '/dev-tools', icon: 'pi pi-cog', show: gates.devTools(config) },
+    { label: 'Key generator', to: '/api-key-generator', icon: 'pi pi-key', show: gates.keyGenerator(config) },
+    { label: 'Input Files', to: '/file-list', icon: 'pi pi-file', show: true },
+    { label: 'Test Runner', to: '/test-runner', icon: 'pi pi-play', show: gates.testRunner(config) },
+    { label: 'Import files', to: '/import', icon: 'pi pi-download', show: true },
+    { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
+    { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
+    { label: 'Live mappings', to: '/mappings', icon: 'pi pi-sitemap', show: gates.mappings(config) },
+  ];
+  return all.filter((e) => e.show).map(({ label, to, icon }) => ({ label, to, icon }));
+}
+
+/** Auditor navigation tabs. */
+export const AUDITOR_TABS: readonly NavEntry[] = [
+  { label: 'Home', to: '/', icon: 'pi pi-home' },
+  { label: 'Data Platform', to: '/data-platform', icon: 'pi pi-database' },
+  { label: 'WAM Tools', to: '/tools', icon: 'pi pi-wrench' },
+  { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
+];
+
+/** 'Switch to delivery team' is hidden for original role Root or Auditor, and in demo mode. */
+export function canSwitchToDelivery(user: Pick<SessionUser, 'originalRole'>, config: Pick<SessionConfig, 'demo'>): boolean {
+  return !(user.originalRole === 'Root' || user.originalRole === 'Auditor' || config.demo);
+}
+
+/** 'Switch to auditor' is hidden in demo mode (the spec's demo mode hides the switch; the server refuses it). */
+export function canSwitchToAuditor(config: Pick<SessionConfig, 'demo'>): boolean {
+  return !config.demo;
+}
+
+/** One line of the connection indicator's hover list. */
+export interface FeatureLine {
+  label: string;
+  value: string;
+}
+
+const onOff = (v: unknown) => (v ? 'enabled' : 'disabled');
+
+/** The hover list: mode, feature flags as enabled/disabled, optional Delete Lux Data, then service versions. */
+export function featureLines(config: SessionConfig): FeatureLine[] {
+  const lines: FeatureLine[] = [
+    { label: 'Mode', value: String(config.mode ?? 'unknown') },
+    { label: 'DevTools', value: onOff(config.devTools?.enabled) },
+    { label: 'Live mappings', value: onOff(config.mappings) },
+    { label: 'Test runner', value: onOff(config.testRunner) },
+    { label: 'Demo', value: onOff(config.demo) },
+    { label: 'Aggregation', value: onOff(config.aggregation) },
+    { label: 'Self-Onboarding', value: onOff(config.sdmUpload) },
+    { label: 'Custom Mapping', value: onOff(config.customMappings) },
+  ];
+  if (config.deleteLuxData !== undefined) lines.push({ label: 'Delete Lux Data', value: onOff(config.deleteLuxData) });
+  for (const dep of config.dependencies ?? []) lines.push({ label: dep.name, value: String(dep.version) });
+  return lines;
+}
