@@ -10,4 +10,4 @@ if (!existsSync(fileURLToPath(bundle))) {
 }
 const { main } = await import(bundle.href);
 const code = await main(process.argv);
-if (code !== 0 || !process.argv.includes('serve')) process.exitCode = code;
+if (code) process.exitCode = code;

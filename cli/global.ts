@@ -1,5 +1,6 @@
 /** Global options every command shares, and opening the local data directory. */
 import type { Command } from 'commander';
+import { bootstrap } from '../server/bootstrap.js';
 import { createContext, type AppContext } from '../server/context.js';
 import type { ConfigInput } from '../server/config.js';
 
@@ -15,7 +16,17 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
-/** Opens the local data directory (migrating it); logs go to its log file only. */
-export function openLocal(opts: GlobalOptions, flags: ConfigInput = {}): Promise<AppContext> {
-  return createContext({ dataDir: opts.dataDir, flags, terminalLog: false });
+/**
+ * Opens the local data directory (migrating and bootstrapping it like `serve` does: reference data,
+ * first administrator, demo data on first use); logs go to its log file only.
+ */
+export async function openLocal(opts: GlobalOptions, flags: ConfigInput = {}): Promise<AppContext> {
+  const ctx = await createContext({ dataDir: opts.dataDir, flags, terminalLog: false });
+  try {
+    bootstrap(ctx);
+  } catch (err) {
+    ctx.close();
+    throw err;
+  }
+  return ctx;
 }

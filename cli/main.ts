@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
+import { registerBulkUpload } from './commands/bulk-upload.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerUsers } from './commands/users.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerUsers(program);
   registerOpenApi(program);
+  registerBulkUpload(program);
   return program;
 }
 
@@ -31,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
-    return EXIT.ok;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;

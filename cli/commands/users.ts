@@ -1,6 +1,5 @@
 /** `fund-audit users add|list|link`: manage users of the local data directory. */
 import type { Command } from 'commander';
-import { bootstrap } from '../../server/bootstrap.js';
 import { ROLES } from '../../server/db/schema/index.js';
 import { sessionUser, signinLink } from '../../server/services/auth/session.js';
 import { addUser, getUserByEmail, listUsers } from '../../server/services/users/users.js';
@@ -19,7 +18,6 @@ export function registerUsers(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        bootstrap(ctx);
         const user = sessionUser(addUser(ctx, { email: opts.email, name: opts.name, role: opts.role }));
         output(user, !!g.json, () => process.stdout.write(`Created ${user.role} ${user.fullName} <${user.email}> (id ${user.id})\n`));
       } finally {

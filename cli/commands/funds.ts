@@ -1,0 +1,119 @@
+/**
+ * `fund-audit funds list|approve|close|issue|pause|decline|remove|undo-delete|reset|rerun`: the
+ * fund request listing and status actions, on the local data directory (as the first Admin) or
+ * on a server with `--server URL --token KEY`, with the same output either way. No prompts.
+ */
+import type { Command } from 'commander';
+import type { AppContext } from '../../server/context.js';
+import { FUND_STATUSES } from '../../server/db/schema/index.js';
+import { ValidationError } from '../../server/errors.js';
+import type { User } from '../../server/services/auth/tokens.js';
+import { runFundAction, type ActionResult, type FundAction } from '../../server/services/funds/actions.js';
+import { listFunds, MAX_LIMIT, type FundListingRow, type ListingInput, type Pagination } from '../../server/services/funds/listing.js';
+import { ensureAdmin } from '../../server/services/users/users.js';
+import { globals, openLocal, type GlobalOptions } from '../global.js';
+import { EXIT, output, printTable } from '../output.js';
+import { isRemote, remoteCall } from '../remote.js';
+
+type CliAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
+
+/** CLI action -> API path and what it does (help text). */
+const ACTIONS: Record<CliAction, { path: string; help: string }> = {
+  approve: { path: 'fund/approve', help: 'Open funds (status Approved) from Pending, Paused, Closed or Issued' },
+  close: { path: 'fund/close', help: 'Close funds (Completed - Fund Closed) from Open, Paused or Issued' },
+  issue: { path: 'fund/issue', help: 'Issue funds from Open or Closed' },
+  pause: { path: 'fund/pause', help: 'Pause funds from Open, Closed or Issued' },
+  decline: { path: 'fund/decline', help: 'Decline pending funds' },
+  remove: { path: 'fund/remove', help: 'Delete funds (not issued ones); undo with undo-delete' },
+  'undo-delete': { path: 'fund/undo-delete', help: 'Restore deleted funds to their previous status' },
+  reset: { path: 'fund/reset', help: 'Queue the pipeline of funds again from identification' },
+  rerun: { path: 'fund/rerun', help: 'Rerun calculations and work papers of open funds' },
+};
+
+/** Runs `fn` on the local data directory as the first Admin, closing it afterwards. */
+async function withLocal<T>(g: GlobalOptions, fn: (ctx: AppContext, user: User) => T | Promise<T>): Promise<T> {
+  const ctx = await openLocal(g);
+  try {
+    return await fn(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user);
+  } finally {
+    ctx.close();
+  }
+}
+
+function parseIds(values: string[]): number[] {
+  const bad = values.filter((v) => !/^\d+$/.test(v) || Number(v) < 1);
+  if (bad.length) throw new ValidationError(`Fund ids must be positive whole numbers: ${bad.join(', ')}`);
+  return values.map(Number);
+}
+
+function parseCount(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/**
+ * main() resolves 0 once a command finishes; a partial move must still end with exit code 3,
+ * so the code is applied when the process exits.
+ */
+function exitWith(code: number): void {
+  process.once('exit', () => {
+    if (!process.exitCode) process.exitCode = code;
+  });
+}
+
+function printActionResult(result: ActionResult): void {
+  printTable(result.funds.map((f) => ({ id: f.id, status: `${f.statusLabel}${f.isStatusUnChanged ? ' *' : ''}`, moved: f.isStatusUnChanged ? 'no' : 'yes' })));
+  if (result.warning) process.stdout.write(`\n${result.warning}\n`);
+}
+
+export function registerFunds(program: Command): void {
+  const funds = program.command('funds').description('List fund requests and change their status');
+
+  funds.command('list')
+    .description('List fund requests (deleted ones only with --status Deleted), newest request first')
+    .option('--status <status...>', `only these statuses (${FUND_STATUSES.join(', ')}; Open and Closed also accepted)`)
+    .option('--search <text>', 'name, client or fund code contains the text')
+    .option('--limit <n>', `page size, 1-${MAX_LIMIT} (default 100)`)
+    .option('--offset <n>', 'rows to skip (default 0)')
+    .action(async (opts: { status?: string[]; search?: string; limit?: string; offset?: string }, cmd: Command) => {
+      const g = globals(cmd);
+      const input: ListingInput = {
+        filters: opts.status?.length ? [{ field: 'status', type: 'enum', value: opts.status }] : [],
+        search: opts.search,
+        offset: parseCount('offset', opts.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0,
+        pagination: { limit: parseCount('limit', opts.limit, 1, MAX_LIMIT) ?? 100 },
+      };
+      const result = isRemote(g)
+        ? await remoteCall<{ rows: FundListingRow[]; pagination: Pagination }>(g, 'POST', 'funds/listing', input)
+        : await withLocal(g, (ctx, user) => listFunds(ctx, user, input));
+      output(result, !!g.json, () => {
+        printTable(result.rows.map((r) => ({
+          id: r.id, 'fund code': r.fundCode, name: r.name, client: r.client, administrator: r.administrator, status: r.statusLabel,
+          'period end': r.period_end, 'data due': r.dataDue, 'data status': r.dataStatusUIField,
+        })));
+        const { offset, count } = result.pagination;
+        process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
+      });
+    });
+
+  for (const [action, { path, help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {
+    funds.command(action)
+      .description(help)
+      .argument('<ids...>', 'fund request ids')
+      .addHelpText('after', `
+Prints every fund with its status; funds that cannot take the action keep their status and are
+marked '*' with the warning. Exit codes: 0 when every fund moved, 3 when any fund did not move
+(or the input is invalid), 4 when an id is unknown (nothing is changed then).`)
+      .action(async (values: string[], _opts: unknown, cmd: Command) => {
+        const g = globals(cmd);
+        const ids = parseIds(values);
+        const result = isRemote(g)
+          ? await remoteCall<ActionResult>(g, 'POST', path, { ids })
+          : await withLocal(g, (ctx, user) => runFundAction(ctx, user, action, { ids }));
+        output(result, !!g.json, () => printActionResult(result));
+        if (result.funds.some((f) => f.isStatusUnChanged)) exitWith(EXIT.invalid);
+      });
+  }
+}
