@@ -14,9 +14,9 @@ export interface RunningServer {
 }
 
 /** Listens and resolves once the port is bound. */
-export async function startServer(ctx: AppContext, opts: { host: string; port: number }): Promise<RunningServer> {
+export async function startServer(ctx: AppContext, opts: { host: string; port: number; heartbeatMs?: number }): Promise<RunningServer> {
   const app = createApp(ctx);
-  const socket = createSocketHooks(ctx);
+  const socket = createSocketHooks(ctx, opts.heartbeatMs);
   const server = serve({
     fetch: (request) => app.fetch(request),
     websocket: socket.hooks,

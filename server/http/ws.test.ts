@@ -7,7 +7,7 @@ let ctx: TestContext;
 let server: RunningServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
+  server = await startServer(ctx, { host: '127.0.0.1', port: 0, heartbeatMs: 200 });
 });
 afterAll(async () => {
   await server.close();
@@ -42,7 +42,7 @@ function open(token: string): Promise<{ ws: WebSocket; messages: any[]; next: (e
 }
 
 describe('live socket', () => {
-  it('greets with connect, answers heartbeats and forwards server events', async () => {
+  it('greets with connect, sends heartbeats and forwards server events', async () => {
     const { ws, next } = await open(sessionToken(ctx, ctx.boot.admin.id));
     const connect = await next('connect');
     expect(connect.data.userId).toBe(ctx.boot.admin.id);

@@ -1,8 +1,9 @@
 /**
  * The live socket at `/ws?token=<session, API or socket token>` (crossws). On open it sends
  * `{event: 'connect'}`, then `{event: 'heartbeat'}` every 20 s, and forwards every event of the
- * server's event bus as `{event, data}`. A client heartbeat is answered; a bad token is refused
- * with 401 before the upgrade.
+ * server's event bus as `{event, data}`. Client heartbeats only keep the connection alive (they
+ * are not echoed, so the two sides never ping-pong); a bad token is refused with 401 before the
+ * upgrade.
  */
 import type { Hooks, Peer } from 'crossws';
 import type { AppContext } from '../context.js';
@@ -11,7 +12,7 @@ import { verifyToken } from '../services/auth/tokens.js';
 export const HEARTBEAT_MS = 20_000;
 
 /** Socket hooks bound to a context; `close()` stops the heartbeat and unsubscribes. */
-export function createSocketHooks(ctx: AppContext): { hooks: Partial<Hooks>; close: () => void; peers: Set<Peer> } {
+export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): { hooks: Partial<Hooks>; close: () => void; peers: Set<Peer> } {
   const peers = new Set<Peer>();
   const send = (peer: Peer, event: string, data: unknown) => {
     try {
@@ -25,7 +26,7 @@ export function createSocketHooks(ctx: AppContext): { hooks: Partial<Hooks>; clo
   });
   const timer = setInterval(() => {
     for (const peer of peers) send(peer, 'heartbeat', { serverTime: new Date().toISOString() });
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   timer.unref();
 
   const hooks: Partial<Hooks> = {
@@ -44,13 +45,8 @@ export function createSocketHooks(ctx: AppContext): { hooks: Partial<Hooks>; clo
       send(peer, 'connect', { serverTime: new Date().toISOString(), userId: peer.context.userId });
     },
     message(peer, message) {
-      let parsed: { event?: string } = {};
-      try {
-        parsed = JSON.parse(message.text());
-      } catch {
-        return;
-      }
-      if (parsed.event === 'heartbeat') send(peer, 'heartbeat', { serverTime: new Date().toISOString() });
+      // client heartbeats keep the connection alive; nothing else is read from clients
+      ctx.log.trace({ userId: peer.context.userId, size: message.text().length }, 'socket message');
     },
     close(peer) {
       peers.delete(peer);

@@ -1,10 +1,12 @@
 /** Every API route definition, in mounting order. */
 import type { RouteDef } from '../route.js';
+import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
 import { bulkUploadRoutes } from './bulk-upload.js';
 import { devToolsRoutes } from './dev-tools.js';
 import { downloadRoutes } from './downloads.js';
 import { fundRoutes } from './fund.js';
+import { fundsRoutes } from './funds.js';
 import { systemRoutes } from './system.js';
 
 export const allRoutes: RouteDef[] = [
@@ -14,4 +16,6 @@ export const allRoutes: RouteDef[] = [
   ...downloadRoutes,
   ...bulkUploadRoutes,
   ...fundRoutes,
+  ...fundsRoutes,
+  ...auditorRoutes,
 ] as RouteDef[];

@@ -160,7 +160,7 @@ export function saveBulkFunds(
         failed.push({ fund: { ...v.values, columnName: v.line }, errors: { faults, warnings: v.warnings } });
         return;
       }
-      const id = insertFundRequest(tx, {
+      const id = insertFundRequest(ctx.sqlite, {
         administratorId: v.fund.administratorId, fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v),
         mappingIds: v.fund.mappingIds, userId: user.id, action: opts.action ?? 'bulk-upload',
       });

@@ -182,7 +182,7 @@ export function saveFund(ctx: AppContext, user: User, input: { id?: number | nul
   if (c.errors.length) throw new ValidationError('You have validation errors', c.errors);
   const id = ctx.db.transaction((tx) => {
     if (!c.row) {
-      return insertFundRequest(tx, { administratorId: c.administratorId ?? null, fields: c.fields, codes: c.codes, recipients: c.recipients, userId: user.id, action: 'create' });
+      return insertFundRequest(ctx.sqlite, { administratorId: c.administratorId ?? null, fields: c.fields, codes: c.codes, recipients: c.recipients, userId: user.id, action: 'create' });
     }
     updateFundRequest(tx, c.row.id, {
       administratorId: c.administratorId, fields: c.fields, codes: c.codes, recipients: c.recipients,

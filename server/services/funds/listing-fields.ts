@@ -15,7 +15,7 @@ export const createdByUser = alias(users, 'created_by_user');
 /** The user who last reran it. */
 export const rerunByUser = alias(users, 'rerun_by_user');
 
-const fullName = (u: typeof users) => sql`trim(coalesce(${u.firstName}, '') || ' ' || coalesce(${u.lastName}, ''))`;
+const fullName = (u: { firstName: SQLWrapper; lastName: SQLWrapper }) => sql`trim(coalesce(${u.firstName}, '') || ' ' || coalesce(${u.lastName}, ''))`;
 
 /** The main fund code of the current row. */
 export const mainCodeExpr = sql<string | null>`(select ${fundCodes.code} from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${fundCodes.main} = 1 order by ${fundCodes.id} limit 1)`;

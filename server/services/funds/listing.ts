@@ -4,7 +4,7 @@
  * and 3). One page of funds is read with one SQL query (filters, search, sort, offset) plus a
  * count, then its derived fields are loaded in batches (`loadFundFacts`).
  */
-import { and, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundRequests as fr, savedFilters } from '../../db/schema/index.js';
@@ -31,7 +31,7 @@ export const listingInputSchema = z.object({
   }).partial().optional(),
   filterId: z.coerce.number().int().positive().optional().nullable(),
 });
-export type ListingInput = z.input<typeof listingInputSchema>;
+export type ListingInput = z.output<typeof listingInputSchema>;
 
 export interface Pagination {
   offset: number;
@@ -144,7 +144,7 @@ export function buildFundQuery(ctx: AppContext, user: User | null, input: Pick<L
   conditions.push(searchCondition(input.search));
   const order = sorting.length ? orderTerms(sorting, LISTING_FIELDS) : [desc(fr.requestDate)];
   const first = sorting[0]?.order ?? 'desc';
-  order.push(first === 'desc' ? desc(fr.id) : fr.id);
+  order.push(first === 'desc' ? desc(fr.id) : asc(fr.id));
   return { where: and(...conditions), order, filters, sorting };
 }
 
@@ -241,7 +241,7 @@ export function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): {
   const conditions: Array<SQL | undefined> = [ne(fr.status, 'Deleted')];
   if (input.tpa !== undefined) conditions.push(eq(fr.administratorId, administratorIdOf(ctx, input.tpa)));
   const where = and(...conditions);
-  const order = [...orderTerms(sorting, LISTING_FIELDS), sorting[0].order === 'desc' ? desc(fr.id) : fr.id];
+  const order = [...orderTerms(sorting, LISTING_FIELDS), sorting[0].order === 'desc' ? desc(fr.id) : asc(fr.id)];
   const page = queryFundPage(ctx, where, order, offset, limit);
   return { rows: toAuditorRows(ctx, page), pagination: { offset, limit, count: countFunds(ctx, where) } };
 }

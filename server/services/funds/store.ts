@@ -3,7 +3,9 @@
  * are inserted or updated, used by single saves and bulk uploads (inside the caller's transaction).
  */
 import { and, eq, inArray, not } from 'drizzle-orm';
-import { fundCodes, fundMappings, fundRequests, recipients } from '../../db/schema/index.js';
+import type Database from 'better-sqlite3';
+import { insertRow } from '../../db/insert.js';
+import { fundCodes, fundMappings, fundRequests, recipients, trail } from '../../db/schema/index.js';
 import { fromFundFields, type FundFields, type FundInsert } from './fields.js';
 import { writeTrail, type Tx } from './trail.js';
 
@@ -29,14 +31,18 @@ export interface StoreFundInput {
   extra?: Partial<FundInsert>;
 }
 
-/** Inserts a fund request; returns its id. */
-export function insertFundRequest(tx: Tx, input: StoreFundInput): number {
+/**
+ * Inserts a fund request with its codes, recipients, mapping assignments and trail entry; returns
+ * its id. Uses cached prepared statements on the raw connection (bulk uploads insert thousands),
+ * so call it inside `ctx.db.transaction(...)` to keep it atomic.
+ */
+export function insertFundRequest(sqlite: Database.Database, input: StoreFundInput): number {
   const values = { ...fromFundFields(input.fields), ...input.extra, administratorId: input.administratorId, createdById: input.userId } as FundInsert;
-  const { id } = tx.insert(fundRequests).values(values).returning({ id: fundRequests.id }).get();
-  if (input.codes.length) tx.insert(fundCodes).values(input.codes.map((c) => ({ fundRequestId: id, code: c.code, main: c.main }))).run();
-  if (input.recipients?.length) tx.insert(recipients).values(input.recipients.map((r) => ({ fundRequestId: id, fullName: r.full_name ?? '', email: r.email, role: r.role }))).run();
-  if (input.mappingIds?.length) tx.insert(fundMappings).values(input.mappingIds.map((mappingId) => ({ fundRequestId: id, mappingId }))).run();
-  writeTrail(tx, { fundRequestId: id, userId: input.userId, action: input.action, before: null, after: { ...input.fields, fund_codes: input.codes } });
+  const id = insertRow(sqlite, fundRequests, values);
+  for (const c of input.codes) insertRow(sqlite, fundCodes, { fundRequestId: id, code: c.code, main: c.main });
+  for (const r of input.recipients ?? []) insertRow(sqlite, recipients, { fundRequestId: id, fullName: r.full_name ?? '', email: r.email, role: r.role });
+  for (const mappingId of input.mappingIds ?? []) insertRow(sqlite, fundMappings, { fundRequestId: id, mappingId });
+  insertRow(sqlite, trail, { fundRequestId: id, userId: input.userId, action: input.action, before: null, after: { ...input.fields, fund_codes: input.codes } });
   return id;
 }
 

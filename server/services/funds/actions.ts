@@ -1,0 +1,179 @@
+/**
+ * Status actions on selected fund requests (delivery spec section 4, auditor spec section 4):
+ * approve (Open), close, issue, pause, decline, remove (delete), undo delete, reset, rerun and the
+ * data-requested status. The rules are checked here, per fund: a fund that cannot move keeps its
+ * status and comes back with `isStatusUnChanged: true` (the screens mark it '*' and show
+ * `UNCHANGED_WARNING`). One transaction per call; every change writes a trail entry and the call
+ * publishes a 'fund-request' event (plus 'process' events for queued pipeline work).
+ */
+import { eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { DATA_REQUEST_STATUSES, fundRequests as fr, processes, type DataRequestStatus, type FundStatus, type Stage } from '../../db/schema/index.js';
+import { NotFoundError } from '../../errors.js';
+import type { User } from '../auth/tokens.js';
+import { statusLabel } from './derive.js';
+import { normalizeStatus, type FundInsert, type FundRow } from './fields.js';
+import { writeTrail } from './trail.js';
+import { parseInput } from './validate.js';
+
+/** The spec's bulk status warning (section 8 of both documents). */
+export const UNCHANGED_WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
+
+/** Status moves: target status and the statuses a fund may come from. */
+export const STATUS_MOVES = {
+  approve: { to: 'Approved', from: ['Pending', 'Paused', 'Completed - Fund Closed', 'Issued'] },
+  close: { to: 'Completed - Fund Closed', from: ['Approved', 'Paused', 'Issued'] },
+  issue: { to: 'Issued', from: ['Approved', 'Completed - Fund Closed'] },
+  pause: { to: 'Paused', from: ['Approved', 'Completed - Fund Closed', 'Issued'] },
+  decline: { to: 'Declined', from: ['Pending'] },
+  remove: { to: 'Deleted', from: ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Paused'] },
+} as const satisfies Record<string, { to: FundStatus; from: FundStatus[] }>;
+export type StatusAction = keyof typeof STATUS_MOVES;
+
+/** Close from the auditor area: paused and issued funds block it too (auditor spec section 4). */
+export const AUDITOR_CLOSE_FROM: FundStatus[] = ['Approved'];
+
+/** Every action name (also the trail's action names). */
+export const FUND_ACTIONS = [...(Object.keys(STATUS_MOVES) as StatusAction[]), 'undo-delete', 'reset', 'rerun', 'changeDataRequestedStatus'] as const;
+export type FundAction = (typeof FUND_ACTIONS)[number];
+
+export const actionInputSchema = z.object({
+  ids: z.array(z.coerce.number().int().positive()).min(1, 'select at least one fund').max(10_000),
+  /** 'Auditor' from the auditor area; delivery sends the member's name */
+  requestedBy: z.string().max(200).optional().nullable(),
+});
+export type ActionInput = z.input<typeof actionInputSchema>;
+
+export const dataRequestInputSchema = z.object({
+  ids: actionInputSchema.shape.ids,
+  status: z.enum(DATA_REQUEST_STATUSES, { message: `must be one of ${DATA_REQUEST_STATUSES.join(', ')}` }),
+});
+
+/** One fund after an action. */
+export interface ActionFund {
+  id: number;
+  status: string;
+  statusLabel: string;
+  isStatusUnChanged: boolean;
+}
+
+/** Result of an action: every fund asked for, and the warning when any did not move. */
+export interface ActionResult {
+  funds: ActionFund[];
+  warning?: string;
+}
+
+/** What an action does to one fund; null when the fund cannot take it. */
+interface Change {
+  set?: Partial<FundInsert>;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  queue?: Stage;
+}
+
+/** Runs an action over funds in one transaction. @throws NotFoundError for the first unknown id (nothing changes) */
+function runAction(ctx: AppContext, user: User, action: FundAction, ids: number[], plan: (f: FundRow, status: string) => Change | null): ActionResult {
+  const unique = [...new Set(ids)];
+  const queued: Array<{ id: number; fundRequestId: number | null; stage: string; status: string }> = [];
+  const funds = ctx.db.transaction((tx) => {
+    const rows = new Map<number, FundRow>();
+    for (let i = 0; i < unique.length; i += 500) {
+      for (const r of tx.select().from(fr).where(inArray(fr.id, unique.slice(i, i + 500))).all()) rows.set(r.id, r);
+    }
+    const missing = unique.find((id) => !rows.has(id));
+    if (missing !== undefined) throw new NotFoundError(`No such fund request with id: ${missing}`);
+    const now = new Date().toISOString();
+    return unique.map((id): ActionFund => {
+      const f = rows.get(id)!;
+      const status = normalizeStatus(f.status);
+      const change = plan(f, status);
+      if (!change) return { id, status, statusLabel: statusLabel(status), isStatusUnChanged: true };
+      if (change.set) tx.update(fr).set({ ...change.set, updatedAt: now }).where(eq(fr.id, id)).run();
+      if (change.queue) {
+        queued.push(tx.insert(processes).values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun: true, createdById: user.id })
+          .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status }).get());
+      }
+      writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
+      const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
+      return { id, status: next, statusLabel: statusLabel(next), isStatusUnChanged: false };
+    });
+  }, { behavior: 'immediate' });
+  const changed = funds.filter((f) => !f.isStatusUnChanged).map((f) => f.id);
+  if (changed.length) ctx.events.publish('fund-request', { ids: changed, action });
+  for (const p of queued) ctx.events.publish('process', p);
+  return funds.some((f) => f.isStatusUnChanged) ? { funds, warning: UNCHANGED_WARNING } : { funds };
+}
+
+/**
+ * Moves funds to the status of an action (approve, close, issue, pause, decline, remove).
+ * A close requested from the auditor area (requestedBy 'Auditor', or by an Auditor) moves only
+ * open funds. Remove remembers the previous status for undo.
+ * @throws ValidationError for bad input; NotFoundError 'No such fund request with id: {id}'
+ */
+export function changeStatus(ctx: AppContext, user: User, action: StatusAction, input: ActionInput): ActionResult {
+  const { ids, requestedBy } = parseInput(actionInputSchema, input);
+  const move = STATUS_MOVES[action];
+  const fromAuditor = requestedBy === 'Auditor' || user.role === 'Auditor';
+  const from: readonly string[] = action === 'close' && fromAuditor ? AUDITOR_CLOSE_FROM : move.from;
+  return runAction(ctx, user, action, ids, (_f, status) => {
+    if (!from.includes(status)) return null;
+    const set: Partial<FundInsert> = { status: move.to };
+    if (action === 'remove') set.statusBeforeDelete = status as FundStatus;
+    return { set, before: { status }, after: { status: move.to } };
+  });
+}
+
+/** Restores deleted funds to their status before the delete (or Pending). @throws as changeStatus */
+export function undoDelete(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+  const { ids } = parseInput(actionInputSchema, input);
+  return runAction(ctx, user, 'undo-delete', ids, (f, status) => {
+    if (status !== 'Deleted') return null;
+    const previous = f.statusBeforeDelete && normalizeStatus(f.statusBeforeDelete) !== 'Deleted' ? normalizeStatus(f.statusBeforeDelete) as FundStatus : 'Pending';
+    return { set: { status: previous, statusBeforeDelete: null }, before: { status }, after: { status: previous } };
+  });
+}
+
+/** Queues a fund's pipeline again from identification (force run); any fund not deleted. @throws as changeStatus */
+export function resetFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+  const { ids } = parseInput(actionInputSchema, input);
+  return runAction(ctx, user, 'reset', ids, (_f, status) =>
+    status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification' }, queue: 'identification' });
+}
+
+/**
+ * Reruns the calculations and work papers of open funds: rerun count + 1, who and when, and a
+ * pending calculations process. Only Approved funds. @throws as changeStatus
+ */
+export function rerunFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+  const { ids } = parseInput(actionInputSchema, input);
+  const now = new Date().toISOString();
+  return runAction(ctx, user, 'rerun', ids, (f, status) => {
+    if (status !== 'Approved') return null;
+    const count = f.rerunCount + 1;
+    return {
+      set: { rerunCount: count, rerunById: user.id, rerunByRole: user.role, rerunDate: now },
+      before: { status, rerun_count: f.rerunCount }, after: { status, rerun_count: count }, queue: 'calculations',
+    };
+  });
+}
+
+/** Sets the data-requested status of funds not deleted. @throws as changeStatus */
+export function changeDataRequestedStatus(ctx: AppContext, user: User, input: z.input<typeof dataRequestInputSchema>): ActionResult {
+  const { ids, status: value } = parseInput(dataRequestInputSchema, input);
+  return runAction(ctx, user, 'changeDataRequestedStatus', ids, (f, status) =>
+    status === 'Deleted' ? null : {
+      set: { dataRequestStatus: value as DataRequestStatus },
+      before: { status, dataRequestStatus: f.dataRequestStatus }, after: { status, dataRequestStatus: value },
+    });
+}
+
+/** Runs any action by name (CLI). @throws as changeStatus */
+export function runFundAction(ctx: AppContext, user: User, action: Exclude<FundAction, 'changeDataRequestedStatus'>, input: ActionInput): ActionResult {
+  switch (action) {
+    case 'undo-delete': return undoDelete(ctx, user, input);
+    case 'reset': return resetFunds(ctx, user, input);
+    case 'rerun': return rerunFunds(ctx, user, input);
+    default: return changeStatus(ctx, user, action, input);
+  }
+}
