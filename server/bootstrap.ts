@@ -39,7 +39,7 @@ function ensureFixedFilters(ctx: AppContext): void {
 }
 
 /** Demo TPAs from fixtures: `fixtures/tpas/<code>/tpa.json`. */
-function seedDemoAdministrators(ctx: AppContext): number {
+export function seedDemoAdministrators(ctx: AppContext): number {
   const dir = join(fixturesDir(), 'tpas');
   if (!existsSync(dir)) return 0;
   let n = 0;

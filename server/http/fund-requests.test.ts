@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedDemoAdministrators } from '../bootstrap.js';
 import { fixturesDir } from '../paths.js';
 import { issueToken } from '../services/auth/tokens.js';
 import { addUser } from '../services/users/users.js';
@@ -11,7 +12,7 @@ let api: ReturnType<typeof apiClient>;
 let token: string;
 beforeEach(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  ctx.sqlite.prepare("insert into administrators (code, name) values ('meridian_fund_services', 'Meridian Fund Services'), ('keystone_admin', 'Keystone Administration'), ('demo_test', 'Demo TPA')").run();
+  seedDemoAdministrators(ctx);
   api = apiClient(ctx);
   token = sessionToken(ctx, ctx.boot.admin.id);
 });

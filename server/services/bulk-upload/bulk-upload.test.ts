@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fundCodes, fundRequests, trail } from '../../db/schema/index.js';
+import { seedDemoAdministrators } from '../../bootstrap.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { saveBulkFunds, validateBulkUpload, type BulkResultRow } from './bulk-upload.js';
@@ -10,7 +11,8 @@ import { OVERWRITE_WARNING } from './validate-row.js';
 const fixture = (name: string) => readFileSync(join(fixturesDir(), 'fund-requests', name));
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ seedDemoData: false });
+  seedDemoAdministrators(ctx);
 });
 afterEach(() => ctx.dispose());
 
@@ -96,7 +98,7 @@ describe('bulk upload files that cannot be read', () => {
     const result = validateBulkUpload(ctx, file, fixture(join('encodings', file)));
     expect(result.encoding).toBe(encoding);
     expect(names(result)).toEqual(reference());
-    expect(names(result)[0]).toMatch(/Révision annuelle – /);
+    expect(names(result)[0]).toMatch(/Révision – /);
   });
 
   it('names the row of a ragged row and of an unclosed quote', () => {
@@ -124,7 +126,7 @@ describe('bulk upload files that cannot be read', () => {
   });
 
   it('refuses a file over the size limit', async () => {
-    const small = await createTestContext({ maxUploadBytes: 1024 });
+    const small = await createTestContext({ maxUploadBytes: 1024, seedDemoData: false });
     try {
       expect(() => validateBulkUpload(small, 'real-funds.csv', fixture('real-funds.csv'))).toThrow(/File size limit has been reached 1024B/);
     } finally {
