@@ -1,0 +1,130 @@
+/**
+ * Typed SDM rows as the standardization stage produces them and the checks consume them.
+ * Money in the fund's base currency unless `_local`; dates ISO `YYYY-MM-DD`; `line` is the row's
+ * line number in the delivered file (1-based, for error messages); `file` the delivered file name
+ * (with `#sheet` for xlsx).
+ */
+
+interface Source {
+  file: string;
+  line: number;
+}
+
+export interface TrialBalanceRow extends Source {
+  fund_code: string;
+  as_of: string;
+  account_code: string;
+  account_name: string | null;
+  currency: string | null;
+  balance_local: number | null;
+  balance_base: number;
+  /** Standard account from the account mapping (e.g. INVESTMENTS_AT_VALUE). */
+  standard_account: string | null;
+}
+
+export interface HoldingRow extends Source {
+  fund_code: string;
+  as_of: string;
+  security_id: string;
+  id_type: string | null;
+  security_name: string;
+  instrument_type: string;
+  /** Standard instrument type from the instrument mapping (e.g. DEBT). */
+  standard_instrument: string | null;
+  quantity: number;
+  price: number;
+  price_currency: string | null;
+  fx_rate: number | null;
+  market_value_local: number | null;
+  market_value_base: number;
+  cost_base: number | null;
+  accrued_income_base: number | null;
+  country: string | null;
+}
+
+export interface TransactionRow extends Source {
+  fund_code: string;
+  trade_date: string;
+  settle_date: string | null;
+  transaction_type: string;
+  standard_transaction: string | null;
+  security_id: string | null;
+  quantity: number | null;
+  price: number | null;
+  amount_local: number | null;
+  amount_base: number;
+  currency: string | null;
+}
+
+export interface ShareCapitalRow extends Source {
+  fund_code: string;
+  as_of: string;
+  share_class: string;
+  activity_type: string;
+  standard_activity: string | null;
+  shares: number;
+  amount_base: number | null;
+  nav_per_share: number | null;
+}
+
+export interface PriceRow extends Source {
+  security_id: string;
+  price_date: string;
+  price: number;
+  price_currency: string | null;
+  price_source: string;
+  price_type: string | null;
+}
+
+/** All standardized data of one fund. */
+export interface FundSdmData {
+  trial_balance: TrialBalanceRow[];
+  holdings: HoldingRow[];
+  transactions: TransactionRow[];
+  share_capital: ShareCapitalRow[];
+  prices: PriceRow[];
+}
+
+/** An independent FX rate: units of `currency` per one unit of the fund's base currency. */
+export interface FxRate {
+  currency: string;
+  rate_date: string;
+  units_per_base: number;
+  source: string;
+}
+
+/** Result of one audit check item (spec: QA_Rec; DOMAIN.md 2.4). */
+export interface QaRec {
+  /** Check id, e.g. 'tb_balance', 'investments_reconciliation'. */
+  check: string;
+  /** Item name (spec: name or defined_name), e.g. 'Trial balance sums to zero' or a security id. */
+  name: string;
+  status: 'pass' | 'warning' | 'fail';
+  /** Difference in fund currency (absolute amounts unless stated). */
+  diff: number;
+  /** Threshold used, in fund currency. */
+  threshold: number | null;
+  /** Human explanation with the figures compared. */
+  message: string;
+  /** Source file and line when the item comes from one row. */
+  file?: string;
+  line?: number;
+  details?: Record<string, unknown>;
+}
+
+/** An unmapped code found during standardization (spec: QA_Mapping). */
+export interface QaMapping {
+  name: string;
+  column: string;
+  file: string;
+  error: string;
+  lines: number[];
+}
+
+/** A row-level problem: unparseable number or date, missing required value. */
+export interface RowError {
+  file: string;
+  line: number;
+  column: string;
+  error: string;
+}

@@ -1,0 +1,96 @@
+/**
+ * Importing TPA files (DOMAIN.md 2.1; spec "Import files"): raw bytes are stored unchanged in the
+ * content-addressed blob store, an import-file row records them (`Awaiting -> Processing ->
+ * Success | Error`), and an identification job is queued. The same bytes imported again for the
+ * same administrator are noticed and not processed twice.
+ */
+import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import { enqueue } from '../../../pipeline/engine.js';
+import type { AppContext } from '../../context.js';
+import { administrators, importFiles, type ImportStatus } from '../../db/schema/index.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+
+export type ImportFileRow = typeof importFiles.$inferSelect;
+
+/** How a file arrived. */
+export type ImportSource = 'upload' | 'sweeper' | 'sdm-upload' | 'cli' | 'demo';
+
+/** An import file as the Import files grid shows it (spec delivery 3 "Imported file"). */
+export function importView(row: ImportFileRow, admin?: { code: string; name: string } | null) {
+  return {
+    id: row.id,
+    administrator: admin?.name ?? null,
+    administratorCode: admin?.code ?? null,
+    fileName: row.fileName,
+    type: row.type,
+    subType: row.subType,
+    status: row.status,
+    source: row.source,
+    size: row.size,
+    sha256: row.sha256,
+    created_at: row.createdAt,
+    payload: row.payload ?? {},
+  };
+}
+export type ImportView = ReturnType<typeof importView>;
+
+/** Finds an administrator by code. @throws ValidationError when missing, NotFoundError when unknown */
+export function administratorByCode(ctx: AppContext, code: string | null | undefined) {
+  if (!code) throw new ValidationError('Choose an administrator before importing files');
+  const admin = ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
+  if (!admin) throw new NotFoundError(`No administrator with code: ${code}`);
+  return admin;
+}
+
+/**
+ * Stores one file and queues its identification.
+ * @param input.administratorCode the TPA the file comes from (required)
+ * @returns the import row; `payload.duplicateOf` names an earlier import of identical bytes
+ */
+export function importFile(ctx: AppContext, input: { administratorCode: string; fileName: string; bytes: Uint8Array; userId: number | null; source: ImportSource; fundRequestId?: number }): ImportView {
+  const admin = administratorByCode(ctx, input.administratorCode);
+  if (!input.fileName.trim()) throw new ValidationError('The file has no name');
+  if (input.bytes.byteLength === 0) throw new ValidationError(`${input.fileName}: the file is empty`);
+  const blob = ctx.blobs.put(input.bytes);
+  const earlier = ctx.db.select().from(importFiles)
+    .where(and(eq(importFiles.sha256, blob.key), eq(importFiles.administratorId, admin.id), ne(importFiles.status, 'Error'))).orderBy(asc(importFiles.id)).get();
+  const row = ctx.db.transaction((tx) => {
+    const inserted = tx.insert(importFiles).values({
+      administratorId: admin.id, fileName: input.fileName, sha256: blob.key, size: blob.size, source: input.source,
+      status: earlier ? 'Finished' : 'Awaiting', userId: input.userId,
+      payload: earlier ? { duplicateOf: earlier.id, warning: `The same file was already imported as ${earlier.fileName} (import ${earlier.id}); it was not processed again.` } : { fundRequestId: input.fundRequestId ?? null },
+    }).returning().get();
+    return inserted;
+  });
+  if (!earlier) enqueue(ctx, { stage: 'identification', fundRequestId: null, payload: { importFileId: row.id }, createdById: input.userId });
+  ctx.events.publish('import-file', { id: row.id, fileName: row.fileName, status: row.status, administratorId: admin.id });
+  ctx.log.info({ importFileId: row.id, fileName: row.fileName, administrator: admin.code, duplicateOf: earlier?.id }, 'file imported');
+  return importView(row, admin);
+}
+
+/** Sets an import file's status (and merges its payload); publishes the change. */
+export function setImportStatus(ctx: AppContext, id: number, status: ImportStatus, payload: Record<string, unknown> = {}, type?: { type?: string | null; subType?: string | null }): void {
+  const row = ctx.db.select().from(importFiles).where(eq(importFiles.id, id)).get();
+  if (!row) return;
+  const updated = ctx.db.update(importFiles).set({ status, payload: { ...(row.payload ?? {}), ...payload }, updatedAt: new Date().toISOString(), ...(type ?? {}) }).where(eq(importFiles.id, id)).returning().get();
+  ctx.events.publish('import-file', { id, fileName: updated.fileName, status, administratorId: updated.administratorId, error: typeof payload.error === 'string' ? payload.error : undefined });
+}
+
+/**
+ * Lists import files newest first (spec: default sort created_at; page size 200).
+ * @param input.filters optional `{administrator?: code, status?: ImportStatus[]}`
+ */
+export function listImports(ctx: AppContext, input: { offset?: number; limit?: number; filters?: { administrator?: string; status?: string[] } } = {}) {
+  const limit = Math.min(input.limit ?? 200, 1000);
+  const offset = input.offset ?? 0;
+  const where = [];
+  if (input.filters?.administrator) where.push(eq(administrators.code, input.filters.administrator));
+  const rows = ctx.db.select({ f: importFiles, a: administrators }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id))
+    .where(where.length ? and(...where) : undefined).orderBy(desc(importFiles.createdAt), desc(importFiles.id)).all()
+    .filter((r) => !input.filters?.status?.length || input.filters.status.includes(r.f.status));
+  const total = ctx.db.select({ n: count() }).from(importFiles).get()?.n ?? 0;
+  return {
+    rows: rows.slice(offset, offset + limit).map((r) => importView(r.f, r.a)),
+    pagination: { offset, limit, count: where.length || input.filters?.status?.length ? rows.length : total },
+  };
+}
