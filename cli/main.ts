@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
 import { registerBulkUpload } from './commands/bulk-upload.js';
+import { registerFunds } from './commands/funds.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerUsers } from './commands/users.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerUsers(program);
   registerOpenApi(program);
   registerBulkUpload(program);
+  registerFunds(program);
   return program;
 }
 

@@ -64,8 +64,12 @@ export function bootstrap(ctx: AppContext): BootstrapResult {
     demoSeeded = seedDemoAdministrators(ctx) > 0;
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
     if (demoSeeded && existsSync(csv)) {
-      const { failed } = uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
-      if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
+      try {
+        const { failed } = uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
+        if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
+      } catch (err) {
+        ctx.log.warn({ err }, 'the demo fund requests could not be loaded');
+      }
     }
   }
   return { admin, adminCreated, demoSeeded };

@@ -53,16 +53,6 @@ function parseCount(name: string, value: string | undefined, min: number, max: n
   return n;
 }
 
-/**
- * main() resolves 0 once a command finishes; a partial move must still end with exit code 3,
- * so the code is applied when the process exits.
- */
-function exitWith(code: number): void {
-  process.once('exit', () => {
-    if (!process.exitCode) process.exitCode = code;
-  });
-}
-
 function printActionResult(result: ActionResult): void {
   printTable(result.funds.map((f) => ({ id: f.id, status: `${f.statusLabel}${f.isStatusUnChanged ? ' *' : ''}`, moved: f.isStatusUnChanged ? 'no' : 'yes' })));
   if (result.warning) process.stdout.write(`\n${result.warning}\n`);
@@ -113,7 +103,8 @@ marked '*' with the warning. Exit codes: 0 when every fund moved, 3 when any fun
           ? await remoteCall<ActionResult>(g, 'POST', path, { ids })
           : await withLocal(g, (ctx, user) => runFundAction(ctx, user, action, { ids }));
         output(result, !!g.json, () => printActionResult(result));
-        if (result.funds.some((f) => f.isStatusUnChanged)) exitWith(EXIT.invalid);
+        // main() returns process.exitCode: 3 when some fund did not move
+        if (result.funds.some((f) => f.isStatusUnChanged)) process.exitCode = EXIT.invalid;
       });
   }
 }

@@ -8,7 +8,7 @@ import { allRoutes } from './routes/index.js';
 let ctx: TestContext;
 let token: string;
 beforeAll(async () => {
-  ctx = await createTestContext({ maxUploadBytes: 2048 });
+  ctx = await createTestContext({ maxUploadBytes: 2048, seedDemoData: false });
   token = sessionToken(ctx, ctx.boot.admin.id);
 });
 afterAll(() => ctx.dispose());

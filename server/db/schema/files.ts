@@ -107,3 +107,15 @@ export const pbiInputFiles = sqliteTable('pbi_input_files', {
   tokenExpiryDate: text('token_expiry_date'),
   uploadDate: createdAt(),
 });
+
+/**
+ * Standardized rows of a standardization file (one SDM row each, as JSON), so later stages and
+ * exports stream them instead of holding whole files in memory.
+ */
+export const sdmRows = sqliteTable('sdm_rows', {
+  id: id(),
+  fundFileId: integer('fund_file_id').notNull().references(() => fundFiles.id, { onDelete: 'cascade' }),
+  sdmType: text('sdm_type').notNull(),
+  line: integer('line').notNull(),
+  data: text('data').notNull(),
+}, (t) => [index('sdm_rows_file_idx').on(t.fundFileId, t.line)]);

@@ -89,6 +89,10 @@ export const fundRequests = sqliteTable('fund_requests', {
   index('fund_requests_admin_period_idx').on(t.administratorId, t.periodEnd),
   index('fund_requests_due_idx').on(t.dueDate),
   index('fund_requests_request_date_idx').on(t.requestDate),
+  // fund listing: children of a parent; a status filter in request-date order; search and sort on client and name
+  index('fund_requests_parent_idx').on(t.parentId),
+  index('fund_requests_status_request_idx').on(t.status, t.requestDate),
+  index('fund_requests_client_name_idx').on(t.client, t.name),
 ]);
 
 export const fundCodes = sqliteTable('fund_codes', {

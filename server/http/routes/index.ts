@@ -7,6 +7,7 @@ import { devToolsRoutes } from './dev-tools.js';
 import { downloadRoutes } from './downloads.js';
 import { fundRoutes } from './fund.js';
 import { fundsRoutes } from './funds.js';
+import { importRoutes } from './imports.js';
 import { systemRoutes } from './system.js';
 
 export const allRoutes: RouteDef[] = [
@@ -18,4 +19,5 @@ export const allRoutes: RouteDef[] = [
   ...fundRoutes,
   ...fundsRoutes,
   ...auditorRoutes,
+  ...importRoutes,
 ] as RouteDef[];

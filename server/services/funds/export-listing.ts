@@ -8,13 +8,10 @@
  * The workbook is written with exceljs's streaming writer, 1,000 funds at a time.
  */
 import { PassThrough } from 'node:stream';
-import { eq, inArray, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
-import { administrators, fundRequests as fr } from '../../db/schema/index.js';
 import type { User } from '../auth/tokens.js';
-import { buildFundQuery, queryFundPage, toListingRows, type FundListingRow, type ListingInput } from './listing.js';
-import { createdByUser, rerunByUser } from './listing-fields.js';
+import { buildFundQuery, fundsByIds, queryFundIds, toListingRows, withNames, type FundListingRow, type ListingInput } from './listing.js';
 
 export const EXPORT_FILE_NAME = 'fundrequests.xlsx';
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -113,15 +110,6 @@ function cellValue(kind: Kind, v: unknown): ExcelJS.CellValue {
   }
 }
 
-/** Ids of every fund of the listing query, in order. */
-function orderedIds(ctx: AppContext, where: SQL | undefined, order: SQL[]): number[] {
-  return ctx.db.select({ id: fr.id }).from(fr)
-    .leftJoin(administrators, eq(administrators.id, fr.administratorId))
-    .leftJoin(createdByUser, eq(createdByUser.id, fr.createdById))
-    .leftJoin(rerunByUser, eq(rerunByUser.id, fr.rerunById))
-    .where(where).orderBy(...order).all().map((r) => r.id);
-}
-
 /**
  * Writes the listing of a query to an xlsx workbook.
  * @returns the file bytes, its name ('fundrequests.xlsx') and the number of funds
@@ -129,7 +117,7 @@ function orderedIds(ctx: AppContext, where: SQL | undefined, order: SQL[]): numb
  */
 export async function exportListing(ctx: AppContext, user: User | null, input: Pick<ListingInput, 'filters' | 'sorting' | 'search' | 'filterId'> = {}): Promise<{ bytes: Buffer; fileName: string; count: number }> {
   const q = buildFundQuery(ctx, user, input);
-  const ids = orderedIds(ctx, q.where, q.order);
+  const ids = queryFundIds(ctx, q.where, q.order);
   const columns = exportColumns(ctx.config.aggregation);
   const out = new PassThrough();
   const parts: Buffer[] = [];
@@ -145,8 +133,7 @@ export async function exportListing(ctx: AppContext, user: User | null, input: P
   sheet.getRow(1).commit();
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
-    const byId = new Map(queryFundPage(ctx, inArray(fr.id, chunk), [], 0, null).map((p) => [p.fund.id, p]));
-    const rows = toListingRows(ctx, chunk.map((id) => byId.get(id)!).filter(Boolean));
+    const rows = toListingRows(ctx, withNames(ctx, fundsByIds(ctx, chunk)));
     for (const r of rows) sheet.addRow(columns.map((c) => cellValue(c.kind, c.value(r)))).commit();
   }
   sheet.commit();

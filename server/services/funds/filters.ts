@@ -8,7 +8,7 @@ import { and, asc, count, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { savedFilters } from '../../db/schema/index.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { LISTING_FIELDS } from './listing-fields.js';
 import { normalizeFilters, type ListingFilter } from './query-filters.js';
@@ -69,11 +69,11 @@ export function saveFilter(ctx: AppContext, user: User, input: SaveFilterInput):
 
 /**
  * Deletes one of the user's filters (POST /filter/delete).
- * @throws ForbiddenError 'Built-in filters cannot be deleted'; NotFoundError for an unknown id or another user's filter
+ * @throws ConflictError (409) 'Built-in filters cannot be deleted' (not 403, which sends the screens to /unauthorized); NotFoundError for an unknown id or another user's filter
  */
 export function deleteFilter(ctx: AppContext, user: User, id: number): { id: number } {
   const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, id)).get();
-  if (row?.fixed) throw new ForbiddenError('Built-in filters cannot be deleted');
+  if (row?.fixed) throw new ConflictError('Built-in filters cannot be deleted');
   if (!row || row.userId !== user.id) throw new NotFoundError(`No such filter with id: ${id}`);
   ctx.db.delete(savedFilters).where(and(eq(savedFilters.id, id), eq(savedFilters.userId, user.id))).run();
   return { id };

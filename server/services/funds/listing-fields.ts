@@ -4,18 +4,34 @@
  * created and reran it, and its fund codes.
  */
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
 import { administrators, fundCodes, fundRequests as fr, processes, users } from '../../db/schema/index.js';
 import { DATA_REQUEST_LABELS } from './derive.js';
 import { normalizeStatus } from './fields.js';
 import { containsText, type FieldDef, type FieldRegistry, type FilterType, type ListingFilter } from './query-filters.js';
 
-/** The user who created the fund request. */
-export const createdByUser = alias(users, 'created_by_user');
-/** The user who last reran it. */
-export const rerunByUser = alias(users, 'rerun_by_user');
+/** `expr like %text%` (any case) for a text filter, `expr in (values)` for an enum filter. */
+function matchOf(expr: SQLWrapper, f: ListingFilter, enumValue?: (v: string) => unknown): SQL | undefined {
+  if (f.type === 'text' && f.value.trim()) return containsText(expr, f.value.trim());
+  if (f.type === 'enum' && f.value.length) return inArray(expr as SQL, f.value.map((v) => (enumValue ? enumValue(v) : v)));
+  return undefined;
+}
 
-const fullName = (u: { firstName: SQLWrapper; lastName: SQLWrapper }) => sql`trim(coalesce(${u.firstName}, '') || ' ' || coalesce(${u.lastName}, ''))`;
+/**
+ * A field read from a row another table holds (administrator name, user name): sorted by a
+ * scalar subquery, filtered by `fk in (select id ... where match)`, so no join is needed.
+ */
+function lookup(fk: SQLWrapper, table: typeof administrators | typeof users, id: SQLWrapper, value: SQLWrapper): FieldDef {
+  return {
+    expr: sql`(select ${value} from ${table} where ${id} = ${fk})`,
+    types: TEXT,
+    condition: (f) => {
+      const match = matchOf(value, f);
+      return match && inArray(fk as SQL, sql`(select ${id} from ${table} where ${match})`);
+    },
+  };
+}
+
+const fullName = sql`trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`;
 
 /** The main fund code of the current row. */
 export const mainCodeExpr = sql<string | null>`(select ${fundCodes.code} from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${fundCodes.main} = 1 order by ${fundCodes.id} limit 1)`;
@@ -49,15 +65,11 @@ const date = (expr: SQLWrapper): FieldDef => ({ expr, types: ['date'] });
 const num = (expr: SQLWrapper): FieldDef => ({ expr, types: ['number', 'enum'], enumValue: Number });
 const bool = (expr: SQLWrapper): FieldDef => ({ expr, types: ['enum'], enumValue: boolValue });
 
-/** Funds having a code (main or alternate) matching a text or enum filter. */
-function codeCondition(main: boolean | null) {
+/** Funds having a main (or alternate) code matching a text or enum filter. */
+function codeCondition(main: boolean) {
   return (f: ListingFilter): SQL | undefined => {
-    const mainCond = main === null ? undefined : eq(fundCodes.main, main);
-    let match: SQL | undefined;
-    if (f.type === 'text' && f.value.trim()) match = containsText(fundCodes.code, f.value.trim());
-    else if (f.type === 'enum' && f.value.length) match = inArray(fundCodes.code, f.value);
-    if (!match) return undefined;
-    return inArray(fr.id, sql`(select ${fundCodes.fundRequestId} from ${fundCodes} where ${and(mainCond, match)})`);
+    const match = matchOf(fundCodes.code, f);
+    return match && inArray(fr.id, sql`(select ${fundCodes.fundRequestId} from ${fundCodes} where ${and(eq(fundCodes.main, main), match)})`);
   };
 }
 
@@ -69,8 +81,8 @@ export const LISTING_FIELDS: FieldRegistry = {
   fundCode: { expr: mainCodeExpr, types: TEXT, condition: codeCondition(true) },
   alternateCodes: { expr: mainCodeExpr, types: TEXT, condition: codeCondition(false), noSort: true },
   status: { expr: fr.status, types: TEXT, enumValue: statusFromInput },
-  administrator: text(administrators.name),
-  administratorCode: text(administrators.code),
+  administrator: lookup(fr.administratorId, administrators, administrators.id, administrators.name),
+  administratorCode: lookup(fr.administratorId, administrators, administrators.id, administrators.code),
   administratorId: num(fr.administratorId),
   country: text(fr.country),
   currency: text(fr.currency),
@@ -103,9 +115,9 @@ export const LISTING_FIELDS: FieldRegistry = {
   administrator_comments: text(fr.administratorComments),
   delivery_comments: text(fr.deliveryComments),
   notes: text(fr.notes),
-  created_by: text(fullName(createdByUser)),
+  created_by: lookup(fr.createdById, users, users.id, fullName),
   rerunDate: date(fr.rerunDate),
-  rerun_by: text(fullName(rerunByUser)),
+  rerun_by: lookup(fr.rerunById, users, users.id, fullName),
   rerun_by_role: text(fr.rerunByRole),
   PM: num(fr.pm),
   TE: num(fr.te),

@@ -1,0 +1,168 @@
+/**
+ * Fund listing benchmark: 100,000 fund requests in a temporary data directory, then
+ * `listFunds` timed sequentially (p50/p95 per query) and through the real HTTP server on
+ * 127.0.0.1 with 50 concurrent clients. Prints a markdown table. Not part of the test suite.
+ *
+ *   npx tsx bench/listing.bench.ts [--funds 100000] [--runs 40] [--clients 50] [--per-client 10] [--keep]
+ *
+ * `--keep` leaves the data directory in place (its path is printed) for investigating query plans.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { bootstrap } from '../server/bootstrap.js';
+import { createContext, type AppContext } from '../server/context.js';
+import { startServer } from '../server/http/server.js';
+import { issueToken } from '../server/services/auth/tokens.js';
+import { listFunds, type ListingInput } from '../server/services/funds/listing.js';
+
+const { values: args } = parseArgs({
+  options: {
+    funds: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '40' },
+    clients: { type: 'string', default: '50' },
+    'per-client': { type: 'string', default: '10' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const FUNDS = Number(args.funds);
+const RUNS = Number(args.runs);
+const CLIENTS = Number(args.clients);
+const PER_CLIENT = Number(args['per-client']);
+
+const STATUSES = ['Pending', 'Approved', 'Approved', 'Approved', 'Completed - Fund Closed', 'Issued', 'Paused', 'Declined', 'Deleted'];
+const CLIENTS_NAMES = ['Orion Capital', 'Helix Partners', 'Atlas Asset Management', 'Boreal Investments', 'Cygnus Wealth', 'Draco Advisors', 'Lyra Funds', 'Vega Group'];
+const STAGES = ['identification', 'standardization', 'calculations', 'visualization'];
+const PSTATUS = ['pending', 'running', 'done', 'done', 'error'];
+const FILE_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital'];
+const FILE_STATUS = ['raw', 'pending', 'processed', 'assigned', 'assigned', 'assigned', 'error'];
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function isoDay(base: number, offsetDays: number): string {
+  return new Date(base + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Inserts the funds with codes, input files, work papers and processes in one transaction. */
+function seed(ctx: AppContext): void {
+  const rand = rng(42);
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
+  const admins: number[] = [];
+  const insAdmin = ctx.sqlite.prepare('INSERT INTO administrators (code, name) VALUES (?, ?)');
+  for (let i = 0; i < 40; i++) admins.push(Number(insAdmin.run(`tpa_${i}`, `Administrator ${i}`).lastInsertRowid));
+  const insFund = ctx.sqlite.prepare(`INSERT INTO fund_requests (administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insCode = ctx.sqlite.prepare('INSERT INTO fund_codes (fund_request_id, code, main) VALUES (?, ?, ?)');
+  const insFile = ctx.sqlite.prepare('INSERT INTO fund_files (fund_request_id, kind, file_type, file_name, status, reviewed, disabled) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insProc = ctx.sqlite.prepare('INSERT INTO processes (fund_request_id, stage, status) VALUES (?, ?, ?)');
+  const base = Date.parse('2023-01-01T00:00:00Z');
+  ctx.sqlite.transaction(() => {
+    for (let i = 1; i <= FUNDS; i++) {
+      const day = Math.floor(rand() * 1000);
+      const id = Number(insFund.run(pick(admins), `Fund ${i} ${pick(['Equity', 'Bond', 'Balanced', 'Income', 'Growth'])}`, pick(CLIENTS_NAMES), pick(STATUSES),
+        pick(['LU', 'IE', 'GB', 'US']), pick(['EUR', 'USD', 'GBP']), rand() < 0.2 ? 'SOI_ONLY' : 'FULL', isoDay(base, day - 30), isoDay(base, day + 60), isoDay(base, day),
+        Math.round(rand() * 1000) / 100, 3.75, 0.25, pick(['NotRequested', 'Requested', 'Chased1']), i > 10 && rand() < 0.05 ? i - 1 - Math.floor(rand() * 5) : null).lastInsertRowid);
+      insCode.run(id, `FC${String(i).padStart(6, '0')}`, 1);
+      if (rand() < 0.3) insCode.run(id, `ALT${String(i).padStart(6, '0')}`, 0);
+      if (rand() < 0.6) for (const t of FILE_TYPES) if (rand() < 0.8) insFile.run(id, 'input', t, `${t}.csv`, pick(FILE_STATUS), 0, rand() < 0.05 ? 1 : 0);
+      if (rand() < 0.3) insFile.run(id, 'work_paper', 'work_paper', 'wp.xlsx', 'done', rand() < 0.5 ? 1 : 0, 0);
+      if (rand() < 0.5) insProc.run(id, pick(STAGES), pick(PSTATUS));
+    }
+  })();
+  ctx.sqlite.exec('ANALYZE');
+}
+
+/** The HTTP load: `clients` concurrent loops of `perClient` sequential requests; reports each latency. */
+const LOAD_SCRIPT = `
+const { workerData: w, parentPort } = require('node:worker_threads');
+(async () => {
+  const latencies = [];
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: w.clients }, async () => {
+    for (let i = 0; i < w.perClient; i++) {
+      const s = performance.now();
+      const res = await fetch(w.url, { method: 'POST', headers: { 'x-access-token': w.token, 'content-type': 'application/json' }, body: w.body });
+      await res.arrayBuffer();
+      if (!res.ok) failures++;
+      latencies.push(performance.now() - s);
+    }
+  }));
+  parentPort.postMessage({ latencies, failures, wall: performance.now() - started });
+})();
+`;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const fmt = (n: number) => n.toFixed(1);
+
+const QUERIES: Array<{ name: string; input: ListingInput }> = [
+  { name: 'default page (request date desc)', input: {} },
+  { name: 'filter: status in (Open, Pending)', input: { filters: [{ field: 'status', type: 'enum', value: ['Approved', 'Pending'] }] } },
+  { name: 'sort: client asc, name desc', input: { sorting: [{ field: 'client', order: 'asc' }, { field: 'name', order: 'desc' }] } },
+  { name: 'search: "alt0123"', input: { search: 'alt0123' } },
+  {
+    name: 'filter + sort + search',
+    input: {
+      filters: [{ field: 'status', type: 'enum', value: ['Approved'] }, { field: 'dataDue', type: 'date', value: { from: '2023-06-01', to: '2024-06-30' } }],
+      sorting: [{ field: 'dataDue', order: 'desc' }], search: 'equity',
+    },
+  },
+];
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'fa-bench-'));
+  const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
+  const admin = bootstrap(ctx).admin;
+  try {
+    let t = performance.now();
+    seed(ctx);
+    const seedMs = performance.now() - t;
+    const lines = [`Fund listing benchmark: ${FUNDS.toLocaleString('en')} fund requests (seeded in ${(seedMs / 1000).toFixed(1)} s), Node ${process.version}, ${RUNS} runs per query`, ''];
+    lines.push('| query | rows | count | p50 ms | p95 ms |', '|---|---:|---:|---:|---:|');
+    for (const q of QUERIES) {
+      const times: number[] = [];
+      let last = listFunds(ctx, admin, q.input);
+      for (let i = 0; i < RUNS; i++) {
+        t = performance.now();
+        last = listFunds(ctx, admin, q.input);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      lines.push(`| ${q.name} | ${last.rows.length} | ${last.pagination.count} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} |`);
+    }
+
+    const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
+    const token = issueToken(ctx, admin.id, 'api', 3_600_000).token;
+    const body = JSON.stringify(QUERIES[QUERIES.length - 1].input);
+    // the clients run in a worker thread so that they do not share the server's event loop
+    const load = await new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
+      const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}/api/v2.0/funds/listing`, token, body, clients: CLIENTS, perClient: PER_CLIENT } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const { latencies, failures, wall } = load;
+    await server.close();
+    latencies.sort((a, b) => a - b);
+    lines.push('', `HTTP (POST /api/v2.0/funds/listing, filter + sort + search, ${CLIENTS} concurrent clients x ${PER_CLIENT} requests, loopback):`, '');
+    lines.push('| requests | failures | p50 ms | p95 ms | requests/s |', '|---:|---:|---:|---:|---:|');
+    lines.push(`| ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    ctx.close();
+    if (args.keep) process.stdout.write(`\nData directory kept: ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

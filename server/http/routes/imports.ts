@@ -1,0 +1,33 @@
+/** Import files (spec delivery "Import files": `POST import/files`, `POST /import/list`). */
+import { z } from 'zod';
+import { ValidationError } from '../../errors.js';
+import { importFile, listImports } from '../../services/imports/imports.js';
+import { filesOf, readForm } from '../multipart.js';
+import { defineRoute } from '../route.js';
+
+export const importRoutes = [
+  defineRoute({
+    method: 'POST', path: '/import/files', group: 'delivery', tag: 'imports', multipart: true,
+    summary: "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
+    handler: async ({ ctx, user, event }) => {
+      // an over-size request is answered as the file-too-large response (413, spec section 8)
+      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const administrator = form.get('administrator');
+      if (typeof administrator !== 'string' || !administrator) throw new ValidationError('Choose an administrator before importing files');
+      const files = [...(await filesOf(form, 'upload')), ...(await filesOf(form, 'files'))];
+      if (!files.length) throw new ValidationError("No file was uploaded (multipart field 'upload')");
+      return files.map((f) => importFile(ctx, { administratorCode: administrator, fileName: f.fileName, bytes: f.bytes, userId: user.id, source: 'upload' }));
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/import/list', group: 'delivery', tag: 'imports',
+    summary: 'Import files newest first with status Awaiting, Processing, Success or Error (payload.error)',
+    body: z.object({
+      filters: z.object({ administrator: z.string().optional(), status: z.array(z.string()).optional() }).partial().optional(),
+      sorting: z.unknown().optional(),
+      offset: z.coerce.number().int().min(0).optional(),
+      pagination: z.object({ limit: z.coerce.number().int().min(1).max(1000) }).partial().optional(),
+    }),
+    handler: ({ ctx, body }) => listImports(ctx, { offset: body.offset, limit: body.pagination?.limit, filters: body.filters }),
+  }),
+];

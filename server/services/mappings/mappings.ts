@@ -1,0 +1,219 @@
+/**
+ * Live mappings (spec: delivery "Live mappings", auditor "Custom Mapping" tab; sections 5 and 8):
+ * upload in modes master, custom (create) and update-custom with the name, client-name and reason
+ * rules and messages; listing with `canLiveMappingBeDeleted` and the blocking fund requests;
+ * deletion of custom mappings only; assignment to funds, single and bulk, each rerunning the fund
+ * from standardization.
+ */
+import { createHash } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { enqueue } from '../../../pipeline/engine.js';
+import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
+import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
+import type { AppContext } from '../../context.js';
+import { administrators, fundCodes, fundMappings, fundRequests, mappings, users } from '../../db/schema/index.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { User } from '../auth/tokens.js';
+import { writeTrail } from '../funds/trail.js';
+import { fundsUsingMapping, upsertMasterMapping, type MappingRow } from './store.js';
+
+export const NAME_RULE = /^[a-z0-9_]{1,50}$/;
+export const NAME_MESSAGE = 'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
+export const CLIENT_RULE = /^[A-Za-z0-9_ ]{1,300}$/;
+export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
+
+export type MappingMode = 'master' | 'custom' | 'update-custom';
+
+export interface CreateMappingInput {
+  administrator: string;
+  mappingType: string;
+  mappingMode: MappingMode;
+  mappingName?: string;
+  customId?: number;
+  clientName?: string;
+  rationale?: string;
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+function admin(ctx: AppContext, code: string) {
+  const a = ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
+  if (!a) throw new NotFoundError(`No administrator with code: ${code}`);
+  return a;
+}
+
+function assertType(type: string): MappingType {
+  if (!(MAPPING_TYPES as readonly string[]).includes(type)) throw new ValidationError(`Unknown mapping type '${type}'; use one of ${MAPPING_TYPES.join(', ')}`);
+  return type as MappingType;
+}
+
+/** Whether a user may change a custom mapping: its creator or a delivery team member (spec section 6). */
+function canChange(user: User, m: MappingRow): boolean {
+  return m.userId === user.id || ['DeliveryTeamMember', 'Admin', 'Root'].includes(user.role);
+}
+
+/**
+ * Creates or updates a mapping from an uploaded csv.
+ * @throws ValidationError with the spec's messages, or with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
+ */
+export function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): MappingRow {
+  const a = admin(ctx, input.administrator);
+  const type = assertType(input.mappingType);
+  const problems: string[] = [];
+  if (input.mappingMode === 'custom') {
+    if (!input.mappingName || !NAME_RULE.test(input.mappingName)) problems.push(NAME_MESSAGE);
+    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get()) problems.push(`Custom mapping ${input.mappingName} already exist. Please choose different name.`);
+    if (input.clientName && !CLIENT_RULE.test(input.clientName)) problems.push(CLIENT_MESSAGE);
+    if (!input.rationale?.trim()) problems.push('A reason for creating the mapping is required');
+    else if (input.rationale.length > 50) problems.push('The reason can be at most 50 characters');
+  }
+  let existing: MappingRow | undefined;
+  if (input.mappingMode === 'update-custom') {
+    if (!input.customId) problems.push('Choose the custom mapping to update');
+    else {
+      existing = ctx.db.select().from(mappings).where(eq(mappings.id, input.customId)).get();
+      if (!existing || existing.kind !== 'custom') throw new NotFoundError(`No custom mapping with id: ${input.customId}`);
+      if (!canChange(user, existing)) throw new ForbiddenError('Only its creator or a delivery team member can change this custom mapping');
+    }
+  }
+  if (problems.length) throw new ValidationError(problems[0], problems);
+  const parsed = parseMappingCsv(type, input.fileName, input.bytes);
+  if (!parsed.valid) {
+    throw new ValidationError(`${input.fileName} is not a valid ${type}`, parsed.errors, parsed.totalErrorsFound, { maxErrorsNo: parsed.maxErrorsNo });
+  }
+  let saved: MappingRow;
+  if (input.mappingMode === 'master') {
+    saved = upsertMasterMapping(ctx, { administratorId: a.id, adminCode: a.code, type, rows: parsed.rows, userId: user.id }).mapping;
+  } else if (existing) {
+    saved = ctx.db.update(mappings).set({ rows: parsed.rows, sha256: hash(parsed.rows), updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get();
+  } else {
+    saved = ctx.db.insert(mappings).values({
+      administratorId: a.id, type, kind: 'custom', description: input.mappingName!, clientName: input.clientName ?? null,
+      rationale: input.rationale ?? null, userId: user.id, rows: parsed.rows, sha256: hash(parsed.rows),
+    }).returning().get();
+  }
+  rerunFunds(ctx, user, fundsAffectedBy(ctx, saved), `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`);
+  return saved;
+}
+
+function hash(rows: unknown): string {
+  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+}
+
+/** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */
+function fundsAffectedBy(ctx: AppContext, m: MappingRow): number[] {
+  if (m.kind === 'custom') return fundsUsingMapping(ctx, [m.id]).map((f) => f.fundRequestId);
+  const funds = ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(and(eq(fundRequests.administratorId, m.administratorId), inArray(fundRequests.status, ['Pending', 'Approved']))).all();
+  return funds.map((f) => f.id);
+}
+
+/** Queues standardization (and so every later stage) again for funds. */
+function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): void {
+  for (const id of new Set(ids)) enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
+}
+
+/** A mapping as the grids show it (spec delivery section 3 "Mapping"). */
+export function mappingView(m: MappingRow, a: { code: string; name: string; id: number }, blocking: Array<{ id: number; code: string | null }>, owner?: string | null) {
+  return {
+    id: m.id, type: m.type, kind: m.kind, description: m.description, user_auth_id: m.userId, owner: owner ?? null,
+    clientName: m.clientName, rationale: m.rationale, updated_at: m.updatedAt, administratorName: a.name,
+    administrator: { code: a.code, name: a.name, id: a.id }, rowCount: m.rows.length,
+    canLiveMappingBeDeleted: m.kind === 'custom' && blocking.length === 0, fundRequests: blocking,
+  };
+}
+export type MappingView = ReturnType<typeof mappingView>;
+
+/** Every active mapping with its administrator, owner and blocking fund requests. */
+export function listMappings(ctx: AppContext, filter: { administrator?: string; type?: string; kind?: 'master' | 'custom' } = {}): MappingView[] {
+  const rows = ctx.db.select({ m: mappings, a: administrators, u: users }).from(mappings)
+    .innerJoin(administrators, eq(mappings.administratorId, administrators.id)).leftJoin(users, eq(mappings.userId, users.id))
+    .where(eq(mappings.active, true)).orderBy(asc(administrators.name), asc(mappings.type), asc(mappings.kind), asc(mappings.description)).all()
+    .filter(({ m, a }) => (!filter.administrator || a.code === filter.administrator) && (!filter.type || m.type === filter.type) && (!filter.kind || m.kind === filter.kind));
+  const usage = fundsUsingMapping(ctx, rows.map((r) => r.m.id));
+  const codes = usage.length ? ctx.db.select().from(fundCodes).where(and(inArray(fundCodes.fundRequestId, usage.map((u) => u.fundRequestId)), eq(fundCodes.main, true))).all() : [];
+  return rows.map(({ m, a, u }) => mappingView(m, a, usage.filter((x) => x.mappingId === m.id).map((x) => ({ id: x.fundRequestId, code: codes.find((c) => c.fundRequestId === x.fundRequestId)?.code ?? null })), u ? `${u.firstName} ${u.lastName}`.trim() : null));
+}
+
+/** The mapping types of a TPA and its mappings of each (spec `GET /mappings/types/{administratorCode}`). */
+export function mappingTypes(ctx: AppContext, administratorCode: string) {
+  admin(ctx, administratorCode);
+  const list = listMappings(ctx, { administrator: administratorCode });
+  return MAPPING_TYPES.map((type) => ({ type, mappings: list.filter((m) => m.type === type) }));
+}
+
+/** Mapping types for a fund: its TPA's mappings per type with the one in use marked. */
+export function mappingTypesForFund(ctx: AppContext, fundRequestId: number) {
+  const fund = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, fundRequestId)).get();
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${fundRequestId}`);
+  if (!fund.administratorId) return [];
+  const a = ctx.db.select().from(administrators).where(eq(administrators.id, fund.administratorId)).get()!;
+  const assigned = new Set(ctx.db.select().from(fundMappings).where(eq(fundMappings.fundRequestId, fundRequestId)).all().map((x) => x.mappingId));
+  return mappingTypes(ctx, a.code).map((t) => {
+    const custom = t.mappings.find((m) => m.kind === 'custom' && assigned.has(m.id));
+    return { ...t, inUse: custom?.id ?? t.mappings.find((m) => m.kind === 'master')?.id ?? null };
+  });
+}
+
+/**
+ * Deletes custom mappings. Master mappings, mappings in use and other users' mappings (unless a
+ * delivery team member) are refused.
+ * @throws ValidationError naming the blocking fund requests
+ */
+export function deleteMappings(ctx: AppContext, user: User, ids: number[]): { deleted: number[] } {
+  const views = listMappings(ctx).filter((m) => ids.includes(m.id));
+  for (const id of ids) if (!views.some((v) => v.id === id)) throw new NotFoundError(`No mapping with id: ${id}`);
+  const errors: string[] = [];
+  for (const v of views) {
+    if (v.kind === 'master') errors.push(`${v.description} is a master mapping; master mappings cannot be deleted`);
+    else if (!v.canLiveMappingBeDeleted) errors.push(`${v.description} is used by fund request(s) ${v.fundRequests.map((f) => f.code ?? f.id).join(', ')}`);
+    else {
+      const row = ctx.db.select().from(mappings).where(eq(mappings.id, v.id)).get()!;
+      if (!canChange(user, row)) errors.push(`${v.description} can only be deleted by its creator or a delivery team member`);
+    }
+  }
+  if (errors.length) throw new ValidationError('Something went wrong when we tried to delete the mapping', errors);
+  ctx.db.update(mappings).set({ active: false, updatedAt: new Date().toISOString() }).where(inArray(mappings.id, ids)).run();
+  return { deleted: ids };
+}
+
+/**
+ * Assigns a custom mapping to funds (replacing another custom of the same type) and reruns them.
+ * @throws ValidationError when the mapping is not custom or a fund belongs to another TPA
+ */
+export function assignMapping(ctx: AppContext, user: User, input: { fundRequestIds: number[]; mappingId: number }): { assigned: number[] } {
+  const m = ctx.db.select().from(mappings).where(and(eq(mappings.id, input.mappingId), eq(mappings.active, true))).get();
+  if (!m) throw new NotFoundError(`No mapping with id: ${input.mappingId}`);
+  if (m.kind !== 'custom') throw new ValidationError('Only custom mappings are assigned; master mappings apply to every fund of their TPA');
+  if (!input.fundRequestIds.length) throw new ValidationError('Select at least one fund');
+  const funds = ctx.db.select().from(fundRequests).where(inArray(fundRequests.id, input.fundRequestIds)).all();
+  for (const id of input.fundRequestIds) if (!funds.some((f) => f.id === id)) throw new NotFoundError(`No such fund request with id: ${id}`);
+  const wrong = funds.filter((f) => f.administratorId !== m.administratorId);
+  if (wrong.length) throw new ValidationError(`Fund request(s) ${wrong.map((f) => f.id).join(', ')} belong to another administrator than mapping ${m.description}`);
+  ctx.db.transaction((tx) => {
+    for (const f of funds) {
+      const same = tx.select({ fm: fundMappings, m: mappings }).from(fundMappings).innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
+        .where(and(eq(fundMappings.fundRequestId, f.id), eq(mappings.type, m.type))).all();
+      for (const s of same) tx.delete(fundMappings).where(eq(fundMappings.id, s.fm.id)).run();
+      tx.insert(fundMappings).values({ fundRequestId: f.id, mappingId: m.id }).run();
+      writeTrail(tx, { fundRequestId: f.id, userId: user.id, action: 'mapping-assign', before: { mappings: same.map((s) => s.m.description) }, after: { mappings: [m.description] } });
+    }
+  });
+  rerunFunds(ctx, user, input.fundRequestIds, `mapping ${m.description} assigned`);
+  return { assigned: input.fundRequestIds };
+}
+
+/** Removes fund-mapping pairs (back to the master mapping) and reruns those funds. */
+export function removeMappings(ctx: AppContext, user: User, pairs: Array<{ fundRequestId: number; mappingId: number }>): { removed: number } {
+  let removed = 0;
+  ctx.db.transaction((tx) => {
+    for (const p of pairs) {
+      const r = tx.delete(fundMappings).where(and(eq(fundMappings.fundRequestId, p.fundRequestId), eq(fundMappings.mappingId, p.mappingId))).run();
+      if (r.changes) {
+        removed++;
+        writeTrail(tx, { fundRequestId: p.fundRequestId, userId: user.id, action: 'mapping-remove', before: { mappingId: p.mappingId }, after: null });
+      }
+    }
+  });
+  rerunFunds(ctx, user, pairs.map((p) => p.fundRequestId), 'custom mapping removed');
+  return { removed };
+}

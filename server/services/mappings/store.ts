@@ -1,0 +1,118 @@
+/**
+ * Mapping storage (DOMAIN.md 4): each TPA has one master mapping per mapping type (file layouts and
+ * code mappings, rows kept as parsed from their csv); custom mappings override one type for the
+ * funds they are assigned to. `effectiveMappings` gives a fund the layouts and code maps the
+ * pipeline applies: the assigned custom mapping of a type if any, else the TPA's master.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, eq, inArray } from 'drizzle-orm';
+import { buildCodeMap, buildLayouts, mappingTypeFromFileName, parseMappingCsv, type Layout } from '../../../pipeline/mappings/parse.js';
+import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
+import type { AppContext } from '../../context.js';
+import { administrators, fundMappings, fundRequests, mappings } from '../../db/schema/index.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { fixturesDir } from '../../paths.js';
+
+export type MappingRow = typeof mappings.$inferSelect;
+export type CodeMap = ReturnType<typeof buildCodeMap>;
+
+export interface EffectiveMappings {
+  layouts: Layout[];
+  codeMaps: Partial<Record<MappingType, CodeMap>>;
+  /** The mapping rows used, by type. */
+  used: Partial<Record<MappingType, { id: number; kind: 'master' | 'custom'; description: string }>>;
+}
+
+/** Default name of a TPA's master mapping of a type. */
+export const masterName = (adminCode: string, type: MappingType) => `${adminCode}_${type}`;
+
+/**
+ * Creates or replaces the master mapping of one type for a TPA from parsed rows.
+ * @returns the mapping row and whether its content changed
+ */
+export function upsertMasterMapping(ctx: AppContext, input: { administratorId: number; adminCode: string; type: MappingType; rows: Array<Record<string, string>>; userId: number | null }): { mapping: MappingRow; changed: boolean } {
+  const sha256 = createHash('sha256').update(JSON.stringify(input.rows)).digest('hex');
+  const existing = ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, input.administratorId), eq(mappings.type, input.type), eq(mappings.kind, 'master'))).get();
+  if (existing) {
+    if (existing.sha256 === sha256) return { mapping: existing, changed: false };
+    const mapping = ctx.db.update(mappings).set({ rows: input.rows, sha256, userId: input.userId, updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get();
+    return { mapping, changed: true };
+  }
+  const mapping = ctx.db.insert(mappings).values({
+    administratorId: input.administratorId, type: input.type, kind: 'master', description: masterName(input.adminCode, input.type),
+    rows: input.rows, sha256, userId: input.userId,
+  }).returning().get();
+  return { mapping, changed: true };
+}
+
+/** Layouts and code maps from mapping rows of each type. */
+export function compileMappings(byType: Partial<Record<MappingType, MappingRow>>): EffectiveMappings {
+  const out: EffectiveMappings = { layouts: [], codeMaps: {}, used: {} };
+  for (const type of MAPPING_TYPES) {
+    const m = byType[type];
+    if (!m) continue;
+    out.used[type] = { id: m.id, kind: m.kind, description: m.description };
+    if (type === 'file_layout') out.layouts = buildLayouts(m.rows);
+    else out.codeMaps[type] = buildCodeMap(m.rows);
+  }
+  return out;
+}
+
+/** The TPA's master mappings by type. */
+export function masterMappings(ctx: AppContext, administratorId: number): Partial<Record<MappingType, MappingRow>> {
+  const rows = ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, administratorId), eq(mappings.kind, 'master'), eq(mappings.active, true))).all();
+  return Object.fromEntries(rows.map((r) => [r.type, r]));
+}
+
+/**
+ * The mappings the pipeline applies to a fund: the fund's assigned custom mapping per type, else
+ * its TPA's master mapping.
+ * @throws NotFoundError for an unknown fund; ValidationError when the fund has no administrator
+ */
+export function effectiveMappings(ctx: AppContext, fundRequestId: number): EffectiveMappings {
+  const fund = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, fundRequestId)).get();
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${fundRequestId}`);
+  if (!fund.administratorId) throw new ValidationError(`Fund request ${fundRequestId} has no administrator, so no mappings apply`);
+  const byType = masterMappings(ctx, fund.administratorId);
+  const assigned = ctx.db.select({ m: mappings }).from(fundMappings).innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
+    .where(and(eq(fundMappings.fundRequestId, fundRequestId), eq(mappings.active, true))).all();
+  for (const { m } of assigned) if (m.kind === 'custom') byType[m.type as MappingType] = m;
+  return compileMappings(byType);
+}
+
+/** Effective mappings of a TPA with no fund (identification of a new file). */
+export function administratorMappings(ctx: AppContext, administratorId: number): EffectiveMappings {
+  return compileMappings(masterMappings(ctx, administratorId));
+}
+
+/** Ids of funds using a mapping (assigned custom mappings). */
+export function fundsUsingMapping(ctx: AppContext, mappingIds: number[]): Array<{ fundRequestId: number; mappingId: number }> {
+  if (!mappingIds.length) return [];
+  return ctx.db.select({ fundRequestId: fundMappings.fundRequestId, mappingId: fundMappings.mappingId }).from(fundMappings).where(inArray(fundMappings.mappingId, mappingIds)).all();
+}
+
+/**
+ * Loads the master mapping sets shipped in `fixtures/tpas/<code>/mappings/` for TPAs that exist
+ * and have none yet (demo data).
+ * @throws ValidationError when a shipped mapping file is invalid
+ */
+export function seedFixtureMappings(ctx: AppContext): number {
+  const dir = join(fixturesDir(), 'tpas');
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const admin of ctx.db.select().from(administrators).all()) {
+    const mdir = join(dir, admin.code, 'mappings');
+    if (!existsSync(mdir) || Object.keys(masterMappings(ctx, admin.id)).length) continue;
+    for (const file of readdirSync(mdir)) {
+      const type = mappingTypeFromFileName(file);
+      if (!type) continue;
+      const parsed = parseMappingCsv(type, file, readFileSync(join(mdir, file)));
+      if (!parsed.valid) throw new ValidationError(`Demo mapping ${admin.code}/${file} is not valid`, parsed.errors);
+      upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type, rows: parsed.rows, userId: null });
+      n++;
+    }
+  }
+  return n;
+}
