@@ -3,6 +3,7 @@ import type { RouteDef } from '../route.js';
 import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
 import { bulkUploadRoutes } from './bulk-upload.js';
+import { demoWikiRoutes } from './demo-wiki.js';
 import { devToolsRoutes } from './dev-tools.js';
 import { downloadRoutes } from './downloads.js';
 import { fundRoutes } from './fund.js';
@@ -20,4 +21,5 @@ export const allRoutes: RouteDef[] = [
   ...fundsRoutes,
   ...auditorRoutes,
   ...importRoutes,
+  ...demoWikiRoutes,
 ] as RouteDef[];

@@ -1,0 +1,39 @@
+/** Demo mode and the wiki (auditor spec section 7: `/demo/*`, `GET /wiki-data`). */
+import { z } from 'zod';
+import { demoFiles, demoFundRequest, demoReset, demoState } from '../../services/demo/demo.js';
+import { wikiData } from '../../services/wiki/wiki.js';
+import { defineRoute } from '../route.js';
+
+const demoBody = z.object({ codes: z.array(z.string()).optional(), tests: z.array(z.string()).optional() });
+
+export const demoWikiRoutes = [
+  defineRoute({
+    method: 'GET', path: '/wiki-data', group: 'session', tag: 'wiki',
+    summary: 'Wiki sections of titled links and mail items, data sandbox and sample outputs (edited in <data dir>/wiki.json)',
+    handler: ({ ctx }) => wikiData(ctx),
+  }),
+  defineRoute({
+    method: 'POST', path: '/demo/step', group: 'shared', tag: 'demo',
+    summary: 'The demo state: step, fundRequestDemo [{userId, email, start_date}], loading',
+    body: demoBody,
+    handler: ({ ctx }) => demoState(ctx),
+  }),
+  defineRoute({
+    method: 'POST', path: '/demo/fund-request', group: 'shared', tag: 'demo',
+    summary: "Demo step 1: create the demo fund request of the demo TPA (body {codes: ['demo_test'], tests: ['2']})",
+    body: demoBody,
+    handler: ({ ctx, user, body }) => demoFundRequest(ctx, user, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/demo/files', group: 'shared', tag: 'demo',
+    summary: 'Demo step 2: deliver the demo input files through the pipeline',
+    body: demoBody,
+    handler: ({ ctx, user, body }) => demoFiles(ctx, user, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/demo/reset', group: 'shared', tag: 'demo',
+    summary: 'Demo step 3: delete the demo fund requests and start over',
+    body: demoBody,
+    handler: ({ ctx, user, body }) => demoReset(ctx, user, body),
+  }),
+];
