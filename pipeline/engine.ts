@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../server/context.js';
-import { processes, settings, type JobStatus, type Stage } from '../server/db/schema/index.js';
+import { processes, type JobStatus, type Stage } from '../server/db/schema/index.js';
+import { serviceOn } from '../server/services/settings/services.js';
 import { cancelProcess } from './processes.js';
 
 export type ProcessRow = typeof processes.$inferSelect;
@@ -71,11 +72,7 @@ export function enqueue(ctx: AppContext, input: EnqueueInput): ProcessRow {
 }
 
 /** Whether the pipeline service is switched on (dev tools "services"). */
-export function pipelineEnabled(ctx: AppContext): boolean {
-  const row = ctx.db.select().from(settings).where(eq(settings.key, 'services')).get();
-  const services = (row?.value ?? {}) as Record<string, string>;
-  return services.pipeline !== 'off';
-}
+export const pipelineEnabled = (ctx: AppContext) => serviceOn(ctx, 'pipeline');
 
 /**
  * Claims the oldest pending job whose fund and stage are not already running.

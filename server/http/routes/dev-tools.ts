@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { envName } from '../../config.js';
 import { issueToken } from '../../services/auth/tokens.js';
 import { sessionUser } from '../../services/auth/session.js';
+import { getServices, setServices } from '../../services/settings/services.js';
 import { listUsers } from '../../services/users/users.js';
 import { NotFoundError } from '../../errors.js';
 import { defineRoute } from '../route.js';
@@ -10,6 +11,17 @@ import { defineRoute } from '../route.js';
 const TEN_YEARS_MS = 10 * 365 * 24 * 3_600_000;
 
 export const devToolsRoutes = [
+  defineRoute({
+    method: 'GET', path: '/dev-tools/services', group: 'devTools', tag: 'dev-tools',
+    summary: 'Background services and whether each is on: {pipeline, sweeper}',
+    handler: ({ ctx }) => getServices(ctx),
+  }),
+  defineRoute({
+    method: 'POST', path: '/dev-tools/services', group: 'devTools', tag: 'dev-tools',
+    summary: "Switch services on or off: {services: {pipeline: 'off'}}",
+    body: z.object({ services: z.record(z.string(), z.string()) }),
+    handler: ({ ctx, body }) => setServices(ctx, body.services),
+  }),
   defineRoute({
     method: 'GET', path: '/dev-tools/users', group: 'devTools', tag: 'dev-tools',
     summary: 'Every user with role and original role',

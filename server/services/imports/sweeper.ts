@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, sweptFiles } from '../../db/schema/index.js';
+import { serviceOn } from '../settings/services.js';
 import { importFile } from './imports.js';
 
 /** The inbox folder of a context. */
@@ -62,7 +63,9 @@ export class Sweeper {
 
   start(): void {
     this.prepareFolders();
-    this.timer = setInterval(() => this.sweep(), this.ctx.config.inboxPollMs);
+    this.timer = setInterval(() => {
+      if (serviceOn(this.ctx, 'sweeper')) this.sweep();
+    }, this.ctx.config.inboxPollMs);
     this.timer.unref();
   }
 
