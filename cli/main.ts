@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
 import { registerBulkUpload } from './commands/bulk-upload.js';
+import { registerExport } from './commands/export.js';
 import { registerFunds } from './commands/funds.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerOpenApi(program);
   registerBulkUpload(program);
   registerFunds(program);
+  registerExport(program);
   return program;
 }
 

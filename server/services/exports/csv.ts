@@ -1,21 +1,23 @@
 /**
  * CSV for export files (DOMAIN.md 2.6): UTF-8 with BOM (spreadsheet programs then read UTF-8),
  * CRLF line ends, RFC 4180 quoting. Numbers stay numbers (plain digits, no thousands separators);
- * text goes through `safeCellText`, so no cell is read as a formula. Rows come from an iterable and
- * are written in batches, so a table of any size streams with bounded memory.
+ * text goes through `safeCellText` (pipeline/work-papers/safe-cell.ts, shared with the work
+ * papers), so no cell is read as a formula. Rows come from an iterable and are written in
+ * batches, so a table of any size streams with bounded memory.
  */
 import { Readable } from 'node:stream';
-import { safeCellText } from './safe-cell.js';
+import { safeCellText } from '../../../pipeline/work-papers/safe-cell.js';
 
 const BOM = '\ufeff';
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One cell as CSV text: finite numbers as digits, booleans Yes/No (spec), text neutralised. */
+/** One cell as CSV text: finite numbers as digits, booleans Yes/No (spec), null empty, objects as JSON, text neutralised. */
 export function csvValue(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  const text = safeCellText(value);
+  if (value === null || value === undefined) return '';
+  const text = safeCellText(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -3,6 +3,7 @@
  * its wire view (auditor spec 2.3 "Downloads Queue", section 3 "Export file"; delivery spec
  * "Export files", section 3) and status changes, each published as an `export` event.
  */
+import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { exportFiles, type JobStatus } from '../../db/schema/index.js';
@@ -107,4 +108,18 @@ export function setExportStatus(ctx: AppContext, id: number, status: JobStatus, 
   }).where(eq(exportFiles.id, id)).returning().get();
   ctx.events.publish('export', { id, status, userId: updated.userId });
   return updated;
+}
+
+/**
+ * Removes an export zip from the blob store unless another export, a fund file or an import file
+ * still uses the same content (blobs are shared by content).
+ * @returns whether the blob was removed
+ */
+export function removeBlobIfUnused(ctx: AppContext, key: string | null): boolean {
+  if (!key || !/^[a-f0-9]{64}$/.test(key)) return false;
+  const used = ctx.sqlite.prepare(`SELECT 1 FROM export_files WHERE blob_key = @key
+    UNION ALL SELECT 1 FROM fund_files WHERE blob_key = @key UNION ALL SELECT 1 FROM import_files WHERE sha256 = @key LIMIT 1`).get({ key });
+  if (used) return false;
+  rmSync(ctx.blobs.path(key), { force: true });
+  return true;
 }
