@@ -11,7 +11,7 @@ describe('demo mode', () => {
   it('is refused when demo mode is off', async () => {
     ctx = await createTestContext();
     const res = await apiClient(ctx).post('demo/fund-request', demoBody, sessionToken(ctx, ctx.boot.admin.id));
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(409);
     expect(res.body.errors[0]).toBe('Demo mode is off on this server');
   });
 

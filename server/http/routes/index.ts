@@ -6,9 +6,12 @@ import { bulkUploadRoutes } from './bulk-upload.js';
 import { demoWikiRoutes } from './demo-wiki.js';
 import { devToolsRoutes } from './dev-tools.js';
 import { downloadRoutes } from './downloads.js';
+import { exportRoutes } from './exports.js';
+import { fileRoutes } from './files.js';
 import { fundRoutes } from './fund.js';
 import { fundsRoutes } from './funds.js';
 import { importRoutes } from './imports.js';
+import { processRoutes } from './processes.js';
 import { systemRoutes } from './system.js';
 
 export const allRoutes: RouteDef[] = [
@@ -16,10 +19,13 @@ export const allRoutes: RouteDef[] = [
   ...authRoutes,
   ...devToolsRoutes,
   ...downloadRoutes,
+  ...exportRoutes,
   ...bulkUploadRoutes,
   ...fundRoutes,
   ...fundsRoutes,
   ...auditorRoutes,
   ...importRoutes,
+  ...fileRoutes,
+  ...processRoutes,
   ...demoWikiRoutes,
 ] as RouteDef[];

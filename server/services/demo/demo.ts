@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundRequests, settings, unmatchedFiles } from '../../db/schema/index.js';
-import { ForbiddenError, ValidationError } from '../../errors.js';
+import { ConflictError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import type { User } from '../auth/tokens.js';
 import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
@@ -38,7 +38,7 @@ function save(ctx: AppContext, state: DemoState): DemoState {
 }
 
 function assertDemo(ctx: AppContext, codes: string[] | undefined): void {
-  if (!ctx.config.demo) throw new ForbiddenError('Demo mode is off on this server');
+  if (!ctx.config.demo) throw new ConflictError('Demo mode is off on this server');
   if (codes && codes.some((c) => c !== DEMO_TPA)) throw new ValidationError(`Only the demo TPA ${DEMO_TPA} can be used in demo mode`);
   if (!ctx.db.select().from(administrators).where(eq(administrators.code, DEMO_TPA)).get()) throw new ValidationError(`The demo TPA ${DEMO_TPA} does not exist; start the server with demo data`);
 }

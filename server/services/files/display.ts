@@ -1,0 +1,115 @@
+/**
+ * Display derivations of a fund's files (delivery spec section 4 "Files" and "Display
+ * derivations"; auditor spec section 3 "File row", section 4 "File status", 2.3 "QA Validations
+ * popover"). Pure functions over `fund_files` rows; no I/O.
+ */
+import type { fundFiles } from '../../db/schema/index.js';
+
+type FileRow = typeof fundFiles.$inferSelect;
+
+/**
+ * Statuses meaning a work paper has been produced and attached to its fund. The spec says
+ * "assigned"; the visualization stage writes "done" for a finished work paper, so both count.
+ */
+export const PRODUCED_STATUSES: readonly string[] = ['assigned', 'done'];
+
+/** Whether a file is still waiting for (or going through) processing; review and disable are refused then. */
+export const isPendingStatus = (status: string | null | undefined): boolean => status === 'pending' || status === 'processing';
+
+/**
+ * The status cell of a file.
+ * - Work papers (file grid): 'Not applicable' when disabled, 'Released' / 'Not released' when
+ *   produced, otherwise the raw status.
+ * - Other files (File status): 'Not applicable' (disabled), 'Pending' (status pending),
+ *   'Ready rerun' (reviewed, `rerunCount` above 0), 'Ready' (reviewed), else 'In review'.
+ * @param rerunCount the fund's `rerun_count`
+ */
+export function fileStatusLabel(file: Pick<FileRow, 'kind' | 'status' | 'reviewed' | 'disabled' | 'released'>, rerunCount = 0): string {
+  if (file.disabled) return 'Not applicable';
+  if (file.kind === 'work_paper') {
+    if (PRODUCED_STATUSES.includes(file.status)) return file.released ? 'Released' : 'Not released';
+    return file.status;
+  }
+  if (file.status === 'pending') return 'Pending';
+  if (file.reviewed) return rerunCount > 0 ? 'Ready rerun' : 'Ready';
+  return 'In review';
+}
+
+export type ValidationCell = 'Valid' | 'Invalid' | 'Not Received' | 'Not Required';
+
+/**
+ * The validation cell of a file (or of a required SDM type with no file, `undefined`):
+ * 'Not Received' without a file or before it was validated, 'Not Required' when disabled, else
+ * the stored validation status (Valid / Invalid; a file in error without one is Invalid).
+ */
+export function validationCell(file: Pick<FileRow, 'disabled' | 'validationStatus' | 'status'> | null | undefined): ValidationCell {
+  if (!file) return 'Not Received';
+  if (file.disabled) return 'Not Required';
+  const v = file.validationStatus?.toLowerCase();
+  if (v === 'valid') return 'Valid';
+  if (v === 'invalid' || file.status === 'error') return 'Invalid';
+  return 'Not Received';
+}
+
+/**
+ * One popover item. `amount`: a check with its difference in fund currency; `mapping`: a code of
+ * `column` in `file` that is not mapped (`name` is the code); `error`: a message only.
+ */
+export type QaItem =
+  | { kind: 'amount'; status: 'fail' | 'warning'; name: string; diff: number; message?: string }
+  | { kind: 'mapping'; status: 'fail' | 'warning'; column: string; file: string; name?: string; error?: string }
+  | { kind: 'error'; status: 'fail' | 'warning'; error: string };
+
+export interface QaValidations {
+  /** red items */
+  failed: QaItem[];
+  /** orange items */
+  warnings: QaItem[];
+  /** green: the file has been checked and nothing failed or warned */
+  allClear: boolean;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+function qaItem(raw: Record<string, unknown>, status: 'fail' | 'warning'): QaItem {
+  const name = str(raw.name) ?? str(raw.defined_name);
+  const diff = typeof raw.diff === 'number' && Number.isFinite(raw.diff) ? raw.diff : undefined;
+  if (name && diff !== undefined) return { kind: 'amount', status, name, diff, ...(str(raw.message) ? { message: str(raw.message) } : {}) };
+  const column = str(raw.column);
+  const file = str(raw.file);
+  if (column && file) return { kind: 'mapping', status, column, file, ...(name ? { name } : {}), ...(str(raw.error) ? { error: str(raw.error) } : {}) };
+  return { kind: 'error', status, error: str(raw.error) ?? str(raw.message) ?? name ?? 'Unknown error' };
+}
+
+/** Normalises a QA status: fail / failed / error -> fail; warning / warn -> warning; anything else passes. */
+function qaStatus(v: unknown, fallback: 'fail' | 'warning' | 'pass'): 'fail' | 'warning' | 'pass' {
+  const s = typeof v === 'string' ? v.toLowerCase() : '';
+  if (s === 'fail' || s === 'failed' || s === 'error') return 'fail';
+  if (s === 'warning' || s === 'warn') return 'warning';
+  return s ? 'pass' : fallback;
+}
+
+/**
+ * Groups a file's QA entries for the QA Validations popover: `validation.QA_Rec` items (calculation
+ * file; status pass / warning / fail) and `validation.QA_Mapping` entries (standardization file; an
+ * unmapped code fails unless it carries another status). Pass items are left out.
+ */
+export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefined): QaValidations {
+  const v = (file?.validation ?? null) as Record<string, unknown> | null;
+  const rec = Array.isArray(v?.QA_Rec) ? (v.QA_Rec as unknown[]) : null;
+  const mapping = Array.isArray(v?.QA_Mapping) ? (v.QA_Mapping as unknown[]) : null;
+  const out: QaValidations = { failed: [], warnings: [], allClear: false };
+  const add = (items: unknown[], fallback: 'fail' | 'warning' | 'pass') => {
+    for (const raw of items) {
+      const item = typeof raw === 'string' ? { error: raw } : raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null;
+      if (!item) continue;
+      const status = qaStatus(item.status, fallback);
+      if (status === 'fail') out.failed.push(qaItem(item, 'fail'));
+      else if (status === 'warning') out.warnings.push(qaItem(item, 'warning'));
+    }
+  };
+  if (rec) add(rec, 'pass');
+  if (mapping) add(mapping, 'fail');
+  out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length;
+  return out;
+}

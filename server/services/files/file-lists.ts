@@ -1,0 +1,221 @@
+/**
+ * The Input files screen's issue lists (delivery spec 2 "Input files (/file-list)", 3
+ * "Unidentified file" and "Unmatched file", 7 `POST /files/not-identified/*` and
+ * `/files/not-matched/*`; auditor spec 4 "Issue resolution states"): files whose type could not be
+ * identified and identified files that match no fund request. Users assign them to a user, set an
+ * action (resolution state) and remove them. Lists are newest first, 200 per page (section 9);
+ * filters and sorting use the grid model of `funds/query-filters.ts`.
+ */
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { administrators, importFiles, sweptFiles, unidentifiedFiles, unmatchedFiles, users } from '../../db/schema/index.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { User } from '../auth/tokens.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
+import { writeTrail } from '../funds/trail.js';
+import { parseInput } from '../funds/validate.js';
+
+/** Input files page size (spec section 9). */
+export const FILE_LIST_PAGE_SIZE = 200;
+
+/** Issue resolution states (auditor spec section 4); a file nobody acted on is 'Unidentified'. */
+export const ISSUE_ACTIONS = ['Unidentified', 'Re-requested', 'Ignored', 'Manually handled', 'Closed'] as const;
+export type IssueAction = (typeof ISSUE_ACTIONS)[number];
+
+/** The two issue lists. */
+export type IssueKind = 'unidentified' | 'unmatched';
+
+export const issueListSchema = z.object({
+  filters: z.unknown().optional(),
+  sorting: z.unknown().optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type IssueListInput = z.input<typeof issueListSchema>;
+
+const ids = z.array(z.coerce.number().int().positive()).min(1, 'select at least one file').max(10_000);
+export const assignInputSchema = z.object({ ids, userId: z.coerce.number().int().positive().nullable() });
+export const actionInputSchema = z.object({ ids, action: z.enum(ISSUE_ACTIONS, { message: `must be one of ${ISSUE_ACTIONS.join(', ')}` }) });
+export const removeIssueInputSchema = z.object({ ids });
+
+/** One sheet's identification error (spec "Unidentified file" errors). */
+export interface SheetError {
+  sheet_name: string | null;
+  error_code: string | null;
+  error_message: string;
+  columns_missing: string[];
+  closest_match: string | null;
+  column_match_percent: number | null;
+}
+
+const TABLES = { unidentified: unidentifiedFiles, unmatched: unmatchedFiles } as const;
+type IssueTable = typeof unidentifiedFiles | typeof unmatchedFiles;
+const table = (kind: IssueKind) => TABLES[kind] as IssueTable;
+
+const assignee = alias(users, 'assignee');
+const nameOf = (u: typeof users | typeof assignee) => sql<string | null>`case when ${u.id} is null then null else trim(${u.firstName} || ' ' || ${u.lastName}) end`;
+
+/** Filterable and sortable fields of a list (names as on the wire). */
+function registry(kind: IssueKind): FieldRegistry {
+  const t = table(kind);
+  const common: FieldRegistry = {
+    id: { expr: t.id, types: ['number', 'enum'], enumValue: Number },
+    file_name: { expr: t.fileName, types: ['text', 'enum'] },
+    tpa_id: { expr: t.administratorId, types: ['number', 'enum'], enumValue: Number },
+    tpa: { expr: administrators.name, types: ['text', 'enum'] },
+    assignedToId: { expr: t.assignedToId, types: ['number', 'enum'], enumValue: Number },
+    assignedTo: { expr: nameOf(assignee), types: ['text', 'enum'] },
+    action: { expr: sql`coalesce(${t.action}, 'Unidentified')`, types: ['enum', 'text'] },
+    user_auth_id: { expr: t.userId, types: ['number', 'enum'], enumValue: Number },
+    timestamp: { expr: t.createdAt, types: ['date'] },
+  };
+  if (kind === 'unidentified') return common;
+  return {
+    ...common,
+    file_type: { expr: unmatchedFiles.fileType, types: ['text', 'enum'] },
+    fund_code: { expr: unmatchedFiles.fundCode, types: ['text', 'enum'] },
+    fund_id: { expr: unmatchedFiles.fundId, types: ['number', 'enum'], enumValue: Number },
+  };
+}
+
+function sheetError(raw: unknown): SheetError {
+  const e = (raw && typeof raw === 'object' ? raw : { error_message: String(raw) }) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? null : String(v));
+  return {
+    sheet_name: text(e.sheet_name), error_code: text(e.error_code), error_message: text(e.error_message) ?? text(e.message) ?? 'The file could not be identified',
+    columns_missing: Array.isArray(e.columns_missing) ? e.columns_missing.map(String) : [],
+    closest_match: text(e.closest_match), column_match_percent: typeof e.column_match_percent === 'number' ? e.column_match_percent : null,
+  };
+}
+
+/** Where each import file came from: the inbox path when swept, else the uploaded file name. */
+function sourcePaths(ctx: AppContext, importIds: number[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (!importIds.length) return out;
+  for (const s of ctx.db.select({ id: sweptFiles.importFileId, path: sweptFiles.filePathOnMoveit }).from(sweptFiles).where(inArray(sweptFiles.importFileId, importIds)).all()) {
+    out.set(s.id!, [...(out.get(s.id!) ?? []), s.path]);
+  }
+  for (const f of ctx.db.select({ id: importFiles.id, name: importFiles.fileName }).from(importFiles).where(inArray(importFiles.id, importIds)).all()) {
+    if (!out.has(f.id)) out.set(f.id, [f.name]);
+  }
+  return out;
+}
+
+function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
+  const { offset = 0, limit = FILE_LIST_PAGE_SIZE } = parseInput(issueListSchema, input);
+  const t = table(kind);
+  const fields = registry(kind);
+  const filters = normalizeFilters(input.filters, fields);
+  const sorting = normalizeSorting(input.sorting, fields, { created_at: 'timestamp', fileName: 'file_name', tpaName: 'tpa' });
+  const where = and(...filters.map((f) => filterCondition(f, fields)));
+  const order = [...(sorting.length ? orderTerms(sorting, fields) : [desc(t.createdAt)]), desc(t.id)];
+  const base = ctx.db.select({ id: t.id, tpa: administrators.name, assignedTo: nameOf(assignee) }).from(t)
+    .leftJoin(administrators, eq(administrators.id, t.administratorId)).leftJoin(assignee, eq(assignee.id, t.assignedToId));
+  const page = base.where(where).orderBy(...order).limit(limit).offset(offset).all();
+  const count = ctx.db.select({ n: sql<number>`count(*)` }).from(t)
+    .leftJoin(administrators, eq(administrators.id, t.administratorId)).leftJoin(assignee, eq(assignee.id, t.assignedToId)).where(where).get()!.n;
+  const rows = page.length ? ctx.db.select().from(t).where(inArray(t.id, page.map((p) => p.id))).all() : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const sources = sourcePaths(ctx, [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))]);
+  return {
+    rows: page.map((p) => {
+      const r = byId.get(p.id)!;
+      const common = {
+        id: r.id, file_name: r.fileName, tpa_id: r.administratorId, tpa: p.tpa, assignedToId: r.assignedToId, assignedTo: p.assignedTo,
+        action: (r.action ?? 'Unidentified') as string, import_file_id: r.importFileId,
+        source_file_paths: r.importFileId !== null ? sources.get(r.importFileId) ?? [] : [], user_auth_id: r.userId, timestamp: r.createdAt,
+      };
+      if ('errors' in r) return { ...common, errors: (Array.isArray(r.errors) ? r.errors : []).map(sheetError) };
+      return { ...common, file_type: r.fileType, fund_code: r.fundCode, fund_id: r.fundId, payload: r.payload ?? {} };
+    }),
+    pagination: { offset, limit, count },
+  };
+}
+
+export type UnidentifiedRow = { id: number; file_name: string; tpa_id: number | null; tpa: string | null; assignedToId: number | null; assignedTo: string | null; action: string; import_file_id: number | null; source_file_paths: string[]; user_auth_id: number | null; timestamp: string; errors: SheetError[] };
+export type UnmatchedRow = Omit<UnidentifiedRow, 'errors'> & { file_type: string; fund_code: string | null; fund_id: number | null; payload: Record<string, unknown> };
+export interface IssuePage<R> {
+  rows: R[];
+  pagination: { offset: number; limit: number; count: number };
+}
+
+/**
+ * Unidentified files, newest first (Input files, Unidentified tab).
+ * @throws ValidationError for bad filters, sorting or paging
+ */
+export function listUnidentified(ctx: AppContext, input: IssueListInput = {}): IssuePage<UnidentifiedRow> {
+  return listIssues(ctx, 'unidentified', input) as IssuePage<UnidentifiedRow>;
+}
+
+/**
+ * Identified files without a matching fund request, newest first (Identified without match tab);
+ * `payload` has the reason, the as-of date and the row count.
+ */
+export function listUnmatched(ctx: AppContext, input: IssueListInput = {}): IssuePage<UnmatchedRow> {
+  return listIssues(ctx, 'unmatched', input) as IssuePage<UnmatchedRow>;
+}
+
+type IssueRow = typeof unidentifiedFiles.$inferSelect | typeof unmatchedFiles.$inferSelect;
+
+/** Loads issue rows, changes them in one transaction with a trail entry each, then publishes. */
+function changeIssues(ctx: AppContext, user: User, kind: IssueKind, idList: number[], action: string, set: { assignedToId?: number | null; action?: string } | null) {
+  const t = table(kind);
+  const unique = [...new Set(idList)];
+  const rows = ctx.db.transaction((tx) => {
+    const found: IssueRow[] = tx.select().from(t).where(inArray(t.id, unique)).all();
+    const missing = unique.find((id) => !found.some((r) => r.id === id));
+    if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
+    for (const r of found) {
+      const fundRequestId = 'fundId' in r ? r.fundId : null;
+      const identity = { kind, id: r.id, file_name: r.fileName };
+      if (set) tx.update(t).set(set).where(eq(t.id, r.id)).run();
+      else tx.delete(t).where(eq(t.id, r.id)).run();
+      writeTrail(tx, {
+        fundRequestId, userId: user.id, action,
+        before: set ? { ...identity, ...Object.fromEntries(Object.keys(set).map((k) => [k, r[k as keyof typeof set] ?? null])) } : { ...identity, assignedToId: r.assignedToId, action: r.action },
+        after: set ? { ...identity, ...set } : null,
+      });
+    }
+    return found;
+  }, { behavior: 'immediate' });
+  for (const r of rows) {
+    const status = set ? (set.action ?? r.action ?? 'Unidentified') : 'removed';
+    ctx.events.publish('file', { id: r.id, fundRequestId: 'fundId' in r ? r.fundId : null, kind, status, fileName: r.fileName });
+  }
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Assigns files to a user (`userId: null` clears the assignment).
+ * @returns `{ids, userId}`
+ * @throws NotFoundError 'No such user with id: {id}' or 'No such file with id: {id}'; ValidationError for a disabled user
+ */
+export function assignFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof assignInputSchema>) {
+  const { ids: list, userId } = parseInput(assignInputSchema, input);
+  if (userId !== null) {
+    const target = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+    if (!target) throw new NotFoundError(`No such user with id: ${userId}`);
+    if (target.disabled) throw new ValidationError(`User ${target.email} is disabled and cannot be assigned files`);
+  }
+  return { ids: changeIssues(ctx, user, kind, list, `${kind}-file-assign`, { assignedToId: userId }), userId };
+}
+
+/**
+ * Sets the resolution state of files: Unidentified, Re-requested, Ignored, Manually handled, Closed.
+ * @throws ValidationError for another action; NotFoundError 'No such file with id: {id}'
+ */
+export function setFileAction(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof actionInputSchema>) {
+  const { ids: list, action } = parseInput(actionInputSchema, input);
+  return { ids: changeIssues(ctx, user, kind, list, `${kind}-file-action`, { action }), action };
+}
+
+/**
+ * Removes files from an issue list (the imported file itself is kept).
+ * @throws NotFoundError 'No such file with id: {id}'
+ */
+export function removeIssueFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof removeIssueInputSchema>) {
+  const { ids: list } = parseInput(removeIssueInputSchema, input);
+  return { removed: changeIssues(ctx, user, kind, list, `${kind}-file-remove`, null) };
+}
