@@ -1,0 +1,138 @@
+/**
+ * Shared types and helpers of the audit checks (DOMAIN.md 2.4). Pure: no I/O, no database.
+ * Money is in the fund's base currency, dates are ISO `YYYY-MM-DD`, TB signs are debit positive /
+ * credit negative (so liabilities and equity carry negative balances).
+ */
+import type { AccountClass } from '../sdm/model.js';
+import type { FundSdmData, FxRate, HoldingRow, QaRec, TrialBalanceRow } from '../sdm/rows.js';
+
+/** Materiality amounts in fund currency (pct / 100 x NAV). */
+export interface MaterialityAmounts {
+  pm: number;
+  te: number;
+  sad: number;
+}
+
+/** What every check receives besides the fund's SDM rows. */
+export interface CheckContext {
+  fundCode: string;
+  /** Period end, ISO date: FX rates are taken on or before it. */
+  periodEnd: string;
+  /** Fund (base) currency, e.g. 'USD'. */
+  currency: string;
+  materiality: MaterialityAmounts;
+  /** NAV in fund currency (normally from the mapped TB). */
+  nav: number;
+  /** Independent FX rates, units of currency per one unit of the base currency. */
+  fxRates?: FxRate[];
+  /** Fund request `external_valuations` = Y: price testing runs. */
+  externalValuations: boolean;
+  /** Standard account -> class (pass `STANDARD_ACCOUNTS`). */
+  accountClasses: Record<string, AccountClass>;
+  /** Price sources that are the TPA's own (not independent evidence); see price-testing.ts. */
+  tpaPriceSources?: string[];
+  /** Administrator (TPA) name: a price source it contains, e.g. 'Meridian', is the TPA's own. */
+  administrator?: string;
+  /** Most items one check may list; the rest is summarised in one item (default 1,000). */
+  maxItemsPerCheck?: number;
+}
+
+/** One audit check: rows in, QA_Rec items out. May throw; `runChecks` turns that into a fail item. */
+export type Check = (data: FundSdmData, ctx: CheckContext) => QaRec[];
+
+/** Rounding noise allowed on amounts that should agree exactly (half a cent). */
+export const ROUNDING = 0.005;
+
+/** Compensated (Neumaier) sum: stays exact to the cent over hundreds of thousands of amounts. */
+export function sum(values: Iterable<number>): number {
+  let s = 0;
+  let c = 0;
+  for (const v of values) {
+    const t = s + v;
+    c += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
+    s = t;
+  }
+  return s + c;
+}
+
+/** Rounds to `dp` decimals (half away from zero), never returning -0. */
+export function round(x: number, dp = 2): number {
+  const f = 10 ** dp;
+  const r = (Math.sign(x) * Math.round(Math.abs(x) * f + 1e-9)) / f;
+  return r === 0 ? 0 : r;
+}
+
+/** `1234567.891` -> `1,234,567.89` (for messages). */
+export function fmt(x: number, dp = 2): string {
+  return x.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp });
+}
+
+/** Status of a difference against the usual pair of thresholds: fail above `fail`, warning above `warn`. */
+export function statusFor(diff: number, warn: number, fail: number): QaRec['status'] {
+  const d = Math.abs(diff);
+  if (d > fail + ROUNDING / 10) return 'fail';
+  if (d > warn + ROUNDING / 10) return 'warning';
+  return 'pass';
+}
+
+/** Worst of several statuses. */
+export function worst(statuses: Iterable<QaRec['status']>): QaRec['status'] {
+  let out: QaRec['status'] = 'pass';
+  for (const s of statuses) {
+    if (s === 'fail') return 'fail';
+    if (s === 'warning') out = 'warning';
+  }
+  return out;
+}
+
+/** Class of a TB row by its standard account, or null when unmapped or not a standard account. */
+export function accountClass(row: TrialBalanceRow, classes: Record<string, AccountClass>): AccountClass | null {
+  return (row.standard_account && classes[row.standard_account]) || null;
+}
+
+/** Sum of TB balance_base per account class, plus the unmapped total. */
+export function tbByClass(rows: TrialBalanceRow[], classes: Record<string, AccountClass>) {
+  const buckets: Record<AccountClass | 'unmapped', number[]> = { asset: [], liability: [], equity: [], income: [], expense: [], unmapped: [] };
+  for (const r of rows) buckets[accountClass(r, classes) ?? 'unmapped'].push(r.balance_base);
+  const t = Object.fromEntries(Object.entries(buckets).map(([k, v]) => [k, sum(v)])) as Record<AccountClass | 'unmapped', number>;
+  return { ...t, unmappedRows: buckets.unmapped.length };
+}
+
+/** Sum of TB balance_base of the rows mapped to any of `accounts`. */
+export function tbAccounts(rows: TrialBalanceRow[], accounts: string[]): number {
+  return sum(rows.filter((r) => r.standard_account !== null && accounts.includes(r.standard_account)).map((r) => r.balance_base));
+}
+
+/** A holding is a derivative when its standard instrument type is DERIVATIVE. */
+export const isDerivative = (h: HoldingRow) => h.standard_instrument === 'DERIVATIVE';
+
+/** Number of decimals a price is given with (from its shortest decimal form). */
+export function decimalsOf(x: number): number {
+  const s = String(Math.abs(x));
+  const e = /e-(\d+)$/.exec(s);
+  if (e) return Number(e[1]) + (s.split('e')[0].split('.')[1]?.length ?? 0);
+  return s.split('.')[1]?.length ?? 0;
+}
+
+/** The holding's local market value: as delivered, else base value x the TPA's FX rate. */
+export function localValue(h: HoldingRow): number | null {
+  if (h.market_value_local !== null && h.market_value_local !== undefined) return h.market_value_local;
+  if (h.fx_rate) return h.market_value_base * h.fx_rate;
+  return null;
+}
+
+/**
+ * Price quotation of a holding: 100 when the price is per 100 of nominal (bonds quoted in percent),
+ * 1 when per unit. Decided by which convention brings quantity x price closer to the local market
+ * value; without a local value, DEBT is taken as per 100 and everything else per unit.
+ */
+export function priceFactor(h: HoldingRow): 1 | 100 {
+  const local = localValue(h);
+  if (local === null || !Number.isFinite(h.quantity * h.price)) return h.standard_instrument === 'DEBT' ? 100 : 1;
+  const perUnit = Math.abs(h.quantity * h.price - local);
+  const per100 = Math.abs((h.quantity * h.price) / 100 - local);
+  return per100 < perUnit ? 100 : 1;
+}
+
+/** Key used for "is this the base currency": empty / missing currency counts as base. */
+export const isBaseCurrency = (ccy: string | null | undefined, base: string) => !ccy || ccy.toUpperCase() === base.toUpperCase();

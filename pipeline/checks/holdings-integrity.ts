@@ -1,0 +1,117 @@
+/**
+ * Holdings integrity (DOMAIN.md 2.4 item 6), row by row:
+ * - Value: quantity x price / q = market_value_local, q = 100 when the price is quoted per 100 of
+ *   nominal (bonds) and 1 when per unit; q is detected per row by whichever convention lands
+ *   closer to the local value (`priceFactor`). Tolerance: 0.01 (a cent) plus the effect of half a
+ *   unit in the price's last given decimal (|quantity| x 0.5 x 10^-decimals / q). Then
+ *   market_value_local / fx_rate (units per base; 1 for the base currency) = market_value_base
+ *   within a cent in each currency (0.01 + 0.01 / fx_rate). Without a local value, quantity x
+ *   price / q / fx_rate is compared with the base value directly. A value outside rounding is a
+ *   warning when the base difference is within the SAD amount and a fail above it.
+ * - Duplicates: a security id on more than one row. Rows identical in quantity, price and base
+ *   value are a probable double count (fail); different positions in one id (long / short legs of
+ *   a TBA roll or a swap, separate lots) are a warning to confirm.
+ * - Identifiers: id_type ISIN, CUSIP (or FIGI) -> check digit validated (identifiers.ts), invalid =
+ *   fail; any other id_type (or none) whose id is shaped like a FIGI, an ISIN or a CUSIP (tried in
+ *   that order: FIGIs such as BBG019PMT1H1 are ISIN-shaped) is validated too, and an invalid
+ *   check digit there is a warning (it may be an internal code).
+ * One QaRec per holding with a problem (name = security id, file + line; diff = base-value
+ * difference, the row's base value for an exact duplicate, 0 for a different position in the same
+ * id and for identifier problems), plus one pass item when every holding is clear.
+ */
+import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
+import { decimalsOf, fmt, isBaseCurrency, localValue, priceFactor, round, worst, type CheckContext } from './common.js';
+import { checkCusip, checkFigi, checkIsin, CUSIP_SHAPE, FIGI_SHAPE, ISIN_SHAPE } from './identifiers.js';
+
+export const HOLDINGS_INTEGRITY = 'holdings_integrity';
+
+interface Problem {
+  status: QaRec['status'];
+  text: string;
+  diff: number;
+}
+
+/** Value problems of one holding (empty when within rounding). */
+export function valueProblems(h: HoldingRow, ctx: CheckContext): Problem[] {
+  const out: Problem[] = [];
+  const factor = priceFactor(h);
+  const fx = h.fx_rate ?? (isBaseCurrency(h.price_currency, ctx.currency) ? 1 : null);
+  const computedLocal = (h.quantity * h.price) / factor;
+  const priceTol = (Math.abs(h.quantity) * 0.5 * 10 ** -decimalsOf(h.price)) / factor;
+  const judge = (baseDiff: number) => (Math.abs(baseDiff) > ctx.materiality.sad ? 'fail' : 'warning') as QaRec['status'];
+  const quote = factor === 100 ? ' / 100 (per 100 of nominal)' : '';
+  if (h.market_value_local !== null && h.market_value_local !== undefined) {
+    const d = computedLocal - h.market_value_local;
+    if (Math.abs(d) > 0.01 + priceTol + 1e-9 * Math.abs(h.market_value_local)) {
+      const baseDiff = fx ? d / fx : d;
+      out.push({ status: judge(baseDiff), diff: round(baseDiff), text: `quantity ${h.quantity} x price ${h.price}${quote} = ${fmt(computedLocal)} vs market value local ${fmt(h.market_value_local)} (${h.price_currency ?? ''} diff ${fmt(d)})` });
+    }
+    if (fx) {
+      const base = h.market_value_local / fx;
+      const db = base - h.market_value_base;
+      if (Math.abs(db) > 0.01 + 0.01 / fx + 1e-9 * Math.abs(h.market_value_base)) {
+        out.push({ status: judge(db), diff: round(db), text: `market value local ${fmt(h.market_value_local)} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})` });
+      }
+    }
+  } else if (fx) {
+    const base = computedLocal / fx;
+    const db = base - h.market_value_base;
+    if (Math.abs(db) > 0.01 + 0.01 / fx + priceTol / fx + 1e-9 * Math.abs(h.market_value_base)) {
+      out.push({ status: judge(db), diff: round(db), text: `quantity x price${quote} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})` });
+    }
+  }
+  return out;
+}
+
+/** Identifier problems of one holding. */
+export function identifierProblems(h: HoldingRow): Problem[] {
+  const id = h.security_id.trim().toUpperCase();
+  const type = (h.id_type ?? '').trim().toUpperCase();
+  if (type === 'ISIN' || type === 'CUSIP' || type === 'FIGI') {
+    const r = type === 'ISIN' ? checkIsin(id) : type === 'CUSIP' ? checkCusip(id) : checkFigi(id);
+    return r.ok ? [] : [{ status: 'fail', diff: 0, text: r.reason }];
+  }
+  const shaped = FIGI_SHAPE.test(id) ? checkFigi(id) : ISIN_SHAPE.test(id) ? checkIsin(id) : CUSIP_SHAPE.test(id) ? checkCusip(id) : null;
+  if (!shaped || shaped.ok) return [];
+  return [{ status: 'warning', diff: 0, text: `${shaped.reason} (id_type ${type || 'not given'}: may be an internal code)` }];
+}
+
+export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[] {
+  const problems = new Map<number, Problem[]>(); // by row index: the same row object may be listed twice
+  const add = (i: number, p: Problem[]) => p.length && problems.set(i, [...(problems.get(i) ?? []), ...p]);
+  const seen = new Map<string, HoldingRow[]>();
+  let per100 = 0;
+  data.holdings.forEach((h, i) => {
+    if (priceFactor(h) === 100) per100++;
+    add(i, valueProblems(h, ctx));
+    add(i, identifierProblems(h));
+    const key = h.security_id.trim().toUpperCase();
+    const earlier = seen.get(key);
+    if (earlier) {
+      const twin = earlier.find((e) => e.quantity === h.quantity && e.price === h.price && e.market_value_base === h.market_value_base);
+      add(i, [twin
+        ? { status: 'fail', diff: round(h.market_value_base), text: `exact duplicate of ${twin.file} line ${twin.line} (same quantity, price and value): probable double count` }
+        : { status: 'warning', diff: 0, text: `security also held on line(s) ${earlier.slice(0, 5).map((e) => e.line).join(', ')}${earlier.length > 5 ? ` and ${earlier.length - 5} more` : ''} with a different position (separate lots or long / short legs): confirm it is not double counted` }]);
+      earlier.push(h);
+    } else seen.set(key, [h]);
+  });
+  const items: QaRec[] = [];
+  for (const [i, list] of [...problems].sort((a, b) => a[0] - b[0])) {
+    const h = data.holdings[i];
+    const main = list.reduce((a, b) => (Math.abs(b.diff) > Math.abs(a.diff) ? b : a));
+    items.push({
+      check: HOLDINGS_INTEGRITY, name: h.security_id, status: worst(list.map((p) => p.status)), diff: main.diff,
+      threshold: ctx.materiality.sad, file: h.file, line: h.line,
+      message: `${h.security_name}: ${list.map((p) => p.text).join('; ')}`,
+      details: { problems: list.map((p) => p.text), quantity: h.quantity, price: h.price, priceFactor: priceFactor(h), marketValueLocal: h.market_value_local, marketValueBase: h.market_value_base, fxRate: h.fx_rate },
+    });
+  }
+  if (!items.length) {
+    items.push({
+      check: HOLDINGS_INTEGRITY, name: 'All holdings', status: 'pass', diff: 0, threshold: ctx.materiality.sad,
+      message: `${data.holdings.length} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${data.holdings.length - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
+      details: { holdings: data.holdings.length, pricedPer100: per100, pricedPerUnit: data.holdings.length - per100 },
+    });
+  }
+  return items;
+}

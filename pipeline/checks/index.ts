@@ -1,0 +1,85 @@
+/**
+ * Runs every audit check of DOMAIN.md 2.4 on one fund's SDM data, in order: TB balance,
+ * investments reconciliation, NAV, price testing, share capital roll-forward, holdings integrity.
+ * A check that throws becomes one 'fail' item carrying the error message; the run never crashes.
+ * Each check lists at most `ctx.maxItemsPerCheck` items (default 1,000, the "too large" limit of
+ * DOMAIN.md 2.4); the rest are replaced by one item saying how many were left out and their worst
+ * status. `summary` counts the items returned; `omitted` (check id -> count) what the limit cut.
+ */
+import type { FundSdmData, QaRec } from '../sdm/rows.js';
+import { worst, type Check, type CheckContext } from './common.js';
+import { CAPITAL_ROLL_FORWARD, capitalRollForward } from './capital-roll-forward.js';
+import { HOLDINGS_INTEGRITY, holdingsIntegrity } from './holdings-integrity.js';
+import { INVESTMENTS_RECONCILIATION, investmentsReconciliation } from './investments-reconciliation.js';
+import { NAV, navCheck } from './nav.js';
+import { PRICE_TESTING, priceTesting } from './price-testing.js';
+import { TB_BALANCE, tbBalance } from './tb-balance.js';
+
+export type { Check, CheckContext, MaterialityAmounts } from './common.js';
+
+/** Check id -> human name, in run order. */
+export const CHECK_LABELS: Record<string, string> = {
+  [TB_BALANCE]: 'Trial balance',
+  [INVESTMENTS_RECONCILIATION]: 'Investments reconciliation',
+  [NAV]: 'NAV',
+  [PRICE_TESTING]: 'Price testing',
+  [CAPITAL_ROLL_FORWARD]: 'Share capital roll-forward',
+  [HOLDINGS_INTEGRITY]: 'Holdings integrity',
+};
+
+/** The checks in run order. */
+export const CHECKS: Array<[id: string, check: Check]> = [
+  [TB_BALANCE, tbBalance],
+  [INVESTMENTS_RECONCILIATION, investmentsReconciliation],
+  [NAV, navCheck],
+  [PRICE_TESTING, priceTesting],
+  [CAPITAL_ROLL_FORWARD, capitalRollForward],
+  [HOLDINGS_INTEGRITY, holdingsIntegrity],
+];
+
+export const DEFAULT_MAX_ITEMS_PER_CHECK = 1000;
+
+export interface CheckRun {
+  items: QaRec[];
+  summary: { pass: number; warning: number; fail: number };
+  status: QaRec['status'];
+  /** Items left out per check by the item limit (only checks that hit it). */
+  omitted?: Record<string, number>;
+}
+
+/** Keeps the first `max` items of a check (fail items first) and summarises the rest in one item. */
+function limit(id: string, items: QaRec[], max: number): { kept: QaRec[]; omitted: number } {
+  if (items.length <= max) return { kept: items, omitted: 0 };
+  const rank = { fail: 0, warning: 1, pass: 2 } as const;
+  const sorted = items.map((it, i) => ({ it, i })).sort((a, b) => rank[a.it.status] - rank[b.it.status] || a.i - b.i);
+  const kept = sorted.slice(0, max - 1).sort((a, b) => a.i - b.i).map((x) => x.it);
+  const rest = sorted.slice(max - 1).map((x) => x.it);
+  const counts = { pass: 0, warning: 0, fail: 0 };
+  for (const r of rest) counts[r.status]++;
+  kept.push({
+    check: id, name: 'Items not listed', status: worst(rest.map((r) => r.status)), diff: 0, threshold: null,
+    message: `${rest.length} more item(s) not listed (${counts.fail} fail, ${counts.warning} warning, ${counts.pass} pass): limit of ${max} items per check`,
+    details: { omitted: rest.length, ...counts, limit: max },
+  });
+  return { kept, omitted: rest.length };
+}
+
+export function runChecks(data: FundSdmData, ctx: CheckContext): CheckRun {
+  const max = Math.max(2, ctx.maxItemsPerCheck ?? DEFAULT_MAX_ITEMS_PER_CHECK);
+  const items: QaRec[] = [];
+  const omitted: Record<string, number> = {};
+  for (const [id, check] of CHECKS) {
+    let out: QaRec[];
+    try {
+      out = check(data, ctx);
+    } catch (e) {
+      out = [{ check: id, name: `${CHECK_LABELS[id]} could not run`, status: 'fail', diff: 0, threshold: null, message: `${CHECK_LABELS[id]} failed with an error: ${e instanceof Error ? e.message : String(e)}` }];
+    }
+    const { kept, omitted: n } = limit(id, out, max);
+    if (n) omitted[id] = n;
+    for (const it of kept) items.push(it);
+  }
+  const summary = { pass: 0, warning: 0, fail: 0 };
+  for (const it of items) summary[it.status]++;
+  return { items, summary, status: worst(items.map((i) => i.status)), ...(Object.keys(omitted).length ? { omitted } : {}) };
+}

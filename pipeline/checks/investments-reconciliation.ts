@@ -1,0 +1,63 @@
+/**
+ * Investments reconciliation (DOMAIN.md 2.4 item 2). The standard chart keeps investments and
+ * derivatives apart (INVESTMENTS_AT_VALUE vs DERIVATIVES_ASSET / DERIVATIVES_LIABILITY), so two
+ * items are produced:
+ * - non-derivative holdings (standard instrument type other than DERIVATIVE, unmapped included):
+ *   sum of market_value_base vs TB accounts mapped to INVESTMENTS_AT_VALUE;
+ * - derivative holdings (standard type DERIVATIVE): sum of market_value_base (positive and negative
+ *   fair values) vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY (liability balances are credits, so
+ *   negative, like the negative holdings values).
+ * diff = holdings - TB (fund currency). Status: fail when |diff| > TE amount, warning when > SAD
+ * amount, else pass; `threshold` is TE on a fail, SAD otherwise (both in details).
+ */
+import type { FundSdmData, QaRec } from '../sdm/rows.js';
+import { fmt, isDerivative, round, statusFor, sum, tbAccounts, type CheckContext } from './common.js';
+
+export const INVESTMENTS_RECONCILIATION = 'investments_reconciliation';
+
+export const INVESTMENT_ACCOUNTS = ['INVESTMENTS_AT_VALUE'];
+export const DERIVATIVE_ACCOUNTS = ['DERIVATIVES_ASSET', 'DERIVATIVES_LIABILITY'];
+
+/** Holdings and TB totals the reconciliation compares (also used by the work paper). */
+export function investmentTotals(data: FundSdmData) {
+  const byInstrument = new Map<string, { count: number; values: number[] }>();
+  const inv: number[] = [];
+  const der: number[] = [];
+  for (const h of data.holdings) {
+    (isDerivative(h) ? der : inv).push(h.market_value_base);
+    const k = h.standard_instrument ?? '(unmapped)';
+    const b = byInstrument.get(k) ?? { count: 0, values: [] };
+    b.count++;
+    b.values.push(h.market_value_base);
+    byInstrument.set(k, b);
+  }
+  return {
+    byInstrument: [...byInstrument].map(([instrument, b]) => ({ instrument, count: b.count, marketValueBase: round(sum(b.values)) })),
+    holdingsInvestments: round(sum(inv)),
+    holdingsDerivatives: round(sum(der)),
+    investmentPositions: inv.length,
+    derivativePositions: der.length,
+    tbInvestments: round(tbAccounts(data.trial_balance, INVESTMENT_ACCOUNTS)),
+    tbDerivativesAsset: round(tbAccounts(data.trial_balance, ['DERIVATIVES_ASSET'])),
+    tbDerivativesLiability: round(tbAccounts(data.trial_balance, ['DERIVATIVES_LIABILITY'])),
+  };
+}
+
+export function investmentsReconciliation(data: FundSdmData, ctx: CheckContext): QaRec[] {
+  const t = investmentTotals(data);
+  const { sad, te } = ctx.materiality;
+  const item = (name: string, holdings: number, tb: number, what: string, accounts: string, positions: number): QaRec => {
+    const diff = round(holdings - tb);
+    const status = statusFor(diff, sad, te);
+    const verdict = status === 'pass' ? 'agree' : `differ by ${fmt(diff)} ${ctx.currency} (${status === 'fail' ? `above TE ${fmt(te)}` : `above SAD ${fmt(sad)}`})`;
+    return {
+      check: INVESTMENTS_RECONCILIATION, name, status, diff, threshold: status === 'fail' ? te : sad,
+      message: `${what} (${positions} positions) ${fmt(holdings)} vs TB ${accounts} ${fmt(tb)}: ${verdict}`,
+      details: { holdings: holdings, tb, positions, sad, te },
+    };
+  };
+  return [
+    item('Investments vs INVESTMENTS_AT_VALUE', t.holdingsInvestments, t.tbInvestments, 'Non-derivative holdings', 'INVESTMENTS_AT_VALUE', t.investmentPositions),
+    item('Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY', t.holdingsDerivatives, round(t.tbDerivativesAsset + t.tbDerivativesLiability), 'Derivative holdings', 'DERIVATIVES_ASSET + DERIVATIVES_LIABILITY', t.derivativePositions),
+  ];
+}

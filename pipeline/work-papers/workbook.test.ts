@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { STANDARD_ACCOUNTS } from '../sdm/model.js';
+import type { FundSdmData } from '../sdm/rows.js';
+import { loadFxCsv } from '../checks/fx.js';
+import { runChecks, type CheckContext } from '../checks/index.js';
+import { materiality, navFromTrialBalance } from '../checks/materiality.js';
+import { FIXTURES, loadCsvTpa } from '../checks/test-data.js';
+import { safeCellText } from './safe-cell.js';
+import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
+
+const fund = { id: 7, name: 'Goldman Sachs Bond Fund', fundCode: 'S000013795', administrator: 'Meridian Fund Services', client: 'GOLDMAN SACHS TRUST', periodEnd: '2023-03-31', currency: 'USD', pm: 1, te: 0.75, sad: 0.05 };
+
+function inputFor(data: FundSdmData, over: Partial<CheckContext> = {}): WorkPaperInput {
+  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
+  const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
+  const checks = runChecks(data, {
+    fundCode: fund.fundCode, periodEnd: fund.periodEnd, currency: 'USD', materiality: m, nav, externalValuations: true,
+    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')), accountClasses: STANDARD_ACCOUNTS, ...over,
+  });
+  return { fund, materiality: m, nav, data, checks, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
+}
+
+async function open(buf: Buffer) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf as unknown as ArrayBuffer);
+  return wb;
+}
+
+/** Row of a sheet whose first cell is `label`. */
+function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
+  let hit: ExcelJS.Row | undefined;
+  ws.eachRow((r) => {
+    if (!hit && r.getCell(col).value === label) hit = r;
+  });
+  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
+  return hit;
+}
+
+describe('safeCellText', () => {
+  it('neutralises = + - @ (and tab / CR) at the start only', () => {
+    expect(['=1+2', '+1', '-1', '@SUM(A1)', '\t=1', 'a=b', 'Fund', ''].map(safeCellText)).toEqual(["'=1+2", "'+1", "'-1", "'@SUM(A1)", "'\t=1", 'a=b', 'Fund', '']);
+  });
+});
+
+describe('buildWorkPaper on the GS data', () => {
+  let wb: ExcelJS.Workbook;
+  let size = 0;
+  beforeAll(async () => {
+    const data = structuredClone(loadCsvTpa('meridian_fund_services'));
+    data.trial_balance[2].account_name = '=HYPERLINK("http://x","cash")';
+    data.holdings[0].security_name = '@SUM(1)';
+    const input = inputFor(data);
+    input.fund = { ...fund, client: '+GOLDMAN' };
+    const buf = await buildWorkPaper(input);
+    size = buf.length;
+    wb = await open(buf);
+  });
+
+  it('has exactly the six sheets, in order', () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual([...SHEETS]);
+    expect(size).toBeGreaterThan(5000);
+  });
+
+  it('Summary: fund info, NAV 361,898,455.93 as a number, real dates, materiality as % and amounts', () => {
+    const ws = wb.getWorksheet('Summary')!;
+    const nav = rowOf(ws, 'NAV').getCell(2);
+    expect(nav.value).toBe(361898455.93);
+    expect(nav.numFmt).toBe('#,##0.00');
+    const pe = rowOf(ws, 'Period end').getCell(2);
+    expect(pe.value).toBeInstanceOf(Date);
+    expect((pe.value as Date).toISOString()).toBe('2023-03-31T00:00:00.000Z');
+    expect(pe.numFmt).toBe('dd/mm/yyyy');
+    const te = rowOf(ws, 'Tolerable error (TE)');
+    expect([te.getCell(3).value, te.getCell(3).numFmt, te.getCell(4).value]).toEqual([0.0075, '0.00%', 2714238.42]);
+    expect(rowOf(ws, 'Client').getCell(2).value).toBe("'+GOLDMAN");
+    expect(rowOf(ws, 'Overall status').getCell(2).value).toBe('WARNING');
+    const tb = rowOf(ws, 'Trial balance');
+    expect([tb.getCell(2).value, tb.getCell(5).value, tb.getCell(6).value]).toEqual(['Trial balance sums to zero', 'PASS', 0]);
+  });
+
+  it('header rows are bold and frozen, columns have widths', () => {
+    for (const ws of wb.worksheets) {
+      expect(ws.getRow(1).getCell(1).font?.bold, ws.name).toBe(true);
+      expect(ws.views[0], ws.name).toMatchObject({ state: 'frozen', ySplit: 1 });
+      expect(ws.getColumn(1).width, ws.name).toBeGreaterThan(10);
+    }
+  });
+
+  it('Trial balance: numbers are numbers, formula-like text is neutralised', () => {
+    const ws = wb.getWorksheet('Trial balance')!;
+    expect(ws.getRow(1).values).toEqual([undefined, 'Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', 'Balance (USD)', 'File', 'Line']);
+    const cash = rowOf(ws, '10100');
+    expect(cash.getCell(2).value).toBe('\'=HYPERLINK("http://x","cash")');
+    expect(cash.getCell(7).value).toBe(8897774.45);
+    expect(typeof cash.getCell(9).value).toBe('number');
+    expect(rowOf(ws, 'NAV (assets - liabilities)', 2).getCell(7).value).toBe(361898455.93);
+    let strings = 0;
+    ws.eachRow((r, n) => { if (n > 1 && typeof r.getCell(7).value === 'string' && r.getCell(7).value !== 'Amount') strings++; });
+    expect(strings).toBe(0);
+  });
+
+  it('Investments reconciliation, Price testing and Capital roll-forward carry the figures', () => {
+    const inv = wb.getWorksheet('Investments reconciliation')!;
+    const r = rowOf(inv, 'Investments vs INVESTMENTS_AT_VALUE');
+    expect([r.getCell(2).value, r.getCell(3).value, r.getCell(4).value, r.getCell(5).value, r.getCell(7).value]).toEqual([911, 374308678.89, 374308678.89, 0, 'PASS']);
+    const pt = wb.getWorksheet('Price testing')!;
+    const sek = rowOf(pt, 'SEK');
+    expect(sek.getCell(6).value).toBe(10.37287356);
+    expect(sek.getCell(7).value).toBeInstanceOf(Date);
+    expect(sek.getCell(8).numFmt).toBe('0.000%');
+    const cap = wb.getWorksheet('Capital roll-forward')!;
+    const all = rowOf(cap, 'ALL');
+    expect([all.getCell(2).value, all.getCell(9).value, all.getCell(10).value, all.getCell(11).value]).toEqual([356409117.37, 361898455.93, 0, 'PASS']);
+    expect(all.getCell(2).numFmt).toBe('#,##0.000');
+  });
+
+  it('Exceptions lists every warning / fail with its file and line', () => {
+    const ws = wb.getWorksheet('Exceptions')!;
+    expect(ws.rowCount).toBe(1 + 8);
+    const row = rowOf(ws, 'US01F0606420', 2);
+    expect([row.getCell(1).value, row.getCell(3).value, row.getCell(7).value, row.getCell(8).value]).toEqual(['Holdings integrity', 'WARNING', 'MFS_HOLDINGS_S000013795_20230331.csv', 441]);
+  });
+});
+
+describe('buildWorkPaper on large inputs', () => {
+  it('handles a 100x copy of the GS holdings (168,500 rows) with every item listed', async () => {
+    const gs = loadCsvTpa('meridian_fund_services');
+    const big: FundSdmData = { ...gs, holdings: Array.from({ length: 100 }, (_, k) => gs.holdings.map((h) => ({ ...h, line: h.line + k * 1700 }))).flat() };
+    const t0 = performance.now();
+    const input = inputFor(big, { maxItemsPerCheck: Number.POSITIVE_INFINITY });
+    const t1 = performance.now();
+    const buf = await buildWorkPaper(input);
+    const t2 = performance.now();
+    console.info(`100x GS: ${big.holdings.length} holdings, ${input.checks.items.length} items; checks ${(t1 - t0).toFixed(0)} ms, work paper ${(t2 - t1).toFixed(0)} ms, ${(buf.length / 1e6).toFixed(1)} MB, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    expect(input.checks.items.length).toBeGreaterThan(160_000);
+    expect(buf.subarray(0, 2).toString()).toBe('PK');
+  }, 120_000);
+});
