@@ -7,6 +7,8 @@ import { appVersion } from '../server/paths.js';
 import { registerBulkUpload } from './commands/bulk-upload.js';
 import { registerExport } from './commands/export.js';
 import { registerFunds } from './commands/funds.js';
+import { registerImport } from './commands/import.js';
+import { registerMappings } from './commands/mappings.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerUsers } from './commands/users.js';
@@ -27,6 +29,8 @@ export function buildProgram(): Command {
   registerUsers(program);
   registerOpenApi(program);
   registerBulkUpload(program);
+  registerImport(program);
+  registerMappings(program);
   registerFunds(program);
   registerExport(program);
   return program;

@@ -12,6 +12,7 @@ import { administrators, savedFilters } from './db/schema/index.js';
 import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
+import { seedFixtureMappings } from './services/mappings/store.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
 
@@ -62,6 +63,7 @@ export function bootstrap(ctx: AppContext): BootstrapResult {
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {
     demoSeeded = seedDemoAdministrators(ctx) > 0;
+    if (demoSeeded) seedFixtureMappings(ctx);
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
     if (demoSeeded && existsSync(csv)) {
       try {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { bootstrap } from '../../server/bootstrap.js';
 import { createContext } from '../../server/context.js';
 import { startServer } from '../../server/http/server.js';
+import { startRuntime } from '../../server/runtime.js';
 import { appVersion } from '../../server/paths.js';
 import { signinLink } from '../../server/services/auth/session.js';
 import { globals } from '../global.js';
@@ -30,6 +31,7 @@ export function registerServe(program: Command): void {
         },
       });
       const boot = bootstrap(ctx);
+      const runtime = startRuntime(ctx);
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port });
       const base = ctx.config.publicUrl ?? server.url;
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
@@ -43,6 +45,7 @@ export function registerServe(program: Command): void {
       const stop = async (signal: string) => {
         ctx.log.info({ signal }, 'server stopping');
         await server.close();
+        await runtime.stop();
         ctx.close();
         process.exit(0);
       };

@@ -11,7 +11,9 @@ import { fileRoutes } from './files.js';
 import { fundRoutes } from './fund.js';
 import { fundsRoutes } from './funds.js';
 import { importRoutes } from './imports.js';
+import { mappingRoutes } from './mappings.js';
 import { processRoutes } from './processes.js';
+import { sdmUploadRoutes } from './sdm-upload.js';
 import { systemRoutes } from './system.js';
 
 export const allRoutes: RouteDef[] = [
@@ -25,6 +27,8 @@ export const allRoutes: RouteDef[] = [
   ...fundsRoutes,
   ...auditorRoutes,
   ...importRoutes,
+  ...mappingRoutes,
+  ...sdmUploadRoutes,
   ...fileRoutes,
   ...processRoutes,
   ...demoWikiRoutes,

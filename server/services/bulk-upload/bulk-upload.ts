@@ -9,6 +9,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundRequests, mappings } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
+import { rematchUnmatched } from '../../../pipeline/jobs/identification.js';
 import { todayIso, parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { editability } from '../funds/editability.js';
@@ -167,7 +168,11 @@ export function saveBulkFunds(
       saved.push({ id, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
     });
   });
-  if (saved.length) ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+  if (saved.length) {
+    ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+    // files that matched no fund request may match one of these now
+    for (const adminId of new Set(validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null))) rematchUnmatched(ctx, adminId);
+  }
   return { saved, failed };
 }
 

@@ -1,0 +1,136 @@
+/**
+ * The identification job (DOMAIN.md 2.2): reads an imported file as tables (sheets), finds each
+ * table's SDM type by the TPA's file layouts, splits rows per fund code and matches each part to a
+ * fund request by main or alternate code and period end. Matched parts become the fund's input
+ * files; unidentified tables and unmatched parts are recorded for the Input files screen. Queues
+ * standardization for every fund that received a file.
+ */
+import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../server/context.js';
+import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unmatchedFiles } from '../../server/db/schema/index.js';
+import { NotFoundError } from '../../server/errors.js';
+import { setImportStatus } from '../../server/services/imports/imports.js';
+import { administratorMappings } from '../../server/services/mappings/store.js';
+import { readTables, type RawTable } from '../readers/table.js';
+import { identifyTable, splitByFund, unidentifiedError } from '../stages/identify.js';
+import { enqueue, type NextJob, type StageHandler } from '../engine.js';
+import { logStage } from './common.js';
+
+interface FundMatch {
+  id: number;
+  periodEnd: string | null;
+}
+
+/**
+ * Finds the fund request of a TPA for a fund code (main or alternate, case-insensitive) and as-of
+ * date: the live request whose period end equals the date, or with no date the newest open one.
+ */
+export function matchFund(ctx: AppContext, administratorId: number, fundCode: string, asOf: string | null): FundMatch | null {
+  const rows = ctx.db.select({ id: fundRequests.id, periodEnd: fundRequests.periodEnd, status: fundRequests.status }).from(fundCodes)
+    .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+    .where(and(eq(fundRequests.administratorId, administratorId), sql`lower(${fundCodes.code}) = lower(${fundCode})`, notInArray(fundRequests.status, ['Deleted', 'Declined']))).all();
+  if (asOf) return rows.find((r) => r.periodEnd === asOf) ?? null;
+  const open = rows.filter((r) => r.status === 'Pending' || r.status === 'Approved').sort((a, b) => String(b.periodEnd).localeCompare(String(a.periodEnd)));
+  return open[0] ?? null;
+}
+
+/** The fund rows of a table, kept as the fund's identified input file (JSON blob). */
+function storeRows(ctx: AppContext, table: RawTable, rows: RawTable['rows']): string {
+  return ctx.blobs.put(JSON.stringify({ file: table.file, sheetName: table.sheetName, header: table.header, headerLine: table.headerLine, rows })).key;
+}
+
+export const identificationJob: StageHandler = async (ctx, job) => {
+  const importFileId = Number(job.payload?.importFileId);
+  const imp = ctx.db.select().from(importFiles).where(eq(importFiles.id, importFileId)).get();
+  if (!imp) throw new NotFoundError(`No such import file with id: ${importFileId}`);
+  setImportStatus(ctx, imp.id, 'Processing');
+  try {
+    if (!imp.administratorId) throw new Error(`${imp.fileName}: the import has no administrator`);
+    const tables = readTables(imp.fileName, ctx.blobs.get(imp.sha256), { limitBytes: ctx.config.identificationLimitBytes });
+    const { layouts } = administratorMappings(ctx, imp.administratorId);
+    if (!layouts.length) throw new Error(`${imp.fileName}: the TPA has no file layouts (upload its master mappings first)`);
+    const errors: unknown[] = [];
+    const identified: Array<{ table: RawTable; sdmType: string; parts: ReturnType<typeof splitByFund> }> = [];
+    for (const table of tables) {
+      const idf = identifyTable(table, layouts);
+      if (!idf.sdmType) errors.push(unidentifiedError(table, idf));
+      else identified.push({ table, sdmType: idf.sdmType, parts: splitByFund(table, idf) });
+    }
+    if (!identified.length) {
+      ctx.db.insert(unidentifiedFiles).values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors }).run();
+      setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
+      logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
+      return { result: { identified: 0, unidentified: tables.length } };
+    }
+
+    // funds named by the file's fund-code parts; parts without a code (prices) go to those funds
+    const matched = new Map<string, FundMatch | null>();
+    for (const { parts } of identified) for (const p of parts) if (p.fundCode) matched.set(`${p.fundCode}|${p.asOf}`, matchFund(ctx, imp.administratorId, p.fundCode, p.asOf));
+    const fundsOfFile = [...new Set([...matched.values()].filter((m): m is FundMatch => !!m).map((m) => m.id))];
+    const attached: Array<{ fundRequestId: number; sdmType: string; rows: number }> = [];
+    const unmatched: Array<{ fundCode: string; sdmType: string }> = [];
+    const forcedFund = typeof imp.payload?.fundRequestId === 'number' ? (imp.payload.fundRequestId as number) : null;
+    ctx.db.transaction((tx) => {
+      for (const { table, sdmType, parts } of identified) {
+        for (const part of parts) {
+          let targets: number[];
+          if (!part.fundCode) targets = forcedFund ? [forcedFund] : fundsOfFile.length ? fundsOfFile : fundFromFileName(ctx, imp.administratorId!, imp.fileName);
+          else {
+            const m = matched.get(`${part.fundCode}|${part.asOf}`);
+            targets = m ? [m.id] : forcedFund ? [forcedFund] : [];
+          }
+          if (!targets.length) {
+            tx.insert(unmatchedFiles).values({
+              importFileId: imp.id, fileName: table.file, fileType: sdmType, fundCode: part.fundCode || null, administratorId: imp.administratorId, userId: imp.userId,
+              payload: { asOf: part.asOf, rows: part.rows.length, reason: part.fundCode ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}` : 'The file has no fund code and no fund could be inferred' },
+            }).run();
+            unmatched.push({ fundCode: part.fundCode, sdmType });
+            continue;
+          }
+          const fresh = targets.filter((fundRequestId) => !tx.select({ id: fundFiles.id }).from(fundFiles)
+            .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.importFileId, imp.id), eq(fundFiles.fileType, sdmType), eq(fundFiles.fileName, table.file))).get());
+          if (!fresh.length) continue;
+          const blobKey = storeRows(ctx, table, part.rows);
+          for (const fundRequestId of fresh) {
+            tx.insert(fundFiles).values({ fundRequestId, importFileId: imp.id, kind: 'input', fileType: sdmType, fileName: table.file, blobKey, status: 'pending', rowCount: part.rows.length }).run();
+            attached.push({ fundRequestId, sdmType, rows: part.rows.length });
+          }
+        }
+      }
+    });
+    const result = { identified: identified.map((i) => ({ file: i.table.file, sdmType: i.sdmType })), unidentifiedSheets: errors, attached, unmatched };
+    setImportStatus(ctx, imp.id, attached.length ? 'Success' : 'Error', {
+      ...result, ...(attached.length ? {} : { error: `${imp.fileName}: no fund request matches (${unmatched.map((u) => u.fundCode || 'no fund code').join(', ')})` }),
+    }, { type: [...new Set(identified.map((i) => i.sdmType))].join(', '), subType: identified.map((i) => i.table.sheetName).filter(Boolean).join(', ') || null });
+    for (const fundId of new Set(attached.map((a) => a.fundRequestId))) logStage(ctx, fundId, 'identification', 'success', { importFileId: imp.id, fileName: imp.fileName, files: attached.filter((a) => a.fundRequestId === fundId) });
+    for (const a of attached) ctx.events.publish('file', { id: imp.id, fundRequestId: a.fundRequestId, kind: 'input', status: 'pending', fileName: imp.fileName });
+    const next: NextJob[] = [...new Set(attached.map((a) => a.fundRequestId))].map((fundRequestId) => ({ stage: 'standardization', fundRequestId }));
+    return { result, next };
+  } catch (err) {
+    setImportStatus(ctx, imp.id, 'Error', { error: (err as Error).message });
+    logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, error: (err as Error).message });
+    throw err;
+  }
+};
+
+/** A fund whose main or alternate code appears in the file name (prices files carry no fund code column). */
+function fundFromFileName(ctx: AppContext, administratorId: number, fileName: string): number[] {
+  const codes = ctx.db.select({ id: fundRequests.id, code: fundCodes.code }).from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+    .where(and(eq(fundRequests.administratorId, administratorId), inArray(fundRequests.status, ['Pending', 'Approved']), ne(fundCodes.code, ''))).all();
+  const upper = fileName.toUpperCase();
+  return [...new Set(codes.filter((c) => upper.includes(c.code.toUpperCase())).map((c) => c.id))];
+}
+
+/**
+ * Re-queues identification of a TPA's unmatched files that nobody has acted on, because a matching
+ * fund request may exist now (DOMAIN.md 2.2). Parts already attached are not attached twice.
+ * @returns the number of import files queued again
+ */
+export function rematchUnmatched(ctx: AppContext, administratorId: number): number {
+  const rows = ctx.db.select().from(unmatchedFiles).where(and(eq(unmatchedFiles.administratorId, administratorId), sql`(${unmatchedFiles.action} is null or ${unmatchedFiles.action} = 'Unidentified')`)).all();
+  const importIds = [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))];
+  if (!importIds.length) return 0;
+  ctx.db.delete(unmatchedFiles).where(inArray(unmatchedFiles.id, rows.map((r) => r.id))).run();
+  for (const importFileId of importIds) enqueue(ctx, { stage: 'identification', fundRequestId: null, payload: { importFileId }, forceRun: true });
+  return importIds.length;
+}

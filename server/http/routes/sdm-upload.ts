@@ -1,0 +1,74 @@
+/** Self-onboarding (auditor spec section 7: `/sdm-upload/*`). */
+import { z } from 'zod';
+import { ValidationError } from '../../errors.js';
+import { addSdmFile, checkTpaName, createSdmUpload, processSdmUpload, sdmAdministrators, sdmUploadInfo, validateMappingFiles } from '../../services/sdm-upload/sdm-upload.js';
+import { filesOf, readForm, singleFile } from '../multipart.js';
+import { defineRoute } from '../route.js';
+
+const id = z.coerce.number().int().positive();
+
+/** Mapping files of a multipart form (field 'mappings', also 'files' or 'upload'). */
+async function mappingFiles(form: FormData) {
+  return [...(await filesOf(form, 'mappings')), ...(await filesOf(form, 'files')), ...(await filesOf(form, 'upload'))];
+}
+
+export const sdmUploadRoutes = [
+  defineRoute({
+    method: 'GET', path: '/sdm-upload/administrators', group: 'auditor', tag: 'self-onboarding',
+    summary: 'TPAs with their master mapping ids by type',
+    handler: ({ ctx }) => sdmAdministrators(ctx),
+  }),
+  defineRoute({
+    method: 'GET', path: '/sdm-upload/check-name', group: 'auditor', tag: 'self-onboarding',
+    summary: "Feedback on a new TPA name: 'New', 'Administrator already exist' or the name rule",
+    query: z.object({ code: z.string() }),
+    handler: ({ ctx, query }) => checkTpaName(ctx, query.code),
+  }),
+  defineRoute({
+    method: 'POST', path: '/sdm-upload/validate-mappings', group: 'auditor', tag: 'self-onboarding', multipart: true,
+    summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
+    handler: async ({ ctx, event }) => {
+      const files = await mappingFiles(await readForm(event, ctx.config.maxUploadBytes));
+      if (!files.length) throw new ValidationError('In order to validate, upload mapping files');
+      return validateMappingFiles(files);
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/sdm-upload/create', group: 'auditor', tag: 'self-onboarding', multipart: true,
+    summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
+    handler: async ({ ctx, user, event }) => {
+      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const code = String(form.get('code') ?? '').trim();
+      if (!code) throw new ValidationError('Choose or create a TPA');
+      let touched: unknown;
+      try {
+        touched = form.get('touchedMappings') ? JSON.parse(String(form.get('touchedMappings'))) : undefined;
+      } catch {
+        throw new ValidationError('touchedMappings is not valid JSON');
+      }
+      return createSdmUpload(ctx, user, { code, name: form.get('name') ? String(form.get('name')) : undefined, files: await mappingFiles(form), touchedMappings: touched as never });
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/sdm-upload/add-file', group: 'auditor', tag: 'self-onboarding', multipart: true,
+    summary: "Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)",
+    handler: async ({ ctx, event }) => {
+      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const sdmUploadId = Number(form.get('sdmUploadId'));
+      if (!Number.isInteger(sdmUploadId) || sdmUploadId <= 0) throw new ValidationError('sdmUploadId is required');
+      return addSdmFile(ctx, { sdmUploadId, file: await singleFile(form, 'upload', '.csv file') });
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/sdm-upload/process', group: 'auditor', tag: 'self-onboarding',
+    summary: 'Process an upload: save its fund requests and import its SDM files ({id, isSelfOnboarded, forceRun})',
+    body: z.object({ id, isSelfOnboarded: z.boolean().optional(), forceRun: z.boolean().optional() }),
+    handler: ({ ctx, user, body }) => processSdmUpload(ctx, user, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/sdm-upload/info', group: 'auditor', tag: 'self-onboarding',
+    summary: 'An upload with its files, SDM and mapping types and validation results',
+    body: z.object({ id }),
+    handler: ({ ctx, body }) => sdmUploadInfo(ctx, body.id),
+  }),
+];
