@@ -17,11 +17,17 @@ export async function readForm(event: H3Event, maxBytes: number): Promise<FormDa
   if (length > maxBytes) throw new TooLargeError(maxBytes);
   const type = event.req.headers.get('content-type') ?? '';
   if (!type.startsWith('multipart/form-data')) throw new ValidationError('Expected a multipart/form-data upload');
+  let form: FormData;
   try {
-    return await event.req.formData();
+    form = await event.req.formData();
   } catch {
     throw new ValidationError('Unexpected end of multipart data');
   }
+  // a request without content-length (chunked) is measured once read
+  let total = 0;
+  for (const [, value] of form) if (typeof value !== 'string') total += value.size;
+  if (total > maxBytes) throw new TooLargeError(maxBytes);
+  return form;
 }
 
 /** Files of one field, in order. */

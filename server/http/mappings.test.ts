@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixturesDir } from '../paths.js';
+import { NAME_MESSAGE } from '../services/mappings/mappings.js';
+import { addUser } from '../services/users/users.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+
+let ctx: TestContext;
+let api: ReturnType<typeof apiClient>;
+let token: string;
+beforeEach(async () => {
+  ctx = await createTestContext();
+  api = apiClient(ctx);
+  token = sessionToken(ctx, ctx.boot.admin.id);
+});
+afterEach(() => ctx.dispose());
+
+const mappingFile = (tpa: string, type: string) => join(fixturesDir(), 'tpas', tpa, 'mappings', `${type}.csv`);
+function upload(fields: Record<string, string>, file: { name: string; bytes: Buffer }, tok = token) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('upload', new Blob([file.bytes]), file.name);
+  return api.call('POST', 'mappings/create', { token: tok, body: form });
+}
+const instrumentCsv = () => ({ name: 'instrument_mapping.csv', bytes: readFileSync(mappingFile('meridian_fund_services', 'instrument_mapping')) });
+const custom = (name: string, extra: Record<string, string> = {}) => upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: name, rationale: 'client classification', ...extra }, instrumentCsv());
+const gsId = () => (ctx.sqlite.prepare("select fund_request_id id from fund_codes where code = 'S000013795'").get() as { id: number }).id;
+
+describe('live mappings', () => {
+  it('lists the master mappings of every TPA; masters cannot be deleted', async () => {
+    const list = (await api.get('mappings', token)).body.payload;
+    expect(list.filter((m: any) => m.kind === 'master')).toHaveLength(15);
+    const master = list.find((m: any) => m.description === 'meridian_fund_services_instrument_mapping');
+    expect(master).toMatchObject({ kind: 'master', canLiveMappingBeDeleted: false, administrator: { code: 'meridian_fund_services' } });
+    const del = await api.post('mappings/delete', { id: master.id }, token);
+    expect(del.status).toBe(400);
+    expect(del.body.errors[0]).toMatch(/master mappings cannot be deleted/);
+  });
+
+  it('applies the name, client and reason rules with the spec messages', async () => {
+    expect((await custom('Bad Name')).body.errors).toContain(NAME_MESSAGE);
+    expect((await custom('ok_name', { clientName: 'Acme & Co' })).body.errors).toContain('Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.');
+    expect((await custom('ok_name', { rationale: '' })).body.errors).toContain('A reason for creating the mapping is required');
+    expect((await custom('gs_instruments')).status).toBe(200);
+    expect((await custom('gs_instruments')).body.errors).toContain('Custom mapping gs_instruments already exist. Please choose different name.');
+  });
+
+  it('reports the errors of a bad mapping file with totalErrorsFound and maxErrorsNo', async () => {
+    const bad = Buffer.from('source_code,target_code,description\nABS-MBS,NOT_A_TARGET,x\nABS-MBS,DEBT,y\n,DEBT,z\n');
+    const res = await upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: 'broken', rationale: 'test' }, { name: 'instrument_mapping.csv', bytes: bad });
+    expect(res.status).toBe(400);
+    expect(res.body.totalErrorsFound).toBe(3);
+    expect(res.body.maxErrorsNo).toBe(20);
+    expect(res.body.errors.join(' ')).toMatch(/NOT_A_TARGET/);
+  });
+
+  it('assigns a custom mapping to a fund (rerunning it), blocks its deletion, and removes it again', async () => {
+    const m = (await custom('gs_instruments')).body.payload;
+    const assigned = await api.post('mappings/assign-bulk', { fundRequestIds: [gsId()], mappingId: m.id }, token);
+    expect(assigned.status).toBe(200);
+    expect(ctx.sqlite.prepare("select count(*) n from processes where stage = 'standardization' and fund_request_id = ? and status = 'pending'").get(gsId())).toEqual({ n: 1 });
+    const types = (await api.get(`mappings/types-for-fund-request/${gsId()}`, token)).body.payload;
+    expect(types.find((t: any) => t.type === 'instrument_mapping').inUse).toBe(m.id);
+    const listed = (await api.get('mappings', token)).body.payload.find((x: any) => x.id === m.id);
+    expect(listed).toMatchObject({ canLiveMappingBeDeleted: false, fundRequests: [{ id: gsId(), code: 'S000013795' }] });
+    const refused = await api.post('mappings/delete', { id: m.id }, token);
+    expect(refused.body.message).toBe('Something went wrong when we tried to delete the mapping');
+    expect(refused.body.errors[0]).toMatch(/used by fund request\(s\) S000013795/);
+    await api.post('mappings/remove-bulk', { fundMappingPairs: [{ fundRequestId: gsId(), mappingId: m.id }] }, token);
+    expect((await api.post('mappings/delete', { id: m.id }, token)).status).toBe(200);
+    expect((await api.get('mappings', token)).body.payload.some((x: any) => x.id === m.id)).toBe(false);
+  });
+
+  it('lets only the creator or a delivery team member change a custom mapping', async () => {
+    const auditor = addUser(ctx, { email: 'aud@example.com', name: 'Ann Auditor', role: 'Auditor' });
+    const m = (await custom('gs_instruments')).body.payload;
+    const res = await upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'update-custom', customId: String(m.id) }, instrumentCsv(), sessionToken(ctx, auditor.id));
+    expect(res.status).toBe(403);
+  });
+
+  it('downloads a mapping as csv with a download token', async () => {
+    const list = (await api.get('mappings', token)).body.payload;
+    const m = list.find((x: any) => x.description === 'meridian_fund_services_account_mapping');
+    const dl = (await api.get('export/token', token)).body.payload.token;
+    const res = await api.app.fetch(new Request(`http://t/api/v2.0/mappings/download?id=${m.id}&token=${dl}`));
+    expect(res.status).toBe(200);
+    const text = (await res.text()).replace(/^\ufeff/, '');
+    expect(text.split(/\r?\n/)[0]).toBe('source_code,target_code,description');
+  });
+});
+
+describe('self-onboarding', () => {
+  const form = (fields: Record<string, string>, files: Array<{ field: string; name: string; bytes: Buffer }>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.append(k, v);
+    for (const x of files) f.append(x.field, new Blob([x.bytes]), x.name);
+    return f;
+  };
+  const demoMappings = () => ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'].map((t) => ({ field: 'mappings', name: `${t}.csv`, bytes: readFileSync(mappingFile('demo_test', t)) }));
+
+  it('onboards a new TPA from its mapping files, fund request and SDM files to a processed fund', async () => {
+    expect((await api.get('sdm-upload/check-name?code=demo_test', token)).body.payload.status).toBe('Administrator already exist');
+    expect((await api.get('sdm-upload/check-name?code=Bad-Name', token)).body.payload.message).toBe(NAME_MESSAGE);
+    expect((await api.get('sdm-upload/check-name?code=acme_fund_admin', token)).body.payload.status).toBe('New');
+    const invalid = await api.call('POST', 'sdm-upload/validate-mappings', { token, body: form({ code: 'acme_fund_admin' }, [{ field: 'mappings', name: 'accounts.csv', bytes: Buffer.from('x') }]) });
+    expect(invalid.body.payload['accounts.csv'].error).toBe('Invalid file - Please upload a .csv file that matches one of the mapping names.');
+    const created = await api.call('POST', 'sdm-upload/create', { token, body: form({ code: 'acme_fund_admin', name: 'Acme Fund Administration' }, demoMappings()) });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.payload.id;
+    expect(created.body.payload).toMatchObject({ status: 'Created', administrator: { code: 'acme_fund_admin' } });
+    const events: any[] = [];
+    ctx.events.on('upload-file', (e) => events.push(e.file.status));
+    const badName = await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'positions.csv', bytes: Buffer.from('a') }]) });
+    expect(badName.body.errors[0]).toMatch(/the file name must be one of trial_balance\.csv, holdings\.csv/);
+    const real = readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'), 'utf8').split('\n');
+    const fr = [real[0], real.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',acme_fund_admin,')].join('\n');
+    await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'fund_request.csv', bytes: Buffer.from(fr) }]) });
+    await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'holdings.csv', bytes: readFileSync(join(fixturesDir(), 'tpas/demo_test/inputs/demo_holdings.csv')) }]) });
+    const processed = await api.post('sdm-upload/process', { id, isSelfOnboarded: true, forceRun: true }, token);
+    expect(processed.status, JSON.stringify(processed.body)).toBe(200);
+    expect(processed.body.payload.uploaded_files.map((f: any) => [f.file_name, f.status])).toEqual([['fund_request.csv', 'Uploaded'], ['holdings.csv', 'Uploaded']]);
+    expect(events).toEqual(['Uploading', 'Validated', 'Uploading', 'Validated', 'Uploaded', 'Uploaded']);
+    const fund = ctx.sqlite.prepare("select f.id, f.name from fund_requests f join administrators a on a.id = f.administrator_id where a.code = 'acme_fund_admin'").get() as any;
+    expect(fund.name).toBe('Kentucky Tax-Free Short-to-Medium Series');
+    expect(ctx.sqlite.prepare("select count(*) n from import_files where source = 'sdm-upload'").get()).toEqual({ n: 1 });
+  });
+
+  it('needs a fund request file and an SDM file before processing', async () => {
+    const created = await api.call('POST', 'sdm-upload/create', { token, body: form({ code: 'acme_two' }, demoMappings()) });
+    const res = await api.post('sdm-upload/process', { id: created.body.payload.id }, token);
+    expect(res.body.errors[0]).toBe('Add at least one fund request file and one SDM file before processing');
+  });
+});

@@ -1,0 +1,75 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixturesDir } from '../../paths.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { importFile, listImports } from './imports.js';
+import { inboxDir, listSweptFiles, Sweeper } from './sweeper.js';
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await createTestContext();
+});
+afterEach(() => ctx.dispose());
+const tb = join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_TB_S000013795_20230331.csv');
+
+describe('imports', () => {
+  it('keeps the raw bytes unchanged, content-addressed, and notices the same file twice', () => {
+    const bytes = readFileSync(tb);
+    const first = importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'tb.csv', bytes, userId: null, source: 'cli' });
+    expect(first.status).toBe('Awaiting');
+    expect(ctx.blobs.get(first.sha256).equals(bytes)).toBe(true);
+    const again = importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'tb-again.csv', bytes, userId: null, source: 'cli' });
+    expect(again.status).toBe('Finished');
+    expect(again.payload).toMatchObject({ duplicateOf: first.id });
+    expect(ctx.sqlite.prepare("select count(*) n from processes where stage = 'identification'").get()).toEqual({ n: 1 });
+    expect(listImports(ctx).rows.map((r) => r.fileName)).toEqual(['tb-again.csv', 'tb.csv']);
+  });
+
+  it('needs an administrator and refuses empty files', () => {
+    expect(() => importFile(ctx, { administratorCode: '', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('Choose an administrator before importing files');
+    expect(() => importFile(ctx, { administratorCode: 'nobody', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('No administrator with code: nobody');
+    expect(() => importFile(ctx, { administratorCode: 'demo_test', fileName: 'x.csv', bytes: Buffer.alloc(0), userId: null, source: 'cli' })).toThrow('x.csv: the file is empty');
+  });
+
+  it('answers an over-size upload with the file-too-large response', async () => {
+    const small = await createTestContext({ maxUploadBytes: 1024 });
+    try {
+      const form = new FormData();
+      form.append('administrator', 'demo_test');
+      form.append('upload', new Blob([readFileSync(tb)]), 'tb.csv');
+      const res = await apiClient(small).call('POST', 'import/files', { token: sessionToken(small, small.boot.admin.id), body: form });
+      expect(res.status).toBe(413);
+      expect(res.body.message).toBe('File upload failed. File size limit has been reached 1024B');
+    } finally {
+      small.dispose();
+    }
+  });
+});
+
+describe('inbox sweeper', () => {
+  it('imports a file dropped in the TPA folder once its size is stable, logs it and moves it aside', () => {
+    const sweeper = new Sweeper(ctx);
+    sweeper.prepareFolders();
+    const dir = join(inboxDir(ctx), 'meridian_fund_services');
+    copyFileSync(tb, join(dir, 'MFS_TB.csv'));
+    expect(sweeper.sweep()).toEqual([]); // first sight: maybe still being written
+    const ids = sweeper.sweep();
+    expect(ids).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(['.swept']);
+    expect(readdirSync(join(dir, '.swept'))[0]).toMatch(/-MFS_TB\.csv$/);
+    const swept = listSweptFiles(ctx).rows;
+    expect(swept).toEqual([expect.objectContaining({ original_file_name: 'MFS_TB.csv', tpa: 'Meridian Fund Services', import_file_id: ids[0] })]);
+    expect(listImports(ctx).rows[0]).toMatchObject({ fileName: 'MFS_TB.csv', source: 'sweeper', status: 'Awaiting' });
+  });
+
+  it('ignores folders of unknown TPAs', () => {
+    const stray = join(inboxDir(ctx), 'not_a_tpa');
+    mkdirSync(stray, { recursive: true });
+    copyFileSync(tb, join(stray, 'x.csv'));
+    const sweeper = new Sweeper(ctx);
+    sweeper.sweep();
+    expect(sweeper.sweep()).toEqual([]);
+    expect(existsSync(join(stray, 'x.csv'))).toBe(true);
+  });
+});
