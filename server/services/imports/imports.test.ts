@@ -37,7 +37,7 @@ describe('imports', () => {
     try {
       const form = new FormData();
       form.append('administrator', 'demo_test');
-      form.append('upload', new Blob([readFileSync(tb)]), 'tb.csv');
+      form.append('upload', new Blob([readFileSync(join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv'))]), 'holdings.csv');
       const res = await apiClient(small).call('POST', 'import/files', { token: sessionToken(small, small.boot.admin.id), body: form });
       expect(res.status).toBe(413);
       expect(res.body.message).toBe('File upload failed. File size limit has been reached 1024B');
