@@ -130,3 +130,25 @@ describe('fund details, validate and save', () => {
     expect((await api.get('fund/1', dl)).status).toBe(401);
   });
 });
+
+describe('reference data', () => {
+  it('lists every spec list with {code, alt_code, deprecated}, omitting deprecated entries', async () => {
+    const nrd = (await api.get('nrd', token)).body.payload;
+    for (const list of ['accountingStandards', 'administrators', 'countries', 'regions', 'currencies', 'structures', 'auditTypes', 'roles', 'users', 'jobType', 'soiRecType', 'fundSubType', 'priceType', 'priceSource', 'aggregateType', 'fihiType', 'hasInvestmentAnalyzer', 'hasConnectedAudit']) {
+      expect(nrd[list]?.length, list).toBeGreaterThan(0);
+      for (const e of nrd[list]) expect(Object.keys(e).sort()).toEqual(['alt_code', 'code', 'deprecated']);
+    }
+    expect(nrd.currencies.find((c: any) => c.code === 'USD')).toEqual({ code: 'USD', alt_code: 'US Dollar', deprecated: false });
+    expect(nrd.currencies.some((c: any) => c.code === 'DEM')).toBe(false);
+    expect(nrd.accountingStandards.some((c: any) => c.code === 'UK_GAAP_OLD')).toBe(false);
+    expect(ctx.sqlite.prepare("select deprecated from reference_data where list = 'currencies' and code = 'DEM'").get()).toEqual({ deprecated: 1 });
+    expect(nrd.administrators.map((a: any) => a.code).sort()).toEqual(['demo_test', 'keystone_admin', 'meridian_fund_services']);
+  });
+
+  it('gives fund details the data-status counts and derived labels', async () => {
+    const { id } = (await api.post('fund', { fund: { administrator: 'demo_test', fund_code: 'X1', name: 'N', client: 'C', period_end: '2022-12-31', request_date: '2023-01-02', currency: 'USD', country: 'US', PM: 1, TE: 0.75, SAD: 0.05, due_date: '2023-01-30' } }, token)).body.payload;
+    const d = (await api.get(`fund/${id}`, token)).body.payload;
+    expect(d.dataStatusCounts).toMatchObject({ assignedCount: 0, total: 4 });
+    expect(d).toMatchObject({ isLate: true, dataStatusUIField: 'Late', workPaperStatusUIField: 'Not available', processStatus: 'Idle' });
+  });
+});

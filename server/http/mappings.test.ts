@@ -20,7 +20,7 @@ const mappingFile = (tpa: string, type: string) => join(fixturesDir(), 'tpas', t
 function upload(fields: Record<string, string>, file: { name: string; bytes: Buffer }, tok = token) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('upload', new Blob([file.bytes]), file.name);
+  form.append('upload', new Blob([new Uint8Array(file.bytes)]), file.name);
   return api.call('POST', 'mappings/create', { token: tok, body: form });
 }
 const instrumentCsv = () => ({ name: 'instrument_mapping.csv', bytes: readFileSync(mappingFile('meridian_fund_services', 'instrument_mapping')) });
@@ -94,7 +94,7 @@ describe('self-onboarding', () => {
   const form = (fields: Record<string, string>, files: Array<{ field: string; name: string; bytes: Buffer }>) => {
     const f = new FormData();
     for (const [k, v] of Object.entries(fields)) f.append(k, v);
-    for (const x of files) f.append(x.field, new Blob([x.bytes]), x.name);
+    for (const x of files) f.append(x.field, new Blob([new Uint8Array(x.bytes)]), x.name);
     return f;
   };
   const demoMappings = () => ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'].map((t) => ({ field: 'mappings', name: `${t}.csv`, bytes: readFileSync(mappingFile('demo_test', t)) }));

@@ -145,7 +145,7 @@ export function saveBulkFunds(
       const row = input.funds[i];
       if (v.duplicateOfId !== null) {
         const existing = tx.select().from(fundRequests).where(eq(fundRequests.id, v.duplicateOfId)).get()!;
-        const edit = editability(tx, existing);
+        const edit = editability(ctx, existing);
         if (!opts.overwrite || !row.isEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite` });
         else if (!edit.rowsEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
         if (!faults.length) {

@@ -7,6 +7,7 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundFiles, fundMappings, fundRequests, recipients, users } from '../../db/schema/index.js';
 import { NotFoundError } from '../../errors.js';
+import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
 
@@ -46,7 +47,8 @@ export function getFundDetails(ctx: AppContext, id: number) {
   const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, id)).orderBy(desc(fundFiles.createdAt), desc(fundFiles.id)).all();
   const mappingIds = ctx.db.select({ id: fundMappings.mappingId }).from(fundMappings).where(eq(fundMappings.fundRequestId, id)).all().map((m) => m.id);
   const rerunBy = row.rerunById ? ctx.db.select().from(users).where(eq(users.id, row.rerunById)).get() : undefined;
-  const edit = editability(ctx.db, row);
+  const edit = editability(ctx, row);
+  const derived = deriveFields(row, loadFundFacts(ctx, [id]).get(id)!);
   const status = normalizeStatus(row.status);
   const byKind = (kind: FileRow['kind']) => files.filter((f) => f.kind === kind);
   const inputFiles = byKind('input').map((f) => ({
@@ -78,6 +80,14 @@ export function getFundDetails(ctx: AppContext, id: number) {
     calculationFiles: byKind('calculation').map((f) => ({ ...fileView(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),
     workPapers: byKind('work_paper').map(fileView),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
+    dataStatusCounts: derived.dataStatusCounts,
+    workPaperStatusCounts: derived.workPaperStatusCounts,
+    isLate: derived.isLate,
+    dataStatusUIField: derived.dataStatusUIField,
+    workPaperStatusUIField: derived.workPaperStatusUIField,
+    isParentUIField: derived.isParentUIField,
+    processStatus: derived.processStatus,
+    calculationStatus: derived.calculationStatus,
     editable: { rows: edit.rowsEditable, reason: edit.reason, comments: true, recipients: true },
     assignedCount: edit.assignedCount,
     administratorLock: edit.administratorLock,

@@ -6,7 +6,8 @@
 import { and, count, eq } from 'drizzle-orm';
 import { fundFiles, fundRequests } from '../../db/schema/index.js';
 import { normalizeStatus, STATUS_LABELS, type FundRow } from './fields.js';
-import type { Tx } from './trail.js';
+import type { AppContext } from '../../context.js';
+import { deriveFields, loadFundFacts } from './derive.js';
 
 export interface Editability {
   rowsEditable: boolean;
@@ -18,9 +19,10 @@ export interface Editability {
 }
 
 /** Works out what may change on a fund request. */
-export function editability(tx: Tx, fund: FundRow): Editability {
-  const assignedCount = tx.select({ n: count() }).from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, fund.id), eq(fundFiles.kind, 'input'), eq(fundFiles.status, 'assigned'), eq(fundFiles.disabled, false))).get()?.n ?? 0;
+export function editability(ctx: AppContext, fund: FundRow): Editability {
+  const tx = ctx.db;
+  // the same count the listing shows (required input types whose newest file is assigned)
+  const assignedCount = deriveFields(fund, loadFundFacts(ctx, [fund.id]).get(fund.id)!).dataStatusCounts.assignedCount;
   const inputCount = tx.select({ n: count() }).from(fundFiles).where(and(eq(fundFiles.fundRequestId, fund.id), eq(fundFiles.kind, 'input'))).get()?.n ?? 0;
   const children = tx.select({ n: count() }).from(fundRequests).where(eq(fundRequests.parentId, fund.id)).get()?.n ?? 0;
   const status = normalizeStatus(fund.status);

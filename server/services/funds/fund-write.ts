@@ -152,7 +152,7 @@ function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) 
   const existing = row ? toFundFields(row) : null;
   const p = prepare(ctx, input.fund, existing);
   if (row) {
-    const edit = editability(ctx.db, row);
+    const edit = editability(ctx, row);
     const changed = (Object.keys(p.fields) as FundFieldName[]).filter((f) => !COMMENT_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null));
     const currentCodes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, row.id)).all();
     const codesChanged = p.codes.length > 0 && JSON.stringify(p.codes.map((c) => [c.code, c.main]).sort()) !== JSON.stringify(currentCodes.map((c) => [c.code, c.main]).sort());
