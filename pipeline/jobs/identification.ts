@@ -46,7 +46,7 @@ export const identificationJob: StageHandler = async (ctx, job) => {
   setImportStatus(ctx, imp.id, 'Processing');
   try {
     if (!imp.administratorId) throw new Error(`${imp.fileName}: the import has no administrator`);
-    const tables = readTables(imp.fileName, ctx.blobs.get(imp.sha256), { limitBytes: ctx.config.identificationLimitBytes });
+    const tables = await readTables(imp.fileName, ctx.blobs.get(imp.sha256), { limitBytes: ctx.config.identificationLimitBytes });
     const { layouts } = administratorMappings(ctx, imp.administratorId);
     if (!layouts.length) throw new Error(`${imp.fileName}: the TPA has no file layouts (upload its master mappings first)`);
     const errors: unknown[] = [];

@@ -22,9 +22,9 @@ describe('identifyTable on every fixture input', () => {
     return expected.input_files.map((f) => [tpa, f.file, f, expected.funds[0]] as const);
   });
 
-  it.each(cases)('%s %s', (tpa, file, spec, fund) => {
+  it.each(cases)('%s %s', async (tpa, file, spec, fund) => {
     const { layouts } = loadMappingDir(fileURLToPath(new URL(`${tpa}/mappings/`, TPAS)));
-    const tables = readFile(new URL(`${tpa}/${file}`, TPAS));
+    const tables = await readFile(new URL(`${tpa}/${file}`, TPAS));
     const sheets = spec.sheets ?? [{ sheet: null, sdm_type: spec.sdm_type!, data_rows: spec.data_rows! }];
     expect(tables.map((t) => t.sheetName)).toEqual(sheets.map((s) => s.sheet));
     tables.forEach((table, i) => {
@@ -39,8 +39,8 @@ describe('identifyTable on every fixture input', () => {
 });
 
 describe('identifyTable on broken Meridian files', () => {
-  it('an unknown layout is unidentified, with the closest layout and its missing required columns', () => {
-    const [table] = readFile(new URL('broken/MFS_HOLDINGS_wrong_layout.csv', MERIDIAN));
+  it('an unknown layout is unidentified, with the closest layout and its missing required columns', async () => {
+    const [table] = await readFile(new URL('broken/MFS_HOLDINGS_wrong_layout.csv', MERIDIAN));
     const idf = identifyTable(table, meridian.layouts);
     expect(idf).toMatchObject({
       sdmType: null, layout: null, closestMatch: 'holdings', columnMatchPercent: 75, columnsMissing: ['Sec ID', 'Price'], error_code: 'UNIDENTIFIED',
@@ -57,8 +57,8 @@ describe('identifyTable on broken Meridian files', () => {
     expect(() => splitByFund(table, idf)).toThrow(/identified/);
   });
 
-  it('an unknown fund is still identified; the split names its fund code', () => {
-    const [table] = readFile(new URL('broken/MFS_HOLDINGS_unknown_fund.csv', MERIDIAN));
+  it('an unknown fund is still identified; the split names its fund code', async () => {
+    const [table] = await readFile(new URL('broken/MFS_HOLDINGS_unknown_fund.csv', MERIDIAN));
     const idf = identifyTable(table, meridian.layouts);
     expect([idf.sdmType, idf.columnMatchPercent]).toEqual(['holdings', 100]);
     expect(splitByFund(table, idf)).toEqual([{ fundCode: 'NOFUND0001', asOf: '2023-03-31', rows: table.rows }]);
@@ -126,8 +126,8 @@ describe('splitByFund', () => {
     ]);
   });
 
-  it('gives prices (no fund code column) one part with fund code \'\' and says why', () => {
-    const [prices] = readFile(new URL('inputs/MFS_PRICES_S000013795_20230331.csv', MERIDIAN));
+  it('gives prices (no fund code column) one part with fund code \'\' and says why', async () => {
+    const [prices] = await readFile(new URL('inputs/MFS_PRICES_S000013795_20230331.csv', MERIDIAN));
     const parts = splitByFund(prices, identifyTable(prices, meridian.layouts));
     expect(parts).toHaveLength(1);
     expect(parts[0]).toMatchObject({ fundCode: '', asOf: '2023-03-31' });

@@ -19,9 +19,9 @@ const readFile = (url: URL) => readTables(url.pathname.split('/').pop()!, readFi
 const cents = (values: number[]) => values.reduce((s, v) => s + Math.round(v * 100), 0);
 
 /** Reads, identifies and standardizes a fixture file with its TPA's own mappings. */
-function pipeline(tpa: string, url: URL) {
+async function pipeline(tpa: string, url: URL) {
   const m = mappingsOf(tpa);
-  return readFile(url).map((table) => {
+  return (await readFile(url)).map((table) => {
     const idf = identifyTable(table, m.layouts);
     expect(idf.columnMatchPercent).toBe(100);
     return { table, idf, out: standardizeTable({ table, layout: idf.layout!, sdmType: idf.sdmType!, codeMaps: m.codeMaps }) };
@@ -39,9 +39,9 @@ describe('standardizeTable on every fixture input', () => {
     return expected.input_files.map((f) => [tpa, f.file, f, expected.funds[0]] as const);
   });
 
-  it.each(cases)('%s %s: zero errors, zero QA_Mapping, every row, the expected totals', (tpa, file, spec, fund) => {
+  it.each(cases)('%s %s: zero errors, zero QA_Mapping, every row, the expected totals', async (tpa, file, spec, fund) => {
     const sheets = spec.sheets ?? [{ sdm_type: spec.sdm_type!, data_rows: spec.data_rows! }];
-    const results = pipeline(tpa, new URL(`${tpa}/${file}`, TPAS));
+    const results = await pipeline(tpa, new URL(`${tpa}/${file}`, TPAS));
     expect(results.map((r) => r.idf.sdmType)).toEqual(sheets.map((s) => s.sdm_type));
     results.forEach(({ table, out }, i) => {
       expect(out.errors).toEqual([]);
@@ -71,8 +71,8 @@ describe('standardizeTable on every fixture input', () => {
     });
   });
 
-  it('gives the GS holdings as typed rows: decimal comma, thousands dots, negatives, DD/MM/YYYY', () => {
-    const [{ out }] = pipeline('meridian_fund_services', new URL('inputs/MFS_HOLDINGS_S000013795_20230331.csv', MERIDIAN));
+  it('gives the GS holdings as typed rows: decimal comma, thousands dots, negatives, DD/MM/YYYY', async () => {
+    const [{ out }] = await pipeline('meridian_fund_services', new URL('inputs/MFS_HOLDINGS_S000013795_20230331.csv', MERIDIAN));
     expect(out.rows).toHaveLength(1685);
     expect(out.rows[2]).toEqual({
       file: 'MFS_HOLDINGS_S000013795_20230331.csv', line: 7, fund_code: 'S000013795', as_of: '2023-03-31', security_id: '23CSKBB736N', id_type: 'INTERNAL',
@@ -82,8 +82,8 @@ describe('standardizeTable on every fixture input', () => {
     expect((out.rows as HoldingRow[]).filter((r) => r.market_value_base < 0)).toHaveLength(419);
   });
 
-  it('standardizes the GS holdings in well under 100 ms', () => {
-    const [table] = readFile(new URL('inputs/MFS_HOLDINGS_S000013795_20230331.csv', MERIDIAN));
+  it('standardizes the GS holdings in well under 100 ms', async () => {
+    const [table] = await readFile(new URL('inputs/MFS_HOLDINGS_S000013795_20230331.csv', MERIDIAN));
     const m = mappingsOf('meridian_fund_services');
     const idf = identifyTable(table, m.layouts);
     const times: number[] = [];
@@ -97,8 +97,8 @@ describe('standardizeTable on every fixture input', () => {
     expect(times[3]).toBeLessThan(100);
   });
 
-  it('gives the same rows from an xlsx table after a JSON round trip (how the identification job stores parts)', () => {
-    for (const { table, idf, out } of pipeline('keystone_admin', new URL('keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx', TPAS))) {
+  it('gives the same rows from an xlsx table after a JSON round trip (how the identification job stores parts)', async () => {
+    for (const { table, idf, out } of await pipeline('keystone_admin', new URL('keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx', TPAS))) {
       const stored = JSON.parse(JSON.stringify({ file: table.file, sheetName: table.sheetName, header: table.header, headerLine: table.headerLine, rows: splitByFund(table, idf)[0].rows })) as RawTable;
       const again = standardizeTable({ table: stored, layout: idf.layout!, sdmType: idf.sdmType!, codeMaps: mappingsOf('keystone_admin').codeMaps });
       expect(again).toEqual(out);
@@ -107,8 +107,8 @@ describe('standardizeTable on every fixture input', () => {
 });
 
 describe('standardizeTable on broken Meridian files', () => {
-  it('an unknown instrument type gives one QA_Mapping entry naming the code and its lines; the file is Invalid', () => {
-    const [{ out }] = pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_instrument.csv', MERIDIAN));
+  it('an unknown instrument type gives one QA_Mapping entry naming the code and its lines; the file is Invalid', async () => {
+    const [{ out }] = await pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_instrument.csv', MERIDIAN));
     expect(out.qaMapping).toEqual([{
       name: 'BANK LOAN', column: 'Asset Class', file: 'MFS_HOLDINGS_unknown_instrument.csv',
       error: "'BANK LOAN' is not in the instrument_mapping of this TPA", lines: [7],
@@ -119,8 +119,8 @@ describe('standardizeTable on broken Meridian files', () => {
     expect((out.rows as HoldingRow[]).find((r) => r.line === 7)?.standard_instrument).toBeNull();
   });
 
-  it('unparseable numbers give row errors with the file line and the source column; the file is Invalid', () => {
-    const [{ out }] = pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_bad_numbers.csv', MERIDIAN));
+  it('unparseable numbers give row errors with the file line and the source column; the file is Invalid', async () => {
+    const [{ out }] = await pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_bad_numbers.csv', MERIDIAN));
     expect(out.errors).toEqual([
       { file: 'MFS_HOLDINGS_bad_numbers.csv', line: 6, column: 'Nominal', error: "Unparseable number 'n/a' in required column quantity" },
       { file: 'MFS_HOLDINGS_bad_numbers.csv', line: 9, column: 'Market Value USD', error: "Unparseable number '#VALUE!' in required column market_value_base" },
@@ -130,8 +130,8 @@ describe('standardizeTable on broken Meridian files', () => {
     expect(out.rows.map((r) => r.line)).toEqual([5, 7, 8, 10]);
   });
 
-  it('an unknown fund standardizes cleanly (the fund match is identification\'s business)', () => {
-    const [{ out }] = pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_fund.csv', MERIDIAN));
+  it('an unknown fund standardizes cleanly (the fund match is identification\'s business)', async () => {
+    const [{ out }] = await pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_fund.csv', MERIDIAN));
     expect([out.validationStatus, out.rows.length, (out.rows[0] as HoldingRow).fund_code]).toEqual(['Valid', 6, 'NOFUND0001']);
   });
 });
