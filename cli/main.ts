@@ -11,6 +11,7 @@ import { registerImport } from './commands/import.js';
 import { registerMappings } from './commands/mappings.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
+import { registerTest } from './commands/test.js';
 import { registerUsers } from './commands/users.js';
 import { EXIT, exitCodeOf, printError } from './output.js';
 
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerMappings(program);
   registerFunds(program);
   registerExport(program);
+  registerTest(program);
   return program;
 }
 

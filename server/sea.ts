@@ -60,6 +60,19 @@ export function cacheRoots(): string[] {
   return roots;
 }
 
+/** `mkdir -p` without `recursive: true`, which loops forever in Node 20 where a parent refuses children (/proc). */
+function makeDir(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 /**
  * Unpacks every file of the manifest into `<root>/<hash>` unless a complete copy is there already.
  * Atomic: files go to a temporary sibling folder that is renamed into place, so a crash or a second
@@ -69,7 +82,7 @@ export function cacheRoots(): string[] {
 export function unpack(root: string, manifest: SeaManifest, read: (key: string) => ArrayBuffer): string {
   const dir = join(root, manifest.hash);
   if (existsSync(join(dir, COMPLETE_MARKER))) return dir;
-  mkdirSync(root, { recursive: true });
+  makeDir(root);
   const tmp = mkdtempSync(join(root, `.${manifest.hash}-`));
   try {
     for (const rel of manifest.files) {

@@ -4,6 +4,7 @@ import { bootstrap } from '../../server/bootstrap.js';
 import { createContext } from '../../server/context.js';
 import { startServer } from '../../server/http/server.js';
 import { startRuntime } from '../../server/runtime.js';
+import { recoverInterruptedRuns } from '../../server/services/test-runner/test-runner.js';
 import { appVersion } from '../../server/paths.js';
 import { signinLink } from '../../server/services/auth/session.js';
 import { globals } from '../global.js';
@@ -31,6 +32,7 @@ export function registerServe(program: Command): void {
         },
       });
       const boot = bootstrap(ctx);
+      recoverInterruptedRuns(ctx);
       const runtime = startRuntime(ctx);
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port });
       const base = ctx.config.publicUrl ?? server.url;

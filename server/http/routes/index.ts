@@ -15,6 +15,7 @@ import { mappingRoutes } from './mappings.js';
 import { processRoutes } from './processes.js';
 import { sdmUploadRoutes } from './sdm-upload.js';
 import { systemRoutes } from './system.js';
+import { testRunnerRoutes } from './test-runner.js';
 
 export const allRoutes: RouteDef[] = [
   ...systemRoutes,
@@ -32,4 +33,5 @@ export const allRoutes: RouteDef[] = [
   ...fileRoutes,
   ...processRoutes,
   ...demoWikiRoutes,
+  ...testRunnerRoutes,
 ] as RouteDef[];

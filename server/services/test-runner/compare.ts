@@ -61,7 +61,8 @@ export function compareRows(type: LayoutSdmType, expected: Array<Record<string, 
   const whole = (r: Record<string, string>) => cols.map((c) => r[c.name] ?? '').join('\u0000');
   // 1. identical rows
   const byWhole = new Map<string, number[]>();
-  actual.forEach((r, i) => byWhole.set(whole(r), [...(byWhole.get(whole(r)) ?? []), i]));
+  const push = (m: Map<string, number[]>, k: string, i: number) => (m.get(k) ?? m.set(k, []).get(k)!).push(i);
+  actual.forEach((r, i) => push(byWhole, whole(r), i));
   const usedActual = new Set<number>();
   const openExpected: number[] = [];
   expected.forEach((r, i) => {
@@ -71,10 +72,12 @@ export function compareRows(type: LayoutSdmType, expected: Array<Record<string, 
   });
   // 2. pair the rest by key, then in order
   const openActual = () => actual.map((_, j) => j).filter((j) => !usedActual.has(j));
+  const byKey = new Map<string, number[]>();
+  for (const j of openActual()) push(byKey, keyOf(actual[j]), j);
   const pairs: Array<[number, number]> = [];
   const unpaired: number[] = [];
   for (const i of openExpected) {
-    const j = openActual().find((k) => keyOf(actual[k]) === keyOf(expected[i]));
+    const j = byKey.get(keyOf(expected[i]))?.shift();
     if (j === undefined) unpaired.push(i);
     else {
       usedActual.add(j);

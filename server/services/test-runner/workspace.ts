@@ -26,8 +26,9 @@ import { masterMappings, upsertMasterMapping } from '../mappings/store.js';
 
 /**
  * Where a case's master mappings come from: the shipped `fixtures/tpas/<code>/mappings`, the
- * production database's master mappings of the TPA (falling back to the fixtures when the TPA has
- * none there), or a folder holding `<code>/*.csv` (or `<code>/mappings/*.csv`).
+ * production database's master mappings of the TPA, or a folder holding `<code>/*.csv` (or
+ * `<code>/mappings/*.csv`); a TPA with none in the production database or the folder falls back to
+ * the fixtures (the step payload says so).
  */
 export type MappingSource = { kind: 'fixtures' } | { kind: 'production'; ctx: AppContext } | { kind: 'dir'; dir: string };
 
@@ -79,6 +80,7 @@ export function resolveMappings(code: string, source: MappingSource): ResolvedMa
     }
     return { ...resolveMappings(code, { kind: 'fixtures' }), origin: 'fixtures (the TPA has no master mappings in production)' };
   }
+  if (source.kind === 'dir' && !existsSync(join(source.dir, code))) return { ...resolveMappings(code, { kind: 'fixtures' }), origin: `fixtures (${source.dir} has no ${code} folder)` };
   const base = source.kind === 'dir' ? join(source.dir, code) : join(fixturesDir(), 'tpas', code);
   const dir = existsSync(join(base, 'mappings')) ? join(base, 'mappings') : base;
   if (!existsSync(dir)) throw new ValidationError(`No master mappings for ${code}: ${dir} does not exist`);
