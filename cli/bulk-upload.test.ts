@@ -1,11 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appRoot, fixturesDir } from '../server/paths.js';
+import { fixturesDir } from '../server/paths.js';
+import { BIN as bin, runCliAsync, startServe } from './testing.js';
 
-const bin = join(appRoot(), 'bin/fund-audit.mjs');
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, input: '' });
 const csv = (name: string) => join(fixturesDir(), 'fund-requests', name);
@@ -46,36 +46,19 @@ describe('fund-audit bulk-upload', () => {
   it('works the same against a running server with --server and --token', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-bulk-'));
     seedTpas(dir);
-    const child = spawn(process.execPath, [bin, '-d', dir, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const served = await startServe(dir, [], env);
     try {
-      let out = '';
-      const { url, link } = await new Promise<{ url: string; link: string }>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(out)), 20_000);
-        child.stdout.on('data', (d) => {
-          out += d;
-          const u = out.match(/listening on (http:\/\/[\d.:]+)/);
-          const l = out.match(/(http:\/\/\S+\/redeemToken\/#\S+)/);
-          if (u && l) {
-            clearTimeout(t);
-            resolve({ url: u[1], link: l[1] });
-          }
-        });
-      });
+      const { url, link } = { url: served.url, link: served.link! };
       const redeemed = await (await fetch(`${url}/api/sso/redeemToken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link.split('#')[1] }) })).json();
       const token = redeemed.payload.token;
-      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const c = spawn(process.execPath, [bin, '--server', url, '--token', token, '--json', 'bulk-upload', csv('real-funds.csv'), '--overwrite'], { env });
-        let stdout = '';
-        c.stdout.on('data', (d) => (stdout += d));
-        c.on('exit', (code) => resolve({ code, stdout }));
-      });
-      expect(r.code).toBe(0);
+      const r = await runCliAsync(['--server', url, '--token', token, '--json', 'bulk-upload', csv('real-funds.csv'), '--overwrite'], env);
+      expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout).saved).toHaveLength(4);
       const bad = spawnSync(process.execPath, [bin, '--server', url, '--token', 'wrong', 'bulk-upload', csv('real-funds.csv')], { encoding: 'utf8', env });
       expect(bad.status).toBe(6);
       expect(bad.stderr).toMatch(/token is not valid/);
     } finally {
-      child.kill('SIGTERM');
+      await served.stop();
     }
   });
 });

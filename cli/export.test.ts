@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,25 +6,15 @@ import { Engine } from '../pipeline/engine.js';
 import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
-import { appRoot } from '../server/paths.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { exportStageHandler } from '../server/services/exports/exports.js';
 import { seedExportFund, zipNames } from '../server/services/exports/test-data.js';
 import { ensureAdmin } from '../server/services/users/users.js';
+import { runCli, runCliAsync } from './testing.js';
 
-const bin = join(appRoot(), 'bin/fund-audit.mjs');
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, input: '' });
-
-/** Runs the CLI without blocking this process (needed while an in-process server answers it). */
-const runAsync = (args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  child.on('close', (status) => resolve({ status, stdout, stderr }));
-});
+const run = (args: string[]) => runCli(args, env);
+const runAsync = (args: string[]) => runCliAsync(args, env);
 
 /** A data directory with one fund that has files of every stage. */
 async function seeded() {

@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appRoot, fixturesDir } from '../server/paths.js';
+import { fixturesDir } from '../server/paths.js';
+import { runCli } from './testing.js';
 
-const bin = join(appRoot(), 'bin/fund-audit.mjs');
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '' });
+const run = (args: string[]) => runCli(args);
 const inputs = (tpa: string) => readdirSync(join(fixturesDir(), 'tpas', tpa, 'inputs')).map((f) => join(fixturesDir(), 'tpas', tpa, 'inputs', f));
 
 describe('fund-audit import', () => {

@@ -2,42 +2,16 @@
  * A server killed with `kill -9` in the middle of a pipeline job loses nothing: on restart the job
  * is picked up again and the fund's results are complete.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { appRoot, fixturesDir } from '../server/paths.js';
+import { fixturesDir } from '../server/paths.js';
+import { BIN as bin, startServe, until } from './testing.js';
 
-const bin = join(appRoot(), 'bin/fund-audit.mjs');
 const env = { ...process.env, FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '100000000', CI: '1' };
-
-function serve(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, '-d', dir, 'serve', '--port', '0', '--no-signin-link'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/[\d.:]+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-  });
-}
-
-async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('crash safety', () => {
   it('resumes a job interrupted by kill -9 and completes the fund', async () => {
@@ -49,7 +23,7 @@ describe('crash safety', () => {
     writeFileSync(big, [...src.slice(0, 4), ...Array.from({ length: 60 }, () => src.slice(4).filter(Boolean)).flat(), ''].join('\r\n'));
     const expectedRows = src.slice(4).filter(Boolean).length * 60;
 
-    const first = await serve(dir);
+    const first = await startServe(dir, ['--no-signin-link'], env);
     const db = new Database(join(dir, 'fund-audit.sqlite'), { readonly: true });
     try {
       const imported = spawnSync(process.execPath, [bin, '-d', dir, '--json', 'import', '--tpa', 'meridian_fund_services', '--no-wait', big], { env, encoding: 'utf8' });
@@ -59,7 +33,7 @@ describe('crash safety', () => {
       await new Promise((r) => first.child.once('exit', r));
       expect((db.prepare('select status from processes where id = ?').get(running.id) as { status: string }).status).toBe('running');
 
-      const second = await serve(dir);
+      const second = await startServe(dir, ['--no-signin-link'], env);
       try {
         const done = await until('the fund to be complete', () => db.prepare("select id from fund_files where kind = 'work_paper'").get());
         expect(done).toBeTruthy();
