@@ -120,7 +120,8 @@ export function changeStatus(ctx: AppContext, user: User, action: StatusAction, 
     if (!from.includes(status)) return null;
     const set: Partial<FundInsert> = { status: move.to };
     if (action === 'remove') set.statusBeforeDelete = status as FundStatus;
-    return { set, before: { status }, after: { status: move.to } };
+    // the trail records who asked: the area's requestedBy (Auditor / delivery team member) or the role
+    return { set, before: { status }, after: { status: move.to, requestedBy: requestedBy ?? user.role } };
   });
 }
 
