@@ -91,7 +91,7 @@ describe('status actions', () => {
     expect(result.warning).toBe(UNCHANGED_WARNING);
     expect(ctx.db.select().from(fundRequests).where(eq(fundRequests.id, a.id)).get()!.statusBeforeDelete).toBeNull();
     expect(trailOf(a.id).map((t) => [t.action, t.before, t.after])).toEqual([
-      ['remove', { status: 'Paused' }, { status: 'Deleted' }],
+      ['remove', { status: 'Paused' }, { status: 'Deleted', requestedBy: 'Admin' }],
       ['undo-delete', { status: 'Deleted' }, { status: 'Paused' }],
     ]);
   });
