@@ -20,6 +20,8 @@ export interface SocketEventMap extends Record<string, unknown> {
   process: unknown;
   export: unknown;
   'upload-file': unknown;
+  'import-file': unknown;
+  'test-run': unknown;
 }
 
 /** Subscribe with `socketEvents.on('file', handler)`; the returned function unsubscribes. */
