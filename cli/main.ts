@@ -40,6 +40,10 @@ export function buildProgram(): Command {
 
 /** Runs the CLI with argv; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // `fund-audit ... | head` closes the pipe early: stop quietly instead of crashing
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

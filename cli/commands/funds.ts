@@ -13,6 +13,7 @@ import { listFunds, MAX_LIMIT, type FundListingRow, type ListingInput, type Pagi
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal, type GlobalOptions } from '../global.js';
 import { EXIT, output, printTable } from '../output.js';
+import { showTable } from '../ui/reporter.js';
 import { isRemote, remoteCall } from '../remote.js';
 
 type CliAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
@@ -78,14 +79,16 @@ export function registerFunds(program: Command): void {
       const result = isRemote(g)
         ? await remoteCall<{ rows: FundListingRow[]; pagination: Pagination }>(g, 'POST', 'funds/listing', input)
         : await withLocal(g, (ctx, user) => listFunds(ctx, user, input));
-      output(result, !!g.json, () => {
-        printTable(result.rows.map((r) => ({
-          id: r.id, 'fund code': r.fundCode, name: r.name, client: r.client, administrator: r.administrator, status: r.statusLabel,
-          'period end': r.period_end, 'data due': r.dataDue, 'data status': r.dataStatusUIField,
-        })));
-        const { offset, count } = result.pagination;
-        process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
-      });
+      if (g.json) {
+        output(result, true, () => undefined);
+        return;
+      }
+      await showTable(result.rows.map((r) => ({
+        id: r.id, 'fund code': r.fundCode, name: r.name, client: r.client, administrator: r.administrator, status: r.statusLabel,
+        'period end': r.period_end, 'data due': r.dataDue, 'data status': r.dataStatusUIField,
+      })));
+      const { offset, count } = result.pagination;
+      process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
     });
 
   for (const [action, { path, help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {

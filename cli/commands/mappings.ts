@@ -10,7 +10,8 @@ import { mappingCsv } from '../../server/services/mappings/downloads.js';
 import { createMapping, listMappings, type MappingMode, type MappingView } from '../../server/services/mappings/mappings.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal } from '../global.js';
-import { output, printTable } from '../output.js';
+import { output } from '../output.js';
+import { showTable } from '../ui/reporter.js';
 import { isRemote, remoteCall } from '../remote.js';
 
 export function registerMappings(program: Command): void {
@@ -33,7 +34,8 @@ export function registerMappings(program: Command): void {
         }
       }
       rows = rows.filter((m) => (!opts.tpa || m.administrator.code === opts.tpa) && (!opts.type || m.type === opts.type));
-      output(rows, !!g.json, () => printTable(rows.map((m) => ({ id: m.id, tpa: m.administrator.code, type: m.type, kind: m.kind, name: m.description, rows: m.rowCount, owner: m.owner ?? '', funds: m.fundRequests.map((f) => f.code ?? f.id).join(' '), deletable: m.canLiveMappingBeDeleted ? 'yes' : 'no' }))));
+      if (g.json) output(rows, true, () => undefined);
+      else await showTable(rows.map((m) => ({ id: m.id, tpa: m.administrator.code, type: m.type, kind: m.kind, name: m.description, rows: m.rowCount, owner: m.owner ?? '', funds: m.fundRequests.map((f) => f.code ?? f.id).join(' '), deletable: m.canLiveMappingBeDeleted ? 'yes' : 'no' })));
     });
 
   cmd.command('upload')

@@ -4,7 +4,8 @@ import { ROLES } from '../../server/db/schema/index.js';
 import { sessionUser, signinLink } from '../../server/services/auth/session.js';
 import { addUser, getUserByEmail, listUsers } from '../../server/services/users/users.js';
 import { globals, openLocal } from '../global.js';
-import { output, printTable } from '../output.js';
+import { output } from '../output.js';
+import { showTable } from '../ui/reporter.js';
 
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('Manage users and sign-in links');
@@ -32,7 +33,8 @@ export function registerUsers(program: Command): void {
       const ctx = await openLocal(g);
       try {
         const rows = listUsers(ctx).map(sessionUser);
-        output(rows, !!g.json, () => printTable(rows.map((u) => ({ id: u.id, email: u.email, name: u.fullName, role: u.role, originalRole: u.originalRole, privacy: u.accepted_privacy_version ?? '' }))));
+        if (g.json) output(rows, true, () => undefined);
+        else await showTable(rows.map((u) => ({ id: u.id, email: u.email, name: u.fullName, role: u.role, originalRole: u.originalRole, privacy: u.accepted_privacy_version ?? '' })));
       } finally {
         ctx.close();
       }

@@ -92,3 +92,18 @@ async function inkReporter(): Promise<Reporter> {
     },
   };
 }
+
+/**
+ * Shows one table: the Ink table in a terminal, aligned plain text otherwise (pipes, CI). Commands
+ * that only list data use it so every table looks the same.
+ */
+export async function showTable(rows: Array<Record<string, unknown>>, columns?: string[]): Promise<void> {
+  const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
+  if (!rows.length) {
+    process.stdout.write('(none)\n');
+    return;
+  }
+  const ui = await createReporter({ json: false });
+  ui.table(rows, cols);
+  await ui.finish(null);
+}

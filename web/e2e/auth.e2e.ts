@@ -69,7 +69,7 @@ describe('sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/');
     await expect.poll(() => shell.pageTitle.innerText()).toBe('Dashboard');
     expect(await shell.appName.innerText()).toBe('Fund Audit');
-    await shell.main.getByText('This page is not available yet.').waitFor();
+    await shell.main.getByTestId('listing-title').waitFor();
     const { config } = await sessionOf(page, server.url);
     const gated = (on: unknown, label: string) => (on ? [label] : []);
     expect(await shell.siderEntries()).toEqual([

@@ -1,0 +1,86 @@
+/** Typed calls of the delivery file pages: reference data, imports, exports, Input files lists. */
+import { api, apiUrl } from './client';
+import type { ExportRow, ImportFileRow, Nrd, PageOf, SweptRow, UnidentifiedRow, UnmatchedRow } from './delivery-types';
+
+/** Reference data lists (administrators, users, ...). */
+export function fetchNrd(): Promise<Nrd> {
+  return api.get<Nrd>('/nrd');
+}
+
+/** Import files, newest first. */
+export function fetchImports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ImportFileRow>> {
+  return api.post<PageOf<ImportFileRow>>('/import/list', { offset, sorting: [{ field: 'created_at', order: 'desc' }], pagination: { limit } }, { signal });
+}
+
+/** Uploads files for an administrator; failures are handled by the caller (upload error texts). */
+export function uploadImportFiles(administrator: string, files: File[]): Promise<ImportFileRow[]> {
+  const form = new FormData();
+  form.append('administrator', administrator);
+  for (const f of files) form.append('upload', f, f.name);
+  return api.upload<ImportFileRow[]>('/import/files', form, { suppressError: true });
+}
+
+/** All download stages of an export (auditor spec 2.3 "Downloads"). */
+export const ALL_EXPORT_STAGES = ['visualization', 'calculations', 'standardization', 'identification', 'import', 'fundRequest'] as const;
+
+/** Queues an export of funds' outputs; the caller shows 'Successfully added to Queue.' (4 s). */
+export function requestExport(fundRequests: number[], fundRequestStages: readonly string[], options: { excludeDisabledVisualizations?: boolean } = {}): Promise<ExportRow> {
+  return api.post<ExportRow>('/export/files', { fundRequests, fundRequestStages, ...options }, { suppressSuccess: true });
+}
+
+/** Exports, newest first. */
+export function fetchExports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ExportRow>> {
+  return api.post<PageOf<ExportRow>>('/export/files/list', { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] }, { signal });
+}
+
+/** A short-lived download token. */
+export function fetchDownloadToken(): Promise<{ token: string }> {
+  return api.get<{ token: string }>('/export/token');
+}
+
+/** The download address of a done export. */
+export function exportFileUrl(id: number, token: string): string {
+  return `${apiUrl(`/export/file/${id}`)}?token=${encodeURIComponent(token)}`;
+}
+
+/** Deletes exports older than 90 days; the failure is handled by the caller. */
+export function deleteOldExports(): Promise<{ deleted: number }> {
+  return api.post<{ deleted: number }>('/export/files/delete-old', { days: 90 }, { suppressError: true });
+}
+
+/** The two issue lists of Input files and their base paths. */
+export const ISSUE_PATHS = { unidentified: '/files/not-identified', unmatched: '/files/not-matched' } as const;
+export type IssueKind = keyof typeof ISSUE_PATHS;
+
+/** Resolution states of an issue file (auditor spec section 4). */
+export const ISSUE_ACTIONS = ['Unidentified', 'Re-requested', 'Ignored', 'Manually handled', 'Closed'] as const;
+
+/** Unidentified files, newest first. */
+export function fetchUnidentified(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnidentifiedRow>> {
+  return api.post<PageOf<UnidentifiedRow>>(`${ISSUE_PATHS.unidentified}/list`, { offset, limit }, { signal });
+}
+
+/** Identified files without a matching fund, newest first. */
+export function fetchUnmatched(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnmatchedRow>> {
+  return api.post<PageOf<UnmatchedRow>>(`${ISSUE_PATHS.unmatched}/list`, { offset, limit }, { signal });
+}
+
+/** MOVEit (swept) files, newest first. */
+export function fetchSwept(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<SweptRow>> {
+  return api.post<PageOf<SweptRow>>('/files/sweeper/logs/list', { offset, limit }, { signal });
+}
+
+/** Assigns issue files to a user (null clears). */
+export function assignIssueFiles(kind: IssueKind, ids: number[], userId: number | null): Promise<unknown> {
+  return api.post<unknown>(`${ISSUE_PATHS[kind]}/assign`, { ids, userId });
+}
+
+/** Sets the resolution state of issue files. */
+export function setIssueAction(kind: IssueKind, ids: number[], action: string): Promise<unknown> {
+  return api.post<unknown>(`${ISSUE_PATHS[kind]}/action`, { ids, action });
+}
+
+/** Removes issue files from their list. */
+export function removeIssueFiles(kind: IssueKind, ids: number[]): Promise<{ removed: number[] }> {
+  return api.post<{ removed: number[] }>(`${ISSUE_PATHS[kind]}/remove`, { ids });
+}

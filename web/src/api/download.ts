@@ -1,0 +1,83 @@
+/**
+ * File downloads: a POST answered with a file (read as a blob and saved under a name), and links
+ * that carry a short-lived download token in `?token=` (spec section 7).
+ */
+import { apiUrl } from './client';
+import { ApiError, DURATION } from './errors';
+import type { Envelope } from './types';
+import { clearSession, session } from '../state/session';
+import { navigate } from '../state/navigation';
+import { notify, notifyError } from '../state/notifications';
+
+/** Saves a blob as a file through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Starts the download of a URL (the server answers with `content-disposition: attachment`). */
+export function openDownload(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.rel = 'noopener';
+  a.download = '';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/** The file name of a `content-disposition` header, or the fallback. */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
+  return m?.[1] ? decodeURIComponent(m[1]) : fallback;
+}
+
+/**
+ * POSTs a JSON body and saves the file the server answers with. A failure shows the server's
+ * error, or 'Error downloading data status: {status}' when it sent none; 401/403 redirect.
+ * @returns true when the file was saved
+ */
+export async function downloadPost(path: string, body: unknown, fallbackName: string): Promise<boolean> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (session.token) headers['x-access-token'] = session.token;
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch {
+    notify({ severity: 'error', detail: 'Error downloading data status: 0', life: DURATION.default });
+    return false;
+  }
+  if (res.status === 401) {
+    clearSession();
+    navigate('/authenticate', { replace: true });
+    return false;
+  }
+  if (res.status === 403) {
+    navigate('/unauthorized', { replace: true });
+    return false;
+  }
+  if (!res.ok) {
+    let envelope: Partial<Envelope<unknown>> | null = null;
+    try {
+      envelope = (await res.json()) as Partial<Envelope<unknown>>;
+    } catch {
+      envelope = null;
+    }
+    if (envelope && (envelope.message || envelope.errors?.length)) {
+      notifyError(new ApiError({ status: res.status, errors: envelope.errors ?? [], validationMessage: envelope.message || undefined }));
+    } else {
+      notify({ severity: 'error', detail: `Error downloading data status: ${res.status}`, life: DURATION.default });
+    }
+    return false;
+  }
+  const blob = await res.blob();
+  saveBlob(blob, fileNameOf(res.headers.get('content-disposition'), fallbackName));
+  return true;
+}

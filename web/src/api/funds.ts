@@ -1,0 +1,57 @@
+/** Typed calls of the delivery fund listing: page, saved filters, status actions, xlsx export. */
+import { api } from './client';
+import { downloadPost } from './download';
+import type { ActionResult, FundListingRow, ListingQuery, PageOf, SavedFilter, ListingFilter } from './delivery-types';
+
+/** One page of the listing. */
+export function fetchFundListing(query: ListingQuery, signal?: AbortSignal): Promise<PageOf<FundListingRow>> {
+  return api.post<PageOf<FundListingRow>>('/funds/listing', query, { signal, suppressSuccess: true });
+}
+
+/** The fixed saved filters and the user's own. */
+export function fetchSavedFilters(): Promise<SavedFilter[]> {
+  return api.get<SavedFilter[]>('/filters');
+}
+
+/** Saves a filter; the failure is handled by the caller ('Save filter failed'). The server's 'filter saved' is shown. */
+export function saveListingFilter(title: string, filter: ListingFilter[]): Promise<SavedFilter> {
+  return api.post<SavedFilter>('/filter', { title, filter, successMessage: 'filter saved' }, { suppressError: true });
+}
+
+/** Deletes one of the user's filters (the server's 'filter deleted' is shown). */
+export function deleteListingFilter(id: number): Promise<{ id: number }> {
+  return api.post<{ id: number }>('/filter/delete', { id, successMessage: 'filter deleted' });
+}
+
+/** The listing actions and their paths (delivery spec section 7). */
+export const FUND_ACTION_PATHS = {
+  open: '/fund/approve',
+  close: '/fund/close',
+  issue: '/fund/issue',
+  pause: '/fund/pause',
+  decline: '/fund/decline',
+  remove: '/fund/remove',
+  undoDelete: '/fund/undo-delete',
+  reset: '/fund/reset',
+  rerun: '/fund/rerun',
+} as const;
+export type FundAction = keyof typeof FUND_ACTION_PATHS;
+
+/** Actions that carry `requestedBy` (the delivery team member). */
+const WITH_REQUESTED_BY: readonly FundAction[] = ['open', 'close', 'issue', 'pause', 'remove'];
+
+/** Runs a status action on funds. */
+export function runFundAction(action: FundAction, ids: number[], requestedBy: string | null): Promise<ActionResult> {
+  const body = WITH_REQUESTED_BY.includes(action) ? { ids, requestedBy } : { ids };
+  return api.post<ActionResult>(FUND_ACTION_PATHS[action], body);
+}
+
+/** Sets the data-requested status of funds. */
+export function changeDataRequestedStatus(ids: number[], status: string): Promise<ActionResult> {
+  return api.post<ActionResult>('/fund/changeDataRequestedStatus', { ids, status });
+}
+
+/** Downloads every fund of the current filters, search and sorting as `fundrequests.xlsx`. */
+export function exportListing(query: Pick<ListingQuery, 'filters' | 'sorting' | 'search'>): Promise<boolean> {
+  return downloadPost('/funds/export-all', { filters: query.filters, sorting: query.sorting, search: query.search }, 'fundrequests.xlsx');
+}
