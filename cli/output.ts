@@ -20,15 +20,30 @@ export function exitCodeOf(err: unknown): number {
   return EXIT.failure;
 }
 
-/** Prints an error: message plus listed errors; JSON when asked. */
+/** The next step to take after an error, by its kind. */
+export function nextStep(err: unknown): string {
+  if (err instanceof ConfigError) return 'fix the setting (docs/configuration.md lists every setting and where to set it)';
+  if (err instanceof AppError) {
+    if (err.status === 401) return 'pass --token KEY (an API key or session token) or set FUND_AUDIT_TOKEN, and check it has not expired';
+    if (err.status === 403) return 'ask an administrator for a role that may do this';
+    if (err.status === 404) return 'check the id or code; the list commands (funds list, mappings list, users list) show them';
+    if (err.status === 409) return 'the data changed or already exists: look at it with a list command, then try again';
+    if (err.status === 400 || err.status === 413) return 'correct the input above and run the command again';
+    if (err.status === 503) return 'check the --server URL and that the server is running';
+  }
+  return 'see the log in <data dir>/logs/fund-audit.log for details';
+}
+
+/** Prints an error: message, listed errors and the next step; JSON when asked. */
 export function printError(err: unknown, asJson: boolean): void {
   const message = err instanceof Error ? err.message : String(err);
   const errors = err instanceof AppError ? err.errors.map((e) => (typeof e === 'string' ? e : e.message)).filter((e) => e !== message) : [];
   if (asJson) {
-    process.stdout.write(JSON.stringify({ success: false, message, errors }) + '\n');
+    process.stdout.write(JSON.stringify({ success: false, message, errors, next: nextStep(err) }) + '\n');
   } else {
     process.stderr.write(`Error: ${message}\n`);
     for (const e of errors) process.stderr.write(`  - ${e}\n`);
+    process.stderr.write(`→ ${nextStep(err)}\n`);
   }
 }
 
