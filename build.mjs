@@ -54,7 +54,9 @@ async function buildWeb() {
   const entry = outputs.find(([, o]) => o.entryPoint && o.entryPoint.endsWith('web/src/main.tsx'));
   if (!entry) throw new Error('web build produced no entry chunk');
   const [jsPath, meta] = entry;
-  const cssPath = meta.cssBundle;
+  // the entry's CSS and the CSS of lazily loaded chunks (esbuild emits one file per chunk; nothing
+  // would load those otherwise)
+  const cssPaths = [meta.cssBundle, ...outputs.map(([p]) => p).filter((p) => p.endsWith('.css') && p !== meta.cssBundle)].filter(Boolean);
   const href = (p) => '/' + relative(out, join(root, p)).split('\\').join('/');
   const html = `<!doctype html>
 <html lang="en">
@@ -62,7 +64,7 @@ async function buildWeb() {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Fund Audit</title>
-${cssPath ? `<link rel="stylesheet" href="${href(cssPath)}">` : ''}
+${cssPaths.map((p) => `<link rel="stylesheet" href="${href(p)}">`).join('\n')}
 </head>
 <body>
 <div id="root"></div>

@@ -68,7 +68,7 @@ describe('fund listing and actions over HTTP', () => {
     const res = await api.post('fund/close', { ids: [f.paused], requestedBy: 'Auditor' }, auditor);
     expect(res.status).toBe(200);
     expect(res.body.payload.funds[0]).toMatchObject({ status: 'Paused', isStatusUnChanged: true });
-    expect((await api.post('fund/rerun', { ids: [f.open] }, auditor)).status).toBe(403);
+    expect((await api.post('fund/decline', { ids: [f.open] }, auditor)).status).toBe(403);
     expect((await api.post('funds/listing', {}, auditor)).status).toBe(403);
   });
 

@@ -61,7 +61,7 @@ export const fundsRoutes = [
     handler: ({ ctx, user, body }) => changeStatus(ctx, user, 'decline', body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/rerun', group: 'delivery', tag: 'funds', body: actionInputSchema,
+    method: 'POST', path: '/fund/rerun', group: 'shared', tag: 'funds', body: actionInputSchema,
     summary: `Rerun calculations and work papers of open funds {ids}. ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => rerunFunds(ctx, user, body),
   }),

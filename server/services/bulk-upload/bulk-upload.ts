@@ -108,13 +108,15 @@ export function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uin
   };
 }
 
-export interface SavedFund {
+export type SavedFund = BulkRowValues & {
   id: number;
+  /** The row's line in the uploaded file. */
+  columnName: number;
   fundName: string;
   fundShortCode: string;
   tpa: string;
   overwritten: boolean;
-}
+};
 export interface FailedFund {
   fund: BulkRowValues & { columnName?: number };
   errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
@@ -153,7 +155,7 @@ export function saveBulkFunds(
             fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v), mappingIds: v.fund.mappingIds,
             userId: user.id, action: 'bulk-overwrite', before: toFundFields(existing),
           });
-          saved.push({ id: existing.id, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: true });
+          saved.push({ ...v.values, id: existing.id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: true });
           return;
         }
       }
@@ -165,7 +167,7 @@ export function saveBulkFunds(
         administratorId: v.fund.administratorId, fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v),
         mappingIds: v.fund.mappingIds, userId: user.id, action: opts.action ?? 'bulk-upload',
       });
-      saved.push({ id, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
+      saved.push({ ...v.values, id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
     });
   });
   if (saved.length) {

@@ -1,17 +1,60 @@
-/** Auditor home: a welcome. The 'What's New' release list is not available yet. */
+/** Auditor home: a welcome and the 'What's New' list of releases (newest first, from CHANGELOG.md). */
 import { useSnapshot } from 'valtio';
 import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
+import { codeSpans, releaseDate, type Release } from './whats-new';
+import { RELEASES } from './whats-new.data';
 
+/** A changelog line with its `code` spans. */
+function ChangeText({ text }: { text: string }) {
+  return (
+    <>
+      {codeSpans(text).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}
+    </>
+  );
+}
+
+/** One release of the 'What's New' list. */
+export function ReleaseNotes({ release }: { release: Release }) {
+  const id = `fa-release-${release.version.replace(/\W/g, '-')}`;
+  return (
+    <article className="fa-release" aria-labelledby={id} data-testid="release">
+      <h3 id={id}>
+        Version {release.version}
+        {release.date && <span className="fa-muted"> - {releaseDate(release.date)}</span>}
+      </h3>
+      {release.groups.map((g) => (
+        <section key={g.title}>
+          <h4>{g.title}</h4>
+          <ul>
+            {g.items.map((item, i) => (
+              <li key={i}>
+                <ChangeText text={item} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </article>
+  );
+}
+
+/** The auditor home page (route '/'). */
 export function AuditorHomePage() {
   usePageTitle('Home');
   const { user } = useSnapshot(session);
   return (
-    <section className="fa-page">
-      <h1>Welcome{user?.firstName ? `, ${user.firstName}` : ''}</h1>
-      <p>Fund Audit tracks the fund requests received from administrators and clients, their input files and work papers.</p>
-      <h2>What's New</h2>
-      <p className="fa-empty-text">This page is not available yet.</p>
+    <section className="fa-page fa-aud" aria-labelledby="fa-home-title">
+      <h1 id="fa-home-title">Welcome{user?.firstName ? `, ${user.firstName}` : ''}</h1>
+      <p>
+        Fund Audit tracks the fund requests received from administrators (TPAs) and clients: data due dates, the input files
+        received, work papers and the status of each fund. Start from the Data Platform to follow your funds, upload new fund
+        requests in bulk and download their outputs.
+      </p>
+      <h2 id="fa-whats-new">What's New</h2>
+      <div aria-labelledby="fa-whats-new" data-testid="whats-new">
+        {RELEASES.length === 0 ? <p className="fa-empty-text">No releases yet.</p> : RELEASES.map((r) => <ReleaseNotes key={r.version} release={r} />)}
+      </div>
     </section>
   );
 }

@@ -1,9 +1,9 @@
-/** WAM Tools: Self-Onboarding (config.sdmUpload, not built yet) and the external WAM Sampling Wizard link. */
+/** WAM Tools (`/tools`, auditor spec 2.4): the Self-Onboarding wizard (config.sdmUpload) and the external WAM Sampling Wizard link. */
 import { useSnapshot } from 'valtio';
 import { TabPanel, TabView } from 'primereact/tabview';
-import { EmptyPanel } from '../../components/empty-page';
 import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
+import { SelfOnboarding } from './self-onboarding/self-onboarding';
 
 function SamplingWizardPanel({ url }: { url?: string }) {
   return (
@@ -23,6 +23,7 @@ function SamplingWizardPanel({ url }: { url?: string }) {
   );
 }
 
+/** The WAM Tools page. */
 export function ToolsPage() {
   usePageTitle('WAM Tools');
   const { config } = useSnapshot(session);
@@ -30,7 +31,7 @@ export function ToolsPage() {
   if (config?.sdmUpload) {
     panels.push(
       <TabPanel key="sdm" header="Self-Onboarding">
-        <EmptyPanel title="Self-Onboarding" />
+        <SelfOnboarding />
       </TabPanel>,
     );
   }
@@ -40,7 +41,7 @@ export function ToolsPage() {
     </TabPanel>,
   );
   return (
-    <section className="fa-page">
+    <section className="fa-page fa-aud">
       <h1>WAM Tools</h1>
       <TabView>{panels}</TabView>
     </section>

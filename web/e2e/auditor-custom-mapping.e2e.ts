@@ -1,0 +1,103 @@
+/**
+ * Auditor Custom Mapping tab for a user with the Auditor role on the demo data (master mappings of
+ * the three demo TPAs): the Manage view (groups with count badges, the name rule, an invalid csv
+ * refused with a banner, a new custom mapping uploaded) and the Apply & Rerun view (the mapping
+ * applied to a fund of its TPA, then reset).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, screenshotPath } from './browser';
+import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
+import { AuditorPage } from './pages/auditor-page';
+import { SignInPage } from './pages/sign-in-page';
+
+const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
+
+describe('auditor custom mapping', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let page: Page;
+  let aud: AuditorPage;
+  const pageErrors: string[] = [];
+
+  /** Picks an option of a PrimeReact dropdown by its label. */
+  const choose = async (label: string, option: string) => {
+    await page.locator(`.p-dropdown:has(#${await page.getByLabel(label, { exact: true }).getAttribute('id')})`).click();
+    await page.locator('.p-dropdown-item', { hasText: option }).first().click();
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    const link = addUserWithLink(server, { email: 'dee.auditor@example.com', name: 'Dee Auditor', role: 'Auditor' });
+    browser = await launchBrowser();
+    page = await (await newContext(browser)).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    aud = new AuditorPage(page);
+    await new SignInPage(page).signIn(link);
+    await aud.nav('Data Platform');
+    await aud.dataTab('Custom Mapping');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists the mappings grouped by administrator with a count badge', async () => {
+    const manage = page.getByTestId('custom-mapping-manage');
+    const demo = manage.getByRole('region', { name: 'Mappings of Demo TPA' });
+    await demo.waitFor();
+    expect(await demo.locator('.p-badge').innerText()).toBe('5');
+    expect(await demo.locator('tbody tr').count()).toBe(5);
+    expect(await manage.getByRole('region', { name: /^Mappings of / }).count()).toBe(3);
+  });
+
+  it('checks the name and refuses an invalid csv with a banner', async () => {
+    const manage = page.getByTestId('custom-mapping-manage');
+    const upload = manage.getByRole('button', { name: 'Upload mapping csv' });
+    expect(await upload.isDisabled()).toBe(true);
+    await choose('Administrator', 'Demo TPA');
+    await choose('Mapping type', 'account_mapping');
+    await manage.getByLabel('Mapping name').fill('My Accounts');
+    await manage.getByText(/Provided name is invalid\. Name can contain only lowercase characters/).waitFor();
+    await manage.getByLabel('Mapping name').fill('demo_accounts');
+    await manage.getByLabel('Reason for creating').fill('Client chart of accounts');
+    expect(await upload.isEnabled()).toBe(true);
+    await page.getByTestId('custom-mapping-input').setInputFiles(join(MAPPINGS, 'file_layout.csv'));
+    const banner = manage.getByRole('alert');
+    await banner.getByText('file_layout.csv is not a valid account_mapping').waitFor();
+    expect(await banner.innerText()).toContain('missing columns source_code, target_code');
+  });
+
+  it('uploads a new custom mapping', async () => {
+    const manage = page.getByTestId('custom-mapping-manage');
+    await page.getByTestId('custom-mapping-input').setInputFiles(join(MAPPINGS, 'account_mapping.csv'));
+    await aud.toast('account_mapping.csv uploaded').waitFor();
+    const demo = manage.getByRole('region', { name: 'Mappings of Demo TPA' });
+    await expect.poll(() => demo.locator('.p-badge').innerText()).toBe('6');
+    expect(await demo.locator('tbody tr', { hasText: 'demo_accounts' }).innerText()).toMatch(/account_mapping\s+custom/);
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-custom-mapping-manage.png'), fullPage: true });
+  });
+
+  it('applies the custom mapping to a fund of its TPA and resets it', async () => {
+    await page.getByRole('button', { name: 'Apply & Rerun' }).click();
+    const apply = page.getByTestId('custom-mapping-apply');
+    await apply.getByText('The funds listed are those in Pending, Open or Closed states.').waitFor();
+    await choose('Administrator', 'Demo TPA');
+    await choose('Mapping type', 'account_mapping');
+    await choose('Mapping', 'demo_accounts');
+    const row = apply.locator('tbody tr', { hasText: 'Kentucky Tax-Free Short-to-Medium Series' });
+    await row.locator('.p-checkbox').click();
+    await apply.getByRole('button', { name: 'Apply Selected' }).click();
+    await aud.toast('Mapping applied to 1 fund request').waitFor();
+    await expect.poll(() => row.innerText()).toContain('demo_accounts');
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-custom-mapping-apply.png'), fullPage: true });
+    await apply.getByRole('button', { name: 'Reset Selected' }).click();
+    await aud.toast('Custom mapping removed from 1 fund request').waitFor();
+    await expect.poll(() => row.innerText()).not.toContain('demo_accounts');
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * Auditor Funds Listing and Fund details modal on the demo data (four real fund requests, all
+ * Pending), as the administrator switched to the auditor view: default sort and header sort
+ * cycle, column order saved per user and restored after a reload, Close on a pending fund ('*'
+ * and the warning), Open on a pending fund, the details modal (comment saved, recipient added,
+ * invalid PM refused with 'You have validation errors', unsaved-changes question, read-only rows
+ * of an open fund), and Delete with its confirmation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, screenshotPath } from './browser';
+import { startServer, type ServerHandle } from './harness';
+import { AuditorPage } from './pages/auditor-page';
+import { ShellPage } from './pages/shell-page';
+import { SignInPage } from './pages/sign-in-page';
+
+const WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
+const GS = 'Goldman Sachs Bond Fund';
+const AST = 'AST Bond Portfolio 2022';
+
+describe('auditor funds listing and fund details', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let page: Page;
+  let aud: AuditorPage;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await newContext(browser)).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    aud = new AuditorPage(page);
+    await new SignInPage(page).signIn(server.signInLink);
+    await new ShellPage(page).sider.getByRole('button', { name: 'Switch to auditor' }).click();
+    await page.locator('[data-frame="auditor"]').waitFor();
+    await aud.nav('Data Platform');
+    await aud.dataTab('Funds Listing');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists the funds by data due date, newest first, and cycles the sort on header clicks', async () => {
+    expect(await aud.fundNames()).toEqual([GS, 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series', AST]);
+    expect(await aud.cell(GS, 'dueDate')).toBe('30/04/2023');
+    expect(await aud.cell(GS, 'dataStatus')).toContain('Late');
+    const due = aud.listing.locator('th', { hasText: 'Data due date' });
+    expect(await due.getAttribute('aria-sort')).toBe('descending');
+    const name = aud.listing.locator('th', { hasText: 'Fund name' });
+    await name.click();
+    await expect.poll(() => name.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => aud.fundNames()).toEqual(['Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series', GS, AST]);
+    await name.click();
+    await expect.poll(() => aud.fundNames()).toEqual([AST, GS, 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series']);
+    await name.click();
+    await expect.poll(() => name.getAttribute('aria-sort')).toBe('none');
+    await expect.poll(() => aud.fundNames()).toEqual([GS, 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series', AST]);
+  });
+
+  it('saves the column order per user and restores it after a reload', async () => {
+    const before = await aud.headers();
+    expect(before.slice(0, 3)).toEqual(['Fund name', 'Client', 'Type']);
+    await aud.listing.locator('th', { hasText: 'Client' }).dragTo(aud.listing.locator('th', { hasText: 'Fund name' }));
+    await expect.poll(async () => (await aud.headers()).slice(0, 2)).toEqual(['Client', 'Fund name']);
+    const saved = await page.evaluate(() => localStorage.getItem('fa.auditor.funds.columns.1'));
+    expect(JSON.parse(saved ?? '{}').columnOrder.slice(0, 2)).toEqual(['client', 'name']);
+    await page.reload();
+    await aud.fundNames();
+    expect((await aud.headers()).slice(0, 2)).toEqual(['Client', 'Fund name']);
+    // back to the default order for the screenshots
+    await page.evaluate(() => localStorage.removeItem('fa.auditor.funds.columns.1'));
+    await page.reload();
+    await aud.fundNames();
+    expect((await aud.headers()).slice(0, 2)).toEqual(['Fund name', 'Client']);
+  });
+
+  it("marks a pending fund '*' with the warning when it cannot be closed", async () => {
+    expect(await aud.action('Close').isDisabled()).toBe(true);
+    await aud.select(GS);
+    expect(await aud.action('Close').isEnabled()).toBe(true);
+    await aud.action('Close').click();
+    await expect.poll(() => aud.status(GS)).toBe('Pending*');
+    expect(await page.getByTestId('unchanged-warning').innerText()).toBe(WARNING);
+    await aud.toast(WARNING).waitFor();
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-listing-warning.png') });
+  });
+
+  it('opens a pending fund', async () => {
+    await aud.action('Open').click();
+    await expect.poll(() => aud.status(GS)).toBe('Approved');
+    await aud.toast('1 fund request opened').waitFor();
+    expect(await page.getByTestId('unchanged-warning').count()).toBe(0);
+    // every selected fund is open now: Open is disabled, Close allowed
+    expect(await aud.action('Open').isDisabled()).toBe(true);
+    expect(await aud.action('Close').isEnabled()).toBe(true);
+    await aud.select(GS); // unselect
+  });
+
+  it('edits a comment and a recipient of a pending fund and saves them', async () => {
+    await aud.row(AST).locator('[data-col="name"]').dblclick();
+    const dialog = aud.details;
+    await aud.dialog(`Fund details - ${AST}`).waitFor();
+    expect(await dialog.locator('[data-field="fund_code"]').innerText()).toBe('S000030880');
+    expect(await dialog.locator('[data-field="administrator"]').innerText()).toBe('Keystone Administration');
+    expect(await dialog.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-fund-details.png') });
+
+    await aud.detailsTab('Comments');
+    await dialog.getByLabel('Audit comments', { exact: true }).fill('Holdings confirmed with the custodian');
+    await aud.detailsTab('Recipients');
+    await dialog.getByRole('button', { name: 'Add recipient' }).click();
+    await dialog.getByLabel('Full name of recipient 1').fill('Sam Senior');
+    await dialog.getByLabel('Email of recipient 1').fill('sam.senior@example.com');
+    expect(await dialog.getByTestId('recipients').locator('.p-dropdown-label').first().innerText()).toBe('Auditor');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await aud.toast('Fund request saved').waitFor();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // saved on the server: the details action shows them again
+    await aud.select(AST);
+    await aud.action('Details').click();
+    await aud.detailsTab('Comments');
+    await expect.poll(() => dialog.getByLabel('Audit comments', { exact: true }).inputValue()).toBe('Holdings confirmed with the custodian');
+    await aud.detailsTab('Recipients');
+    expect(await dialog.getByLabel('Email of recipient 1').inputValue()).toBe('sam.senior@example.com');
+    await dialog.getByLabel('Search recipients').fill('AUDITOR');
+    expect(await dialog.getByLabel('Email of recipient 1').inputValue()).toBe('sam.senior@example.com');
+    await dialog.getByLabel('Search recipients').fill('nobody');
+    await dialog.getByText('No recipient matches the search.').waitFor();
+  });
+
+  it("refuses an empty PM with 'You have validation errors' and asks before dropping the change", async () => {
+    const dialog = aud.details;
+    await aud.detailsTab('Materialities');
+    expect(await dialog.getByLabel('PM', { exact: true }).inputValue()).toBe('1');
+    await dialog.getByLabel('TE', { exact: true }).fill('250');
+    expect(await dialog.getByLabel('TE', { exact: true }).inputValue()).toBe('100');
+    await dialog.getByLabel('TE', { exact: true }).fill('0.75');
+    await dialog.getByLabel('PM', { exact: true }).fill('');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const errors = dialog.getByTestId('validation-errors');
+    await errors.waitFor();
+    expect(await errors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);
+    expect(await dialog.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-fund-details-errors.png') });
+
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    const ask = aud.dialog('You have made changes');
+    await ask.getByText('They will be lost if not saved').waitFor();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await dialog.getByLabel('PM', { exact: true }).waitFor();
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await aud.select(AST); // unselect
+  });
+
+  it('keeps the rows of an open fund read-only but its comments editable', async () => {
+    await aud.row(GS).getByRole('button', { name: `Fund details of ${GS}` }).click();
+    const dialog = aud.details;
+    await dialog.getByText('Only comments and recipients can be changed because the fund request is Open').waitFor();
+    expect(await dialog.locator('#fa-fd-country').count()).toBe(0); // no control, the text only
+    expect(await dialog.locator('[data-field="country"]').innerText()).toBe('United States of America');
+    await aud.detailsTab('Materialities');
+    expect(await dialog.locator('[data-field="PM"]').innerText()).toBe('1%');
+    await aud.detailsTab('Comments');
+    expect(await dialog.getByLabel('Delivery comments', { exact: true }).isEditable()).toBe(true);
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('deletes a fund request after the confirmation', async () => {
+    await aud.select('Demo TPA');
+    await aud.action('Delete').click();
+    const confirm = aud.dialog('Delete fund requests');
+    await confirm.getByText('This will permanently remove these fund requests').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(async () => (await aud.fundNames()).length).toBe(3);
+    expect(await aud.listing.innerText()).not.toContain('Demo TPA');
+    expect(pageErrors).toEqual([]);
+  });
+});

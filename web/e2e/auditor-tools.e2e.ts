@@ -1,0 +1,111 @@
+/**
+ * WAM Tools Self-Onboarding wizard for a user with the Auditor role on the demo data: live feedback
+ * on a new TPA name (taken, invalid, new), the mapping file checks of a new TPA (wrong file name,
+ * Validate, chip states, Save & Next held back until the needed types are valid), then the main
+ * path for the demo TPA (its mappings exist): fund_request.csv and holdings.csv dropped, a badly
+ * named file under 'Failed files', Process, and the 'Manual Self-Onboarding finished' screen.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, screenshotPath } from './browser';
+import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
+import { AuditorPage } from './pages/auditor-page';
+import { SignInPage } from './pages/sign-in-page';
+
+describe('auditor self-onboarding wizard', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let page: Page;
+  let aud: AuditorPage;
+  let dir: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fa-sdm-'));
+    // the demo TPA's fund request (from the bulk fixtures) and its holdings, named after their types
+    const csv = readFileSync(join(repoRoot, 'fixtures/fund-requests/real-funds.csv'), 'utf8').split('\n');
+    writeFileSync(join(dir, 'fund_request.csv'), [csv[0], csv.find((l) => l.includes(',demo_test,'))].join('\n') + '\n');
+    copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs/demo_holdings.csv'), join(dir, 'holdings.csv'));
+    copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs/demo_holdings.csv'), join(dir, 'positions.csv'));
+    copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'file_layout.csv'));
+    copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'layout.csv'));
+
+    server = await startServer();
+    const link = addUserWithLink(server, { email: 'cy.auditor@example.com', name: 'Cy Auditor', role: 'Auditor' });
+    browser = await launchBrowser();
+    page = await (await newContext(browser)).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    aud = new AuditorPage(page);
+    await new SignInPage(page).signIn(link);
+    await aud.nav('WAM Tools');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives live feedback on a new TPA name', async () => {
+    const wizard = page.getByTestId('self-onboarding');
+    await wizard.getByRole('button', { name: 'Create new TPA' }).click();
+    const code = wizard.getByLabel('TPA code');
+    const feedback = page.locator('#fa-sdm-code-check');
+    await code.fill('demo_test');
+    await feedback.getByText('Administrator already exist').waitFor();
+    expect(await wizard.getByRole('button', { name: 'Next' }).count()).toBe(0);
+    await code.fill('Harbor Admin');
+    await feedback.getByText(/Provided name is invalid/).waitFor();
+    expect(await wizard.getByRole('button', { name: 'Next' }).count()).toBe(0);
+    await code.fill('harbor_admin');
+    await feedback.getByText('New', { exact: false }).waitFor();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('sdm-mappings').waitFor();
+  });
+
+  it('checks mapping files of a new TPA before Save & Next', async () => {
+    const step = page.getByTestId('sdm-mappings');
+    expect(await step.getByRole('button', { name: 'Validate' }).isDisabled()).toBe(true);
+    await step.getByText('In order to validate, upload mapping files').waitFor();
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'layout.csv'));
+    await step.getByText('Invalid file - Please upload a .csv file that matches one of the mapping names.').waitFor();
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
+    expect(await page.getByTestId('chip-file_layout').innerText()).toContain('uploaded');
+    await step.getByRole('button', { name: 'Validate' }).click();
+    await expect.poll(() => page.getByTestId('chip-file_layout').innerText()).toContain('uploaded and valid');
+    expect(await page.getByTestId('chip-account_mapping').innerText()).toContain('not uploaded');
+    // account and instrument mappings are still needed
+    expect(await step.getByRole('button', { name: 'Save & Next' }).isDisabled()).toBe(true);
+    await step.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('sdm-create-tpa').getByRole('button', { name: 'Back' }).click();
+  });
+
+  it('self-onboards files of the demo TPA through to the finished screen', async () => {
+    const wizard = page.getByTestId('self-onboarding');
+    await wizard.getByRole('button', { name: 'Select a TPA' }).click();
+    await page.locator('.p-dropdown-item', { hasText: 'demo_test' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    const mappings = page.getByTestId('sdm-mappings');
+    expect(await page.getByTestId('chip-account_mapping').innerText()).toContain('existing and unchanged');
+    await mappings.getByRole('button', { name: 'Save & Next' }).click();
+
+    const files = page.getByTestId('sdm-files');
+    await files.getByText('No fund requests').waitFor();
+    await files.getByText('No SDM files').waitFor();
+    await page.getByTestId('sdm-file-input').setInputFiles([join(dir, 'fund_request.csv'), join(dir, 'holdings.csv'), join(dir, 'positions.csv')]);
+    await files.getByRole('region', { name: 'Failed files' }).getByText(/positions\.csv: The file name must be one of/).waitFor();
+    await files.getByRole('table', { name: 'Fund requests' }).getByText('fund_request.csv').waitFor();
+    await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv').waitFor();
+    await page.screenshot({ path: screenshotPath('auditor-self-onboarding-files.png'), fullPage: true });
+
+    await files.getByRole('button', { name: 'Process' }).click();
+    await page.getByTestId('sdm-finished').getByText('Manual Self-Onboarding finished').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('sdm-finished').innerText()).toContain('2 files of Demo TPA uploaded');
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-self-onboarding-finished.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});

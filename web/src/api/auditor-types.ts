@@ -1,0 +1,244 @@
+/** Wire types of the auditor area's calls (auditor spec sections 3 and 7; field names as on the wire). */
+import type { ApiErrorEntry } from './types';
+
+/** Paging of a list answer. */
+export interface Pagination {
+  offset: number;
+  limit: number;
+  count: number;
+}
+
+/** Input-file counts of a fund (spec "Fund counts"). */
+export interface DataStatusCounts {
+  rawCount: number;
+  pendingCount: number;
+  processingCount: number;
+  processedCount: number;
+  assignedCount: number;
+  errorCount: number;
+  onBoardingCount: number;
+  notRequiredCount: number;
+  notReviewedCount: number;
+  total?: number;
+}
+
+/** Work-paper counts of a fund. */
+export interface WorkPaperStatusCounts {
+  total: number;
+  reviewedCount: number;
+  notReviewedCount: number;
+  notRequiredCount: number;
+}
+
+/** A row of the auditor funds listing (`GET /user/funds/{offset}/{limit}`). */
+export interface AuditorFundRow {
+  id: number;
+  name: string;
+  client: string;
+  type: string | null;
+  administrator: string | null;
+  dueDate: string | null;
+  uploadStatus: string;
+  dataRequestStatus: string;
+  dataStatus: string;
+  dataStatusUIField: string;
+  dataStatusCounts: DataStatusCounts;
+  workPaperStatusCounts: WorkPaperStatusCounts;
+  workPaperStatusUIField: string;
+  isLate: boolean;
+  calculationStatus: string | null;
+  isStatusUnChanged: boolean;
+  isParentUIField: string | null;
+  group_key: string | null;
+  aggreg_consol_flag: string | null;
+  parentId: number | null;
+}
+
+/** A page of rows. */
+export interface PageOf<T> {
+  rows: T[];
+  pagination: Pagination;
+}
+
+/** A name and how many funds it has. */
+export interface NameCount {
+  name: string;
+  count: number;
+}
+
+/** Late or on-time funds of the status report. */
+export interface FundGroup {
+  count: number;
+  clients: NameCount[];
+  administrators: NameCount[];
+  funds: AuditorFundRow[];
+}
+
+/** `GET /user/status-report`. */
+export interface StatusReport {
+  totalFunds: { count: number };
+  activeFunds: { count: number };
+  lateFunds: FundGroup;
+  onTimeFunds: FundGroup;
+}
+
+/** One fund after a status action. */
+export interface ActionFund {
+  id: number;
+  status: string;
+  statusLabel: string;
+  isStatusUnChanged: boolean;
+}
+
+/** Answer of `/fund/approve|close|issue|remove`. */
+export interface ActionResult {
+  funds: ActionFund[];
+  warning?: string;
+}
+
+/** A QA validation entry of a file. */
+export interface QaEntry {
+  status?: string;
+  name?: string;
+  defined_name?: string;
+  diff?: string | number;
+  column?: string;
+  file?: string;
+  error?: string;
+}
+
+/** A file of a fund (spec "File row"). */
+export interface FundFile {
+  id: number;
+  filename: string;
+  timestamp: string | null;
+  status: string;
+  fileType: string | null;
+  name: string | null;
+  disabled: boolean;
+  reviewed: boolean;
+  validation?: { QA_Rec?: QaEntry[]; QA_Mapping?: QaEntry[] } | null;
+  identifiedFiles?: FundFile[];
+}
+
+/** A recipient of a fund's reports. */
+export interface Recipient {
+  id?: number;
+  /** temporary client-side key of a recipient not saved yet */
+  key?: string;
+  full_name: string;
+  email: string;
+  role: string;
+}
+
+/** A child fund. */
+export interface ChildFund {
+  id: number;
+  name: string;
+  client: string;
+  fund_code: string | null;
+}
+
+/** `GET /fund/{id}`: every field the details modal shows. */
+export interface FundDetails extends Record<string, unknown> {
+  id: number;
+  name: string;
+  client: string;
+  fund_code: string | null;
+  fund_codes: Array<{ id?: number; code: string; main: boolean }>;
+  administrator: { id: number; code: string; name: string } | null;
+  status: string;
+  statusLabel: string;
+  rerun_count: number;
+  rerun_by: { id: number; full_name: string } | null;
+  rerun_date: string | null;
+  external_valuations: string | null;
+  connected_audit: boolean | null;
+  administrator_recipients: Recipient[];
+  children: ChildFund[];
+  inputFiles: FundFile[];
+  standardizationFiles: FundFile[];
+  workPapers: FundFile[];
+  hasCsvOutputs: boolean;
+  dataStatusCounts: DataStatusCounts;
+  editable: { rows: boolean; reason: string | null; comments: boolean; recipients: boolean };
+  assignedCount: number;
+  is_parent: boolean | null;
+  parentId: number | null;
+}
+
+/** A validation error of a fund save: text, or a structured 'Duplicate Fund' entry. */
+export type FundError = string | ApiErrorEntry;
+
+/** A row issue of a bulk upload. */
+export interface BulkIssue {
+  column: string;
+  message: string;
+}
+
+/** A saved bulk row. */
+export interface BulkSaved {
+  id: number;
+  fundName: string;
+  fundShortCode: string;
+  tpa: string;
+  overwritten: boolean;
+}
+
+/** A rejected bulk row: its CSV values (columnName is the CSV line) and errors. */
+export interface BulkFailed {
+  fund: Record<string, string | number | undefined> & { columnName?: number };
+  errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
+}
+
+/** `POST /fund-request/bulk`. */
+export interface BulkResult {
+  saved: BulkSaved[];
+  failed: BulkFailed[];
+  totalRows: number;
+}
+
+/** A fund of an export (`payload.fund_requests[id]`). */
+export interface ExportFund {
+  name: string;
+  fundCode: string | null;
+  client: string;
+  administrator?: string | null;
+}
+
+/** An export row (`POST /export/files/list`). */
+export interface ExportRow {
+  id: number;
+  user: string | null;
+  status: string;
+  created_at: string;
+  finished_at: string | null;
+  payload?: { fund_requests?: Record<string, ExportFund>; error?: string } | null;
+  fileName?: string;
+}
+
+/** An item of the wiki. */
+export interface WikiItem {
+  type: 'link' | 'mail';
+  title: string;
+  url?: string;
+  email?: string;
+  description?: string;
+}
+
+/** `GET /wiki-data`. */
+export interface WikiData {
+  sections: Array<{ title: string; items: WikiItem[] }>;
+  dataSandbox: WikiItem[];
+  sampleOutputs: WikiItem[];
+}
+
+/** A reference-data entry (`GET /nrd`). */
+export interface RefEntry {
+  code: string;
+  alt_code: string;
+  deprecated?: boolean;
+}
+
+/** Reference data lists by name. */
+export type Nrd = Record<string, RefEntry[]>;

@@ -1,0 +1,139 @@
+/**
+ * Typed calls of the auditor area (auditor spec section 7): status report, funds listing and its
+ * actions (sent with requestedBy 'Auditor'), fund details, bulk upload, exports and the wiki.
+ */
+import { api, apiUrl } from './client';
+import { DURATION } from './errors';
+import type {
+  ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData,
+} from './auditor-types';
+import { notify } from '../state/notifications';
+
+/** Status report of the data platform. */
+export function fetchStatusReport(): Promise<StatusReport> {
+  return api.get<StatusReport>('/user/status-report');
+}
+
+/** Sorting of the auditor listing: a row field and an order (null: the server default, data due date descending). */
+export interface AuditorSort {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+/** One page of the auditor funds listing. */
+export function fetchAuditorFunds(offset: number, limit: number, sort: AuditorSort | null, signal?: AbortSignal): Promise<PageOf<AuditorFundRow>> {
+  const q = sort ? `?sort=${encodeURIComponent(sort.field)}&order=${sort.order}` : '';
+  return api.get<PageOf<AuditorFundRow>>(`/user/funds/${offset}/${limit}${q}`, { signal });
+}
+
+/** The auditor's status actions and their paths. */
+export const AUDITOR_ACTION_PATHS = {
+  open: '/fund/approve',
+  close: '/fund/close',
+  issue: '/fund/issue',
+  remove: '/fund/remove',
+} as const;
+export type AuditorAction = keyof typeof AUDITOR_ACTION_PATHS;
+
+/** Runs a status action from the auditor area (requestedBy 'Auditor'). */
+export function runAuditorAction(action: AuditorAction, ids: number[]): Promise<ActionResult> {
+  return api.post<ActionResult>(AUDITOR_ACTION_PATHS[action], { ids, requestedBy: 'Auditor' });
+}
+
+/** Fund details. */
+export function fetchFundDetails(id: number): Promise<FundDetails> {
+  return api.get<FundDetails>(`/fund/${id}`);
+}
+
+/** Validates changed fields of a fund; answers the errors (empty when valid). The screen shows them. */
+export async function validateFund(id: number, fund: Record<string, unknown>): Promise<FundError[]> {
+  const payload = await api.post<{ errors: FundError[] }>('/fund/validate', { id, fund }, { suppressSuccess: true });
+  return payload.errors ?? [];
+}
+
+/** Saves changed fields of a fund; failures are handled by the screen (spec: default message suppressed). */
+export function saveFund(id: number, fund: Record<string, unknown>): Promise<FundDetails> {
+  return api.post<FundDetails>('/fund', { id, fund }, { suppressError: true, suppressSuccess: true });
+}
+
+/** Reference data (selects of the details modal). */
+export function fetchNrd(): Promise<Nrd> {
+  return api.get<Nrd>('/nrd');
+}
+
+/** Auditor bulk upload of one CSV (multipart field 'upload'); failures are handled by the caller. */
+export function uploadBulk(file: File): Promise<BulkResult> {
+  const form = new FormData();
+  form.append('upload', file, file.name);
+  return api.upload<BulkResult>('/fund-request/bulk', form, { suppressError: true });
+}
+
+/** Export stages of the download dialog, in the spec's order, with their labels. */
+export const EXPORT_STAGES = [
+  { code: 'visualization', label: 'Work papers (visualization)' },
+  { code: 'calculations', label: 'Calculations' },
+  { code: 'standardization', label: 'Standardization' },
+  { code: 'identification', label: 'Identification' },
+  { code: 'import', label: 'Raw import' },
+  { code: 'fundRequest', label: 'Fund request' },
+] as const;
+
+/** Queues an export of funds' outputs (the dialog shows the confirmation itself). */
+export function requestExport(fundRequests: number[], fundRequestStages: string[]): Promise<ExportRow> {
+  return api.post<ExportRow>('/export/files', { fundRequests, fundRequestStages, excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false }, { suppressSuccess: true });
+}
+
+/** One page of the user's exports, newest first. */
+export function fetchExports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ExportRow>> {
+  return api.post<PageOf<ExportRow>>('/export/files/list', { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] }, { signal });
+}
+
+/** Deletes the user's exports older than 90 days; answers how many went (failure handled by the caller). */
+export function deleteOldExports(): Promise<{ deleted: number }> {
+  return api.post<{ deleted: number }>('/export/files/delete-old', {}, { suppressError: true });
+}
+
+/** Wiki content. */
+export function fetchWiki(): Promise<WikiData> {
+  return api.get<WikiData>('/wiki-data');
+}
+
+/** A short-lived download token for `?token=` links. */
+export function downloadToken(): Promise<{ token: string }> {
+  return api.get<{ token: string }>('/export/token');
+}
+
+/** Opens a URL in a new window; when the browser blocks it (or `inPlace`), starts the download in place. */
+export function openInNewWindow(url: string, inPlace = false): void {
+  const w = inPlace ? null : window.open(url, '_blank');
+  if (w) {
+    w.opener = null;
+    return;
+  }
+  const a = document.createElement('a');
+  a.href = url;
+  a.rel = 'noopener';
+  a.download = '';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * Downloads an API file that takes a download token: asks for a token, then opens
+ * `<path>?token=...` in a new window (spec section 7), or in place with `inPlace`. An optional
+ * notice shows for 4 s while the download starts.
+ * @returns whether the download was started
+ */
+export async function downloadWithToken(path: string, opts: { notice?: string; inPlace?: boolean } = {}): Promise<boolean> {
+  let token: string;
+  try {
+    ({ token } = await downloadToken());
+  } catch {
+    return false;
+  }
+  const url = `${apiUrl(path)}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+  if (opts.notice) notify({ severity: 'info', detail: opts.notice, life: DURATION.downloadRequest });
+  openInNewWindow(url, opts.inPlace);
+  return true;
+}

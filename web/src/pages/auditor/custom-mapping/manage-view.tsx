@@ -1,0 +1,193 @@
+/**
+ * Custom Mapping 'Manage' view (auditor spec 2.3, 5, 8): create or update a custom mapping by
+ * uploading a csv (administrator, type, mode, name, client, reason; the upload is enabled once
+ * they are valid), and the mappings grouped by administrator with a count badge and a table
+ * (download; delete for custom mappings not in use, after confirmation).
+ */
+import { useRef, useState } from 'react';
+import { Badge } from 'primereact/badge';
+import { Button } from 'primereact/button';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { Dropdown } from 'primereact/dropdown';
+import { InputText } from 'primereact/inputtext';
+import { downloadWithToken } from '../../../api/auditor';
+import { deleteMapping, uploadCustomMapping, type MappingRow } from '../../../api/custom-mappings';
+import { ApiError, errorText } from '../../../api/errors';
+import { formatDate } from '../../../components/auditor/format';
+import { notify } from '../../../state/notifications';
+import { MAPPING_TYPES } from '../self-onboarding/wizard-state';
+import { administratorsWithMappings, canUpload, formErrors, groupByAdministrator, type MappingForm } from './mapping-rules';
+
+/** A banner of a failed upload. */
+interface UploadBanner {
+  title: string;
+  errors: string[];
+  more: number;
+}
+
+const EMPTY: MappingForm = { administrator: null, mappingType: null, mode: 'custom', name: '', clientName: '', rationale: '', customId: null };
+
+/** The upload form. */
+function UploadForm({ mappings, onUploaded }: { mappings: readonly MappingRow[]; onUploaded: () => void }) {
+  const [form, setForm] = useState<MappingForm>(EMPTY);
+  const [banner, setBanner] = useState<UploadBanner | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const errors = formErrors(form, mappings);
+  const set = (patch: Partial<MappingForm>) => setForm((f) => ({ ...f, ...patch }));
+  const customs = mappings.filter((m) => m.kind === 'custom' && m.administrator.code === form.administrator && m.type === form.mappingType);
+  const touched = (k: keyof MappingForm) => form[k] !== EMPTY[k];
+
+  const upload = async (file: File | undefined) => {
+    if (!file || !form.administrator || !form.mappingType || !form.mode) return;
+    setBusy(true);
+    setBanner(null);
+    try {
+      await uploadCustomMapping({
+        administrator: form.administrator, mappingType: form.mappingType, mappingMode: form.mode, file,
+        ...(form.mode === 'custom' ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() } : { customId: form.customId ?? undefined }),
+      });
+      notify({ severity: 'success', detail: `${file.name} uploaded`, life: 2400 });
+      setForm((f) => ({ ...f, name: '', clientName: '', rationale: '', customId: null }));
+      onUploaded();
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError({ status: 0 });
+      const list = e.errors.map(errorText);
+      if (e.status === 400 && e.totalErrorsFound !== undefined && e.validationMessage) {
+        setBanner({ title: e.validationMessage, errors: list.filter((t) => t !== e.validationMessage), more: Math.max(0, e.totalErrorsFound - list.length) });
+      } else {
+        setBanner({ title: form.mode === 'update-custom' ? 'Error updating mapping' : 'Error creating mapping', errors: list, more: 0 });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="fa-aud-card" aria-labelledby="fa-cm-upload">
+      <h3 id="fa-cm-upload" style={{ marginTop: 0 }}>Create or update a custom mapping</h3>
+      <div className="fa-field-grid">
+        <label htmlFor="fa-cm-admin">Administrator</label>
+        <Dropdown inputId="fa-cm-admin" value={form.administrator} options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))} onChange={(e) => set({ administrator: e.value, customId: null })} placeholder="Select an administrator" />
+        <label htmlFor="fa-cm-type">Mapping type</label>
+        <Dropdown inputId="fa-cm-type" value={form.mappingType} options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))} onChange={(e) => set({ mappingType: e.value, customId: null })} placeholder="Select a mapping type" />
+        <label htmlFor="fa-cm-mode">Mode</label>
+        <Dropdown inputId="fa-cm-mode" value={form.mode} options={[{ value: 'custom', label: 'Create new' }, { value: 'update-custom', label: 'Update existing' }]} onChange={(e) => set({ mode: e.value })} />
+        {form.mode === 'custom' ? (
+          <>
+            <label htmlFor="fa-cm-name">Mapping name</label>
+            <div>
+              <InputText id="fa-cm-name" value={form.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={Boolean(touched('name') && errors.name)} />
+              {touched('name') && errors.name && <div className="fa-field-error">{errors.name}</div>}
+            </div>
+            <label htmlFor="fa-cm-client">Client name</label>
+            <div>
+              <InputText id="fa-cm-client" value={form.clientName} onChange={(e) => set({ clientName: e.target.value })} />
+              {errors.clientName && <div className="fa-field-error">{errors.clientName}</div>}
+            </div>
+            <label htmlFor="fa-cm-reason">Reason for creating</label>
+            <div>
+              <InputText id="fa-cm-reason" value={form.rationale} maxLength={50} onChange={(e) => set({ rationale: e.target.value })} />
+              {touched('rationale') && errors.rationale && <div className="fa-field-error">{errors.rationale}</div>}
+            </div>
+          </>
+        ) : (
+          <>
+            <label htmlFor="fa-cm-existing">Custom mapping</label>
+            <Dropdown inputId="fa-cm-existing" value={form.customId} options={customs.map((m) => ({ value: m.id, label: m.description }))} onChange={(e) => set({ customId: e.value })} placeholder={customs.length ? 'Select a custom mapping' : 'No custom mapping of this type'} />
+          </>
+        )}
+      </div>
+      <div className="fa-aud-toolbar" style={{ marginTop: '.75rem' }}>
+        <Button label="Upload mapping csv" icon="pi pi-upload" disabled={!canUpload(form, mappings) || busy} loading={busy} onClick={() => input.current?.click()} />
+        <input ref={input} type="file" accept=".csv" hidden data-testid="custom-mapping-input" onChange={(e) => { void upload(e.target.files?.[0]); e.target.value = ''; }} />
+      </div>
+      {banner && (
+        <div className="fa-error-banner" role="alert">
+          <strong>{banner.title}</strong>
+          {banner.errors.length > 0 && (
+            <ul>
+              {banner.errors.map((e, i) => (
+                <li key={i}>{e}</li>
+              ))}
+            </ul>
+          )}
+          {banner.more > 0 && <p style={{ margin: 0 }}>{banner.more} more errors detected. Check uploaded file for details.</p>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The mappings of one administrator. */
+function MappingGroup({ name, mappings, onDelete }: { name: string; mappings: readonly MappingRow[]; onDelete: (m: MappingRow) => void }) {
+  return (
+    <section className="fa-aud-card" aria-label={`Mappings of ${name}`} style={{ marginTop: '1rem' }}>
+      <h3 style={{ marginTop: 0 }}>
+        {name} <Badge value={mappings.length} />
+      </h3>
+      <table style={{ width: '100%', borderCollapse: 'collapse' }}>
+        <thead>
+          <tr>
+            {['Name', 'Type', 'Kind', 'Client', 'Owner', 'Updated', 'Used by'].map((h) => <th key={h} style={{ textAlign: 'left' }}>{h}</th>)}
+            <th><span className="fa-sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {mappings.map((m) => (
+            <tr key={m.id}>
+              <td>{m.description}</td>
+              <td>{m.type}</td>
+              <td>{m.kind}</td>
+              <td>{m.clientName ?? ''}</td>
+              <td>{m.owner ?? ''}</td>
+              <td>{formatDate(m.updated_at)}</td>
+              <td>{m.fundRequests.map((f) => f.code ?? f.id).join(', ')}</td>
+              <td style={{ whiteSpace: 'nowrap' }}>
+                <Button icon="pi pi-download" rounded text aria-label={`Download ${m.description}`} onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`)} />
+                {m.kind === 'custom' && (
+                  <Button icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${m.description}`} disabled={!m.canLiveMappingBeDeleted} tooltip={m.canLiveMappingBeDeleted ? undefined : 'In use by fund requests'} onClick={() => onDelete(m)} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The Manage view. */
+export function ManageView({ mappings, onChanged }: { mappings: readonly MappingRow[]; onChanged: () => void }) {
+  const [deleting, setDeleting] = useState<MappingRow | null>(null);
+  const remove = async (m: MappingRow) => {
+    try {
+      await deleteMapping(m.id);
+      notify({ severity: 'success', detail: `${m.description} deleted`, life: 2400 });
+      onChanged();
+    } catch (err) {
+      const list = err instanceof ApiError ? err.errors.map(errorText) : [];
+      notify({ severity: 'error', summary: 'Something went wrong when we tried to delete the mapping', detail: list.join(', ') || 'An error occurred' });
+    }
+  };
+  return (
+    <div data-testid="custom-mapping-manage">
+      <UploadForm mappings={mappings} onUploaded={onChanged} />
+      {groupByAdministrator(mappings).map((g) => (
+        <MappingGroup key={g.code} name={g.administrator} mappings={g.mappings} onDelete={setDeleting} />
+      ))}
+      {mappings.length === 0 && <p className="fa-empty-text">No data available</p>}
+      <ConfirmDialog
+        visible={deleting !== null}
+        onHide={() => setDeleting(null)}
+        header="Delete mapping"
+        message={deleting ? `Delete the custom mapping ${deleting.description}?` : ''}
+        icon="pi pi-exclamation-triangle"
+        acceptLabel="Delete"
+        rejectLabel="Cancel"
+        acceptClassName="p-button-danger"
+        accept={() => deleting && void remove(deleting)}
+      />
+    </div>
+  );
+}

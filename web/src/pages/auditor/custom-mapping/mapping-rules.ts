@@ -1,0 +1,70 @@
+/** Pure rules of the Custom Mapping tab (auditor spec 5, 6): name, client and reason checks, groups, funds and reset pairs. */
+import type { AuditorFundRow } from '../../../api/auditor-types';
+import type { CustomMode, MappingRow } from '../../../api/custom-mappings';
+
+export const NAME_MESSAGE = 'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
+export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
+export const REASON_MESSAGE = 'A reason is required (at most 50 characters).';
+
+/** The upload form's fields. */
+export interface MappingForm {
+  administrator: string | null;
+  mappingType: string | null;
+  mode: CustomMode | null;
+  name: string;
+  clientName: string;
+  rationale: string;
+  customId: number | null;
+}
+
+/** Field errors of the form (empty when it may upload). */
+export function formErrors(f: MappingForm, mappings: readonly MappingRow[]): Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> {
+  const out: Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> = {};
+  if (f.mode === 'custom') {
+    if (!/^[a-z0-9_]{1,50}$/.test(f.name)) out.name = NAME_MESSAGE;
+    else if (mappings.some((m) => m.description === f.name)) out.name = `Custom mapping ${f.name} already exist. Please choose different name.`;
+    if (f.clientName && !/^[A-Za-z0-9_ ]{1,300}$/.test(f.clientName)) out.clientName = CLIENT_MESSAGE;
+    if (!f.rationale.trim() || f.rationale.length > 50) out.rationale = REASON_MESSAGE;
+  }
+  if (f.mode === 'update-custom' && !f.customId) out.customId = 'Choose the custom mapping to update';
+  return out;
+}
+
+/** The upload zone is enabled once administrator, type and mode are chosen and the fields are valid. */
+export function canUpload(f: MappingForm, mappings: readonly MappingRow[]): boolean {
+  return Boolean(f.administrator && f.mappingType && f.mode) && Object.keys(formErrors(f, mappings)).length === 0;
+}
+
+/** Mappings grouped by administrator name (groups and rows in name order). */
+export function groupByAdministrator(mappings: readonly MappingRow[]): Array<{ administrator: string; code: string; mappings: MappingRow[] }> {
+  const groups = new Map<string, { administrator: string; code: string; mappings: MappingRow[] }>();
+  for (const m of mappings) {
+    const g = groups.get(m.administrator.code) ?? { administrator: m.administrator.name, code: m.administrator.code, mappings: [] };
+    g.mappings.push(m);
+    groups.set(m.administrator.code, g);
+  }
+  return [...groups.values()].sort((a, b) => a.administrator.localeCompare(b.administrator));
+}
+
+/** Administrators that have mappings visible to the user (spec section 6). */
+export function administratorsWithMappings(mappings: readonly MappingRow[]): Array<{ code: string; name: string }> {
+  return groupByAdministrator(mappings).map((g) => ({ code: g.code, name: g.administrator }));
+}
+
+/** Funds listed for Apply & Rerun: those Pending, Open (Approved) or Closed. */
+export function applicableFunds(rows: readonly AuditorFundRow[]): AuditorFundRow[] {
+  return rows.filter((r) => ['Pending', 'Approved', 'Completed - Fund Closed'].includes(r.uploadStatus || 'Pending'));
+}
+
+/** The custom mapping of an administrator and type a fund holds, if any. */
+export function customOf(fundId: number, mappings: readonly MappingRow[], administrator: string, type: string): MappingRow | undefined {
+  return mappings.find((m) => m.kind === 'custom' && m.administrator.code === administrator && m.type === type && m.fundRequests.some((f) => f.id === fundId));
+}
+
+/** Reset pairs: only selected funds that hold a custom mapping of that administrator and type. */
+export function resetPairs(fundIds: readonly number[], mappings: readonly MappingRow[], administrator: string, type: string): Array<{ fundRequestId: number; mappingId: number }> {
+  return fundIds.flatMap((id) => {
+    const m = customOf(id, mappings, administrator, type);
+    return m ? [{ fundRequestId: id, mappingId: m.id }] : [];
+  });
+}

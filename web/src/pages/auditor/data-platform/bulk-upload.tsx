@@ -1,0 +1,174 @@
+/**
+ * Bulk Upload tab (auditor spec 2.3): Step 1 download the template, Step 2 upload it (the 'Bulk
+ * upload' modal, `POST /fund-request/bulk`), Step 3 review ('You have N rejected funds', 'View
+ * errors' opening the 'Validation' modal), then the results grid with Completed / Incomplete rows.
+ */
+import { useState } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { Dialog } from 'primereact/dialog';
+import { useSnapshot } from 'valtio';
+import { downloadWithToken, uploadBulk } from '../../../api/auditor';
+import type { BulkResult } from '../../../api/auditor-types';
+import { ApiError, DURATION, formatUploadError } from '../../../api/errors';
+import { formatDate } from '../../../components/auditor/format';
+import { dataPlatform, fundsChanged } from '../../../state/data-platform';
+import { notify } from '../../../state/notifications';
+import { BulkUploadModal } from './bulk-upload-modal';
+
+/** A row of the results grid. */
+export interface BulkRow {
+  key: string;
+  line: number | null;
+  status: 'Completed' | 'Incomplete';
+  fundName: string;
+  clientName: string;
+  tpa: string;
+  fundShortCode: string;
+  dataDueDate: string;
+  errors: string[];
+}
+
+/** Results grid rows: rejected rows (by CSV line) then saved ones. Completed when a row has no faults. */
+export function bulkRows(result: BulkResult): BulkRow[] {
+  const failed = [...result.failed]
+    .sort((a, b) => (a.fund.columnName ?? 0) - (b.fund.columnName ?? 0))
+    .map((f, i): BulkRow => {
+      const v = f.fund;
+      const faults = f.errors?.faults ?? [];
+      return {
+        key: `f${i}`,
+        line: typeof v.columnName === 'number' ? v.columnName : null,
+        status: faults.length ? 'Incomplete' : 'Completed',
+        fundName: String(v.fundName ?? ''),
+        clientName: String(v.clientName ?? ''),
+        tpa: String(v.tpa ?? ''),
+        fundShortCode: String(v.fundShortCode ?? ''),
+        dataDueDate: String(v.dataDueDate ?? ''),
+        errors: faults.map((x) => x.message),
+      };
+    });
+  const saved = result.saved.map((s): BulkRow => ({
+    key: `s${s.id}`, line: null, status: 'Completed', fundName: s.fundName, clientName: '', tpa: s.tpa, fundShortCode: s.fundShortCode, dataDueDate: '', errors: [],
+  }));
+  return [...failed, ...saved];
+}
+
+/** Every error of the rejected rows as 'Row N: message'. */
+export function bulkErrors(result: BulkResult): string[] {
+  return bulkRows(result).flatMap((r) => r.errors.map((e) => (r.line !== null ? `Row ${r.line}: ${e}` : e)));
+}
+
+/** The bulk validation notice (spec section 8): up to 5 errors and 'Showing X out of Y errors', 60 s. */
+function notifyRejected(result: BulkResult): void {
+  const errors = bulkErrors(result);
+  if (!result.failed.length) return;
+  const shown = errors.slice(0, 5);
+  notify({
+    severity: 'warn',
+    summary: `You have ${result.failed.length} rejected fund${result.failed.length === 1 ? '' : 's'}`,
+    detail: `${shown.join('\n')}${errors.length > shown.length ? `\nShowing ${shown.length} out of ${errors.length} errors` : ''}`,
+    life: DURATION.validation,
+  });
+}
+
+/** The Bulk Upload tab. */
+export function BulkUpload() {
+  const { bulk } = useSnapshot(dataPlatform);
+  const [modalOpen, setModalOpen] = useState(false);
+  const [errorsOpen, setErrorsOpen] = useState(false);
+  const result = bulk.result as BulkResult | null;
+  const rows = result ? bulkRows(result) : [];
+  const rejected = result?.failed.length ?? 0;
+
+  const upload = async (file: File) => {
+    dataPlatform.bulk.uploading = true;
+    dataPlatform.bulk.fileName = file.name;
+    try {
+      const r = await uploadBulk(file);
+      dataPlatform.bulk.result = r;
+      if (r.saved.length) {
+        notify({ severity: 'success', detail: `${r.saved.length} fund request${r.saved.length === 1 ? '' : 's'} saved`, life: DURATION.saveSuccess });
+        fundsChanged();
+      }
+      notifyRejected(r);
+    } catch (err) {
+      const n = formatUploadError(err instanceof ApiError ? err : { errors: [] }, file.name);
+      notify({ severity: 'error', detail: n.detail, life: n.life });
+    } finally {
+      dataPlatform.bulk.uploading = false;
+    }
+  };
+
+  return (
+    <div data-testid="bulk-upload">
+      <h2 style={{ marginTop: 0 }}>Follow the steps below to bulk upload funds</h2>
+      <ol className="fa-steps" style={{ listStyle: 'none', padding: 0 }}>
+        <li className="fa-aud-card fa-step">
+          <h3><span className="fa-step-number">1</span>Download new template</h3>
+          <p className="fa-muted">The CSV template with every column and one example row.</p>
+          <Button label="Download" icon="pi pi-download" outlined onClick={() => void downloadWithToken('/fund-request/download', { inPlace: true, notice: 'Downloading the bulk upload template' })} />
+        </li>
+        <li className="fa-aud-card fa-step">
+          <h3><span className="fa-step-number">2</span>Upload template</h3>
+          <p className="fa-muted">Fill in one row per fund request, then upload the .csv file.</p>
+          <Button label="Upload" icon="pi pi-upload" loading={bulk.uploading} onClick={() => setModalOpen(true)} />
+        </li>
+        <li className="fa-aud-card fa-step" data-testid="bulk-review">
+          <h3><span className="fa-step-number">3</span>Review</h3>
+          {bulk.uploading && <p role="status">Uploading {bulk.fileName}...</p>}
+          {!bulk.uploading && !result && <p className="fa-muted">The results of your upload show here.</p>}
+          {!bulk.uploading && result && (
+            <>
+              <p style={{ marginTop: 0 }}>
+                {result.saved.length} of {result.totalRows} fund request{result.totalRows === 1 ? '' : 's'} saved from {bulk.fileName}.
+              </p>
+              {rejected > 0 ? (
+                <p>
+                  <strong>You have {rejected} rejected fund{rejected === 1 ? '' : 's'}</strong>{' '}
+                  <button type="button" className="fa-linkbutton" onClick={() => setErrorsOpen(true)}>
+                    View errors
+                  </button>
+                </p>
+              ) : (
+                <p>No rejected funds.</p>
+              )}
+            </>
+          )}
+        </li>
+      </ol>
+      {result && (
+        <DataTable value={rows} dataKey="key" size="small" paginator={rows.length > 200} rows={200} emptyMessage="No data available" aria-label="Bulk upload results" stripedRows>
+          <Column header="Status" body={(r: BulkRow) => <span className={`fa-tag ${r.status === 'Completed' ? 'fa-tag-done' : 'fa-tag-error'}`}>{r.status}</span>} />
+          <Column header="Row" body={(r: BulkRow) => r.line ?? ''} />
+          <Column field="fundName" header="Fund name" />
+          <Column field="clientName" header="Client" />
+          <Column field="tpa" header="TPA" />
+          <Column field="fundShortCode" header="Fund code" />
+          <Column header="Data due date" body={(r: BulkRow) => (/^\d{4}-\d{2}-\d{2}$/.test(r.dataDueDate) ? formatDate(r.dataDueDate) : r.dataDueDate)} />
+          <Column header="Errors" body={(r: BulkRow) => (r.errors.length ? r.errors.join('; ') : '')} style={{ maxWidth: '28rem' }} />
+        </DataTable>
+      )}
+      <BulkUploadModal visible={modalOpen} onHide={() => setModalOpen(false)} onUpload={(f) => void upload(f)} />
+      <Dialog
+        header="Validation"
+        visible={errorsOpen}
+        onHide={() => setErrorsOpen(false)}
+        className="fa-aud"
+        style={{ width: 'min(720px, 95vw)' }}
+        modal
+        footer={
+          <div className="fa-dialog-footer">
+            <Button label="OK" onClick={() => setErrorsOpen(false)} autoFocus />
+          </div>
+        }
+      >
+        <p style={{ marginTop: 0 }}>Fix these errors then upload a new csv file</p>
+        <ul style={{ maxHeight: '50vh', overflowY: 'auto', paddingLeft: '1.25rem' }} data-testid="bulk-errors">
+          {result ? bulkErrors(result).map((e, i) => <li key={i}>{e}</li>) : null}
+        </ul>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * Funds Listing tab (auditor spec 2.3, 4, 8): a paged grid of fund requests with multi-select,
+ * default sort data due date descending, a column order kept per user, the Open / Close / Issue /
+ * Delete actions (requestedBy 'Auditor') with '*' on funds the action left unchanged and the
+ * warning, the download dialog, and the Fund details modal (double-click or 'Details').
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { DataTable, type DataTableColReorderEvent, type DataTablePageEvent, type DataTableSortEvent } from 'primereact/datatable';
+import { useSnapshot } from 'valtio';
+import { fetchAuditorFunds, runAuditorAction, type AuditorAction, type AuditorSort } from '../../../api/auditor';
+import type { AuditorFundRow } from '../../../api/auditor-types';
+import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
+import { applyColumnOrder, readColumnOrder, saveColumnOrder } from '../../../state/auditor-prefs';
+import { dataPlatform, showTab } from '../../../state/data-platform';
+import { notify } from '../../../state/notifications';
+import { session } from '../../../state/session';
+import { FundDetailsModal } from '../fund-details/fund-details-modal';
+import { DownloadDialog } from './download-dialog';
+import { DELETE_CONFIRMATION, isActionEnabled, isDeleteEnabled, UNCHANGED_WARNING, type StatusActionKey } from './listing-actions';
+import { DEFAULT_COLUMN_ORDER, DEFAULT_SORT, LISTING_COLUMNS, nextSort } from './listing-columns';
+
+/** Page size of the auditor listing (spec section 9: fund listing 100) and its choices. */
+export const LISTING_ROWS = 100;
+const ROW_CHOICES = [50, 100, 200];
+const SELECT_KEY = '__select';
+const ACTIONS_KEY = '__actions';
+
+const ACTION_LABELS: Record<StatusActionKey, { label: string; icon: string; done: string }> = {
+  open: { label: 'Open', icon: 'pi pi-folder-open', done: 'opened' },
+  close: { label: 'Close', icon: 'pi pi-lock', done: 'closed' },
+  issue: { label: 'Issue', icon: 'pi pi-send', done: 'issued' },
+};
+
+/** The Funds Listing tab. */
+export function FundsListing() {
+  const { user } = useSnapshot(session);
+  const { fundsVersion } = useSnapshot(dataPlatform);
+  const userId = user?.id ?? 'anonymous';
+  const [rows, setRows] = useState<AuditorFundRow[]>([]);
+  const [total, setTotal] = useState(0);
+  const [first, setFirst] = useState(0);
+  const [pageSize, setPageSize] = useState(LISTING_ROWS);
+  const [sort, setSort] = useState<AuditorSort | null>(DEFAULT_SORT);
+  const [loading, setLoading] = useState(true);
+  const [selectedIds, setSelectedIds] = useState<number[]>([]);
+  const [unchanged, setUnchanged] = useState<number[]>([]);
+  const [warning, setWarning] = useState<string | null>(null);
+  const [busy, setBusy] = useState<AuditorAction | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [downloadOpen, setDownloadOpen] = useState(false);
+  const [detailsId, setDetailsId] = useState<number | null>(null);
+  const [order, setOrder] = useState<string[]>(() => applyColumnOrder(DEFAULT_COLUMN_ORDER, readColumnOrder(userId)));
+  const abort = useRef<AbortController | null>(null);
+
+  const load = useCallback(() => {
+    abort.current?.abort();
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    setLoading(true);
+    fetchAuditorFunds(first, pageSize, sort, ctrl.signal)
+      .then((page) => {
+        if (ctrl.signal.aborted) return;
+        setRows(page.rows);
+        setTotal(page.pagination.count);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!ctrl.signal.aborted) setLoading(false);
+      });
+  }, [first, pageSize, sort]);
+
+  useEffect(() => {
+    load();
+    return () => abort.current?.abort();
+  }, [load, fundsVersion]);
+  useSocketRefresh(['fund-request'], load, 600);
+
+  const shown = useMemo(() => rows.map((r) => ({ ...r, isStatusUnChanged: r.isStatusUnChanged || unchanged.includes(r.id) })), [rows, unchanged]);
+  const selection = useMemo(() => shown.filter((r) => selectedIds.includes(r.id)), [shown, selectedIds]);
+  const statuses = selection.map((r) => r.uploadStatus);
+  const columns = order.map((k) => LISTING_COLUMNS.find((c) => c.key === k)!).filter(Boolean);
+
+  const run = async (action: AuditorAction) => {
+    const ids = selection.map((r) => r.id);
+    if (!ids.length) return;
+    setBusy(action);
+    try {
+      const result = await runAuditorAction(action, ids);
+      const stuck = result.funds.filter((f) => f.isStatusUnChanged).map((f) => f.id);
+      setUnchanged(stuck);
+      setWarning(stuck.length ? result.warning || UNCHANGED_WARNING : null);
+      if (stuck.length) notify({ severity: 'warn', detail: result.warning || UNCHANGED_WARNING });
+      const moved = result.funds.length - stuck.length;
+      if (moved > 0) {
+        const what = action === 'remove' ? 'deleted' : ACTION_LABELS[action].done;
+        notify({ severity: 'success', detail: `${moved} fund request${moved === 1 ? '' : 's'} ${what}`, life: 2400 });
+      }
+      if (action === 'remove') setSelectedIds((s) => s.filter((id) => stuck.includes(id)));
+      load();
+    } catch {
+      // the API client showed the error
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSort = (e: DataTableSortEvent) => {
+    // PrimeReact answers a removed sort with no field: that is a click on the sorted column
+    const key = e.sortField || (sort ? LISTING_COLUMNS.find((c) => c.sortField === sort.field)?.key : undefined);
+    const column = LISTING_COLUMNS.find((c) => c.key === key);
+    if (!column?.sortField) return;
+    setSort((s) => nextSort(s, column.sortField!));
+    setFirst(0);
+  };
+  const onPage = (e: DataTablePageEvent) => {
+    setFirst(e.first);
+    setPageSize(e.rows);
+  };
+  const onReorder = (e: DataTableColReorderEvent) => {
+    const keys = (e.columns as unknown as Array<{ props?: { columnKey?: string } }>)
+      .map((c) => c.props?.columnKey)
+      .filter((k): k is string => !!k && k !== SELECT_KEY && k !== ACTIONS_KEY);
+    const next = applyColumnOrder(DEFAULT_COLUMN_ORDER, keys);
+    setOrder(next);
+    saveColumnOrder(userId, next);
+  };
+
+  const activeSort = sort ? LISTING_COLUMNS.find((c) => c.sortField === sort.field) : undefined;
+
+  return (
+    <div data-testid="funds-listing">
+      <div className="fa-aud-toolbar" role="toolbar" aria-label="Fund actions">
+        {(Object.keys(ACTION_LABELS) as StatusActionKey[]).map((a) => (
+          <Button
+            key={a}
+            label={ACTION_LABELS[a].label}
+            icon={ACTION_LABELS[a].icon}
+            size="small"
+            disabled={!isActionEnabled(a, statuses) || busy !== null}
+            loading={busy === a}
+            onClick={() => void run(a)}
+          />
+        ))}
+        <Button label="Delete" icon="pi pi-trash" size="small" severity="danger" outlined disabled={!isDeleteEnabled(statuses) || busy !== null} loading={busy === 'remove'} onClick={() => setConfirmDelete(true)} />
+        <Button label="Download" icon="pi pi-download" size="small" outlined disabled={selection.length === 0} onClick={() => setDownloadOpen(true)} />
+        <Button label="Details" icon="pi pi-search" size="small" outlined disabled={selection.length !== 1} onClick={() => setDetailsId(selection[0]?.id ?? null)} />
+        <span className="fa-grow" />
+        <span className="fa-muted" aria-live="polite">
+          {selection.length ? `${selection.length} selected` : `${total} fund request${total === 1 ? '' : 's'}`}
+        </span>
+      </div>
+      {warning && (
+        <div className="fa-warning-banner" role="alert" data-testid="unchanged-warning">
+          {warning}
+        </div>
+      )}
+      <DataTable
+        value={shown}
+        dataKey="id"
+        lazy
+        loading={loading}
+        paginator
+        first={first}
+        rows={pageSize}
+        totalRecords={total}
+        rowsPerPageOptions={ROW_CHOICES}
+        onPage={onPage}
+        sortField={activeSort?.key}
+        sortOrder={sort ? (sort.order === 'desc' ? -1 : 1) : 0}
+        onSort={onSort}
+        removableSort
+        selectionMode="checkbox"
+        selection={selection}
+        onSelectionChange={(e) => setSelectedIds((e.value as AuditorFundRow[]).map((r) => r.id))}
+        metaKeySelection={false}
+        selectionAriaLabel="name"
+        onRowDoubleClick={(e) => setDetailsId((e.data as AuditorFundRow).id)}
+        reorderableColumns
+        onColReorder={onReorder}
+        size="small"
+        stripedRows
+        emptyMessage="No data available"
+        aria-label="Fund requests"
+        scrollable
+      >
+        <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} headerStyle={{ width: '3rem' }} />
+        {columns.map((c) => (
+          <Column key={c.key} columnKey={c.key} field={c.key} header={c.header} sortable={Boolean(c.sortField)} body={(r: AuditorFundRow) => <span data-col={c.key}>{c.body(r)}</span>} style={c.width ? { minWidth: c.width } : undefined} />
+        ))}
+        <Column
+          columnKey={ACTIONS_KEY}
+          reorderable={false}
+          header={<span className="fa-sr-only">Details</span>}
+          body={(r: AuditorFundRow) => (
+            <Button icon="pi pi-search" rounded text size="small" aria-label={`Fund details of ${r.name}`} onClick={() => setDetailsId(r.id)} />
+          )}
+          style={{ width: '3.5rem' }}
+        />
+      </DataTable>
+      <ConfirmDialog
+        visible={confirmDelete}
+        onHide={() => setConfirmDelete(false)}
+        header="Delete fund requests"
+        message={DELETE_CONFIRMATION}
+        icon="pi pi-exclamation-triangle"
+        acceptLabel="Delete"
+        rejectLabel="Cancel"
+        acceptClassName="p-button-danger"
+        accept={() => void run('remove')}
+      />
+      <DownloadDialog fundIds={selection.map((r) => r.id)} visible={downloadOpen} onHide={() => setDownloadOpen(false)} onShowQueue={() => showTab('downloads')} />
+      {detailsId !== null && <FundDetailsModal fundId={detailsId} onClose={() => setDetailsId(null)} onSaved={load} onOpenFund={setDetailsId} />}
+    </div>
+  );
+}

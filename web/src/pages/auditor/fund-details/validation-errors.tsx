@@ -1,0 +1,35 @@
+/** The 'You have validation errors' list of the Fund details modal (at most 5, 'Duplicate Fund' linking to the fund). */
+import type { FundError } from '../../../api/auditor-types';
+import { presentErrors } from './fund-form';
+
+/** Validation errors of a save; `onOpenFund` opens the fund a 'Duplicate Fund' error names. */
+export function ValidationErrors({ errors, onOpenFund }: { errors: readonly FundError[]; onOpenFund: (id: number) => void }) {
+  if (!errors.length) return null;
+  const { shown, footer } = presentErrors(errors);
+  return (
+    <div className="fa-error-banner" role="alert" data-testid="validation-errors">
+      <strong>You have validation errors</strong>
+      <ul>
+        {shown.map((e, i) => {
+          if (typeof e === 'string') return <li key={i}>{e}</li>;
+          const id = Number(e.id);
+          return (
+            <li key={i}>
+              {e.type ? `${e.type}: ` : ''}
+              {e.message}
+              {e.type === 'Duplicate Fund' && Number.isInteger(id) && (
+                <>
+                  {' '}
+                  <button type="button" className="fa-linkbutton" onClick={() => onOpenFund(id)}>
+                    Open fund {id}
+                  </button>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {footer && <p style={{ margin: 0 }}>{footer}</p>}
+    </div>
+  );
+}
