@@ -8,7 +8,7 @@ import { DataTable } from 'primereact/datatable';
 import type { ExportRow } from '../../../api/delivery-types';
 import { StatusTag } from '../../../components/files/status-tag';
 import { formatFileDate } from '../../../components/grid/format';
-import { GridEmpty, GridError } from '../../../components/grid/grid-message';
+import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import type { PagedList } from '../../../components/grid/use-paged-list';
 
 /** Download stage labels (auditor spec 2.3 "Downloads"). */
@@ -44,18 +44,7 @@ export function ExportGrid({ list, onDownload }: ExportGridProps) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
     <DataTable
-      value={list.rows}
-      dataKey="id"
-      lazy
-      paginator
-      first={list.offset}
-      rows={list.limit}
-      totalRecords={list.count}
-      onPage={(e) => list.setOffset(e.first)}
-      loading={list.loading}
-      emptyMessage={<GridEmpty text={list.loading ? 'Loading...' : 'No downloads requested'} />}
-      size="small"
-      stripedRows
+      {...pagedTableProps(list, 'No downloads requested')}
       className="fa-file-grid fa-export-grid"
     >
       <Column header="User" body={(r: ExportRow) => r.user ?? ''} />

@@ -8,7 +8,7 @@ import { Tooltip } from 'primereact/tooltip';
 import type { ImportFileRow } from '../../../api/delivery-types';
 import { StatusTag } from '../../../components/files/status-tag';
 import { formatFileDate } from '../../../components/grid/format';
-import { GridEmpty, GridError } from '../../../components/grid/grid-message';
+import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import type { PagedList } from '../../../components/grid/use-paged-list';
 
 /** The status cell; errors and warnings explain themselves in a tooltip (hover or focus). */
@@ -33,18 +33,7 @@ export function ImportGrid({ list }: { list: PagedList<ImportFileRow> }) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
     <DataTable
-      value={list.rows}
-      dataKey="id"
-      lazy
-      paginator
-      first={list.offset}
-      rows={list.limit}
-      totalRecords={list.count}
-      onPage={(e) => list.setOffset(e.first)}
-      loading={list.loading}
-      emptyMessage={<GridEmpty text={list.loading ? 'Loading...' : 'No data available'} />}
-      size="small"
-      stripedRows
+      {...pagedTableProps(list, 'No data available')}
       className="fa-file-grid fa-import-grid"
       rowClassName={(r: ImportFileRow) => ({ 'fa-row-error': r.status === 'Error' })}
     >

@@ -5,7 +5,7 @@ import { DataTable } from 'primereact/datatable';
 import { fetchSwept } from '../../../api/delivery-files';
 import type { SweptRow } from '../../../api/delivery-types';
 import { formatFileDate } from '../../../components/grid/format';
-import { GridEmpty, GridError } from '../../../components/grid/grid-message';
+import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import { usePagedList, type PageFetcher } from '../../../components/grid/use-paged-list';
 import { socketEvents } from '../../../state/socket';
 import { FILE_LIST_PAGE_SIZE } from './issue-files-panel';
@@ -31,18 +31,7 @@ export function SweptPanel() {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void reload()} />;
   return (
     <DataTable
-      value={list.rows}
-      dataKey="id"
-      lazy
-      paginator
-      first={list.offset}
-      rows={list.limit}
-      totalRecords={list.count}
-      onPage={(e) => list.setOffset(e.first)}
-      loading={list.loading}
-      emptyMessage={<GridEmpty text={list.loading ? 'Loading...' : 'No files available'} />}
-      size="small"
-      stripedRows
+      {...pagedTableProps(list, 'No files available')}
       className="fa-file-grid fa-swept-grid"
     >
       <Column header="File" field="original_file_name" style={{ minWidth: '14rem' }} />
