@@ -41,9 +41,17 @@ export function health(): Promise<HealthPayload> {
 export const DEMO_BODY = { codes: ['demo_test'], tests: ['2'] } as const;
 
 /** Demo steps: 1 fund request, 2 input files, 3 reset. */
+/** The server's demo state (spec section 3 "Demo state"). */
+export interface DemoState {
+  step: number;
+  fundRequestDemo: Array<{ userId: number; email: string; start_date: string; fundRequestId?: number }>;
+  loading: boolean;
+}
+
 export const demoCalls = {
-  fundRequest: () => api.post<unknown>('/demo/fund-request', DEMO_BODY),
-  files: () => api.post<unknown>('/demo/files', DEMO_BODY),
+  state: () => api.post<DemoState>('/demo/step', DEMO_BODY, { suppressError: true }),
+  fundRequest: () => api.post<DemoState>('/demo/fund-request', DEMO_BODY),
+  files: () => api.post<DemoState>('/demo/files', DEMO_BODY),
   // 'reset demo' is excluded from error logging in the spec; failures still reach the user.
-  reset: () => api.post<unknown>('/demo/reset', DEMO_BODY),
+  reset: () => api.post<DemoState>('/demo/reset', DEMO_BODY),
 };

@@ -1,6 +1,7 @@
 /** Demo side widget (config.demo): steps 1 Demo fund request, 2 Demo input files, 3 Reset demo data. */
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import { demo, runDemoStep, type DemoStepNumber } from '../state/demo';
+import { demo, loadDemoState, runDemoStep, type DemoStepNumber } from '../state/demo';
 import { session } from '../state/session';
 
 const STEPS: Array<{ n: DemoStepNumber; label: string }> = [
@@ -11,10 +12,14 @@ const STEPS: Array<{ n: DemoStepNumber; label: string }> = [
 
 export function DemoWidget() {
   const { config, user } = useSnapshot(session);
-  const { step, loading } = useSnapshot(demo);
+  const { step, loading, startedBy } = useSnapshot(demo);
+  useEffect(() => {
+    if (config?.demo) void loadDemoState();
+  }, [config?.demo]);
   if (!config?.demo) return null;
+  const who = startedBy ? ` (started by ${startedBy.email} on ${new Date(startedBy.start_date).toLocaleString('en-GB')})` : user ? ` (${user.email})` : '';
   return (
-    <aside className="fa-demo" aria-label="Live demo" title={`Live demo in progress${user ? ` (${user.email})` : ''}`}>
+    <aside className="fa-demo" aria-label="Live demo" title={`Live demo in progress${who}`}>
       <div className="fa-demo-title">Live demo</div>
       <ol>
         {STEPS.map((s) => (
