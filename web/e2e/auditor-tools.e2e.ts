@@ -3,9 +3,10 @@
  * on a new TPA name (taken, invalid, new), the mapping file checks of a new TPA (wrong file name,
  * Validate, chip states, Save & Next held back until the needed types are valid), then the main
  * path for the demo TPA (its mappings exist): fund_request.csv and holdings.csv dropped, a badly
- * named file under 'Failed files', Process, and the 'Manual Self-Onboarding finished' screen.
+ * named file under 'Failed files', Process, and the 'Manual Self-Onboarding finished' screen; and
+ * a full onboarding of a new TPA from its five mapping files to a processed fund (work paper).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,15 @@ describe('auditor self-onboarding wizard', () => {
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs/demo_holdings.csv'), join(dir, 'positions.csv'));
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'file_layout.csv'));
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'layout.csv'));
+    // a new TPA, harbor_admin, delivering the same real fund with the demo TPA's file layouts
+    mkdirSync(join(dir, 'harbor'));
+    for (const t of ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping']) {
+      copyFileSync(join(repoRoot, `fixtures/tpas/demo_test/mappings/${t}.csv`), join(dir, 'harbor', `${t}.csv`));
+    }
+    writeFileSync(join(dir, 'harbor', 'fund_request.csv'), [csv[0], csv.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',harbor_admin,')].join('\n') + '\n');
+    for (const [from, to] of [['demo_trial_balance.csv', 'trial_balance.csv'], ['demo_holdings.csv', 'holdings.csv'], ['demo_share_capital.csv', 'share_capital.csv']]) {
+      copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs', from), join(dir, 'harbor', to));
+    }
 
     server = await startServer();
     const link = addUserWithLink(server, { email: 'cy.auditor@example.com', name: 'Cy Auditor', role: 'Auditor' });
@@ -106,6 +116,40 @@ describe('auditor self-onboarding wizard', () => {
     expect(await page.getByTestId('sdm-finished').innerText()).toContain('2 files of Demo TPA uploaded');
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-finished.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('onboards a new TPA from its mapping files to a processed fund', async () => {
+    await page.getByTestId('sdm-finished').getByRole('button', { name: 'Start a new self-onboarding' }).click();
+    const wizard = page.getByTestId('self-onboarding');
+    await wizard.getByRole('button', { name: 'Create new TPA' }).click();
+    await wizard.getByLabel('TPA code').fill('harbor_admin');
+    await page.locator('#fa-sdm-code-check').getByText('New', { exact: false }).waitFor();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    const mappings = page.getByTestId('sdm-mappings');
+    for (const t of ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping']) {
+      await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'harbor', `${t}.csv`));
+      await expect.poll(() => page.getByTestId(`chip-${t}`).innerText()).toContain('uploaded');
+    }
+    await mappings.getByRole('button', { name: 'Validate' }).click();
+    await expect.poll(() => page.getByTestId('chip-instrument_mapping').innerText()).toContain('uploaded and valid');
+    await mappings.getByRole('button', { name: 'Save & Next' }).click();
+    const files = page.getByTestId('sdm-files');
+    await files.getByText('No fund requests').waitFor();
+    await page.getByTestId('sdm-file-input').setInputFiles(['fund_request.csv', 'trial_balance.csv', 'holdings.csv', 'share_capital.csv'].map((f) => join(dir, 'harbor', f)));
+    await files.getByRole('table', { name: 'SDM files' }).getByText('share_capital.csv').waitFor();
+    await files.getByRole('button', { name: 'Process' }).click();
+    await page.getByTestId('sdm-finished').getByText('Manual Self-Onboarding finished').waitFor({ timeout: 20_000 });
+    // the server's pipeline takes the files through to the fund's work paper
+    const workPapers = () => page.evaluate(async () => {
+      const headers = { 'x-access-token': sessionStorage.getItem('fa.token') ?? '', 'content-type': 'application/json' };
+      const list = await (await fetch('/api/v2.0/user/fundsByTpa', { method: 'POST', headers, body: JSON.stringify({ offset: 0, limit: 10, tpa: 'harbor_admin' }) })).json();
+      const id = list.payload.rows[0]?.id;
+      if (!id) return -1;
+      const d = await (await fetch(`/api/v2.0/fund/${id}`, { headers })).json();
+      return d.payload.workPapers.length;
+    });
+    await expect.poll(workPapers, { timeout: 30_000 }).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });
