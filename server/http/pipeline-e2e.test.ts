@@ -96,6 +96,11 @@ describe('real funds through the pipeline', () => {
     // eight securities are held twice (long and short legs): flagged for review, not failed
     expect(gs.QA_Rec.filter((i: any) => i.check === 'holdings_integrity' && i.status === 'warning')).toHaveLength(8);
     expect(gs.summary).toEqual({ pass: 8, warning: 8, fail: 0 });
+    // the work paper's QA Validations popover carries the calculation checks: the 8 warnings, in orange
+    const gsFund = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
+    expect(gsFund.workPapers[0].qa.failed).toEqual([]);
+    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8);
+    expect(gsFund.workPapers[0].statusLabel).toBe('Not released');
     const dupree = (await api.get(`fund/${fundIds.S000012000}`, token)).body.payload.calculationFiles[0].validation;
     expect(dupree.nav).toBeCloseTo(41349926.01, 2);
     expect(dupree.summary).toEqual({ pass: 9, warning: 0, fail: 0 });
@@ -150,6 +155,8 @@ describe('broken files', () => {
     let holdings = d.standardizationFiles.find((f: any) => f.fileType === 'holdings');
     expect(holdings.validation_status).toBe('Invalid');
     expect(holdings.validation.QA_Mapping).toEqual([expect.objectContaining({ name: 'BANK LOAN', column: 'Asset Class', lines: [7] })]);
+    expect(holdings.qa.failed).toEqual([{ kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) }]);
+    expect(holdings.statusLabel).toBe('In review');
     await importFiles('meridian_fund_services', broken, ['MFS_HOLDINGS_bad_numbers.csv']);
     await runPipeline();
     d = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;

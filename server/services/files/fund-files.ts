@@ -112,7 +112,7 @@ function applyChange(ctx: AppContext, user: User, ids: number[], spec: ChangeSpe
     });
   }, { behavior: 'immediate' });
   for (const f of changed) publish(ctx, f);
-  return { files: files.map(fileView), queued: requeue(ctx, user, requeueFunds) };
+  return { files: files.map((f) => fileView(f)), queued: requeue(ctx, user, requeueFunds) };
 }
 
 const pendingProblem = (f: FundFileRow) => isPendingStatus(f.status) && (f.status === 'pending' ? `File ${f.fileName} is still pending` : `File ${f.fileName} is still being processed`);

@@ -7,19 +7,28 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundFiles, fundMappings, fundRequests, recipients, users } from '../../db/schema/index.js';
 import { NotFoundError } from '../../errors.js';
+import { fileStatusLabel, qaValidations } from '../files/display.js';
 import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
 
 type FileRow = typeof fundFiles.$inferSelect;
 
-/** A file row as the screens show it (spec "File row"). */
-export function fileView(f: FileRow) {
+/**
+ * A file row as the screens show it (spec "File row"), with its server-computed display:
+ * `statusLabel` (spec section 4 "File status"; work papers: Released / Not released) and `qa`, the
+ * QA Validations popover's groups (auditor spec 2.3).
+ * @param opts.rerunCount the fund's `rerun_count` ('Ready rerun' when above 0)
+ * @param opts.qaSource the row whose `validation` feeds `qa` (a work paper shows its fund's
+ *   calculation file's QA_Rec items); the file itself by default
+ */
+export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: FileRow | null } = {}) {
   return {
     id: f.id,
     filename: f.fileName,
     timestamp: f.updatedAt,
     status: f.status,
+    statusLabel: fileStatusLabel(f, opts.rerunCount ?? 0),
     fileType: f.fileType,
     name: f.fileType,
     disabled: f.disabled,
@@ -28,6 +37,7 @@ export function fileView(f: FileRow) {
     rowCount: f.rowCount,
     validation_status: f.validationStatus,
     validation: f.validation ?? null,
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource),
     importFileId: f.importFileId,
   };
 }
@@ -51,9 +61,11 @@ export function getFundDetails(ctx: AppContext, id: number) {
   const derived = deriveFields(row, loadFundFacts(ctx, [id]).get(id)!);
   const status = normalizeStatus(row.status);
   const byKind = (kind: FileRow['kind']) => files.filter((f) => f.kind === kind);
+  const view = (f: FileRow, qaSource?: FileRow | null) => fileView(f, { rerunCount: row.rerunCount ?? 0, qaSource });
+  const calculation = byKind('calculation')[0] ?? null;
   const inputFiles = byKind('input').map((f) => ({
-    ...fileView(f),
-    identifiedFiles: files.filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id).slice(0, 3).map(fileView),
+    ...view(f),
+    identifiedFiles: files.filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id).slice(0, 3).map((x) => view(x)),
   }));
 
   return {
@@ -76,9 +88,9 @@ export function getFundDetails(ctx: AppContext, id: number) {
     children: children.map((c) => ({ id: c.id, name: c.name, client: c.client, fund_code: childCodes.find((x) => x.fundRequestId === c.id && x.main)?.code ?? null })),
     mappings: mappingIds,
     inputFiles,
-    standardizationFiles: byKind('standardization').map(fileView),
-    calculationFiles: byKind('calculation').map((f) => ({ ...fileView(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),
-    workPapers: byKind('work_paper').map(fileView),
+    standardizationFiles: byKind('standardization').map((f) => view(f)),
+    calculationFiles: byKind('calculation').map((f) => ({ ...view(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),
+    workPapers: byKind('work_paper').map((f) => view(f, calculation)),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
     dataStatusCounts: derived.dataStatusCounts,
     workPaperStatusCounts: derived.workPaperStatusCounts,

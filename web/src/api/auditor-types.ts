@@ -1,5 +1,8 @@
 /** Wire types of the auditor area's calls (auditor spec sections 3 and 7; field names as on the wire). */
+import type { QaItem, QaValidations } from '../../../server/services/files/display.js';
 import type { ApiErrorEntry } from './types';
+
+export type { QaItem, QaValidations };
 
 /** Paging of a list answer. */
 export interface Pagination {
@@ -118,6 +121,10 @@ export interface FundFile {
   disabled: boolean;
   reviewed: boolean;
   validation?: { QA_Rec?: QaEntry[]; QA_Mapping?: QaEntry[] } | null;
+  /** the status cell as the server derives it (spec section 4 "File status") */
+  statusLabel: string;
+  /** the QA Validations popover's groups; a work paper carries its fund's calculation checks */
+  qa: QaValidations;
   identifiedFiles?: FundFile[];
 }
 

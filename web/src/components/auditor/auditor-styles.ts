@@ -31,8 +31,6 @@ const CSS = `
 .fa-subtabs { display: inline-flex; border: 1px solid var(--fa-border); border-radius: 6px; overflow: hidden; margin: .5rem 0; }
 .fa-subtabs button { border: 0; background: none; padding: .3rem .8rem; cursor: pointer; font: inherit; color: var(--fa-muted); }
 .fa-subtabs button[aria-selected="true"] { background: var(--fa-brand); color: #fff; }
-.fa-linkbutton { border: 0; background: none; padding: 0; color: var(--fa-brand); cursor: pointer; font: inherit; text-decoration: underline; }
-.fa-linkbutton:disabled { color: var(--fa-muted); cursor: default; text-decoration: none; }
 .fa-status-star { color: #b91c1c; font-weight: 700; margin-left: .15rem; }
 .fa-warning-banner { border-left: 4px solid #d97706; background: #fffbeb; padding: .5rem .75rem; margin: .5rem 0; border-radius: 4px; }
 .fa-error-banner { border-left: 4px solid #b91c1c; background: #fef2f2; padding: .5rem .75rem; margin: .5rem 0; border-radius: 4px; }

@@ -171,7 +171,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
               </TabPanel>
               <TabPanel header="Run parameters">
                 <Fields fields={RUN_PARAMETER_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />
-                <FilesSection inputFiles={details.inputFiles} standardizationFiles={details.standardizationFiles} workPapers={details.workPapers} rerunCount={details.rerun_count} qa={Boolean(config?.allowQAValidation)} />
+                <FilesSection inputFiles={details.inputFiles} standardizationFiles={details.standardizationFiles} workPapers={details.workPapers} qa={Boolean(config?.allowQAValidation)} />
               </TabPanel>
               <TabPanel header="External valuations">
                 <Fields fields={EXTERNAL_VALUATION_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />

@@ -1,0 +1,213 @@
+/**
+ * Auditor Fund details modal on data produced by the real pipeline: Meridian's deliveries for the
+ * Goldman Sachs Bond Fund go through identification, standardization, calculations and work
+ * papers; the modal's QA Validations popover then shows the calculation checks of the work paper
+ * (orange: eight securities held twice) and, after a holdings file with an unmapped asset class,
+ * the red mapping failure naming column and file. Also the Children tab's links and a
+ * 'Duplicate Fund' error opening the other fund.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, screenshotPath } from './browser';
+import { repoRoot, startServer, type ServerHandle } from './harness';
+import { AuditorPage } from './pages/auditor-page';
+import { ShellPage } from './pages/shell-page';
+import { SignInPage } from './pages/sign-in-page';
+
+const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
+const INPUTS = ['MFS_TB_S000013795_20230331.csv', 'MFS_HOLDINGS_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv'];
+const GS = 'Goldman Sachs Bond Fund';
+const AST = 'AST Bond Portfolio 2022';
+const KENTUCKY = 'Kentucky Tax-Free Short-to-Medium Series';
+
+interface FundLike {
+  id: number;
+  name: string;
+  administrator: { code: string } | null;
+  workPapers: Array<{ qa: { warnings: unknown[] } }>;
+  standardizationFiles: Array<{ fileType: string; validation_status: string | null; qa: { failed: unknown[] } }>;
+  [key: string]: unknown;
+}
+
+describe('auditor fund details on pipeline data', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let page: Page;
+  let aud: AuditorPage;
+  const pageErrors: string[] = [];
+  const ids: Record<string, number> = {};
+
+  /** Calls the API with the page's session token; answers the payload (throws on an error answer). */
+  const api = <T>(method: 'GET' | 'POST', path: string, body?: unknown) =>
+    page.evaluate(
+      async ({ method, path, body }) => {
+        const res = await fetch(`/api/v2.0${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-access-token': sessionStorage.getItem('fa.token') ?? '' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = (await res.json()) as { payload: unknown; errors?: unknown };
+        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.errors)}`);
+        return json.payload;
+      },
+      { method, path, body },
+    ) as Promise<T>;
+
+  /** Imports fixture files for a TPA through `POST /import/files`, as the Import files screen does. */
+  const importFiles = (administrator: string, dir: string, names: string[]) =>
+    page.evaluate(
+      async ({ administrator, files }) => {
+        const form = new FormData();
+        form.append('administrator', administrator);
+        for (const f of files) form.append('upload', new Blob([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))]), f.name);
+        const res = await fetch('/api/v2.0/import/files', { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: form });
+        if (!res.ok) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+      },
+      { administrator, files: names.map((name) => ({ name, b64: readFileSync(join(dir, name)).toString('base64') })) },
+    );
+
+  const fund = (id: number) => api<FundLike>('GET', `/fund/${id}`);
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await newContext(browser)).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    aud = new AuditorPage(page);
+    await new SignInPage(page).signIn(server.signInLink);
+    const listing = await api<{ rows: Array<{ id: number; name: string; administratorCode: string }> }>('POST', '/funds/listing', { offset: 0, pagination: { limit: 50 } });
+    for (const r of listing.rows) ids[`${r.name}|${r.administratorCode}`] = r.id;
+    ids.gs = listing.rows.find((r) => r.name === GS)!.id;
+    ids.ast = listing.rows.find((r) => r.name === AST)!.id;
+
+    // Meridian delivers the Goldman Sachs Bond Fund; the pipeline produces its work paper
+    await importFiles('meridian_fund_services', join(MFS, 'inputs'), INPUTS);
+    await vi.waitFor(async () => {
+      if ((await fund(ids.gs)).workPapers.length !== 1) throw new Error('the work paper of the Goldman Sachs Bond Fund is not there yet');
+    }, { timeout: 90_000, interval: 1000 });
+
+    await new ShellPage(page).sider.getByRole('button', { name: 'Switch to auditor' }).click();
+    await page.locator('[data-frame="auditor"]').waitFor();
+    await aud.nav('Data Platform');
+    await aud.dataTab('Funds Listing');
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const openDetails = async (name: string) => {
+    await aud.row(name).getByRole('button', { name: `Fund details of ${name}` }).first().click();
+    await aud.dialog(`Fund details - ${name}`).waitFor();
+  };
+  const closeDetails = async () => {
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    await aud.details.waitFor({ state: 'hidden' });
+  };
+  const workPaperQa = () => aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first().locator('td').last();
+
+  it("shows the work paper's calculation checks in the QA Validations popover: eight warnings in orange", async () => {
+    await openDetails(GS);
+    await aud.detailsTab('Run parameters');
+    const cell = workPaperQa();
+    const button = cell.getByRole('button', { name: /QA validations of .*: 8 warnings/ });
+    await button.waitFor();
+    expect(await button.getAttribute('data-qa')).toBe('warning');
+    expect(await cell.innerText()).toContain('8 warnings');
+    const wp = aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first();
+    expect(await wp.locator('td').nth(3).innerText()).toBe('Not released');
+    await button.click();
+    const popover = page.getByRole('dialog', { name: 'QA Validations' });
+    await popover.waitFor();
+    const items = await popover.getByRole('region', { name: 'Warnings' }).locator('li').allInnerTexts();
+    expect(items).toHaveLength(8);
+    for (const text of items) expect(text).toMatch(/^\S+: .*security also held on line\(s\) \d+/);
+    expect(await popover.getByRole('region', { name: 'Failed' }).count()).toBe(0);
+    // the standardization files all passed their mapping checks: green
+    const std = aud.details.getByRole('table', { name: 'Standardization files' });
+    expect(await std.locator('[data-qa="clear"]').count()).toBe(4);
+    await page.locator('.p-overlaypanel-enter-done').waitFor();
+    await page.screenshot({ path: screenshotPath('auditor-qa-warnings.png') });
+    await page.keyboard.press('Escape');
+    await closeDetails();
+  });
+
+  it('shows an unmapped asset class in red, naming the column and the file', async () => {
+    // a delivery-team import (the auditor view cannot import): switch, import, switch back
+    await api('POST', '/user/switch-role', { view: 'delivery' });
+    await importFiles('meridian_fund_services', join(MFS, 'broken'), ['MFS_HOLDINGS_unknown_instrument.csv']);
+    await api('POST', '/user/switch-role', { view: 'auditor' });
+    await expect
+      .poll(async () => (await fund(ids.gs)).standardizationFiles.find((f) => f.fileType === 'holdings')?.qa.failed.length, { timeout: 60_000, interval: 1000 })
+      .toBe(1);
+    await openDetails(GS);
+    await aud.detailsTab('Run parameters');
+    const std = aud.details.getByRole('table', { name: 'Standardization files' });
+    const holdings = std.locator('tbody tr', { hasText: 'holdings' });
+    const button = holdings.getByRole('button', { name: /QA validations of .*: 1 failed/ });
+    expect(await button.getAttribute('data-qa')).toBe('fail');
+    expect(await holdings.locator('td').nth(3).innerText()).toBe('In review');
+    await button.click();
+    const popover = page.getByRole('dialog', { name: 'QA Validations' });
+    const failed = await popover.getByRole('region', { name: 'Failed' }).locator('li').allInnerTexts();
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toContain('Asset Class - MFS_HOLDINGS_unknown_instrument.csv (BANK LOAN)');
+    await page.locator('.p-overlaypanel-enter-done').waitFor();
+    await page.screenshot({ path: screenshotPath('auditor-qa-failed.png') });
+    await page.keyboard.press('Escape');
+    await closeDetails();
+  });
+
+  it('lists the children of a parent fund and opens a child from the Children tab', async () => {
+    await api('POST', '/fund', { id: ids.ast, fund: { parentId: ids.gs } });
+    await page.reload();
+    await aud.fundNames();
+    await openDetails(GS);
+    await aud.detailsTab('Children (1)');
+    const link = aud.details.getByRole('button', { name: `S000030880 - ${AST}` });
+    await link.click();
+    await aud.dialog(`Fund details - ${AST}`).waitFor();
+    expect(await aud.details.locator('[data-field="fund_code"]').innerText()).toBe('S000030880');
+    // a fund with no children has no Children tab
+    expect(await aud.details.getByRole('tab', { name: /Children/ }).count()).toBe(0);
+    await closeDetails();
+  });
+
+  it("answers a duplicate with 'Duplicate Fund' and opens the other fund from its link", async () => {
+    // a second Keystone request for the Kentucky series, one day before the real period end
+    const kentucky = Object.entries(ids).find(([k]) => k === `${KENTUCKY}|keystone_admin`)?.[1];
+    expect(kentucky).toBeDefined();
+    const original = await fund(kentucky!);
+    const copy = await api<{ id: number }>('POST', '/fund', {
+      fund: {
+        name: `${KENTUCKY} (stub period)`, client: original.client, administrator: 'keystone_admin', fund_codes: [{ code: 'S000012000', main: true }],
+        period_end: '2022-12-30', period_start: original.period_start, currency: original.currency, request_date: original.request_date,
+        country: original.country, due_date: original.due_date, audit_start_date: original.audit_start_date, nav_close_date: original.nav_close_date,
+        PM: 1, TE: 0.75, SAD: 0.05,
+      },
+    });
+    await page.reload();
+    await aud.fundNames();
+    await openDetails(`${KENTUCKY} (stub period)`);
+    await aud.detailsTab('Fund info');
+    await aud.details.locator('#fa-fd-period_end').fill('2022-12-31');
+    await aud.details.getByRole('button', { name: 'Save changes' }).click();
+    const errors = aud.details.getByTestId('validation-errors');
+    await errors.waitFor();
+    expect(await errors.innerText()).toContain('You have validation errors');
+    expect(await errors.innerText()).toContain('Duplicate Fund: ');
+    const link = errors.getByRole('button', { name: `Open fund ${kentucky}` });
+    await aud.dismissToasts();
+    await page.screenshot({ path: screenshotPath('auditor-duplicate-fund.png') });
+    await link.click();
+    await aud.dialog('You have made changes').getByRole('button', { name: 'Discard changes' }).click();
+    await aud.dialog(`Fund details - ${KENTUCKY}`).waitFor();
+    expect(await aud.details.locator('#fa-fd-period_end').inputValue()).toBe('2022-12-31');
+    expect(copy.id).not.toBe(kentucky);
+    await closeDetails();
+    expect(pageErrors).toEqual([]);
+  });
+});
