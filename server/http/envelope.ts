@@ -3,6 +3,7 @@
  * HTTP answers: 400 validation (message, errors[], totalErrorsFound), 401, 403, 404, 409, 413, and
  * 500 'An error occurred' with nothing internal sent to the client (the stack is logged instead).
  */
+import { gzipSync } from 'node:zlib';
 import type { Logger } from '../log.js';
 import { AppError, ValidationError, type ErrorItem } from '../errors.js';
 
@@ -25,6 +26,27 @@ export function ok<T>(payload: T, message?: string): Response {
   const body: Envelope<T> = { success: true, payload, errors: [] };
   if (message) body.message = message;
   return json(body);
+}
+
+const encodedPayloads = new WeakMap<object, { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> }>();
+
+/**
+ * A successful answer whose payload is already JSON text (`source.json`, e.g. a cached listing
+ * page). The encoded envelope, and its gzip form for clients that accept it, are made once per
+ * `source` object and reused while that object lives.
+ */
+export function okSerialized(source: { readonly json: string }, acceptsGzip: boolean): Response {
+  let encoded = encodedPayloads.get(source);
+  if (!encoded) {
+    encoded = { body: new TextEncoder().encode(`{"success":true,"payload":${source.json},"errors":[]}`) };
+    encodedPayloads.set(source, encoded);
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', vary: 'accept-encoding' };
+  if (acceptsGzip && encoded.body.length > 1024) {
+    encoded.gzip ??= new Uint8Array(gzipSync(encoded.body));
+    return new Response(encoded.gzip, { status: 200, headers: { ...headers, 'content-encoding': 'gzip' } });
+  }
+  return new Response(encoded.body, { status: 200, headers });
 }
 
 /** Maps any thrown value to an envelope response; unexpected errors are logged with their stack. */

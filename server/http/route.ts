@@ -11,7 +11,7 @@ import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
-import { errorResponse, ok } from './envelope.js';
+import { errorResponse, ok, okSerialized } from './envelope.js';
 
 export interface ApiRequest<B = unknown, Q = unknown> {
   ctx: AppContext;
@@ -53,6 +53,14 @@ export interface RouteDef<B = any, Q = any> {
  */
 export class Reply<T = unknown> {
   constructor(readonly payload: T, readonly message?: string) {}
+}
+
+/**
+ * A payload already serialised as JSON (a cached listing page): sent in the envelope as it is,
+ * gzip-compressed for clients that accept it; `source` is kept while its cache entry is fresh.
+ */
+export class SerializedPayload {
+  constructor(readonly source: { readonly json: string }) {}
 }
 
 /** Wraps a payload with a success message for the envelope. */
@@ -125,7 +133,7 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
         }
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
         const result = await def.handler({ ctx, event, user: user as User, token, body, query, params });
-        response = def.raw ? (result as Response) : result instanceof Reply ? ok(result.payload, result.message) : ok(result);
+        response = def.raw ? (result as Response) : result instanceof Reply ? ok(result.payload, result.message) : result instanceof SerializedPayload ? okSerialized(result.source, /\bgzip\b/.test(event.req.headers.get('accept-encoding') ?? '')) : ok(result);
       } catch (err) {
         response = errorResponse(err, ctx.log, { route: path, method: def.method });
       }

@@ -93,6 +93,7 @@ export const fundRequests = sqliteTable('fund_requests', {
   index('fund_requests_parent_idx').on(t.parentId),
   index('fund_requests_status_request_idx').on(t.status, t.requestDate),
   index('fund_requests_client_name_idx').on(t.client, t.name),
+  index('fund_requests_status_due_idx').on(t.status, t.dueDate),
 ]);
 
 export const fundCodes = sqliteTable('fund_codes', {

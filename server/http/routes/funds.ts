@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { changeDataRequestedStatus, changeStatus, actionInputSchema, dataRequestInputSchema, rerunFunds, resetFunds, undoDelete, type StatusAction } from '../../services/funds/actions.js';
 import { exportListing, XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
-import { listFunds, listingInputSchema } from '../../services/funds/listing.js';
+import { listFundsJson, listingInputSchema } from '../../services/funds/listing.js';
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
-import { defineRoute, withMessage } from '../route.js';
+import { defineRoute, SerializedPayload, withMessage } from '../route.js';
 
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
 
@@ -23,7 +23,7 @@ export const fundsRoutes = [
   defineRoute({
     method: 'POST', path: '/funds/listing', group: 'delivery', tag: 'funds', body: listingInputSchema,
     summary: 'One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?} -> {rows, pagination: {offset, limit, count}}',
-    handler: ({ ctx, user, body }) => listFunds(ctx, user, body),
+    handler: ({ ctx, user, body }) => new SerializedPayload(listFundsJson(ctx, user, body)),
   }),
   defineRoute({
     method: 'GET', path: '/filters', group: 'delivery', tag: 'funds',

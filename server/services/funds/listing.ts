@@ -2,7 +2,8 @@
  * Fund request listings: the delivery grid (`POST /funds/listing`, delivery spec sections 2-3) and
  * the auditor grid (`GET /user/funds/:offset/:limit`, `POST /user/fundsByTpa`, auditor spec 2.3
  * and 3). One page of funds is read with one SQL query (filters, search, sort, offset) plus a
- * count, then its derived fields are loaded in batches (`loadFundFacts`).
+ * count, then its derived fields are loaded in batches (`loadFundFacts`). Delivery pages are cached
+ * against the listing data version (listing-cache.ts).
  */
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { dataRequestStatusLabel, deriveFields, loadFundFacts, statusLabel, todayIso, type DataStatusCounts, type FundFacts, type WorkPaperStatusCounts } from './derive.js';
 import { normalizeStatus, type FundRow } from './fields.js';
+import { cachedListing, cachedListingJson } from './listing-cache.js';
 import { FIELD_ALIASES, LISTING_FIELDS } from './listing-fields.js';
 import { containsText, filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
 
@@ -212,12 +214,29 @@ export function toListingRows(ctx: AppContext, page: FundPageRow[], facts = load
 }
 
 /**
- * One page of the delivery listing (POST /funds/listing).
- * @returns `{rows, pagination: {offset, limit, count}}`, count being every matching fund
+ * One page of the delivery listing (POST /funds/listing), served from the listing cache while no
+ * write touched what it reads (see listing-cache.ts).
+ * @returns `{rows, pagination: {offset, limit, count}}`, count being every matching fund; read-only
  * @throws ValidationError for bad filters, sorting or page bounds; NotFoundError for an unknown filterId
  */
 export function listFunds(ctx: AppContext, user: User | null, input: ListingInput = {}): { rows: FundListingRow[]; pagination: Pagination } {
   const { offset, limit } = pageOf(input);
+  return cachedListing(ctx, listingKey(user, input, offset, limit), () => queryListing(ctx, user, input, offset, limit));
+}
+
+/** `listFunds` answered as JSON text (`{json}`): what the HTTP route sends, serialised once per cached page. */
+export function listFundsJson(ctx: AppContext, user: User | null, input: ListingInput = {}): { readonly json: string } {
+  const { offset, limit } = pageOf(input);
+  return cachedListingJson(ctx, listingKey(user, input, offset, limit), () => queryListing(ctx, user, input, offset, limit));
+}
+
+/** The cache key of a listing request; a saved filter of one user is that user's, so the key names the user only then. */
+function listingKey(user: User | null, input: ListingInput, offset: number, limit: number): string {
+  return JSON.stringify(['delivery', input.filters ?? null, input.sorting ?? null, input.search?.trim() || null, offset, limit, input.filterId ?? null, input.filterId ? user?.id ?? null : null]);
+}
+
+/** The uncached listing query behind `listFunds`. */
+function queryListing(ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number): { rows: FundListingRow[]; pagination: Pagination } {
   const q = buildFundQuery(ctx, user, input);
   let ids: Array<{ id: number; total?: number }>;
   if (input.search?.trim()) {

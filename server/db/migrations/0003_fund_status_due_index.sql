@@ -1,0 +1,1 @@
+CREATE INDEX `fund_requests_status_due_idx` ON `fund_requests` (`status`,`due_date`);
