@@ -146,6 +146,27 @@ describe('delivery file pages', () => {
     expect(await imports.rows.filter({ hasText: 'MFS_CAPITAL' }).count()).toBe(0);
   });
 
+  it('sorts the imports on the server by a header click: descending, ascending, then back to newest first', async () => {
+    const imports = new ImportFilesPage(page);
+    const files = async () => (await imports.rows.allInnerTexts()).map((t) => (t.includes(WRONG_LAYOUT) ? WRONG_LAYOUT : TB_FILE));
+    const header = imports.grid.locator('th[data-col="fileName"]');
+    const sortButton = header.getByRole('button', { name: 'File' });
+    await sortButton.click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(files).toEqual([TB_FILE, WRONG_LAYOUT]);
+    await sortButton.click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE]);
+    await sortButton.click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('none');
+    // newest first again: the wrong-layout file was imported last
+    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE]);
+    await header.getByRole('button', { name: 'File' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(files).toEqual([TB_FILE, WRONG_LAYOUT]);
+  });
+
   it('lists the wrong-layout file under Unidentified with its missing columns', async () => {
     await go('Input Files', 'Input Files');
     const files = new InputFilesPage(page);

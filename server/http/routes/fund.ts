@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { getFundDetails } from '../../services/funds/details.js';
 import { saveFund, validateFund, type FundInput } from '../../services/funds/fund-write.js';
+import { aggregForceRunInputSchema, dbPushInputSchema, reviewAllInputSchema, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from '../../services/funds/details-actions.js';
 import { defineRoute } from '../route.js';
 
 const fundBody = z.object({ id: z.coerce.number().int().positive().nullish(), fund: z.record(z.string(), z.unknown()) });
@@ -23,5 +24,20 @@ export const fundRoutes = [
     summary: "Create (no id) or update a fund request; 400 'You have validation errors' with every error",
     body: fundBody,
     handler: ({ ctx, user, body }) => getFundDetails(ctx, saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
+  }),
+  defineRoute({
+    method: 'POST', path: '/fund/reviewall', group: 'delivery', tag: 'files', body: reviewAllInputSchema,
+    summary: "Review all work papers of a fund {id}: every produced, required and unreviewed one; 400 'No work papers to review' when none",
+    handler: ({ ctx, user, body }) => reviewAllWorkPapers(ctx, user, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/fund/set-aggreg-force-run', group: 'delivery', tag: 'funds', body: aggregForceRunInputSchema,
+    summary: 'Set the forced aggregation rerun flag of a fund {id, value}',
+    handler: ({ ctx, user, body }) => setAggregForceRun(ctx, user, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/fund/triggerdbpush', group: 'delivery', tag: 'funds', body: dbPushInputSchema,
+    summary: "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 403 unless isDbPushEnabled",
+    handler: ({ ctx, user, body }) => triggerDbPush(ctx, user, body),
   }),
 ];

@@ -21,13 +21,13 @@ export const importRoutes = [
   }),
   defineRoute({
     method: 'POST', path: '/import/list', group: 'delivery', tag: 'imports',
-    summary: 'Import files newest first with status Awaiting, Processing, Success or Error (payload.error)',
+    summary: 'Import files (newest first unless sorting [{field: administrator|fileName|type|subType|status|created_at, order}]) with status Awaiting, Processing, Success or Error (payload.error)',
     body: z.object({
       filters: z.object({ administrator: z.string().optional(), status: z.array(z.string()).optional() }).partial().optional(),
-      sorting: z.unknown().optional(),
+      sorting: z.array(z.object({ field: z.string(), order: z.enum(['asc', 'desc']).optional() })).max(6).nullish(),
       offset: z.coerce.number().int().min(0).optional(),
       pagination: z.object({ limit: z.coerce.number().int().min(1).max(1000) }).partial().optional(),
     }),
-    handler: ({ ctx, body }) => listImports(ctx, { offset: body.offset, limit: body.pagination?.limit, filters: body.filters }),
+    handler: ({ ctx, body }) => listImports(ctx, { offset: body.offset, limit: body.pagination?.limit, filters: body.filters, sorting: body.sorting }),
   }),
 ];

@@ -26,6 +26,24 @@ describe('imports', () => {
     expect(listImports(ctx).rows.map((r) => r.fileName)).toEqual(['tb-again.csv', 'tb.csv']);
   });
 
+  it('sorts and filters the list on its columns through the API, and names an unknown sort field', async () => {
+    const mfs = join(fixturesDir(), 'tpas/meridian_fund_services/inputs');
+    for (const name of ['MFS_TB_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv']) {
+      importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: name, bytes: readFileSync(join(mfs, name)), userId: null, source: 'cli' });
+    }
+    const api = apiClient(ctx);
+    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const names = async (body: unknown) => (await api.post('import/list', body, token)).body.payload.rows.map((r: { fileName: string }) => r.fileName);
+    expect(await names({ sorting: [{ field: 'fileName', order: 'asc' }] })).toEqual(['MFS_CAPITAL_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_TB_S000013795_20230331.csv']);
+    expect(await names({ sorting: [{ field: 'fileName', order: 'desc' }], pagination: { limit: 1 }, offset: 1 })).toEqual(['MFS_PRICES_S000013795_20230331.csv']);
+    const page = (await api.post('import/list', { filters: { status: ['Awaiting'] }, pagination: { limit: 2 } }, token)).body.payload;
+    expect(page.pagination).toEqual({ offset: 0, limit: 2, count: 3 });
+    expect((await api.post('import/list', { filters: { status: ['Error'] } }, token)).body.payload.pagination.count).toBe(0);
+    const bad = await api.post('import/list', { sorting: [{ field: 'sha256', order: 'asc' }] }, token);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("Cannot sort import files by 'sha256': use one of administrator, fileName, type, subType, status, created_at");
+  });
+
   it('needs an administrator and refuses empty files', () => {
     expect(() => importFile(ctx, { administratorCode: '', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('Choose an administrator before importing files');
     expect(() => importFile(ctx, { administratorCode: 'nobody', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('No administrator with code: nobody');

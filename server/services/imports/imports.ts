@@ -4,7 +4,7 @@
  * Success | Error`), and an identification job is queued. The same bytes imported again for the
  * same administrator are noticed and not processed twice.
  */
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import { enqueue } from '../../../pipeline/engine.js';
 import type { AppContext } from '../../context.js';
 import { administrators, importFiles, type ImportStatus } from '../../db/schema/index.js';
@@ -76,21 +76,45 @@ export function setImportStatus(ctx: AppContext, id: number, status: ImportStatu
   ctx.events.publish('import-file', { id, fileName: updated.fileName, status, administratorId: updated.administratorId, error: typeof payload.error === 'string' ? payload.error : undefined });
 }
 
+/** Sortable columns of the Import files grid (field names of `importView`), to their SQL. */
+export const IMPORT_SORT_FIELDS = {
+  administrator: administrators.name,
+  fileName: importFiles.fileName,
+  type: importFiles.type,
+  subType: importFiles.subType,
+  status: importFiles.status,
+  created_at: importFiles.createdAt,
+} as const;
+
+/** A sort term of the Import files grid. */
+export interface ImportSort {
+  field: string;
+  order?: 'asc' | 'desc';
+}
+
 /**
- * Lists import files newest first (spec: default sort created_at; page size 200).
+ * Lists import files (delivery spec "Import files"; default newest first; page size 200, at most 1000).
  * @param input.filters optional `{administrator?: code, status?: ImportStatus[]}`
+ * @param input.sorting optional `[{field, order}]` over `IMPORT_SORT_FIELDS` (ties broken by newest id)
+ * @returns `{rows, pagination: {offset, limit, count}}`
+ * @throws ValidationError naming an unknown sort field or order
  */
-export function listImports(ctx: AppContext, input: { offset?: number; limit?: number; filters?: { administrator?: string; status?: string[] } } = {}) {
+export function listImports(ctx: AppContext, input: { offset?: number; limit?: number; filters?: { administrator?: string; status?: string[] }; sorting?: ImportSort[] | null } = {}) {
   const limit = Math.min(input.limit ?? 200, 1000);
   const offset = input.offset ?? 0;
-  const where = [];
-  if (input.filters?.administrator) where.push(eq(administrators.code, input.filters.administrator));
+  const where = and(
+    input.filters?.administrator ? eq(administrators.code, input.filters.administrator) : undefined,
+    input.filters?.status?.length ? inArray(importFiles.status, input.filters.status as ImportStatus[]) : undefined,
+  );
+  const order = (input.sorting ?? []).map((s) => {
+    const column = IMPORT_SORT_FIELDS[s.field as keyof typeof IMPORT_SORT_FIELDS];
+    if (!column) throw new ValidationError(`Cannot sort import files by '${s.field}': use one of ${Object.keys(IMPORT_SORT_FIELDS).join(', ')}`);
+    if (s.order !== undefined && s.order !== 'asc' && s.order !== 'desc') throw new ValidationError(`Sort order of '${s.field}' must be asc or desc`);
+    return s.order === 'desc' ? desc(column) : asc(column);
+  });
+  if (!order.length) order.push(desc(importFiles.createdAt));
   const rows = ctx.db.select({ f: importFiles, a: administrators }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id))
-    .where(where.length ? and(...where) : undefined).orderBy(desc(importFiles.createdAt), desc(importFiles.id)).all()
-    .filter((r) => !input.filters?.status?.length || input.filters.status.includes(r.f.status));
-  const total = ctx.db.select({ n: count() }).from(importFiles).get()?.n ?? 0;
-  return {
-    rows: rows.slice(offset, offset + limit).map((r) => importView(r.f, r.a)),
-    pagination: { offset, limit, count: where.length || input.filters?.status?.length ? rows.length : total },
-  };
+    .where(where).orderBy(...order, desc(importFiles.id)).limit(limit).offset(offset).all();
+  const total = ctx.db.select({ n: count() }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id)).where(where).get()?.n ?? 0;
+  return { rows: rows.map((r) => importView(r.f, r.a)), pagination: { offset, limit, count: total } };
 }

@@ -1,15 +1,15 @@
 /** Typed calls of the delivery file pages: reference data, imports, exports, Input files lists. */
 import { api, apiUrl } from './client';
-import type { ExportRow, ImportFileRow, Nrd, PageOf, SweptRow, UnidentifiedRow, UnmatchedRow } from './delivery-types';
+import type { ExportRow, ImportFileRow, Nrd, PageOf, SortSpec, SweptRow, UnidentifiedRow, UnmatchedRow } from './delivery-types';
 
 /** Reference data lists (administrators, users, ...). */
 export function fetchNrd(): Promise<Nrd> {
   return api.get<Nrd>('/nrd');
 }
 
-/** Import files, newest first. */
-export function fetchImports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ImportFileRow>> {
-  return api.post<PageOf<ImportFileRow>>('/import/list', { offset, sorting: [{ field: 'created_at', order: 'desc' }], pagination: { limit } }, { signal });
+/** Import files in the given order (the server's default, newest first, when `sorting` is empty). */
+export function fetchImports(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<ImportFileRow>> {
+  return api.post<PageOf<ImportFileRow>>('/import/list', { offset, sorting, pagination: { limit } }, { signal });
 }
 
 /** Uploads files for an administrator; failures are handled by the caller (upload error texts). */

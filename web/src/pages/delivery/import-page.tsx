@@ -3,14 +3,15 @@
  * `administrator` + `upload` to `POST /import/files`), and follow them in the grid; statuses
  * change live from the socket's `import-file` events.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Dropdown } from 'primereact/dropdown';
 import { useSnapshot } from 'valtio';
 import { fetchImports, uploadImportFiles } from '../../api/delivery-files';
-import type { ImportFileRow } from '../../api/delivery-types';
+import type { ImportFileRow, SortSpec } from '../../api/delivery-types';
 import type { ApiError } from '../../api/errors';
 import { uploadErrorNotice } from '../../components/files/upload-errors';
 import { UploadZone } from '../../components/files/upload-zone';
+import { nextSorting } from '../../components/grid/sort-cycle';
 import { usePagedList, type PageFetcher } from '../../components/grid/use-paged-list';
 import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
@@ -38,9 +39,20 @@ export function ImportPage() {
   usePageTitle('Import files');
   const { nrd, failed } = useSnapshot(nrdStore);
   const [administrator, setAdministrator] = useState<string | null>(null);
-  const fetcher = useCallback<PageFetcher<ImportFileRow>>((offset, limit, signal) => fetchImports(offset, limit, signal), []);
+  const [sorting, setSorting] = useState<SortSpec[]>([]);
+  const fetcher = useCallback<PageFetcher<ImportFileRow>>((offset, limit, signal) => fetchImports(offset, limit, signal, sorting), [sorting]);
   const list = usePagedList(fetcher, IMPORT_PAGE_SIZE);
   const { patch, reload } = list;
+  // a new order reads the first page again
+  const sortedOnce = useRef(false);
+  useEffect(() => {
+    if (!sortedOnce.current) {
+      sortedOnce.current = true;
+      return;
+    }
+    if (list.offset === 0) void reload();
+    else list.setOffset(0);
+  }, [sorting]);
   const options = useMemo(() => optionsOf(nrd?.administrators), [nrd]);
 
   useEffect(() => {
@@ -104,7 +116,7 @@ export function ImportPage() {
         disabledHint="Choose an administrator first."
         hint="Files larger than the upload size limit go by the MOVEit transfer service."
       />
-      <ImportGrid list={list} />
+      <ImportGrid list={list} sorting={sorting} onSort={(field, multi) => setSorting((s) => nextSorting(s, field, multi))} />
     </section>
   );
 }

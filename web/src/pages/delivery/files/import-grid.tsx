@@ -1,14 +1,17 @@
 /**
- * The Import files grid: Administrator, File, Type, Sub Type, Status, Date (newest first, 200 per
- * page). An Error status carries the tooltip 'Import file error' with the payload's error.
+ * The Import files grid: Administrator, File, Type, Sub Type, Status, Date (newest first unless
+ * sorted by a header, 200 per page). An Error status carries the tooltip 'Import file error' with the payload's error.
  */
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Tooltip } from 'primereact/tooltip';
-import type { ImportFileRow } from '../../../api/delivery-types';
+import type { ReactNode } from 'react';
+import type { ImportFileRow, SortSpec } from '../../../api/delivery-types';
 import { StatusTag } from '../../../components/files/status-tag';
 import { formatFileDate } from '../../../components/grid/format';
 import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
+import { GridHeader } from '../../../components/grid/grid-header';
+import { ariaSort } from '../../../components/grid/sort-cycle';
 import type { PagedList } from '../../../components/grid/use-paged-list';
 
 /** The status cell; errors and warnings explain themselves in a tooltip (hover or focus). */
@@ -28,8 +31,18 @@ export function ImportStatusCell({ row }: { row: ImportFileRow }) {
   );
 }
 
-/** The grid of imported files. */
-export function ImportGrid({ list }: { list: PagedList<ImportFileRow> }) {
+/** Sortable columns: header text and the server's sort field. */
+const COLUMNS: Array<{ header: string; field: string; body: (r: ImportFileRow) => ReactNode }> = [
+  { header: 'Administrator', field: 'administrator', body: (r) => r.administrator ?? r.administratorCode ?? '' },
+  { header: 'File', field: 'fileName', body: (r) => r.fileName },
+  { header: 'Type', field: 'type', body: (r) => r.type ?? '' },
+  { header: 'Sub Type', field: 'subType', body: (r) => r.subType ?? '' },
+  { header: 'Status', field: 'status', body: (r) => <ImportStatusCell row={r} /> },
+  { header: 'Date', field: 'created_at', body: (r) => formatFileDate(r.created_at, true) },
+];
+
+/** The grid of imported files; header clicks sort on the server (None -> descending -> ascending -> None). */
+export function ImportGrid({ list, sorting, onSort }: { list: PagedList<ImportFileRow>; sorting: readonly SortSpec[]; onSort: (field: string, multi: boolean) => void }) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
     <DataTable
@@ -37,12 +50,15 @@ export function ImportGrid({ list }: { list: PagedList<ImportFileRow> }) {
       className="fa-file-grid fa-import-grid"
       rowClassName={(r: ImportFileRow) => ({ 'fa-row-error': r.status === 'Error' })}
     >
-      <Column header="Administrator" body={(r: ImportFileRow) => r.administrator ?? r.administratorCode ?? ''} />
-      <Column header="File" field="fileName" />
-      <Column header="Type" body={(r: ImportFileRow) => r.type ?? ''} />
-      <Column header="Sub Type" body={(r: ImportFileRow) => r.subType ?? ''} />
-      <Column header="Status" body={(r: ImportFileRow) => <ImportStatusCell row={r} />} />
-      <Column header="Date" body={(r: ImportFileRow) => formatFileDate(r.created_at, true)} />
+      {COLUMNS.map((c) => (
+        <Column
+          key={c.field}
+          header={<GridHeader label={c.header} sortField={c.field} sorting={sorting} onSort={onSort} />}
+          headerClassName={`fa-col-${c.field}`}
+          pt={{ headerCell: { 'aria-sort': ariaSort(sorting, c.field), 'data-col': c.field } as never }}
+          body={c.body}
+        />
+      ))}
     </DataTable>
   );
 }

@@ -1,0 +1,118 @@
+/**
+ * Fund details "More actions" and the aggregation switch (delivery spec section 2 "Fund details",
+ * section 7 `POST /fund/reviewall`, `/fund/set-aggreg-force-run`, `/fund/triggerdbpush`).
+ *
+ * - Review all work papers: marks every produced, required and not yet reviewed work paper of a
+ *   fund reviewed, through the file review rules (server/services/files/fund-files.ts).
+ * - Forced aggregation rerun: the fund's `aggreg_force_run` flag; a trail entry before/after.
+ * - Db push: writes the fund's standardized data (SDM rows of every standardization file) and its
+ *   calculation results into a standalone SQLite database `<data dir>/db-push/fund_{id}.sqlite`,
+ *   for reporting tools to read without touching the live database. Written to a temporary file
+ *   and renamed, so a reader never sees half a push; needs `isDbPushEnabled`.
+ */
+import Database from 'better-sqlite3';
+import { and, eq, inArray } from 'drizzle-orm';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { fundFiles, fundRequests } from '../../db/schema/index.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import type { User } from '../auth/tokens.js';
+import { PRODUCED_STATUSES } from '../files/display.js';
+import { reviewFiles, type FileActionResult } from '../files/fund-files.js';
+import { writeTrail } from './trail.js';
+import { parseInput } from './validate.js';
+
+const fundId = z.coerce.number().int().positive();
+export const reviewAllInputSchema = z.object({ id: fundId });
+export const aggregForceRunInputSchema = z.object({ id: fundId, value: z.boolean() });
+export const dbPushInputSchema = z.object({ fundId });
+
+function requireFund(ctx: AppContext, id: number) {
+  const row = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get();
+  if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
+  return row;
+}
+
+/**
+ * Marks every work paper of a fund that is produced, required and not reviewed as reviewed.
+ * @returns the file action result of the review (files now, nothing queued)
+ * @throws NotFoundError for an unknown fund; ValidationError 'No work papers to review' when none qualify
+ */
+export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<typeof reviewAllInputSchema>): FileActionResult {
+  const { id } = parseInput(reviewAllInputSchema, input);
+  requireFund(ctx, id);
+  const papers = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'work_paper'))).all()
+    .filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && !f.reviewed);
+  if (!papers.length) throw new ValidationError('No work papers to review: every produced work paper is reviewed or not required');
+  return reviewFiles(ctx, user, { ids: papers.map((p) => p.id), reviewed: true, fundRequestId: id });
+}
+
+/**
+ * Sets a fund's forced aggregation rerun flag (`aggreg_force_run`).
+ * @returns `{id, aggreg_force_run}`
+ * @throws NotFoundError for an unknown fund
+ */
+export function setAggregForceRun(ctx: AppContext, user: User, input: z.input<typeof aggregForceRunInputSchema>): { id: number; aggreg_force_run: boolean } {
+  const { id, value } = parseInput(aggregForceRunInputSchema, input);
+  ctx.db.transaction((tx) => {
+    const row = tx.select({ v: fundRequests.aggregForceRun }).from(fundRequests).where(eq(fundRequests.id, id)).get();
+    if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
+    if (row.v === value) return;
+    tx.update(fundRequests).set({ aggregForceRun: value, updatedAt: new Date().toISOString() }).where(eq(fundRequests.id, id)).run();
+    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'set-aggreg-force-run', before: { aggreg_force_run: row.v }, after: { aggreg_force_run: value } });
+  });
+  return { id, aggreg_force_run: value };
+}
+
+/** Where a fund's Db push is written. */
+export function dbPushPath(ctx: AppContext, id: number): string {
+  return join(ctx.config.dataDir, 'db-push', `fund_${id}.sqlite`);
+}
+
+/**
+ * Pushes a fund's standardized rows and calculation results to `<data dir>/db-push/fund_{id}.sqlite`
+ * (tables `fund`, `sdm_rows (sdm_type, file, line, data JSON)`, `checks (data JSON)`).
+ * @returns `{fundId, file, rows, checks}`
+ * @throws ForbiddenError when Db push is not enabled; NotFoundError; ValidationError when the fund has no standardized data
+ */
+export function triggerDbPush(ctx: AppContext, user: User, input: z.input<typeof dbPushInputSchema>): { fundId: number; file: string; rows: number; checks: number } {
+  if (!ctx.config.isDbPushEnabled) throw new ForbiddenError('Db push is not enabled on this server (isDbPushEnabled)');
+  const { fundId: id } = parseInput(dbPushInputSchema, input);
+  const fund = requireFund(ctx, id);
+  const files = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), inArray(fundFiles.kind, ['standardization', 'calculation']))).all();
+  const std = files.filter((f) => f.kind === 'standardization');
+  if (!std.length) throw new ValidationError(`Fund request ${id} has no standardized data to push yet`);
+  const checks = files.filter((f) => f.kind === 'calculation').flatMap((f) => ((f.validation as { QA_Rec?: unknown[] } | null)?.QA_Rec ?? []));
+
+  const target = dbPushPath(ctx, id);
+  mkdirSync(join(ctx.config.dataDir, 'db-push'), { recursive: true });
+  const tmp = `${target}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true });
+  const out = new Database(tmp);
+  let rows = 0;
+  try {
+    out.exec(`CREATE TABLE fund (id INTEGER PRIMARY KEY, name TEXT, client TEXT, period_end TEXT, currency TEXT, pushed_at TEXT, pushed_by TEXT);
+      CREATE TABLE sdm_rows (sdm_type TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL, data TEXT NOT NULL);
+      CREATE TABLE checks (data TEXT NOT NULL);`);
+    const insRow = out.prepare('INSERT INTO sdm_rows (sdm_type, file, line, data) VALUES (?, ?, ?, ?)');
+    const insCheck = out.prepare('INSERT INTO checks (data) VALUES (?)');
+    const read = ctx.sqlite.prepare('SELECT sdm_type AS t, line, data FROM sdm_rows WHERE fund_file_id = ? ORDER BY line');
+    out.transaction(() => {
+      out.prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)').run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
+      for (const f of std) {
+        for (const r of read.iterate(f.id) as IterableIterator<{ t: string; line: number; data: string }>) {
+          insRow.run(r.t, f.fileName, r.line, r.data);
+          rows++;
+        }
+      }
+      for (const c of checks) insCheck.run(JSON.stringify(c));
+    })();
+  } finally {
+    out.close();
+  }
+  renameSync(tmp, target);
+  ctx.db.transaction((tx) => writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'db-push', before: null, after: { file: target, rows, checks: checks.length } }));
+  return { fundId: id, file: target, rows, checks: checks.length };
+}
