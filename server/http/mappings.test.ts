@@ -77,6 +77,14 @@ describe('live mappings', () => {
     const m = (await custom('gs_instruments')).body.payload;
     const res = await upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'update-custom', customId: String(m.id) }, instrumentCsv(), sessionToken(ctx, auditor.id));
     expect(res.status).toBe(403);
+    // the Live mappings toggle follows the same rule: the creator (or the delivery team) only, never a master
+    const seen = (tok: string) => api.get('mappings', tok).then((r) => r.body.payload as Array<{ id: number; kind: string; canToggle: boolean }>);
+    const asAdmin = await seen(token);
+    expect(asAdmin.find((x) => x.id === m.id)?.canToggle).toBe(true);
+    expect(asAdmin.filter((x) => x.kind === 'master').every((x) => !x.canToggle)).toBe(true);
+    expect((await seen(sessionToken(ctx, auditor.id))).find((x) => x.id === m.id)?.canToggle).toBe(false);
+    const del = await api.post('mappings/delete-selected-custom-mappings', { ids: [m.id] }, sessionToken(ctx, auditor.id));
+    expect(del.status).not.toBe(200);
   });
 
   it('downloads a mapping as csv with a download token', async () => {

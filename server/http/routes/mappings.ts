@@ -1,7 +1,7 @@
 /** Live and custom mappings (spec section 7 mapping calls of both documents). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { assignMapping, createMapping, deleteMappings, listMappings, mappingTypes, mappingTypesForFund, removeMappings, type MappingMode } from '../../services/mappings/mappings.js';
+import { assignMapping, createMapping, deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, removeMappings, type MappingMode } from '../../services/mappings/mappings.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
@@ -11,8 +11,8 @@ const id = z.coerce.number().int().positive();
 export const mappingRoutes = [
   defineRoute({
     method: 'GET', path: '/mappings', group: 'shared', tag: 'mappings',
-    summary: 'Active mappings with administrator, owner, canLiveMappingBeDeleted and blocking fundRequests',
-    handler: ({ ctx }) => listMappings(ctx),
+    summary: 'Active mappings with administrator, owner, canLiveMappingBeDeleted, blocking fundRequests and canToggle (the caller may select it: custom, and the creator or a delivery team member)',
+    handler: ({ ctx, user }) => listMappingsFor(ctx, user),
   }),
   defineRoute({
     method: 'GET', path: '/mappings/types/:administratorCode', group: 'shared', tag: 'mappings',

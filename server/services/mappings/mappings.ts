@@ -48,8 +48,17 @@ function assertType(type: string): MappingType {
 }
 
 /** Whether a user may change a custom mapping: its creator or a delivery team member (spec section 6). */
-function canChange(user: User, m: MappingRow): boolean {
+function canChange(user: User, m: Pick<MappingRow, 'userId'>): boolean {
   return m.userId === user.id || ['DeliveryTeamMember', 'Admin', 'Root'].includes(user.role);
+}
+
+/**
+ * The mappings a user sees, each with `canToggle`: whether the user may select it on the Live
+ * mappings screen (delivery spec "Live mappings": custom mappings only, and only their creator or
+ * a delivery team member; master mappings never). Deleting checks the same rule again.
+ */
+export function listMappingsFor(ctx: AppContext, user: User): Array<MappingView & { canToggle: boolean }> {
+  return listMappings(ctx).map((v) => ({ ...v, canToggle: v.kind === 'custom' && canChange(user, { userId: v.user_auth_id }) }));
 }
 
 /**

@@ -17,10 +17,14 @@ export interface MappingRow {
   canLiveMappingBeDeleted: boolean;
   /** fund requests using the mapping */
   fundRequests: Array<{ id: number; code: string | null }>;
+  /** whether the user may select it on Live mappings (custom; its creator or a delivery team member) */
+  canToggle?: boolean;
 }
 
-/** Modes of an upload: a new custom mapping or an update of one. */
-export type CustomMode = 'custom' | 'update-custom';
+/** Modes of an upload: a new custom mapping or an update of one; master (delivery Live mappings) replaces a TPA's master mapping. */
+export type MappingMode = 'master' | 'custom' | 'update-custom';
+/** The modes offered in the auditor area. */
+export type CustomMode = Exclude<MappingMode, 'master'>;
 
 /** Every mapping visible to the user. */
 export function fetchMappings(): Promise<MappingRow[]> {
@@ -31,7 +35,7 @@ export function fetchMappings(): Promise<MappingRow[]> {
 export interface CustomMappingUpload {
   administrator: string;
   mappingType: string;
-  mappingMode: CustomMode;
+  mappingMode: MappingMode;
   mappingName?: string;
   customId?: number;
   clientName?: string;
@@ -56,6 +60,11 @@ export function uploadCustomMapping(u: CustomMappingUpload): Promise<MappingRow>
 /** Deletes a custom mapping (failure handled by the caller). */
 export function deleteMapping(id: number): Promise<{ deleted: number[] }> {
   return api.post<{ deleted: number[] }>('/mappings/delete', { id }, { suppressError: true });
+}
+
+/** Deletes the selected custom mappings at once (Live mappings 'Delete selected'; failure handled by the caller). */
+export function deleteSelectedMappings(ids: number[]): Promise<{ deleted: number[] }> {
+  return api.post<{ deleted: number[] }>('/mappings/delete-selected-custom-mappings', { ids }, { suppressError: true });
 }
 
 /** Assigns a custom mapping to funds (Apply Selected). */

@@ -27,8 +27,11 @@ interface UploadBanner {
 
 const EMPTY: MappingForm = { administrator: null, mappingType: null, mode: 'custom', name: '', clientName: '', rationale: '', customId: null };
 
-/** The upload form. */
-function UploadForm({ mappings, onUploaded }: { mappings: readonly MappingRow[]; onUploaded: () => void }) {
+/**
+ * The upload form: administrator, type and mode, then the csv. `allowMaster` (delivery Live
+ * mappings) adds the master mode, which replaces the TPA's master mapping of that type.
+ */
+export function UploadForm({ mappings, onUploaded, allowMaster = false, title = 'Create or update a custom mapping' }: { mappings: readonly MappingRow[]; onUploaded: () => void; allowMaster?: boolean; title?: string }) {
   const [form, setForm] = useState<MappingForm>(EMPTY);
   const [banner, setBanner] = useState<UploadBanner | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,7 +48,7 @@ function UploadForm({ mappings, onUploaded }: { mappings: readonly MappingRow[];
     try {
       await uploadCustomMapping({
         administrator: form.administrator, mappingType: form.mappingType, mappingMode: form.mode, file,
-        ...(form.mode === 'custom' ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() } : { customId: form.customId ?? undefined }),
+        ...(form.mode === 'custom' ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() } : form.mode === 'update-custom' ? { customId: form.customId ?? undefined } : {}),
       });
       notify({ severity: 'success', detail: `${file.name} uploaded`, life: 2400 });
       setForm((f) => ({ ...f, name: '', clientName: '', rationale: '', customId: null }));
@@ -56,7 +59,7 @@ function UploadForm({ mappings, onUploaded }: { mappings: readonly MappingRow[];
       if (e.status === 400 && e.totalErrorsFound !== undefined && e.validationMessage) {
         setBanner({ title: e.validationMessage, errors: list.filter((t) => t !== e.validationMessage), more: Math.max(0, e.totalErrorsFound - list.length) });
       } else {
-        setBanner({ title: form.mode === 'update-custom' ? 'Error updating mapping' : 'Error creating mapping', errors: list, more: 0 });
+        setBanner({ title: form.mode === 'custom' ? 'Error creating mapping' : 'Error updating mapping', errors: list, more: 0 });
       }
     } finally {
       setBusy(false);
@@ -65,15 +68,15 @@ function UploadForm({ mappings, onUploaded }: { mappings: readonly MappingRow[];
 
   return (
     <section className="fa-aud-card" aria-labelledby="fa-cm-upload">
-      <h3 id="fa-cm-upload" style={{ marginTop: 0 }}>Create or update a custom mapping</h3>
+      <h3 id="fa-cm-upload" style={{ marginTop: 0 }}>{title}</h3>
       <div className="fa-field-grid">
         <label htmlFor="fa-cm-admin">Administrator</label>
         <Dropdown inputId="fa-cm-admin" value={form.administrator} options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))} onChange={(e) => set({ administrator: e.value, customId: null })} placeholder="Select an administrator" />
         <label htmlFor="fa-cm-type">Mapping type</label>
         <Dropdown inputId="fa-cm-type" value={form.mappingType} options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))} onChange={(e) => set({ mappingType: e.value, customId: null })} placeholder="Select a mapping type" />
         <label htmlFor="fa-cm-mode">Mode</label>
-        <Dropdown inputId="fa-cm-mode" value={form.mode} options={[{ value: 'custom', label: 'Create new' }, { value: 'update-custom', label: 'Update existing' }]} onChange={(e) => set({ mode: e.value })} />
-        {form.mode === 'custom' ? (
+        <Dropdown inputId="fa-cm-mode" value={form.mode} options={[...(allowMaster ? [{ value: 'master', label: 'Master (replace)' }] : []), { value: 'custom', label: 'Create new' }, { value: 'update-custom', label: 'Update existing' }]} onChange={(e) => set({ mode: e.value })} />
+        {form.mode === 'master' ? null : form.mode === 'custom' ? (
           <>
             <label htmlFor="fa-cm-name">Mapping name</label>
             <div>

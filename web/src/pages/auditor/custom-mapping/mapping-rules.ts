@@ -1,6 +1,6 @@
 /** Pure rules of the Custom Mapping tab (auditor spec 5, 6): name, client and reason checks, groups, funds and reset pairs. */
 import type { AuditorFundRow } from '../../../api/auditor-types';
-import type { CustomMode, MappingRow } from '../../../api/custom-mappings';
+import type { MappingMode, MappingRow } from '../../../api/custom-mappings';
 
 export const NAME_MESSAGE = 'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
 export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
@@ -10,14 +10,14 @@ export const REASON_MESSAGE = 'A reason is required (at most 50 characters).';
 export interface MappingForm {
   administrator: string | null;
   mappingType: string | null;
-  mode: CustomMode | null;
+  mode: MappingMode | null;
   name: string;
   clientName: string;
   rationale: string;
   customId: number | null;
 }
 
-/** Field errors of the form (empty when it may upload). */
+/** Field errors of the form (empty when it may upload); a master upload needs only administrator and type. */
 export function formErrors(f: MappingForm, mappings: readonly MappingRow[]): Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> {
   const out: Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> = {};
   if (f.mode === 'custom') {
