@@ -120,6 +120,9 @@ export interface FundFile {
   name: string | null;
   disabled: boolean;
   reviewed: boolean;
+  released?: boolean;
+  rowCount?: number | null;
+  validation_status?: string | null;
   validation?: { QA_Rec?: QaEntry[]; QA_Mapping?: QaEntry[] } | null;
   /** the status cell as the server derives it (spec section 4 "File status") */
   statusLabel: string;
@@ -165,6 +168,7 @@ export interface FundDetails extends Record<string, unknown> {
   children: ChildFund[];
   inputFiles: FundFile[];
   standardizationFiles: FundFile[];
+  calculationFiles: FundFile[];
   workPapers: FundFile[];
   hasCsvOutputs: boolean;
   dataStatusCounts: DataStatusCounts;

@@ -1,0 +1,120 @@
+/**
+ * The Files tab: the fund's four file grids (input, standardization, calculation, work papers)
+ * with the server's status label and QA Validations popover, and the file actions of delivery
+ * spec section 4: review / unreview, required / not required, remove an input file (after a
+ * confirmation), Release all / Unrelease all work papers. The server decides what is allowed and
+ * names the files it refuses. File events from the socket reload the fund.
+ */
+import { useEffect, useState } from 'react';
+import { Button } from 'primereact/button';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import type { FundFile } from '../../../api/auditor-types';
+import { ApiError, errorText } from '../../../api/errors';
+import { disableFiles, releaseWorkPapers, removeFiles, reviewFiles } from '../../../api/fund-activity';
+import { QaPopover } from '../../../components/files/qa-popover';
+import { formatFileDate } from '../../../components/grid/format';
+import { notify } from '../../../state/notifications';
+import { socketEvents } from '../../../state/socket';
+import type { FundTabProps } from './tab-props';
+
+type Group = 'input' | 'standardization' | 'calculation' | 'work_paper';
+
+/** Runs a file action, then reloads; a refusal shows the server's reasons. */
+async function run(action: () => Promise<unknown>, done: string, reload: () => void) {
+  try {
+    await action();
+    notify({ severity: 'success', detail: done, life: 2400 });
+  } catch (err) {
+    const e = err as ApiError;
+    notify({ severity: 'error', summary: e.message || 'The action failed', detail: (e.errors ?? []).map(errorText).join('; ') });
+  }
+  reload();
+}
+
+function FileGrid({ title, group, files, fundId, reload, onRemove }: { title: string; group: Group; files: readonly FundFile[]; fundId: number; reload: () => void; onRemove: (f: FundFile) => void }) {
+  const canDisable = group === 'input' || group === 'work_paper';
+  const canReview = group !== 'calculation';
+  return (
+    <section className="fa-fd-files" aria-label={title}>
+      <h3>{title} <span className="fa-muted">({files.length})</span></h3>
+      {!files.length ? (
+        <p className="fa-empty-text">No files</p>
+      ) : (
+        <table className="fa-fd-table" aria-label={title}>
+          <thead>
+            <tr><th>File</th><th>Type</th><th>Date</th><th>Rows</th><th>Status</th><th>QA validation</th><th>Actions</th></tr>
+          </thead>
+          <tbody>
+            {files.map((f) => (
+              <tr key={f.id} data-file={f.filename}>
+                <td>{f.filename}</td>
+                <td>{f.fileType ?? ''}</td>
+                <td>{formatFileDate(f.timestamp, true)}</td>
+                <td>{f.rowCount ?? ''}</td>
+                <td data-col="status">{f.statusLabel}</td>
+                <td><QaPopover qa={f.qa} fileName={f.filename} /></td>
+                <td className="fa-fd-actions">
+                  {canReview && (
+                    <Button size="small" text label={f.reviewed ? 'Unreview' : 'Review'} aria-label={`${f.reviewed ? 'Unreview' : 'Review'} ${f.filename}`}
+                      onClick={() => void run(() => reviewFiles([f.id], !f.reviewed, fundId), `${f.filename} ${f.reviewed ? 'unreviewed' : 'reviewed'}`, reload)} />
+                  )}
+                  {canDisable && (
+                    <Button size="small" text label={f.disabled ? 'Required' : 'Not required'} aria-label={`${f.disabled ? 'Mark required' : 'Mark not required'} ${f.filename}`}
+                      onClick={() => void run(() => disableFiles([f.id], !f.disabled), `${f.filename} marked ${f.disabled ? 'required' : 'not required'}`, reload)} />
+                  )}
+                  {group === 'input' && <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function FilesTab({ fund, reload }: FundTabProps) {
+  const [removing, setRemoving] = useState<FundFile | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = socketEvents.on('file', (data) => {
+      if ((data as { fundRequestId?: number } | null)?.fundRequestId !== fund.id) return;
+      clearTimeout(timer);
+      timer = setTimeout(reload, 300);
+    });
+    return () => {
+      clearTimeout(timer);
+      off();
+    };
+  }, [fund.id, reload]);
+  const grid = (title: string, group: Group, files: readonly FundFile[] | undefined) => (
+    <FileGrid title={title} group={group} files={files ?? []} fundId={fund.id} reload={reload} onRemove={setRemoving} />
+  );
+  return (
+    <div data-testid="fund-files">
+      {grid('Input files', 'input', fund.inputFiles)}
+      {grid('Standardization files', 'standardization', fund.standardizationFiles)}
+      {grid('Calculation files', 'calculation', fund.calculationFiles)}
+      {grid('Work papers', 'work_paper', fund.workPapers)}
+      <div className="fa-fd-toolbar" role="toolbar" aria-label="Work paper release">
+        <Button label="Release all" size="small" outlined disabled={!fund.workPapers.length} onClick={() => void run(() => releaseWorkPapers(fund.id, true), 'Work papers released', reload)} />
+        <Button label="Unrelease all" size="small" outlined disabled={!fund.workPapers.length} onClick={() => void run(() => releaseWorkPapers(fund.id, false), 'Work papers unreleased', reload)} />
+      </div>
+      <ConfirmDialog
+        visible={removing !== null}
+        onHide={() => setRemoving(null)}
+        header="Remove file"
+        message={removing ? `Remove ${removing.filename} and its outputs? The fund is standardized again without it.` : ''}
+        icon="pi pi-exclamation-triangle"
+        acceptLabel="Remove"
+        rejectLabel="Cancel"
+        acceptClassName="p-button-danger"
+        accept={() => {
+          const f = removing;
+          setRemoving(null);
+          if (f) void run(() => removeFiles([f.id]), `${f.filename} removed`, reload);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * The fund's own tabs on the delivery Fund details page: Fund Codes (main first; alternates edited
+ * in edit mode; the main code is never removable), Children with links, Aggregation (group key,
+ * 'Open parent', the forced aggregation rerun switch) and Mappings (the mapping in use per type,
+ * a custom one assigned or removed; each change reruns the fund from standardization).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Chips } from 'primereact/chips';
+import { Dropdown } from 'primereact/dropdown';
+import { InputSwitch } from 'primereact/inputswitch';
+import type { FundDetails } from '../../../api/auditor-types';
+import { ApiError } from '../../../api/errors';
+import { assignFundMapping, fetchFundMappings, removeFundMapping, setAggregForceRun, type FundMappingType } from '../../../api/fund-activity';
+import { notify } from '../../../state/notifications';
+import type { Draft } from '../../auditor/fund-details/fund-form';
+
+/** Fund codes: the main code first (read-only), alternates editable in edit mode. */
+export function FundCodesTab({ fund, draft, editing, onChange }: { fund: FundDetails; draft: Draft; editing: boolean; onChange: (k: string, v: unknown) => void }) {
+  const main = fund.fund_codes.find((c) => c.main)?.code ?? fund.fund_code;
+  return (
+    <div className="fa-field-grid">
+      <span className="fa-field-label">Main fund code</span>
+      <span data-field="main_code">{main ?? '-'}</span>
+      <label htmlFor="fa-fd-alternates">Alternate codes</label>
+      {editing ? (
+        <Chips inputId="fa-fd-alternates" value={draft.alternative_codes} separator="," allowDuplicate={false} onChange={(e) => onChange('alternative_codes', e.value ?? [])} />
+      ) : (
+        <span data-field="alternate_codes">{draft.alternative_codes.join(', ') || '-'}</span>
+      )}
+    </div>
+  );
+}
+
+/** Children of a parent fund, each a link. */
+export function ChildrenTab({ fund, onOpen }: { fund: FundDetails; onOpen: (id: number) => void }) {
+  return (
+    <ul className="fa-fd-children">
+      {fund.children.map((c) => (
+        <li key={c.id}>
+          <button type="button" className="fa-linkbutton" onClick={() => onOpen(c.id)}>
+            {c.fund_code ? `${c.fund_code} - ` : ''}
+            {c.name}
+          </button>{' '}
+          <span className="fa-empty-text">({c.client})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Aggregation: group key, parent link and the forced aggregation rerun switch. */
+export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; onOpen: (id: number) => void; reload: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const toggle = async (value: boolean) => {
+    setBusy(true);
+    try {
+      await setAggregForceRun(fund.id, value);
+      notify({ severity: 'success', detail: value ? 'Aggregation will be forced to rerun' : 'Forced aggregation rerun switched off', life: 2400 });
+      reload();
+    } catch (err) {
+      notify({ severity: 'error', summary: 'The switch could not be changed', detail: (err as ApiError).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="fa-field-grid">
+      <span className="fa-field-label">Group key</span>
+      <span>{String(fund.group_key ?? '') || '-'}</span>
+      <span className="fa-field-label">Parent</span>
+      <span>{fund.parentId ? <button type="button" className="fa-linkbutton" onClick={() => onOpen(fund.parentId!)}>Open parent</button> : '-'}</span>
+      <label htmlFor="fa-fd-aggreg-force">Forced aggregation rerun</label>
+      <InputSwitch inputId="fa-fd-aggreg-force" checked={Boolean(fund.aggreg_force_run)} disabled={busy} onChange={(e) => void toggle(Boolean(e.value))} />
+    </div>
+  );
+}
+
+/** Mappings of the fund per type: the one in use, a custom one assigned or removed. */
+export function MappingsTab({ fund, reload }: { fund: FundDetails; reload: () => void }) {
+  const [types, setTypes] = useState<FundMappingType[] | null>(null);
+  const load = useCallback(() => {
+    fetchFundMappings(fund.id).then(setTypes, () => setTypes([]));
+  }, [fund.id]);
+  useEffect(load, [load]);
+  const choose = async (t: FundMappingType, mappingId: number) => {
+    const current = t.mappings.find((m) => m.id === t.inUse);
+    try {
+      const target = t.mappings.find((m) => m.id === mappingId);
+      if (target?.kind === 'custom') await assignFundMapping(fund.id, mappingId);
+      else if (current?.kind === 'custom') await removeFundMapping(fund.id, current.id);
+      notify({ severity: 'success', detail: `${t.type}: ${target?.description ?? ''} in use; the fund is standardized again`, life: 2400 });
+    } catch (err) {
+      notify({ severity: 'error', summary: 'The mapping could not be changed', detail: (err as ApiError).message });
+    }
+    load();
+    reload();
+  };
+  if (!types) return <p className="fa-empty-text" role="status">Loading...</p>;
+  if (!types.length) return <p className="fa-empty-text">No mappings for this administrator</p>;
+  return (
+    <div className="fa-field-grid">
+      {types.map((t) => (
+        <FragmentRow key={t.type} t={t} onChoose={(id) => void choose(t, id)} />
+      ))}
+    </div>
+  );
+}
+
+function FragmentRow({ t, onChoose }: { t: FundMappingType; onChoose: (id: number) => void }) {
+  const id = `fa-fd-mapping-${t.type}`;
+  return (
+    <>
+      <label htmlFor={id}>{t.type}</label>
+      <Dropdown inputId={id} value={t.inUse} options={t.mappings.map((m) => ({ value: m.id, label: `${m.description} (${m.kind})` }))} onChange={(e) => onChoose(e.value as number)} />
+    </>
+  );
+}
