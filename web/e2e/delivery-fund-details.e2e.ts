@@ -100,6 +100,17 @@ describe('delivery fund details', () => {
     await expect.poll(async () => (await fd.table('Trail').innerText()).includes('file-review')).toBe(true);
   });
 
+  it('follows a change made elsewhere through the live socket, without a reload', async () => {
+    await page.evaluate(() => ((window as unknown as { faNoReload: boolean }).faNoReload = true));
+    await fd.tab('Files');
+    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    const fund = await api<{ workPapers: Array<{ id: number }> }>('GET', `/fund/${ids.gs}`);
+    // another user marks the work paper not reviewed
+    await api('POST', '/file/review', { ids: [fund.workPapers[0].id], reviewed: false, fundRequestId: ids.gs });
+    await expect.poll(() => fd.files('Work papers').getByRole('button', { name: `Review ${wp}` }).count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { faNoReload?: boolean }).faNoReload)).toBe(true);
+  });
+
   it('lists the processes and the log sub-tabs, and shows a raw payload', async () => {
     await fd.tab('Processes');
     const processes = fd.table('Processes');

@@ -117,7 +117,10 @@ describe('status actions', () => {
     expect(row).toMatchObject({ rerunCount: 2, rerunById: ctx.boot.admin.id, rerunByRole: 'Admin' });
     expect(Date.now() - Date.parse(row.rerunDate!)).toBeLessThan(60_000);
     expect(ctx.db.select().from(processes).all()).toMatchObject([{ fundRequestId: a.id, stage: 'calculations', status: 'pending' }]);
-    expect(trailOf(a.id)).toMatchObject([{ action: 'rerun', before: { status: 'Approved', rerun_count: 1 }, after: { status: 'Approved', rerun_count: 2 } }]);
+    expect(trailOf(a.id)).toMatchObject([{ action: 'rerun', before: { status: 'Approved', rerun_count: 1 }, after: { status: 'Approved', rerun_count: 2, forceRun: true } }]);
+    // with Force run off the job runs only when its inputs changed
+    rerunFunds(ctx, ctx.boot.admin, { ids: [a.id], forceRun: false });
+    expect(ctx.db.select().from(processes).all().map((x) => x.forceRun)).toEqual([true, false]);
   });
 
   it('changes the data-requested status of funds not deleted', () => {

@@ -42,6 +42,8 @@ export const actionInputSchema = z.object({
   ids: z.array(z.coerce.number().int().positive()).min(1, 'select at least one fund').max(10_000),
   /** 'Auditor' from the auditor area; delivery sends the member's name */
   requestedBy: z.string().max(200).optional().nullable(),
+  /** reset and rerun: process even when the inputs did not change (Fund details 'Force run'; default true) */
+  forceRun: z.boolean().optional(),
 });
 export type ActionInput = z.input<typeof actionInputSchema>;
 
@@ -73,7 +75,7 @@ interface Change {
 }
 
 /** Runs an action over funds in one transaction. @throws NotFoundError for the first unknown id (nothing changes) */
-function runAction(ctx: AppContext, user: User, action: FundAction, ids: number[], plan: (f: FundRow, status: string) => Change | null): ActionResult {
+function runAction(ctx: AppContext, user: User, action: FundAction, ids: number[], plan: (f: FundRow, status: string) => Change | null, forceRun = true): ActionResult {
   const unique = [...new Set(ids)];
   const queued: Array<{ id: number; fundRequestId: number | null; stage: string; status: string }> = [];
   const funds = ctx.db.transaction((tx) => {
@@ -91,7 +93,7 @@ function runAction(ctx: AppContext, user: User, action: FundAction, ids: number[
       if (!change) return { id, status, statusLabel: statusLabel(status), isStatusUnChanged: true };
       if (change.set) tx.update(fr).set({ ...change.set, updatedAt: now }).where(eq(fr.id, id)).run();
       if (change.queue) {
-        queued.push(tx.insert(processes).values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun: true, createdById: user.id })
+        queued.push(tx.insert(processes).values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id })
           .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status }).get());
       }
       writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
@@ -137,26 +139,26 @@ export function undoDelete(ctx: AppContext, user: User, input: ActionInput): Act
 
 /** Queues a fund's pipeline again from identification (force run); any fund not deleted. @throws as changeStatus */
 export function resetFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
-  const { ids } = parseInput(actionInputSchema, input);
+  const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   return runAction(ctx, user, 'reset', ids, (_f, status) =>
-    status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification' }, queue: 'identification' });
+    status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification', forceRun }, queue: 'identification' }, forceRun);
 }
 
 /**
  * Reruns the calculations and work papers of open funds: rerun count + 1, who and when, and a
- * pending calculations process. Only Approved funds. @throws as changeStatus
+ * pending calculations process (force run unless `forceRun: false`). Only Approved funds. @throws as changeStatus
  */
 export function rerunFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
-  const { ids } = parseInput(actionInputSchema, input);
+  const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   const now = new Date().toISOString();
   return runAction(ctx, user, 'rerun', ids, (f, status) => {
     if (status !== 'Approved') return null;
     const count = f.rerunCount + 1;
     return {
       set: { rerunCount: count, rerunById: user.id, rerunByRole: user.role, rerunDate: now },
-      before: { status, rerun_count: f.rerunCount }, after: { status, rerun_count: count }, queue: 'calculations',
+      before: { status, rerun_count: f.rerunCount }, after: { status, rerun_count: count, forceRun }, queue: 'calculations',
     };
-  });
+  }, forceRun);
 }
 
 /** Sets the data-requested status of funds not deleted. @throws as changeStatus */

@@ -40,9 +40,9 @@ export type FundAction = keyof typeof FUND_ACTION_PATHS;
 /** Actions that carry `requestedBy` (the delivery team member). */
 const WITH_REQUESTED_BY: readonly FundAction[] = ['open', 'close', 'issue', 'pause', 'remove'];
 
-/** Runs a status action on funds. */
-export function runFundAction(action: FundAction, ids: number[], requestedBy: string | null): Promise<ActionResult> {
-  const body = WITH_REQUESTED_BY.includes(action) ? { ids, requestedBy } : { ids };
+/** Runs a status action on funds; reset and rerun take `forceRun` (default true on the server). */
+export function runFundAction(action: FundAction, ids: number[], requestedBy: string | null, options: { forceRun?: boolean } = {}): Promise<ActionResult> {
+  const body = { ...(WITH_REQUESTED_BY.includes(action) ? { ids, requestedBy } : { ids }), ...options };
   return api.post<ActionResult>(FUND_ACTION_PATHS[action], body);
 }
 

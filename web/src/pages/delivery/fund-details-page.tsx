@@ -4,13 +4,15 @@
  * comments and recipients always), and the tabs Files, Processes, Logs, Errors, Trail, Fund
  * Codes, Children (n) when any, Comments, Recipients, Aggregation (when enabled) and Mappings
  * (when the fund has an administrator), with a reload control. Buttons: Edit / Save / Discard,
- * Rerun workpapers (open funds), Download options, Delete (confirmed; back to /), More actions
+ * Rerun workpapers (open funds; with the Force run switch off, stages whose inputs did not change
+ * are skipped), Download options, Delete (confirmed; back to /), More actions
  * (review all work papers; Db push when enabled). Leaving with unsaved changes asks first; a fund
  * found closed or deleted sends the user back to /.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
+import { InputSwitch } from 'primereact/inputswitch';
 import { Menu } from 'primereact/menu';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useSnapshot } from 'valtio';
@@ -53,6 +55,7 @@ export function FundDetailsPage({ id }: { id?: string }) {
   const [asking, setAsking] = useState<null | (() => void)>(null);
   const [deleting, setDeleting] = useState(false);
   const [downloading, setDownloading] = useState(false);
+  const [forceRun, setForceRun] = useState(true);
   const more = useRef<Menu>(null);
   usePageTitle(isNew ? 'New fund request' : fund ? `Fund details - ${fund.name}` : 'Fund details');
 
@@ -159,7 +162,11 @@ export function FundDetailsPage({ id }: { id?: string }) {
               <Button label="Edit" icon="pi pi-pencil" onClick={() => setEditing(true)} />
             )}
           </span>
-          <Button label="Rerun workpapers" icon="pi pi-replay" outlined disabled={fund.status !== 'Approved'} tooltip={fund.status !== 'Approved' ? 'Only open funds can be rerun' : undefined} tooltipOptions={{ showOnDisabled: true }} onClick={() => void act('Rerun', () => runFundAction('rerun', [fund.id], null), 'Rerun queued')} />
+          <Button label="Rerun workpapers" icon="pi pi-replay" outlined disabled={fund.status !== 'Approved'} tooltip={fund.status !== 'Approved' ? 'Only open funds can be rerun' : undefined} tooltipOptions={{ showOnDisabled: true }} onClick={() => void act('Rerun', () => runFundAction('rerun', [fund.id], null, { forceRun }), 'Rerun queued')} />
+          <span className="fa-fd-force">
+            <InputSwitch inputId="fa-fd-force-run" checked={forceRun} onChange={(e) => setForceRun(Boolean(e.value))} />
+            <label htmlFor="fa-fd-force-run">Force run</label>
+          </span>
           <Button label="Download options" icon="pi pi-download" outlined onClick={() => setDownloading(true)} />
           <Button label="Delete" icon="pi pi-trash" severity="danger" outlined onClick={() => setDeleting(true)} />
           <Button label="More actions" icon="pi pi-ellipsis-v" text aria-haspopup="menu" onClick={(e) => more.current?.toggle(e)} />
