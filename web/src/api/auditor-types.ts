@@ -1,8 +1,13 @@
 /** Wire types of the auditor area's calls (auditor spec sections 3 and 7; field names as on the wire). */
 import type { QaItem, QaValidations } from '../../../server/services/files/display.js';
+import type { ActionFund, ActionResult } from '../../../server/services/funds/actions.js';
+import type { DataStatusCounts, WorkPaperStatusCounts } from '../../../server/services/funds/derive.js';
+import type { AuditorFundRow } from '../../../server/services/funds/listing.js';
+import type { FundGroup, NameCount, StatusReport } from '../../../server/services/funds/status-report.js';
 import type { ApiErrorEntry } from './types';
 
-export type { QaItem, QaValidations };
+/** Shapes the server defines once; the screens read them as they are. */
+export type { ActionFund, ActionResult, AuditorFundRow, DataStatusCounts, FundGroup, NameCount, QaItem, QaValidations, StatusReport, WorkPaperStatusCounts };
 
 /** Paging of a list answer. */
 export interface Pagination {
@@ -11,92 +16,10 @@ export interface Pagination {
   count: number;
 }
 
-/** Input-file counts of a fund (spec "Fund counts"). */
-export interface DataStatusCounts {
-  rawCount: number;
-  pendingCount: number;
-  processingCount: number;
-  processedCount: number;
-  assignedCount: number;
-  errorCount: number;
-  onBoardingCount: number;
-  notRequiredCount: number;
-  notReviewedCount: number;
-  total?: number;
-}
-
-/** Work-paper counts of a fund. */
-export interface WorkPaperStatusCounts {
-  total: number;
-  reviewedCount: number;
-  notReviewedCount: number;
-  notRequiredCount: number;
-}
-
-/** A row of the auditor funds listing (`GET /user/funds/{offset}/{limit}`). */
-export interface AuditorFundRow {
-  id: number;
-  name: string;
-  client: string;
-  type: string | null;
-  administrator: string | null;
-  dueDate: string | null;
-  uploadStatus: string;
-  dataRequestStatus: string;
-  dataStatus: string;
-  dataStatusUIField: string;
-  dataStatusCounts: DataStatusCounts;
-  workPaperStatusCounts: WorkPaperStatusCounts;
-  workPaperStatusUIField: string;
-  isLate: boolean;
-  calculationStatus: string | null;
-  isStatusUnChanged: boolean;
-  isParentUIField: string | null;
-  group_key: string | null;
-  aggreg_consol_flag: string | null;
-  parentId: number | null;
-}
-
 /** A page of rows. */
 export interface PageOf<T> {
   rows: T[];
   pagination: Pagination;
-}
-
-/** A name and how many funds it has. */
-export interface NameCount {
-  name: string;
-  count: number;
-}
-
-/** Late or on-time funds of the status report. */
-export interface FundGroup {
-  count: number;
-  clients: NameCount[];
-  administrators: NameCount[];
-  funds: AuditorFundRow[];
-}
-
-/** `GET /user/status-report`. */
-export interface StatusReport {
-  totalFunds: { count: number };
-  activeFunds: { count: number };
-  lateFunds: FundGroup;
-  onTimeFunds: FundGroup;
-}
-
-/** One fund after a status action. */
-export interface ActionFund {
-  id: number;
-  status: string;
-  statusLabel: string;
-  isStatusUnChanged: boolean;
-}
-
-/** Answer of `/fund/approve|close|issue|remove`. */
-export interface ActionResult {
-  funds: ActionFund[];
-  warning?: string;
 }
 
 /** A QA validation entry of a file. */

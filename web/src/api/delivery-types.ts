@@ -1,4 +1,10 @@
 /** Wire types of the delivery pages (field names as the server sends them). */
+import type { ActionFund, ActionResult } from '../../../server/services/funds/actions.js';
+import type { DataStatusCounts } from '../../../server/services/funds/derive.js';
+import type { FundListingRow } from '../../../server/services/funds/listing.js';
+
+/** Shapes the server defines once; the screens read them as they are. */
+export type { ActionFund, ActionResult, DataStatusCounts, FundListingRow };
 
 /** Paging of a list answer (offset starts at 0). */
 export interface Pagination {
@@ -36,82 +42,6 @@ export interface SavedFilter {
   fixed: boolean;
 }
 
-/** Counts behind the data status. */
-export interface DataStatusCounts {
-  rawCount: number;
-  pendingCount: number;
-  processingCount: number;
-  processedCount: number;
-  assignedCount: number;
-  errorCount: number;
-  onBoardingCount: number;
-  notRequiredCount: number;
-  notReviewedCount: number;
-  total: number;
-}
-
-/** A row of the delivery fund listing (`POST /funds/listing`). */
-export interface FundListingRow {
-  id: number;
-  name: string;
-  client: string;
-  fundCode: string | null;
-  alternateCodes: string[];
-  status: string;
-  statusLabel: string;
-  administrator: string | null;
-  administratorCode: string | null;
-  administratorId: number | null;
-  country: string | null;
-  currency: string | null;
-  engagementCode: string | null;
-  accounting_standard: string | null;
-  structure: string | null;
-  outputType: string | null;
-  requestDate: string | null;
-  period_end: string | null;
-  periodStart: string | null;
-  auditStart: string | null;
-  navClose: string | null;
-  dataDue: string | null;
-  hasErrors: boolean;
-  runningProcesses: Array<{ status: string; stage: string }>;
-  dataStatusCounts: DataStatusCounts;
-  dataRequestStatus: string;
-  dataRequestStatusLabel: string;
-  selfOnboarded: boolean;
-  hasCsvOutputs: boolean;
-  group_key: string | null;
-  aggreg_consol_flag: string | null;
-  needs_rerun: boolean;
-  parentId: number | null;
-  children: number[];
-  external_valuations: string | null;
-  price_type_1: string | null;
-  price_type_2: string | null;
-  price_type_3: string | null;
-  price_source_1: string | null;
-  price_source_2: string | null;
-  price_source_3: string | null;
-  created_by: string | null;
-  rerunDate: string | null;
-  rerun_by: string | null;
-  rerun_by_role: string | null;
-  PM: number | null;
-  TE: number | null;
-  SAD: number | null;
-  RTTPlus: number | null;
-  RTTMinus: number | null;
-  gfisClientCode: string | null;
-  connected_audit: boolean;
-  notes: string | null;
-  processStatus: 'Processing' | 'Ready' | 'Idle';
-  dataStatusUIField: string;
-  workPaperStatusUIField: string;
-  isParentUIField: string | null;
-  isLate: boolean;
-}
-
 /** Body of the listing call and of the xlsx export. */
 export interface ListingQuery {
   filters: ListingFilter[];
@@ -119,20 +49,6 @@ export interface ListingQuery {
   search: string | null;
   offset: number;
   pagination: { limit: number };
-}
-
-/** One fund after a status action. */
-export interface ActionFund {
-  id: number;
-  status: string;
-  statusLabel: string;
-  isStatusUnChanged: boolean;
-}
-
-/** Answer of a status action. */
-export interface ActionResult {
-  funds: ActionFund[];
-  warning?: string;
 }
 
 /** Import file statuses (spec section 4). */
