@@ -14,6 +14,7 @@ import { launchBrowser, newContext, screenshotPath } from './browser';
 import { repoRoot, startServer, type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
+import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
@@ -153,6 +154,11 @@ describe('delivery fund details', () => {
     await errors.waitFor();
     expect(await errors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);
     await page.screenshot({ path: screenshotPath('delivery-fund-details-validation.png') });
+    // leaving through the sider asks first
+    await new ShellPage(page).sider.getByRole('link', { name: 'Dashboard' }).click();
+    const ask = fd.dialog('You have made changes');
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await fd.heading.innerText()).toBe(AST);
     await fd.button('Discard').click();
   });
 
@@ -171,6 +177,15 @@ describe('delivery fund details', () => {
     await page.getByRole('button', { name: `S000030880 - ${AST}` }).click();
     await fd.dialog('You have made changes').getByRole('button', { name: 'Discard changes' }).click();
     await expect.poll(() => fd.heading.innerText()).toBe(AST);
+  });
+
+  it('shows why the administrator cannot change', async () => {
+    await page.goto(`${server.url}/fund/${ids.gs}`);
+    await expect.poll(() => fd.heading.innerText()).toBe(GS);
+    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('input files already attached');
+    await page.goto(`${server.url}/fund/${ids.kentucky}`);
+    await expect.poll(() => fd.heading.innerText()).toBe('Kentucky Tax-Free Short-to-Medium Series');
+    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('Child Funds Exist');
   });
 
   it('creates a new fund request at /fund/create', async () => {
@@ -193,6 +208,13 @@ describe('delivery fund details', () => {
     await form.getByRole('button', { name: 'Create fund request' }).click();
     await expect.poll(() => fd.heading.innerText().catch(() => '')).toBe('Kentucky Intermediate Series');
     expect(page.url()).toMatch(/\/fund\/\d+$/);
+    // nothing locks a new fund's administrator: it can move to another TPA
+    await fd.button('Edit').click();
+    await page.locator('.p-dropdown:has(#fa-fd-administrator)').click();
+    await page.locator('.p-dropdown-item', { hasText: 'Meridian' }).first().click();
+    await fd.button('Save').click();
+    await fd.toast('Fund request saved').waitFor();
+    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('Meridian Fund Services');
   });
 
   it('deletes the fund after the confirmation and goes back to the Dashboard', async () => {

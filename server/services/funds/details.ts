@@ -100,7 +100,7 @@ export function getFundDetails(ctx: AppContext, id: number) {
     isParentUIField: derived.isParentUIField,
     processStatus: derived.processStatus,
     calculationStatus: derived.calculationStatus,
-    editable: { rows: edit.rowsEditable, reason: edit.reason, comments: true, recipients: true },
+    editable: { rows: edit.rowsEditable, reason: edit.reason, comments: true, recipients: true, administratorLock: edit.administratorLock },
     assignedCount: edit.assignedCount,
     administratorLock: edit.administratorLock,
   };

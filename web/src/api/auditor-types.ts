@@ -95,7 +95,7 @@ export interface FundDetails extends Record<string, unknown> {
   workPapers: FundFile[];
   hasCsvOutputs: boolean;
   dataStatusCounts: DataStatusCounts;
-  editable: { rows: boolean; reason: string | null; comments: boolean; recipients: boolean };
+  editable: { rows: boolean; reason: string | null; comments: boolean; recipients: boolean; administratorLock?: string | null };
   assignedCount: number;
   is_parent: boolean | null;
   parentId: number | null;

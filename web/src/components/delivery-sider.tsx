@@ -1,7 +1,7 @@
 /** Collapsible delivery sider (width 175, collapsed 45) with the entries the config enables. */
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
-import { navigation } from '../state/navigation';
+import { leaveThen, navigate, navigation } from '../state/navigation';
 import { session } from '../state/session';
 import { canSwitchToAuditor, siderEntries } from '../state/view';
 import { RoleSwitchLink } from './role-switch-link';
@@ -47,6 +47,11 @@ export function DeliverySider() {
                 aria-current={active ? 'page' : undefined}
                 aria-label={siderCollapsed ? e.label : undefined}
                 title={siderCollapsed ? e.label : undefined}
+                onClick={(ev) => {
+                  // a page with unsaved changes asks first, then navigates itself
+                  ev.preventDefault();
+                  leaveThen(() => navigate(e.to));
+                }}
               >
                 <i className={e.icon} aria-hidden="true" />
                 {!siderCollapsed && <span>{e.label}</span>}

@@ -11,6 +11,26 @@ export const navigation = proxy({
   siderCollapsed: false,
 });
 
+/**
+ * A page's question before the user leaves it (unsaved changes): returns true when it took over,
+ * i.e. it will ask and call `proceed` itself if the user agrees. One page at a time.
+ */
+type LeaveGuard = (proceed: () => void) => boolean;
+let leaveGuard: LeaveGuard | null = null;
+
+/** Installs (or with null removes) the current page's leave guard; answers a remover. */
+export function setLeaveGuard(guard: LeaveGuard | null): () => void {
+  leaveGuard = guard;
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null;
+  };
+}
+
+/** Runs `proceed` unless the current page's guard takes over (it then asks first). */
+export function leaveThen(proceed: () => void): void {
+  if (!leaveGuard || !leaveGuard(proceed)) proceed();
+}
+
 /** Navigates the SPA (usable from the API client and stores). */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   browserNavigate(to, { replace: options.replace ?? false });

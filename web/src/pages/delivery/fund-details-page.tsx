@@ -13,6 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { InputSwitch } from 'primereact/inputswitch';
+import { Dropdown } from 'primereact/dropdown';
 import { Menu } from 'primereact/menu';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useSnapshot } from 'valtio';
@@ -22,8 +23,8 @@ import { reviewAllWorkPapers, triggerDbPush } from '../../api/fund-activity';
 import { runFundAction } from '../../api/funds';
 import { ensureAuditorStyles } from '../../components/auditor/auditor-styles';
 import { usePageTitle } from '../../components/use-page-title';
-import { auditorNrd, loadAuditorNrd } from '../../state/auditor-nrd';
-import { navigate } from '../../state/navigation';
+import { auditorNrd, loadAuditorNrd, refOptions } from '../../state/auditor-nrd';
+import { navigate, setLeaveGuard } from '../../state/navigation';
 import { notify } from '../../state/notifications';
 import { session } from '../../state/session';
 import { DownloadDialog } from '../auditor/data-platform/download-dialog';
@@ -76,6 +77,9 @@ export function FundDetailsPage({ id }: { id?: string }) {
     return () => window.removeEventListener('beforeunload', ask);
   }, [f.dirty]);
 
+  // the sider asks the same question before leaving with unsaved changes
+  useEffect(() => setLeaveGuard(f.dirty ? (proceed) => (setAsking(() => proceed), true) : null), [f.dirty]);
+
   /** Runs `then` at once, or after confirming that unsaved changes may be lost. */
   const guard = (then: () => void) => (f.dirty ? setAsking(() => then) : then());
   const open = (other: number) => guard(() => navigate(`/fund/${other}`));
@@ -100,11 +104,22 @@ export function FundDetailsPage({ id }: { id?: string }) {
 
   const rows = rowsEditable(fund);
   const ctx: FormContext = { draft, config: { aggregation: config?.aggregation, investmentAnalyzerEnabled: config?.investmentAnalyzerEnabled } };
+  const lock = fund.editable?.administratorLock ?? null;
   const section = (title: string, fields: readonly FieldDef[]) => (
     <section className="fa-fd-section" aria-label={title}>
       <h3>{title}</h3>
       <div className="fa-field-grid">
-        {fields.filter((x) => !x.show || x.show(ctx)).filter((x) => x.key !== 'alternative_codes').map((x) => (
+        {fields === FUND_INFO_FIELDS && (
+          <AdministratorRow
+            current={fund.administrator}
+            value={(draft.administrator_code as string | null | undefined) ?? fund.administrator?.code ?? null}
+            editable={editing && rows && !lock}
+            lock={lock}
+            nrd={nrd as Nrd | null}
+            onChange={(code) => f.change('administrator_code', code)}
+          />
+        )}
+        {fields.filter((x) => !x.show || x.show(ctx)).filter((x) => x.key !== 'alternative_codes' && x.key !== 'administrator').map((x) => (
           <FieldRow key={x.key} field={x} details={fund} draft={draft} nrd={nrd as Nrd | null} editable={editing && canEdit(x, rows)} onChange={f.change} />
         ))}
       </div>
@@ -223,6 +238,25 @@ export function FundDetailsPage({ id }: { id?: string }) {
         reject={() => setAsking(null)}
       />
     </div>
+  );
+}
+
+/** The administrator: a choice while the fund's rows are editable and nothing locks it; else its name and the lock reason. */
+function AdministratorRow({ current, value, editable, lock, nrd, onChange }: {
+  current: { code: string; name: string } | null; value: string | null; editable: boolean; lock: string | null; nrd: Nrd | null; onChange: (code: string | null) => void;
+}) {
+  return (
+    <>
+      <label htmlFor="fa-fd-administrator">Administrator (TPA)</label>
+      {editable ? (
+        <Dropdown inputId="fa-fd-administrator" value={value} options={refOptions(nrd?.administrators)} onChange={(e) => onChange((e.value as string | null) ?? null)} filter placeholder="Select" />
+      ) : (
+        <span data-field="administrator">
+          {current?.name ?? '-'}
+          {lock && <span className="fa-fd-lock" title="The administrator cannot be changed"> <i className="pi pi-lock" aria-hidden="true" /> {lock}</span>}
+        </span>
+      )}
+    </>
   );
 }
 

@@ -40,7 +40,13 @@ export function useFundDetails(id: number | null) {
     reload();
   }, [reload]);
 
-  const changes = useMemo(() => (fund && draft ? changedFields(fund, draft) : {}), [fund, draft]);
+  const changes = useMemo(() => {
+    if (!fund || !draft) return {};
+    const out = changedFields(fund, draft);
+    // the administrator is editable here (delivery), unless the server locks it
+    if (draft.administrator_code !== undefined && draft.administrator_code !== (fund.administrator?.code ?? null)) out.administrator = draft.administrator_code;
+    return out;
+  }, [fund, draft]);
   const dirty = Object.keys(changes).length > 0;
 
   const change = (key: string, value: unknown) => {
