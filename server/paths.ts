@@ -24,9 +24,11 @@ export function appRoot(): string {
   }
 }
 
-/** Version of the application from package.json. */
+let version: string | undefined;
+
+/** Version of the application from package.json (read once). */
 export function appVersion(): string {
-  return JSON.parse(readFileSync(join(appRoot(), 'package.json'), 'utf8')).version;
+  return (version ??= JSON.parse(readFileSync(join(appRoot(), 'package.json'), 'utf8')).version as string);
 }
 
 export const migrationsDir = () => join(appRoot(), 'server/db/migrations');

@@ -91,9 +91,10 @@ export const fundRequests = sqliteTable('fund_requests', {
   index('fund_requests_request_date_idx').on(t.requestDate),
   // fund listing: children of a parent; a status filter in request-date order; search and sort on client and name
   index('fund_requests_parent_idx').on(t.parentId),
-  index('fund_requests_status_request_idx').on(t.status, t.requestDate),
+  // name and client make the status indexes covering for the listing's search and its count
+  index('fund_requests_status_request_idx').on(t.status, t.requestDate, t.name, t.client),
   index('fund_requests_client_name_idx').on(t.client, t.name),
-  index('fund_requests_status_due_idx').on(t.status, t.dueDate),
+  index('fund_requests_status_due_idx').on(t.status, t.dueDate, t.name, t.client),
 ]);
 
 export const fundCodes = sqliteTable('fund_codes', {

@@ -4,7 +4,7 @@
  * download and socket tokens.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { tokens, users, type TokenKind } from '../../db/schema/index.js';
 import { UnauthorizedError } from '../../errors.js';
@@ -26,6 +26,20 @@ export function issueToken(ctx: AppContext, userId: number, kind: TokenKind, ttl
   return { token, expiresAt };
 }
 
+/** The two lookups of every authenticated request, prepared once per context. */
+function prepareLookups(ctx: AppContext) {
+  return {
+    token: ctx.db.select().from(tokens).where(eq(tokens.tokenHash, sql.placeholder('hash'))).prepare(),
+    user: ctx.db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
+  };
+}
+const lookups = new WeakMap<AppContext, ReturnType<typeof prepareLookups>>();
+function lookupsOf(ctx: AppContext): ReturnType<typeof prepareLookups> {
+  let q = lookups.get(ctx);
+  if (!q) lookups.set(ctx, (q = prepareLookups(ctx)));
+  return q;
+}
+
 /**
  * Finds the user a token belongs to.
  * @param kinds token kinds accepted here
@@ -33,12 +47,13 @@ export function issueToken(ctx: AppContext, userId: number, kind: TokenKind, ttl
  */
 export function verifyToken(ctx: AppContext, token: string | undefined | null, kinds: TokenKind[]): { user: User; tokenId: number } {
   if (!token) throw new UnauthorizedError('Sign-in required: no token was sent');
-  const row = ctx.db.select().from(tokens).where(and(eq(tokens.tokenHash, hashToken(token)), inArray(tokens.kind, kinds))).get();
-  if (!row) throw new UnauthorizedError('The token is not valid');
+  const q = lookupsOf(ctx);
+  const row = q.token.get({ hash: hashToken(token) });
+  if (!row || !kinds.includes(row.kind)) throw new UnauthorizedError('The token is not valid');
   if (row.revokedAt) throw new UnauthorizedError('The token was revoked');
   if (row.usedAt) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
   if (Date.parse(row.expiresAt) <= Date.now()) throw new UnauthorizedError('The token has expired');
-  const user = ctx.db.select().from(users).where(eq(users.id, row.userId)).get();
+  const user = q.user.get({ id: row.userId });
   if (!user || user.disabled) throw new UnauthorizedError('The user of this token is disabled');
   return { user, tokenId: row.id };
 }
