@@ -1,12 +1,17 @@
 /**
- * Delivery Fund details on data produced by the real pipeline (Meridian's deliveries for the
- * Goldman Sachs Bond Fund): opened from the Dashboard by double-click; the four file grids with
- * the server's statuses; a work paper reviewed and the review in the Trail; processes and the log
- * sub-tabs; the error log's raw payload; a comment saved and still there after a reload; an empty
- * PM refused with 'You have validation errors'; the unsaved-changes question before following a
- * child's link; a new fund created at /fund/create; Delete with its confirmation back to /.
+ * Delivery Fund details on the demo funds and data produced by the real pipeline (Meridian's
+ * deliveries for the Goldman Sachs Bond Fund), on a server with aggregation and Db push enabled:
+ * opened from the Dashboard by double-click; the four file grids with the server's statuses; a
+ * work paper reviewed and the review in the Trail; processes and the log sub-tabs; the error
+ * log's raw payload; More actions (review all work papers, Db push 'set'); a comment saved on a
+ * fund whose rows are locked; a field and a fund code saved and still there after a reload; an
+ * empty PM refused with 'You have validation errors'; the unsaved-changes question (sider, child
+ * link); the administrator lock reasons; the Aggregation tab (forced rerun switch, 'Open parent')
+ * and Mappings tab; not found; a new fund at /fund/create refused as a 'Duplicate Fund' with a
+ * link, then created; 'Approved' shown as 'Open'; Delete with its confirmation back to /.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -42,7 +47,10 @@ describe('delivery fund details', () => {
     ) as Promise<T>;
 
   beforeAll(async () => {
-    server = await startServer();
+    // aggregation and Db push are off by default: this server turns them on
+    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
+    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ aggregation: true, isDbPushEnabled: true }));
+    server = await startServer({ dataDir });
     browser = await launchBrowser();
     page = await (await newContext(browser)).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -132,34 +140,100 @@ describe('delivery fund details', () => {
     await page.screenshot({ path: screenshotPath('delivery-fund-details-errors.png') });
   });
 
-  it('saves a comment that is still there after a reload', async () => {
+  it('reviews every work paper and pushes the data from More actions', async () => {
+    await fd.tab('Files');
+    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    // the live-socket test left the work paper not reviewed
+    await fd.files('Work papers').getByRole('button', { name: `Review ${wp}` }).waitFor();
+    await fd.moreAction('Review all work papers');
+    await fd.toast('Every work paper is reviewed').waitFor();
+    await expect.poll(() => fd.files('Work papers').getByRole('button', { name: `Unreview ${wp}` }).count()).toBe(1);
+    // a second time there is nothing left to review: the server says so
+    await fd.moreAction('Review all work papers');
+    await fd.toast(/No work papers to review/).waitFor();
+    await fd.button('More actions').click();
+    await page.locator('#fa-fd-more').getByText('Db push').waitFor();
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-more-actions.png') });
+    await page.locator('#fa-fd-more').getByRole('menuitem', { name: 'set', exact: true }).click();
+    await fd.toast(`Db push of ${GS} done`).waitFor();
+    await fd.tab('Trail');
+    await expect.poll(async () => (await fd.table('Trail').innerText()).includes('db-push')).toBe(true);
+  });
+
+  it('saves a comment on a fund whose other fields are locked, still there after a reload', async () => {
+    expect(await page.getByText(/only comments and recipients can change because/).count()).toBe(1);
     await fd.button('Edit').click();
+    expect(await fd.button('Edit').isDisabled()).toBe(true);
+    // the rows are locked (input files assigned): PM stays read-only, comments do not
+    expect(await page.locator('#fa-fd-PM').count()).toBe(0);
+    expect(await page.locator('#fa-fd-country').count()).toBe(0);
     await fd.tab('Comments');
-    await page.getByLabel('Delivery comments', { exact: true }).fill('Chased the TPA for the capital file');
+    await page.getByLabel('Delivery team comments', { exact: true }).fill('Chased the TPA for the capital file');
     await fd.button('Save').click();
     await fd.toast('Fund request saved').waitFor();
+    expect(await fd.button('Save').isDisabled()).toBe(true);
     await page.reload();
     await expect.poll(() => fd.heading.innerText()).toBe(GS);
     await fd.tab('Comments');
-    expect(await page.locator('[data-field="delivery_comments"]').innerText()).toBe('Chased the TPA for the capital file');
+    expect(await fd.field('delivery_comments').innerText()).toBe('Chased the TPA for the capital file');
   });
 
-  it("refuses an empty PM with 'You have validation errors'", async () => {
+  it('edits a field and adds a fund code, both still there after a reload; the main code cannot be removed', async () => {
     await page.goto(`${server.url}/fund/${ids.ast}`);
     await expect.poll(() => fd.heading.innerText()).toBe(AST);
+    expect(await fd.button('Save').isDisabled()).toBe(true);
+    await fd.button('Edit').click();
+    await page.getByLabel('Engagement code', { exact: true }).fill('E-20230630-AST');
+    await fd.tab('Fund Codes');
+    const rows = fd.table('Fund codes').locator('tbody tr');
+    const before = await rows.allInnerTexts();
+    expect(before[0]).toMatch(/^S000030880\s+Main/);
+    // the main code has no remove button; every alternate has one
+    expect(await rows.first().getByRole('button').count()).toBe(0);
+    expect(await fd.table('Fund codes').getByRole('button', { name: /^Remove code/ }).count()).toBe(before.length - 1);
+    await page.getByRole('button', { name: 'Add fund code' }).click();
+    await rows.last().getByRole('textbox').fill('AST-2022-ALT');
+    // an added but empty code is dropped on save
+    await page.getByRole('button', { name: 'Add fund code' }).click();
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-editing.png'), fullPage: true });
+    await fd.button('Save').click();
+    await fd.toast('Fund request saved').waitFor();
+    await page.reload();
+    await expect.poll(() => fd.heading.innerText()).toBe(AST);
+    expect(await fd.field('engagement_code').innerText()).toBe('E-20230630-AST');
+    await fd.tab('Fund Codes');
+    const after = await rows.allInnerTexts();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after[0]).toMatch(/^S000030880\s+Main/);
+    expect(after.at(-1)).toMatch(/^AST-2022-ALT\s+Alternate/);
+    await fd.button('Edit').click();
+    await fd.table('Fund codes').getByRole('button', { name: 'Remove code AST-2022-ALT' }).click();
+    await fd.button('Save').click();
+    await fd.toast('Fund request saved').waitFor();
+    expect(await rows.count()).toBe(before.length);
+  });
+
+  it("refuses an empty PM with 'You have validation errors' and asks before leaving", async () => {
     await fd.button('Edit').click();
     await page.getByLabel('PM', { exact: true }).fill('');
     await fd.button('Save').click();
-    const errors = page.getByTestId('validation-errors');
-    await errors.waitFor();
-    expect(await errors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);
+    await fd.validationErrors.waitFor();
+    expect(await fd.validationErrors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);
+    await fd.toast('Action failed').waitFor();
     await page.screenshot({ path: screenshotPath('delivery-fund-details-validation.png') });
     // leaving through the sider asks first
     await new ShellPage(page).sider.getByRole('link', { name: 'Dashboard' }).click();
     const ask = fd.dialog('You have made changes');
+    await ask.getByText('They will be lost if not saved').waitFor();
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-unsaved.png') });
     await ask.getByRole('button', { name: 'Keep editing' }).click();
     expect(await fd.heading.innerText()).toBe(AST);
-    await fd.button('Discard').click();
+    expect(await page.getByLabel('PM', { exact: true }).inputValue()).toBe('');
+    await new ShellPage(page).sider.getByRole('link', { name: 'Dashboard' }).click();
+    await fd.dialog('You have made changes').getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    const saved = await api<{ PM: number | null }>('GET', `/fund/${ids.ast}`);
+    expect(saved.PM).not.toBeNull();
   });
 
   it('asks before leaving unsaved changes for a child fund', async () => {
@@ -179,50 +253,99 @@ describe('delivery fund details', () => {
     await expect.poll(() => fd.heading.innerText()).toBe(AST);
   });
 
-  it('shows why the administrator cannot change', async () => {
-    await page.goto(`${server.url}/fund/${ids.gs}`);
-    await expect.poll(() => fd.heading.innerText()).toBe(GS);
-    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('input files already attached');
-    await page.goto(`${server.url}/fund/${ids.kentucky}`);
+  it("switches the forced aggregation rerun and opens the parent from the Aggregation tab", async () => {
+    await fd.tab('Aggregation');
+    const sw = page.locator('.p-inputswitch:has(#fa-fd-aggreg-force)');
+    expect(await page.locator('#fa-fd-aggreg-force').isChecked()).toBe(false);
+    await sw.click();
+    await fd.toast('Aggregation will be forced to rerun').waitFor();
+    await page.reload();
+    await expect.poll(() => fd.heading.innerText()).toBe(AST);
+    await fd.tab('Aggregation');
+    await expect.poll(() => page.locator('#fa-fd-aggreg-force').isChecked()).toBe(true);
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-aggregation.png') });
+    await page.getByRole('button', { name: 'Open parent' }).click();
     await expect.poll(() => fd.heading.innerText()).toBe('Kentucky Tax-Free Short-to-Medium Series');
-    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('Child Funds Exist');
+    expect(page.url()).toMatch(new RegExp(`/fund/${ids.kentucky}$`));
   });
 
-  it('creates a new fund request at /fund/create', async () => {
+  it('shows why the administrator cannot change, and the mapping in use per type', async () => {
+    expect(await fd.field('administrator').innerText()).toContain('Child Funds Exist');
+    await page.goto(`${server.url}/fund/${ids.ast}`);
+    await expect.poll(() => fd.heading.innerText()).toBe(AST);
+    expect(await fd.field('administrator').innerText()).toContain('Parent Fund Exist');
+    await page.goto(`${server.url}/fund/${ids.gs}`);
+    await expect.poll(() => fd.heading.innerText()).toBe(GS);
+    expect(await fd.field('administrator').innerText()).toContain('input files already attached');
+    expect(await fd.tabNames()).toEqual(['Files', 'Processes', 'Logs', 'Errors', 'Trail', 'Fund Codes', 'Comments', 'Recipients', 'Aggregation', 'Mappings']);
+    await fd.tab('Mappings');
+    await expect.poll(() => page.locator('.fa-fd-tabs .p-dropdown-label').count()).toBeGreaterThan(0);
+    expect(await page.locator('.fa-fd-tabs .p-dropdown-label').first().innerText()).toMatch(/\(master\)$/);
+  });
+
+  it('answers an unknown fund with its message', async () => {
+    await page.goto(`${server.url}/fund/987654`);
+    await page.locator('.fa-error-banner[role="alert"]').filter({ hasText: 'No such fund request with id: 987654' }).waitFor();
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-not-found.png') });
+    await page.goto(`${server.url}/fund/not-a-number`);
+    await page.locator('.fa-error-banner[role="alert"]').filter({ hasText: 'No such fund request with id: not-a-number' }).waitFor();
+  });
+
+  it("starts a new fund in edit mode at /fund/create, refuses a 'Duplicate Fund' with its link, then creates it", async () => {
+    const kentucky = await api<{ fund_code: string; period_end: string }>('GET', `/fund/${ids.kentucky}`);
     await page.goto(`${server.url}/fund/create`);
-    const form = page.getByRole('form', { name: 'New fund request' });
-    await form.waitFor();
-    await page.locator('.p-dropdown:has(#fa-new-administrator)').click();
-    await page.locator('.p-dropdown-item', { hasText: 'Keystone' }).first().click();
-    await form.getByLabel('Fund code').fill('S000077001');
-    await form.getByLabel('Fund name').fill('Kentucky Intermediate Series');
-    await form.getByLabel('Client').fill('Dupree Mutual Funds');
-    for (const [label, option] of [['Country', /^United States of America$/], ['Currency', /^US Dollar$/]] as const) {
-      await page.locator(`.p-dropdown:has(#fa-fd-${label.toLowerCase()})`).click();
-      await page.locator('.p-dropdown-item', { hasText: option }).first().click();
-    }
-    await form.locator('#fa-fd-period_end').fill('2023-06-30');
-    await form.getByLabel('PM', { exact: true }).fill('1');
-    await form.getByLabel('TE', { exact: true }).fill('0.75');
-    await form.getByLabel('SAD', { exact: true }).fill('0.05');
-    await form.getByRole('button', { name: 'Create fund request' }).click();
+    await expect.poll(() => fd.heading.innerText()).toBe('New fund request');
+    expect(await fd.button('Edit').isDisabled()).toBe(true);
+    expect(await fd.tabNames()).toEqual(['Fund Codes', 'Comments', 'Recipients']);
+    await fd.choose('fa-fd-administrator', 'Keystone');
+    await page.getByLabel('Fund code', { exact: true }).fill(kentucky.fund_code);
+    await page.getByLabel('Fund name', { exact: true }).fill('Kentucky Intermediate Series');
+    await page.getByLabel('Client', { exact: true }).fill('Dupree Mutual Funds');
+    await fd.choose('fa-fd-country', /^United States of America$/);
+    await fd.choose('fa-fd-currency', /^US Dollar$/);
+    await page.locator('#fa-fd-period_end').fill(kentucky.period_end);
+    await page.getByLabel('PM', { exact: true }).fill('1');
+    await page.getByLabel('TE', { exact: true }).fill('0.75');
+    await page.getByLabel('SAD', { exact: true }).fill('0.05');
+    await fd.button('Save').click();
+    await fd.validationErrors.waitFor();
+    expect(await fd.validationErrors.innerText()).toContain('Duplicate Fund');
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-duplicate.png'), fullPage: true });
+    // the link opens the other fund, after asking about the new fund's unsaved values
+    await fd.validationErrors.getByRole('button', { name: `Open fund ${ids.kentucky}` }).click();
+    await fd.dialog('You have made changes').getByRole('button', { name: 'Keep editing' }).click();
+    await page.getByLabel('Fund code', { exact: true }).fill('S000077001');
+    await fd.button('Save').click();
     await expect.poll(() => fd.heading.innerText().catch(() => '')).toBe('Kentucky Intermediate Series');
     expect(page.url()).toMatch(/\/fund\/\d+$/);
+    ids.created = Number(/\/fund\/(\d+)$/.exec(page.url())![1]);
+    expect(await fd.status.innerText()).toBe('Pending');
+    expect(await fd.field('client').innerText()).toBe('Dupree Mutual Funds');
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-created.png'), fullPage: true });
     // nothing locks a new fund's administrator: it can move to another TPA
     await fd.button('Edit').click();
-    await page.locator('.p-dropdown:has(#fa-fd-administrator)').click();
-    await page.locator('.p-dropdown-item', { hasText: 'Meridian' }).first().click();
+    await fd.choose('fa-fd-administrator', 'Meridian');
     await fd.button('Save').click();
     await fd.toast('Fund request saved').waitFor();
-    expect(await page.locator('[data-field="administrator"]').innerText()).toContain('Meridian Fund Services');
+    expect(await fd.field('administrator').innerText()).toContain('Meridian Fund Services');
+  });
+
+  it("shows an approved fund as 'Open', which can be rerun", async () => {
+    expect(await fd.button('Rerun workpapers').isDisabled()).toBe(true);
+    await api('POST', '/fund/approve', { ids: [ids.created], requestedBy: 'e2e' });
+    await page.getByRole('button', { name: 'Reload the fund' }).click();
+    await expect.poll(() => fd.status.innerText()).toBe('Open');
+    expect(await fd.button('Rerun workpapers').isDisabled()).toBe(false);
   });
 
   it('deletes the fund after the confirmation and goes back to the Dashboard', async () => {
     await fd.button('Delete').click();
     const confirm = fd.dialog('Delete fund request');
-    await confirm.getByText(/Delete Kentucky Intermediate Series\?/).waitFor();
+    await confirm.getByText('This will permanently remove this fund request, are you REALLY sure?').waitFor();
+    await page.screenshot({ path: screenshotPath('delivery-fund-details-delete.png') });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect((await api<{ status: string }>('GET', `/fund/${ids.created}`)).status).toBe('Deleted');
     expect(pageErrors).toEqual([]);
   });
 });

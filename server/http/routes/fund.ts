@@ -37,7 +37,7 @@ export const fundRoutes = [
   }),
   defineRoute({
     method: 'POST', path: '/fund/triggerdbpush', group: 'delivery', tag: 'funds', body: dbPushInputSchema,
-    summary: "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 403 unless isDbPushEnabled",
+    summary: "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 409 'Db push is not enabled' unless isDbPushEnabled",
     handler: ({ ctx, user, body }) => triggerDbPush(ctx, user, body),
   }),
 ];

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundFiles, fundRequests, sdmRows, trail } from '../../db/schema/index.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { dbPushPath, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from './details-actions.js';
 import { insertAdministrator, insertFund, insertFundFile } from './test-factory.js';
@@ -37,6 +37,8 @@ describe('review all work papers', () => {
     const r = reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId });
     expect(r.files.map((f) => f.filename)).toEqual(['wp.xlsx']);
     expect(paperIds.map(reviewed)).toEqual([true, false, false]);
+    const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).all().filter((t) => t.action === 'file-review');
+    expect(entries.map((e) => (e.after as { filename?: string; fileName?: string; reviewed: boolean }).reviewed)).toEqual([true]);
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId })).toThrow(/No work papers to review/);
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: 999_999 })).toThrow(NotFoundError);
   });
@@ -59,6 +61,8 @@ describe('db push', () => {
     const r = triggerDbPush(ctx, ctx.boot.admin, { fundId });
     expect(r).toMatchObject({ fundId, rows: 2, checks: 1 });
     expect(r.file).toBe(dbPushPath(ctx, fundId));
+    const pushed = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).all().filter((t) => t.action === 'db-push');
+    expect(pushed.map((e) => e.after)).toEqual([{ file: r.file, rows: 2, checks: 1 }]);
     const db = new Database(r.file, { readonly: true });
     try {
       expect(db.prepare('SELECT name, period_end FROM fund').get()).toEqual({ name: 'Goldman Sachs Bond Fund', period_end: '2023-03-31' });
@@ -72,7 +76,7 @@ describe('db push', () => {
   it('is refused when not enabled, for an unknown fund, and for a fund with nothing standardized', async () => {
     const off = await createTestContext({ seedDemoData: false });
     try {
-      expect(() => triggerDbPush(off, off.boot.admin, { fundId: 1 })).toThrow(ForbiddenError);
+      expect(() => triggerDbPush(off, off.boot.admin, { fundId: 1 })).toThrow(ConflictError);
     } finally {
       off.dispose();
     }

@@ -8,7 +8,8 @@
  * - Db push: writes the fund's standardized data (SDM rows of every standardization file) and its
  *   calculation results into a standalone SQLite database `<data dir>/db-push/fund_{id}.sqlite`,
  *   for reporting tools to read without touching the live database. Written to a temporary file
- *   and renamed, so a reader never sees half a push; needs `isDbPushEnabled`.
+ *   and renamed, so a reader never sees half a push; needs `isDbPushEnabled` (else a 409
+ *   'not enabled' answer: a 403 would send the user to /unauthorized, spec section 8).
  */
 import Database from 'better-sqlite3';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { fundFiles, fundRequests } from '../../db/schema/index.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { PRODUCED_STATUSES } from '../files/display.js';
 import { reviewFiles, type FileActionResult } from '../files/fund-files.js';
@@ -75,10 +76,10 @@ export function dbPushPath(ctx: AppContext, id: number): string {
  * Pushes a fund's standardized rows and calculation results to `<data dir>/db-push/fund_{id}.sqlite`
  * (tables `fund`, `sdm_rows (sdm_type, file, line, data JSON)`, `checks (data JSON)`).
  * @returns `{fundId, file, rows, checks}`
- * @throws ForbiddenError when Db push is not enabled; NotFoundError; ValidationError when the fund has no standardized data
+ * @throws ConflictError when Db push is not enabled; NotFoundError; ValidationError when the fund has no standardized data
  */
 export function triggerDbPush(ctx: AppContext, user: User, input: z.input<typeof dbPushInputSchema>): { fundId: number; file: string; rows: number; checks: number } {
-  if (!ctx.config.isDbPushEnabled) throw new ForbiddenError('Db push is not enabled on this server (isDbPushEnabled)');
+  if (!ctx.config.isDbPushEnabled) throw new ConflictError('Db push is not enabled on this server (setting isDbPushEnabled)');
   const { fundId: id } = parseInput(dbPushInputSchema, input);
   const fund = requireFund(ctx, id);
   const files = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), inArray(fundFiles.kind, ['standardization', 'calculation']))).all();

@@ -87,6 +87,8 @@ export function getFundDetails(ctx: AppContext, id: number) {
     administrator_recipients: recips.map((r) => ({ id: r.id, full_name: r.fullName, email: r.email, role: r.role })),
     children: children.map((c) => ({ id: c.id, name: c.name, client: c.client, fund_code: childCodes.find((x) => x.fundRequestId === c.id && x.main)?.code ?? null })),
     mappings: mappingIds,
+    aggreg_force_run: row.aggregForceRun,
+    needs_rerun: row.needsRerun,
     inputFiles,
     standardizationFiles: byKind('standardization').map((f) => view(f)),
     calculationFiles: byKind('calculation').map((f) => ({ ...view(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),

@@ -107,7 +107,12 @@ export const COMMENT_FIELDS: readonly FieldDef[] = [
 ];
 
 const ALL_FIELDS = [...FUND_INFO_FIELDS, ...RUN_PARAMETER_FIELDS, ...EXTERNAL_VALUATION_FIELDS, ...MATERIALITY_FIELDS, ...COMMENT_FIELDS];
-const EDITABLE_SCALARS = ALL_FIELDS.filter((f) => !f.readOnly && f.kind !== 'codes').map((f) => f.key);
+
+/** The keys of the editable scalar fields of a field list (not read-only, not the codes). */
+export function editableKeys(fields: readonly FieldDef[]): string[] {
+  return fields.filter((f) => !f.readOnly && f.kind !== 'readonly' && f.kind !== 'codes').map((f) => f.key);
+}
+const EDITABLE_SCALARS = editableKeys(ALL_FIELDS);
 
 /** The editable values of the modal. */
 export interface Draft extends Record<string, unknown> {
@@ -115,13 +120,14 @@ export interface Draft extends Record<string, unknown> {
   recipients: Recipient[];
 }
 
-/** The draft of fund details as loaded. */
-export function draftOf(d: FundDetails): Draft {
+/** The draft of fund details as loaded; `fields` the form's fields (the modal's by default). */
+export function draftOf(d: FundDetails, fields: readonly FieldDef[] = ALL_FIELDS): Draft {
+  const keys = fields === ALL_FIELDS ? EDITABLE_SCALARS : editableKeys(fields);
   const draft: Draft = {
     alternative_codes: d.fund_codes.filter((c) => !c.main).map((c) => c.code),
     recipients: d.administrator_recipients.map((r) => ({ id: r.id, full_name: r.full_name ?? '', email: r.email ?? '', role: r.role ?? '' })),
   };
-  for (const k of EDITABLE_SCALARS) draft[k] = d[k] ?? null;
+  for (const k of keys) draft[k] = d[k] ?? null;
   draft.external_valuations = isYes(d.external_valuations) ? 'Y' : 'N';
   return draft;
 }
@@ -137,11 +143,12 @@ export function capPercent(input: string): number | null {
 const norm = (v: unknown) => (v === '' || v === undefined ? null : v);
 const recipientKey = (r: Recipient) => JSON.stringify([r.id ?? null, r.full_name.trim(), r.email.trim().toLowerCase(), r.role]);
 
-/** The changed fields of the draft as `fund` of `POST /fund/validate` and `POST /fund` ({} when unchanged). */
-export function changedFields(original: FundDetails, draft: Draft): Record<string, unknown> {
-  const base = draftOf(original);
+/** The changed fields of the draft as `fund` of `POST /fund/validate` and `POST /fund` ({} when unchanged); `fields` as for `draftOf`. */
+export function changedFields(original: FundDetails, draft: Draft, fields: readonly FieldDef[] = ALL_FIELDS): Record<string, unknown> {
+  const base = draftOf(original, fields);
+  const keys = fields === ALL_FIELDS ? EDITABLE_SCALARS : editableKeys(fields);
   const out: Record<string, unknown> = {};
-  for (const k of EDITABLE_SCALARS) if (JSON.stringify(norm(draft[k])) !== JSON.stringify(norm(base[k]))) out[k] = norm(draft[k]);
+  for (const k of keys) if (JSON.stringify(norm(draft[k])) !== JSON.stringify(norm(base[k]))) out[k] = norm(draft[k]);
   const alts = draft.alternative_codes.map((c) => c.trim()).filter(Boolean);
   if (JSON.stringify(alts) !== JSON.stringify(base.alternative_codes)) {
     const main = original.fund_codes.find((c) => c.main)?.code ?? original.fund_code;

@@ -1,11 +1,12 @@
 /**
- * The fund's own tabs on the delivery Fund details page: Fund Codes (main first; alternates edited
- * in edit mode; the main code is never removable), Children with links, Aggregation (group key,
+ * The fund's own tabs on the delivery Fund details page: Fund Codes (main first; alternates added
+ * and removed in edit mode; the main code is never removable), Children with links, Aggregation (group key,
  * 'Open parent', the forced aggregation rerun switch) and Mappings (the mapping in use per type,
  * a custom one assigned or removed; each change reruns the fund from standardization).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Chips } from 'primereact/chips';
+import { Button } from 'primereact/button';
+import { InputText } from 'primereact/inputtext';
 import { Dropdown } from 'primereact/dropdown';
 import { InputSwitch } from 'primereact/inputswitch';
 import type { FundDetails } from '../../../api/auditor-types';
@@ -14,19 +15,48 @@ import { assignFundMapping, fetchFundMappings, removeFundMapping, setAggregForce
 import { notify } from '../../../state/notifications';
 import type { Draft } from '../../auditor/fund-details/fund-form';
 
-/** Fund codes: the main code first (read-only), alternates editable in edit mode. */
-export function FundCodesTab({ fund, draft, editing, onChange }: { fund: FundDetails; draft: Draft; editing: boolean; onChange: (k: string, v: unknown) => void }) {
-  const main = fund.fund_codes.find((c) => c.main)?.code ?? fund.fund_code;
+/**
+ * Fund codes: the main code first, then the alternates. In edit mode alternates are added,
+ * changed and removed (empty ones are dropped on save); the main code is never removable and is
+ * typed only on a new fund.
+ */
+export function FundCodesTab({ fund, draft, editing, creating, onChange }: {
+  fund: FundDetails; draft: Draft; editing: boolean; creating: boolean; onChange: (k: string, v: unknown) => void;
+}) {
+  const main = creating ? String(draft.fund_code ?? '') : (fund.fund_codes.find((c) => c.main)?.code ?? fund.fund_code ?? '');
+  const alternates = draft.alternative_codes;
+  const setAlternates = (next: string[]) => onChange('alternative_codes', next);
   return (
-    <div className="fa-field-grid">
-      <span className="fa-field-label">Main fund code</span>
-      <span data-field="main_code">{main ?? '-'}</span>
-      <label htmlFor="fa-fd-alternates">Alternate codes</label>
-      {editing ? (
-        <Chips inputId="fa-fd-alternates" value={draft.alternative_codes} separator="," allowDuplicate={false} onChange={(e) => onChange('alternative_codes', e.value ?? [])} />
-      ) : (
-        <span data-field="alternate_codes">{draft.alternative_codes.join(', ') || '-'}</span>
-      )}
+    <div>
+      <table className="fa-fd-table" aria-label="Fund codes">
+        <thead><tr><th>Code</th><th>Kind</th><th><span className="fa-sr-only">Remove</span></th></tr></thead>
+        <tbody>
+          <tr>
+            <td>
+              {editing && creating
+                ? <InputText value={main} onChange={(e) => onChange('fund_code', e.target.value)} aria-label="Main fund code" />
+                : <span data-field="main_code">{main || '-'}</span>}
+            </td>
+            <td>Main</td>
+            <td><i className="pi pi-lock fa-muted" title="A main fund code cannot be removed" aria-label="A main fund code cannot be removed" /></td>
+          </tr>
+          {alternates.map((code, i) => (
+            <tr key={i}>
+              <td>
+                {editing
+                  ? <InputText value={code} onChange={(e) => setAlternates(alternates.map((c, j) => (j === i ? e.target.value : c)))} aria-label={`Alternate code ${i + 1}`} />
+                  : <span data-field="alternate_code">{code}</span>}
+              </td>
+              <td>Alternate</td>
+              <td>
+                {editing && <Button icon="pi pi-times" rounded text severity="danger" aria-label={`Remove code ${code || i + 1}`} onClick={() => setAlternates(alternates.filter((_, j) => j !== i))} />}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing && <Button label="Add fund code" icon="pi pi-plus" size="small" text onClick={() => setAlternates([...alternates, ''])} />}
+      {!editing && !alternates.length && <p className="fa-empty-text">No alternate codes</p>}
     </div>
   );
 }

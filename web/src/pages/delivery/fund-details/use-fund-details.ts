@@ -1,50 +1,58 @@
 /**
- * The state of the delivery Fund details page: the fund as `GET /fund/{id}` answers it, the draft
- * of its editable fields, the changes, and save (`POST /fund/validate`, then `POST /fund`). The
- * form logic is the auditor modal's (fund-form.ts); every rule is checked again by the server.
+ * The state of the delivery Fund details page: the fund as `GET /fund/{id}` answers it (or a blank
+ * one on `/fund/create`), the draft of its editable fields, the changes, and save (`POST
+ * /fund/validate`, then `POST /fund`). The form logic is the auditor modal's (fund-form.ts) over
+ * the delivery fields (delivery-fields.ts); every rule is checked again by the server.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchFundDetails, saveFund, validateFund } from '../../../api/auditor';
 import type { FundDetails, FundError } from '../../../api/auditor-types';
 import { ApiError } from '../../../api/errors';
+import { createFund, validateNewFund } from '../../../api/fund-activity';
 import { changedFields, draftOf, type Draft } from '../../auditor/fund-details/fund-form';
+import { blankFund, DELIVERY_FIELDS, newFundPayload } from './delivery-fields';
 
 const PRICE_KEYS = ['price_type_1', 'price_type_2', 'price_type_3', 'price_type_4', 'price_source_1', 'price_source_2', 'price_source_3'];
 
-/** Loads and edits one fund; `id` null for none. */
-export function useFundDetails(id: number | null) {
+/** What the page shows: a fund by id, a new fund, or nothing to load (an id that is not one). */
+export type FundTarget = number | 'new' | null;
+
+/** Loads and edits one fund, or starts a new one. */
+export function useFundDetails(target: FundTarget) {
+  const creating = target === 'new';
   const [fund, setFund] = useState<FundDetails | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<{ status: number; message: string } | null>(null);
   const [errors, setErrors] = useState<FundError[]>([]);
   const [saving, setSaving] = useState(false);
 
   const reload = useCallback(() => {
-    if (id === null) return;
-    fetchFundDetails(id).then(
+    if (typeof target !== 'number') return;
+    fetchFundDetails(target).then(
       (d) => {
         setFund(d);
         setLoadError(null);
         // keep the user's edits over a background reload (a new id starts from a null draft)
-        setDraft((old) => old ?? draftOf(d));
+        setDraft((old) => old ?? draftOf(d, DELIVERY_FIELDS));
       },
-      (err: ApiError) => setLoadError(err.message || 'The fund request could not be loaded'),
+      (err: ApiError) => setLoadError({ status: err.status ?? 0, message: err.message || 'The fund request could not be loaded' }),
     );
-  }, [id]);
+  }, [target]);
 
   useEffect(() => {
-    setFund(null);
-    setDraft(null);
+    const blank = target === 'new' ? blankFund() : null;
+    setFund(blank);
+    setDraft(blank ? draftOf(blank, DELIVERY_FIELDS) : null);
     setErrors([]);
     setLoadError(null);
     reload();
-  }, [reload]);
+  }, [reload, target]);
 
   const changes = useMemo(() => {
     if (!fund || !draft) return {};
-    const out = changedFields(fund, draft);
-    // the administrator is editable here (delivery), unless the server locks it
-    if (draft.administrator_code !== undefined && draft.administrator_code !== (fund.administrator?.code ?? null)) out.administrator = draft.administrator_code;
+    const out = changedFields(fund, draft, DELIVERY_FIELDS);
+    // the delivery team sets the administrator, unless the server locks it
+    if (draft.administrator_code !== undefined && (draft.administrator_code ?? null) !== (fund.administrator?.code ?? null)) out.administrator = draft.administrator_code;
     return out;
   }, [fund, draft]);
   const dirty = Object.keys(changes).length > 0;
@@ -60,34 +68,38 @@ export function useFundDetails(id: number | null) {
     });
   };
 
-  /** Validates and saves the changes; answers whether it saved. */
-  const save = async (): Promise<boolean> => {
-    if (!fund || !dirty) return false;
+  /** Validates and saves (creates) the fund; answers the saved fund, or null with `errors` set. */
+  const save = async (): Promise<FundDetails | null> => {
+    if (!fund || !draft || !dirty) return null;
     setSaving(true);
     try {
-      const found = await validateFund(fund.id, changes);
-      if (found.length) {
-        setErrors(found);
-        return false;
+      if (creating) {
+        const payload = newFundPayload(draft);
+        const found = await validateNewFund(payload);
+        if (found.length) return (setErrors(found), null);
+        return await createFund(payload);
       }
+      const found = await validateFund(fund.id, changes);
+      if (found.length) return (setErrors(found), null);
       const saved = await saveFund(fund.id, changes);
       setFund(saved);
-      setDraft(draftOf(saved));
+      setDraft(draftOf(saved, DELIVERY_FIELDS));
       setErrors([]);
-      return true;
+      return saved;
     } catch (err) {
       const e = err as ApiError;
       setErrors(e.errors?.length ? e.errors : [e.message]);
-      return false;
+      return null;
     } finally {
       setSaving(false);
     }
   };
 
+  /** Drops the changes: back to the fund as loaded. */
   const discard = () => {
-    if (fund) setDraft(draftOf(fund));
+    if (fund) setDraft(draftOf(fund, DELIVERY_FIELDS));
     setErrors([]);
   };
 
-  return { fund, draft, loadError, errors, saving, dirty, changes, change, save, discard, reload };
+  return { fund, draft, creating, loadError, errors, saving, dirty, changes, change, save, discard, reload };
 }
