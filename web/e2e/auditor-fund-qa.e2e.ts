@@ -6,15 +6,15 @@
  * the red mapping failure naming column and file. Also the Children tab's links and a
  * 'Duplicate Fund' error opening the other fund.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, screenshotPath } from './browser';
 import { repoRoot, startServer, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
+import { pageApi } from './page-api';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
 const INPUTS = ['MFS_TB_S000013795_20230331.csv', 'MFS_HOLDINGS_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv'];
@@ -39,35 +39,9 @@ describe('auditor fund details on pipeline data', () => {
   const pageErrors: string[] = [];
   const ids: Record<string, number> = {};
 
-  /** Calls the API with the page's session token; answers the payload (throws on an error answer). */
-  const api = <T>(method: 'GET' | 'POST', path: string, body?: unknown) =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const res = await fetch(`/api/v2.0${path}`, {
-          method,
-          headers: { 'content-type': 'application/json', 'x-access-token': sessionStorage.getItem('fa.token') ?? '' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const json = (await res.json()) as { payload: unknown; errors?: unknown };
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.errors)}`);
-        return json.payload;
-      },
-      { method, path, body },
-    ) as Promise<T>;
-
-  /** Imports fixture files for a TPA through `POST /import/files`, as the Import files screen does. */
-  const importFiles = (administrator: string, dir: string, names: string[]) =>
-    page.evaluate(
-      async ({ administrator, files }) => {
-        const form = new FormData();
-        form.append('administrator', administrator);
-        for (const f of files) form.append('upload', new Blob([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))]), f.name);
-        const res = await fetch('/api/v2.0/import/files', { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: form });
-        if (!res.ok) throw new Error(`import failed: ${res.status} ${await res.text()}`);
-      },
-      { administrator, files: names.map((name) => ({ name, b64: readFileSync(join(dir, name)).toString('base64') })) },
-    );
-
+  let http: ReturnType<typeof pageApi>;
+  const api = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => http.call<T>(method, path, body);
+  const importFiles = (administrator: string, dir: string, names: string[]) => http.importFiles(administrator, dir, names);
   const fund = (id: number) => api<FundLike>('GET', `/fund/${id}`);
 
   beforeAll(async () => {
@@ -77,16 +51,14 @@ describe('auditor fund details on pipeline data', () => {
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     aud = new AuditorPage(page);
     await new SignInPage(page).signIn(server.signInLink);
-    const listing = await api<{ rows: Array<{ id: number; name: string; administratorCode: string }> }>('POST', '/funds/listing', { offset: 0, pagination: { limit: 50 } });
-    for (const r of listing.rows) ids[`${r.name}|${r.administratorCode}`] = r.id;
-    ids.gs = listing.rows.find((r) => r.name === GS)!.id;
-    ids.ast = listing.rows.find((r) => r.name === AST)!.id;
+    http = pageApi(page);
+    Object.assign(ids, await http.fundIds());
+    ids.gs = ids[`${GS}|meridian_fund_services`];
+    ids.ast = ids[`${AST}|keystone_admin`];
 
     // Meridian delivers the Goldman Sachs Bond Fund; the pipeline produces its work paper
     await importFiles('meridian_fund_services', join(MFS, 'inputs'), INPUTS);
-    await vi.waitFor(async () => {
-      if ((await fund(ids.gs)).workPapers.length !== 1) throw new Error('the work paper of the Goldman Sachs Bond Fund is not there yet');
-    }, { timeout: 90_000, interval: 1000 });
+    await http.waitForWorkPaper(ids.gs);
 
     await new ShellPage(page).sider.getByRole('button', { name: 'Switch to auditor' }).click();
     await page.locator('[data-frame="auditor"]').waitFor();

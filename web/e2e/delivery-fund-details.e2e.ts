@@ -10,10 +10,10 @@
  * and Mappings tab; not found; a new fund at /fund/create refused as a 'Duplicate Fund' with a
  * link, then created; 'Approved' shown as 'Open'; Delete with its confirmation back to /.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, screenshotPath } from './browser';
 import { repoRoot, startServer, type ServerHandle } from './harness';
@@ -21,6 +21,7 @@ import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
+import { pageApi } from './page-api';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
 const INPUTS = ['MFS_TB_S000013795_20230331.csv', 'MFS_HOLDINGS_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv'];
@@ -35,16 +36,8 @@ describe('delivery fund details', () => {
   const pageErrors: string[] = [];
   const ids: Record<string, number> = {};
 
-  const api = <T>(method: 'GET' | 'POST', path: string, body?: unknown) =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const res = await fetch(`/api/v2.0${path}`, { method, headers: { 'content-type': 'application/json', 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        const json = (await res.json()) as { payload: unknown; errors?: unknown };
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.errors)}`);
-        return json.payload;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  let http: ReturnType<typeof pageApi>;
+  const api = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => http.call<T>(method, path, body);
 
   beforeAll(async () => {
     // aggregation and Db push are off by default: this server turns them on
@@ -56,24 +49,13 @@ describe('delivery fund details', () => {
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     fd = new FundDetailsPage(page);
     await new SignInPage(page).signIn(server.signInLink);
-    const listing = await api<{ rows: Array<{ id: number; name: string; administratorCode: string }> }>('POST', '/funds/listing', { pagination: { limit: 50 } });
-    for (const r of listing.rows) ids[`${r.name}|${r.administratorCode}`] = r.id;
-    ids.gs = listing.rows.find((r) => r.name === GS)!.id;
-    ids.ast = listing.rows.find((r) => r.name === AST)!.id;
+    http = pageApi(page);
+    Object.assign(ids, await http.fundIds());
+    ids.gs = ids[`${GS}|meridian_fund_services`];
+    ids.ast = ids[`${AST}|keystone_admin`];
     ids.kentucky = ids['Kentucky Tax-Free Short-to-Medium Series|keystone_admin'];
-    await page.evaluate(
-      async ({ files }) => {
-        const form = new FormData();
-        form.append('administrator', 'meridian_fund_services');
-        for (const f of files) form.append('upload', new Blob([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))]), f.name);
-        await fetch('/api/v2.0/import/files', { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: form });
-      },
-      { files: INPUTS.map((name) => ({ name, b64: readFileSync(join(MFS, 'inputs', name)).toString('base64') })) },
-    );
-    await vi.waitFor(async () => {
-      const f = await api<{ workPapers: unknown[] }>('GET', `/fund/${ids.gs}`);
-      if (f.workPapers.length !== 1) throw new Error('no work paper yet');
-    }, { timeout: 90_000, interval: 1000 });
+    await http.importFiles('meridian_fund_services', join(MFS, 'inputs'), INPUTS);
+    await http.waitForWorkPaper(ids.gs);
     // AST becomes a child of the Keystone Kentucky fund
     await api('POST', '/fund', { id: ids.ast, fund: { parentId: ids.kentucky } });
   }, 150_000);

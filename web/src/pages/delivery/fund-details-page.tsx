@@ -17,6 +17,7 @@ import type { Nrd, Recipient } from '../../api/auditor-types';
 import { ApiError } from '../../api/errors';
 import { runFundAction } from '../../api/funds';
 import { ensureAuditorStyles } from '../../components/auditor/auditor-styles';
+import { UnsavedChangesDialog } from '../../components/unsaved-changes-dialog';
 import { usePageTitle } from '../../components/use-page-title';
 import { auditorNrd, loadAuditorNrd } from '../../state/auditor-nrd';
 import { navigate, setLeaveGuard } from '../../state/navigation';
@@ -175,22 +176,15 @@ export function FundDetailsPage({ id }: { id?: string }) {
         visible={deleting} onHide={() => setDeleting(false)} header="Delete fund request" message={DELETE_QUESTION}
         icon="pi pi-exclamation-triangle" acceptLabel="Delete" rejectLabel="Cancel" acceptClassName="p-button-danger" defaultFocus="reject" accept={() => void remove()}
       />
-      <ConfirmDialog
+      <UnsavedChangesDialog
         visible={asking !== null}
-        onHide={() => setAsking(null)}
-        header="You have made changes"
-        message="They will be lost if not saved"
-        icon="pi pi-exclamation-triangle"
-        acceptLabel="Discard changes"
-        rejectLabel="Keep editing"
-        defaultFocus="reject"
-        accept={() => {
+        onKeep={() => setAsking(null)}
+        onDiscard={() => {
           const then = asking;
           setAsking(null);
           f.discard();
           then?.();
         }}
-        reject={() => setAsking(null)}
       />
     </div>
   );

@@ -7,13 +7,13 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Button } from 'primereact/button';
-import { ConfirmDialog } from 'primereact/confirmdialog';
 import { Dialog } from 'primereact/dialog';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useSnapshot } from 'valtio';
 import { fetchFundDetails, saveFund, validateFund } from '../../../api/auditor';
 import type { FundDetails, FundError, Nrd, Recipient } from '../../../api/auditor-types';
 import { ApiError, DURATION } from '../../../api/errors';
+import { UnsavedChangesDialog } from '../../../components/unsaved-changes-dialog';
 import { auditorNrd, loadAuditorNrd } from '../../../state/auditor-nrd';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
@@ -190,20 +190,14 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
           </>
         )}
       </Dialog>
-      <ConfirmDialog
+      <UnsavedChangesDialog
         visible={asking !== null}
-        onHide={() => setAsking(null)}
-        header="You have made changes"
-        message="They will be lost if not saved"
-        icon="pi pi-exclamation-triangle"
-        acceptLabel="Discard changes"
-        rejectLabel="Keep editing"
-        accept={() => {
+        onKeep={() => setAsking(null)}
+        onDiscard={() => {
           const then = asking?.then;
           setAsking(null);
           then?.();
         }}
-        reject={() => setAsking(null)}
       />
     </>
   );
