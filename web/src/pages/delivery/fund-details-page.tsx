@@ -34,7 +34,8 @@ import { FundFormPanel } from './fund-details/fund-form-panel';
 import { FundToolbar } from './fund-details/fund-toolbar';
 import { LogsTab } from './fund-details/logs-tab';
 import { ProcessesTab } from './fund-details/processes-tab';
-import { AggregationTab, ChildrenTab, FundCodesTab, MappingsTab } from './fund-details/side-tabs';
+import { ChildrenList } from '../auditor/fund-details/children-list';
+import { AggregationTab, FundCodesTab, MappingsTab } from './fund-details/side-tabs';
 import { TrailTab } from './fund-details/trail-tab';
 import { useFundDetails, type FundTarget } from './fund-details/use-fund-details';
 import './delivery.css';
@@ -132,7 +133,7 @@ export function FundDetailsPage({ id }: { id?: string }) {
     <TabPanel key="codes" header="Fund Codes">
       <FundCodesTab fund={fund} draft={draft} editing={editing && (creating || Boolean(fund.editable?.rows))} creating={creating} onChange={f.change} />
     </TabPanel>,
-    fund.children.length > 0 && <TabPanel key="children" header={`Children (${fund.children.length})`}><ChildrenTab fund={fund} onOpen={open} /></TabPanel>,
+    fund.children.length > 0 && <TabPanel key="children" header={`Children (${fund.children.length})`}><ChildrenList fund={fund} onOpen={open} /></TabPanel>,
     <TabPanel key="comments" header="Comments">
       <div className="fa-field-grid">
         {DELIVERY_COMMENT_FIELDS.map((x) => <FieldRow key={x.key} field={x} details={fund} draft={draft} nrd={nrdList} editable={editing} onChange={f.change} />)}

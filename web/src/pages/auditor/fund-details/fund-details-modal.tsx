@@ -17,6 +17,7 @@ import { UnsavedChangesDialog } from '../../../components/unsaved-changes-dialog
 import { auditorNrd, loadAuditorNrd } from '../../../state/auditor-nrd';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
+import { ChildrenList } from './children-list';
 import { FieldRow } from './field-row';
 import { FilesSection } from './files-section';
 import {
@@ -138,17 +139,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
   const n = nrd as Nrd | null;
   const childrenPanel = details && details.children.length > 0 ? (
                 <TabPanel header={`Children (${details.children.length})`}>
-                  <ul>
-                    {details.children.map((c) => (
-                      <li key={c.id}>
-                        <button type="button" className="fa-linkbutton" onClick={() => openOther(c.id)}>
-                          {c.fund_code ? `${c.fund_code} - ` : ''}
-                          {c.name}
-                        </button>{' '}
-                        <span className="fa-muted">({c.client})</span>
-                      </li>
-                    ))}
-                  </ul>
+                  <ChildrenList fund={details} onOpen={openOther} />
                 </TabPanel>
   ) : null;
 

@@ -1,6 +1,6 @@
 /**
  * The fund's own tabs on the delivery Fund details page: Fund Codes (main first; alternates added
- * and removed in edit mode; the main code is never removable), Children with links, Aggregation (group key,
+ * and removed in edit mode; the main code is never removable), Aggregation (group key,
  * 'Open parent', the forced aggregation rerun switch) and Mappings (the mapping in use per type,
  * a custom one assigned or removed; each change reruns the fund from standardization).
  */
@@ -61,22 +61,6 @@ export function FundCodesTab({ fund, draft, editing, creating, onChange }: {
   );
 }
 
-/** Children of a parent fund, each a link. */
-export function ChildrenTab({ fund, onOpen }: { fund: FundDetails; onOpen: (id: number) => void }) {
-  return (
-    <ul className="fa-fd-children">
-      {fund.children.map((c) => (
-        <li key={c.id}>
-          <button type="button" className="fa-linkbutton" onClick={() => onOpen(c.id)}>
-            {c.fund_code ? `${c.fund_code} - ` : ''}
-            {c.name}
-          </button>{' '}
-          <span className="fa-empty-text">({c.client})</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** Aggregation: group key, parent link and the forced aggregation rerun switch. */
 export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; onOpen: (id: number) => void; reload: () => void }) {
