@@ -3,8 +3,9 @@
  * `listFunds` timed sequentially (p50/p95 per query; the first run of each fills the listing cache,
  * so the sequential numbers are the query itself: the cache is cleared before every run) and through
  * the real HTTP server on 127.0.0.1 with 50 concurrent clients, once over a team's mix of views
- * (served from the cache after the first request of each) and once with every request distinct
- * (never cached); each load runs twice unmeasured first, to warm the JIT as on a running server. Prints a markdown table. Not part of the test suite.
+ * (served from the cache after the first request of each), the same while a fund changes every
+ * 100 ms (every write makes the cached pages stale), and once with every request distinct (never
+ * cached); each load runs twice unmeasured first, to warm the JIT as on a running server. Prints a markdown table. Not part of the test suite.
  *
  *   npx tsx bench/listing.bench.ts [--funds 100000] [--runs 40] [--clients 50] [--per-client 10] [--keep]
  *
@@ -138,6 +139,11 @@ const QUERIES: Array<{ name: string; input: ListingInput }> = [
 /** One filter + sort + search body per request, each with its own search text. */
 const distinctSearches = (prefix: string) => Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `${prefix}${i + 1} ` }));
 
+/** Every request another page (offsets 60 apart) of the Open funds sorted by client (`order` asc or desc): none cached. */
+const distinctPages = (order: 'asc' | 'desc') => Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({
+  filters: [{ field: 'status', type: 'enum', value: ['Approved'] }], sorting: [{ field: 'client', order }], offset: i * 60,
+}));
+
 /** The views a delivery team works in at once: the listing's default page, the Open filter and its next page, a search, a filtered sorted search. */
 const TEAM_VIEWS: ListingInput[] = [
   {},
@@ -189,15 +195,22 @@ async function main() {
     lines.push(`| GET /api/health (the HTTP floor of this machine) | ${floor.latencies.length} | ${floor.failures} | ${fmt(percentile(floor.latencies, 50))} | ${fmt(percentile(floor.latencies, 95))} | ${fmt(floor.latencies.length / (floor.wall / 1000))} |`);
     // the first user to open each view computes it (each ~10-50 ms, as above); the load then runs warm
     for (const v of TEAM_VIEWS) listFunds(ctx, admin, v);
-    const scenarios: Array<{ name: string; bodies: string[]; warmup: string[] }> = [
-      { name: `team views: the ${TEAM_VIEWS.length} views below, clients spread over them (warm)`, bodies: TEAM_VIEWS.map((v) => JSON.stringify(v)), warmup: TEAM_VIEWS.map((v) => JSON.stringify(v)) },
+    const teamBodies = TEAM_VIEWS.map((v) => JSON.stringify(v));
+    const scenarios: Array<{ name: string; bodies: string[]; warmup: string[]; writeEveryMs?: number }> = [
+      { name: `team views: the ${TEAM_VIEWS.length} views below, clients spread over them (warm)`, bodies: teamBodies, warmup: teamBodies },
+      // the pipeline or a colleague changes a fund every 100 ms: each write makes every cached page stale
+      { name: 'team views while a fund changes every 100 ms (pages recomputed after each write)', bodies: teamBodies, warmup: teamBodies, writeEveryMs: 100 },
       // a fresh search text per request: nothing can come from the cache
       // the warm-up uses other search texts, so the measured requests are all new
-      { name: 'every request a new search (uncached)', bodies: distinctSearches('fund '), warmup: distinctSearches('fund 9') },
+      { name: 'every request a new filter + sort + search text (uncached)', bodies: distinctSearches('fund '), warmup: distinctSearches('fund 9') },
+      { name: 'every request a new page of Open funds sorted by client (uncached)', bodies: distinctPages('asc'), warmup: distinctPages('desc') },
     ];
     for (const sc of scenarios) {
       for (let i = 0; i < 2; i++) await runLoad(sc.warmup.map((b) => b.replace(/"search":"fund 9/, `"search":"fund 9${i}`)));
-      const { latencies, failures, wall } = await runLoad(sc.bodies);
+      // a process of a listed fund flips between running and done: the listing's process status changes
+      const flip = ctx.sqlite.prepare("UPDATE processes SET status = CASE status WHEN 'running' THEN 'done' ELSE 'running' END WHERE id = (SELECT min(id) FROM processes)");
+      const writes = sc.writeEveryMs ? setInterval(() => flip.run(), sc.writeEveryMs) : undefined;
+      const { latencies, failures, wall } = await runLoad(sc.bodies).finally(() => clearInterval(writes));
       latencies.sort((a, b) => a - b);
       lines.push(`| ${sc.name} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
     }

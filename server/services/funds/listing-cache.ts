@@ -7,7 +7,8 @@
  * fields depend on today's date), so any write makes every cached page stale at once; while the
  * pipeline writes, pages are simply recomputed. Reading the version costs two pragma-level reads.
  *
- * The cache is per application context, holds at most `MAX_ENTRIES` pages (least recently used
+ * Nothing read inside an open transaction is cached (a rollback would undo the rows read but not
+ * the version). The cache is per application context, holds at most `MAX_ENTRIES` pages (least recently used
  * go first) and stores results that callers must treat as read-only.
  */
 import type { AppContext } from '../../context.js';
@@ -46,6 +47,8 @@ function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
   }
   const version = listingVersion(ctx);
   const day = todayIso();
+  // inside a transaction the rows read may yet be rolled back, leaving the version where it is: never keep them
+  if (ctx.sqlite.inTransaction) return { version, day, value: compute() };
   const hit = cache.get(key);
   if (hit && hit.version === version && hit.day === day) {
     // refresh its place in the least-recently-used order

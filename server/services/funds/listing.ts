@@ -8,14 +8,15 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundRequests as fr, savedFilters, users } from '../../db/schema/index.js';
+import { administrators, fundRequests as fr, savedFilters, users } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { dataRequestStatusLabel, deriveFields, loadFundFacts, statusLabel, todayIso, type DataStatusCounts, type FundFacts, type WorkPaperStatusCounts } from './derive.js';
 import { normalizeStatus, type FundRow } from './fields.js';
 import { cachedListing, cachedListingJson } from './listing-cache.js';
 import { FIELD_ALIASES, LISTING_FIELDS } from './listing-fields.js';
-import { containsText, filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
+import { searchCondition } from './listing-search.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
 
 /** Listing page size (auditor spec section 9: fund listing 100) and the largest page served. */
 export const DEFAULT_LIMIT = 100;
@@ -108,12 +109,19 @@ export function queryFundPage(ctx: AppContext, where: SQL | undefined, order: SQ
   return withNames(ctx, fundsByIds(ctx, ids));
 }
 
+const fundsByIdsStatements = new WeakMap<AppContext, { all(params: { ids: string }): FundRow[] }>();
+
 /** Fund rows by id, in the order of the ids (unknown ids left out). */
 export function fundsByIds(ctx: AppContext, ids: number[]): FundRow[] {
-  const rows = new Map<number, FundRow>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const r of ctx.db.select().from(fr).where(inArray(fr.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
+  if (!ids.length) return [];
+  let stmt = fundsByIdsStatements.get(ctx);
+  if (!stmt) {
+    // one statement prepared once per context, the ids passed as one JSON array
+    stmt = ctx.db.select().from(fr).where(sql`${fr.id} in (select value from json_each(${sql.placeholder('ids')}))`).prepare();
+    fundsByIdsStatements.set(ctx, stmt);
   }
+  const rows = new Map<number, FundRow>();
+  for (const r of stmt.all({ ids: JSON.stringify(ids) })) rows.set(r.id, r);
   return ids.map((id) => rows.get(id)).filter((r): r is FundRow => !!r);
 }
 
@@ -125,20 +133,6 @@ export function queryFundIds(ctx: AppContext, where: SQL | undefined, order: SQL
 /** Number of funds matching a condition. */
 export function countFunds(ctx: AppContext, where: SQL | undefined): number {
   return ctx.db.select({ n: sql<number>`count(*)` }).from(fr).where(where).get()!.n;
-}
-
-/**
- * Global search: name, client or any fund code contains the text (case-insensitive). Alone, the
- * matching ids are listed once (a narrow index scan); with other filters, which let SQLite start
- * from an index, the text is tested on the rows they leave.
- */
-export function searchCondition(search: string | null | undefined, withFilters = false): SQL | undefined {
-  const text = search?.trim();
-  if (!text) return undefined;
-  const inCodes = sql`select ${fundCodes.fundRequestId} from ${fundCodes} where ${containsText(fundCodes.code, text)}`;
-  // with filters, only the rows they leave look at their own codes (through the (fund, code) index)
-  if (withFilters) return or(containsText(fr.name, text), containsText(fr.client, text), sql`exists (select 1 from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${containsText(fundCodes.code, text)})`);
-  return sql`${fr.id} in (select ${fr.id} from ${fr} where ${or(containsText(fr.name, text), containsText(fr.client, text))} union all ${inCodes})`;
 }
 
 /** The filters of a saved filter the user can see (fixed ones or their own). */
@@ -168,7 +162,7 @@ export function buildFundQuery(ctx: AppContext, user: User | null, input: Pick<L
   const sorting = normalizeSorting(input.sorting, LISTING_FIELDS, FIELD_ALIASES);
   const conditions = filters.map((f) => filterCondition(f, LISTING_FIELDS));
   if (!filters.some((f) => f.field === 'status')) conditions.push(ne(fr.status, 'Deleted'));
-  conditions.push(searchCondition(input.search, filters.length > 0));
+  conditions.push(searchCondition(ctx, input.search, filters.length > 0));
   const order = sorting.length ? orderTerms(sorting, LISTING_FIELDS) : [desc(fr.requestDate)];
   const first = sorting[0]?.order ?? 'desc';
   order.push(first === 'desc' ? desc(fr.id) : asc(fr.id));
@@ -246,7 +240,9 @@ function queryListing(ctx: AppContext, user: User | null, input: ListingInput, o
   } else {
     ids = ctx.db.select({ id: fr.id }).from(fr).where(q.where).orderBy(...q.order).limit(limit).offset(offset).all();
   }
-  const count = ids[0]?.total ?? (ids.length < limit && (ids.length > 0 || offset === 0) ? offset + ids.length : countFunds(ctx, q.where));
+  // a full page (or one past the end) needs the count: one per distinct filter and search, whatever the page and sort
+  const count = ids[0]?.total ?? (ids.length < limit && (ids.length > 0 || offset === 0) ? offset + ids.length
+    : cachedListing(ctx, JSON.stringify(['delivery-count', input.filters ?? null, input.search?.trim() || null, input.filterId ?? null, input.filterId ? user?.id ?? null : null]), () => countFunds(ctx, q.where)));
   return { rows: toListingRows(ctx, withNames(ctx, fundsByIds(ctx, ids.map((r) => r.id)))), pagination: { offset, limit, count } };
 }
 

@@ -1,0 +1,86 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundCodes, fundRequests } from '../../db/schema/index.js';
+import { createTestContext, type TestContext } from '../../testing.js';
+import { saveFund } from './fund-write.js';
+import { listFunds, type ListingInput } from './listing.js';
+import { MAX_CANDIDATES, searchCandidates } from './listing-search.js';
+import { insertFund } from './test-factory.js';
+
+let ctx: TestContext;
+const list = (input: ListingInput) => listFunds(ctx, ctx.boot.admin, { pagination: { limit: 1000 }, ...input });
+const found = (search: string, input: ListingInput = {}) => list({ ...input, search }).rows.map((r) => r.id).sort((a, b) => a - b);
+
+/** Every fund as the search sees it: name, client and codes. */
+function everyFund() {
+  const codes = ctx.db.select().from(fundCodes).all();
+  return ctx.db.select().from(fundRequests).all().map((f) => ({ ...f, codes: codes.filter((c) => c.fundRequestId === f.id).map((c) => c.code) }));
+}
+
+/** The matches by definition: name, client or a code contains the text, ASCII letters in any case (as LIKE). */
+function expected(search: string, keep: (f: ReturnType<typeof everyFund>[number]) => boolean = (f) => f.status !== 'Deleted') {
+  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const text = fold(search.trim());
+  return everyFund().filter((f) => keep(f) && [f.name, f.client, ...f.codes].some((v) => fold(v).includes(text))).map((f) => f.id).sort((a, b) => a - b);
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ seedDemoData: false });
+  const names = ['Atlas Equity', 'Boreal Bond 50% Hedged', 'Cygnus_Growth', 'Draco "Prime" Income', 'Équité Europe', 'équité monde', 'Lyra Balanced', 'Vega Equity Income'];
+  const clients = ['Orion Capital', 'Helix Partners', 'Atlas Asset Management'];
+  names.forEach((name, i) => insertFund(ctx, { name, client: clients[i % clients.length], status: i === 6 ? 'Deleted' : 'Approved', fundCode: `FC-${100 + i}`, alternateCodes: i % 2 ? [`ALT${i}x`] : [] }));
+});
+afterAll(() => ctx.dispose());
+
+describe('listing search', () => {
+  it('finds name, client and code substrings in any case, as a LIKE over every row would', () => {
+    for (const text of ['equity', 'EQUITY', 'orion', 'fc-10', 'alt3X', 'al', 'a', '50%', '50_', 'h_lix', 'cygnus_g', '"prime"', 'prime" inc', 'Équité', 'équité', 'ÉQUITÉ', 'nothing like it', ' lyra ']) {
+      expect(found(text), text).toEqual(expected(text));
+    }
+    expect(found('equity')).toHaveLength(2);
+    // deleted funds are searched only when a status filter asks for them
+    expect(found('lyra', { filters: [{ field: 'status', type: 'enum', value: ['Deleted'] }] })).toHaveLength(1);
+  });
+
+  it('combines with filters and sorting', () => {
+    const input: ListingInput = { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }], sorting: [{ field: 'name', order: 'desc' }] };
+    const rows = list({ ...input, search: 'equ' }).rows;
+    expect(rows.map((r) => r.name)).toEqual(['Vega Equity Income', 'Atlas Equity']);
+    expect(list({ ...input, search: 'equ', pagination: { limit: 1 } }).pagination.count).toBe(2);
+  });
+
+  it('follows renames, new, changed and removed codes and new funds at once', () => {
+    const fund = insertFund(ctx, { name: 'Hydra Opportunities', client: 'Helix Partners', status: 'Pending', fundCode: 'HYD-01' });
+    expect(found('hydra')).toEqual([fund.id]);
+    saveFund(ctx, ctx.boot.admin, { id: fund.id, fund: { name: 'Phoenix Opportunities' } });
+    expect(found('hydra')).toEqual([]);
+    expect(found('phoenix')).toEqual([fund.id]);
+    ctx.db.insert(fundCodes).values({ fundRequestId: fund.id, code: 'ZEPHYR-9', main: false }).run();
+    expect(found('zephyr')).toEqual([fund.id]);
+    ctx.db.update(fundCodes).set({ code: 'ZORRO-9' }).where(eq(fundCodes.code, 'ZEPHYR-9')).run();
+    expect(found('zephyr')).toEqual([]);
+    expect(found('zorro')).toEqual([fund.id]);
+    ctx.db.delete(fundCodes).where(eq(fundCodes.code, 'ZORRO-9')).run();
+    expect(found('zorro')).toEqual([]);
+    expect(found('hyd-01')).toEqual([fund.id]);
+    ctx.db.delete(fundRequests).where(eq(fundRequests.id, fund.id)).run();
+    expect(found('phoenix')).toEqual([]);
+  });
+
+  it('searches without the index when a text has too many candidates, with the same answer', () => {
+    const insert = ctx.sqlite.prepare("INSERT INTO fund_requests (name, client, status, request_date) VALUES (?, 'Many Funds Client', 'Approved', '2025-01-01')");
+    ctx.sqlite.transaction(() => {
+      for (let i = 0; i <= MAX_CANDIDATES.withFilters; i++) insert.run(`Bulk ${i}`);
+    })();
+    expect(searchCandidates(ctx, 'many funds', MAX_CANDIDATES.withFilters)).toBeNull();
+    expect(searchCandidates(ctx, 'many funds', MAX_CANDIDATES.alone)).not.toBeNull();
+    expect(searchCandidates(ctx, 'bulk 19', MAX_CANDIDATES.withFilters)).not.toBeNull();
+    const open: ListingInput = { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }] };
+    expect(list({ ...open, search: 'many funds', pagination: { limit: 10 } }).pagination.count).toBe(MAX_CANDIDATES.withFilters + 1);
+    for (const text of ['bulk 19', 'bulk 2000']) expect(found(text), text).toEqual(expected(text));
+    const many = expected('many funds');
+    expect(many).toHaveLength(MAX_CANDIDATES.withFilters + 1);
+    expect(found('many funds').every((id) => many.includes(id))).toBe(true);
+    expect(list({ search: 'many funds', pagination: { limit: 10 } }).pagination.count).toBe(many.length);
+  });
+});
