@@ -24,6 +24,7 @@ export const configSchema = z.object({
   sessionTtlHours: int(1, 24 * 365).default(12),
   signinLinkTtlHours: int(1, 24 * 30).default(24),
   downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
+  pbiTokenTtlHours: int(1, 24 * 365).default(168),
   maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
   identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
   inboxDir: z.string().optional(),
@@ -52,6 +53,21 @@ export const configSchema = z.object({
 }).strict();
 
 export type AppConfig = z.infer<typeof configSchema> & { dataDir: string };
+
+/** Where a setting's value came from. */
+export type ConfigSource = 'default' | 'config file' | 'environment' | 'command line';
+
+/** Sources of the settings of each configuration `loadConfig` made (a config made otherwise has none). */
+const sourcesOf = new WeakMap<AppConfig, Partial<Record<string, ConfigSource>>>();
+
+/**
+ * Where each setting of a configuration came from (developer tools, spec "config sources").
+ * @returns per setting: 'default' unless the config file, an environment variable or a flag set it
+ */
+export function configSources(config: AppConfig): Record<string, ConfigSource> {
+  const known = sourcesOf.get(config) ?? {};
+  return Object.fromEntries(Object.keys(configSchema.shape).map((key) => [key, known[key] ?? 'default']));
+}
 export type ConfigInput = Partial<Record<keyof z.input<typeof configSchema>, unknown>>;
 
 /** Thrown when a setting is invalid; the message names the setting and its source. */
@@ -96,17 +112,19 @@ export function loadConfig(opts: { dataDir?: string; flags?: ConfigInput; env?: 
   const env = opts.env ?? process.env;
   const dataDir = resolve(opts.dataDir ?? env.FUND_AUDIT_DATA_DIR ?? '.data');
   const file = join(dataDir, 'config.json');
-  const layers: Array<[string, ConfigInput]> = [
-    [file, fromFile(file)],
-    ['environment', fromEnv(env)],
-    ['command line', Object.fromEntries(Object.entries(opts.flags ?? {}).filter(([, v]) => v !== undefined))],
+  const layers: Array<[string, ConfigSource, ConfigInput]> = [
+    [file, 'config file', fromFile(file)],
+    ['environment', 'environment', fromEnv(env)],
+    ['command line', 'command line', Object.fromEntries(Object.entries(opts.flags ?? {}).filter(([, v]) => v !== undefined))],
   ];
   const merged: Record<string, unknown> = {};
   const sourceOf: Record<string, string> = {};
-  for (const [source, layer] of layers) {
+  const kindOf: Record<string, ConfigSource> = {};
+  for (const [source, kind, layer] of layers) {
     for (const [key, value] of Object.entries(layer)) {
       merged[key] = value;
       sourceOf[key] = source;
+      kindOf[key] = kind;
     }
   }
   const result = configSchema.safeParse(merged);
@@ -121,5 +139,7 @@ export function loadConfig(opts: { dataDir?: string; flags?: ConfigInput; env?: 
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return { ...result.data, dataDir };
+  const config: AppConfig = { ...result.data, dataDir };
+  sourcesOf.set(config, kindOf);
+  return config;
 }

@@ -7,7 +7,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, id, json, updatedAt } from './common.js';
 import { fundRequests } from './funds.js';
 import { administrators } from './reference.js';
-import { users } from './users.js';
+import { tokens, users } from './users.js';
 
 /** Import file statuses (spec section 4). */
 export const IMPORT_STATUSES = ['Awaiting', 'Finished', 'Pending', 'Processing', 'Success', 'Error'] as const;
@@ -97,16 +97,24 @@ export const sweptFiles = sqliteTable('swept_files', {
   fileDownloadDate: createdAt(),
 });
 
-/** PowerBI input files. */
+/**
+ * PowerBI input files (delivery spec "PowerBI inputs"): a csv of one input type kept in the blob
+ * store, with the short-lived download token (the spec's SAS token) PowerBI reads it with; the
+ * raw token is shown once, the row keeps its id and last characters.
+ */
 export const pbiInputFiles = sqliteTable('pbi_input_files', {
   id: id(),
   pbiInputType: text('pbi_input_type').notNull(),
   fileName: text('file_name').notNull(),
   blobKey: text('blob_key').notNull(),
+  size: integer('size'),
+  rowCount: integer('row_count'),
   uploadedById: integer('uploaded_by_id').references(() => users.id),
+  tokenId: integer('token_id').references(() => tokens.id, { onDelete: 'set null' }),
+  tokenHint: text('token_hint'),
   tokenExpiryDate: text('token_expiry_date'),
   uploadDate: createdAt(),
-});
+}, (t) => [index('pbi_input_files_created_idx').on(t.uploadDate)]);
 
 /**
  * Standardized rows of a standardization file (one SDM row each, as JSON), so later stages and
