@@ -29,7 +29,8 @@ export interface BootstrapResult {
   demoSeeded: boolean;
 }
 
-function ensureFixedFilters(ctx: AppContext): void {
+/** Creates the fixed saved filters when missing; user filters start at id 1000. */
+export function ensureFixedFilters(ctx: AppContext): void {
   for (const f of FIXED_FILTERS) {
     const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, f.id)).get();
     if (!row) ctx.db.insert(savedFilters).values({ id: f.id, title: f.title, filter: f.filter, fixed: true }).run();
@@ -39,20 +40,34 @@ function ensureFixedFilters(ctx: AppContext): void {
   ctx.sqlite.prepare("UPDATE sqlite_sequence SET seq = 999 WHERE name = 'saved_filters' AND seq < 999").run();
 }
 
-/** Demo TPAs from fixtures: `fixtures/tpas/<code>/tpa.json`. */
-export function seedDemoAdministrators(ctx: AppContext): number {
+/** The TPAs shipped in fixtures: `fixtures/tpas/<code>/tpa.json`. */
+export function shippedAdministrators(): Array<{ code: string; name: string; region?: string }> {
   const dir = join(fixturesDir(), 'tpas');
-  if (!existsSync(dir)) return 0;
-  let n = 0;
-  for (const code of readdirSync(dir)) {
-    const file = join(dir, code, 'tpa.json');
-    if (!existsSync(file)) continue;
-    const tpa = JSON.parse(readFileSync(file, 'utf8')) as { code: string; name: string; region?: string };
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort()
+    .map((code) => join(dir, code, 'tpa.json'))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, 'utf8')) as { code: string; name: string; region?: string });
+}
+
+/**
+ * Adds the shipped TPAs that do not exist yet (all, or those of one region).
+ * @returns the codes added
+ */
+export function addShippedAdministrators(ctx: AppContext, opts: { region?: string } = {}): string[] {
+  const added: string[] = [];
+  for (const tpa of shippedAdministrators()) {
+    if (opts.region && tpa.region?.toUpperCase() !== opts.region.toUpperCase()) continue;
     if (ctx.db.select().from(administrators).where(eq(administrators.code, tpa.code)).get()) continue;
     ctx.db.insert(administrators).values({ code: tpa.code, name: tpa.name, region: tpa.region ?? null }).run();
-    n++;
+    added.push(tpa.code);
   }
-  return n;
+  return added;
+}
+
+/** Demo TPAs from fixtures: `fixtures/tpas/<code>/tpa.json`; returns how many were added. */
+export function seedDemoAdministrators(ctx: AppContext): number {
+  return addShippedAdministrators(ctx).length;
 }
 
 /** Prepares a data directory; safe to run at every start. */

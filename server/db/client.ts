@@ -55,6 +55,21 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
     backup = join(dir, `${dbName.replace(/\.sqlite$/, '')}-schema${migrations.length - pending.length}-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`);
     await sqlite.backup(backup);
   }
+  const { schemaVersion, applied } = applyMigrations(sqlite, migrationsFolder);
+  return { db, sqlite, schemaVersion, applied, backup };
+}
+
+/**
+ * Applies the migrations a database has not had yet, in one transaction (also used to rebuild an
+ * emptied database).
+ * @returns the schema version (migrations applied in all) and how many were applied now
+ * @throws Error when a migration fails; nothing is changed then
+ */
+export function applyMigrations(sqlite: Database.Database, migrationsFolder = migrationsDir()): { schemaVersion: number; applied: number } {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)`);
+  const last = sqlite.prepare('SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1').get() as { created_at: number } | undefined;
+  const pending = migrations.filter((m) => !last || Number(last.created_at) < m.folderMillis);
   if (pending.length) {
     const insert = sqlite.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)');
     sqlite.transaction(() => {
@@ -65,5 +80,5 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
     })();
   }
   const schemaVersion = (sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n;
-  return { db, sqlite, schemaVersion, applied: pending.length, backup };
+  return { schemaVersion, applied: pending.length };
 }

@@ -86,6 +86,17 @@ describe('fund details, validate and save', () => {
     expect(got.body.payload.id).toBe(d.id);
   });
 
+  it("gives a recipient sent without a name the name of the user with that e-mail, and keeps a given name", async () => {
+    addUser(ctx, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'Auditor' });
+    const res = await api.post('fund', { fund: { ...newFund, administrator_recipients: [
+      { full_name: '', email: 'Ada@Example.com', role: 'Auditor' }, { email: 'nobody@example.com', role: 'Auditor' }, newFund.administrator_recipients[0],
+    ] } }, token);
+    expect(res.status).toBe(200);
+    expect(res.body.payload.administrator_recipients.map((r: any) => [r.full_name, r.email])).toEqual([
+      ['Ada Lovelace', 'ada@example.com'], ['', 'nobody@example.com'], ['Jane Auditor', 'jane.auditor@example.com'],
+    ]);
+  });
+
   it("answers 404 'No such fund request with id: {id}'", async () => {
     const res = await api.get('fund/999', token);
     expect(res.status).toBe(404);

@@ -65,4 +65,34 @@ describe('every route enforces its role group on the server', () => {
       off.dispose();
     }
   });
+
+  it('refuses every local-only developer route to an Admin when the environment is not local', async () => {
+    const remote = await createTestContext({ seedDemoData: false, devToolsEnabled: true });
+    try {
+      const client = apiClient(remote);
+      const local = allRoutes.filter((r) => r.group === 'devToolsLocal');
+      expect(local.map((r) => fullPath(r))).toEqual(expect.arrayContaining(['/api/v2.0/dev-tools/db/reset', '/api/v2.0/dev-tools/tables/drop', '/api/v2.0/key/sweeper', '/api/v2.0/dev-tools/user/key/system']));
+      for (const r of local) {
+        const res = await client.call(r.method, concrete(fullPath(r)), { token: sessionToken(remote, remote.boot.admin.id), body: r.method === 'GET' ? undefined : { confirm: true, region: 'AMER' } });
+        expect(res.status, `${r.method} ${fullPath(r)}`).toBe(403);
+        expect(res.body.errors).toEqual(['Only available in a local environment']);
+      }
+    } finally {
+      remote.dispose();
+    }
+  });
+
+  it('answers the PowerBI input calls 409 to delivery roles while pbiInputs is off, and 403 to others', async () => {
+    const calls = allRoutes.filter((r) => r.tag === 'pbi-inputs' && r.group === 'delivery');
+    expect(calls.map((r) => `${r.method} ${fullPath(r)}`).sort()).toEqual(['GET /api/v2.0/pbi-inputs/types', 'POST /api/v2.0/pbi-inputs/list', 'POST /api/v2.0/pbi-inputs/save']);
+    for (const r of calls) {
+      for (const role of ROLES) {
+        const form = new FormData();
+        form.append('pbiInputsTypes', 'audit_team');
+        form.append('upload', new Blob(['engagement_code,email,role\nE,a@b.c,r\n']), 'team.csv');
+        const res = await api.call(r.method, fullPath(r), { token: tokenOf(role), body: r.method === 'GET' ? undefined : r.multipart ? form : {} });
+        expect(res.status, `${r.method} ${fullPath(r)} as ${role}`).toBe(EXPECTED.delivery.includes(role) ? 409 : 403);
+      }
+    }
+  });
 });

@@ -20,8 +20,11 @@ export const users = sqliteTable('users', {
   updatedAt: updatedAt(),
 });
 
-/** Token kinds: one-time sign-in link, session, long-lived API key, short-lived download and socket tokens. */
-export const TOKEN_KINDS = ['signin', 'session', 'api', 'download', 'socket'] as const;
+/**
+ * Token kinds: one-time sign-in link, session, long-lived API key, short-lived download and socket
+ * tokens, and file tokens that download one stored file only (the SAS token of a PowerBI input).
+ */
+export const TOKEN_KINDS = ['signin', 'session', 'api', 'download', 'socket', 'file'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export const tokens = sqliteTable('tokens', {

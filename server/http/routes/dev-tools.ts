@@ -1,14 +1,36 @@
-/** Developer tools: users, configuration sources, API keys (spec delivery section 7, dev-tools calls). */
+/**
+ * Developer tools (delivery spec "Developer tools"; section 7 dev-tools calls): services on/off,
+ * users, the effective configuration and its sources, the pipeline's input/output model, and the
+ * configurations and testing branches. The database actions, keys and impersonation are in
+ * `dev-tools-local.ts`, the log files in `dev-logs.ts`.
+ */
 import { z } from 'zod';
-import { envName } from '../../config.js';
-import { issueToken } from '../../services/auth/tokens.js';
 import { sessionUser } from '../../services/auth/session.js';
+import { currentBranch, updateBranch } from '../../services/dev-tools/branches.js';
+import { configSourceList, effectiveConfig, iomConfig } from '../../services/dev-tools/config-info.js';
 import { getServices, setServices } from '../../services/settings/services.js';
 import { listUsers } from '../../services/users/users.js';
-import { NotFoundError } from '../../errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, withMessage } from '../route.js';
 
-const TEN_YEARS_MS = 10 * 365 * 24 * 3_600_000;
+const BRANCH = '{kind, branch, behind, latestCommit: {id, message, files}, source, updateEnabled, changeEnabled}';
+
+/** GET current and POST update of one kind of branch. */
+const branchRoutes = (kind: 'configurations' | 'testing') => [
+  defineRoute({
+    method: 'GET', path: `/dev-tools/${kind}/current`, group: 'devTools', tag: 'dev-tools',
+    summary: `The ${kind} branch: the installed version (self-hosted: shipped with Fund Audit, never behind) -> ${BRANCH}`,
+    handler: ({ ctx }) => currentBranch(ctx, kind),
+  }),
+  defineRoute({
+    method: 'POST', path: `/dev-tools/${kind}/update`, group: 'devTools', tag: 'dev-tools',
+    summary: `Update the ${kind} branch {branch}: the installed branch is up to date (needs branchUpdateEnabled); any other branch is refused with a validation error (and needs branchChangeEnabled) -> ${BRANCH}`,
+    body: z.object({ branch: z.string().max(200) }),
+    handler: ({ ctx, body }) => {
+      const { info, message } = updateBranch(ctx, kind, body.branch);
+      return withMessage(info, message);
+    },
+  }),
+];
 
 export const devToolsRoutes = [
   defineRoute({
@@ -30,25 +52,18 @@ export const devToolsRoutes = [
   defineRoute({
     method: 'GET', path: '/dev-tools/config', group: 'devTools', tag: 'dev-tools',
     summary: 'The effective configuration (setting, value, environment variable name)',
-    handler: ({ ctx }) => Object.entries(ctx.config).map(([key, value]) => ({ key, value, env: envName(key) })),
+    handler: ({ ctx }) => effectiveConfig(ctx),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/user/key/:userId', group: 'devToolsLocal', tag: 'dev-tools',
-    summary: "A long-lived API key (10 years) for a user; with '/10h' an impersonation token of 10 hours",
-    handler: ({ ctx, params }) => {
-      const user = listUsers(ctx).find((u) => u.id === Number(params.userId));
-      if (!user) throw new NotFoundError(`No user with id: ${params.userId}`);
-      return issueToken(ctx, user.id, 'api', TEN_YEARS_MS, 'generated key');
-    },
+    method: 'GET', path: '/dev-tools/config/sources', group: 'devTools', tag: 'dev-tools',
+    summary: "Where each setting came from -> {file, precedence, settings: [{key, source: 'default' | 'config file' | 'environment' | 'command line', env}]}",
+    handler: ({ ctx }) => configSourceList(ctx),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/user/key/:userId/:expiry', group: 'devToolsLocal', tag: 'dev-tools',
-    summary: 'An impersonation session token of 10 hours for a user',
-    query: z.object({}).optional(),
-    handler: ({ ctx, params }) => {
-      const user = listUsers(ctx).find((u) => u.id === Number(params.userId));
-      if (!user) throw new NotFoundError(`No user with id: ${params.userId}`);
-      return issueToken(ctx, user.id, 'session', 10 * 3_600_000, 'impersonation');
-    },
+    method: 'GET', path: '/dev-tools/iomConfig', group: 'devTools', tag: 'dev-tools',
+    summary: 'The input/output model of the pipeline -> {stages, inputs: [{type, columns: [{name, kind, required}]}], mappingTypes, outputs, limits}',
+    handler: ({ ctx }) => iomConfig(ctx),
   }),
+  ...branchRoutes('configurations'),
+  ...branchRoutes('testing'),
 ];

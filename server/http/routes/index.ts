@@ -4,6 +4,8 @@ import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
 import { bulkUploadRoutes } from './bulk-upload.js';
 import { demoWikiRoutes } from './demo-wiki.js';
+import { devLogRoutes } from './dev-logs.js';
+import { devToolsLocalRoutes } from './dev-tools-local.js';
 import { devToolsRoutes } from './dev-tools.js';
 import { downloadRoutes } from './downloads.js';
 import { exportRoutes } from './exports.js';
@@ -12,6 +14,7 @@ import { fundRoutes } from './fund.js';
 import { fundsRoutes } from './funds.js';
 import { importRoutes } from './imports.js';
 import { mappingRoutes } from './mappings.js';
+import { pbiInputRoutes } from './pbi-inputs.js';
 import { processRoutes } from './processes.js';
 import { sdmUploadRoutes } from './sdm-upload.js';
 import { systemRoutes } from './system.js';
@@ -21,6 +24,8 @@ export const allRoutes: RouteDef[] = [
   ...systemRoutes,
   ...authRoutes,
   ...devToolsRoutes,
+  ...devToolsLocalRoutes,
+  ...devLogRoutes,
   ...downloadRoutes,
   ...exportRoutes,
   ...bulkUploadRoutes,
@@ -34,4 +39,5 @@ export const allRoutes: RouteDef[] = [
   ...processRoutes,
   ...demoWikiRoutes,
   ...testRunnerRoutes,
+  ...pbiInputRoutes,
 ] as RouteDef[];

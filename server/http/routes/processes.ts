@@ -2,7 +2,9 @@
  * Processes (delivery spec section 7: `POST /fund/process/reset`, `/fund/process/cancel`,
  * `POST /logs/processes`, `GET /processes`; section 4 "Processes").
  */
-import { cancelFundProcess, listOngoingProcesses, listProcessesOfFund, processActionSchema, processListSchema, resetFundProcess } from '../../services/files/process-actions.js';
+import { z } from 'zod';
+import { DEV_INFO_FUNDS, listOngoing } from '../../services/dev-tools/ongoing.js';
+import { cancelFundProcess, listProcessesOfFund, processActionSchema, processListSchema, resetFundProcess } from '../../services/files/process-actions.js';
 import { defineRoute } from '../route.js';
 
 const VIEW = '{id, fund_request_id, stage, status, process_at, started_at, finished_at, attempts, force_run, payload}';
@@ -25,7 +27,8 @@ export const processRoutes = [
   }),
   defineRoute({
     method: 'GET', path: '/processes', group: 'delivery', tag: 'processes',
-    summary: `Pending and running processes of every fund, newest first -> [${VIEW} + fundCode, fundName, tpaName]`,
-    handler: ({ ctx }) => listOngoingProcesses(ctx),
+    summary: `Pending and running processes of every fund, newest first {top?: only the newest process of each of the first N funds (dev info: ${DEV_INFO_FUNDS})} -> [${VIEW} + fundCode, fundName, tpaName, createdBy, reRunBy]`,
+    query: z.object({ top: z.coerce.number().int().min(1).max(100).optional() }),
+    handler: ({ ctx, query }) => listOngoing(ctx, { top: query.top }),
   }),
 ];

@@ -1,13 +1,14 @@
 /**
  * Creating and editing one fund request (`POST /fund/validate`, `POST /fund`; spec section 5
  * "Fund save" and 2.3 edit rules): required fields, reference codes, dates, materialities 0-100,
- * fund codes (empty dropped, main code kept), recipients with a role, the 'Duplicate Fund' check,
+ * fund codes (empty dropped, main code kept), recipients with a role (a recipient sent without a
+ * name gets the name of the user with its e-mail), the 'Duplicate Fund' check,
  * rows editable only while Pending with nothing assigned (comments and recipients always), and the
  * administrator lock. Every save writes a trail entry.
  */
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundRequests } from '../../db/schema/index.js';
+import { administrators, fundCodes, fundRequests, users } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError, type ErrorItem } from '../../errors.js';
 import { parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
@@ -46,6 +47,13 @@ interface Prepared {
 }
 
 const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** The name of the Fund Audit user with an e-mail ('' when none): a recipient sent without a name gets it. */
+function userNameOf(ctx: AppContext, email: string): string {
+  if (!email) return '';
+  const u = ctx.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.email, email)).get();
+  return u ? `${u.firstName} ${u.lastName}`.trim() : '';
+}
 
 /** Normalises and checks the input; collects every problem rather than stopping at the first. */
 function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof toFundFields> | null): Prepared {
@@ -106,7 +114,8 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
       if (empty(r.role)) errors.push(`Recipient ${i + 1} (${r.email ?? r.full_name ?? 'new'}) needs a role`);
       else if (!ref.roles.get(String(r.role).toLowerCase())) errors.push(`Recipient ${i + 1}: role '${r.role}' is not known`);
       if (empty(r.email) || !EMAIL.test(String(r.email))) errors.push(`Recipient ${i + 1}: '${r.email ?? ''}' is not an e-mail address`);
-      recipientsOut!.push({ full_name: r.full_name ?? '', email: String(r.email ?? '').toLowerCase(), role: ref.roles.get(String(r.role ?? '').toLowerCase()) ?? String(r.role ?? '') });
+      const email = String(r.email ?? '').trim().toLowerCase();
+      recipientsOut!.push({ full_name: empty(r.full_name) ? userNameOf(ctx, email) : String(r.full_name).trim(), email, role: ref.roles.get(String(r.role ?? '').toLowerCase()) ?? String(r.role ?? '') });
     });
   }
 

@@ -110,14 +110,14 @@ function hash(rows: unknown): string {
 }
 
 /** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */
-function fundsAffectedBy(ctx: AppContext, m: MappingRow): number[] {
+export function fundsAffectedBy(ctx: AppContext, m: MappingRow): number[] {
   if (m.kind === 'custom') return fundsUsingMapping(ctx, [m.id]).map((f) => f.fundRequestId);
   const funds = ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(and(eq(fundRequests.administratorId, m.administratorId), inArray(fundRequests.status, ['Pending', 'Approved']))).all();
   return funds.map((f) => f.id);
 }
 
 /** Queues standardization (and so every later stage) again for funds. */
-function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): void {
+export function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): void {
   for (const id of new Set(ids)) enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
 }
 

@@ -1,0 +1,44 @@
+/**
+ * Master mappings shipped with Fund Audit (`fixtures/tpas/<code>/mappings/`), loaded over what a
+ * TPA has (developer tools "populate / force master mappings", delivery spec section 7). A mapping
+ * whose content changes reruns standardization for the TPA's live funds, as an upload does.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mappingTypeFromFileName, parseMappingCsv } from '../../../pipeline/mappings/parse.js';
+import type { AppContext } from '../../context.js';
+import { administrators } from '../../db/schema/index.js';
+import { ValidationError } from '../../errors.js';
+import { fixturesDir } from '../../paths.js';
+import type { User } from '../auth/tokens.js';
+import { fundsAffectedBy, rerunFunds } from './mappings.js';
+import { upsertMasterMapping } from './store.js';
+
+/**
+ * Replaces the master mappings of every TPA that has shipped ones with the shipped files.
+ * @returns per TPA, the mapping types loaded and those whose content changed
+ * @throws ValidationError when a shipped mapping file is not valid (nothing of that TPA changes after it)
+ */
+export function forceFixtureMasterMappings(ctx: AppContext, user: User): Array<{ administrator: string; loaded: string[]; changed: string[] }> {
+  const dir = join(fixturesDir(), 'tpas');
+  const out: Array<{ administrator: string; loaded: string[]; changed: string[] }> = [];
+  for (const admin of ctx.db.select().from(administrators).all()) {
+    const mdir = join(dir, admin.code, 'mappings');
+    if (!existsSync(mdir)) continue;
+    const entry = { administrator: admin.code, loaded: [] as string[], changed: [] as string[] };
+    for (const file of readdirSync(mdir).sort()) {
+      const type = mappingTypeFromFileName(file);
+      if (!type) continue;
+      const parsed = parseMappingCsv(type, file, readFileSync(join(mdir, file)));
+      if (!parsed.valid) throw new ValidationError(`Shipped mapping ${admin.code}/${file} is not valid`, parsed.errors);
+      const { mapping, changed } = upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type, rows: parsed.rows, userId: user.id });
+      entry.loaded.push(type);
+      if (changed) {
+        entry.changed.push(type);
+        rerunFunds(ctx, user, fundsAffectedBy(ctx, mapping), `master mapping ${mapping.description} reloaded from the shipped files`);
+      }
+    }
+    out.push(entry);
+  }
+  return out;
+}
