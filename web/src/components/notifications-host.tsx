@@ -7,10 +7,12 @@ import { drainNotices, notifications } from '../state/notifications';
 export function NotificationsHost() {
   const toast = useRef<Toast>(null);
   const snap = useSnapshot(notifications);
-  const pending = snap.queue.length;
+  // the id of the newest notice: two notices queued one after the other change it even when the
+  // queue length reads the same between renders
+  const newest = snap.queue.length ? snap.queue[snap.queue.length - 1].id : 0;
 
   useEffect(() => {
-    if (pending === 0 || !toast.current) return;
+    if (newest === 0 || !toast.current) return;
     const notices = drainNotices();
     toast.current.show(
       notices.map((n) => ({
@@ -20,7 +22,7 @@ export function NotificationsHost() {
         life: n.life,
       })),
     );
-  }, [pending]);
+  }, [newest]);
 
   return <Toast ref={toast} position="top-right" />;
 }

@@ -1,0 +1,28 @@
+/** PowerBI inputs calls (delivery spec section 7: `POST /pbi-inputs/list`, `GET /pbi-inputs/types`, `POST pbi-inputs/save`). */
+import type { PbiInputView, SavedPbiInput } from '../../../server/services/pbi-inputs/pbi-inputs.js';
+import { api } from './client';
+import type { PageOf, SortSpec } from './delivery-types';
+
+export type { PbiInputView, SavedPbiInput };
+export interface PbiInputType {
+  code: string;
+  name: string;
+  description: string;
+  columns: string[];
+}
+
+/** The input types. */
+export const fetchPbiTypes = () => api.get<PbiInputType[]>('/pbi-inputs/types');
+
+/** One page of PowerBI input files (newest first when `sorting` is empty). */
+export function fetchPbiInputs(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<PbiInputView>> {
+  return api.post<PageOf<PbiInputView>>('/pbi-inputs/list', { offset, limit, sorting }, { signal });
+}
+
+/** Saves a csv of an input type; the failure is handled by the caller. */
+export function savePbiInput(type: string, file: File): Promise<SavedPbiInput> {
+  const form = new FormData();
+  form.append('pbiInputsTypes', type);
+  form.append('upload', file, file.name);
+  return api.upload<SavedPbiInput>('/pbi-inputs/save', form, { suppressError: true, suppressSuccess: true });
+}
