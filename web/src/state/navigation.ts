@@ -18,9 +18,61 @@ export const navigation = proxy({
 type LeaveGuard = (proceed: () => void) => boolean;
 let leaveGuard: LeaveGuard | null = null;
 
+/*
+ * The browser's Back button: while a guard is installed, the page's history entry is followed by a
+ * "trap" entry of the same address. Back leaves the trap for the page's own entry: the address does
+ * not change, so the router keeps the page (and its unsaved values), and the guard asks. Keep
+ * editing pushes the trap again; leaving goes back past the page's entry (two steps from the
+ * re-armed trap). When the guard goes away (saved, discarded) the trap is popped again, and a
+ * navigation from the trap replaces it instead of piling up behind it.
+ */
+const TRAP = 'faLeaveTrap';
+let ignorePops = 0;
+let leaving = false;
+let listening = false;
+
+const onTrap = () => typeof history !== 'undefined' && Boolean((history.state as Record<string, unknown> | null)?.[TRAP]);
+
+function armTrap(): void {
+  history.pushState({ [TRAP]: true }, '', location.href);
+}
+
+function onPopState(): void {
+  if (ignorePops > 0) {
+    ignorePops--;
+    return;
+  }
+  if (leaving) {
+    leaving = false;
+    return;
+  }
+  if (!leaveGuard || onTrap()) return;
+  // Back from the trap: still on the page; ask, with the trap armed again for Keep editing
+  armTrap();
+  const proceed = () => {
+    leaveGuard = null;
+    leaving = true;
+    // if nothing is two steps back (a tab opened on this page), stop waiting for the pop
+    setTimeout(() => (leaving = false), 1000);
+    history.go(-2);
+  };
+  if (!leaveGuard(proceed)) proceed();
+}
+
 /** Installs (or with null removes) the current page's leave guard; answers a remover. */
 export function setLeaveGuard(guard: LeaveGuard | null): () => void {
   leaveGuard = guard;
+  if (typeof window !== 'undefined') {
+    if (!listening) {
+      window.addEventListener('popstate', onPopState);
+      listening = true;
+    }
+    if (guard && !onTrap()) armTrap();
+    else if (!guard && onTrap() && !leaving) {
+      ignorePops++;
+      history.back();
+    }
+  }
   return () => {
     if (leaveGuard === guard) leaveGuard = null;
   };
@@ -31,9 +83,9 @@ export function leaveThen(proceed: () => void): void {
   if (!leaveGuard || !leaveGuard(proceed)) proceed();
 }
 
-/** Navigates the SPA (usable from the API client and stores). */
+/** Navigates the SPA (usable from the API client and stores); from a Back trap it replaces the trap. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  browserNavigate(to, { replace: options.replace ?? false });
+  browserNavigate(to, { replace: (options.replace ?? false) || onTrap() });
 }
 
 /** Sets the header page title and the document title. */

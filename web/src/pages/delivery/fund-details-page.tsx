@@ -25,7 +25,6 @@ import { notify } from '../../state/notifications';
 import { session } from '../../state/session';
 import { DownloadDialog } from '../auditor/data-platform/download-dialog';
 import { FieldRow } from '../auditor/fund-details/field-row';
-import { RecipientsTab } from '../auditor/fund-details/recipients-tab';
 import { ValidationErrors } from '../auditor/fund-details/validation-errors';
 import { DELIVERY_COMMENT_FIELDS } from './fund-details/delivery-fields';
 import { ErrorsTab } from './fund-details/errors-tab';
@@ -34,6 +33,7 @@ import { FundFormPanel } from './fund-details/fund-form-panel';
 import { FundToolbar } from './fund-details/fund-toolbar';
 import { LogsTab } from './fund-details/logs-tab';
 import { ProcessesTab } from './fund-details/processes-tab';
+import { RecipientsEditor } from './fund-details/recipients-editor';
 import { ChildrenList } from '../auditor/fund-details/children-list';
 import { AggregationTab, FundCodesTab, MappingsTab } from './fund-details/side-tabs';
 import { TrailTab } from './fund-details/trail-tab';
@@ -140,7 +140,7 @@ export function FundDetailsPage({ id }: { id?: string }) {
       </div>
     </TabPanel>,
     <TabPanel key="recipients" header="Recipients">
-      {editing ? <RecipientsTab recipients={draft.recipients} nrd={nrdList} onChange={(r: Recipient[]) => f.change('recipients', r)} /> : <RecipientList recipients={draft.recipients} />}
+      {editing ? <RecipientsEditor recipients={draft.recipients} nrd={nrdList} onChange={(r: Recipient[]) => f.change('recipients', r)} /> : <RecipientList recipients={draft.recipients} />}
     </TabPanel>,
     !creating && config?.aggregation && <TabPanel key="aggregation" header="Aggregation"><AggregationTab fund={fund} onOpen={open} reload={f.reload} /></TabPanel>,
     !creating && fund.administrator && <TabPanel key="mappings" header="Mappings"><MappingsTab fund={fund} reload={f.reload} /></TabPanel>,
