@@ -61,6 +61,7 @@ describe('settings and key generator', () => {
 
   it('shows every setting with its value and where it came from', async () => {
     await go('Settings', 'Settings');
+    await page.getByRole('tab', { name: 'Developer logs' }).waitFor();
     expect(await page.getByRole('tab').allInnerTexts()).toEqual(['Options', 'Developer tools', 'Developer logs']);
     expect(await settings.rowCells('Settings', 'devToolsEnabled')).toEqual(['devToolsEnabled', 'true', 'config file', 'FUND_AUDIT_DEV_TOOLS_ENABLED']);
     expect(await settings.rowCells('Settings', 'logLevel')).toEqual(['logLevel', 'warn', 'command line', 'FUND_AUDIT_LOG_LEVEL']);

@@ -21,6 +21,7 @@ export class SettingsPage {
   /** Cells of the row of a table whose text contains `text`. */
   async rowCells(table: string, text: string): Promise<string[]> {
     const row = this.table(table).locator('tbody tr').filter({ hasText: text }).first();
+    await row.waitFor();
     return (await row.locator('td').allInnerTexts()).map((t) => t.trim());
   }
 
