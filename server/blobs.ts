@@ -2,9 +2,15 @@
  * Content-addressed blob store under `<dataDir>/blobs`: raw imported files, pipeline outputs and
  * export zips. Writes are atomic (temporary file + rename), so a half-written blob is never seen.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/**
+ * Bytes read at a time when a file is hashed or streamed: small, so what is made of one chunk (its
+ * text, lines, rows) is garbage before the next collection of young objects.
+ */
+export const CHUNK_BYTES = 64 * 1024;
 
 export interface PutResult {
   /** sha256 hex of the content, also its key. */
@@ -42,6 +48,36 @@ export class BlobStore {
     return { key, size: buf.length, existed: false };
   }
 
+  /**
+   * Stores a file's content under its sha256 without holding it in memory: the file is hashed in
+   * chunks of `CHUNK_BYTES`, then copied into the store (temporary file + rename).
+   */
+  putFile(file: string): PutResult {
+    const hash = createHash('sha256');
+    let size = 0;
+    for (const chunk of readChunks(file)) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+    const key = hash.digest('hex');
+    const dest = this.path(key);
+    if (existsSync(dest)) return { key, size, existed: true };
+    mkdirSync(join(this.root, key.slice(0, 2)), { recursive: true });
+    const tmp = this.tmpPath();
+    copyFileSync(file, tmp);
+    renameSync(tmp, dest);
+    return { key, size, existed: false };
+  }
+
+  /**
+   * A blob written piece by piece (text appended as it is produced, hashed on the way), stored
+   * under its sha256 by `commit` or thrown away by `discard`. Appends are buffered up to
+   * `bufferChars` characters (64 Ki by default), so memory stays flat whatever the blob's size.
+   */
+  writer(bufferChars = 64 * 1024): BlobWriter {
+    return new BlobWriter(this, bufferChars);
+  }
+
   /** Moves an already written temporary file into the store (for large streamed outputs). */
   adopt(tmpFile: string, key: string): void {
     const dest = this.path(key);
@@ -58,7 +94,84 @@ export class BlobStore {
     return readFileSync(this.path(key));
   }
 
+  /** The blob's bytes in chunks of up to `CHUNK_BYTES` (read synchronously, one buffer reused). */
+  chunks(key: string): Generator<Buffer> {
+    return readChunks(this.path(key));
+  }
+
   size(key: string): number {
     return statSync(this.path(key)).size;
+  }
+}
+
+/**
+ * Reads a file in chunks of up to `CHUNK_BYTES`. Each chunk is a view of one reused buffer: use
+ * it before asking for the next one.
+ */
+export function* readChunks(file: string, chunkBytes = CHUNK_BYTES): Generator<Buffer> {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const n = readSync(fd, buf, 0, chunkBytes, null);
+      if (n === 0) return;
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A blob being written (see `BlobStore.writer`). */
+export class BlobWriter {
+  private readonly tmp: string;
+  private readonly hash: Hash = createHash('sha256');
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private written = 0;
+  private closed = false;
+
+  constructor(private readonly store: BlobStore, private readonly bufferChars: number) {
+    this.tmp = store.tmpPath('.part');
+    writeFileSync(this.tmp, '');
+  }
+
+  /** Appends text (written as UTF-8). @throws Error after commit or discard */
+  write(text: string): void {
+    if (this.closed) throw new Error('The blob was already committed or discarded');
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= this.bufferChars) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.pending.length) return;
+    const buf = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    this.pendingChars = 0;
+    this.hash.update(buf);
+    appendFileSync(this.tmp, buf);
+    this.written += buf.length;
+  }
+
+  /** Stores what was written under its sha256 (atomically) and returns its key and size. */
+  commit(): PutResult {
+    this.flush();
+    this.closed = true;
+    const key = this.hash.digest('hex');
+    if (this.store.has(key)) {
+      rmSync(this.tmp, { force: true });
+      return { key, size: this.written, existed: true };
+    }
+    this.store.adopt(this.tmp, key);
+    return { key, size: this.written, existed: false };
+  }
+
+  /** Throws away what was written. Safe to call more than once, and after commit. */
+  discard(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = [];
+    rmSync(this.tmp, { force: true });
   }
 }

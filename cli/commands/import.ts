@@ -4,7 +4,7 @@
  * identified as, for which fund, and what failed. Locally the pipeline runs in this process; with
  * --server the files are uploaded and the server's progress is polled.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, openAsBlob, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { Engine } from '../../pipeline/engine.js';
@@ -19,14 +19,22 @@ import { createReporter, type Reporter } from '../ui/reporter.js';
 
 const STAGES = ['identification', 'standardization', 'calculations', 'visualization'] as const;
 
-function readFiles(files: string[]) {
+/** The files to import, each checked to be a readable file (read later in chunks, never whole). */
+function readFiles(files: string[]): ImportPath[] {
   return files.map((f) => {
     try {
-      return { fileName: basename(f), bytes: readFileSync(f) };
+      accessSync(f, constants.R_OK);
+      if (!statSync(f).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      return { fileName: basename(f), path: f };
     } catch (err) {
       throw new ValidationError(`Cannot read ${f}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   });
+}
+
+interface ImportPath {
+  fileName: string;
+  path: string;
 }
 
 /** One result line per file. */
@@ -41,7 +49,7 @@ function summarize(view: ImportView) {
   };
 }
 
-async function runLocal(g: GlobalOptions, tpa: string, files: Array<{ fileName: string; bytes: Buffer }>, ui: Reporter, wait: boolean) {
+async function runLocal(g: GlobalOptions, tpa: string, files: ImportPath[], ui: Reporter, wait: boolean) {
   const ctx = await openLocal(g);
   try {
     const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
@@ -55,7 +63,7 @@ async function runLocal(g: GlobalOptions, tpa: string, files: Array<{ fileName: 
       ui.task(p.stage, { total: Math.max(c.total, c.done), done: c.done, status: c.done >= c.total ? 'done' : 'running' });
     });
     const views = files.map((f) => {
-      const v = importFile(ctx, { administratorCode: tpa, fileName: f.fileName, bytes: f.bytes, userId: user.id, source: 'cli' });
+      const v = importFile(ctx, { administratorCode: tpa, fileName: f.fileName, path: f.path, userId: user.id, source: 'cli' });
       ui.task(`Import ${f.fileName}`, { status: 'done', note: v.status === 'Finished' ? 'already imported' : undefined });
       return v;
     });
@@ -68,10 +76,10 @@ async function runLocal(g: GlobalOptions, tpa: string, files: Array<{ fileName: 
   }
 }
 
-async function runRemote(g: GlobalOptions, tpa: string, files: Array<{ fileName: string; bytes: Buffer }>, ui: Reporter, wait: boolean, timeoutS: number) {
+async function runRemote(g: GlobalOptions, tpa: string, files: ImportPath[], ui: Reporter, wait: boolean, timeoutS: number) {
   const form = new FormData();
   form.append('administrator', tpa);
-  for (const f of files) form.append('upload', new Blob([new Uint8Array(f.bytes)]), f.fileName);
+  for (const f of files) form.append('upload', await openAsBlob(f.path), f.fileName);
   const views = await remoteCall<ImportView[]>(g, 'POST', 'import/files', form);
   const ids = new Set(views.map((v) => v.id));
   ui.task('Upload', { status: 'done', note: `${views.length} file(s)` });

@@ -3,7 +3,9 @@
  * table's SDM type by the TPA's file layouts, splits rows per fund code and matches each part to a
  * fund request by main or alternate code and period end. Matched parts become the fund's input
  * files; unidentified tables and unmatched parts are recorded for the Input files screen. Queues
- * standardization for every fund that received a file.
+ * standardization for every fund that received a file. The file is read as a stream and each
+ * fund part written to its identified file as rows go by (`identified-file.ts`), so memory does
+ * not grow with the file.
  */
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../server/context.js';
@@ -11,9 +13,11 @@ import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unm
 import { NotFoundError } from '../../server/errors.js';
 import { setImportStatus } from '../../server/services/imports/imports.js';
 import { administratorMappings } from '../../server/services/mappings/store.js';
-import { readTables, type RawTable } from '../readers/table.js';
-import { identifyTable, splitByFund, unidentifiedError } from '../stages/identify.js';
-import { enqueue, type NextJob, type StageHandler } from '../engine.js';
+import { IdentifiedFileWriter } from '../readers/identified-file.js';
+import { fileSource } from '../readers/source.js';
+import { streamTables, type TableStream } from '../readers/table.js';
+import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../stages/identify.js';
+import { enqueue, JobCancelled, type NextJob, type StageHandler } from '../engine.js';
 import { logStage } from './common.js';
 
 interface FundMatch {
@@ -34,33 +38,66 @@ export function matchFund(ctx: AppContext, administratorId: number, fundCode: st
   return open[0] ?? null;
 }
 
-/** The fund rows of a table, kept as the fund's identified input file (JSON blob). */
-function storeRows(ctx: AppContext, table: RawTable, rows: RawTable['rows']): string {
-  return ctx.blobs.put(JSON.stringify({ file: table.file, sheetName: table.sheetName, header: table.header, headerLine: table.headerLine, rows })).key;
+/** An identified table, its rows sorted into fund parts, each part written to its own file. */
+interface IdentifiedTable {
+  table: Omit<TableStream, 'rows'>;
+  sdmType: string;
+  parts: Array<FundPartSummary & { writer: IdentifiedFileWriter }>;
 }
 
-export const identificationJob: StageHandler = async (ctx, job) => {
+/**
+ * Reads an identified table's rows once, writing each to the identified file of its fund part
+ * (memory stays flat whatever the table's size).
+ */
+async function splitTable(ctx: AppContext, table: TableStream, idf: Identification, signal: AbortSignal): Promise<IdentifiedTable['parts']> {
+  const splitter = createFundSplitter(idf);
+  const writers = new Map<string, IdentifiedFileWriter>();
+  try {
+    let n = 0;
+    for await (const row of table.rows) {
+      const code = splitter.add(row);
+      let w = writers.get(code);
+      if (!w) writers.set(code, (w = new IdentifiedFileWriter(ctx.blobs, table)));
+      w.add(row);
+      // the server answers between every few thousand rows; a cancel is noticed there
+      if (++n % 5000 === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal.aborted) throw new JobCancelled();
+      }
+    }
+  } catch (err) {
+    for (const w of writers.values()) w.discard();
+    throw err;
+  }
+  return splitter.parts().map((p) => ({ ...p, writer: writers.get(p.fundCode)! }));
+}
+
+export const identificationJob: StageHandler = async (ctx, job, signal) => {
   const importFileId = Number(job.payload?.importFileId);
   const imp = ctx.db.select().from(importFiles).where(eq(importFiles.id, importFileId)).get();
   if (!imp) throw new NotFoundError(`No such import file with id: ${importFileId}`);
   setImportStatus(ctx, imp.id, 'Processing');
+  const identified: IdentifiedTable[] = [];
   try {
     if (!imp.administratorId) throw new Error(`${imp.fileName}: the import has no administrator`);
-    const tables = await readTables(imp.fileName, ctx.blobs.get(imp.sha256), { limitBytes: ctx.config.identificationLimitBytes });
     const { layouts } = administratorMappings(ctx, imp.administratorId);
     if (!layouts.length) throw new Error(`${imp.fileName}: the TPA has no file layouts (upload its master mappings first)`);
     const errors: unknown[] = [];
-    const identified: Array<{ table: RawTable; sdmType: string; parts: ReturnType<typeof splitByFund> }> = [];
-    for (const table of tables) {
+    let tableCount = 0;
+    for await (const table of streamTables(imp.fileName, fileSource(ctx.blobs.path(imp.sha256)), { limitBytes: ctx.config.identificationLimitBytes })) {
+      tableCount++;
       const idf = identifyTable(table, layouts);
       if (!idf.sdmType) errors.push(unidentifiedError(table, idf));
-      else identified.push({ table, sdmType: idf.sdmType, parts: splitByFund(table, idf) });
+      else {
+        const { rows: _, ...meta } = table;
+        identified.push({ table: meta, sdmType: idf.sdmType, parts: await splitTable(ctx, table, idf, signal) });
+      }
     }
     if (!identified.length) {
       ctx.db.insert(unidentifiedFiles).values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors }).run();
       setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
       logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
-      return { result: { identified: 0, unidentified: tables.length } };
+      return { result: { identified: 0, unidentified: tableCount } };
     }
 
     // funds named by the file's fund-code parts; parts without a code (prices) go to those funds
@@ -82,7 +119,7 @@ export const identificationJob: StageHandler = async (ctx, job) => {
           if (!targets.length) {
             tx.insert(unmatchedFiles).values({
               importFileId: imp.id, fileName: table.file, fileType: sdmType, fundCode: part.fundCode || null, administratorId: imp.administratorId, userId: imp.userId,
-              payload: { asOf: part.asOf, rows: part.rows.length, reason: part.fundCode ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}` : 'The file has no fund code and no fund could be inferred' },
+              payload: { asOf: part.asOf, rows: part.rowCount, reason: part.fundCode ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}` : 'The file has no fund code and no fund could be inferred' },
             }).run();
             unmatched.push({ fundCode: part.fundCode, sdmType });
             continue;
@@ -90,10 +127,11 @@ export const identificationJob: StageHandler = async (ctx, job) => {
           const fresh = targets.filter((fundRequestId) => !tx.select({ id: fundFiles.id }).from(fundFiles)
             .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.importFileId, imp.id), eq(fundFiles.fileType, sdmType), eq(fundFiles.fileName, table.file))).get());
           if (!fresh.length) continue;
-          const blobKey = storeRows(ctx, table, part.rows);
+          // stored once the part is attached: a part no fund takes is thrown away below
+          const blobKey = part.writer.commit();
           for (const fundRequestId of fresh) {
-            tx.insert(fundFiles).values({ fundRequestId, importFileId: imp.id, kind: 'input', fileType: sdmType, fileName: table.file, blobKey, status: 'pending', rowCount: part.rows.length }).run();
-            attached.push({ fundRequestId, sdmType, rows: part.rows.length });
+            tx.insert(fundFiles).values({ fundRequestId, importFileId: imp.id, kind: 'input', fileType: sdmType, fileName: table.file, blobKey, status: 'pending', rowCount: part.rowCount }).run();
+            attached.push({ fundRequestId, sdmType, rows: part.rowCount });
           }
         }
       }
@@ -107,9 +145,12 @@ export const identificationJob: StageHandler = async (ctx, job) => {
     const next: NextJob[] = [...new Set(attached.map((a) => a.fundRequestId))].map((fundRequestId) => ({ stage: 'standardization', fundRequestId }));
     return { result, next };
   } catch (err) {
+    if (err instanceof JobCancelled) throw err;
     setImportStatus(ctx, imp.id, 'Error', { error: (err as Error).message });
     logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, error: (err as Error).message });
     throw err;
+  } finally {
+    for (const { parts } of identified) for (const p of parts) p.writer.discard();
   }
 };
 

@@ -11,12 +11,17 @@
  *   width of the rows below it (see `findHeader`).
  * Line numbers are 1-based physical lines of the file (CSV) or row numbers of the sheet (xlsx);
  * blank lines are skipped, never renumbered.
+ * `streamTables` gives each table's rows as they are read (CSV in constant memory, whatever the
+ * file's size); `readTables` collects them.
  */
-import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
-import { decodeText } from './encoding.js';
+import { decodeChunks, sniffEncoding } from './encoding.js';
+import { delimitedRows, rowWidth as width, UnreadableFileError } from './delimited.js';
+import { bytesSource, type ByteSource } from './source.js';
+import { readWorkbook, XLS_MAGIC, ZIP_MAGIC, type Sheet } from './xlsx.js';
 import type { Cell } from './values.js';
+
+export { UnreadableFileError } from './delimited.js';
+export { MAX_PART_BYTES } from './xlsx.js';
 
 /** One row of a table: its 1-based line in the file (or row in the sheet) and its cells. */
 export interface RawRow {
@@ -49,14 +54,6 @@ export class FileTooLargeError extends Error {
   override name = 'FileTooLargeError';
   constructor(readonly fileName: string, readonly size: number, readonly limit: number) {
     super(`${fileName} is ${size} bytes; identification reads at most ${limit} bytes (10,000,000 by default)`);
-  }
-}
-
-/** The file cannot be read as a table: `reason` says why. */
-export class UnreadableFileError extends Error {
-  override name = 'UnreadableFileError';
-  constructor(readonly fileName: string, readonly reason: string) {
-    super(`${fileName} cannot be read: ${reason}`);
   }
 }
 
@@ -121,15 +118,6 @@ function isLabel(cell: Cell): boolean {
   return s !== '' && !NUMERIC.test(s) && !DATE_LIKE.test(s);
 }
 
-/** Number of cells up to the last non-empty one. */
-function width(cells: Cell[]): number {
-  for (let i = cells.length - 1; i >= 0; i--) {
-    const c = cells[i];
-    if (c !== null && !(typeof c === 'string' && c.trim() === '')) return i + 1;
-  }
-  return 0;
-}
-
 /** Rows looked at when searching the header; rows below a candidate compared with it. */
 const HEADER_SEARCH_ROWS = 50;
 const BELOW_ROWS = 50;
@@ -164,236 +152,107 @@ export function findHeader(rows: RawRow[]): number {
   return 0;
 }
 
-/** Splits non-blank rows into header and data rows. */
-function toTable(base: Omit<RawTable, 'headerLine' | 'header' | 'rows'>, rows: RawRow[]): RawTable {
+/** A table whose data rows are read as they are consumed. */
+export interface TableStream extends Omit<RawTable, 'rows'> {
+  /** Non-blank data rows below the header; read once, before the next table is asked for. */
+  rows: AsyncIterable<RawRow>;
+}
+
+/** The header of non-blank rows and the index of the first data row. */
+function headerOf(rows: RawRow[]): { headerLine: number; header: string[]; first: number } {
   const h = findHeader(rows);
   const headerRow = rows[h];
   const header = headerRow.cells.slice(0, width(headerRow.cells)).map((c) => (c instanceof Date ? c.toISOString().slice(0, 10) : c === null ? '' : String(c).trim()));
-  return { ...base, headerLine: headerRow.line, header, rows: rows.slice(h + 1) };
+  return { headerLine: headerRow.line, header, first: h + 1 };
 }
 
-/** Parses delimited text into non-blank rows with their physical line numbers. */
-function readDelimited(fileName: string, text: string, delimiter: string): RawRow[] {
-  const normalized = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-  if (!normalized.includes('"')) return splitPlain(normalized, delimiter);
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    records = parse(normalized, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    const open = code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteLine(normalized, delimiter) : null;
-    throw new UnreadableFileError(fileName, open ? `Quote Not Closed: the quoted field opened on line ${open} is never closed` : (err as Error).message);
-  }
-  const rows: RawRow[] = [];
-  for (const { record, info } of records) {
-    let breaks = 0;
-    let blank = true;
-    const cells: Cell[] = new Array(record.length);
-    for (let i = 0; i < record.length; i++) {
-      const v = record[i];
-      if (v.includes('\n')) breaks += v.split('\n').length - 1;
-      if (v === '') cells[i] = null;
-      else {
-        cells[i] = v;
-        if (blank && v.trim() !== '') blank = false;
-      }
-    }
-    // csv-parse counts the line a record ends on; a quoted line break moves its start up
-    if (!blank) rows.push({ line: info.lines - breaks, cells });
-  }
-  return rows;
+async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
-/** Line on which a quoted field opens that never closes (quotes open only at a field's start). */
-function unclosedQuoteLine(text: string, delimiter: string): number | null {
-  let line = 1;
-  let openedOn = 0;
-  let fieldStart = true;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (openedOn) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') i++;
-        else { openedOn = 0; fieldStart = false; }
-      } else if (ch === '\n') line++;
-      continue;
-    }
-    if (ch === '"' && fieldStart) openedOn = line;
-    else if (ch === '\n') line++;
-    fieldStart = ch === delimiter || ch === '\n';
-  }
-  return openedOn || null;
-}
+/** Text looked at for the delimiter (see `detectDelimiter`) and for binary content. */
+const DELIMITER_SAMPLE = 256 * 1024;
+const BINARY_SAMPLE = 4096;
 
 /**
- * Fast path for text without any double quote, where csv-parse (with `relax_column_count`,
- * `skip_empty_lines`) gives exactly one record per line split at the delimiter: the same rows,
- * about ten times faster (identification runs inline, so a 10 MB file matters).
- */
-function splitPlain(text: string, delimiter: string): RawRow[] {
-  const rows: RawRow[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.trim() === '') continue;
-    const cells: Cell[] = l.split(delimiter).map((v) => (v === '' ? null : v));
-    if (width(cells) > 0) rows.push({ line: i + 1, cells });
-  }
-  return rows;
-}
-
-const XLS_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // `PK\x03\x04`: a zip local file header, as every xlsx starts
-
-/** Most bytes one part of an xlsx package may inflate to (guards against zip bombs): 256 MiB. */
-export const MAX_PART_BYTES = 256 * 1024 * 1024;
-
-const DAY_MS = 86_400_000;
-/** exceljs' Date for serial 60, Excel's fictitious 1900-02-29 (Lotus 1-2-3 leap-year bug). */
-const SERIAL_60 = Date.UTC(1900, 1, 28);
-/** Days between the 1900 and 1904 date systems' day 0. */
-const DAYS_1900_TO_1904 = 1462;
-
-/** How the Dates exceljs gives are turned into the dates Excel shows. */
-type DateFix = 'lotus' | 'none' | 'shift1904';
-
-/**
- * Checks an xlsx package before exceljs loads it, with JSZip (the zip library exceljs itself
- * uses): exceljs inflates every part whole into memory, so a small file inflating to gigabytes
- * would take the process down; here each part is inflated as a stream and refused past
- * `MAX_PART_BYTES`. Also reads the workbook's date system: exceljs 4.4 takes `date1904="1"` but
- * not the equally valid `date1904="true"` that LibreOffice writes, and reads such a workbook's
- * dates 1462 days early.
- * @returns how to fix the Dates exceljs will give
- * @throws Error when the zip is damaged or encrypted, a part is too large, or there is no workbook
- */
-async function checkPackage(bytes: Uint8Array): Promise<DateFix> {
-  const zip = await JSZip.loadAsync(bytes);
-  for (const part of Object.values(zip.files)) {
-    if (part.dir) continue;
-    await new Promise<void>((resolve, reject) => {
-      let size = 0;
-      const stream = part.nodeStream('nodebuffer');
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_PART_BYTES) return;
-        stream.pause();
-        stream.removeAllListeners('data');
-        reject(new Error(`${part.name} inflates to more than ${MAX_PART_BYTES} bytes`));
-      });
-      stream.on('error', reject);
-      stream.on('end', resolve);
-    });
-  }
-  const workbook = await zip.file('xl/workbook.xml')?.async('string');
-  if (workbook === undefined) throw new Error('the zip archive holds no spreadsheet workbook (is it an xlsx file?)');
-  const pr = /<workbookPr\b[^>]*>/.exec(workbook)?.[0] ?? '';
-  const date1904 = /\sdate1904\s*=\s*(["'])\s*(1|true)\s*\1/.exec(pr)?.[2];
-  return date1904 === 'true' ? 'shift1904' : date1904 === '1' ? 'none' : 'lotus';
-}
-
-/**
- * An exceljs cell value as a table cell: numbers and strings as they are, booleans `TRUE` /
- * `FALSE`, rich text flattened, error cells their error text (`#VALUE!`), hyperlinks their text.
- * Dates: exceljs counts 1900-system serials from 1899-12-30, so serials below 60 (before Excel's
- * fictitious 1900-02-29) get the day Excel shows, one later (1 = 1900-01-01) (`lotus`); a
- * `date1904="true"` workbook read as 1900-based gets its 1462 days back (`shift1904`).
- */
-function valueOf(v: ExcelJS.CellValue | undefined, dates: DateFix): Cell {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string' || typeof v === 'number') return v;
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) {
-    if (dates === 'shift1904') return new Date(v.getTime() + DAYS_1900_TO_1904 * DAY_MS);
-    return dates === 'lotus' && v.getTime() < SERIAL_60 ? new Date(v.getTime() + DAY_MS) : v;
-  }
-  if ('richText' in v) return v.richText.map((r) => r.text).join('');
-  if ('error' in v) return v.error;
-  if ('hyperlink' in v) return valueOf(v.text as ExcelJS.CellValue, dates);
-  return null;
-}
-
-/**
- * A cell as a table cell (see `valueOf`); formula cells give their cached result (null without
- * one), read from `cell.result` because exceljs' formula `value` drops a result of 0, false or ''.
- */
-function cellOf(cell: ExcelJS.Cell, dates: DateFix): Cell {
-  return valueOf(cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value, dates);
-}
-
-/** One worksheet: its name and its non-blank rows (`line` = 1-based row number in the sheet). */
-interface Sheet {
-  name: string;
-  rows: RawRow[];
-}
-
-/**
- * Reads every worksheet of an xlsx workbook with exceljs, in workbook order. Blank rows (no cell
- * with a value, or only blank text) are skipped, so empty trailing rows are dropped; the cells
- * covered by a merged range other than its top-left one are empty.
- * @throws Error from `checkPackage`, or whatever exceljs throws on a workbook it cannot read
- */
-async function readWorkbook(bytes: Uint8Array): Promise<Sheet[]> {
-  const dates = await checkPackage(bytes);
-  const wb = new ExcelJS.Workbook();
-  try {
-    // exceljs' typings merge `Buffer` with `ArrayBuffer`; any Node Buffer (or Uint8Array) loads
-    await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
-  } catch (err) {
-    // exceljs reads the standard part names and unprefixed elements only; other layouts fail inside it
-    throw err instanceof TypeError ? new Error(`its workbook XML cannot be read (${err.message})`) : err;
-  }
-  return wb.worksheets.map((ws) => {
-    const rows: RawRow[] = [];
-    ws.eachRow((row, line) => {
-      const cells: Cell[] = [];
-      row.eachCell((cell, col) => {
-        if (cell.type === ExcelJS.ValueType.Merge) return;
-        const value = cellOf(cell, dates);
-        if (value === null || (typeof value === 'string' && value.trim() === '')) return;
-        while (cells.length < col - 1) cells.push(null);
-        cells[col - 1] = value;
-      });
-      if (cells.length) rows.push({ line, cells });
-    });
-    return { name: ws.name, rows };
-  });
-}
-
-/**
- * Reads a delivered file as one table (CSV/TXT) or one table per non-empty worksheet (xlsx).
+ * Reads a delivered file as one table (CSV/TXT) or one table per non-empty worksheet (xlsx), each
+ * table's rows read as they are consumed: CSV text is decoded and parsed chunk by chunk, so
+ * memory does not grow with the file; an xlsx workbook is read whole (bounded by `limitBytes`).
+ * The header is found among the first 100 rows.
  * @param fileName the delivered name (used for the format by extension and in messages)
- * @param bytes the raw file content
+ * @param src the raw content (`bytesSource` or `fileSource`)
  * @param opts `limitBytes`: most bytes identification reads (spec: 10,000,000)
  * @throws FileTooLargeError above `limitBytes`; UnreadableFileError for empty, binary, legacy
- *   `.xls`, damaged, encrypted or zip-bomb xlsx, or malformed CSV content (as rejections)
+ *   `.xls`, damaged, encrypted or zip-bomb xlsx, or malformed CSV content (while rows are read)
  */
-export async function readTables(fileName: string, bytes: Uint8Array, opts: { limitBytes: number }): Promise<RawTable[]> {
-  if (bytes.byteLength > opts.limitBytes) throw new FileTooLargeError(fileName, bytes.byteLength, opts.limitBytes);
-  if (bytes.byteLength === 0) throw new UnreadableFileError(fileName, 'the file is empty');
-  if (XLS_MAGIC.every((b, i) => bytes[i] === b)) {
+export async function* streamTables(fileName: string, src: ByteSource, opts: { limitBytes: number }): AsyncGenerator<TableStream> {
+  if (src.size > opts.limitBytes) throw new FileTooLargeError(fileName, src.size, opts.limitBytes);
+  if (src.size === 0) throw new UnreadableFileError(fileName, 'the file is empty');
+  const head = src.head(8);
+  if (XLS_MAGIC.every((b, i) => head[i] === b)) {
     throw new UnreadableFileError(fileName, 'it is a legacy Excel 97-2003 (.xls) workbook; deliver it as .xlsx or CSV');
   }
-  if (ZIP_MAGIC.every((b, i) => bytes[i] === b) || /\.xls[xm]$/i.test(fileName)) {
+  if (ZIP_MAGIC.every((b, i) => head[i] === b) || /\.xls[xm]$/i.test(fileName)) {
     let sheets: Sheet[];
     try {
-      sheets = await readWorkbook(bytes);
+      sheets = await readWorkbook(src.all());
     } catch (err) {
       throw new UnreadableFileError(fileName, `it is not a readable xlsx workbook (${(err as Error).message})`);
     }
-    const tables = sheets.filter((s) => s.rows.length > 0)
-      .map((s) => toTable({ file: `${fileName}#${s.name}`, sheetName: s.name, encoding: null, delimiter: null }, s.rows));
-    if (!tables.length) throw new UnreadableFileError(fileName, 'no worksheet of the workbook holds any data');
-    return tables;
+    const filled = sheets.filter((s) => s.rows.length > 0);
+    if (!filled.length) throw new UnreadableFileError(fileName, 'no worksheet of the workbook holds any data');
+    for (const s of filled) {
+      const { first, ...h } = headerOf(s.rows);
+      yield { file: `${fileName}#${s.name}`, sheetName: s.name, encoding: null, delimiter: null, ...h, rows: fromArray(s.rows.slice(first)) };
+    }
+    return;
   }
-  const { text, encoding } = decodeText(bytes);
-  const sample = text.slice(0, 4096);
+  const sniffed = sniffEncoding(src);
+  const text = () => decodeChunks(src, sniffed);
+  let sample = '';
+  for (const t of text()) {
+    sample += t;
+    if (sample.length >= DELIMITER_SAMPLE) break;
+  }
+  const start = sample.slice(0, BINARY_SAMPLE);
   // eslint-disable-next-line no-control-regex
-  if (/\u0000/.test(sample) || (sample.match(/[\u0001-\u0008\u000e-\u001a]/g)?.length ?? 0) > sample.length / 20) {
+  if (/\u0000/.test(start) || (start.match(/[\u0001-\u0008\u000e-\u001a]/g)?.length ?? 0) > start.length / 20) {
     throw new UnreadableFileError(fileName, 'it holds binary data, not delimited text or an xlsx workbook');
   }
-  const delimiter = detectDelimiter(text);
-  const rows = readDelimited(fileName, text, delimiter);
-  if (!rows.length) throw new UnreadableFileError(fileName, 'the file holds no data (only blank lines)');
-  return [toTable({ file: fileName, sheetName: null, encoding, delimiter }, rows)];
+  const delimiter = detectDelimiter(sample);
+  sample = '';
+  const it = delimitedRows(fileName, text, delimiter, sniffed.hasQuotes)[Symbol.asyncIterator]();
+  try {
+    const firstRows: RawRow[] = [];
+    while (firstRows.length < HEADER_SEARCH_ROWS + BELOW_ROWS) {
+      const r = await it.next();
+      if (r.done) break;
+      firstRows.push(r.value);
+    }
+    if (!firstRows.length) throw new UnreadableFileError(fileName, 'the file holds no data (only blank lines)');
+    const { first, ...h } = headerOf(firstRows);
+    const rows = (async function* () {
+      yield* firstRows.slice(first);
+      firstRows.length = 0;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    })();
+    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, rows };
+  } finally {
+    await it.return?.(undefined);
+  }
+}
+
+/**
+ * Reads a delivered file as one table (CSV/TXT) or one table per non-empty worksheet (xlsx), with
+ * every row in memory (see `streamTables` for the rules and errors).
+ */
+export async function readTables(fileName: string, bytes: Uint8Array | ByteSource, opts: { limitBytes: number }): Promise<RawTable[]> {
+  const src = bytes instanceof Uint8Array ? bytesSource(bytes) : bytes;
+  const tables: RawTable[] = [];
+  for await (const t of streamTables(fileName, src, opts)) {
+    const rows: RawRow[] = [];
+    for await (const r of t.rows) rows.push(r);
+    tables.push({ ...t, rows });
+  }
+  return tables;
 }

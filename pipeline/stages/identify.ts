@@ -10,7 +10,7 @@
  * layout order); below 100% everywhere the table is unidentified.
  */
 import type { Layout } from '../mappings/parse.js';
-import type { RawTable } from '../readers/table.js';
+import type { RawRow, RawTable } from '../readers/table.js';
 import { isEmptyCell, parseDate } from '../readers/values.js';
 import { SDM_COLUMNS, type SdmType } from '../sdm/model.js';
 
@@ -138,6 +138,69 @@ export interface FundPart {
   note?: string;
 }
 
+/** A fund code's share of a table, counted as its rows go by (`createFundSplitter`). */
+export interface FundPartSummary extends Omit<FundPart, 'rows'> {
+  rowCount: number;
+}
+
+/** Sorts rows into fund parts one at a time (see `splitByFund` for the rules). */
+export interface FundSplitter {
+  /** The fund code the row belongs to ('' for none); its as-of date is counted. */
+  add(row: RawRow): string;
+  /** The parts so far, in order of first appearance. */
+  parts(): FundPartSummary[];
+}
+
+/** Lines named in the note of rows without a fund code. */
+const NOTE_LINES = 20;
+
+/**
+ * Sorts an identified table's rows into fund parts as they are read, keeping per part only its
+ * count, its dates' counts and (for rows without a code) the first lines: memory does not grow
+ * with the table.
+ * @throws Error when the identification has no layout
+ */
+export function createFundSplitter(idf: Identification): FundSplitter {
+  if (!idf.layout) throw new Error('splitByFund needs an identified table');
+  const layout = idf.layout;
+  const dateColumn = 'as_of' in idf.layoutColumns ? 'as_of' : 'price_date' in idf.layoutColumns ? 'price_date' : null;
+  const dateAt = dateColumn ? idf.layoutColumns[dateColumn] : -1;
+  const dateFormat = dateColumn ? layout.columns.find((c) => c.sdmColumn === dateColumn)?.dateFormat ?? null : null;
+  const fundAt = 'fund_code' in idf.layoutColumns ? idf.layoutColumns.fund_code : -1;
+  const groups = new Map<string, { count: number; lines: number[]; dates: Map<string, number> }>();
+  return {
+    add(row) {
+      const cell = fundAt >= 0 ? row.cells[fundAt] : null;
+      const code = fundAt >= 0 && !isEmptyCell(cell) ? String(cell instanceof Date ? cell.toISOString() : cell).trim() : '';
+      let g = groups.get(code);
+      if (!g) groups.set(code, (g = { count: 0, lines: [], dates: new Map() }));
+      g.count++;
+      if (!code && g.lines.length < NOTE_LINES) g.lines.push(row.line);
+      if (dateAt >= 0) {
+        const d = parseDate(row.cells[dateAt], dateFormat);
+        if (d.ok && d.value) g.dates.set(d.value, (g.dates.get(d.value) ?? 0) + 1);
+      }
+      return code;
+    },
+    parts() {
+      const parts: FundPartSummary[] = [];
+      for (const [fundCode, g] of groups) {
+        let asOf: string | null = null;
+        let n = 0;
+        for (const [d, c] of g.dates) if (c > n || (c === n && asOf !== null && d > asOf)) [asOf, n] = [d, c];
+        const part: FundPartSummary = { fundCode, asOf, rowCount: g.count };
+        if (!fundCode) {
+          part.note = fundAt < 0
+            ? 'The file has no fund code column: its rows belong to the fund(s) of the other files of the delivery'
+            : `${g.count} row${g.count > 1 ? 's' : ''} without a fund code, on line${g.count > 1 ? 's' : ''} ${g.lines.join(', ')}${g.count > NOTE_LINES ? ', ...' : ''}`;
+        }
+        parts.push(part);
+      }
+      return parts;
+    },
+  };
+}
+
 /**
  * Splits an identified table's rows by fund code (trimmed, in order of first appearance).
  *
@@ -150,36 +213,13 @@ export interface FundPart {
  * @throws Error when the identification has no layout
  */
 export function splitByFund(table: Pick<RawTable, 'rows'>, idf: Identification): FundPart[] {
-  if (!idf.layout) throw new Error('splitByFund needs an identified table');
-  const layout = idf.layout;
-  const dateColumn = 'as_of' in idf.layoutColumns ? 'as_of' : 'price_date' in idf.layoutColumns ? 'price_date' : null;
-  const dateAt = dateColumn ? idf.layoutColumns[dateColumn] : -1;
-  const dateFormat = dateColumn ? layout.columns.find((c) => c.sdmColumn === dateColumn)?.dateFormat ?? null : null;
-  const fundAt = 'fund_code' in idf.layoutColumns ? idf.layoutColumns.fund_code : -1;
-  const groups = new Map<string, { rows: RawTable['rows']; dates: Map<string, number> }>();
+  const splitter = createFundSplitter(idf);
+  const rows = new Map<string, RawRow[]>();
   for (const row of table.rows) {
-    const cell = fundAt >= 0 ? row.cells[fundAt] : null;
-    const code = fundAt >= 0 && !isEmptyCell(cell) ? String(cell instanceof Date ? cell.toISOString() : cell).trim() : '';
-    let g = groups.get(code);
-    if (!g) groups.set(code, (g = { rows: [], dates: new Map() }));
-    g.rows.push(row);
-    if (dateAt >= 0) {
-      const d = parseDate(row.cells[dateAt], dateFormat);
-      if (d.ok && d.value) g.dates.set(d.value, (g.dates.get(d.value) ?? 0) + 1);
-    }
+    const code = splitter.add(row);
+    const list = rows.get(code);
+    if (list) list.push(row);
+    else rows.set(code, [row]);
   }
-  const parts: FundPart[] = [];
-  for (const [fundCode, g] of groups) {
-    let asOf: string | null = null;
-    let n = 0;
-    for (const [d, c] of g.dates) if (c > n || (c === n && asOf !== null && d > asOf)) [asOf, n] = [d, c];
-    const part: FundPart = { fundCode, asOf, rows: g.rows };
-    if (!fundCode) {
-      part.note = fundAt < 0
-        ? 'The file has no fund code column: its rows belong to the fund(s) of the other files of the delivery'
-        : `${g.rows.length} row${g.rows.length > 1 ? 's' : ''} without a fund code, on line${g.rows.length > 1 ? 's' : ''} ${g.rows.slice(0, 20).map((r) => r.line).join(', ')}${g.rows.length > 20 ? ', ...' : ''}`;
-    }
-    parts.push(part);
-  }
-  return parts;
+  return splitter.parts().map(({ rowCount: _, ...p }) => ({ ...p, rows: rows.get(p.fundCode)! }));
 }

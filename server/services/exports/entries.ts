@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type Database from 'better-sqlite3';
 import { asc, eq, inArray } from 'drizzle-orm';
+import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
 import type { QaMapping, QaRec, RowError } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
@@ -57,12 +58,21 @@ function groupByType(files: FileRow[]): Array<[string, FileRow[]]> {
   return [...groups.entries()].sort(([a], [b]) => byTypeOrder(a, b));
 }
 
-/** The identified rows stored for an input file: a blob key of the JSON, or the JSON itself. */
-function identifiedTable(ctx: AppContext, blobKey: string): { header: string[]; rows: Array<{ line: number; cells: unknown[] }> } | null {
-  const text = /^[a-f0-9]{64}$/.test(blobKey) ? (ctx.blobs.has(blobKey) ? ctx.blobs.get(blobKey).toString('utf8') : null) : blobKey.trim().startsWith('{') ? blobKey : null;
-  if (text === null) return null;
-  const table = JSON.parse(text) as { header?: string[]; rows?: Array<{ line: number; cells: unknown[] }> };
+/** The identified rows stored for an input file (read as they are written out): a blob key, or the table's JSON itself. */
+function identifiedTable(ctx: AppContext, blobKey: string): { header: string[]; rows: Iterable<{ line: number; cells: unknown[] }> } | null {
+  if (/^[a-f0-9]{64}$/.test(blobKey)) {
+    if (!ctx.blobs.has(blobKey)) return null;
+    const { meta, rows } = readIdentifiedFile(ctx.blobs, blobKey);
+    return { header: meta.header, rows };
+  }
+  if (!blobKey.trim().startsWith('{')) return null;
+  const table = JSON.parse(blobKey) as { header?: string[]; rows?: Array<{ line: number; cells: unknown[] }> };
   return { header: table.header ?? [], rows: table.rows ?? [] };
+}
+
+/** `[line, ...cells]` of each row. */
+function* lineAndCells(rows: Iterable<{ line: number; cells: unknown[] }>): Generator<unknown[]> {
+  for (const r of rows) yield [r.line, ...r.cells];
 }
 
 /** Work papers (visualization), filtered by the export's options. */
@@ -124,7 +134,7 @@ function identificationEntries(ctx: AppContext, files: FileRow[], prefix: string
       const table = identifiedTable(ctx, f.blobKey!);
       if (!table) warn(`${prefix}: the identified rows of ${f.fileName} are missing`);
       // `line`: the row's line in the delivered file, as error messages cite it
-      return csvStream(['line', ...(table?.header ?? [])], (table?.rows ?? []).map((r) => [r.line, ...r.cells]));
+      return csvStream(['line', ...(table?.header ?? [])], lineAndCells(table?.rows ?? []));
     },
   }));
 }

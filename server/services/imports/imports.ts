@@ -4,6 +4,7 @@
  * Success | Error`), and an identification job is queued. The same bytes imported again for the
  * same administrator are noticed and not processed twice.
  */
+import { statSync } from 'node:fs';
 import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import { enqueue } from '../../../pipeline/engine.js';
 import type { AppContext } from '../../context.js';
@@ -42,16 +43,22 @@ export function administratorByCode(ctx: AppContext, code: string | null | undef
   return admin;
 }
 
+/** The content of a file to import: bytes in memory, or a file on disk (copied in chunks). */
+export type ImportContent = { bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined };
+
 /**
- * Stores one file and queues its identification.
+ * Stores one file and queues its identification. A file given by `path` is hashed and copied in
+ * chunks, so its size does not matter to memory.
  * @param input.administratorCode the TPA the file comes from (required)
  * @returns the import row; `payload.duplicateOf` names an earlier import of identical bytes
+ * @throws ValidationError for a missing administrator, a nameless or empty file
  */
-export function importFile(ctx: AppContext, input: { administratorCode: string; fileName: string; bytes: Uint8Array; userId: number | null; source: ImportSource; fundRequestId?: number }): ImportView {
+export function importFile(ctx: AppContext, input: { administratorCode: string; fileName: string; userId: number | null; source: ImportSource; fundRequestId?: number } & ImportContent): ImportView {
   const admin = administratorByCode(ctx, input.administratorCode);
   if (!input.fileName.trim()) throw new ValidationError('The file has no name');
-  if (input.bytes.byteLength === 0) throw new ValidationError(`${input.fileName}: the file is empty`);
-  const blob = ctx.blobs.put(input.bytes);
+  const size = input.bytes ? input.bytes.byteLength : statSync(input.path).size;
+  if (size === 0) throw new ValidationError(`${input.fileName}: the file is empty`);
+  const blob = input.bytes ? ctx.blobs.put(input.bytes) : ctx.blobs.putFile(input.path);
   const earlier = ctx.db.select().from(importFiles)
     .where(and(eq(importFiles.sha256, blob.key), eq(importFiles.administratorId, admin.id), ne(importFiles.status, 'Error'))).orderBy(asc(importFiles.id)).get();
   const row = ctx.db.transaction((tx) => {

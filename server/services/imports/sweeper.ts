@@ -4,7 +4,7 @@
  * `<inbox>/<tpa code>/.swept/` so they are never imported twice. A file is taken only once its size
  * has stayed the same between two sweeps (still being written otherwise).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
@@ -43,7 +43,7 @@ export class Sweeper {
         this.seen.set(file, stat.size);
         if (opts.requireStable !== false && previous !== stat.size) continue;
         try {
-          const view = importFile(this.ctx, { administratorCode: admin.code, fileName: name, bytes: readFileSync(file), userId: null, source: 'sweeper' });
+          const view = importFile(this.ctx, { administratorCode: admin.code, fileName: name, path: file, userId: null, source: 'sweeper' });
           this.ctx.db.insert(sweptFiles).values({
             originalFileName: name, administratorId: admin.id, importFileId: view.id, filePathOnMoveit: file,
             fileUploadDate: stat.mtime.toISOString(), fileUploaderRealName: null, fileUploaderEmail: null,

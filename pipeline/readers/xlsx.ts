@@ -1,0 +1,129 @@
+/**
+ * xlsx workbooks read for identification (DOMAIN.md 2.2) with exceljs: one list of non-blank rows
+ * per worksheet; numbers stay numbers, dates stay `Date` (see `cellOf`). A package is checked
+ * with JSZip first (zip bombs, the date system). The workbook is read whole: identification's
+ * byte limit (10,000,000 by default) bounds it.
+ */
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import type { RawRow } from './table.js';
+import type { Cell } from './values.js';
+
+export const XLS_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+export const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // `PK\x03\x04`: a zip local file header, as every xlsx starts
+
+/** Most bytes one part of an xlsx package may inflate to (guards against zip bombs): 256 MiB. */
+export const MAX_PART_BYTES = 256 * 1024 * 1024;
+
+const DAY_MS = 86_400_000;
+/** exceljs' Date for serial 60, Excel's fictitious 1900-02-29 (Lotus 1-2-3 leap-year bug). */
+const SERIAL_60 = Date.UTC(1900, 1, 28);
+/** Days between the 1900 and 1904 date systems' day 0. */
+const DAYS_1900_TO_1904 = 1462;
+
+/** How the Dates exceljs gives are turned into the dates Excel shows. */
+type DateFix = 'lotus' | 'none' | 'shift1904';
+
+/**
+ * Checks an xlsx package before exceljs loads it, with JSZip (the zip library exceljs itself
+ * uses): exceljs inflates every part whole into memory, so a small file inflating to gigabytes
+ * would take the process down; here each part is inflated as a stream and refused past
+ * `MAX_PART_BYTES`. Also reads the workbook's date system: exceljs 4.4 takes `date1904="1"` but
+ * not the equally valid `date1904="true"` that LibreOffice writes, and reads such a workbook's
+ * dates 1462 days early.
+ * @returns how to fix the Dates exceljs will give
+ * @throws Error when the zip is damaged or encrypted, a part is too large, or there is no workbook
+ */
+async function checkPackage(bytes: Uint8Array): Promise<DateFix> {
+  const zip = await JSZip.loadAsync(bytes);
+  for (const part of Object.values(zip.files)) {
+    if (part.dir) continue;
+    await new Promise<void>((resolve, reject) => {
+      let size = 0;
+      const stream = part.nodeStream('nodebuffer');
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_PART_BYTES) return;
+        stream.pause();
+        stream.removeAllListeners('data');
+        reject(new Error(`${part.name} inflates to more than ${MAX_PART_BYTES} bytes`));
+      });
+      stream.on('error', reject);
+      stream.on('end', resolve);
+    });
+  }
+  const workbook = await zip.file('xl/workbook.xml')?.async('string');
+  if (workbook === undefined) throw new Error('the zip archive holds no spreadsheet workbook (is it an xlsx file?)');
+  const pr = /<workbookPr\b[^>]*>/.exec(workbook)?.[0] ?? '';
+  const date1904 = /\sdate1904\s*=\s*(["'])\s*(1|true)\s*\1/.exec(pr)?.[2];
+  return date1904 === 'true' ? 'shift1904' : date1904 === '1' ? 'none' : 'lotus';
+}
+
+/**
+ * An exceljs cell value as a table cell: numbers and strings as they are, booleans `TRUE` /
+ * `FALSE`, rich text flattened, error cells their error text (`#VALUE!`), hyperlinks their text.
+ * Dates: exceljs counts 1900-system serials from 1899-12-30, so serials below 60 (before Excel's
+ * fictitious 1900-02-29) get the day Excel shows, one later (1 = 1900-01-01) (`lotus`); a
+ * `date1904="true"` workbook read as 1900-based gets its 1462 days back (`shift1904`).
+ */
+function valueOf(v: ExcelJS.CellValue | undefined, dates: DateFix): Cell {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (v instanceof Date) {
+    if (dates === 'shift1904') return new Date(v.getTime() + DAYS_1900_TO_1904 * DAY_MS);
+    return dates === 'lotus' && v.getTime() < SERIAL_60 ? new Date(v.getTime() + DAY_MS) : v;
+  }
+  if ('richText' in v) return v.richText.map((r) => r.text).join('');
+  if ('error' in v) return v.error;
+  if ('hyperlink' in v) return valueOf(v.text as ExcelJS.CellValue, dates);
+  return null;
+}
+
+/**
+ * A cell as a table cell (see `valueOf`); formula cells give their cached result (null without
+ * one), read from `cell.result` because exceljs' formula `value` drops a result of 0, false or ''.
+ */
+function cellOf(cell: ExcelJS.Cell, dates: DateFix): Cell {
+  return valueOf(cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value, dates);
+}
+
+/** One worksheet: its name and its non-blank rows (`line` = 1-based row number in the sheet). */
+export interface Sheet {
+  name: string;
+  rows: RawRow[];
+}
+
+/**
+ * Reads every worksheet of an xlsx workbook with exceljs, in workbook order. Blank rows (no cell
+ * with a value, or only blank text) are skipped, so empty trailing rows are dropped; the cells
+ * covered by a merged range other than its top-left one are empty.
+ * @throws Error from `checkPackage`, or whatever exceljs throws on a workbook it cannot read
+ */
+export async function readWorkbook(bytes: Uint8Array): Promise<Sheet[]> {
+  const dates = await checkPackage(bytes);
+  const wb = new ExcelJS.Workbook();
+  try {
+    // exceljs' typings merge `Buffer` with `ArrayBuffer`; any Node Buffer (or Uint8Array) loads
+    await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
+  } catch (err) {
+    // exceljs reads the standard part names and unprefixed elements only; other layouts fail inside it
+    throw err instanceof TypeError ? new Error(`its workbook XML cannot be read (${err.message})`) : err;
+  }
+  return wb.worksheets.map((ws) => {
+    const rows: RawRow[] = [];
+    ws.eachRow((row, line) => {
+      const cells: Cell[] = [];
+      row.eachCell((cell, col) => {
+        if (cell.type === ExcelJS.ValueType.Merge) return;
+        const value = cellOf(cell, dates);
+        if (value === null || (typeof value === 'string' && value.trim() === '')) return;
+        while (cells.length < col - 1) cells.push(null);
+        cells[col - 1] = value;
+      });
+      if (cells.length) rows.push({ line, cells });
+    });
+    return { name: ws.name, rows };
+  });
+}
+
