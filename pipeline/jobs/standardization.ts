@@ -1,22 +1,91 @@
 /**
  * The standardization job (DOMAIN.md 2.3): turns each current input file of a fund into SDM rows
  * through the fund's effective layouts and code mappings, records QA_Mapping entries and row
- * errors, and sets `validation_status` Valid / Invalid. The new standardization file and its rows
- * replace the previous ones in one transaction. Queues calculations.
+ * errors, and sets `validation_status` Valid / Invalid. Queues calculations.
+ *
+ * Rows stream: the identified file is read row by row and the SDM rows are inserted in batches
+ * under a `staging` file, which no screen, export or later stage reads; the event loop gets a
+ * turn between batches. One last transaction then replaces the previous standardization file and
+ * its rows with the staged ones, so readers see the old rows or the new ones, never a mix. A
+ * staging file left by a crash or a cancel is removed when the input is standardized again.
  */
 import { and, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../server/context.js';
 import { insertRow } from '../../server/db/insert.js';
 import { fundFiles, sdmRows } from '../../server/db/schema/index.js';
 import { effectiveMappings } from '../../server/services/mappings/store.js';
-import type { RawTable } from '../readers/table.js';
-import { standardizeTable } from '../stages/standardize.js';
+import { readIdentifiedFile } from '../readers/identified-file.js';
+import { createStandardizer, type StandardizeResult } from '../stages/standardize.js';
 import type { SdmType } from '../sdm/model.js';
 import type { StageHandler } from '../engine.js';
 import { JobCancelled } from '../engine.js';
-import { currentInputs, logStage, publishFile } from './common.js';
+import { currentInputs, logStage, publishFile, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
 const MAX_ROW_ERRORS = 500;
+/** SDM rows inserted per transaction while staging. */
+const BATCH_ROWS = 5000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Removes staged rows of an input (left by an interrupted run). */
+function dropStaging(ctx: AppContext, inputId: number): void {
+  const staged = ctx.db.select({ id: fundFiles.id }).from(fundFiles).where(and(eq(fundFiles.kind, 'staging'), eq(fundFiles.sourceFileId, inputId))).all().map((r) => r.id);
+  if (!staged.length) return;
+  ctx.db.transaction((tx) => {
+    tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, staged)).run();
+    tx.delete(fundFiles).where(inArray(fundFiles.id, staged)).run();
+  });
+}
+
+/**
+ * Standardizes one input file into a staging file, batch by batch.
+ * @returns the staging file's id, its row count and the validation outcome
+ * @throws JobCancelled when the job is cancelled between batches (the staged rows are removed)
+ */
+async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: ReturnType<typeof effectiveMappings>, signal: AbortSignal) {
+  const sdmType = input.fileType as SdmType;
+  const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
+  const stagingId = insertRow(ctx.sqlite, fundFiles, {
+    fundRequestId, importFileId: input.importFileId, sourceFileId: input.id, kind: 'staging', fileType: sdmType, fileName: `${sdmType}.csv`, status: 'processing',
+  });
+  const { meta, rows } = readIdentifiedFile(ctx.blobs, input.blobKey!);
+  if (!layout) {
+    return { stagingId, rowCount: 0, out: { errors: [{ file: input.fileName, line: meta.headerLine, column: '', error: `The TPA has no file layout for ${sdmType}` }], qaMapping: [], validationStatus: 'Invalid' } as Omit<StandardizeResult, 'rows'> };
+  }
+  const std = createStandardizer({ file: meta.file, header: meta.header, headerLine: meta.headerLine, layout, sdmType, codeMaps: mappings.codeMaps });
+  const insert = ctx.sqlite.prepare('INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES (?, ?, ?, ?)');
+  const it = rows[Symbol.iterator]();
+  let done = false;
+  let rowCount = 0;
+  // each row is read, standardized and inserted at once (nothing waits in a batch), BATCH_ROWS a transaction
+  const step = ctx.sqlite.transaction(() => {
+    for (let k = 0; k < BATCH_ROWS; k++) {
+      const next = it.next();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      const row = std.add(next.value);
+      if (!row) continue;
+      insert.run(stagingId, sdmType, (row as { line: number }).line, JSON.stringify(row));
+      rowCount++;
+    }
+  });
+  try {
+    while (!done) {
+      step();
+      if (done) break;
+      await nextTurn();
+      if (signal.aborted) throw new JobCancelled();
+    }
+  } catch (err) {
+    it.return?.(undefined);
+    dropStaging(ctx, input.id);
+    throw err;
+  }
+  return { stagingId, rowCount, out: std.finish() };
+}
 
 export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const fundRequestId = job.fundRequestId!;
@@ -25,13 +94,9 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const results: Array<{ file: string; sdmType: string; rows: number; validationStatus: string; qaMapping: number; rowErrors: number }> = [];
   for (const input of inputs) {
     if (signal.aborted) throw new JobCancelled();
+    dropStaging(ctx, input.id);
     ctx.db.update(fundFiles).set({ status: 'processing' }).where(eq(fundFiles.id, input.id)).run();
-    const table = JSON.parse(ctx.blobs.get(input.blobKey!).toString('utf8')) as RawTable;
-    const sdmType = input.fileType as SdmType;
-    const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
-    const out = layout
-      ? standardizeTable({ table, layout, sdmType, codeMaps: mappings.codeMaps })
-      : { rows: [], errors: [{ file: input.fileName, line: table.headerLine, column: '', error: `The TPA has no file layout for ${sdmType}` }], qaMapping: [], validationStatus: 'Invalid' as const };
+    const { stagingId, rowCount, out } = await stageInput(ctx, fundRequestId, input, mappings, signal);
     const validation = {
       QA_Mapping: out.qaMapping,
       rowErrors: out.errors.slice(0, MAX_ROW_ERRORS),
@@ -39,21 +104,18 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
       mappingsUsed: mappings.used,
       validation_status_detail: { cy: out.validationStatus, py: null },
     };
+    const status = out.validationStatus === 'Valid' ? 'assigned' : 'error';
     ctx.db.transaction((tx) => {
       const old = tx.select({ id: fundFiles.id }).from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), eq(fundFiles.sourceFileId, input.id))).all();
       if (old.length) {
         tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, old.map((o) => o.id))).run();
         tx.delete(fundFiles).where(inArray(fundFiles.id, old.map((o) => o.id))).run();
       }
-      const stdId = insertRow(ctx.sqlite, fundFiles, {
-        fundRequestId, importFileId: input.importFileId, sourceFileId: input.id, kind: 'standardization', fileType: sdmType,
-        fileName: `${sdmType}.csv`, status: 'done', rowCount: out.rows.length, validationStatus: out.validationStatus, validation,
-      });
-      for (const row of out.rows) insertRow(ctx.sqlite, sdmRows, { fundFileId: stdId, sdmType, line: (row as { line: number }).line, data: JSON.stringify(row) });
-      tx.update(fundFiles).set({ status: out.validationStatus === 'Valid' ? 'assigned' : 'error', validationStatus: out.validationStatus, updatedAt: new Date().toISOString() }).where(eq(fundFiles.id, input.id)).run();
+      tx.update(fundFiles).set({ kind: 'standardization', status: 'done', rowCount, validationStatus: out.validationStatus, validation }).where(eq(fundFiles.id, stagingId)).run();
+      tx.update(fundFiles).set({ status, validationStatus: out.validationStatus, updatedAt: new Date().toISOString() }).where(eq(fundFiles.id, input.id)).run();
     });
-    publishFile(ctx, { ...input, status: out.validationStatus === 'Valid' ? 'assigned' : 'error' });
-    results.push({ file: input.fileName, sdmType, rows: out.rows.length, validationStatus: out.validationStatus, qaMapping: out.qaMapping.length, rowErrors: out.errors.length });
+    publishFile(ctx, { ...input, status });
+    results.push({ file: input.fileName, sdmType: input.fileType, rows: rowCount, validationStatus: out.validationStatus, qaMapping: out.qaMapping.length, rowErrors: out.errors.length });
   }
   const invalid = results.filter((r) => r.validationStatus !== 'Valid');
   logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', { files: results, ...(invalid.length ? { warnings: invalid.map((r) => `${r.file}: ${r.qaMapping} unmapped code(s), ${r.rowErrors} row error(s)`) } : {}) });

@@ -30,8 +30,12 @@ export const importFiles = sqliteTable('import_files', {
   updatedAt: updatedAt(),
 }, (t) => [index('import_files_sha_idx').on(t.sha256), index('import_files_admin_idx').on(t.administratorId)]);
 
-/** Kinds of a fund's files (spec: input, standardization, calculation files and work papers). */
-export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work_paper'] as const;
+/**
+ * Kinds of a fund's files (spec: input, standardization, calculation files and work papers), and
+ * `staging`: a standardization file still being written, which nothing reads until it replaces
+ * the previous one (pipeline/jobs/standardization.ts).
+ */
+export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work_paper', 'staging'] as const;
 export type FundFileKind = (typeof FUND_FILE_KINDS)[number];
 
 /** A file attached to a fund request: an identified input file or an output of a later stage. */

@@ -1,0 +1,81 @@
+/**
+ * Standardization streams rows through a staging file and swaps it in at the end: while it runs,
+ * and when it is cancelled or crashes, every reader still sees the previous rows.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundFiles } from '../../server/db/schema/index.js';
+import { fixturesDir } from '../../server/paths.js';
+import { allJobs } from '../../server/runtime.js';
+import { getFundDetails } from '../../server/services/funds/details.js';
+import { importFile } from '../../server/services/imports/imports.js';
+import { createTestContext, type TestContext } from '../../server/testing.js';
+import { Engine, JobCancelled, type ProcessRow } from '../engine.js';
+import { loadFundData } from './calculations.js';
+import { standardizationJob } from './standardization.js';
+
+const HOLDINGS = 'MFS_HOLDINGS_S000013795_20230331.csv';
+let ctx: TestContext;
+let fundId: number;
+const ingest = () => new Engine(ctx, { identification: allJobs.identification, standardization: allJobs.standardization }).drain();
+const count = (sql: string, ...params: unknown[]) => (ctx.sqlite.prepare(sql).get(...params) as { n: number }).n;
+const job = () => ({ id: 0, fundRequestId: fundId, stage: 'standardization', status: 'running', payload: null }) as unknown as ProcessRow;
+
+/** The Goldman Sachs holdings delivery with its rows repeated `times` times, written to the data directory. */
+function delivery(times: number): string {
+  const lines = readFileSync(join(fixturesDir(), 'tpas/meridian_fund_services/inputs', HOLDINGS), 'utf8').split('\r\n');
+  const file = join(ctx.config.dataDir, `holdings_x${times}.csv`);
+  writeFileSync(file, [...lines.slice(0, 4), ...Array.from({ length: times }, () => lines.slice(4).filter(Boolean)).flat(), ''].join('\r\n'));
+  return file;
+}
+
+const ROWS = 1685 * 4;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ identificationLimitBytes: 100_000_000 });
+  // the holdings four times over: several batches of rows
+  importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'MFS_HOLDINGS_S000013795_20230331_v2.csv', path: delivery(4), userId: null, source: 'cli' });
+  await ingest();
+  fundId = ctx.db.select().from(fundFiles).where(eq(fundFiles.kind, 'standardization')).get()!.fundRequestId;
+});
+afterAll(() => ctx.dispose());
+
+describe('standardization in batches', () => {
+  it('keeps the previous rows visible while it runs again, and all of them when it is cancelled', async () => {
+    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+    const abort = new AbortController();
+    const running = Promise.resolve(standardizationJob(ctx, job(), abort.signal));
+    running.catch(() => {});
+    // the job has staged its first batch and now waits for its turn on the event loop
+    expect(count("select count(*) n from sdm_rows r join fund_files f on f.id = r.fund_file_id where f.kind = 'staging'")).toBeGreaterThan(0);
+    expect(getFundDetails(ctx, fundId).standardizationFiles).toHaveLength(1);
+    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+
+    abort.abort();
+    await expect(running).rejects.toBeInstanceOf(JobCancelled);
+    expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
+    expect(count("select count(*) n from sdm_rows where sdm_type = 'holdings'")).toBe(ROWS);
+    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+  });
+
+  it('replaces the previous rows in one step when it completes, removing what a crash left staged', async () => {
+    // what a server killed mid-way leaves: a staging file with some rows
+    const input = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'))).all().at(-1)!;
+    const staged = ctx.db.insert(fundFiles).values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' }).returning().get();
+    ctx.sqlite.prepare("insert into sdm_rows (fund_file_id, sdm_type, line, data) values (?, 'holdings', 5, '{}')").run(staged.id);
+
+    const out = await standardizationJob(ctx, job(), new AbortController().signal);
+    expect(out.result).toMatchObject({ files: [{ sdmType: 'holdings', rows: ROWS, validationStatus: 'Valid' }] });
+    expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
+    expect(count("select count(*) n from sdm_rows where sdm_type = 'holdings'")).toBe(ROWS);
+    const std = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization'))).all();
+    expect(std.map((f) => [f.sourceFileId, f.rowCount, f.validationStatus])).toEqual([[input.id, ROWS, 'Valid']]);
+    const holdings = [...loadFundData(ctx, fundId).holdings];
+    expect(holdings).toHaveLength(ROWS);
+    // rows come back in the delivered file's line order, carrying their file and line
+    expect(holdings[0]).toMatchObject({ file: 'MFS_HOLDINGS_S000013795_20230331_v2.csv', line: 5, security_id: 'US3138W7WP51', quantity: 13415.85 });
+    expect(holdings.at(-1)!.line).toBe(4 + ROWS);
+  });
+});
