@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
+import type { FundSdmArrays, HoldingRow, QaRec } from '../sdm/rows.js';
 import type { CheckContext } from './common.js';
 import { loadFxCsv } from './fx.js';
 import { identifierProblems, valueProblems, holdingsIntegrity } from './holdings-integrity.js';
@@ -19,7 +19,7 @@ const gsFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));
 const dupreeFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv'));
 
 /** The context the calculations job builds: NAV from the TB, PM 1 / TE 0.75 / SAD 0.05 (fixtures' fund requests). */
-function contextFor(data: FundSdmData, periodEnd: string, over: Partial<CheckContext> = {}): CheckContext {
+function contextFor(data: FundSdmArrays, periodEnd: string, over: Partial<CheckContext> = {}): CheckContext {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   return {
     fundCode: 'S000013795', periodEnd, currency: 'USD', nav, materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
@@ -27,7 +27,7 @@ function contextFor(data: FundSdmData, periodEnd: string, over: Partial<CheckCon
   };
 }
 
-const copy = (d: FundSdmData): FundSdmData => structuredClone(d);
+const copy = (d: FundSdmArrays): FundSdmArrays => structuredClone(d);
 const only = (items: QaRec[], name: string) => {
   const hit = items.filter((i) => i.name === name);
   expect(hit, name).toHaveLength(1);
@@ -35,7 +35,7 @@ const only = (items: QaRec[], name: string) => {
 };
 
 describe('GS (Meridian) real data', () => {
-  let gs: FundSdmData;
+  let gs: FundSdmArrays;
   let ctx: CheckContext;
   const exp = expectedFund(GS);
   beforeAll(() => {
@@ -123,7 +123,7 @@ describe('GS (Meridian) real data', () => {
 });
 
 describe('GS failure cases (one row altered)', () => {
-  let gs: FundSdmData;
+  let gs: FundSdmArrays;
   let ctx: CheckContext;
   beforeAll(() => {
     gs = loadCsvTpa(GS);

@@ -43,16 +43,29 @@ export type Check = (data: FundSdmData, ctx: CheckContext) => QaRec[];
 /** Rounding noise allowed on amounts that should agree exactly (half a cent). */
 export const ROUNDING = 0.005;
 
-/** Compensated (Neumaier) sum: stays exact to the cent over hundreds of thousands of amounts. */
-export function sum(values: Iterable<number>): number {
-  let s = 0;
-  let c = 0;
-  for (const v of values) {
-    const t = s + v;
-    c += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
-    s = t;
+/**
+ * A running compensated (Neumaier) sum: stays exact to the cent over hundreds of thousands of
+ * amounts, added one at a time.
+ */
+export class Sum {
+  private s = 0;
+  private c = 0;
+  add(v: number): this {
+    const t = this.s + v;
+    this.c += Math.abs(this.s) >= Math.abs(v) ? this.s - t + v : v - t + this.s;
+    this.s = t;
+    return this;
   }
-  return s + c;
+  get value(): number {
+    return this.s + this.c;
+  }
+}
+
+/** Compensated (Neumaier) sum of amounts (see `Sum`). */
+export function sum(values: Iterable<number>): number {
+  const s = new Sum();
+  for (const v of values) s.add(v);
+  return s.value;
 }
 
 /** Rounds to `dp` decimals (half away from zero), never returning -0. */
@@ -136,3 +149,86 @@ export function priceFactor(h: HoldingRow): 1 | 100 {
 
 /** Key used for "is this the base currency": empty / missing currency counts as base. */
 export const isBaseCurrency = (ccy: string | null | undefined, base: string) => !ccy || ccy.toUpperCase() === base.toUpperCase();
+
+/** Default of `CheckContext.maxItemsPerCheck`. */
+export const DEFAULT_MAX_ITEMS_PER_CHECK = 1000;
+
+const RANK = { fail: 0, warning: 1, pass: 2 } as const;
+
+/** Name of the item that says how many items a check did not list. */
+export const ITEMS_NOT_LISTED = 'Items not listed';
+
+/**
+ * The items a check lists, at most `max` (DOMAIN.md 2.4: a result too large to list is said so,
+ * not dropped silently), collected as the check produces them, so a check over any number of
+ * rows holds at most `max` items. Up to `max` items are all listed. Beyond that, the first
+ * `max - 1` in the order fail, warning, pass (each in production order) are listed, in
+ * production order, and one last item says how many were left out and their worst status.
+ */
+export class ItemLimit {
+  /** Kept items by rank (fail, warning, pass), each in production order. */
+  private readonly kept: Array<Array<{ it: QaRec; n: number }>> = [[], [], []];
+  private keptCount = 0;
+  private produced = 0;
+  private readonly omitted = { pass: 0, warning: 0, fail: 0 };
+  readonly max: number;
+
+  constructor(readonly check: string, max = DEFAULT_MAX_ITEMS_PER_CHECK) {
+    this.max = Math.max(2, max);
+  }
+
+  /** The worst rank that has kept items. */
+  private worstKeptRank(): number {
+    let worstRank = 2;
+    while (worstRank > 0 && !this.kept[worstRank].length) worstRank--;
+    return worstRank;
+  }
+
+  /** Offers one item; it is kept or counted as left out. */
+  add(it: QaRec): void {
+    const entry = { it, n: this.produced++ };
+    const rank = RANK[it.status];
+    if (this.keptCount < (this.omittedCount ? this.max - 1 : this.max)) {
+      this.kept[rank].push(entry);
+      this.keptCount++;
+      return;
+    }
+    if (!this.omittedCount) {
+      // first overflow: one listed place goes to the 'Items not listed' item
+      const out = this.kept[this.worstKeptRank()].pop()!;
+      this.omitted[out.it.status]++;
+      this.keptCount--;
+    }
+    // full: the new item replaces the last kept item of the worst rank, if that rank is worse
+    const worstRank = this.worstKeptRank();
+    if (worstRank > rank) {
+      const out = this.kept[worstRank].pop()!;
+      this.omitted[out.it.status]++;
+      this.kept[rank].push(entry);
+    } else this.omitted[it.status]++;
+  }
+
+  /** Items offered so far. */
+  get count(): number {
+    return this.produced;
+  }
+
+  /** Items left out (0 when all are listed). */
+  get omittedCount(): number {
+    return this.omitted.fail + this.omitted.warning + this.omitted.pass;
+  }
+
+  /** The kept items in production order, plus the 'Items not listed' item when some were left out. */
+  items(): QaRec[] {
+    const out = this.kept.flat().sort((a, b) => a.n - b.n).map((e) => e.it);
+    const left = this.omittedCount;
+    if (!left) return out;
+    const status: QaRec['status'] = this.omitted.fail ? 'fail' : this.omitted.warning ? 'warning' : 'pass';
+    out.push({
+      check: this.check, name: ITEMS_NOT_LISTED, status, diff: 0, threshold: null,
+      message: `${left} more item(s) not listed (${this.omitted.fail} fail, ${this.omitted.warning} warning, ${this.omitted.pass} pass): limit of ${this.max} items per check`,
+      details: { omitted: left, ...this.omitted, limit: this.max },
+    });
+    return out;
+  }
+}

@@ -17,10 +17,12 @@
  *   check digit there is a warning (it may be an internal code).
  * One QaRec per holding with a problem (name = security id, file + line; diff = base-value
  * difference, the row's base value for an exact duplicate, 0 for a different position in the same
- * id and for identifier problems), plus one pass item when every holding is clear.
+ * id and for identifier problems), plus one pass item when every holding is clear. Holdings are
+ * read once, row by row; per security id only its first lines and distinct positions are kept,
+ * and the items are limited as they come (`ItemLimit`).
  */
 import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
-import { decimalsOf, fmt, isBaseCurrency, localValue, priceFactor, round, worst, type CheckContext } from './common.js';
+import { decimalsOf, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, worst, type CheckContext } from './common.js';
 import { checkCusip, checkFigi, checkIsin, CUSIP_SHAPE, FIGI_SHAPE, ISIN_SHAPE } from './identifiers.js';
 
 export const HOLDINGS_INTEGRITY = 'holdings_integrity';
@@ -76,42 +78,54 @@ export function identifierProblems(h: HoldingRow): Problem[] {
   return [{ status: 'warning', diff: 0, text: `${shaped.reason} (id_type ${type || 'not given'}: may be an internal code)` }];
 }
 
+/** What is remembered of a security id already seen: enough for the duplicate messages, bounded per id. */
+interface Seen {
+  /** Lines of its first rows (up to 5). */
+  lines: number[];
+  count: number;
+  /** First row of each distinct position (quantity, price, base value). */
+  positions: Map<string, { file: string; line: number }>;
+}
+
+/** Lines named in a duplicate's message. */
+const SHOWN_LINES = 5;
+
 export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[] {
-  const problems = new Map<number, Problem[]>(); // by row index: the same row object may be listed twice
-  const add = (i: number, p: Problem[]) => p.length && problems.set(i, [...(problems.get(i) ?? []), ...p]);
-  const seen = new Map<string, HoldingRow[]>();
+  const items = new ItemLimit(HOLDINGS_INTEGRITY, ctx.maxItemsPerCheck);
+  const seen = new Map<string, Seen>();
   let per100 = 0;
-  data.holdings.forEach((h, i) => {
+  let holdings = 0;
+  for (const h of data.holdings) {
+    holdings++;
     if (priceFactor(h) === 100) per100++;
-    add(i, valueProblems(h, ctx));
-    add(i, identifierProblems(h));
+    const list = [...valueProblems(h, ctx), ...identifierProblems(h)];
     const key = h.security_id.trim().toUpperCase();
+    const position = `${h.quantity}|${h.price}|${h.market_value_base}`;
     const earlier = seen.get(key);
     if (earlier) {
-      const twin = earlier.find((e) => e.quantity === h.quantity && e.price === h.price && e.market_value_base === h.market_value_base);
-      add(i, [twin
+      const twin = earlier.positions.get(position);
+      list.push(twin
         ? { status: 'fail', diff: round(h.market_value_base), text: `exact duplicate of ${twin.file} line ${twin.line} (same quantity, price and value): probable double count` }
-        : { status: 'warning', diff: 0, text: `security also held on line(s) ${earlier.slice(0, 5).map((e) => e.line).join(', ')}${earlier.length > 5 ? ` and ${earlier.length - 5} more` : ''} with a different position (separate lots or long / short legs): confirm it is not double counted` }]);
-      earlier.push(h);
-    } else seen.set(key, [h]);
-  });
-  const items: QaRec[] = [];
-  for (const [i, list] of [...problems].sort((a, b) => a[0] - b[0])) {
-    const h = data.holdings[i];
+        : { status: 'warning', diff: 0, text: `security also held on line(s) ${earlier.lines.join(', ')}${earlier.count > SHOWN_LINES ? ` and ${earlier.count - SHOWN_LINES} more` : ''} with a different position (separate lots or long / short legs): confirm it is not double counted` });
+      earlier.count++;
+      if (earlier.lines.length < SHOWN_LINES) earlier.lines.push(h.line);
+      if (!twin) earlier.positions.set(position, { file: h.file, line: h.line });
+    } else seen.set(key, { lines: [h.line], count: 1, positions: new Map([[position, { file: h.file, line: h.line }]]) });
+    if (!list.length) continue;
     const main = list.reduce((a, b) => (Math.abs(b.diff) > Math.abs(a.diff) ? b : a));
-    items.push({
+    items.add({
       check: HOLDINGS_INTEGRITY, name: h.security_id, status: worst(list.map((p) => p.status)), diff: main.diff,
       threshold: ctx.materiality.sad, file: h.file, line: h.line,
       message: `${h.security_name}: ${list.map((p) => p.text).join('; ')}`,
       details: { problems: list.map((p) => p.text), quantity: h.quantity, price: h.price, priceFactor: priceFactor(h), marketValueLocal: h.market_value_local, marketValueBase: h.market_value_base, fxRate: h.fx_rate },
     });
   }
-  if (!items.length) {
-    items.push({
+  if (!items.count) {
+    items.add({
       check: HOLDINGS_INTEGRITY, name: 'All holdings', status: 'pass', diff: 0, threshold: ctx.materiality.sad,
-      message: `${data.holdings.length} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${data.holdings.length - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
-      details: { holdings: data.holdings.length, pricedPer100: per100, pricedPerUnit: data.holdings.length - per100 },
+      message: `${holdings} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${holdings - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
+      details: { holdings, pricedPer100: per100, pricedPerUnit: holdings - per100 },
     });
   }
-  return items;
+  return items.items();
 }

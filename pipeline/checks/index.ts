@@ -7,7 +7,7 @@
  * status. `summary` counts the items returned; `omitted` (check id -> count) what the limit cut.
  */
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
-import { worst, type Check, type CheckContext } from './common.js';
+import { ItemLimit, ITEMS_NOT_LISTED, worst, type Check, type CheckContext } from './common.js';
 import { CAPITAL_ROLL_FORWARD, capitalRollForward } from './capital-roll-forward.js';
 import { HOLDINGS_INTEGRITY, holdingsIntegrity } from './holdings-integrity.js';
 import { INVESTMENTS_RECONCILIATION, investmentsReconciliation } from './investments-reconciliation.js';
@@ -37,7 +37,7 @@ export const CHECKS: Array<[id: string, check: Check]> = [
   [HOLDINGS_INTEGRITY, holdingsIntegrity],
 ];
 
-export const DEFAULT_MAX_ITEMS_PER_CHECK = 1000;
+export { DEFAULT_MAX_ITEMS_PER_CHECK } from './common.js';
 
 export interface CheckRun {
   items: QaRec[];
@@ -47,25 +47,7 @@ export interface CheckRun {
   omitted?: Record<string, number>;
 }
 
-/** Keeps the first `max` items of a check (fail items first) and summarises the rest in one item. */
-function limit(id: string, items: QaRec[], max: number): { kept: QaRec[]; omitted: number } {
-  if (items.length <= max) return { kept: items, omitted: 0 };
-  const rank = { fail: 0, warning: 1, pass: 2 } as const;
-  const sorted = items.map((it, i) => ({ it, i })).sort((a, b) => rank[a.it.status] - rank[b.it.status] || a.i - b.i);
-  const kept = sorted.slice(0, max - 1).sort((a, b) => a.i - b.i).map((x) => x.it);
-  const rest = sorted.slice(max - 1).map((x) => x.it);
-  const counts = { pass: 0, warning: 0, fail: 0 };
-  for (const r of rest) counts[r.status]++;
-  kept.push({
-    check: id, name: 'Items not listed', status: worst(rest.map((r) => r.status)), diff: 0, threshold: null,
-    message: `${rest.length} more item(s) not listed (${counts.fail} fail, ${counts.warning} warning, ${counts.pass} pass): limit of ${max} items per check`,
-    details: { omitted: rest.length, ...counts, limit: max },
-  });
-  return { kept, omitted: rest.length };
-}
-
 export function runChecks(data: FundSdmData, ctx: CheckContext): CheckRun {
-  const max = Math.max(2, ctx.maxItemsPerCheck ?? DEFAULT_MAX_ITEMS_PER_CHECK);
   const items: QaRec[] = [];
   const omitted: Record<string, number> = {};
   for (const [id, check] of CHECKS) {
@@ -75,7 +57,13 @@ export function runChecks(data: FundSdmData, ctx: CheckContext): CheckRun {
     } catch (e) {
       out = [{ check: id, name: `${CHECK_LABELS[id]} could not run`, status: 'fail', diff: 0, threshold: null, message: `${CHECK_LABELS[id]} failed with an error: ${e instanceof Error ? e.message : String(e)}` }];
     }
-    const { kept, omitted: n } = limit(id, out, max);
+    // checks over rows that grow with the fund limit their items as they go (ItemLimit); this
+    // limits the others, and keeps the count of what a check itself left out
+    const limit = new ItemLimit(id, ctx.maxItemsPerCheck);
+    for (const it of out) limit.add(it);
+    const kept = limit.items();
+    const last = kept[kept.length - 1];
+    const n = limit.omittedCount || (last?.name === ITEMS_NOT_LISTED ? Number(last.details?.omitted ?? 0) : 0);
     if (n) omitted[id] = n;
     for (const it of kept) items.push(it);
   }

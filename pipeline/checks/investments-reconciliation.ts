@@ -11,7 +11,7 @@
  * amount, else pass; `threshold` is TE on a fail, SAD otherwise (both in details).
  */
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
-import { fmt, isDerivative, round, statusFor, sum, tbAccounts, type CheckContext } from './common.js';
+import { fmt, isDerivative, round, statusFor, Sum, tbAccounts, type CheckContext } from './common.js';
 
 export const INVESTMENTS_RECONCILIATION = 'investments_reconciliation';
 
@@ -20,23 +20,31 @@ export const DERIVATIVE_ACCOUNTS = ['DERIVATIVES_ASSET', 'DERIVATIVES_LIABILITY'
 
 /** Holdings and TB totals the reconciliation compares (also used by the work paper). */
 export function investmentTotals(data: FundSdmData) {
-  const byInstrument = new Map<string, { count: number; values: number[] }>();
-  const inv: number[] = [];
-  const der: number[] = [];
+  const byInstrument = new Map<string, { count: number; value: Sum }>();
+  const inv = new Sum();
+  const der = new Sum();
+  let invCount = 0;
+  let derCount = 0;
   for (const h of data.holdings) {
-    (isDerivative(h) ? der : inv).push(h.market_value_base);
+    if (isDerivative(h)) {
+      der.add(h.market_value_base);
+      derCount++;
+    } else {
+      inv.add(h.market_value_base);
+      invCount++;
+    }
     const k = h.standard_instrument ?? '(unmapped)';
-    const b = byInstrument.get(k) ?? { count: 0, values: [] };
+    let b = byInstrument.get(k);
+    if (!b) byInstrument.set(k, (b = { count: 0, value: new Sum() }));
     b.count++;
-    b.values.push(h.market_value_base);
-    byInstrument.set(k, b);
+    b.value.add(h.market_value_base);
   }
   return {
-    byInstrument: [...byInstrument].map(([instrument, b]) => ({ instrument, count: b.count, marketValueBase: round(sum(b.values)) })),
-    holdingsInvestments: round(sum(inv)),
-    holdingsDerivatives: round(sum(der)),
-    investmentPositions: inv.length,
-    derivativePositions: der.length,
+    byInstrument: [...byInstrument].map(([instrument, b]) => ({ instrument, count: b.count, marketValueBase: round(b.value.value) })),
+    holdingsInvestments: round(inv.value),
+    holdingsDerivatives: round(der.value),
+    investmentPositions: invCount,
+    derivativePositions: derCount,
     tbInvestments: round(tbAccounts(data.trial_balance, INVESTMENT_ACCOUNTS)),
     tbDerivativesAsset: round(tbAccounts(data.trial_balance, ['DERIVATIVES_ASSET'])),
     tbDerivativesLiability: round(tbAccounts(data.trial_balance, ['DERIVATIVES_LIABILITY'])),

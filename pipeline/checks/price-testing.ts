@@ -13,10 +13,11 @@
  * above PM, warning above SAD, pass otherwise (gross total, untested holdings, per-currency rates
  * and the 25 largest impacts in details; rate differences as percentages 0-100).
  * Not performed (one item): external valuations off (pass), or no independent price / FX rate at
- * all (warning).
+ * all (warning). Holdings are read in one pass (plus one to find the TPA's own price sources);
+ * only totals, the 25 largest impacts and the flagged items (limited as they come) are kept.
  */
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, QaRec } from '../sdm/rows.js';
-import { fmt, isBaseCurrency, localValue, priceFactor, round, statusFor, sum, type CheckContext } from './common.js';
+import { DEFAULT_MAX_ITEMS_PER_CHECK, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, statusFor, Sum, type CheckContext } from './common.js';
 import { rateFor } from './fx.js';
 
 export const PRICE_TESTING = 'price_testing';
@@ -33,7 +34,9 @@ const same = (a: number, b: number) => Math.abs(a - b) <= 1e-12 * Math.max(1, Ma
 export function tpaOwnSources(data: FundSdmData, ctx: CheckContext): Set<string> {
   const own = new Set((ctx.tpaPriceSources ?? []).map((s) => s.trim().toLowerCase()));
   const admin = (ctx.administrator ?? '').toLowerCase();
-  const holdingPrice = new Map(data.holdings.map((h) => [key(h.security_id), h.price]));
+  if (!data.prices.length) return own;
+  const holdingPrice = new Map<string, number>();
+  for (const h of data.holdings) holdingPrice.set(key(h.security_id), h.price);
   const copies = new Map<string, boolean>();
   for (const p of data.prices) {
     const s = p.price_source.trim().toLowerCase();
@@ -45,6 +48,7 @@ export function tpaOwnSources(data: FundSdmData, ctx: CheckContext): Set<string>
   return own;
 }
 
+/** A tested holding's impacts (fund currency) and the evidence used. */
 interface Impact {
   h: HoldingRow;
   priceImpact: number;
@@ -52,6 +56,34 @@ interface Impact {
   impact: number;
   independentPrice: PriceRow | null;
   rate: FxRate | null;
+}
+
+/** The `n` largest impacts by absolute value (ties: the earlier holding first), kept as they come. */
+class Largest {
+  readonly list: Impact[] = [];
+  constructor(private readonly n: number) {}
+  add(x: Impact): void {
+    const a = Math.abs(x.impact);
+    const list = this.list;
+    if (list.length === this.n && a <= Math.abs(list[list.length - 1].impact)) return;
+    let i = list.length;
+    while (i > 0 && Math.abs(list[i - 1].impact) < a) i--;
+    list.splice(i, 0, x);
+    if (list.length > this.n) list.pop();
+  }
+}
+
+/** Per price currency: positions and sums of the FX re-translation. */
+interface CcyTotals {
+  positions: number;
+  local: Sum;
+  baseTpa: Sum;
+  baseInd: Sum;
+  impact: Sum;
+  absLocal: Sum;
+  absBase: Sum;
+  tpaRates: Map<number, { positions: number; base: Sum; impact: Sum }>;
+  rate: FxRate;
 }
 
 export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
@@ -69,17 +101,33 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
     if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
   }
   const rates = ctx.fxRates ?? [];
-  const foreign = data.holdings.filter((h) => !isBaseCurrency(h.price_currency, ctx.currency));
-  if (!independent.size && !(rates.length && foreign.length)) {
+  let anyForeign = false;
+  if (rates.length) {
+    for (const h of data.holdings) {
+      if (isBaseCurrency(h.price_currency, ctx.currency)) continue;
+      anyForeign = true;
+      break;
+    }
+  }
+  if (!independent.size && !anyForeign) {
     return [{ ...base, status: 'warning', diff: 0, threshold: null, message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`, details: { performed: false } }];
   }
 
-  const impacts: Impact[] = [];
-  const noPrice: HoldingRow[] = [];
-  const noRate = new Map<string, { positions: number; base: number[] }>();
-  type CcyTotals = { positions: number; local: number[]; baseTpa: number[]; baseInd: number[]; impact: number[]; absLocal: number[]; absBase: number[]; tpaRates: Map<number, { positions: number; base: number[]; impact: number[] }>; rate: FxRate };
+  // one pass over the holdings: flagged items, totals and the largest impacts, nothing per holding kept
+  const items = new ItemLimit(PRICE_TESTING, Math.max(2, ctx.maxItemsPerCheck ?? DEFAULT_MAX_ITEMS_PER_CHECK) - 1);
+  const largestImpacts = new Largest(25);
+  const net = new Sum();
+  const grossSum = new Sum();
+  let holdings = 0;
+  let tested = 0;
+  let priceTested = 0;
+  let fxTested = 0;
+  let noPrice = 0;
+  let flagged = 0;
+  const noRate = new Map<string, { positions: number; base: Sum }>();
   const byCcy = new Map<string, CcyTotals>();
   for (const h of data.holdings) {
+    holdings++;
     const isForeign = !isBaseCurrency(h.price_currency, ctx.currency);
     const ccy = (h.price_currency ?? ctx.currency).toUpperCase();
     const local = localValue(h);
@@ -89,62 +137,65 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
     let ip = independent.get(key(h.security_id)) ?? null;
     if (ip && ip.price_currency && h.price_currency && ip.price_currency.toUpperCase() !== ccy) ip = null;
     if (ip && tpaFx) priceImpact = (h.quantity * (h.price - ip.price)) / priceFactor(h) / tpaFx;
-    else noPrice.push(h);
+    else noPrice++;
     let fxImpact = 0;
     if (isForeign && rate && local !== null) {
       const recomputed = local / rate.units_per_base;
       fxImpact = h.market_value_base - recomputed;
-      const c: CcyTotals = byCcy.get(ccy) ?? { positions: 0, local: [], baseTpa: [], baseInd: [], impact: [], absLocal: [], absBase: [], tpaRates: new Map(), rate };
+      let c = byCcy.get(ccy);
+      if (!c) byCcy.set(ccy, (c = { positions: 0, local: new Sum(), baseTpa: new Sum(), baseInd: new Sum(), impact: new Sum(), absLocal: new Sum(), absBase: new Sum(), tpaRates: new Map(), rate }));
       c.positions++;
-      c.local.push(local);
-      c.baseTpa.push(h.market_value_base);
-      c.baseInd.push(recomputed);
-      c.impact.push(fxImpact);
-      c.absLocal.push(Math.abs(local));
-      c.absBase.push(Math.abs(h.market_value_base));
+      c.local.add(local);
+      c.baseTpa.add(h.market_value_base);
+      c.baseInd.add(recomputed);
+      c.impact.add(fxImpact);
+      c.absLocal.add(Math.abs(local));
+      c.absBase.add(Math.abs(h.market_value_base));
       if (tpaFx) {
-        const r = c.tpaRates.get(tpaFx) ?? { positions: 0, base: [], impact: [] };
+        let r = c.tpaRates.get(tpaFx);
+        if (!r) c.tpaRates.set(tpaFx, (r = { positions: 0, base: new Sum(), impact: new Sum() }));
         r.positions++;
-        r.base.push(h.market_value_base);
-        r.impact.push(fxImpact);
-        c.tpaRates.set(tpaFx, r);
+        r.base.add(h.market_value_base);
+        r.impact.add(fxImpact);
       }
-      byCcy.set(ccy, c);
     } else if (isForeign) {
-      const c = noRate.get(ccy) ?? { positions: 0, base: [] };
+      let c = noRate.get(ccy);
+      if (!c) noRate.set(ccy, (c = { positions: 0, base: new Sum() }));
       c.positions++;
-      c.base.push(h.market_value_base);
-      noRate.set(ccy, c);
+      c.base.add(h.market_value_base);
     }
-    const fxTested = isForeign && rate !== null && local !== null;
-    if ((ip && tpaFx) || fxTested) impacts.push({ h, priceImpact, fxImpact, impact: priceImpact + fxImpact, independentPrice: ip && tpaFx ? ip : null, rate: fxTested ? rate : null });
-  }
-
-  const items: QaRec[] = [];
-  for (const x of impacts) {
+    const fxTestedHere = isForeign && rate !== null && local !== null;
+    if (!((ip && tpaFx) || fxTestedHere)) continue;
+    const x: Impact = { h, priceImpact, fxImpact, impact: priceImpact + fxImpact, independentPrice: ip && tpaFx ? ip : null, rate: fxTestedHere ? rate : null };
+    tested++;
+    if (x.independentPrice) priceTested++;
+    if (x.rate) fxTested++;
+    net.add(x.impact);
+    grossSum.add(Math.abs(x.impact));
+    largestImpacts.add(x);
     if (Math.abs(x.impact) <= te) continue;
-    const h = x.h;
+    flagged++;
     const parts = [
       x.independentPrice && `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
       x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
     ].filter(Boolean);
-    items.push({
+    items.add({
       check: PRICE_TESTING, name: h.security_id, status: 'fail', diff: round(x.impact), threshold: te, file: h.file, line: h.line,
       message: `${h.security_name}: value impact ${fmt(x.impact)} ${ctx.currency} above TE ${fmt(te)} (${parts.join('; ')})`,
       details: { quantity: h.quantity, tpaPrice: h.price, independentPrice: x.independentPrice?.price ?? null, priceSource: x.independentPrice?.price_source ?? null, tpaFx: h.fx_rate, independentFx: x.rate?.units_per_base ?? null, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact) },
     });
   }
 
-  const net = round(sum(impacts.map((x) => x.impact)));
-  const gross = round(sum(impacts.map((x) => Math.abs(x.impact))));
-  const status = statusFor(net, sad, pm);
+  const netTotal = round(net.value);
+  const gross = round(grossSum.value);
+  const status = statusFor(netTotal, sad, pm);
   const pct = (tpa: number | null, ind: number) => (tpa ? ((tpa - ind) / ind) * 100 : null);
   const currencies = [...byCcy].sort(([a], [b]) => a.localeCompare(b)).map(([currency, c]) => {
-    const absBase = sum(c.absBase);
-    const effective = absBase ? sum(c.absLocal) / absBase : null;
+    const absBase = c.absBase.value;
+    const effective = absBase ? c.absLocal.value / absBase : null;
     const ind = c.rate.units_per_base;
     const tpaRates = [...c.tpaRates].sort((a, b) => a[0] - b[0]).map(([rate, r]) => ({
-      rate, positions: r.positions, marketValueBase: round(sum(r.base)), rateDiffPct: pct(rate, ind), impact: round(sum(r.impact)),
+      rate, positions: r.positions, marketValueBase: round(r.base.value), rateDiffPct: pct(rate, ind), impact: round(r.impact.value),
     }));
     return {
       currency, positions: c.positions, tpaRateMin: tpaRates[0]?.rate ?? null, tpaRateMax: tpaRates[tpaRates.length - 1]?.rate ?? null,
@@ -153,24 +204,23 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
       rateDiffPct: pct(effective, ind),
       /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
       tpaRates,
-      marketValueLocal: round(sum(c.local)), marketValueBaseTpa: round(sum(c.baseTpa)), marketValueBaseIndependent: round(sum(c.baseInd)), impact: round(sum(c.impact)),
+      marketValueLocal: round(c.local.value), marketValueBaseTpa: round(c.baseTpa.value), marketValueBaseIndependent: round(c.baseInd.value), impact: round(c.impact.value),
     };
   });
-  const largest = [...impacts].sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact)).slice(0, 25).map((x) => ({
+  const largest = largestImpacts.list.map((x) => ({
     securityId: x.h.security_id, name: x.h.security_name, currency: x.h.price_currency, quantity: x.h.quantity,
     tpaPrice: x.h.price, independentPrice: x.independentPrice?.price ?? null, tpaFx: x.h.fx_rate, independentFx: x.rate?.units_per_base ?? null,
     marketValueBase: x.h.market_value_base, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact), impact: round(x.impact), file: x.h.file, line: x.h.line,
   }));
-  const priceTested = impacts.filter((x) => x.independentPrice).length;
-  const fxTested = impacts.filter((x) => x.rate).length;
-  const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(sum(c.base)) }));
-  items.push({
-    ...base, name: 'Price testing: total impact', status, diff: net, threshold: status === 'fail' ? pm : sad,
-    message: `${impacts.length} of ${data.holdings.length} holdings tested (${priceTested} against an independent price, ${fxTested} against independent FX): net impact ${fmt(net)} ${ctx.currency} (gross ${fmt(gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${items.length} holding(s) above TE ${fmt(te)}${untestedCcy.length ? `; no independent rate for ${untestedCcy.map((c) => c.currency).join(', ')}` : ''}`,
+  const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(c.base.value) }));
+  const out = items.items();
+  out.push({
+    ...base, name: 'Price testing: total impact', status, diff: netTotal, threshold: status === 'fail' ? pm : sad,
+    message: `${tested} of ${holdings} holdings tested (${priceTested} against an independent price, ${fxTested} against independent FX): net impact ${fmt(netTotal)} ${ctx.currency} (gross ${fmt(gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${flagged} holding(s) above TE ${fmt(te)}${untestedCcy.length ? `; no independent rate for ${untestedCcy.map((c) => c.currency).join(', ')}` : ''}`,
     details: {
-      performed: true, tested: impacts.length, priceTested, fxTested, noIndependentPrice: noPrice.length, flagged: items.length, net, gross,
+      performed: true, tested, priceTested, fxTested, noIndependentPrice: noPrice, flagged, net: netTotal, gross,
       ownPriceSources: [...own], currencies, untestedCurrencies: untestedCcy, largest, pm, te, sad,
     },
   });
-  return items;
+  return out;
 }

@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import type { FundSdmData, HoldingRow, PriceRow, ShareCapitalRow, TrialBalanceRow } from '../sdm/rows.js';
+import type { FundSdmArrays, HoldingRow, PriceRow, ShareCapitalRow, TrialBalanceRow } from '../sdm/rows.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 export const tpaDir = (tpa: string) => join(FIXTURES, 'tpas', tpa);
@@ -48,7 +48,7 @@ function value(raw: unknown, e: LayoutEntry): string | number | null {
 type Raw = { cells: unknown[]; line: number };
 
 /** Appends one table's rows (typed, code-mapped) to `data`. */
-function addTable(data: FundSdmData, tpa: string, file: string, sdmType: string, header: string[], entries: LayoutEntry[], rows: Raw[]) {
+function addTable(data: FundSdmArrays, tpa: string, file: string, sdmType: string, header: string[], entries: LayoutEntry[], rows: Raw[]) {
   const maps = {
     account: codeMap(tpa, 'account_mapping'), instrument: codeMap(tpa, 'instrument_mapping'),
     share: codeMap(tpa, 'share_capital_mapping'), transaction: codeMap(tpa, 'transaction_mapping'),
@@ -64,10 +64,10 @@ function addTable(data: FundSdmData, tpa: string, file: string, sdmType: string,
   }
 }
 
-const empty = (): FundSdmData => ({ trial_balance: [], holdings: [], transactions: [], share_capital: [], prices: [] });
+const empty = (): FundSdmArrays => ({ trial_balance: [], holdings: [], transactions: [], share_capital: [], prices: [] });
 
 /** SDM rows of a CSV TPA fixture (`meridian_fund_services` or `demo_test`): every input file. */
-export function loadCsvTpa(tpa: string): FundSdmData {
+export function loadCsvTpa(tpa: string): FundSdmArrays {
   const lay = layouts(tpa);
   const delimiter = [...lay.values()].flat().some((e) => e.decimal_separator === ',') ? ';' : ',';
   const data = empty();
@@ -83,7 +83,7 @@ export function loadCsvTpa(tpa: string): FundSdmData {
 }
 
 /** SDM rows of the Keystone xlsx fixture (one sheet per SDM type, header in row 1; file = `name#sheet`). */
-export async function loadKeystone(): Promise<FundSdmData> {
+export async function loadKeystone(): Promise<FundSdmArrays> {
   const tpa = 'keystone_admin';
   const lay = layouts(tpa);
   const dir = join(tpaDir(tpa), 'inputs');

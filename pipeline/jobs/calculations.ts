@@ -10,7 +10,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../server/context.js';
 import { fundFiles, sdmRows } from '../../server/db/schema/index.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData, FxRate } from '../sdm/rows.js';
+import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../sdm/rows.js';
 import { runChecks } from '../checks/index.js';
 import { parseFxCsv } from '../checks/fx.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
@@ -27,17 +27,42 @@ export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
   return readdirSync(dir).filter((f) => f.endsWith('.csv')).flatMap((f) => parseFxCsv(readFileSync(join(dir, f), 'utf8'), base, f));
 }
 
-/** Loads the SDM rows of a fund's current standardization files (rows come back in file order). */
+/**
+ * The SDM rows of one type in some standardization files, read from the database one at a time
+ * on every pass (file by file, in line order); `length` is counted once.
+ */
+class StoredRows<T> implements RowSource<T> {
+  readonly length: number;
+  constructor(private readonly ctx: AppContext, private readonly fileIds: number[], private readonly sdmType: string) {
+    this.length = fileIds.length
+      ? (ctx.sqlite.prepare(`SELECT count(*) AS n FROM sdm_rows WHERE sdm_type = ? AND fund_file_id IN (${fileIds.map(() => '?').join(',')})`).get(sdmType, ...fileIds) as { n: number }).n
+      : 0;
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    // a statement per pass: one statement cannot be iterated twice at once
+    const stmt = this.ctx.sqlite.prepare('SELECT data FROM sdm_rows WHERE fund_file_id = ? AND sdm_type = ? ORDER BY line').pluck();
+    for (const id of this.fileIds) for (const data of stmt.iterate(id, this.sdmType) as Iterable<string>) yield JSON.parse(data) as T;
+  }
+}
+
+/**
+ * The SDM data of a fund's current standardization files. Holdings, transactions and prices are
+ * row sources read from the database on each pass (memory does not grow with them); the trial
+ * balance and share-capital rows are loaded (rows come back in file order).
+ */
 export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmData {
   const inputs = currentInputs(ctx, fundRequestId).map((i) => i.id);
-  const data: FundSdmData = { trial_balance: [], holdings: [], transactions: [], share_capital: [], prices: [] };
-  if (!inputs.length) return data;
-  const files = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs))).all();
-  const stmt = ctx.sqlite.prepare('SELECT sdm_type, data FROM sdm_rows WHERE fund_file_id = ? ORDER BY line');
-  for (const f of files) {
-    for (const r of stmt.iterate(f.id) as Iterable<{ sdm_type: keyof FundSdmData; data: string }>) (data[r.sdm_type] as unknown[])?.push(JSON.parse(r.data));
-  }
-  return data;
+  const files = inputs.length ? ctx.db.select().from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs))).orderBy(fundFiles.id).all() : [];
+  const ids = files.map((f) => f.id);
+  const rows = <T>(sdmType: string) => new StoredRows<T>(ctx, ids, sdmType);
+  return {
+    trial_balance: [...rows<TrialBalanceRow>('trial_balance')],
+    holdings: rows<HoldingRow>('holdings'),
+    transactions: rows<TransactionRow>('transactions'),
+    share_capital: [...rows<ShareCapitalRow>('share_capital')],
+    prices: rows<PriceRow>('prices'),
+  };
 }
 
 export const calculationsJob: StageHandler = async (ctx, job) => {
@@ -51,7 +76,7 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
     fxRates: loadFxRates(ctx, fund.currency ?? 'USD'), externalValuations: fund.externalValuations === 'Y', accountClasses: STANDARD_ACCOUNTS,
     administrator: admin?.name,
   });
-  const validation = { QA_Rec: checks.items, summary: checks.summary, status: checks.status, nav, materiality: amounts, rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.length])) };
+  const validation = { QA_Rec: checks.items, summary: checks.summary, status: checks.status, nav, materiality: amounts, rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])) };
   const file = ctx.db.transaction((tx) => {
     tx.delete(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation'))).run();
     return tx.insert(fundFiles).values({

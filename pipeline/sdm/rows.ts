@@ -76,12 +76,32 @@ export interface PriceRow extends Source {
   price_type: string | null;
 }
 
-/** All standardized data of one fund. */
+/**
+ * Rows of one SDM type that may be iterated any number of times, and counted. An array is one;
+ * the pipeline's (`pipeline/jobs/fund-data.ts`) reads the rows from the database one at a time on
+ * each pass, so consumers must not keep every row they see.
+ */
+export interface RowSource<T> extends Iterable<T> {
+  readonly length: number;
+}
+
+/**
+ * All standardized data of one fund. The types that grow with the fund's size (holdings,
+ * transactions, prices) are row sources, read row by row; a trial balance (one row per ledger
+ * account) and share-capital activity (a few rows per class) are arrays.
+ */
 export interface FundSdmData {
   trial_balance: TrialBalanceRow[];
+  holdings: RowSource<HoldingRow>;
+  transactions: RowSource<TransactionRow>;
+  share_capital: ShareCapitalRow[];
+  prices: RowSource<PriceRow>;
+}
+
+/** A fund's data with every type in arrays (test data, small deliveries); a `FundSdmData`. */
+export interface FundSdmArrays extends FundSdmData {
   holdings: HoldingRow[];
   transactions: TransactionRow[];
-  share_capital: ShareCapitalRow[];
   prices: PriceRow[];
 }
 

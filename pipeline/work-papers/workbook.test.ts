@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData } from '../sdm/rows.js';
+import type { FundSdmArrays } from '../sdm/rows.js';
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
@@ -12,7 +12,7 @@ import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = { id: 7, name: 'Goldman Sachs Bond Fund', fundCode: 'S000013795', administrator: 'Meridian Fund Services', client: 'GOLDMAN SACHS TRUST', periodEnd: '2023-03-31', currency: 'USD', pm: 1, te: 0.75, sad: 0.05 };
 
-function inputFor(data: FundSdmData, over: Partial<CheckContext> = {}): WorkPaperInput {
+function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPaperInput {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
   const checks = runChecks(data, {
@@ -127,7 +127,7 @@ describe('buildWorkPaper on the GS data', () => {
 describe('buildWorkPaper on large inputs', () => {
   it('handles a 100x copy of the GS holdings (168,500 rows) with every item listed', async () => {
     const gs = loadCsvTpa('meridian_fund_services');
-    const big: FundSdmData = { ...gs, holdings: Array.from({ length: 100 }, (_, k) => gs.holdings.map((h) => ({ ...h, line: h.line + k * 1700 }))).flat() };
+    const big: FundSdmArrays = { ...gs, holdings: Array.from({ length: 100 }, (_, k) => gs.holdings.map((h) => ({ ...h, line: h.line + k * 1700 }))).flat() };
     const t0 = performance.now();
     const input = inputFor(big, { maxItemsPerCheck: Number.POSITIVE_INFINITY });
     const t1 = performance.now();
