@@ -12,7 +12,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'fa-cli-'));
 
 describe('fund-audit CLI', () => {
   it('prints help for every command', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['users', '--help'], ['users', 'add', '--help'], ['users', 'list', '--help'], ['users', 'link', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['users', '--help'], ['users', 'add', '--help'], ['users', 'list', '--help'], ['users', 'link', '--help'], ['users', 'key', '--help']]) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/Usage: fund-audit/);
@@ -31,6 +31,21 @@ describe('fund-audit CLI', () => {
     const link = run(['--data-dir', dir, 'users', 'link', 'ada@example.com', '--base-url', 'http://audit.example:9000']);
     expect(link.status).toBe(0);
     expect(link.stdout).toMatch(/^http:\/\/audit\.example:9000\/redeemToken\/#[\w-]+$/m);
+  });
+
+  it('prints service keys: a new one revokes the earlier one, an unknown service is refused', () => {
+    const dir = tmp();
+    const first = run(['--data-dir', dir, '--json', 'users', 'key', 'sweeper']);
+    expect(first.status).toBe(0);
+    const key = JSON.parse(first.stdout);
+    expect(key).toMatchObject({ service: 'sweeper', email: 'sweeper@service.fund-audit.local', role: 'DeliveryTeamMember', revoked: 0 });
+    expect(key.token).toMatch(/^[\w-]{43}$/);
+    const second = run(['--data-dir', dir, 'users', 'key', 'sweeper']);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/^[\w-]{43}\n\(API key of sweeper@service\.fund-audit\.local, DeliveryTeamMember, valid until .+; 1 earlier key revoked\)$/m);
+    const unknown = run(['--data-dir', dir, 'users', 'key', 'mailer']);
+    expect(unknown.status).toBe(3);
+    expect(unknown.stderr).toMatch(/Unknown service 'mailer'; keys exist for sweeper, canvas, worker, test-runner, system/);
   });
 
   it('exits non-zero with a clear message for bad input', () => {

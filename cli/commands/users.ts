@@ -1,8 +1,9 @@
-/** `fund-audit users add|list|link`: manage users of the local data directory. */
+/** `fund-audit users add|list|link|key`: manage users of the local data directory and service keys. */
 import type { Command } from 'commander';
 import { ROLES } from '../../server/db/schema/index.js';
 import { sessionUser, signinLink } from '../../server/services/auth/session.js';
-import { addUser, getUserByEmail, listUsers } from '../../server/services/users/users.js';
+import { generateServiceKey, SERVICE_USERS } from '../../server/services/dev-tools/keys.js';
+import { addUser, ensureAdmin, getUserByEmail, listUsers } from '../../server/services/users/users.js';
 import { globals, openLocal } from '../global.js';
 import { output } from '../output.js';
 import { showTable } from '../ui/reporter.js';
@@ -52,6 +53,20 @@ export function registerUsers(program: Command): void {
         const base = opts.baseUrl ?? ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
         const link = signinLink(ctx, user, base);
         output(link, !!g.json, () => process.stdout.write(`${link.url}\n(one-time link for ${user.email}, valid until ${link.expiresAt})\n`));
+      } finally {
+        ctx.close();
+      }
+    });
+
+  users.command('key')
+    .description('Print a new API key of a service user (the key generator\'s keys); the service\'s earlier keys stop working')
+    .argument('<service>', Object.keys(SERVICE_USERS).join(', '))
+    .action(async (service: string, _opts, cmd: Command) => {
+      const g = globals(cmd);
+      const ctx = await openLocal(g);
+      try {
+        const key = generateServiceKey(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user, service);
+        output(key, !!g.json, () => process.stdout.write(`${key.token}\n(API key of ${key.email}, ${key.role}, valid until ${key.expiresAt}; ${key.revoked} earlier key${key.revoked === 1 ? '' : 's'} revoked)\n`));
       } finally {
         ctx.close();
       }
