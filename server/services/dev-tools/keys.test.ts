@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { verifyToken } from '../auth/tokens.js';
+import { getNrd } from '../reference-data/reference-data.js';
 import { generateServiceKey, generateUserKey, impersonate, serviceEmail } from './keys.js';
 
 let ctx: TestContext;
@@ -27,6 +28,8 @@ describe('service keys', () => {
     expect(user.email).toBe('sweeper@service.fund-audit.local');
     const years = (Date.parse(key.expiresAt) - Date.now()) / (365 * 24 * 3_600_000);
     expect(years).toBeGreaterThan(9.9);
+    // not a person to assign files to or to send reports to
+    expect(getNrd(ctx).users.map((u) => u.alt_code)).toEqual(['Fund Audit Administrator']);
   });
 
   it('revokes the earlier key of the same service when a new one is generated, not the keys of other services', () => {

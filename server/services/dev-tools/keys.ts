@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { tokens, users, type Role } from '../../db/schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { issueToken, revokeUserTokens, type User } from '../auth/tokens.js';
+import { SERVICE_USER_DOMAIN } from '../users/users.js';
 
 /** Lifetime of a generated API key (spec: long-lived token, 10 years). */
 export const API_KEY_TTL_MS = 10 * 365 * 24 * 3_600_000;
@@ -43,7 +44,7 @@ export interface GeneratedKey {
 }
 
 /** E-mail of a service user: `<service>@service.fund-audit.local`. */
-export const serviceEmail = (service: ServiceName) => `${service}@service.fund-audit.local`;
+export const serviceEmail = (service: ServiceName) => `${service}@${SERVICE_USER_DOMAIN}`;
 
 /** The service user of a service, created (or re-enabled) when needed. */
 function serviceUser(ctx: AppContext, service: ServiceName): User {

@@ -4,10 +4,11 @@
  * plus the dynamic `administrators` and `users` lists. Deprecated entries stay in the database and
  * are left out of the options.
  */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, notLike } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, referenceData, users } from '../../db/schema/index.js';
 import { STATIC_LISTS, type RefEntry, type StaticListName } from './catalog/index.js';
+import { SERVICE_USER_DOMAIN } from '../users/users.js';
 
 export type { RefEntry, StaticListName };
 export type NrdListName = StaticListName | 'administrators' | 'users';
@@ -47,7 +48,7 @@ export function seedReferenceData(ctx: AppContext): number {
   return changed;
 }
 
-/** Every list for selects: deprecated entries omitted; administrators and users from their tables. */
+/** Every list for selects: deprecated entries omitted; administrators and users (not service users) from their tables. */
 export function getNrd(ctx: AppContext): Nrd {
   const out = {} as Nrd;
   for (const name of Object.keys(STATIC_LISTS) as StaticListName[]) out[name] = [];
@@ -55,7 +56,8 @@ export function getNrd(ctx: AppContext): Nrd {
   for (const r of rows) (out[r.list as StaticListName] ??= []).push({ code: r.code, alt_code: r.altCode, deprecated: false });
   out.administrators = ctx.db.select().from(administrators).orderBy(asc(administrators.name)).all()
     .map((a) => ({ code: a.code, alt_code: a.name, deprecated: false }));
-  out.users = ctx.db.select().from(users).where(eq(users.disabled, false)).orderBy(asc(users.lastName), asc(users.firstName)).all()
+  // people to pick (assignees, recipients): service users of API keys are left out
+  out.users = ctx.db.select().from(users).where(and(eq(users.disabled, false), notLike(users.email, `%@${SERVICE_USER_DOMAIN}`))).orderBy(asc(users.lastName), asc(users.firstName)).all()
     .map((u) => ({ code: String(u.id), alt_code: `${u.firstName} ${u.lastName}`.trim() || u.email, deprecated: false }));
   return out;
 }

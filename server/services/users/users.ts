@@ -16,6 +16,9 @@ export const newUserSchema = z.object({
 });
 export type NewUser = z.input<typeof newUserSchema>;
 
+/** E-mail domain of the service users the key generator creates (`<service>@service.fund-audit.local`). */
+export const SERVICE_USER_DOMAIN = 'service.fund-audit.local';
+
 /** Splits "First Last" into first and last name. */
 function splitName(name: string): { firstName: string; lastName: string } {
   const parts = name.trim().split(/\s+/);
