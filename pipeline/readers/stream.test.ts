@@ -5,10 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesSource, fileSource } from './source.js';
-import { IDENTIFICATION_LIMIT_BYTES, readTables, UnreadableFileError, type RawTable } from './table.js';
+import { IDENTIFICATION_LIMIT_BYTES, readTables, streamTables, UnreadableFileError, type RawTable } from './table.js';
 
 const opts = { limitBytes: IDENTIFICATION_LIMIT_BYTES };
 const fixture = (path: string) => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url));
@@ -70,5 +71,67 @@ describe('reading in chunks', () => {
       expect(err).toBeInstanceOf(UnreadableFileError);
       expect((err as UnreadableFileError).reason).toBe('Quote Not Closed: the quoted field opened on line 3 is never closed');
     }
+  });
+});
+
+describe('xlsx read as a stream (large workbooks)', () => {
+  const streamed = { ...opts, xlsxStreamAboveBytes: 0 };
+  const book = async (fill: (wb: ExcelJS.Workbook) => void) => {
+    const wb = new ExcelJS.Workbook();
+    fill(wb);
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  };
+
+  it('gives every Keystone sheet exactly as loading the workbook whole does', async () => {
+    const bytes = fixture('tpas/keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx');
+    const whole = await readTables('k.xlsx', bytes, opts);
+    expect(whole.length).toBeGreaterThan(1);
+    expect(await readTables('k.xlsx', bytes, streamed)).toEqual(whole);
+  });
+
+  it('keeps dates, the 1904 date system and dated formula results as the whole-workbook reader does', async () => {
+    for (const date1904 of [false, true]) {
+      const bytes = await book((wb) => {
+        wb.properties.date1904 = date1904;
+        const ws = wb.addWorksheet('Prices');
+        ws.addRow(['Security', 'Date', 'Price']);
+        ws.addRow(['US3138W7WP51', new Date(Date.UTC(2023, 2, 31)), 92.929855]);
+        const r = ws.addRow(['US0000000000', { formula: 'B2+1', result: new Date(Date.UTC(2023, 3, 1)) }, { formula: 'C2*2', result: 185.85971 }]);
+        r.getCell(2).numFmt = 'dd/mm/yyyy';
+      });
+      const whole = await readTables('p.xlsx', bytes, opts);
+      expect(whole[0].rows[1].cells).toEqual(['US0000000000', new Date(Date.UTC(2023, 3, 1)), 185.85971]);
+      expect(await readTables('p.xlsx', bytes, streamed), `date1904 ${date1904}`).toEqual(whole);
+    }
+  });
+
+  it("moves on to the next sheet when a sheet's rows are left unread, and skips empty sheets", async () => {
+    const bytes = await book((wb) => {
+      const a = wb.addWorksheet('Notes');
+      a.addRow(['Note', 'Text']);
+      for (let i = 0; i < 500; i++) a.addRow([i, `unread ${i}`]);
+      wb.addWorksheet('Empty');
+      wb.addWorksheet('Holdings').addRows([['Security', 'Quantity'], ['US3138W7WP51', 13415.85]]);
+    });
+    const seen: Array<[string | null, number]> = [];
+    for await (const t of streamTables('b.xlsx', bytesSource(bytes), streamed)) {
+      if (t.sheetName !== 'Holdings') {
+        seen.push([t.sheetName, -1]);
+        continue;
+      }
+      const rows = [];
+      for await (const r of t.rows) rows.push(r);
+      seen.push([t.sheetName, rows.length]);
+      expect(rows).toEqual([{ line: 2, cells: ['US3138W7WP51', 13415.85] }]);
+    }
+    expect(seen).toEqual([['Notes', -1], ['Holdings', 1]]);
+  });
+
+  it('names a damaged workbook as unreadable', async () => {
+    const bytes = await book((wb) => wb.addWorksheet('T').addRows([['a', 'b'], [1, 2]]));
+    const broken = Buffer.concat([bytes.subarray(0, 200), Buffer.alloc(400, 7), bytes.subarray(600)]);
+    const err = await readTables('broken.xlsx', broken, streamed).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(UnreadableFileError);
+    expect((err as UnreadableFileError).reason).toMatch(/^it is not a readable xlsx workbook \(/);
   });
 });

@@ -17,7 +17,7 @@
 import { decodeChunks, sniffEncoding } from './encoding.js';
 import { delimitedRows, rowWidth as width, UnreadableFileError } from './delimited.js';
 import { bytesSource, type ByteSource } from './source.js';
-import { readWorkbook, XLS_MAGIC, ZIP_MAGIC, type Sheet } from './xlsx.js';
+import { readSheets, XLS_MAGIC, ZIP_MAGIC, type SheetStream } from './xlsx.js';
 import type { Cell } from './values.js';
 
 export { UnreadableFileError } from './delimited.js';
@@ -152,6 +152,14 @@ export function findHeader(rows: RawRow[]): number {
   return 0;
 }
 
+/** How a delivered file is read. */
+export interface ReadOptions {
+  /** Most bytes identification reads (spec: 10,000,000). */
+  limitBytes: number;
+  /** xlsx workbooks above this size are read as a stream (default `XLSX_STREAM_ABOVE_BYTES`). */
+  xlsxStreamAboveBytes?: number;
+}
+
 /** A table whose data rows are read as they are consumed. */
 export interface TableStream extends Omit<RawTable, 'rows'> {
   /** Non-blank data rows below the header; read once, before the next table is asked for. */
@@ -166,8 +174,31 @@ function headerOf(rows: RawRow[]): { headerLine: number; header: string[]; first
   return { headerLine: headerRow.line, header, first: h + 1 };
 }
 
-async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
-  yield* items;
+/** The first `n` items of an iterator (fewer when it ends first). */
+async function take<T>(it: AsyncIterator<T>, n: number): Promise<T[]> {
+  const out: T[] = [];
+  while (out.length < n) {
+    const r = await it.next();
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
+}
+
+/** Rows already read, then the rest of the iterator; errors of the iterator go through `wrap`. */
+async function* rest<T>(first: T[], it: AsyncIterator<T>, wrap: (err: unknown) => unknown = (e) => e): AsyncGenerator<T> {
+  yield* first;
+  first.length = 0;
+  for (;;) {
+    let r: IteratorResult<T>;
+    try {
+      r = await it.next();
+    } catch (err) {
+      throw wrap(err);
+    }
+    if (r.done) return;
+    yield r.value;
+  }
 }
 
 /** Text looked at for the delimiter (see `detectDelimiter`) and for binary content. */
@@ -177,7 +208,8 @@ const BINARY_SAMPLE = 4096;
 /**
  * Reads a delivered file as one table (CSV/TXT) or one table per non-empty worksheet (xlsx), each
  * table's rows read as they are consumed: CSV text is decoded and parsed chunk by chunk, so
- * memory does not grow with the file; an xlsx workbook is read whole (bounded by `limitBytes`).
+ * memory does not grow with the file; an xlsx workbook is loaded whole when small and read as a
+ * stream when large (`readSheets`).
  * The header is found among the first 100 rows.
  * @param fileName the delivered name (used for the format by extension and in messages)
  * @param src the raw content (`bytesSource` or `fileSource`)
@@ -185,7 +217,7 @@ const BINARY_SAMPLE = 4096;
  * @throws FileTooLargeError above `limitBytes`; UnreadableFileError for empty, binary, legacy
  *   `.xls`, damaged, encrypted or zip-bomb xlsx, or malformed CSV content (while rows are read)
  */
-export async function* streamTables(fileName: string, src: ByteSource, opts: { limitBytes: number }): AsyncGenerator<TableStream> {
+export async function* streamTables(fileName: string, src: ByteSource, opts: ReadOptions): AsyncGenerator<TableStream> {
   if (src.size > opts.limitBytes) throw new FileTooLargeError(fileName, src.size, opts.limitBytes);
   if (src.size === 0) throw new UnreadableFileError(fileName, 'the file is empty');
   const head = src.head(8);
@@ -193,18 +225,29 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: { l
     throw new UnreadableFileError(fileName, 'it is a legacy Excel 97-2003 (.xls) workbook; deliver it as .xlsx or CSV');
   }
   if (ZIP_MAGIC.every((b, i) => head[i] === b) || /\.xls[xm]$/i.test(fileName)) {
-    let sheets: Sheet[];
+    const unreadable = (err: unknown) => (err instanceof UnreadableFileError ? err : new UnreadableFileError(fileName, `it is not a readable xlsx workbook (${(err as Error).message})`));
+    const sheets = readSheets(src.all(), opts.xlsxStreamAboveBytes)[Symbol.asyncIterator]();
+    let tables = 0;
     try {
-      sheets = await readWorkbook(src.all());
-    } catch (err) {
-      throw new UnreadableFileError(fileName, `it is not a readable xlsx workbook (${(err as Error).message})`);
+      for (;;) {
+        let next: IteratorResult<SheetStream>;
+        let firstRows: RawRow[] = [];
+        try {
+          next = await sheets.next();
+          if (next.done) break;
+          firstRows = await take(next.value.rows, HEADER_SEARCH_ROWS + BELOW_ROWS);
+        } catch (err) {
+          throw unreadable(err);
+        }
+        if (!firstRows.length) continue;
+        const { first, ...h } = headerOf(firstRows);
+        tables++;
+        yield { file: `${fileName}#${next.value.name}`, sheetName: next.value.name, encoding: null, delimiter: null, ...h, rows: rest(firstRows.slice(first), next.value.rows, unreadable) };
+      }
+    } finally {
+      await sheets.return?.(undefined);
     }
-    const filled = sheets.filter((s) => s.rows.length > 0);
-    if (!filled.length) throw new UnreadableFileError(fileName, 'no worksheet of the workbook holds any data');
-    for (const s of filled) {
-      const { first, ...h } = headerOf(s.rows);
-      yield { file: `${fileName}#${s.name}`, sheetName: s.name, encoding: null, delimiter: null, ...h, rows: fromArray(s.rows.slice(first)) };
-    }
+    if (!tables) throw new UnreadableFileError(fileName, 'no worksheet of the workbook holds any data');
     return;
   }
   const sniffed = sniffEncoding(src);
@@ -223,20 +266,10 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: { l
   sample = '';
   const it = delimitedRows(fileName, text, delimiter, sniffed.hasQuotes)[Symbol.asyncIterator]();
   try {
-    const firstRows: RawRow[] = [];
-    while (firstRows.length < HEADER_SEARCH_ROWS + BELOW_ROWS) {
-      const r = await it.next();
-      if (r.done) break;
-      firstRows.push(r.value);
-    }
+    const firstRows = await take(it, HEADER_SEARCH_ROWS + BELOW_ROWS);
     if (!firstRows.length) throw new UnreadableFileError(fileName, 'the file holds no data (only blank lines)');
     const { first, ...h } = headerOf(firstRows);
-    const rows = (async function* () {
-      yield* firstRows.slice(first);
-      firstRows.length = 0;
-      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
-    })();
-    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, rows };
+    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, rows: rest(firstRows.slice(first), it) };
   } finally {
     await it.return?.(undefined);
   }
@@ -246,7 +279,7 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: { l
  * Reads a delivered file as one table (CSV/TXT) or one table per non-empty worksheet (xlsx), with
  * every row in memory (see `streamTables` for the rules and errors).
  */
-export async function readTables(fileName: string, bytes: Uint8Array | ByteSource, opts: { limitBytes: number }): Promise<RawTable[]> {
+export async function readTables(fileName: string, bytes: Uint8Array | ByteSource, opts: ReadOptions): Promise<RawTable[]> {
   const src = bytes instanceof Uint8Array ? bytesSource(bytes) : bytes;
   const tables: RawTable[] = [];
   for await (const t of streamTables(fileName, src, opts)) {

@@ -1,10 +1,19 @@
 /**
- * xlsx workbooks read for identification (DOMAIN.md 2.2) with exceljs: one list of non-blank rows
- * per worksheet; numbers stay numbers, dates stay `Date` (see `cellOf`). A package is checked
- * with JSZip first (zip bombs, the date system). The workbook is read whole: identification's
- * byte limit (10,000,000 by default) bounds it.
+ * xlsx workbooks read for identification (DOMAIN.md 2.2) with exceljs: the non-blank rows of each
+ * worksheet; numbers stay numbers, dates stay `Date` (see `cellOf`). A package is checked with
+ * JSZip first (zip bombs, the date system).
+ *
+ * `readSheets` picks the reader by size. Up to `XLSX_STREAM_ABOVE_BYTES` the workbook is loaded
+ * whole (`readWorkbook`): exact for every package exceljs reads. Above it, loading whole costs
+ * too much (a 10 MB workbook took ~1 GB and 20 s), so the sheets' XML is read as a stream
+ * (`streamWorkbook`, exceljs' streaming reader: only shared strings and styles are held). That
+ * reader is stricter and coarser: every cell needs its reference, and a formula's cached boolean
+ * or error result comes as a number (0 / 1, NaN); TPA exports are values, so it is kept for large
+ * files only.
  */
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import excelUtils from 'exceljs/lib/utils/utils.js';
 import JSZip from 'jszip';
 import type { RawRow } from './table.js';
 import type { Cell } from './values.js';
@@ -88,6 +97,82 @@ function cellOf(cell: ExcelJS.Cell, dates: DateFix): Cell {
   return valueOf(cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value, dates);
 }
 
+/** exceljs' own rules for date formats and serials (lib/utils), as its whole-workbook reader applies them. */
+const { excelToDate, isDateFmt } = excelUtils;
+
+/** The cells of one row, as `readWorkbook` and `streamWorkbook` give them (null when blank). */
+function rowCells(row: ExcelJS.Row, dates: DateFix, date1904: boolean): Cell[] | null {
+  const cells: Cell[] = [];
+  row.eachCell((cell, col) => {
+    if (cell.type === ExcelJS.ValueType.Merge) return;
+    let value: Cell;
+    // the streaming reader leaves a formula's cached result a serial number even under a date format
+    if (cell.type === ExcelJS.ValueType.Formula && typeof cell.result === 'number' && isDateFmt(cell.numFmt)) value = valueOf(excelToDate(cell.result, date1904), dates);
+    else value = cellOf(cell, dates);
+    if (value === null || (typeof value === 'string' && value.trim() === '')) return;
+    while (cells.length < col - 1) cells.push(null);
+    cells[col - 1] = value;
+  });
+  return cells.length ? cells : null;
+}
+
+/** One worksheet read as a stream: its name and its non-blank rows, read once. */
+export interface SheetStream {
+  name: string;
+  rows: AsyncGenerator<RawRow>;
+}
+
+/**
+ * Reads the worksheets of an xlsx workbook one after the other, each sheet's rows as they are
+ * parsed (sheets in the order of the package, which is the workbook's order for files written by
+ * Excel, LibreOffice and exceljs). Rows a consumer leaves unread are skipped before the next sheet.
+ * Blank rows are skipped; cells covered by a merged range hold nothing.
+ * @throws Error from `checkPackage`, or whatever exceljs throws on a workbook it cannot read
+ */
+export async function* streamWorkbook(bytes: Buffer): AsyncGenerator<SheetStream> {
+  const dates = await checkPackage(bytes);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+    worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore',
+  });
+  const date1904 = () => Boolean((reader as unknown as { properties?: { model?: { date1904?: boolean } } }).properties?.model?.date1904);
+  try {
+    for await (const ws of reader as unknown as AsyncIterable<ExcelJS.stream.xlsx.WorksheetReader & AsyncIterable<ExcelJS.Row> & { name: string }>) {
+      const rows = (async function* () {
+        for await (const row of ws) {
+          const cells = rowCells(row, dates, date1904());
+          if (cells) yield { line: row.number, cells };
+        }
+      })();
+      try {
+        yield { name: ws.name, rows };
+      } finally {
+        // the package is one stream: the next sheet comes after this one's last row
+        for await (const _ of rows);
+      }
+    }
+  } catch (err) {
+    // exceljs reads the standard part names and unprefixed elements only; other layouts fail inside it
+    throw err instanceof TypeError ? new Error(`its workbook XML cannot be read (${err.message})`) : err;
+  }
+}
+
+/** Workbooks larger than this (bytes) are read as a stream (see the module note). */
+export const XLSX_STREAM_ABOVE_BYTES = 2_000_000;
+
+/**
+ * The worksheets of a workbook, each with its rows as they are read: loaded whole up to
+ * `streamAboveBytes`, streamed above it (see the module note).
+ */
+export async function* readSheets(bytes: Buffer, streamAboveBytes = XLSX_STREAM_ABOVE_BYTES): AsyncGenerator<SheetStream> {
+  if (bytes.length > streamAboveBytes) {
+    yield* streamWorkbook(bytes);
+    return;
+  }
+  for (const sheet of await readWorkbook(bytes)) {
+    yield { name: sheet.name, rows: (async function* () { yield* sheet.rows; })() };
+  }
+}
+
 /** One worksheet: its name and its non-blank rows (`line` = 1-based row number in the sheet). */
 export interface Sheet {
   name: string;
@@ -113,15 +198,8 @@ export async function readWorkbook(bytes: Uint8Array): Promise<Sheet[]> {
   return wb.worksheets.map((ws) => {
     const rows: RawRow[] = [];
     ws.eachRow((row, line) => {
-      const cells: Cell[] = [];
-      row.eachCell((cell, col) => {
-        if (cell.type === ExcelJS.ValueType.Merge) return;
-        const value = cellOf(cell, dates);
-        if (value === null || (typeof value === 'string' && value.trim() === '')) return;
-        while (cells.length < col - 1) cells.push(null);
-        cells[col - 1] = value;
-      });
-      if (cells.length) rows.push({ line, cells });
+      const cells = rowCells(row, dates, false);
+      if (cells) rows.push({ line, cells });
     });
     return { name: ws.name, rows };
   });
