@@ -33,6 +33,12 @@ export function currentInputs(ctx: AppContext, fundRequestId: number): FundFileR
   return rows.filter((r) => !seen.has(r.fileType) && seen.add(r.fileType)).filter((r) => !r.disabled);
 }
 
+/** Rows a long stage handles between two turns of the event loop (the server answers in between). */
+export const ROWS_PER_TURN = 5000;
+
+/** Lets the event loop run what is waiting (requests, timers) before the job goes on. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Publishes a file change. */
 export function publishFile(ctx: AppContext, f: FundFileRow): void {
   ctx.events.publish('file', { id: f.id, fundRequestId: f.fundRequestId, kind: f.kind, status: f.status, fileName: f.fileName });

@@ -18,7 +18,7 @@ import { fileSource } from '../readers/source.js';
 import { streamTables, type TableStream } from '../readers/table.js';
 import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../stages/identify.js';
 import { enqueue, JobCancelled, type NextJob, type StageHandler } from '../engine.js';
-import { logStage } from './common.js';
+import { logStage, nextTurn, ROWS_PER_TURN } from './common.js';
 
 interface FundMatch {
   id: number;
@@ -60,8 +60,8 @@ async function splitTable(ctx: AppContext, table: TableStream, idf: Identificati
       if (!w) writers.set(code, (w = new IdentifiedFileWriter(ctx.blobs, table)));
       w.add(row);
       // the server answers between every few thousand rows; a cancel is noticed there
-      if (++n % 5000 === 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++n % ROWS_PER_TURN === 0) {
+        await nextTurn();
         if (signal.aborted) throw new JobCancelled();
       }
     }

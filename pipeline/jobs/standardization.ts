@@ -19,14 +19,10 @@ import { createStandardizer, type StandardizeResult } from '../stages/standardiz
 import type { SdmType } from '../sdm/model.js';
 import type { StageHandler } from '../engine.js';
 import { JobCancelled } from '../engine.js';
-import { currentInputs, logStage, publishFile, type FundFileRow } from './common.js';
+import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
 const MAX_ROW_ERRORS = 500;
-/** SDM rows inserted per transaction while staging. */
-const BATCH_ROWS = 5000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Removes staged rows of an input (left by an interrupted run). */
 function dropStaging(ctx: AppContext, inputId: number): void {
@@ -58,9 +54,9 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
   const it = rows[Symbol.iterator]();
   let done = false;
   let rowCount = 0;
-  // each row is read, standardized and inserted at once (nothing waits in a batch), BATCH_ROWS a transaction
+  // each row is read, standardized and inserted at once (nothing waits in a batch), ROWS_PER_TURN a transaction
   const step = ctx.sqlite.transaction(() => {
-    for (let k = 0; k < BATCH_ROWS; k++) {
+    for (let k = 0; k < ROWS_PER_TURN; k++) {
       const next = it.next();
       if (next.done) {
         done = true;
