@@ -98,7 +98,8 @@ describe('delivery fund details: leaving and recipients', () => {
     await recipients.locator('tbody tr').first().locator('.p-dropdown').click();
     await page.locator('.p-dropdown-item', { hasText: /^Auditor$/ }).first().click();
     await fd.button('Save').click();
-    await fd.toast('Fund request saved').waitFor();
+    // the previous test's save notice may still be showing: the newest one is the last
+    await fd.toast('Fund request saved').last().waitFor();
     const table = fd.table('Recipients');
     await expect.poll(async () => (await table.locator('tbody tr td').allInnerTexts()).map((t) => t.trim())).toEqual(['Fund Audit Administrator', 'admin@fund-audit.local', 'Auditor']);
     // editing again: the name stays text
