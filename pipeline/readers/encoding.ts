@@ -3,7 +3,7 @@
  * BOM, and Windows-1252 for bytes that are not valid UTF-8. iconv-lite does the decoding.
  */
 import iconv from 'iconv-lite';
-import type { ByteSource } from './source.js';
+import { bytesSource, type ByteSource } from './source.js';
 
 export type DetectedEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
@@ -12,30 +12,15 @@ export interface DecodedText {
   encoding: DetectedEncoding;
 }
 
-/** Detects the encoding of bytes and decodes them to a string (BOM removed). */
+/**
+ * Detects the encoding of bytes (`sniffEncoding`) and decodes them to a string (BOM removed, line
+ * breaks as they are).
+ */
 export function decodeText(bytes: Uint8Array): DecodedText {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
-    return { text: buf.subarray(3).toString('utf8'), encoding: 'utf-8-bom' };
-  }
-  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: iconv.decode(buf.subarray(2), 'utf-16le'), encoding: 'utf-16le' };
-  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: iconv.decode(buf.subarray(2), 'utf-16be'), encoding: 'utf-16be' };
-  // UTF-16 without BOM: many NUL bytes in odd or even positions
-  if (buf.length >= 4) {
-    let evenNul = 0;
-    let oddNul = 0;
-    const n = Math.min(buf.length, 4096);
-    for (let i = 0; i < n; i++) if (buf[i] === 0) (i % 2 === 0 ? evenNul++ : oddNul++);
-    if (oddNul > n / 4 && evenNul === 0) return { text: iconv.decode(buf, 'utf-16le'), encoding: 'utf-16le' };
-    if (evenNul > n / 4 && oddNul === 0) return { text: iconv.decode(buf, 'utf-16be'), encoding: 'utf-16be' };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf), encoding: 'utf-8' };
-  } catch {
-    return { text: iconv.decode(buf, 'windows-1252'), encoding: 'windows-1252' };
-  }
+  const src = bytesSource(bytes, Math.max(1, bytes.byteLength));
+  const sniffed = sniffEncoding(src);
+  return { text: [...decodeChunks(src, sniffed, { normalizeBreaks: false })].join(''), encoding: sniffed.encoding };
 }
-
 
 /** What `sniffEncoding` found. */
 export interface SniffedEncoding {
@@ -88,13 +73,14 @@ const ICONV_NAMES: Record<DetectedEncoding, string> = { 'utf-8': 'utf8', 'utf-8-
 /**
  * The text of a file in chunks, decoded from `encoding` (the BOM skipped) with line breaks
  * normalised to `\n` (`\r\n` and a lone `\r` alike; a `\r` at the end of a chunk waits for the
- * next one, so a `\r\n` split between chunks stays one break).
+ * next one, so a `\r\n` split between chunks stays one break), unless `normalizeBreaks` is false.
  */
-export function* decodeChunks(src: ByteSource, sniffed: Pick<SniffedEncoding, 'encoding' | 'bomBytes'>): Generator<string> {
+export function* decodeChunks(src: ByteSource, sniffed: Pick<SniffedEncoding, 'encoding' | 'bomBytes'>, opts: { normalizeBreaks?: boolean } = {}): Generator<string> {
   const decoder = iconv.getDecoder(ICONV_NAMES[sniffed.encoding], { stripBOM: false });
   let skip = sniffed.bomBytes;
   let held = '';
   const normalize = (t: string): string => {
+    if (opts.normalizeBreaks === false) return t;
     t = held + t;
     held = '';
     if (t.endsWith('\r')) {
