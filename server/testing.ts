@@ -11,6 +11,7 @@ import { createContext, type AppContext } from './context.js';
 import { createApp } from './http/app.js';
 import { issueToken } from './services/auth/tokens.js';
 import type { Envelope } from './http/envelope.js';
+import type { AppError } from './errors.js';
 
 export interface TestContext extends AppContext {
   dir: string;
@@ -75,4 +76,17 @@ export function apiClient(ctx: AppContext) {
 /** A session token for a user id (skips the sign-in link). */
 export function sessionToken(ctx: AppContext, userId: number): string {
   return issueToken(ctx, userId, 'session', 3_600_000).token;
+}
+
+/**
+ * The error a call throws, for assertions on its type, message and fields.
+ * @throws Error 'expected an error' when the call returns normally
+ */
+export function errorOf<E extends Error = AppError>(fn: () => unknown): E {
+  try {
+    fn();
+  } catch (err) {
+    return err as E;
+  }
+  throw new Error('expected an error');
 }

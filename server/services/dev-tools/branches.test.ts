@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { currentBranch, updateBranch } from './branches.js';
 import { configSourceList, iomConfig } from './config-info.js';
 
@@ -15,14 +15,6 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err as ValidationError;
-  }
-  throw new Error('expected an error');
-};
 
 describe('configurations and testing branches', () => {
   it('report the installed version, never behind, with a digest of the shipped files', () => {
@@ -36,18 +28,18 @@ describe('configurations and testing branches', () => {
   });
 
   it('refuse updates with a validation error while the switches are off', () => {
-    const err = errorOf(() => updateBranch(ctx, 'configurations', `installed-${appVersion()}`));
+    const err = errorOf<ValidationError>(() => updateBranch(ctx, 'configurations', `installed-${appVersion()}`));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toBe('Configuration branch update failed');
     expect(err.errors).toEqual(['Branch updates are disabled on this server (setting branchUpdateEnabled)']);
-    expect(errorOf(() => updateBranch(ctx, 'testing', 'develop')).errors).toEqual(['Branch changes are disabled on this server (setting branchChangeEnabled)']);
+    expect(errorOf<ValidationError>(() => updateBranch(ctx, 'testing', 'develop')).errors).toEqual(['Branch changes are disabled on this server (setting branchChangeEnabled)']);
   });
 
   it('answer an update of the installed branch as up to date and refuse any other branch, saying why', async () => {
     const on = await createTestContext({ seedDemoData: false, branchUpdateEnabled: true, branchChangeEnabled: true });
     try {
       expect(updateBranch(on, 'testing', `installed-${appVersion()}`).message).toBe(`Testing branch installed-${appVersion()} is up to date`);
-      const err = errorOf(() => updateBranch(on, 'configurations', 'develop'));
+      const err = errorOf<ValidationError>(() => updateBranch(on, 'configurations', 'develop'));
       expect(err.message).toBe('Configuration branch update failed');
       expect(err.errors[0]).toBe(`There is no branch 'develop': this installation only has installed-${appVersion()}`);
     } finally {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { administrators, fundRequests, mappings, processes, referenceData, savedFilters, users } from '../../db/schema/index.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { createTestContext, sessionToken, type TestContext, errorOf } from '../../testing.js';
 import { verifyToken } from '../auth/tokens.js';
 import { insertFund, insertProcess } from '../funds/test-factory.js';
 import { addUser } from '../users/users.js';
@@ -16,14 +16,6 @@ beforeEach(async () => {
 afterEach(() => ctx.dispose());
 
 const count = (table: typeof fundRequests | typeof administrators | typeof mappings | typeof users) => ctx.db.select().from(table).all().length;
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error & { errors?: unknown[] };
-  }
-  throw new Error('expected an error');
-};
 const keystone = () => ctx.db.select().from(administrators).where(eq(administrators.code, 'keystone_admin')).get()!;
 
 describe('clear', () => {
@@ -46,7 +38,7 @@ describe('clear', () => {
   it('is refused while a process is running, saying what runs', () => {
     const fund = insertFund(ctx);
     insertProcess(ctx, fund.id, 'standardization', 'running');
-    const err = errorOf(() => clearDatabase(ctx, ctx.boot.admin));
+    const err = errorOf<Error & { errors?: unknown[] }>(() => clearDatabase(ctx, ctx.boot.admin));
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.message).toBe('Cannot clear the database now: 1 process is running');
     expect(count(fundRequests)).toBe(5);
@@ -80,7 +72,7 @@ describe('populate, reset and administrators', () => {
       expect(populateAdministrators(empty, 'amer')).toEqual({ region: 'AMER', administrators: ['keystone_admin', 'meridian_fund_services'] });
       expect(populateAdministrators(empty, 'EMEA').administrators).toEqual(['demo_test']);
       expect(populateAdministrators(empty, 'APAC').administrators).toEqual([]);
-      const err = errorOf(() => populateAdministrators(empty, 'Mars'));
+      const err = errorOf<Error & { errors?: unknown[] }>(() => populateAdministrators(empty, 'Mars'));
       expect(err).toBeInstanceOf(ValidationError);
       expect(err.errors).toEqual(['Regions are EMEA (EMEIA), AMER (Americas), APAC (Asia-Pacific)']);
     } finally {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { verifyToken } from '../auth/tokens.js';
 import { getNrd } from '../reference-data/reference-data.js';
 import { generateServiceKey, generateUserKey, impersonate, serviceEmail } from './keys.js';
@@ -11,14 +11,6 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-};
 
 describe('service keys', () => {
   it('creates the service user on first use and hands out a working 10-year API key', () => {

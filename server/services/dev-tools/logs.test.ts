@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { lastLines, listLogFiles, logsDir, openLogFile } from './logs.js';
 
 let ctx: TestContext;
@@ -13,14 +13,6 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-};
 
 describe('log files', () => {
   it('lists the files of the logs folder, the server log among them', () => {

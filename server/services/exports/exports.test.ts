@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../pipeline/engine.js';
 import { exportFiles, orchestrationLogs, processes } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import type { User } from '../auth/tokens.js';
 import { addUser, ensureAdmin } from '../users/users.js';
 import { csvLine } from './csv.js';
@@ -30,15 +30,6 @@ async function exportOf(input: ExportRequest, user = admin) {
   await run();
   const row = ctx.db.select().from(exportFiles).all().find((r) => r.id === view.id)!;
   return { view, row, zip: row.blobKey ? ctx.blobs.path(row.blobKey) : '' };
-}
-
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    return err as AppError;
-  }
-  throw new Error('expected an error');
 }
 
 describe('safe cells and csv', () => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tokens } from '../../db/schema/index.js';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { hashToken } from '../auth/tokens.js';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, savePbiInput } from './pbi-inputs.js';
 
@@ -16,14 +16,6 @@ const csv = (text: string) => new TextEncoder().encode(text);
 const ENGAGEMENTS = 'Engagement Code,Client,Fiscal Year End,Engagement Partner,Engagement Manager,Notes\nE-100,Dupree Mutual Funds,2023-06-30,A. Partner,B. Manager,\nE-200,Goldman Sachs,2023-03-31,C. Partner,D. Manager,x\n';
 const save = (fileName: string, text: string, type: string | null = 'engagement_list') =>
   savePbiInput(ctx, ctx.boot.admin, { pbiInputsTypes: type, fileName, bytes: csv(text) }, 'http://fa.example');
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err as ValidationError;
-  }
-  throw new Error('expected an error');
-};
 
 describe('PowerBI inputs', () => {
   it('lists the input types with the columns each needs', () => {
@@ -51,20 +43,20 @@ describe('PowerBI inputs', () => {
     const a = save('a.csv', ENGAGEMENTS);
     const b = save('b.csv', 'fund_code;administrator;engagement_code\nS000012000;keystone_admin;E-100\n', 'fund_mapping');
     expect(b.row_count).toBe(1);
-    expect(errorOf(() => openPbiInput(ctx, a.id, b.token))).toBeInstanceOf(NotFoundError);
-    expect(errorOf(() => openPbiInput(ctx, a.id, null))).toBeInstanceOf(UnauthorizedError);
+    expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, b.token))).toBeInstanceOf(NotFoundError);
+    expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, null))).toBeInstanceOf(UnauthorizedError);
     ctx.db.update(tokens).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(tokens.tokenHash, hashToken(a.token))).run();
-    expect(errorOf(() => openPbiInput(ctx, a.id, a.token)).message).toBe('The token has expired');
+    expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, a.token)).message).toBe('The token has expired');
   });
 
   it('needs an input type, a .csv file and the columns of its type', () => {
-    expect(errorOf(() => save('e.csv', ENGAGEMENTS, null)).message).toBe('Choose an input type before uploading a file');
-    expect(errorOf(() => save('e.csv', ENGAGEMENTS, 'weather')).message).toBe("Unknown input type 'weather'");
-    expect(errorOf(() => save('e.xlsx', ENGAGEMENTS)).message).toBe('e.xlsx is not a .csv file');
-    const wrong = errorOf(() => save('team.csv', 'engagement_code,email\nE-100,a@example.com\n', 'audit_team'));
+    expect(errorOf<ValidationError>(() => save('e.csv', ENGAGEMENTS, null)).message).toBe('Choose an input type before uploading a file');
+    expect(errorOf<ValidationError>(() => save('e.csv', ENGAGEMENTS, 'weather')).message).toBe("Unknown input type 'weather'");
+    expect(errorOf<ValidationError>(() => save('e.xlsx', ENGAGEMENTS)).message).toBe('e.xlsx is not a .csv file');
+    const wrong = errorOf<ValidationError>(() => save('team.csv', 'engagement_code,email\nE-100,a@example.com\n', 'audit_team'));
     expect(wrong.message).toBe('team.csv does not fit the input type Audit team');
     expect(wrong.errors).toEqual(['Column role is missing']);
-    expect(errorOf(() => save('head.csv', 'engagement_code,email,role\n', 'audit_team')).message).toBe('head.csv has no rows');
+    expect(errorOf<ValidationError>(() => save('head.csv', 'engagement_code,email,role\n', 'audit_team')).message).toBe('head.csv has no rows');
     expect(listPbiInputs(ctx).pagination.count).toBe(0);
   });
 
@@ -80,7 +72,7 @@ describe('PowerBI inputs', () => {
   it('is refused while pbiInputs is off', async () => {
     const off = await createTestContext({ seedDemoData: false });
     try {
-      expect(errorOf(() => listPbiInputs(off))).toBeInstanceOf(ConflictError);
+      expect(errorOf<ValidationError>(() => listPbiInputs(off))).toBeInstanceOf(ConflictError);
     } finally {
       off.dispose();
     }
