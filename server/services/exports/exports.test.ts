@@ -4,7 +4,6 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../pipeline/engine.js';
 import { exportFiles, orchestrationLogs, processes } from '../../db/schema/index.js';
-import { AppError } from '../../errors.js';
 import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import type { User } from '../auth/tokens.js';
 import { addUser, ensureAdmin } from '../users/users.js';
