@@ -183,6 +183,23 @@ export function presentErrors(errors: readonly FundError[]): { shown: FundError[
 }
 
 /** Recipients matching a search on name, email or role (case-insensitive). */
+/** A recipient's key in a list being edited: its id once saved, else the key it was added with. */
+export const recipientRowKey = (r: Recipient) => (r.id !== undefined ? `id-${r.id}` : `key-${r.key}`);
+
+let nextRecipientKey = 1;
+
+/**
+ * Edits of a recipient list, each handing the next list to `onChange`: change one recipient, remove
+ * one, add a new one (no name or e-mail yet, the given role).
+ */
+export function recipientEdits(recipients: readonly Recipient[], onChange: (next: Recipient[]) => void) {
+  return {
+    update: (target: Recipient, patch: Partial<Recipient>) => onChange(recipients.map((r) => (recipientRowKey(r) === recipientRowKey(target) ? { ...r, ...patch } : r))),
+    remove: (target: Recipient) => onChange(recipients.filter((r) => recipientRowKey(r) !== recipientRowKey(target))),
+    add: (role: string) => onChange([...recipients, { key: `new-${nextRecipientKey++}`, full_name: '', email: '', role }]),
+  };
+}
+
 export function searchRecipients(list: readonly Recipient[], search: string): Recipient[] {
   const q = search.trim().toLowerCase();
   if (!q) return [...list];

@@ -5,9 +5,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import type { Nrd, Recipient } from '../../../api/auditor-types';
 import { refOptions } from '../../../state/auditor-nrd';
-import { searchRecipients } from './fund-form';
-
-let nextKey = 1;
+import { recipientEdits, recipientRowKey as keyOf, searchRecipients } from './fund-form';
 
 /** Role of a new recipient (spec 2.3). */
 export const NEW_RECIPIENT_ROLE = 'Auditor';
@@ -17,12 +15,11 @@ export function RecipientsTab({ recipients, nrd, onChange }: { recipients: reado
   const [search, setSearch] = useState('');
   const roles = refOptions(nrd?.roles);
   const visible = searchRecipients(recipients, search);
-  const keyOf = (r: Recipient) => (r.id !== undefined ? `id-${r.id}` : `key-${r.key}`);
-  const update = (target: Recipient, patch: Partial<Recipient>) => onChange(recipients.map((r) => (keyOf(r) === keyOf(target) ? { ...r, ...patch } : r)));
-  const remove = (target: Recipient) => onChange(recipients.filter((r) => keyOf(r) !== keyOf(target)));
+  const edits = recipientEdits(recipients, onChange);
+  const { update, remove } = edits;
   const add = () => {
     setSearch('');
-    onChange([...recipients, { key: `new-${nextKey++}`, full_name: '', email: '', role: NEW_RECIPIENT_ROLE }]);
+    edits.add(NEW_RECIPIENT_ROLE);
   };
   return (
     <div data-testid="recipients">

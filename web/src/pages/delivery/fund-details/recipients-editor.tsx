@@ -10,16 +10,14 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import type { Nrd, Recipient } from '../../../api/auditor-types';
 import { refOptions } from '../../../state/auditor-nrd';
-
-let nextKey = 1;
-const keyOf = (r: Recipient) => (r.id !== undefined ? `id-${r.id}` : `key-${r.key}`);
+import { recipientEdits, recipientRowKey as keyOf } from '../../auditor/fund-details/fund-form';
 
 /** The editor. */
 export function RecipientsEditor({ recipients, nrd, onChange }: { recipients: readonly Recipient[]; nrd: Nrd | null; onChange: (next: Recipient[]) => void }) {
   const roles = refOptions(nrd?.roles);
-  const update = (target: Recipient, patch: Partial<Recipient>) => onChange(recipients.map((r) => (keyOf(r) === keyOf(target) ? { ...r, ...patch } : r)));
-  const remove = (target: Recipient) => onChange(recipients.filter((r) => keyOf(r) !== keyOf(target)));
-  const add = () => onChange([...recipients, { key: `new-${nextKey++}`, full_name: '', email: '', role: '' }]);
+  const { update, remove, add: addWithRole } = recipientEdits(recipients, onChange);
+  // the role is left to choose: a recipient without one is marked
+  const add = () => addWithRole('');
   return (
     <div data-testid="recipients">
       <div className="fa-aud-toolbar">
