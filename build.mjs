@@ -1,6 +1,7 @@
 // Builds Fund Audit with esbuild.
 //   node build.mjs          -> node bundle (dist/cli.mjs) and web bundle (dist/web)
-//   node build.mjs node     -> only the node bundle (CLI + server + pipeline)
+//   node build.mjs node     -> only the node bundles (dist/cli.mjs: CLI + server + pipeline;
+//                              dist/worker.mjs: the job worker thread)
 //   node build.mjs web      -> only the React UI
 // The node bundle keeps node_modules external; the single binary has its own recipe
 // (see docs/architecture.md, "Single binary").
@@ -15,8 +16,10 @@ const what = process.argv[2] ?? 'all';
 
 async function buildNode() {
   await build({
-    entryPoints: [join(root, 'cli/main.ts')],
-    outfile: join(dist, 'cli.mjs'),
+    // the CLI (with the server), and the job worker thread it starts (server/jobs/pool.ts)
+    entryPoints: { cli: join(root, 'cli/main.ts'), worker: join(root, 'server/jobs/thread-entry.ts') },
+    outdir: dist,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

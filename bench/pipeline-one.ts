@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
-import { Engine } from '../pipeline/engine.js';
-import { allJobs } from '../server/runtime.js';
+import { Engine } from '../server/jobs/engine.js';
+import { allJobs } from '../server/jobs/stages/index.js';
 import { importFile } from '../server/services/imports/imports.js';
 import { createTestContext } from '../server/testing.js';
 

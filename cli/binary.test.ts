@@ -8,6 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot } from '../server/paths.js';
 
@@ -183,6 +184,14 @@ describe.skipIf(!enabled)(title, () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    // the zip was built in one of the binary's job threads, not on the thread serving requests
+    const db = new Database(join(dir, 'data', 'fund-audit.sqlite'), { readonly: true });
+    try {
+      const job = db.prepare("select worker_id from processes where stage = 'export' and json_extract(payload, '$.exportId') = ?").get(id) as { worker_id: string };
+      expect(job.worker_id).toMatch(/^serve-.+\/t[1-9]\d*$/);
+    } finally {
+      db.close();
+    }
   }, 60_000);
 
   it('stops on SIGTERM with exit code 0', async () => {

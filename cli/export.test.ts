@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Engine } from '../pipeline/engine.js';
+import { Engine } from '../server/jobs/engine.js';
 import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';

@@ -13,6 +13,7 @@ import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerTest } from './commands/test.js';
 import { registerUsers } from './commands/users.js';
+import { registerWorker } from './commands/worker.js';
 import { EXIT, exitCodeOf, printError } from './output.js';
 
 /** Builds the program (exported for tests). */
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerFunds(program);
   registerExport(program);
   registerTest(program);
+  registerWorker(program);
   return program;
 }
 

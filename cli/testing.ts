@@ -67,6 +67,24 @@ export function startServe(dir: string, args: string[] = [], env: NodeJS.Process
   });
 }
 
+/** Starts `fund-audit worker` on a data directory and waits until its threads are up. */
+export function startWorker(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BIN, '-d', dir, 'worker', ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 20_000);
+    child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+    child.stderr!.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (/Fund Audit worker: \d+ job thread/.test(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+  });
+}
+
 /** Polls until `fn` returns a value (every 10 ms). @throws after the timeout */
 export async function until<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -22,6 +22,7 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const MANIFEST_KEY = 'fund-audit/manifest.json'; // = SEA_MANIFEST_KEY in server/sea.ts
 const ADDON_GLOBAL = '__FUND_AUDIT_SQLITE_ADDON__'; // = ADDON_GLOBAL in server/sea.ts
 const ADDON_PATH = 'native/better_sqlite3.node';
+const WORKER_PATH = 'dist/worker.cjs'; // = the path server/jobs/pool.ts starts in the binary
 const times = {};
 
 /** Runs fn and records how long it took (seconds). */
@@ -87,24 +88,10 @@ const Yoga = wrapAssembly(yogaModule);`);
   },
 };
 
-/** The CJS bundle: server/sea.ts first, then the CLI, as `main(process.argv)` in bin/fund-audit.mjs. */
-async function bundle() {
-  const outfile = join(work, 'fund-audit.cjs');
-  const entry = `
-import { prepareSea } from './server/sea.ts';
-try {
-  prepareSea();
-} catch (err) {
-  process.stderr.write(\`\${err.message}\\n\`);
-  process.exit(1);
-}
-import('./cli/main.ts').then(({ main }) => main(process.argv)).then(
-  (code) => { if (code) process.exitCode = code; },
-  (err) => { console.error(err); process.exitCode = 1; },
-);
-`;
+/** One CJS bundle with every package inside (Ink's top-level awaits and the SQLite addon lookup patched). */
+async function cjsBundle(entry, outfile) {
   const result = await build({
-    stdin: { contents: entry, resolveDir: root, sourcefile: 'sea-entry.ts', loader: 'ts' },
+    ...entry,
     outfile,
     bundle: true,
     platform: 'node',
@@ -120,13 +107,34 @@ import('./cli/main.ts').then(({ main }) => main(process.argv)).then(
     define: { 'import.meta.url': '__import_meta_url', 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     plugins: [seaPatches],
   });
-  writeFileSync(join(work, 'fund-audit.meta.json'), JSON.stringify(result.metafile));
+  writeFileSync(outfile.replace(/\.cjs$/, '.meta.json'), JSON.stringify(result.metafile));
   // in a binary `require` loads built-in modules only, and Node 20 has no import() there
   const out = Object.values(result.metafile.outputs)[0];
   const dynamic = out.imports.filter((i) => i.external && i.kind === 'dynamic-import').map((i) => i.path);
-  if (dynamic.length) throw new Error(`build-binary: the bundle keeps dynamic import() of ${dynamic.join(', ')}`);
+  if (dynamic.length) throw new Error(`build-binary: ${relative(root, outfile)} keeps dynamic import() of ${dynamic.join(', ')}`);
   return outfile;
 }
+
+/** The main bundle: server/sea.ts first, then the CLI, as `main(process.argv)` in bin/fund-audit.mjs. */
+async function bundle() {
+  const entry = `
+import { prepareSea } from './server/sea.ts';
+try {
+  prepareSea();
+} catch (err) {
+  process.stderr.write(\`\${err.message}\\n\`);
+  process.exit(1);
+}
+import('./cli/main.ts').then(({ main }) => main(process.argv)).then(
+  (code) => { if (code) process.exitCode = code; },
+  (err) => { console.error(err); process.exitCode = 1; },
+);
+`;
+  return cjsBundle({ stdin: { contents: entry, resolveDir: root, sourcefile: 'sea-entry.ts', loader: 'ts' } }, join(work, 'fund-audit.cjs'));
+}
+
+/** The job worker thread's bundle (server/jobs/pool.ts starts it from the unpacked assets). */
+const workerBundle = () => cjsBundle({ entryPoints: [join(root, 'server/jobs/thread-entry.ts')] }, join(work, 'worker.cjs'));
 
 /** Every file below `dir` (relative to the app root, '/' separators), sorted. */
 function filesUnder(dir, filter = () => true) {
@@ -161,6 +169,7 @@ function assets() {
   const addon = join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
   if (!existsSync(addon)) throw new Error('build-binary: better-sqlite3 native addon missing (npm rebuild better-sqlite3)');
   map.set(ADDON_PATH, addon);
+  map.set(WORKER_PATH, join(work, 'worker.cjs'));
   for (const file of map.values()) if (!existsSync(file)) throw new Error(`build-binary: missing ${relative(root, file)}`);
   return { map, pkg };
 }
@@ -206,6 +215,7 @@ if (!args.has('--skip-app-build')) await step('app build (build.mjs)', () => run
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const bundleFile = await step('cjs bundle', bundle);
+await step('worker bundle', workerBundle);
 const { blobFile, manifest } = await step('sea blob', () => blob(bundleFile));
 await step('inject', () => executable(blobFile));
 const version = await step('smoke test (--version)', () => spawnSync(output, ['--version'], { cwd: work, encoding: 'utf8', env: { ...process.env, FUND_AUDIT_CACHE_DIR: join(work, 'cache') } }));

@@ -6,11 +6,7 @@ import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * Bytes read at a time when a file is hashed or streamed: small, so what is made of one chunk (its
- * text, lines, rows) is garbage before the next collection of young objects.
- */
-export const CHUNK_BYTES = 64 * 1024;
+import { CHUNK_BYTES, readChunks, type BlobAccess, type BlobSink } from '../pipeline/storage.js';
 
 export interface PutResult {
   /** sha256 hex of the content, also its key. */
@@ -20,7 +16,7 @@ export interface PutResult {
   existed: boolean;
 }
 
-export class BlobStore {
+export class BlobStore implements BlobAccess {
   constructor(readonly root: string) {
     mkdirSync(join(root, 'tmp'), { recursive: true });
   }
@@ -104,26 +100,8 @@ export class BlobStore {
   }
 }
 
-/**
- * Reads a file in chunks of up to `CHUNK_BYTES`. Each chunk is a view of one reused buffer: use
- * it before asking for the next one.
- */
-export function* readChunks(file: string, chunkBytes = CHUNK_BYTES): Generator<Buffer> {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(chunkBytes);
-    for (;;) {
-      const n = readSync(fd, buf, 0, chunkBytes, null);
-      if (n === 0) return;
-      yield buf.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** A blob being written (see `BlobStore.writer`). */
-export class BlobWriter {
+export class BlobWriter implements BlobSink {
   private readonly tmp: string;
   private readonly hash: Hash = createHash('sha256');
   private pending: string[] = [];

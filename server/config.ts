@@ -4,6 +4,7 @@
  * variables < CLI flags. Validated with zod at start; a bad value throws a ConfigError naming the
  * setting, where it came from and what is allowed. Documented in docs/configuration.md.
  */
+import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -29,7 +30,10 @@ export const configSchema = z.object({
   identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
   inboxDir: z.string().optional(),
   inboxPollMs: int(100, 3_600_000).default(5000),
-  workers: int(0, 16).default(1),
+  /** Job worker threads of this process (default: cores - 1, at least 1; 0 runs no jobs here). */
+  workers: int(0, 64).default(() => Math.max(1, availableParallelism() - 1)),
+  /** How long a claimed job stays its worker's without a renewal; a dead worker's job is taken over after it. */
+  jobLeaseSeconds: int(2, 3600).default(60),
   devToolsEnabled: bool.default(false),
   devToolsLocal: bool.default(false),
   mappings: bool.default(true),

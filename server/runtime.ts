@@ -1,26 +1,20 @@
 /**
- * The background work of a running server: the pipeline engine with its stage jobs (and the export
- * job), and the inbox sweeper. `serve` starts it; tests start it on temporary data directories.
+ * The background work of a running server or worker process: its job threads (the pipeline's
+ * stages and the export zips, `server/jobs/pool.ts`) and, in a server, the inbox sweeper.
  */
 import { existsSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, type StageHandler } from '../pipeline/engine.js';
-import { fxDir } from '../pipeline/jobs/calculations.js';
-import { pipelineJobs } from '../pipeline/jobs/index.js';
-import type { Stage } from './db/schema/index.js';
+import { JobThreads } from './jobs/pool.js';
+import { fxDir } from './jobs/stages/calculations.js';
 import type { AppContext } from './context.js';
 import { fixturesDir } from './paths.js';
 import { Sweeper } from './services/imports/sweeper.js';
-import { exportStageHandler } from './services/exports/exports.js';
 
 export interface Runtime {
-  engine: Engine;
+  threads: JobThreads;
   sweeper: Sweeper;
   stop(): Promise<void>;
 }
-
-/** Every job the engine runs. */
-export const allJobs: Partial<Record<Stage, StageHandler>> = { ...pipelineJobs, export: exportStageHandler };
 
 /** Copies the shipped independent FX rates (ECB-derived, see fixtures/README.md) into the data directory once. */
 export function seedFxRates(ctx: AppContext): void {
@@ -31,19 +25,22 @@ export function seedFxRates(ctx: AppContext): void {
   for (const f of readdirSync(src)) if (!existsSync(join(dest, f))) copyFileSync(join(src, f), join(dest, f));
 }
 
-/** Starts the engine (workers from config; 0 = none) and the sweeper. */
-export function startRuntime(ctx: AppContext, opts: { sweeper?: boolean; pollMs?: number } = {}): Runtime {
+/**
+ * Starts `ctx.config.workers` job threads for the node `nodeId` (0: none) and the sweeper.
+ * @param opts.sweeper false for a `worker` process (no inbox sweeping)
+ */
+export function startRuntime(ctx: AppContext, opts: { nodeId: string; sweeper?: boolean; pollMs?: number }): Runtime {
   seedFxRates(ctx);
-  const engine = new Engine(ctx, allJobs, { workers: ctx.config.workers, pollMs: opts.pollMs });
-  if (ctx.config.workers > 0) engine.start();
+  const threads = new JobThreads(ctx, { size: ctx.config.workers, nodeId: opts.nodeId, pollMs: opts.pollMs });
+  threads.start();
   const sweeper = new Sweeper(ctx);
   if (opts.sweeper !== false) sweeper.start();
   return {
-    engine,
+    threads,
     sweeper,
     stop: async () => {
       sweeper.stop();
-      await engine.stop();
+      await threads.stop();
     },
   };
 }

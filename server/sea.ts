@@ -10,15 +10,13 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import * as sea from 'node:sea';
-import { sqliteOptions } from './db/client.js';
+import { useSqliteAddon } from './db/native.js';
 import { setWebFileReader } from './http/static.js';
 
 /** Asset key of the manifest the build writes (Node 20 cannot list a binary's assets). */
 export const SEA_MANIFEST_KEY = 'fund-audit/manifest.json';
 /** File written last into an unpacked folder: its presence means the folder is complete. */
 const COMPLETE_MARKER = '.complete';
-/** Global the build's better-sqlite3 patch reads instead of the `bindings` package lookup. */
-const ADDON_GLOBAL = '__FUND_AUDIT_SQLITE_ADDON__';
 
 /** What the build embeds: every file by its path relative to the application root (= its asset key). */
 export interface SeaManifest {
@@ -105,13 +103,6 @@ export function unpack(root: string, manifest: SeaManifest, read: (key: string) 
   return dir;
 }
 
-/** Loads a native addon file (what `require` does for `.node` files, unavailable in a binary). */
-function loadAddon(file: string): object {
-  const mod = { exports: {} as object };
-  process.dlopen(mod, file);
-  return mod.exports;
-}
-
 /** Serves `dist/web/**` from the embedded assets (copied once, on first request). */
 function embeddedWebReader(manifest: SeaManifest): (relPath: string) => Buffer | undefined {
   const keys = new Set(manifest.files);
@@ -138,23 +129,21 @@ export function prepareSea(): { appRoot: string; manifest: SeaManifest } | undef
   const manifest = JSON.parse(sea.getAsset(SEA_MANIFEST_KEY, 'utf8')) as SeaManifest;
   const read = (key: string) => sea.getRawAsset(key) as ArrayBuffer;
   let appRoot: string | undefined;
-  let addon: object | undefined;
+  let addonLoaded = false;
   const failures: string[] = [];
   // the next candidate when a folder is not writable or is on a noexec mount (dlopen fails)
   for (const root of cacheRoots()) {
     try {
       appRoot = unpack(root, manifest, read);
-      addon = loadAddon(join(appRoot, ...manifest.addon.split('/')));
+      useSqliteAddon(join(appRoot, ...manifest.addon.split('/')));
+      addonLoaded = true;
       break;
     } catch (err) {
       failures.push(`${root}: ${(err as Error).message}`);
     }
   }
-  if (!appRoot || !addon) throw new Error(`Fund Audit cannot unpack its files (set FUND_AUDIT_CACHE_DIR to a writable folder):\n  ${failures.join('\n  ')}`);
+  if (!appRoot || !addonLoaded) throw new Error(`Fund Audit cannot unpack its files (set FUND_AUDIT_CACHE_DIR to a writable folder):\n  ${failures.join('\n  ')}`);
   process.env.FUND_AUDIT_APP_ROOT = appRoot;
-  (globalThis as Record<string, unknown>)[ADDON_GLOBAL] = addon;
-  // better-sqlite3 accepts the loaded addon object (its types only admit a path)
-  (sqliteOptions as { nativeBinding?: unknown }).nativeBinding = addon;
   setWebFileReader(embeddedWebReader(manifest));
   return (prepared = { appRoot, manifest });
 }

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { Engine } from '../../pipeline/engine.js';
+import { Engine } from '../../server/jobs/engine.js';
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../../server/errors.js';
 import { EXPORT_STAGE_CODES, exportDownload, exportStageHandler, listExports, requestExport, type ExportView } from '../../server/services/exports/exports.js';
 import { ensureAdmin } from '../../server/services/users/users.js';

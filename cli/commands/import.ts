@@ -7,9 +7,10 @@
 import { accessSync, constants, openAsBlob, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { Engine } from '../../pipeline/engine.js';
+import { Engine } from '../../server/jobs/engine.js';
 import { ValidationError } from '../../server/errors.js';
-import { allJobs, seedFxRates } from '../../server/runtime.js';
+import { allJobs } from '../../server/jobs/stages/index.js';
+import { seedFxRates } from '../../server/runtime.js';
 import { importFile, listImports, type ImportView } from '../../server/services/imports/imports.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal, type GlobalOptions } from '../global.js';

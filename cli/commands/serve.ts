@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { bootstrap } from '../../server/bootstrap.js';
 import { createContext } from '../../server/context.js';
 import { startServer } from '../../server/http/server.js';
+import { registerNode } from '../../server/jobs/nodes.js';
+import { tailEventsFromDb } from '../../server/jobs/relay.js';
 import { startRuntime } from '../../server/runtime.js';
 import { recoverInterruptedRuns } from '../../server/services/test-runner/test-runner.js';
 import { appVersion } from '../../server/paths.js';
@@ -21,6 +23,7 @@ export function registerServe(program: Command): void {
     .option('--demo', 'enable demo mode')
     .option('--dev-tools', 'enable developer tools')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1; 0 runs no jobs here)')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
       const ctx = await createContext({
@@ -28,13 +31,17 @@ export function registerServe(program: Command): void {
         flags: {
           port: opts.port, host: opts.host, publicUrl: opts.publicUrl, logLevel: opts.logLevel,
           seedDemoData: opts.demoData === false ? false : undefined,
-          demo: opts.demo, devToolsEnabled: opts.devTools,
+          demo: opts.demo, devToolsEnabled: opts.devTools, workers: opts.workers,
         },
       });
+      // refuses at once when another server uses the data directory, before anything is changed
+      const node = registerNode(ctx, 'serve', { workers: ctx.config.workers });
       const boot = bootstrap(ctx);
       recoverInterruptedRuns(ctx);
-      const runtime = startRuntime(ctx);
+      const runtime = startRuntime(ctx, { nodeId: node.id });
+      const untail = tailEventsFromDb(ctx, node.id);
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port });
+      node.setUrl(server.url);
       const base = ctx.config.publicUrl ?? server.url;
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
       if (opts.signinLink !== false) {
@@ -43,11 +50,13 @@ export function registerServe(program: Command): void {
       }
       if (boot.demoSeeded) lines.push('Demo data loaded.');
       process.stdout.write(lines.join('\n') + '\n');
-      ctx.log.info({ url: server.url, dataDir: ctx.config.dataDir }, 'server started');
+      ctx.log.info({ url: server.url, dataDir: ctx.config.dataDir, workers: ctx.config.workers, node: node.id }, 'server started');
       const stop = async (signal: string) => {
         ctx.log.info({ signal }, 'server stopping');
         await server.close();
+        untail();
         await runtime.stop();
+        node.unregister();
         ctx.close();
         process.exit(0);
       };

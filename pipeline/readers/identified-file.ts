@@ -9,7 +9,7 @@
  * headerLine, rows}` are still read.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { BlobStore, BlobWriter } from '../../server/blobs.js';
+import type { BlobAccess, BlobSink } from '../storage.js';
 import type { RawRow, RawTable } from './table.js';
 
 /** What an identified file says of the table it comes from. */
@@ -19,11 +19,11 @@ const FORMAT = 'rows-ndjson';
 
 /** Writes one identified file, row by row. */
 export class IdentifiedFileWriter {
-  private readonly out: BlobWriter;
+  private readonly out: BlobSink;
   /** Rows written so far. */
   rowCount = 0;
 
-  constructor(blobs: BlobStore, meta: IdentifiedMeta) {
+  constructor(blobs: BlobAccess, meta: IdentifiedMeta) {
     this.out = blobs.writer();
     this.out.write(`${JSON.stringify({ format: FORMAT, file: meta.file, sheetName: meta.sheetName, header: meta.header, headerLine: meta.headerLine })}\n`);
   }
@@ -45,7 +45,7 @@ export class IdentifiedFileWriter {
 }
 
 /** The lines of a blob, decoded as UTF-8 chunk by chunk. */
-function* lines(blobs: BlobStore, key: string): Generator<string> {
+function* lines(blobs: BlobAccess, key: string): Generator<string> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   for (const chunk of blobs.chunks(key)) {
@@ -61,7 +61,7 @@ function* lines(blobs: BlobStore, key: string): Generator<string> {
  * Opens an identified file: its description at once, its rows as they are read (once).
  * @throws Error when the blob is missing or not an identified file
  */
-export function readIdentifiedFile(blobs: BlobStore, key: string): { meta: IdentifiedMeta; rows: Iterable<RawRow> } {
+export function readIdentifiedFile(blobs: BlobAccess, key: string): { meta: IdentifiedMeta; rows: Iterable<RawRow> } {
   if (!blobs.has(key)) throw new Error(`The stored rows of this file (${key.slice(0, 12)}) are missing from the data directory`);
   const it = lines(blobs, key);
   const first = it.next();

@@ -4,7 +4,7 @@
  * in memory (xlsx aside, see `xlsx.ts`).
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { CHUNK_BYTES, readChunks } from '../../server/blobs.js';
+import { CHUNK_BYTES, readChunks } from '../storage.js';
 
 export interface ByteSource {
   /** Size in bytes. */

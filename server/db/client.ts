@@ -42,6 +42,11 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = drizzle(sqlite, { schema }) as Db;
+  // Write transactions take the write lock when they begin: several connections (worker threads,
+  // other processes) share the file, and a transaction that read first and writes later fails at
+  // once with SQLITE_BUSY when another connection committed in between, instead of waiting.
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((fn, config) => deferred(fn, { behavior: 'immediate', ...config })) as Db['transaction'];
 
   const migrations = readMigrationFiles({ migrationsFolder });
   sqlite.exec(`CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)`);

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../pipeline/engine.js';
+import { Engine } from '../jobs/engine.js';
 import { fixturesDir } from '../paths.js';
-import { allJobs, seedFxRates } from '../runtime.js';
+import { allJobs } from '../jobs/stages/index.js';
+import { seedFxRates } from '../runtime.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);

@@ -33,7 +33,7 @@ export const importFiles = sqliteTable('import_files', {
 /**
  * Kinds of a fund's files (spec: input, standardization, calculation files and work papers), and
  * `staging`: a standardization file still being written, which nothing reads until it replaces
- * the previous one (pipeline/jobs/standardization.ts).
+ * the previous one (server/jobs/stages/standardization.ts).
  */
 export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work_paper', 'staging'] as const;
 export type FundFileKind = (typeof FUND_FILE_KINDS)[number];

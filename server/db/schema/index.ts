@@ -4,3 +4,4 @@ export * from './reference.js';
 export * from './funds.js';
 export * from './files.js';
 export * from './pipeline.js';
+export * from './nodes.js';

@@ -23,7 +23,10 @@ export const processes = sqliteTable('processes', {
   status: text('status').$type<JobStatus>().notNull().default('pending'),
   forceRun: bool('force_run').notNull().default(false),
   attempts: integer('attempts').notNull().default(0),
+  /** Who holds (or last held) the job: `<node id>/t<thread id>`. */
   workerId: text('worker_id'),
+  /** When the running job's lease ends (epoch ms); a running job whose lease has ended may be taken over. */
+  leaseExpiresAt: integer('lease_expires_at'),
   inputHash: text('input_hash'),
   payload: json<Record<string, unknown>>('payload'),
   processAt: createdAt(),

@@ -9,7 +9,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundRequests, mappings } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
-import { rematchUnmatched } from '../../../pipeline/jobs/identification.js';
+import { rematchUnmatched } from '../../jobs/stages/identification.js';
 import { todayIso, parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { editability } from '../funds/editability.js';

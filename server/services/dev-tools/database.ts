@@ -168,7 +168,7 @@ export function dropTables(ctx: AppContext, by: User): { dropped: string[]; sche
         sqlite.exec(`DROP TABLE "${t.name}"`);
         dropped.push(t.name);
       }
-    })();
+    }).immediate();
   } finally {
     sqlite.pragma('foreign_keys = ON');
   }

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../pipeline/engine.js';
+import { Engine } from '../../jobs/engine.js';
 import { issueToken } from '../auth/tokens.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
 import { addUser, ensureAdmin } from '../users/users.js';

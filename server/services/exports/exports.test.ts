@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../pipeline/engine.js';
+import { Engine } from '../../jobs/engine.js';
 import { exportFiles, orchestrationLogs, processes } from '../../db/schema/index.js';
 import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import type { User } from '../auth/tokens.js';

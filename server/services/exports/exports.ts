@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../../pipeline/engine.js';
+import { enqueue } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
 import { administrators, exportFiles, fundCodes, fundRequests, users, type JobStatus } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -11,7 +11,7 @@
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../../pipeline/engine.js';
+import { enqueue } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
 import { fundFiles, fundRequests, sdmRows } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -2,12 +2,12 @@
  * Process actions of the Fund details Processes tab (delivery spec 2 "Logs: processes", 3
  * "Process", 4 "Processes": pending and running may be reset or cancelled; 7
  * `POST /fund/process/reset`, `/fund/process/cancel`, `POST /logs/processes`, `GET /processes`).
- * The rules live in `pipeline/processes.ts`; this adds the trail entry each user action writes and
+ * The rules live in `server/jobs/processes.ts`; this adds the trail entry each user action writes and
  * the fund check of the list.
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { cancelProcess, listFundProcesses, ongoingProcesses, processView, resetProcess } from '../../../pipeline/processes.js';
+import { cancelProcess, listFundProcesses, ongoingProcesses, processView, resetProcess } from '../../jobs/processes.js';
 import type { AppContext } from '../../context.js';
 import { fundRequests, JOB_STATUSES, processes } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
-import { enqueue } from '../../../pipeline/engine.js';
+import { enqueue } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
 import { administrators, importFiles, type ImportStatus } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

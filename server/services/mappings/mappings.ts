@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { enqueue } from '../../../pipeline/engine.js';
+import { enqueue } from '../../jobs/queue.js';
 import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine, enqueue } from '../../../pipeline/engine.js';
+import { Engine } from '../../jobs/engine.js';
+import { enqueue } from '../../jobs/queue.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { getServices, setServices } from './services.js';
 

@@ -9,13 +9,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { Engine } from '../../../pipeline/engine.js';
-import { loadFundData } from '../../../pipeline/jobs/calculations.js';
+import { Engine } from '../../jobs/engine.js';
+import { loadFundData } from '../../jobs/stages/calculations.js';
 import type { LayoutSdmType } from '../../../pipeline/mappings/parse.js';
 import type { QaMapping } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, processes, type Stage } from '../../db/schema/index.js';
-import { allJobs } from '../../runtime.js';
+import { allJobs } from '../../jobs/stages/index.js';
 import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
 import { importFile } from '../imports/imports.js';
 import { compareChecks, compareRows } from './compare.js';

@@ -5,7 +5,7 @@
  */
 import type { TrailRow } from '../../../server/services/funds/trail-log.js';
 import type { ErrorLogRow, LogRow } from '../../../server/services/files/logs.js';
-import type { processView } from '../../../pipeline/processes.js';
+import type { processView } from '../../../server/jobs/processes.js';
 import type { mappingTypesForFund } from '../../../server/services/mappings/mappings.js';
 import { api } from './client';
 import type { FundDetails, FundError } from './auditor-types';

@@ -7,14 +7,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../server/context.js';
-import { fundFiles, sdmRows } from '../../server/db/schema/index.js';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../sdm/rows.js';
-import { runChecks } from '../checks/index.js';
-import { parseFxCsv } from '../checks/fx.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import type { StageHandler } from '../engine.js';
+import type { AppContext } from '../../context.js';
+import { fundFiles, sdmRows } from '../../db/schema/index.js';
+import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
+import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
+import { runChecks } from '../../../pipeline/checks/index.js';
+import { parseFxCsv } from '../../../pipeline/checks/fx.js';
+import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
+import type { StageHandler } from '../queue.js';
 import { currentInputs, loadFund, logStage, publishFile } from './common.js';
 
 /** Folder of independent FX rate files in a data directory. */

@@ -3,9 +3,9 @@
  * and replacing a fund's output files atomically (old rows and new rows change in one transaction).
  */
 import { and, desc, eq } from 'drizzle-orm';
-import type { AppContext } from '../../server/context.js';
-import { administrators, fundCodes, fundFiles, fundRequests, orchestrationLogs } from '../../server/db/schema/index.js';
-import { NotFoundError } from '../../server/errors.js';
+import type { AppContext } from '../../context.js';
+import { administrators, fundCodes, fundFiles, fundRequests, orchestrationLogs } from '../../db/schema/index.js';
+import { NotFoundError } from '../../errors.js';
 
 export type FundFileRow = typeof fundFiles.$inferSelect;
 

@@ -8,9 +8,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BlobStore } from '../../server/blobs.js';
-import { IdentifiedFileWriter, readIdentifiedFile } from './identified-file.js';
-import type { RawRow } from './table.js';
+import { BlobStore } from './blobs.js';
+import { IdentifiedFileWriter, readIdentifiedFile } from '../pipeline/readers/identified-file.js';
+import type { RawRow } from '../pipeline/readers/table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fa-identified-'));
 const blobs = new BlobStore(join(dir, 'blobs'));

@@ -4,9 +4,9 @@
  * work paper has to be reviewed again).
  */
 import { and, eq } from 'drizzle-orm';
-import { fundFiles } from '../../server/db/schema/index.js';
-import { buildWorkPaper } from '../work-papers/workbook.js';
-import type { StageHandler } from '../engine.js';
+import { fundFiles } from '../../db/schema/index.js';
+import { buildWorkPaper } from '../../../pipeline/work-papers/workbook.js';
+import type { StageHandler } from '../queue.js';
 import { loadFundData } from './calculations.js';
 import { loadFund, logStage, outputName, publishFile } from './common.js';
 

@@ -1,14 +1,19 @@
-/** The stage jobs the engine runs, by stage. */
-import type { Stage } from '../../server/db/schema/index.js';
-import type { StageHandler } from '../engine.js';
+/** Every job the engine runs, by stage: the pipeline's stages and the export zips. */
+import type { Stage } from '../../db/schema/index.js';
+import { exportStageHandler } from '../../services/exports/job.js';
+import type { StageHandler } from '../queue.js';
 import { calculationsJob } from './calculations.js';
 import { identificationJob } from './identification.js';
 import { standardizationJob } from './standardization.js';
 import { visualizationJob } from './visualization.js';
 
+/** The pipeline's stage jobs. */
 export const pipelineJobs: Partial<Record<Stage, StageHandler>> = {
   identification: identificationJob,
   standardization: standardizationJob,
   calculations: calculationsJob,
   visualization: visualizationJob,
 };
+
+/** Every job a worker runs. */
+export const allJobs: Partial<Record<Stage, StageHandler>> = { ...pipelineJobs, export: exportStageHandler };

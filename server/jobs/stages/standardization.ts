@@ -10,15 +10,15 @@
  * staging file left by a crash or a cancel is removed when the input is standardized again.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../server/context.js';
-import { insertRow } from '../../server/db/insert.js';
-import { fundFiles, sdmRows } from '../../server/db/schema/index.js';
-import { effectiveMappings } from '../../server/services/mappings/store.js';
-import { readIdentifiedFile } from '../readers/identified-file.js';
-import { createStandardizer, type StandardizeResult } from '../stages/standardize.js';
-import type { SdmType } from '../sdm/model.js';
-import type { StageHandler } from '../engine.js';
-import { JobCancelled } from '../engine.js';
+import type { AppContext } from '../../context.js';
+import { insertRow } from '../../db/insert.js';
+import { fundFiles, sdmRows } from '../../db/schema/index.js';
+import { effectiveMappings } from '../../services/mappings/store.js';
+import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
+import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
+import type { SdmType } from '../../../pipeline/sdm/model.js';
+import type { StageHandler } from '../queue.js';
+import { JobCancelled } from '../../../pipeline/engine.js';
 import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
@@ -70,7 +70,7 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
   });
   try {
     while (!done) {
-      step();
+      step.immediate();
       if (done) break;
       await nextTurn();
       if (signal.aborted) throw new JobCancelled();

@@ -8,16 +8,17 @@
  * not grow with the file.
  */
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../../server/context.js';
-import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unmatchedFiles } from '../../server/db/schema/index.js';
-import { NotFoundError } from '../../server/errors.js';
-import { setImportStatus } from '../../server/services/imports/imports.js';
-import { administratorMappings } from '../../server/services/mappings/store.js';
-import { IdentifiedFileWriter } from '../readers/identified-file.js';
-import { fileSource } from '../readers/source.js';
-import { streamTables, type TableStream } from '../readers/table.js';
-import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../stages/identify.js';
-import { enqueue, JobCancelled, type NextJob, type StageHandler } from '../engine.js';
+import type { AppContext } from '../../context.js';
+import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unmatchedFiles } from '../../db/schema/index.js';
+import { NotFoundError } from '../../errors.js';
+import { setImportStatus } from '../../services/imports/imports.js';
+import { administratorMappings } from '../../services/mappings/store.js';
+import { IdentifiedFileWriter } from '../../../pipeline/readers/identified-file.js';
+import { fileSource } from '../../../pipeline/readers/source.js';
+import { streamTables, type TableStream } from '../../../pipeline/readers/table.js';
+import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../../../pipeline/stages/identify.js';
+import { JobCancelled, type NextJob } from '../../../pipeline/engine.js';
+import { enqueue, type StageHandler } from '../queue.js';
 import { logStage, nextTurn, ROWS_PER_TURN } from './common.js';
 
 interface FundMatch {

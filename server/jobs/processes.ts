@@ -4,10 +4,10 @@
  * cancel suspends a pending or running one (a running engine aborts it when it sees the event).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../server/context.js';
-import { administrators, fundCodes, fundRequests, processes } from '../server/db/schema/index.js';
-import { NotFoundError, ValidationError } from '../server/errors.js';
-import type { ProcessRow } from './engine.js';
+import type { AppContext } from '../context.js';
+import { administrators, fundCodes, fundRequests, processes } from '../db/schema/index.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { ProcessRow } from './queue.js';
 
 function load(ctx: AppContext, id: number): ProcessRow {
   const row = ctx.db.select().from(processes).where(eq(processes.id, id)).get();

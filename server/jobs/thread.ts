@@ -1,0 +1,56 @@
+/**
+ * A job worker thread: its own context (its own SQLite connection in WAL mode, its own event bus
+ * and log) and an engine claiming jobs by lease. Events its jobs publish go to the parent thread,
+ * which forwards them to the sockets; the parent wakes it when a job is queued, tells it which job
+ * was cancelled, and asks it to stop.
+ */
+import { threadId, type MessagePort } from 'node:worker_threads';
+import type { AppConfig } from '../config.js';
+import { createContext } from '../context.js';
+import type { AppEventName } from '../events.js';
+import { Engine } from './engine.js';
+import { allJobs } from './stages/index.js';
+
+/** What a job thread is started with. */
+export interface JobThreadData {
+  role: 'fund-audit-jobs';
+  config: AppConfig;
+  /** The node of the process; the thread's claims are `<nodeId>/t<threadId>`. */
+  nodeId: string;
+  pollMs?: number;
+  /** better-sqlite3's addon file inside the single binary. */
+  sqliteAddon?: string;
+}
+
+/** Parent -> thread. */
+export type ToJobThread = { type: 'wake' } | { type: 'abort'; id: number } | { type: 'stop' };
+/** Thread -> parent. */
+export type FromJobThread = { type: 'ready'; owner: string } | { type: 'event'; name: AppEventName; data: unknown } | { type: 'stopped' };
+
+/** The owner name of a thread's claims. */
+export const threadOwner = (nodeId: string, thread: number) => `${nodeId}/t${thread}`;
+
+/**
+ * Runs the job loop of this thread until the parent says stop.
+ * @throws Error when the data directory cannot be opened
+ */
+export async function runJobThread(data: JobThreadData, port: MessagePort): Promise<void> {
+  const ctx = await createContext({ config: data.config, terminalLog: false });
+  const send = (m: FromJobThread) => port.postMessage(m);
+  ctx.events.onAny((name, payload) => send({ type: 'event', name, data: payload }));
+  const owner = threadOwner(data.nodeId, threadId);
+  const engine = new Engine(ctx, allJobs, { owner, pollMs: data.pollMs });
+  port.on('message', (m: ToJobThread) => {
+    if (m.type === 'wake') engine.wake();
+    else if (m.type === 'abort') engine.abort(m.id);
+    else if (m.type === 'stop') {
+      void engine.stop().then(() => {
+        ctx.close();
+        send({ type: 'stopped' });
+        port.close();
+      });
+    }
+  });
+  engine.start();
+  send({ type: 'ready', owner });
+}
