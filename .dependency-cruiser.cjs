@@ -1,0 +1,60 @@
+/**
+ * The import layering of Fund Audit (docs/architecture.md, "Layers"), checked in `npm test`:
+ *   web/, cli/  ->  server/http  ->  server/services, server/jobs  ->  pipeline/
+ * Nothing points back up. The browser imports only types from the server.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'pipeline-stays-pure',
+      comment: 'pipeline/ (engine, readers, stages, checks, work papers) never imports the server, the CLI or the UI',
+      severity: 'error',
+      from: { path: '^pipeline/' },
+      to: { path: '^(server|cli|web)/' },
+    },
+    {
+      name: 'server-below-cli-and-web',
+      comment: 'the server never imports the CLI or the UI',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^(cli|web)/' },
+    },
+    {
+      name: 'services-below-http',
+      comment: 'services and jobs never import the HTTP layer',
+      severity: 'error',
+      from: { path: '^server/(services|jobs|db)/' },
+      to: { path: '^server/http/' },
+    },
+    {
+      name: 'domain-without-frameworks',
+      comment: 'services, jobs and the pipeline never import h3, crossws, commander, ink or react',
+      severity: 'error',
+      from: { path: '^(server/(services|jobs|db)|pipeline)/' },
+      to: { path: 'node_modules/(h3|crossws|commander|ink|react|react-dom)/' },
+    },
+    {
+      name: 'browser-imports-only-types-from-the-server',
+      comment: 'the web bundle must not pull server or pipeline code in; type-only imports are fine',
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { path: '^(server|pipeline|cli)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'a typo in a path, or a package that is not installed',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'], mainFields: ['module', 'main', 'types', 'typings'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

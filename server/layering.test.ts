@@ -1,0 +1,50 @@
+/**
+ * The import layering (.dependency-cruiser.cjs, run by `npm test`): on a small tree that breaks
+ * each rule once, the check names every break and accepts what is allowed (type-only imports of
+ * server types in the browser, services importing the pipeline).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appRoot } from './paths.js';
+
+const root = appRoot();
+const dir = mkdtempSync(join(tmpdir(), 'fa-layers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const files: Record<string, string> = {
+  'pipeline/checks/nav.ts': "import { NotFoundError } from '../../server/errors.js';\nexport const nav = () => NotFoundError;\n",
+  'pipeline/readers/ok.ts': 'export const ok = 1;\n',
+  'server/errors.ts': 'export class NotFoundError extends Error {}\n',
+  'server/http/route.ts': "export const route = 'r';\n",
+  'server/services/funds/bad.ts': "import { route } from '../../http/route.js';\nimport { H3 } from 'h3';\nexport const x = [route, H3];\n",
+  'server/services/funds/good.ts': "import { ok } from '../../../pipeline/readers/ok.js';\nexport const y = ok;\n",
+  'web/src/page.ts': "import type { NotFoundError } from '../../server/errors.js';\nimport { route } from '../../server/http/route.js';\nexport type E = NotFoundError;\nexport const z = route;\n",
+};
+
+function cruise() {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  copyFileSync(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+  const r = spawnSync(process.execPath, [bin, 'pipeline', 'server', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
+  return JSON.parse(r.stdout) as { summary: { violations: Array<{ from: string; to: string; rule: { name: string } }> } };
+}
+
+describe('import layering', () => {
+  it('names each import that points up a layer, and only those', () => {
+    // a package is named by its folder (the probe reaches node_modules through a link)
+    const found = cruise().summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/([^/]+)\/.*$/, '$1')}`).sort();
+    expect(found).toEqual([
+      'browser-imports-only-types-from-the-server: web/src/page.ts -> server/http/route.ts',
+      'domain-without-frameworks: server/services/funds/bad.ts -> h3',
+      'pipeline-stays-pure: pipeline/checks/nav.ts -> server/errors.ts',
+      'services-below-http: server/services/funds/bad.ts -> server/http/route.ts',
+    ]);
+  });
+});
