@@ -6,14 +6,15 @@
  * the owner (`worker_id`, `<node>/t<thread>`), the lease's end (`lease_expires_at`) and counts the
  * attempt. A job whose fund has another job running under a live lease waits, so one fund never
  * runs two stages at once. A running job is taken over only once its lease has ended (its worker
- * stopped renewing: it died); starting another process never touches it. Completion and failure
+ * stopped renewing: it died); starting another process never touches it. Test runs go one at a
+ * time. Completion and failure
  * are written only by the owner of a running job, in one transaction with the jobs it queues next,
  * so each triggered stage reaches `done` once. Every change is a `process` event.
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { JobQueue, NextJob, StageResult } from '../../pipeline/engine.js';
 import type { AppContext } from '../context.js';
-import { processes, type JobStatus, type Stage } from '../db/schema/index.js';
+import { processes, type JobKind, type JobStatus } from '../db/schema/index.js';
 import { serviceOn } from '../services/settings/services.js';
 
 export type ProcessRow = typeof processes.$inferSelect;
@@ -22,7 +23,7 @@ export type ProcessRow = typeof processes.$inferSelect;
 export type StageHandler = (ctx: AppContext, job: ProcessRow, signal: AbortSignal) => Promise<StageResult> | StageResult;
 
 export interface EnqueueInput extends NextJob {
-  stage: Stage;
+  stage: JobKind;
   createdById?: number | null;
 }
 
@@ -36,9 +37,15 @@ export function publishProcess(ctx: AppContext, row: Pick<ProcessRow, 'id' | 'fu
   ctx.events.publish('process', { id: row.id, fundRequestId: row.fundRequestId, stage: row.stage, status: row.status, payload: row.payload ?? undefined });
 }
 
-/** Identity of a job for de-duplication: fund + stage, plus the file for per-file stages. */
+/** What tells two jobs of a stage apart besides their fund: the file, the export or the test run. */
+const SUBJECTS = ['importFileId', 'exportId', 'testRunId'] as const;
+
+/** Kinds of job of which one runs at a time on a data directory (test runs: each runs the whole pipeline). */
+const ONE_AT_A_TIME = new Set<string>(['testRun']);
+
+/** Identity of a job for de-duplication: fund + stage + subject (see SUBJECTS). */
 function sameJob(a: { fundRequestId: number | null; stage: string; payload?: Record<string, unknown> | null }, b: typeof a): boolean {
-  return a.fundRequestId === b.fundRequestId && a.stage === b.stage && (a.payload?.importFileId ?? null) === (b.payload?.importFileId ?? null) && (a.payload?.exportId ?? null) === (b.payload?.exportId ?? null);
+  return a.fundRequestId === b.fundRequestId && a.stage === b.stage && SUBJECTS.every((k) => (a.payload?.[k] ?? null) === (b.payload?.[k] ?? null));
 }
 
 /**
@@ -78,12 +85,14 @@ export function claimNext(ctx: AppContext, owner: string, stages?: string[]): Pr
     const expired = or(isNull(processes.leaseExpiresAt), lte(processes.leaseExpiresAt, now));
     const runnable = or(eq(processes.status, 'pending'), and(eq(processes.status, 'running'), expired));
     const candidates = tx.select().from(processes)
-      .where(stages ? and(runnable, inArray(processes.stage, stages as Stage[])) : runnable)
+      .where(stages ? and(runnable, inArray(processes.stage, stages as JobKind[])) : runnable)
       .orderBy(asc(processes.id)).limit(50).all();
     if (!candidates.length) return null;
     const live = tx.select({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, payload: processes.payload }).from(processes)
       .where(and(eq(processes.status, 'running'), sql`${processes.leaseExpiresAt} > ${now}`)).all();
-    const job = candidates.find((c) => !live.some((r) => r.id !== c.id && (sameJob(r, c) || (c.fundRequestId !== null && r.fundRequestId === c.fundRequestId))));
+    const blocks = (r: (typeof live)[number], c: ProcessRow) =>
+      r.id !== c.id && (sameJob(r, c) || (c.fundRequestId !== null && r.fundRequestId === c.fundRequestId) || (ONE_AT_A_TIME.has(c.stage) && r.stage === c.stage));
+    const job = candidates.find((c) => !live.some((r) => blocks(r, c)));
     if (!job) return null;
     const claimed = tx.update(processes)
       .set({ status: 'running', workerId: owner, startedAt: isoNow(), leaseExpiresAt: now + leaseMs(ctx), attempts: sql`${processes.attempts} + 1` })
@@ -107,7 +116,7 @@ function finishOwned(ctx: AppContext, job: ProcessRow, owner: string, status: Jo
       .where(and(eq(processes.id, job.id), eq(processes.workerId, owner), eq(processes.status, 'running'))).returning().get();
     if (!done) return null;
     publishProcess(ctx, done);
-    for (const n of next) enqueue(ctx, { ...n, stage: n.stage as Stage, createdById: job.createdById });
+    for (const n of next) enqueue(ctx, { ...n, stage: n.stage as JobKind, createdById: job.createdById });
     return done;
   }, { behavior: 'immediate' });
   if (!row) ctx.log.warn({ processId: job.id, stage: job.stage, owner }, 'a job ended after its lease was lost; its outcome is not recorded');

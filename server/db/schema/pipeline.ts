@@ -12,6 +12,10 @@ import { users } from './users.js';
 export const STAGES = ['import', 'identification', 'standardization', 'calculations', 'visualization', 'export', 'fundRequest'] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** What a job can be: a pipeline stage, or a run of the regression test suites (spec "Test run"). */
+export const JOB_KINDS = [...STAGES, 'testRun'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 /** Job statuses (spec section 4). */
 export const JOB_STATUSES = ['suspended', 'pending', 'running', 'done', 'success', 'error', 'ignored'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -19,7 +23,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const processes = sqliteTable('processes', {
   id: id(),
   fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
-  stage: text('stage').$type<Stage>().notNull(),
+  stage: text('stage').$type<JobKind>().notNull(),
   status: text('status').$type<JobStatus>().notNull().default('pending'),
   forceRun: bool('force_run').notNull().default(false),
   attempts: integer('attempts').notNull().default(0),

@@ -1,6 +1,7 @@
-/** Every job the engine runs, by stage: the pipeline's stages and the export zips. */
-import type { Stage } from '../../db/schema/index.js';
+/** Every job the engine runs, by kind: the pipeline's stages, the export zips and test runs. */
+import type { JobKind, Stage } from '../../db/schema/index.js';
 import { exportStageHandler } from '../../services/exports/job.js';
+import { testRunJob } from '../../services/test-runner/test-runner.js';
 import type { StageHandler } from '../queue.js';
 import { calculationsJob } from './calculations.js';
 import { identificationJob } from './identification.js';
@@ -16,4 +17,4 @@ export const pipelineJobs: Partial<Record<Stage, StageHandler>> = {
 };
 
 /** Every job a worker runs. */
-export const allJobs: Partial<Record<Stage, StageHandler>> = { ...pipelineJobs, export: exportStageHandler };
+export const allJobs: Partial<Record<JobKind, StageHandler>> = { ...pipelineJobs, export: exportStageHandler, testRun: testRunJob };

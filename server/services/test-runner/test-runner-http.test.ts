@@ -1,5 +1,6 @@
 /**
- * The test-runner routes in-process: schedule -> poll -> done with per-step results, the runs list
+ * The test-runner routes in-process, with the runs executed by job threads: schedule -> poll ->
+ * done with per-step results, the runs list
  * with the suites, stop, 400 for unknown codes or ids, 409 when the runner is disabled, and a run
  * against a changed production master mapping failing with a readable difference.
  */
@@ -12,11 +13,13 @@ import { fixturesDir } from '../../paths.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
 import { upsertMasterMapping } from '../mappings/store.js';
 import { eq } from 'drizzle-orm';
+import { startRuntime, type Runtime } from '../../runtime.js';
 import { waitForRun } from './test-runner.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
 let token: string;
+let runtime: Runtime;
 const events: Array<{ id: number; status: string }> = [];
 
 beforeAll(async () => {
@@ -24,8 +27,12 @@ beforeAll(async () => {
   api = apiClient(ctx);
   token = sessionToken(ctx, ctx.boot.admin.id);
   ctx.events.on('test-run', (e) => events.push(e));
+  runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 50 }); // runs execute in job threads
 });
-afterAll(() => ctx.dispose());
+afterAll(async () => {
+  await runtime.stop();
+  ctx.dispose();
+});
 
 async function poll(id: number, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;

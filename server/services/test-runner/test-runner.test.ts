@@ -18,7 +18,7 @@ import { readStandardizedCsv, type ChecksSnapshot } from './outputs.js';
 import { planRun, runPlan, type RunResults } from './run-suites.js';
 import { junitXml } from './report.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
-import { INTERRUPTED, listRuns } from './test-runner.js';
+import { INTERRUPTED, listRuns, recoverInterruptedRuns } from './test-runner.js';
 
 const suites = loadSuites();
 const suiteDir = (code: string, id: string) => join(defaultSuitesDir(), code, id);
@@ -178,11 +178,12 @@ describe('cancelling and restarts', () => {
   });
   afterAll(() => ctx?.dispose());
 
-  it('runs left running by a stopped server are marked interrupted on first use', () => {
+  it('runs left running with no job to run them are marked interrupted when a server starts', () => {
     ctx.db.insert(testRuns).values([
       { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: [], status: 'running', results: { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} } },
       { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: ['1'], status: 'done', results: null },
     ]).run();
+    expect(recoverInterruptedRuns(ctx)).toBe(1);
     const { rows } = listRuns(ctx);
     expect(rows.map((r) => [r.status, r.results?.error ?? null])).toEqual([['done', null], ['error', INTERRUPTED]]);
     expect(existsSync(ctx.dir)).toBe(true);

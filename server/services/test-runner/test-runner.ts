@@ -1,17 +1,20 @@
 /**
  * The test runner (spec delivery "Test runner", "Test run"): scheduled runs of the regression
  * suites in `fixtures/test-suites`, kept in `test_runs`. A run goes `pending -> running -> done`
- * (`hasErrors` when a case failed), `suspended` when stopped, `error` when it crashed or the server
- * stopped under it. Runs execute in this process one at a time, outside the job engine (whose
- * stages are the pipeline's), each case in a temporary workspace: production data is only read
- * (the TPA's master mappings). Every change is published as a `test-run` event.
+ * (`hasErrors` when a case failed), `suspended` when stopped, `error` when it crashed. A run is a
+ * job (`testRun`) of the job queue, so it runs in a job worker thread, never on the thread serving
+ * requests, one run at a time per data directory; a run whose worker died is taken over and run
+ * again. Each case runs in a temporary workspace: production data is only read (the TPA's master
+ * mappings). Every change is published as a `test-run` event.
  */
-import { count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, testRuns, users } from '../../db/schema/index.js';
+import { administrators, processes, testRuns, users } from '../../db/schema/index.js';
+import { cancelProcess } from '../../jobs/processes.js';
+import { enqueue, type StageHandler } from '../../jobs/queue.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { hasFailures, planRun, runPlan, splitList, type PlannedSuite, type RunResults } from './run-suites.js';
+import { hasFailures, planRun, runPlan, splitList, type RunResults } from './run-suites.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
 
 /** Runs listed per page (spec section 9: test runner tests 50). */
@@ -28,22 +31,9 @@ export interface RunnerOptions {
   suitesDir?: string;
 }
 
-interface RunnerState {
-  controllers: Map<number, AbortController>;
-  finished: Map<number, Promise<void>>;
-  queue: Promise<void>;
-}
-const states = new WeakMap<AppContext, RunnerState>();
-
-/** This process's runner state for a context; the first use marks runs left by an earlier process as interrupted. */
-function stateOf(ctx: AppContext): RunnerState {
-  let st = states.get(ctx);
-  if (!st) {
-    st = { controllers: new Map(), finished: new Map(), queue: Promise.resolve() };
-    states.set(ctx, st);
-    recoverInterruptedRuns(ctx);
-  }
-  return st;
+/** Where a run's job is: the process row whose payload names the run. */
+function runJob(ctx: AppContext, id: number) {
+  return ctx.db.select().from(processes).where(and(eq(processes.stage, 'testRun'), sql`json_extract(${processes.payload}, '$.testRunId') = ${id}`)).orderBy(desc(processes.id)).get();
 }
 
 const now = () => new Date().toISOString();
@@ -66,12 +56,13 @@ function update(ctx: AppContext, id: number, set: Partial<Pick<TestRunRow, 'stat
 }
 
 /**
- * Marks runs left `pending` or `running` by a stopped server as `error` ('Interrupted by a
- * restart'). Runs of this process are left alone. Called on the first use of the runner.
+ * Marks runs left `pending` or `running` with no job to run them (the job is gone, or was queued by
+ * an older version) as `error` ('Interrupted by a restart'). Runs whose job is queued or running
+ * are left alone: a run whose worker died is taken over with its job. Called by `serve` at start.
  */
 export function recoverInterruptedRuns(ctx: AppContext): number {
-  const mine = states.get(ctx)?.controllers ?? new Map();
-  const stale = ctx.db.select().from(testRuns).where(inArray(testRuns.status, ['pending', 'running'])).all().filter((r) => !mine.has(r.id));
+  const stale = ctx.db.select().from(testRuns).where(inArray(testRuns.status, ['pending', 'running'])).all()
+    .filter((r) => !['pending', 'running'].includes(runJob(ctx, r.id)?.status ?? ''));
   for (const r of stale) update(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
   if (stale.length) ctx.log.warn({ ids: stale.map((r) => r.id) }, 'test runs interrupted by a restart');
   return stale.length;
@@ -95,14 +86,12 @@ function findRun(ctx: AppContext, id: number) {
 
 /** One run with its results. @throws NotFoundError */
 export function getRun(ctx: AppContext, id: number): TestRunView {
-  stateOf(ctx);
   const r = findRun(ctx, id);
   return view(r.run, r.user);
 }
 
 /** Runs newest first, 50 per page. */
 export function listRuns(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
-  stateOf(ctx);
   const offset = Math.max(0, input.offset ?? 0);
   const limit = Math.min(Math.max(1, input.limit ?? RUNS_PAGE_SIZE), 1000);
   const rows = ctx.db.select({ run: testRuns, user: users }).from(testRuns).leftJoin(users, eq(testRuns.userId, users.id)).orderBy(desc(testRuns.id)).limit(limit).offset(offset).all();
@@ -110,66 +99,85 @@ export function listRuns(ctx: AppContext, input: { offset?: number; limit?: numb
   return { rows: rows.map((r) => view(r.run, r.user)), pagination: { offset, limit, count: total } };
 }
 
-async function execute(ctx: AppContext, id: number, plan: PlannedSuite[], controller: AbortController, mappings: RunMappings): Promise<void> {
-  const st = stateOf(ctx);
+/** The job payload of a run. */
+interface TestRunPayload {
+  testRunId: number;
+  mappings?: RunMappings;
+  suitesDir?: string;
+}
+
+/**
+ * The `testRun` job: runs the suites of a scheduled run, case by case, writing results as they
+ * come; stops at the next step when the job is cancelled (the run was stopped).
+ */
+export const testRunJob: StageHandler = async (ctx, job, signal) => {
+  const { testRunId: id, mappings = 'production', suitesDir } = (job.payload ?? {}) as unknown as TestRunPayload;
+  const { run } = findRun(ctx, id);
+  if (run.status !== 'pending' && run.status !== 'running') return { result: { testRunId: id, skipped: run.status } };
   try {
-    if (controller.signal.aborted) return;
+    const plan = planRun(loadSuites(suitesDir ?? defaultSuitesDir()), run.administratorCodes, run.testIds);
     update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } });
     const { results, cancelled } = await runPlan(plan, {
       mappings: mappings === 'production' ? { kind: 'production', ctx } : { kind: 'fixtures' },
-      signal: controller.signal,
+      signal,
       onProgress: (p, partial) => {
-        if (p.type === 'case-done') update(ctx, id, { results: partial, hasErrors: hasFailures(partial) });
+        if (p.type === 'case-done' && !signal.aborted) update(ctx, id, { results: partial, hasErrors: hasFailures(partial) });
       },
     });
-    update(ctx, id, { status: cancelled || controller.signal.aborted ? 'suspended' : 'done', results, hasErrors: hasFailures(results) });
+    if (!(cancelled || signal.aborted)) update(ctx, id, { status: 'done', results, hasErrors: hasFailures(results) });
+    else update(ctx, id, { status: 'suspended', results, hasErrors: hasFailures(results) });
+    return { result: { testRunId: id, cancelled: cancelled || signal.aborted } };
   } catch (err) {
     ctx.log.error({ err, testRunId: id }, 'test run failed');
     const row = ctx.db.select().from(testRuns).where(eq(testRuns.id, id)).get();
     update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true });
-  } finally {
-    st.controllers.delete(id);
+    return { result: { testRunId: id, error: (err as Error).message } };
   }
-}
+};
 
 /**
- * Schedules a run of the chosen suites; it starts when earlier runs of this server are finished.
+ * Schedules a run of the chosen suites as a job; it starts when earlier runs are finished.
  * @param input.testIds ids to run in each chosen suite (a list, or comma-separated); none = all
  * @param input.mappings master mappings to test: the production ones (default) or the fixtures'
  * @throws ValidationError naming unknown administrator codes or test ids
  */
 export function scheduleRun(ctx: AppContext, user: User, input: { administratorCodes: string[] | string; testIds?: string[] | string | null; mappings?: RunMappings }, opts: RunnerOptions = {}): TestRunView {
-  const st = stateOf(ctx);
   const codes = splitList(input.administratorCodes);
   const testIds = splitList(input.testIds);
-  const plan = planRun(loadSuites(opts.suitesDir ?? defaultSuitesDir()), codes, testIds);
+  planRun(loadSuites(opts.suitesDir ?? defaultSuitesDir()), codes, testIds); // validates codes and ids
   const row = ctx.db.insert(testRuns).values({ userId: user.id, administratorCodes: codes, testIds, status: 'pending', hasErrors: false, results: null }).returning().get();
   ctx.events.publish('test-run', { id: row.id, status: row.status });
-  const controller = new AbortController();
-  st.controllers.set(row.id, controller);
-  const done = st.queue.then(() => execute(ctx, row.id, plan, controller, input.mappings ?? 'production'));
-  st.queue = done;
-  st.finished.set(row.id, done);
-  void done.finally(() => st.finished.delete(row.id));
+  const payload: TestRunPayload = { testRunId: row.id, mappings: input.mappings ?? 'production', ...(opts.suitesDir ? { suitesDir: opts.suitesDir } : {}) };
+  enqueue(ctx, { stage: 'testRun', fundRequestId: null, payload: payload as unknown as Record<string, unknown>, createdById: user.id });
   return getRun(ctx, row.id);
 }
 
 /**
- * Stops a pending or running run: it becomes `suspended` at once; a running case stops at its next
- * step or job and its workspace is deleted.
+ * Stops a pending or running run: it becomes `suspended` at once; its job is cancelled, so a
+ * running case stops at its next step or job and its workspace is deleted.
  * @throws NotFoundError; ConflictError when the run has already ended
  */
 export function stopRun(ctx: AppContext, id: number): TestRunView {
-  const st = stateOf(ctx);
   const { run } = findRun(ctx, id);
   if (run.status !== 'pending' && run.status !== 'running') throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
-  st.controllers.get(id)?.abort();
   update(ctx, id, { status: 'suspended' });
+  const job = runJob(ctx, id);
+  if (job && (job.status === 'pending' || job.status === 'running')) cancelProcess(ctx, job.id);
   return getRun(ctx, id);
 }
 
-/** Resolves when a run of this process has ended (tests, CLI); at once for others. */
-export async function waitForRun(ctx: AppContext, id: number): Promise<TestRunView> {
-  await stateOf(ctx).finished.get(id);
-  return getRun(ctx, id);
+/**
+ * Resolves when a run has ended (done, error or suspended) and its job has stopped, polling the
+ * database (the run executes in a job worker thread or another process).
+ * @throws NotFoundError; Error after `timeoutMs`
+ */
+export async function waitForRun(ctx: AppContext, id: number, timeoutMs = 120_000): Promise<TestRunView> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const view = getRun(ctx, id);
+    const job = runJob(ctx, id);
+    if (!['pending', 'running'].includes(view.status) && job?.status !== 'running') return view;
+    if (Date.now() > end) throw new Error(`Test run ${id} did not end within ${Math.round(timeoutMs / 1000)} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
