@@ -1,7 +1,8 @@
 // Builds Fund Audit with esbuild.
 //   node build.mjs          -> node bundle (dist/cli.mjs) and web bundle (dist/web)
 //   node build.mjs node     -> only the node bundles (dist/cli.mjs: CLI + server + pipeline;
-//                              dist/worker.mjs: the job worker thread)
+//                              dist/worker.mjs: the job worker thread; dist/pool-worker.mjs: the
+//                              thread of the request pools)
 //   node build.mjs web      -> only the React UI
 // The node bundle keeps node_modules external; the single binary has its own recipe
 // (see docs/architecture.md, "Single binary").
@@ -16,8 +17,13 @@ const what = process.argv[2] ?? 'all';
 
 async function buildNode() {
   await build({
-    // the CLI (with the server), and the job worker thread it starts (server/jobs/pool.ts)
-    entryPoints: { cli: join(root, 'cli/main.ts'), worker: join(root, 'server/jobs/thread-entry.ts') },
+    // the CLI (with the server), the job worker thread it starts (server/jobs/pool.ts) and the
+    // thread of its request pools (server/threads/pools.ts); server/threads/script.ts finds them
+    entryPoints: {
+      cli: join(root, 'cli/main.ts'),
+      worker: join(root, 'server/jobs/thread-entry.ts'),
+      'pool-worker': join(root, 'server/threads/pool-entry.ts'),
+    },
     outdir: dist,
     outExtension: { '.js': '.mjs' },
     bundle: true,

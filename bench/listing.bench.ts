@@ -5,9 +5,13 @@
  * the real HTTP server on 127.0.0.1 with 50 concurrent clients, once over a team's mix of views
  * (served from the cache after the first request of each), the same while a fund changes every
  * 100 ms (every write makes the cached pages stale), and once with every request distinct (never
- * cached); each load runs twice unmeasured first, to warm the JIT as on a running server. Prints a markdown table. Not part of the test suite.
+ * cached); each load runs twice unmeasured first, to warm the JIT as on a running server. Last,
+ * distinct queries (each request a new filter + sort + search) with the read pool and with the
+ * request thread alone (the pool's threads set to 0: how the server answered before the pool),
+ * each beside its idle baseline (one client) in the same run; every such run starts with fresh
+ * pools and an empty cache. Prints markdown tables. Not part of the test suite.
  *
- *   npx tsx bench/listing.bench.ts [--funds 100000] [--runs 40] [--clients 50] [--per-client 10] [--keep]
+ *   npx tsx bench/listing.bench.ts [--funds 100000] [--runs 40] [--clients 50] [--per-client 10] [--read-threads N] [--keep]
  *
  * `--keep` leaves the data directory in place (its path is printed) for investigating query plans.
  */
@@ -16,12 +20,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+// first: under tsx (native ESM) the import cycle services/test-runner <-> jobs/stages/index only
+// resolves when the stage index is loaded before the routes (vitest and the bundles are not affected)
+import '../server/jobs/stages/index.js';
 import { bootstrap } from '../server/bootstrap.js';
 import { createContext, type AppContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { listFunds, type ListingInput } from '../server/services/funds/listing.js';
 import { clearListingCache } from '../server/services/funds/listing-cache.js';
+import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions } from '../server/threads/pools.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,6 +38,8 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '50' },
     'per-client': { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
+    // the read pool's size for the whole run (0: every query on the request thread, as before the pool)
+    'read-threads': { type: 'string' },
   },
 });
 const FUNDS = Number(args.funds);
@@ -153,10 +163,43 @@ const TEAM_VIEWS: ListingInput[] = [
   QUERIES[QUERIES.length - 1].input,
 ];
 
+type RunLoad = (bodies: string[], path?: string, method?: string, clients?: number, perClient?: number) => Promise<{ latencies: number[]; failures: number; wall: number }>;
+
+/** Filter + sort + search bodies with search texts `fund <n>` for the given numbers (each text its own query). */
+const searchBodies = (numbers: number[]) => numbers.map((n) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `fund ${n}` }));
+
+/**
+ * Distinct queries with the read pool and with the request thread alone, each beside its idle
+ * baseline: one client sending the same kind of request one after the other. Each measured run
+ * starts with fresh pools and an empty listing cache, after two unmeasured loads of other texts.
+ */
+async function distinctQueries(ctx: AppContext, runLoad: RunLoad): Promise<string[]> {
+  const readers = defaultPoolOptions().readThreads;
+  const loaded = searchBodies(Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => i + 1));
+  const idle = loaded.slice(0, 100);
+  // five-digit texts from 90,000: none is one of the measured texts
+  const warmup = (round: number) => searchBodies(Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => 90_000 + round * 5_000 + i));
+  const lines = ['', `Distinct queries: every request a new filter + sort + search text (\`fund 1\` ... \`fund ${loaded.length}\`), never cached:`, ''];
+  lines.push('| answered by | clients | requests | failures | p50 ms | p95 ms | requests/s |', '|---|---:|---:|---:|---:|---:|---:|');
+  for (const mode of [{ name: 'the request thread alone (pool threads 0: as before)', readThreads: 0 }, { name: `the read pool (${readers} threads)`, readThreads: readers }]) {
+    for (const run of [{ label: 'idle baseline', bodies: idle, clients: 1, perClient: idle.length }, { label: 'loaded', bodies: loaded, clients: CLIENTS, perClient: PER_CLIENT }]) {
+      await setRequestPoolOptions(ctx, { readThreads: mode.readThreads });
+      clearListingCache(ctx);
+      for (let i = 0; i < 2; i++) await runLoad(warmup(i));
+      const { latencies, failures, wall } = await runLoad(run.bodies, undefined, undefined, run.clients, run.perClient);
+      latencies.sort((a, b) => a - b);
+      lines.push(`| ${mode.name}, ${run.label} | ${run.clients} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
+    }
+  }
+  return lines;
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-bench-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
   const admin = bootstrap(ctx).admin;
+  if (args['read-threads'] !== undefined) await setRequestPoolOptions(ctx, { readThreads: Number(args['read-threads']) });
+  const poolOptions = requestPoolOptions(ctx);
   try {
     let t = performance.now();
     seed(ctx);
@@ -179,8 +222,8 @@ async function main() {
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
     const token = issueToken(ctx, admin.id, 'api', 3_600_000).token;
     /** Runs the HTTP load in a worker thread, so the clients do not share the server's event loop. */
-    const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST') => new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
-      const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}${path}`, method, token, bodies, clients: CLIENTS, perClient: PER_CLIENT } });
+    const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) => new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
+      const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}${path}`, method, token, bodies, clients, perClient } });
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -214,6 +257,8 @@ async function main() {
       latencies.sort((a, b) => a - b);
       lines.push(`| ${sc.name} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
     }
+    lines.push(...await distinctQueries(ctx, runLoad));
+    await setRequestPoolOptions(ctx, poolOptions);
     await server.close();
     lines.push('', 'Team views:', '', ...TEAM_VIEWS.map((v) => `- \`${JSON.stringify(v)}\``));
     process.stdout.write(lines.join('\n') + '\n');

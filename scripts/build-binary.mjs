@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'postject';
@@ -22,7 +23,9 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const MANIFEST_KEY = 'fund-audit/manifest.json'; // = SEA_MANIFEST_KEY in server/sea.ts
 const ADDON_GLOBAL = '__FUND_AUDIT_SQLITE_ADDON__'; // = ADDON_GLOBAL in server/sea.ts
 const ADDON_PATH = 'native/better_sqlite3.node';
-const WORKER_PATH = 'dist/worker.cjs'; // = the path server/jobs/pool.ts starts in the binary
+const WORKER_PATH = 'dist/worker.cjs'; // = the job thread's path in server/threads/script.ts
+const POOL_WORKER_PATH = 'dist/pool-worker.cjs'; // = the request pools' thread path in server/threads/script.ts
+const PISCINA_WORKER_GLOBAL = '__FUND_AUDIT_PISCINA_WORKER__'; // = PISCINA_WORKER_GLOBAL in server/threads/pools.ts
 const times = {};
 
 /** Runs fn and records how long it took (seconds). */
@@ -50,8 +53,9 @@ function patch(source, file, from, to) {
 /**
  * esbuild plugin for the CJS bundle: removes the top-level awaits a CJS bundle rejects (ink's
  * reconciler: dev-only devtools and package.json; yoga-layout: the async wasm load, made synchronous
- * with the same embedded wasm bytes) and swaps better-sqlite3's `bindings` lookup for the addon
- * server/sea.ts loads.
+ * with the same embedded wasm bytes), swaps better-sqlite3's `bindings` lookup for the addon
+ * server/sea.ts loads, and makes Piscina start its threads from the unpacked pool bundle (its own
+ * thread script is not on disk in the binary; the pool bundle includes it).
  */
 const seaPatches = {
   name: 'fund-audit-sea-patches',
@@ -80,6 +84,11 @@ if (!yogaModule.asm) throw new Error('yoga-layout did not initialise synchronous
 const Yoga = wrapAssembly(yogaModule);`);
       return { contents: src, loader: 'js' };
     });
+    b.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, (a) => {
+      const src = patch(readFileSync(a.path, 'utf8'), a.path, "filename: (0, node_path_1.resolve)(__dirname, 'worker.js')",
+        `filename: globalThis.${PISCINA_WORKER_GLOBAL} || (0, node_path_1.resolve)(__dirname, 'worker.js')`);
+      return { contents: src, loader: 'js' };
+    });
     b.onLoad({ filter: /[\\/]node_modules[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => {
       const src = patch(readFileSync(a.path, 'utf8'), a.path, "require('bindings')('better_sqlite3.node')",
         `(globalThis.${ADDON_GLOBAL} || (() => { throw new Error('better-sqlite3: the native addon was not loaded (server/sea.ts)'); })())`);
@@ -102,7 +111,8 @@ async function cjsBundle(entry, outfile) {
     metafile: true,
     logLevel: 'warning',
     jsx: 'automatic',
-    external: ['react-devtools-core'],
+    // an optional dependency of Piscina's thread (process priority), never used here
+    external: ['react-devtools-core', '@napi-rs/nice'],
     banner: { js: "const __import_meta_url = require('url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': '__import_meta_url', 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     plugins: [seaPatches],
@@ -135,6 +145,18 @@ import('./cli/main.ts').then(({ main }) => main(process.argv)).then(
 
 /** The job worker thread's bundle (server/jobs/pool.ts starts it from the unpacked assets). */
 const workerBundle = () => cjsBundle({ entryPoints: [join(root, 'server/jobs/thread-entry.ts')] }, join(work, 'worker.cjs'));
+
+/**
+ * The request pools' thread bundle (server/threads/pools.ts): Piscina's own thread script, which
+ * loads the task handler from this same file (already loaded: `require` answers its exports), and
+ * the handler, whose module loads the SQLite addon first.
+ */
+const poolWorkerBundle = () => {
+  // Piscina's package exports do not name its thread script: found beside its main file
+  const piscinaThread = join(dirname(createRequire(import.meta.url).resolve('piscina')), 'worker.js');
+  const contents = `export { default } from './server/threads/pool-entry.ts';\nimport ${JSON.stringify(piscinaThread)};\n`;
+  return cjsBundle({ stdin: { contents, resolveDir: root, sourcefile: 'pool-worker-entry.ts', loader: 'ts' } }, join(work, 'pool-worker.cjs'));
+};
 
 /** Every file below `dir` (relative to the app root, '/' separators), sorted. */
 function filesUnder(dir, filter = () => true) {
@@ -170,6 +192,7 @@ function assets() {
   if (!existsSync(addon)) throw new Error('build-binary: better-sqlite3 native addon missing (npm rebuild better-sqlite3)');
   map.set(ADDON_PATH, addon);
   map.set(WORKER_PATH, join(work, 'worker.cjs'));
+  map.set(POOL_WORKER_PATH, join(work, 'pool-worker.cjs'));
   for (const file of map.values()) if (!existsSync(file)) throw new Error(`build-binary: missing ${relative(root, file)}`);
   return { map, pkg };
 }
@@ -216,6 +239,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const bundleFile = await step('cjs bundle', bundle);
 await step('worker bundle', workerBundle);
+await step('pool worker bundle', poolWorkerBundle);
 const { blobFile, manifest } = await step('sea blob', () => blob(bundleFile));
 await step('inject', () => executable(blobFile));
 const version = await step('smoke test (--version)', () => spawnSync(output, ['--version'], { cwd: work, encoding: 'utf8', env: { ...process.env, FUND_AUDIT_CACHE_DIR: join(work, 'cache') } }));

@@ -19,7 +19,9 @@ export interface AppContext {
   events: EventBus;
   blobs: BlobStore;
   schemaVersion: number;
-  /** Closes the database. */
+  /** Runs `fn` when the context closes, before the database closes (the request pools end with their context); createContext's contexts have it. */
+  onClose?(fn: () => void): void;
+  /** Runs the `onClose` functions and closes the database. */
   close(): void;
 }
 
@@ -36,6 +38,7 @@ export async function createContext(opts: { dataDir?: string; flags?: ConfigInpu
   const log = createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: opts.terminalLog });
   const { db, sqlite, schemaVersion, applied, backup } = await openDb(config.dataDir, config.dbName);
   if (applied) log.info({ applied, schemaVersion, backup }, 'database schema upgraded');
+  const closing: Array<() => void> = [];
   return {
     config,
     db,
@@ -44,6 +47,10 @@ export async function createContext(opts: { dataDir?: string; flags?: ConfigInpu
     events: new EventBus(),
     blobs: new BlobStore(join(config.dataDir, 'blobs')),
     schemaVersion,
-    close: () => sqlite.close(),
+    onClose: (fn) => closing.push(fn),
+    close: () => {
+      for (const fn of closing.splice(0)) fn();
+      sqlite.close();
+    },
   };
 }

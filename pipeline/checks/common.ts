@@ -40,6 +40,26 @@ export interface CheckContext {
 /** One audit check: rows in, QA_Rec items out. May throw; `runChecks` turns that into a fail item. */
 export type Check = (data: FundSdmData, ctx: CheckContext) => QaRec[];
 
+/**
+ * A check's work over the holdings, fed one row at a time, so that several checks share one pass
+ * over rows read back from the database (each row decoded once for all of them).
+ */
+export interface HoldingsPass {
+  /** Takes the next holding (in file order); must not change or keep more than it needs of it. */
+  add(h: HoldingRow): void;
+  /** The check's items, once every holding was added. */
+  finish(): QaRec[];
+}
+
+/** Prepares a check's holdings pass (may read the other SDM types, and the holdings in a pre-pass). */
+export type HoldingsCheck = (data: FundSdmData, ctx: CheckContext) => HoldingsPass;
+
+/** Runs a holdings pass over a fund's holdings on its own: the check's items. */
+export function runPass(pass: HoldingsPass, holdings: Iterable<HoldingRow>): QaRec[] {
+  for (const h of holdings) pass.add(h);
+  return pass.finish();
+}
+
 /** Rounding noise allowed on amounts that should agree exactly (half a cent). */
 export const ROUNDING = 0.005;
 
@@ -75,9 +95,14 @@ export function round(x: number, dp = 2): number {
   return r === 0 ? 0 : r;
 }
 
-/** `1234567.891` -> `1,234,567.89` (for messages). */
+/** One formatter per number of decimals: `toLocaleString` builds a new one on every call. */
+const FORMATTERS = new Map<number, Intl.NumberFormat>();
+
+/** `1234567.891` -> `1,234,567.89` (for messages; exactly `x.toLocaleString('en-US', ...)` with `dp` decimals). */
 export function fmt(x: number, dp = 2): string {
-  return x.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp });
+  let f = FORMATTERS.get(dp);
+  if (!f) FORMATTERS.set(dp, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp })));
+  return f.format(x);
 }
 
 /** Status of a difference against the usual pair of thresholds: fail above `fail`, warning above `warn`. */
@@ -122,9 +147,13 @@ export const isDerivative = (h: HoldingRow) => h.standard_instrument === 'DERIVA
 /** Number of decimals a price is given with (from its shortest decimal form). */
 export function decimalsOf(x: number): number {
   const s = String(Math.abs(x));
-  const e = /e-(\d+)$/.exec(s);
-  if (e) return Number(e[1]) + (s.split('e')[0].split('.')[1]?.length ?? 0);
-  return s.split('.')[1]?.length ?? 0;
+  if (s.includes('e')) {
+    const e = /e-(\d+)$/.exec(s);
+    if (e) return Number(e[1]) + (s.split('e')[0].split('.')[1]?.length ?? 0);
+    return s.split('.')[1]?.length ?? 0;
+  }
+  const dot = s.indexOf('.');
+  return dot < 0 ? 0 : s.length - dot - 1;
 }
 
 /** The holding's local market value: as delivered, else base value x the TPA's FX rate. */
@@ -186,10 +215,18 @@ export class ItemLimit {
 
   /** Offers one item; it is kept or counted as left out. */
   add(it: QaRec): void {
-    const entry = { it, n: this.produced++ };
-    const rank = RANK[it.status];
+    this.offer(it.status, () => it);
+  }
+
+  /**
+   * Offers an item by its status; `make` builds it only when it is kept (most items of a large
+   * fund are left out, and their messages need not be written). `make` must give that status.
+   */
+  offer(status: QaRec['status'], make: () => QaRec): void {
+    const n = this.produced++;
+    const rank = RANK[status];
     if (this.keptCount < (this.omittedCount ? this.max - 1 : this.max)) {
-      this.kept[rank].push(entry);
+      this.kept[rank].push({ it: make(), n });
       this.keptCount++;
       return;
     }
@@ -204,8 +241,8 @@ export class ItemLimit {
     if (worstRank > rank) {
       const out = this.kept[worstRank].pop()!;
       this.omitted[out.it.status]++;
-      this.kept[rank].push(entry);
-    } else this.omitted[it.status]++;
+      this.kept[rank].push({ it: make(), n });
+    } else this.omitted[status]++;
   }
 
   /** Items offered so far. */

@@ -22,7 +22,7 @@
  * and the items are limited as they come (`ItemLimit`).
  */
 import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
-import { decimalsOf, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, worst, type CheckContext } from './common.js';
+import { decimalsOf, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, runPass, worst, type CheckContext, type HoldingsPass } from './common.js';
 import { checkCusip, checkFigi, checkIsin, CUSIP_SHAPE, FIGI_SHAPE, ISIN_SHAPE } from './identifiers.js';
 
 export const HOLDINGS_INTEGRITY = 'holdings_integrity';
@@ -90,12 +90,13 @@ interface Seen {
 /** Lines named in a duplicate's message. */
 const SHOWN_LINES = 5;
 
-export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[] {
+/** Holdings integrity as a holdings pass (see the module's description). */
+export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): HoldingsPass {
   const items = new ItemLimit(HOLDINGS_INTEGRITY, ctx.maxItemsPerCheck);
   const seen = new Map<string, Seen>();
   let per100 = 0;
   let holdings = 0;
-  for (const h of data.holdings) {
+  const add = (h: HoldingRow): void => {
     holdings++;
     if (priceFactor(h) === 100) per100++;
     const list = [...valueProblems(h, ctx), ...identifierProblems(h)];
@@ -111,21 +112,29 @@ export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[]
       if (earlier.lines.length < SHOWN_LINES) earlier.lines.push(h.line);
       if (!twin) earlier.positions.set(position, { file: h.file, line: h.line });
     } else seen.set(key, { lines: [h.line], count: 1, positions: new Map([[position, { file: h.file, line: h.line }]]) });
-    if (!list.length) continue;
+    if (!list.length) return;
     const main = list.reduce((a, b) => (Math.abs(b.diff) > Math.abs(a.diff) ? b : a));
-    items.add({
-      check: HOLDINGS_INTEGRITY, name: h.security_id, status: worst(list.map((p) => p.status)), diff: main.diff,
+    const status = worst(list.map((p) => p.status));
+    items.offer(status, () => ({
+      check: HOLDINGS_INTEGRITY, name: h.security_id, status, diff: main.diff,
       threshold: ctx.materiality.sad, file: h.file, line: h.line,
       message: `${h.security_name}: ${list.map((p) => p.text).join('; ')}`,
       details: { problems: list.map((p) => p.text), quantity: h.quantity, price: h.price, priceFactor: priceFactor(h), marketValueLocal: h.market_value_local, marketValueBase: h.market_value_base, fxRate: h.fx_rate },
-    });
-  }
-  if (!items.count) {
-    items.add({
-      check: HOLDINGS_INTEGRITY, name: 'All holdings', status: 'pass', diff: 0, threshold: ctx.materiality.sad,
-      message: `${holdings} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${holdings - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
-      details: { holdings, pricedPer100: per100, pricedPerUnit: holdings - per100 },
-    });
-  }
-  return items.items();
+    }));
+  };
+  const finish = (): QaRec[] => {
+    if (!items.count) {
+      items.add({
+        check: HOLDINGS_INTEGRITY, name: 'All holdings', status: 'pass', diff: 0, threshold: ctx.materiality.sad,
+        message: `${holdings} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${holdings - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
+        details: { holdings, pricedPer100: per100, pricedPerUnit: holdings - per100 },
+      });
+    }
+    return items.items();
+  };
+  return { add, finish };
+}
+
+export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[] {
+  return runPass(holdingsIntegrityPass(data, ctx), data.holdings);
 }

@@ -17,7 +17,7 @@
  * only totals, the 25 largest impacts and the flagged items (limited as they come) are kept.
  */
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, QaRec } from '../sdm/rows.js';
-import { DEFAULT_MAX_ITEMS_PER_CHECK, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, statusFor, Sum, type CheckContext } from './common.js';
+import { DEFAULT_MAX_ITEMS_PER_CHECK, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, runPass, statusFor, Sum, type CheckContext, type HoldingsPass } from './common.js';
 import { rateFor } from './fx.js';
 
 export const PRICE_TESTING = 'price_testing';
@@ -86,11 +86,69 @@ interface CcyTotals {
   rate: FxRate;
 }
 
-export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
+/** One currency's FX re-translation in the price-testing summary (rates in units per base). */
+export interface CurrencyImpact {
+  currency: string;
+  positions: number;
+  tpaRateMin: number | null;
+  tpaRateMax: number | null;
+  tpaRateEffective: number | null;
+  independentRate: number;
+  rateDate: string;
+  rateSource: string;
+  /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
+  rateDiffPct: number | null;
+  /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
+  tpaRates: Array<{ rate: number; positions: number; marketValueBase: number; rateDiffPct: number | null; impact: number }>;
+  marketValueLocal: number;
+  marketValueBaseTpa: number;
+  marketValueBaseIndependent: number;
+  impact: number;
+}
+
+/** One of the largest impacts in the price-testing summary (fund currency). */
+export interface LargestImpact {
+  securityId: string;
+  name: string;
+  currency: string | null;
+  quantity: number;
+  tpaPrice: number;
+  independentPrice: number | null;
+  tpaFx: number | null;
+  independentFx: number | null;
+  marketValueBase: number;
+  priceImpact: number;
+  fxImpact: number;
+  impact: number;
+  file: string;
+  line: number;
+}
+
+/** `details` of the 'Price testing: total impact' item (the test was performed). */
+export interface PriceTestingSummary {
+  performed: true;
+  tested: number;
+  priceTested: number;
+  fxTested: number;
+  noIndependentPrice: number;
+  flagged: number;
+  net: number;
+  gross: number;
+  ownPriceSources: string[];
+  currencies: CurrencyImpact[];
+  untestedCurrencies: Array<{ currency: string; positions: number; marketValueBase: number }>;
+  largest: LargestImpact[];
+  pm: number;
+  te: number;
+  sad: number;
+}
+
+/** Price testing as a holdings pass (see the module's description); prices are read when it is made. */
+export function priceTestingPass(data: FundSdmData, ctx: CheckContext): HoldingsPass {
   const { pm, te, sad } = ctx.materiality;
   const base = { check: PRICE_TESTING, name: 'Price testing' };
   if (!ctx.externalValuations) {
-    return [{ ...base, status: 'pass', diff: 0, threshold: null, message: 'Not performed: the fund has no external valuations (external_valuations = N)', details: { performed: false } }];
+    return { add: () => {}, finish: () => [{ ...base, status: 'pass', diff: 0, threshold: null, message: 'Not performed: the fund has no external valuations (external_valuations = N)', details: { performed: false } }] };
   }
   const own = tpaOwnSources(data, ctx);
   const independent = new Map<string, PriceRow>();
@@ -101,17 +159,10 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
     if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
   }
   const rates = ctx.fxRates ?? [];
+  // whether the test is performed is known at the end of the pass (a foreign holding may come last):
+  // until then a holding that cannot be tested is remembered, and only thrown when it is performed
   let anyForeign = false;
-  if (rates.length) {
-    for (const h of data.holdings) {
-      if (isBaseCurrency(h.price_currency, ctx.currency)) continue;
-      anyForeign = true;
-      break;
-    }
-  }
-  if (!independent.size && !anyForeign) {
-    return [{ ...base, status: 'warning', diff: 0, threshold: null, message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`, details: { performed: false } }];
-  }
+  let failure: { error: unknown } | null = null;
 
   // one pass over the holdings: flagged items, totals and the largest impacts, nothing per holding kept
   const items = new ItemLimit(PRICE_TESTING, Math.max(2, ctx.maxItemsPerCheck ?? DEFAULT_MAX_ITEMS_PER_CHECK) - 1);
@@ -126,9 +177,10 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
   let flagged = 0;
   const noRate = new Map<string, { positions: number; base: Sum }>();
   const byCcy = new Map<string, CcyTotals>();
-  for (const h of data.holdings) {
+  const test = (h: HoldingRow): void => {
     holdings++;
     const isForeign = !isBaseCurrency(h.price_currency, ctx.currency);
+    if (isForeign && rates.length) anyForeign = true;
     const ccy = (h.price_currency ?? ctx.currency).toUpperCase();
     const local = localValue(h);
     const rate = isForeign ? rateFor(rates, ccy, ctx.periodEnd) ?? null : null;
@@ -165,7 +217,7 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
       c.base.add(h.market_value_base);
     }
     const fxTestedHere = isForeign && rate !== null && local !== null;
-    if (!((ip && tpaFx) || fxTestedHere)) continue;
+    if (!((ip && tpaFx) || fxTestedHere)) return;
     const x: Impact = { h, priceImpact, fxImpact, impact: priceImpact + fxImpact, independentPrice: ip && tpaFx ? ip : null, rate: fxTestedHere ? rate : null };
     tested++;
     if (x.independentPrice) priceTested++;
@@ -173,54 +225,80 @@ export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
     net.add(x.impact);
     grossSum.add(Math.abs(x.impact));
     largestImpacts.add(x);
-    if (Math.abs(x.impact) <= te) continue;
+    if (Math.abs(x.impact) <= te) return;
     flagged++;
-    const parts = [
-      x.independentPrice && `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
-      x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
-    ].filter(Boolean);
-    items.add({
-      check: PRICE_TESTING, name: h.security_id, status: 'fail', diff: round(x.impact), threshold: te, file: h.file, line: h.line,
-      message: `${h.security_name}: value impact ${fmt(x.impact)} ${ctx.currency} above TE ${fmt(te)} (${parts.join('; ')})`,
-      details: { quantity: h.quantity, tpaPrice: h.price, independentPrice: x.independentPrice?.price ?? null, priceSource: x.independentPrice?.price_source ?? null, tpaFx: h.fx_rate, independentFx: x.rate?.units_per_base ?? null, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact) },
+    items.offer('fail', () => {
+      const parts = [
+        x.independentPrice && `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
+        x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
+      ].filter(Boolean);
+      return {
+        check: PRICE_TESTING, name: h.security_id, status: 'fail', diff: round(x.impact), threshold: te, file: h.file, line: h.line,
+        message: `${h.security_name}: value impact ${fmt(x.impact)} ${ctx.currency} above TE ${fmt(te)} (${parts.join('; ')})`,
+        details: { quantity: h.quantity, tpaPrice: h.price, independentPrice: x.independentPrice?.price ?? null, priceSource: x.independentPrice?.price_source ?? null, tpaFx: h.fx_rate, independentFx: x.rate?.units_per_base ?? null, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact) },
+      };
     });
-  }
-
-  const netTotal = round(net.value);
-  const gross = round(grossSum.value);
-  const status = statusFor(netTotal, sad, pm);
-  const pct = (tpa: number | null, ind: number) => (tpa ? ((tpa - ind) / ind) * 100 : null);
-  const currencies = [...byCcy].sort(([a], [b]) => a.localeCompare(b)).map(([currency, c]) => {
-    const absBase = c.absBase.value;
-    const effective = absBase ? c.absLocal.value / absBase : null;
-    const ind = c.rate.units_per_base;
-    const tpaRates = [...c.tpaRates].sort((a, b) => a[0] - b[0]).map(([rate, r]) => ({
-      rate, positions: r.positions, marketValueBase: round(r.base.value), rateDiffPct: pct(rate, ind), impact: round(r.impact.value),
+  };
+  const add = (h: HoldingRow): void => {
+    if (failure) {
+      if (!anyForeign && rates.length && !isBaseCurrency(h.price_currency, ctx.currency)) anyForeign = true;
+      return;
+    }
+    try {
+      test(h);
+    } catch (error) {
+      failure = { error };
+    }
+  };
+  const finish = (): QaRec[] => {
+    if (!independent.size && !anyForeign) {
+      return [{ ...base, status: 'warning', diff: 0, threshold: null, message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`, details: { performed: false } }];
+    }
+    if (failure) throw failure.error;
+    return summarise();
+  };
+  const summarise = (): QaRec[] => {
+    const netTotal = round(net.value);
+    const gross = round(grossSum.value);
+    const status = statusFor(netTotal, sad, pm);
+    const pct = (tpa: number | null, ind: number) => (tpa ? ((tpa - ind) / ind) * 100 : null);
+    const currencies = [...byCcy].sort(([a], [b]) => a.localeCompare(b)).map(([currency, c]): CurrencyImpact => {
+      const absBase = c.absBase.value;
+      const effective = absBase ? c.absLocal.value / absBase : null;
+      const ind = c.rate.units_per_base;
+      const tpaRates = [...c.tpaRates].sort((a, b) => a[0] - b[0]).map(([rate, r]) => ({
+        rate, positions: r.positions, marketValueBase: round(r.base.value), rateDiffPct: pct(rate, ind), impact: round(r.impact.value),
+      }));
+      return {
+        currency, positions: c.positions, tpaRateMin: tpaRates[0]?.rate ?? null, tpaRateMax: tpaRates[tpaRates.length - 1]?.rate ?? null,
+        tpaRateEffective: effective, independentRate: ind, rateDate: c.rate.rate_date, rateSource: c.rate.source,
+        /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
+        rateDiffPct: pct(effective, ind),
+        /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
+        tpaRates,
+        marketValueLocal: round(c.local.value), marketValueBaseTpa: round(c.baseTpa.value), marketValueBaseIndependent: round(c.baseInd.value), impact: round(c.impact.value),
+      };
+    });
+    const largest = largestImpacts.list.map((x): LargestImpact => ({
+      securityId: x.h.security_id, name: x.h.security_name, currency: x.h.price_currency, quantity: x.h.quantity,
+      tpaPrice: x.h.price, independentPrice: x.independentPrice?.price ?? null, tpaFx: x.h.fx_rate, independentFx: x.rate?.units_per_base ?? null,
+      marketValueBase: x.h.market_value_base, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact), impact: round(x.impact), file: x.h.file, line: x.h.line,
     }));
-    return {
-      currency, positions: c.positions, tpaRateMin: tpaRates[0]?.rate ?? null, tpaRateMax: tpaRates[tpaRates.length - 1]?.rate ?? null,
-      tpaRateEffective: effective, independentRate: ind, rateDate: c.rate.rate_date, rateSource: c.rate.source,
-      /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
-      rateDiffPct: pct(effective, ind),
-      /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
-      tpaRates,
-      marketValueLocal: round(c.local.value), marketValueBaseTpa: round(c.baseTpa.value), marketValueBaseIndependent: round(c.baseInd.value), impact: round(c.impact.value),
-    };
-  });
-  const largest = largestImpacts.list.map((x) => ({
-    securityId: x.h.security_id, name: x.h.security_name, currency: x.h.price_currency, quantity: x.h.quantity,
-    tpaPrice: x.h.price, independentPrice: x.independentPrice?.price ?? null, tpaFx: x.h.fx_rate, independentFx: x.rate?.units_per_base ?? null,
-    marketValueBase: x.h.market_value_base, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact), impact: round(x.impact), file: x.h.file, line: x.h.line,
-  }));
-  const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(c.base.value) }));
-  const out = items.items();
-  out.push({
-    ...base, name: 'Price testing: total impact', status, diff: netTotal, threshold: status === 'fail' ? pm : sad,
-    message: `${tested} of ${holdings} holdings tested (${priceTested} against an independent price, ${fxTested} against independent FX): net impact ${fmt(netTotal)} ${ctx.currency} (gross ${fmt(gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${flagged} holding(s) above TE ${fmt(te)}${untestedCcy.length ? `; no independent rate for ${untestedCcy.map((c) => c.currency).join(', ')}` : ''}`,
-    details: {
-      performed: true, tested, priceTested, fxTested, noIndependentPrice: noPrice, flagged, net: netTotal, gross,
-      ownPriceSources: [...own], currencies, untestedCurrencies: untestedCcy, largest, pm, te, sad,
-    },
-  });
-  return out;
+    const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(c.base.value) }));
+    const out = items.items();
+    out.push({
+      ...base, name: 'Price testing: total impact', status, diff: netTotal, threshold: status === 'fail' ? pm : sad,
+      message: `${tested} of ${holdings} holdings tested (${priceTested} against an independent price, ${fxTested} against independent FX): net impact ${fmt(netTotal)} ${ctx.currency} (gross ${fmt(gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${flagged} holding(s) above TE ${fmt(te)}${untestedCcy.length ? `; no independent rate for ${untestedCcy.map((c) => c.currency).join(', ')}` : ''}`,
+      details: {
+        performed: true, tested, priceTested, fxTested, noIndependentPrice: noPrice, flagged, net: netTotal, gross,
+        ownPriceSources: [...own], currencies, untestedCurrencies: untestedCcy, largest, pm, te, sad,
+      } satisfies PriceTestingSummary,
+    });
+    return out;
+  };
+  return { add, finish };
+}
+
+export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
+  return runPass(priceTestingPass(data, ctx), data.holdings);
 }

@@ -38,8 +38,17 @@ export function rowWidth(cells: Cell[]): number {
  * @throws UnreadableFileError on malformed CSV (after the rows before the fault were given)
  */
 export async function* delimitedRows(fileName: string, text: () => Iterable<string>, delimiter: string, hasQuotes: boolean): AsyncGenerator<RawRow> {
+  for await (const batch of delimitedBatches(fileName, text, delimiter, hasQuotes)) yield* batch;
+}
+
+/**
+ * The rows of `delimitedRows` in batches: the rows of each decoded chunk of quote-free text
+ * together (a reader then pays one asynchronous step a chunk, not one a row), one row a batch
+ * through csv-parse. Same arguments, rows and errors.
+ */
+export async function* delimitedBatches(fileName: string, text: () => Iterable<string>, delimiter: string, hasQuotes: boolean): AsyncGenerator<RawRow[]> {
   if (!hasQuotes) {
-    yield* plainRows(text(), delimiter);
+    yield* plainBatches(text(), delimiter);
     return;
   }
   const parser = parse({ delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true });
@@ -69,7 +78,7 @@ export async function* delimitedRows(fileName: string, text: () => Iterable<stri
         }
       }
       // csv-parse counts the line a record ends on; a quoted line break moves its start up
-      if (!blank) yield { line: info.lines - breaks, cells };
+      if (!blank) yield [{ line: info.lines - breaks, cells }];
     }
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
@@ -81,8 +90,8 @@ export async function* delimitedRows(fileName: string, text: () => Iterable<stri
   }
 }
 
-/** Rows of quote-free text: one per non-blank line, split at the delimiter. */
-function* plainRows(text: Iterable<string>, delimiter: string): Generator<RawRow> {
+/** Rows of quote-free text: one per non-blank line, split at the delimiter; the rows of each text chunk in one batch. */
+function* plainBatches(text: Iterable<string>, delimiter: string): Generator<RawRow[]> {
   let carry = '';
   let line = 0;
   const row = (l: string): RawRow | null => {
@@ -94,14 +103,16 @@ function* plainRows(text: Iterable<string>, delimiter: string): Generator<RawRow
   for (const t of text) {
     const lines = (carry + t).split('\n');
     carry = lines.pop()!;
+    const batch: RawRow[] = [];
     for (const l of lines) {
       const r = row(l);
-      if (r) yield r;
+      if (r) batch.push(r);
     }
+    if (batch.length) yield batch;
   }
   if (carry) {
     const r = row(carry);
-    if (r) yield r;
+    if (r) yield [r];
   }
 }
 

@@ -15,7 +15,7 @@
  * file's size); `readTables` collects them.
  */
 import { decodeChunks, sniffEncoding } from './encoding.js';
-import { delimitedRows, rowWidth as width, UnreadableFileError } from './delimited.js';
+import { delimitedBatches, rowWidth as width, UnreadableFileError } from './delimited.js';
 import { bytesSource, type ByteSource } from './source.js';
 import { readSheets, XLS_MAGIC, ZIP_MAGIC, type SheetStream } from './xlsx.js';
 import type { Cell } from './values.js';
@@ -164,6 +164,11 @@ export interface ReadOptions {
 export interface TableStream extends Omit<RawTable, 'rows'> {
   /** Non-blank data rows below the header; read once, before the next table is asked for. */
   rows: AsyncIterable<RawRow>;
+  /**
+   * The same rows in batches, in order (a CSV's rows chunk by chunk: one asynchronous step a
+   * batch instead of one a row). One source: read either `rows` or `batches`, once.
+   */
+  batches: AsyncIterable<RawRow[]>;
 }
 
 /** The header of non-blank rows and the index of the first data row. */
@@ -174,23 +179,11 @@ function headerOf(rows: RawRow[]): { headerLine: number; header: string[]; first
   return { headerLine: headerRow.line, header, first: h + 1 };
 }
 
-/** The first `n` items of an iterator (fewer when it ends first). */
-async function take<T>(it: AsyncIterator<T>, n: number): Promise<T[]> {
-  const out: T[] = [];
-  while (out.length < n) {
-    const r = await it.next();
-    if (r.done) break;
-    out.push(r.value);
-  }
-  return out;
-}
-
-/** Rows already read, then the rest of the iterator; errors of the iterator go through `wrap`. */
-async function* rest<T>(first: T[], it: AsyncIterator<T>, wrap: (err: unknown) => unknown = (e) => e): AsyncGenerator<T> {
-  yield* first;
-  first.length = 0;
+/** Rows already read, then the rest of the iterator in batches; errors of the iterator go through `wrap`. */
+async function* restBatches<T>(first: T[], it: AsyncIterator<T[]>, wrap: (err: unknown) => unknown = (e) => e): AsyncGenerator<T[]> {
+  if (first.length) yield first;
   for (;;) {
-    let r: IteratorResult<T>;
+    let r: IteratorResult<T[]>;
     try {
       r = await it.next();
     } catch (err) {
@@ -199,6 +192,32 @@ async function* rest<T>(first: T[], it: AsyncIterator<T>, wrap: (err: unknown) =
     if (r.done) return;
     yield r.value;
   }
+}
+
+/** An iterator of rows as batches of one row. */
+async function* single<T>(it: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const x of it) yield [x];
+}
+
+/** The rows of a table as `rows` and as `batches` (one source, read once either way). */
+function rowsAndBatches(batches: AsyncIterable<RawRow[]>): Pick<TableStream, 'rows' | 'batches'> {
+  return {
+    batches,
+    rows: (async function* () {
+      for await (const b of batches) yield* b;
+    })(),
+  };
+}
+
+/** The first `n` rows of a batch iterator, and the rest of the batch that completes them. */
+async function takeRows<T>(it: AsyncIterator<T[]>, n: number): Promise<{ rows: T[]; rest: T[] }> {
+  const rows: T[] = [];
+  while (rows.length < n) {
+    const r = await it.next();
+    if (r.done) break;
+    for (const x of r.value) rows.push(x);
+  }
+  return { rows: rows.slice(0, n), rest: rows.slice(n) };
 }
 
 /** Text looked at for the delimiter (see `detectDelimiter`) and for binary content. */
@@ -232,17 +251,22 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: Rea
       for (;;) {
         let next: IteratorResult<SheetStream>;
         let firstRows: RawRow[] = [];
+        let sheetRows: AsyncIterator<RawRow[]>;
+        let sheetRest: RawRow[] = [];
         try {
           next = await sheets.next();
           if (next.done) break;
-          firstRows = await take(next.value.rows, HEADER_SEARCH_ROWS + BELOW_ROWS);
+          sheetRows = single(next.value.rows)[Symbol.asyncIterator]();
+          const taken = await takeRows(sheetRows, HEADER_SEARCH_ROWS + BELOW_ROWS);
+          firstRows = taken.rows;
+          sheetRest = taken.rest;
         } catch (err) {
           throw unreadable(err);
         }
         if (!firstRows.length) continue;
         const { first, ...h } = headerOf(firstRows);
         tables++;
-        yield { file: `${fileName}#${next.value.name}`, sheetName: next.value.name, encoding: null, delimiter: null, ...h, rows: rest(firstRows.slice(first), next.value.rows, unreadable) };
+        yield { file: `${fileName}#${next.value.name}`, sheetName: next.value.name, encoding: null, delimiter: null, ...h, ...rowsAndBatches(restBatches([...firstRows.slice(first), ...sheetRest], sheetRows, unreadable)) };
       }
     } finally {
       await sheets.return?.(undefined);
@@ -264,12 +288,12 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: Rea
   }
   const delimiter = detectDelimiter(sample);
   sample = '';
-  const it = delimitedRows(fileName, text, delimiter, sniffed.hasQuotes)[Symbol.asyncIterator]();
+  const it = delimitedBatches(fileName, text, delimiter, sniffed.hasQuotes)[Symbol.asyncIterator]();
   try {
-    const firstRows = await take(it, HEADER_SEARCH_ROWS + BELOW_ROWS);
+    const { rows: firstRows, rest } = await takeRows(it, HEADER_SEARCH_ROWS + BELOW_ROWS);
     if (!firstRows.length) throw new UnreadableFileError(fileName, 'the file holds no data (only blank lines)');
     const { first, ...h } = headerOf(firstRows);
-    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, rows: rest(firstRows.slice(first), it) };
+    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, ...rowsAndBatches(restBatches([...firstRows.slice(first), ...rest], it)) };
   } finally {
     await it.return?.(undefined);
   }
@@ -285,7 +309,8 @@ export async function readTables(fileName: string, bytes: Uint8Array | ByteSourc
   for await (const t of streamTables(fileName, src, opts)) {
     const rows: RawRow[] = [];
     for await (const r of t.rows) rows.push(r);
-    tables.push({ ...t, rows });
+    const { batches: _, ...table } = t;
+    tables.push({ ...table, rows });
   }
   return tables;
 }

@@ -108,6 +108,27 @@ export function parseNumber(cell: Cell | undefined, fmt: NumberFormat): Parsed<n
   return { ok: true, value: negative && n !== 0 ? -n : n };
 }
 
+/**
+ * `parseNumber` for one format, its patterns prepared once: what a reader parsing a column of
+ * many cells uses (the common case, a well-formed string, is parsed here; the rest by `parseNumber`).
+ */
+export function numberParser(fmt: NumberFormat): (cell: Cell | undefined) => Parsed<number> {
+  const fast = fastPattern(fmt);
+  const th = fmt.thousandsSeparator;
+  const comma = fmt.decimalSeparator === ',';
+  return (cell) => {
+    if (typeof cell === 'string' && fast !== null) {
+      const s = cell.trim();
+      if (s === '') return EMPTY;
+      if (fast.test(s)) {
+        const digits = th ? s.replaceAll(th, '') : s;
+        return { ok: true, value: Number(comma ? digits.replace(',', '.') : digits) || 0 };
+      }
+    }
+    return parseNumber(cell, fmt);
+  };
+}
+
 /** ISO `YYYY-MM-DD` of a Date's UTC calendar day (the readers give dates at UTC midnight). */
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
@@ -162,4 +183,22 @@ export function parseDate(cell: Cell | undefined, format: string | null): Parsed
   const m = re.exec(s);
   const iso = m ? ymd(Number(m[order[0]]), Number(m[order[1]]), Number(m[order[2]])) : null;
   return iso ? { ok: true, value: iso } : { ok: false, error: `${showCell(cell)} is not a date in the format ${fmt}` };
+}
+
+/**
+ * `parseDate` for one format, remembering the last text cell and its result: a column of a
+ * delivery mostly repeats one date (the valuation date), parsed once. Results are shared: do not
+ * change them.
+ */
+export function dateParser(format: string | null): (cell: Cell | undefined) => Parsed<string> {
+  let lastText: string | null = null;
+  let last: Parsed<string> = EMPTY;
+  return (cell) => {
+    if (typeof cell !== 'string') return parseDate(cell, format);
+    if (cell !== lastText) {
+      last = parseDate(cell, format);
+      lastText = cell;
+    }
+    return last;
+  };
 }

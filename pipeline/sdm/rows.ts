@@ -78,8 +78,8 @@ export interface PriceRow extends Source {
 
 /**
  * Rows of one SDM type that may be iterated any number of times, and counted. An array is one;
- * the pipeline's (`pipeline/jobs/fund-data.ts`) reads the rows from the database one at a time on
- * each pass, so consumers must not keep every row they see.
+ * the calculations stage's (`server/jobs/stages/calculations.ts`) reads the rows from the database
+ * one at a time on each pass, so consumers must not keep every row they see.
  */
 export interface RowSource<T> extends Iterable<T> {
   readonly length: number;

@@ -11,7 +11,7 @@
  */
 import type { Layout } from '../mappings/parse.js';
 import type { RawRow, RawTable } from '../readers/table.js';
-import { isEmptyCell, parseDate } from '../readers/values.js';
+import { dateParser, isEmptyCell } from '../readers/values.js';
 import { SDM_COLUMNS, type SdmType } from '../sdm/model.js';
 
 /** Outcome of identifying one table. */
@@ -166,6 +166,7 @@ export function createFundSplitter(idf: Identification): FundSplitter {
   const dateColumn = 'as_of' in idf.layoutColumns ? 'as_of' : 'price_date' in idf.layoutColumns ? 'price_date' : null;
   const dateAt = dateColumn ? idf.layoutColumns[dateColumn] : -1;
   const dateFormat = dateColumn ? layout.columns.find((c) => c.sdmColumn === dateColumn)?.dateFormat ?? null : null;
+  const parseDate = dateParser(dateFormat);
   const fundAt = 'fund_code' in idf.layoutColumns ? idf.layoutColumns.fund_code : -1;
   const groups = new Map<string, { count: number; lines: number[]; dates: Map<string, number> }>();
   return {
@@ -177,7 +178,7 @@ export function createFundSplitter(idf: Identification): FundSplitter {
       g.count++;
       if (!code && g.lines.length < NOTE_LINES) g.lines.push(row.line);
       if (dateAt >= 0) {
-        const d = parseDate(row.cells[dateAt], dateFormat);
+        const d = parseDate(row.cells[dateAt]);
         if (d.ok && d.value) g.dates.set(d.value, (g.dates.get(d.value) ?? 0) + 1);
       }
       return code;

@@ -17,7 +17,7 @@
  */
 import type { CodeMap, Layout } from '../mappings/parse.js';
 import type { RawRow, RawTable } from '../readers/table.js';
-import { cellText, parseDate, parseNumber, showCell, type Cell, type NumberFormat } from '../readers/values.js';
+import { cellText, dateParser, numberParser, showCell, type Cell, type NumberFormat, type Parsed } from '../readers/values.js';
 import { CODE_MAPPING_COLUMN, SDM_COLUMNS, type MappingType, type SdmType } from '../sdm/model.js';
 import type { HoldingRow, PriceRow, QaMapping, RowError, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../sdm/rows.js';
 import { headerIndex, normalizeColumnName } from './identify.js';
@@ -52,6 +52,8 @@ interface Plan {
   source: string;
   fmt: NumberFormat;
   dateFormat: string | null;
+  /** The number or date parser of the column (null for text). */
+  parse: ((cell: Cell | undefined) => Parsed<number | string>) | null;
   code: { type: Exclude<MappingType, 'file_layout'>; field: string; map: CodeMap | undefined } | null;
 }
 
@@ -86,11 +88,10 @@ export function createStandardizer(opts: { file: string; header: string[]; heade
       });
     }
     const code = codeType && CODE_MAPPING_COLUMN[codeType].column === c.name ? { type: codeType, field: STANDARD_FIELD[codeType], map: opts.codeMaps[codeType] } : null;
-    return {
-      name: c.name, kind: c.kind, required: c.required, at, source: lc?.source ?? c.name, code,
-      fmt: { decimalSeparator: lc?.decimalSeparator ?? '.', thousandsSeparator: lc?.thousandsSeparator ?? '' },
-      dateFormat: lc?.dateFormat ?? null,
-    };
+    const fmt: NumberFormat = { decimalSeparator: lc?.decimalSeparator ?? '.', thousandsSeparator: lc?.thousandsSeparator ?? '' };
+    const dateFormat = lc?.dateFormat ?? null;
+    const parse = c.kind === 'number' ? numberParser(fmt) : c.kind === 'date' ? dateParser(dateFormat) : null;
+    return { name: c.name, kind: c.kind, required: c.required, at, source: lc?.source ?? c.name, code, fmt, dateFormat, parse };
   });
   const unusable = errors.length > 0;
   const unmapped = new Map<string, QaMapping>();
@@ -103,9 +104,9 @@ export function createStandardizer(opts: { file: string; header: string[]; heade
       const cell: Cell | undefined = p.at >= 0 ? row.cells[p.at] : null;
       let value: string | number | null;
       let problem: string | null = null;
-      if (p.kind === 'text') value = cellText(cell);
+      if (p.parse === null) value = cellText(cell);
       else {
-        const parsed = p.kind === 'number' ? parseNumber(cell, p.fmt) : parseDate(cell, p.dateFormat);
+        const parsed = p.parse(cell);
         value = parsed.ok ? parsed.value : null;
         if (!parsed.ok) {
           problem = `Unparseable ${p.kind} ${showCell(cell as Cell)} in ${p.required ? 'required ' : ''}column ${p.name}${p.kind === 'date' ? ` (expected ${p.dateFormat ?? 'YYYY-MM-DD'})` : ''}`;

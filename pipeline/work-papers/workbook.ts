@@ -13,8 +13,9 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
-import { CHECK_LABELS, type CheckRun, type MaterialityAmounts } from '../checks/index.js';
+import { CHECK_LABELS, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
 import { rollForwardByClass } from '../checks/capital-roll-forward.js';
+import type { PriceTestingSummary } from '../checks/price-testing.js';
 import { DERIVATIVE_ACCOUNTS, INVESTMENT_ACCOUNTS, investmentTotals } from '../checks/investments-reconciliation.js';
 import { round, sum, tbByClass } from '../checks/common.js';
 import { safeCellText } from './safe-cell.js';
@@ -26,6 +27,8 @@ export interface WorkPaperInput {
   nav: number;
   data: FundSdmData;
   checks: Pick<CheckRun, 'items' | 'summary' | 'status'>;
+  /** The investments reconciliation's totals from the checks' run; computed from `data` (one pass over the holdings) when absent. */
+  investmentTotals?: InvestmentTotals;
   generatedAt: Date;
 }
 
@@ -83,6 +86,8 @@ class SheetWriter {
 const label = (id: string) => CHECK_LABELS[id] ?? id;
 const statusText = (s: string) => s.toUpperCase();
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+/** A percentage (0-100) as a fraction, null when not a finite number. */
+const fraction = (pct: number | null): number | null => (num(pct) === null ? null : (pct as number) / 100);
 
 function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
   const { fund, materiality: m, checks } = input;
@@ -140,7 +145,7 @@ function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPap
     const d = (it.details ?? {}) as Record<string, unknown>;
     s.row([it.name, num(d.positions), num(d.holdings), num(d.tb), it.diff, it.threshold, statusText(it.status), it.message]);
   }
-  const t = investmentTotals(input.data);
+  const t = input.investmentTotals ?? investmentTotals(input.data);
   s.blank();
   s.row(['Holdings by standard instrument type', 'Positions', 'Market value (base)'], true);
   for (const b of t.byInstrument) s.row([b.instrument, b.count, b.marketValueBase]);
@@ -158,17 +163,17 @@ function priceTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   s.row(['Item', 'Status', 'Currency', 'Impact', 'Threshold', 'Message'], true);
   const items = input.checks.items.filter((i) => i.check === 'price_testing');
   for (const it of items) s.row([it.name, statusText(it.status), input.fund.currency, it.diff, it.threshold, it.message]);
-  const total = items.find((i) => (i.details as { performed?: boolean } | undefined)?.performed)?.details as Record<string, any> | undefined;
+  const total = items.find((i) => (i.details as { performed?: boolean } | undefined)?.performed)?.details as PriceTestingSummary | undefined;
   if (total) {
     s.blank();
     s.row(['FX by currency', 'Positions', 'TPA rate (min)', 'TPA rate (max)', 'TPA rate (weighted)', 'Independent rate', 'Rate date', 'Difference %', 'Value local', 'Value base (TPA)', 'Value base (independent)', 'FX impact'], true);
     for (const c of total.currencies ?? []) {
-      s.row([c.currency, [c.positions, 'int'], [c.tpaRateMin, 'rate'], [c.tpaRateMax, 'rate'], [c.tpaRateEffective, 'rate'], [c.independentRate, 'rate'], isoDate(c.rateDate), [num(c.rateDiffPct) === null ? null : c.rateDiffPct / 100, 'pct3'], c.marketValueLocal, c.marketValueBaseTpa, c.marketValueBaseIndependent, c.impact]);
+      s.row([c.currency, [c.positions, 'int'], [c.tpaRateMin, 'rate'], [c.tpaRateMax, 'rate'], [c.tpaRateEffective, 'rate'], [c.independentRate, 'rate'], isoDate(c.rateDate), [fraction(c.rateDiffPct), 'pct3'], c.marketValueLocal, c.marketValueBaseTpa, c.marketValueBaseIndependent, c.impact]);
     }
     s.blank();
     s.row(['FX by TPA rate', 'Positions', 'TPA rate', 'Independent rate', 'Difference %', 'Value base (TPA)', 'FX impact'], true);
     for (const c of total.currencies ?? []) {
-      for (const r of c.tpaRates ?? []) s.row([c.currency, [r.positions, 'int'], [r.rate, 'rate'], [c.independentRate, 'rate'], [num(r.rateDiffPct) === null ? null : r.rateDiffPct / 100, 'pct3'], r.marketValueBase, r.impact]);
+      for (const r of c.tpaRates ?? []) s.row([c.currency, [r.positions, 'int'], [r.rate, 'rate'], [c.independentRate, 'rate'], [fraction(r.rateDiffPct), 'pct3'], r.marketValueBase, r.impact]);
     }
     for (const u of total.untestedCurrencies ?? []) s.row([`${u.currency}: no independent rate`, [u.positions, 'int'], null, null, null, u.marketValueBase]);
     s.blank();

@@ -28,17 +28,32 @@ export function ok<T>(payload: T, message?: string): Response {
   return json(body);
 }
 
-const encodedPayloads = new WeakMap<object, { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> }>();
+/** A JSON payload in the success envelope as bytes, and their gzip form once made. */
+export interface EncodedPayload {
+  body: Uint8Array<ArrayBuffer>;
+  gzip?: Uint8Array<ArrayBuffer>;
+}
+
+const encodedPayloads = new WeakMap<object, EncodedPayload>();
+
+/**
+ * Encodes a JSON payload in the success envelope, with its gzip form when `withGzip` (a pool
+ * thread does both ahead, so that the thread serving requests does not compress).
+ */
+export function encodePayload(json: string, withGzip: boolean): EncodedPayload {
+  const body = new TextEncoder().encode(`{"success":true,"payload":${json},"errors":[]}`);
+  return withGzip && body.length > 1024 ? { body, gzip: new Uint8Array(gzipSync(body)) } : { body };
+}
 
 /**
  * A successful answer whose payload is already JSON text (`source.json`, e.g. a cached listing
  * page). The encoded envelope, and its gzip form for clients that accept it, are made once per
- * `source` object and reused while that object lives.
+ * `source` object and reused while that object lives; `source.encoded` gives them made ahead.
  */
-export function okSerialized(source: { readonly json: string }, acceptsGzip: boolean): Response {
+export function okSerialized(source: { readonly json: string; readonly encoded?: EncodedPayload }, acceptsGzip: boolean): Response {
   let encoded = encodedPayloads.get(source);
   if (!encoded) {
-    encoded = { body: new TextEncoder().encode(`{"success":true,"payload":${source.json},"errors":[]}`) };
+    encoded = source.encoded ? { ...source.encoded } : encodePayload(source.json, false);
     encodedPayloads.set(source, encoded);
   }
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', vary: 'accept-encoding' };

@@ -11,7 +11,7 @@ import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
-import { errorResponse, ok, okSerialized } from './envelope.js';
+import { errorResponse, ok, okSerialized, type EncodedPayload } from './envelope.js';
 
 export interface ApiRequest<B = unknown, Q = unknown> {
   ctx: AppContext;
@@ -60,7 +60,7 @@ export class Reply<T = unknown> {
  * gzip-compressed for clients that accept it; `source` is kept while its cache entry is fresh.
  */
 export class SerializedPayload {
-  constructor(readonly source: { readonly json: string }) {}
+  constructor(readonly source: { readonly json: string; readonly encoded?: EncodedPayload }) {}
 }
 
 /** Wraps a payload with a success message for the envelope. */

@@ -5,23 +5,13 @@
  * a job is queued and passes cancels on. A thread that dies is replaced; the job it held is put up
  * for takeover at once.
  */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context.js';
 import { sqliteAddonFile } from '../db/native.js';
 import type { AppEventName, AppEvents } from '../events.js';
+import { threadScript } from '../threads/script.js';
 import { expireLeases } from './queue.js';
 import { threadOwner, type FromJobThread, type JobThreadData, type ToJobThread } from './thread.js';
-
-/** Where the thread's code is: the binary's unpacked bundle, the built bundle, or the TypeScript sources. */
-function threadScript(): { file: string | URL; entry?: string } {
-  const appRoot = process.env.FUND_AUDIT_APP_ROOT;
-  if (sqliteAddonFile() && appRoot) return { file: join(appRoot, 'dist', 'worker.cjs') };
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return { file: new URL('../../scripts/ts-worker.mjs', here), entry: new URL('./thread-entry.ts', here).href };
-  return { file: new URL('./worker.mjs', here) };
-}
 
 export interface JobThreadsOptions {
   size: number;
@@ -56,11 +46,11 @@ export class JobThreads {
   }
 
   private spawn(): void {
-    const script = threadScript();
+    const script = threadScript('worker');
     const data: JobThreadData & { entry?: string } = {
       role: 'fund-audit-jobs', config: this.ctx.config, nodeId: this.opts.nodeId, pollMs: this.opts.pollMs, sqliteAddon: sqliteAddonFile(), entry: script.entry,
     };
-    const worker = new Worker(script.file instanceof URL ? fileURLToPath(script.file) : script.file, { workerData: data, name: 'fund-audit-jobs' });
+    const worker = new Worker(script.file, { workerData: data, name: 'fund-audit-jobs' });
     const id = worker.threadId;
     this.threads.add(worker);
     worker.on('message', (m: FromJobThread) => {

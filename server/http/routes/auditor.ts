@@ -1,7 +1,8 @@
 /** The auditor area's fund listing and status report (auditor spec sections 2.3, 3, 7). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { listFundsForAuditor, MAX_LIMIT } from '../../services/funds/listing.js';
+import { MAX_LIMIT } from '../../services/funds/listing.js';
+import { listFundsForAuditorOffThread } from '../../services/funds/off-thread.js';
 import { statusReport } from '../../services/funds/status-report.js';
 import { defineRoute } from '../route.js';
 
@@ -16,14 +17,14 @@ export const auditorRoutes = [
     handler: ({ ctx, params, query }) => {
       const page = pageSchema.safeParse(params);
       if (!page.success) throw new ValidationError('The request is not valid', [`offset must be a whole number from 0 and limit from 1 to ${MAX_LIMIT}`]);
-      return listFundsForAuditor(ctx, { ...page.data, sort: query.sort ? { field: query.sort, order: query.order } : null });
+      return listFundsForAuditorOffThread(ctx, { ...page.data, sort: query.sort ? { field: query.sort, order: query.order } : null });
     },
   }),
   defineRoute({
     method: 'POST', path: '/user/fundsByTpa', group: 'auditor', tag: 'auditor',
     body: z.object({ offset: bound.min(0).default(0), limit: bound.min(1).max(MAX_LIMIT).default(100), tpa: z.union([z.string().min(1), z.number().int()]) }),
     summary: 'A page of one administrator\'s funds {offset, limit, tpa (code or id)} -> {rows, pagination}',
-    handler: ({ ctx, body }) => listFundsForAuditor(ctx, body),
+    handler: ({ ctx, body }) => listFundsForAuditorOffThread(ctx, body),
   }),
   defineRoute({
     method: 'GET', path: '/user/status-report', group: 'auditor', tag: 'auditor',

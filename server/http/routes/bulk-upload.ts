@@ -1,6 +1,7 @@
 /** Bulk upload of fund requests: template, delivery validate + save, auditor upload (spec section 7). */
 import { z } from 'zod';
-import { saveBulkFunds, uploadAndSaveBulk, validateBulkUpload, MAX_BULK_SAVE } from '../../services/bulk-upload/bulk-upload.js';
+import { MAX_BULK_SAVE } from '../../services/bulk-upload/bulk-upload.js';
+import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadOffThread } from '../../services/bulk-upload/off-thread.js';
 import { bulkTemplateCsv, TEMPLATE_FILE_NAME } from '../../services/bulk-upload/template.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
@@ -16,21 +17,21 @@ export const bulkUploadRoutes = [
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     handler: async ({ ctx, event }) => {
       const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
-      return validateBulkUpload(ctx, file.fileName, file.bytes);
+      return validateBulkUploadOffThread(ctx, file.fileName, file.bytes);
     },
   }),
   defineRoute({
     method: 'POST', path: '/funds', group: 'delivery', tag: 'bulk-upload',
     summary: `Save up to ${MAX_BULK_SAVE} validated bulk rows; returns saved and failed items with their errors`,
     body: z.object({ requestDate: z.string().optional(), funds: z.array(z.record(z.string(), z.unknown())).min(1, 'select at least one fund') }),
-    handler: ({ ctx, user, body }) => saveBulkFunds(ctx, user, body as any, { overwrite: true, maxRows: MAX_BULK_SAVE }),
+    handler: ({ ctx, user, body }) => saveBulkFundsOffThread(ctx, user, body as any, { overwrite: true, maxRows: MAX_BULK_SAVE }),
   }),
   defineRoute({
     method: 'POST', path: '/fund-request/bulk', group: 'auditor', tag: 'bulk-upload', multipart: true,
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
     handler: async ({ ctx, user, event }) => {
       const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
-      return uploadAndSaveBulk(ctx, user, file.fileName, file.bytes);
+      return uploadAndSaveBulkOffThread(ctx, user, file.fileName, file.bytes);
     },
   }),
 ];

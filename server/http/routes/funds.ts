@@ -4,9 +4,10 @@
  */
 import { z } from 'zod';
 import { changeDataRequestedStatus, changeStatus, actionInputSchema, dataRequestInputSchema, rerunFunds, resetFunds, undoDelete, type StatusAction } from '../../services/funds/actions.js';
-import { exportListing, XLSX_MIME } from '../../services/funds/export-listing.js';
+import { XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
-import { listFundsJson, listingInputSchema } from '../../services/funds/listing.js';
+import { listingInputSchema } from '../../services/funds/listing.js';
+import { exportListingOffThread, listFundsJsonOffThread } from '../../services/funds/off-thread.js';
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
 import { defineRoute, SerializedPayload, withMessage } from '../route.js';
 
@@ -23,7 +24,7 @@ export const fundsRoutes = [
   defineRoute({
     method: 'POST', path: '/funds/listing', group: 'delivery', tag: 'funds', body: listingInputSchema,
     summary: 'One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?} -> {rows, pagination: {offset, limit, count}}',
-    handler: ({ ctx, user, body }) => new SerializedPayload(listFundsJson(ctx, user, body)),
+    handler: async ({ ctx, user, body }) => new SerializedPayload(await listFundsJsonOffThread(ctx, user, body)),
   }),
   defineRoute({
     method: 'GET', path: '/filters', group: 'delivery', tag: 'funds',
@@ -49,7 +50,7 @@ export const fundsRoutes = [
     body: listingInputSchema.pick({ filters: true, sorting: true, search: true, filterId: true }),
     summary: 'Every fund request of the current filters, search and sorting as fundrequests.xlsx',
     handler: async ({ ctx, user, body }) => {
-      const file = await exportListing(ctx, user, body);
+      const file = await exportListingOffThread(ctx, user, body);
       return new Response(new Uint8Array(file.bytes), {
         headers: { 'content-type': XLSX_MIME, 'content-disposition': `attachment; filename="${file.fileName}"`, 'x-total-count': String(file.count) },
       });

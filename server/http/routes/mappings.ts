@@ -1,8 +1,9 @@
 /** Live and custom mappings (spec section 7 mapping calls of both documents). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { assignMapping, createMapping, deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, removeMappings, type MappingMode } from '../../services/mappings/mappings.js';
+import { assignMapping, deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, removeMappings, type MappingMode } from '../../services/mappings/mappings.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
+import { createMappingOffThread } from '../../services/mappings/off-thread.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
@@ -35,7 +36,7 @@ export const mappingRoutes = [
       if (!text('administrator')) throw new ValidationError('Choose an administrator');
       if (!text('mappingType')) throw new ValidationError('Choose a mapping type');
       const file = await singleFile(form, 'upload', 'mapping csv');
-      return createMapping(ctx, user, {
+      return createMappingOffThread(ctx, user, {
         administrator: text('administrator')!, mappingType: text('mappingType')!, mappingMode: mode, mappingName: text('mappingName'),
         customId: text('customId') ? Number(text('customId')) : undefined, clientName: text('clientName'), rationale: text('rationale'),
         fileName: file.fileName, bytes: file.bytes,

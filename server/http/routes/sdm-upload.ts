@@ -1,7 +1,8 @@
 /** Self-onboarding (auditor spec section 7: `/sdm-upload/*`). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { addSdmFile, checkTpaName, createSdmUpload, processSdmUpload, sdmAdministrators, sdmUploadInfo, validateMappingFiles } from '../../services/sdm-upload/sdm-upload.js';
+import { addSdmFileOffThread, createSdmUploadOffThread, processSdmUploadOffThread, validateMappingFilesOffThread } from '../../services/sdm-upload/off-thread.js';
+import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
 import { filesOf, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
@@ -30,7 +31,7 @@ export const sdmUploadRoutes = [
     handler: async ({ ctx, event }) => {
       const files = await mappingFiles(await readForm(event, ctx.config.maxUploadBytes));
       if (!files.length) throw new ValidationError('In order to validate, upload mapping files');
-      return validateMappingFiles(files);
+      return validateMappingFilesOffThread(ctx, files);
     },
   }),
   defineRoute({
@@ -46,7 +47,7 @@ export const sdmUploadRoutes = [
       } catch {
         throw new ValidationError('touchedMappings is not valid JSON');
       }
-      return createSdmUpload(ctx, user, { code, name: form.get('name') ? String(form.get('name')) : undefined, files: await mappingFiles(form), touchedMappings: touched as never });
+      return createSdmUploadOffThread(ctx, user, { code, name: form.get('name') ? String(form.get('name')) : undefined, files: await mappingFiles(form), touchedMappings: touched as never });
     },
   }),
   defineRoute({
@@ -56,14 +57,14 @@ export const sdmUploadRoutes = [
       const form = await readForm(event, ctx.config.maxUploadBytes);
       const sdmUploadId = Number(form.get('sdmUploadId'));
       if (!Number.isInteger(sdmUploadId) || sdmUploadId <= 0) throw new ValidationError('sdmUploadId is required');
-      return addSdmFile(ctx, { sdmUploadId, file: await singleFile(form, 'upload', '.csv file') });
+      return addSdmFileOffThread(ctx, { sdmUploadId, file: await singleFile(form, 'upload', '.csv file') });
     },
   }),
   defineRoute({
     method: 'POST', path: '/sdm-upload/process', group: 'auditor', tag: 'self-onboarding',
     summary: 'Process an upload: save its fund requests and import its SDM files ({id, isSelfOnboarded, forceRun})',
     body: z.object({ id, isSelfOnboarded: z.boolean().optional(), forceRun: z.boolean().optional() }),
-    handler: ({ ctx, user, body }) => processSdmUpload(ctx, user, body),
+    handler: ({ ctx, user, body }) => processSdmUploadOffThread(ctx, user, body),
   }),
   defineRoute({
     method: 'POST', path: '/sdm-upload/info', group: 'auditor', tag: 'self-onboarding',

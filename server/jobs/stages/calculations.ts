@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { fundFiles, sdmRows } from '../../db/schema/index.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
-import { runChecks } from '../../../pipeline/checks/index.js';
+import { runChecks, type CalculationValidation } from '../../../pipeline/checks/index.js';
 import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../queue.js';
@@ -29,14 +29,24 @@ export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
 
 /**
  * The SDM rows of one type in some standardization files, read from the database one at a time
- * on every pass (file by file, in line order); `length` is counted once.
+ * on every pass (file by file, in line order); `length` is counted once, when first asked for.
+ * Only the files of that type are read: a standardization file holds the rows of its own SDM
+ * type, and reading the others would go through all their rows to find none.
  */
 class StoredRows<T> implements RowSource<T> {
-  readonly length: number;
-  constructor(private readonly ctx: AppContext, private readonly fileIds: number[], private readonly sdmType: string) {
-    this.length = fileIds.length
-      ? (ctx.sqlite.prepare(`SELECT count(*) AS n FROM sdm_rows WHERE sdm_type = ? AND fund_file_id IN (${fileIds.map(() => '?').join(',')})`).get(sdmType, ...fileIds) as { n: number }).n
-      : 0;
+  private count: number | null = null;
+  private readonly fileIds: number[];
+  constructor(private readonly ctx: AppContext, files: Array<{ id: number; fileType: string }>, private readonly sdmType: string) {
+    this.fileIds = files.filter((f) => f.fileType === sdmType).map((f) => f.id);
+  }
+
+  get length(): number {
+    if (this.count === null) {
+      // every row of these files is of this type: counted on the (fund_file_id, line) index alone
+      const stmt = this.ctx.sqlite.prepare('SELECT count(*) FROM sdm_rows WHERE fund_file_id = ?').pluck();
+      this.count = this.fileIds.reduce((n, id) => n + (stmt.get(id) as number), 0);
+    }
+    return this.count;
   }
 
   *[Symbol.iterator](): Iterator<T> {
@@ -54,8 +64,7 @@ class StoredRows<T> implements RowSource<T> {
 export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmData {
   const inputs = currentInputs(ctx, fundRequestId).map((i) => i.id);
   const files = inputs.length ? ctx.db.select().from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs))).orderBy(fundFiles.id).all() : [];
-  const ids = files.map((f) => f.id);
-  const rows = <T>(sdmType: string) => new StoredRows<T>(ctx, ids, sdmType);
+  const rows = <T>(sdmType: string) => new StoredRows<T>(ctx, files, sdmType);
   return {
     trial_balance: [...rows<TrialBalanceRow>('trial_balance')],
     holdings: rows<HoldingRow>('holdings'),
@@ -76,7 +85,11 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
     fxRates: loadFxRates(ctx, fund.currency ?? 'USD'), externalValuations: fund.externalValuations === 'Y', accountClasses: STANDARD_ACCOUNTS,
     administrator: admin?.name,
   });
-  const validation = { QA_Rec: checks.items, summary: checks.summary, status: checks.status, nav, materiality: amounts, rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])) };
+  const validation: CalculationValidation = {
+    QA_Rec: checks.items, summary: checks.summary, status: checks.status, nav, materiality: amounts,
+    rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])),
+    ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
+  };
   const file = ctx.db.transaction((tx) => {
     tx.delete(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation'))).run();
     return tx.insert(fundFiles).values({

@@ -41,7 +41,7 @@ export function matchFund(ctx: AppContext, administratorId: number, fundCode: st
 
 /** An identified table, its rows sorted into fund parts, each part written to its own file. */
 interface IdentifiedTable {
-  table: Omit<TableStream, 'rows'>;
+  table: Omit<TableStream, 'rows' | 'batches'>;
   sdmType: string;
   parts: Array<FundPartSummary & { writer: IdentifiedFileWriter }>;
 }
@@ -55,13 +55,18 @@ async function splitTable(ctx: AppContext, table: TableStream, idf: Identificati
   const writers = new Map<string, IdentifiedFileWriter>();
   try {
     let n = 0;
-    for await (const row of table.rows) {
-      const code = splitter.add(row);
-      let w = writers.get(code);
-      if (!w) writers.set(code, (w = new IdentifiedFileWriter(ctx.blobs, table)));
-      w.add(row);
+    // rows come in batches (a CSV chunk's rows): one asynchronous step a batch, not one a row
+    for await (const batch of table.batches) {
+      for (const row of batch) {
+        const code = splitter.add(row);
+        let w = writers.get(code);
+        if (!w) writers.set(code, (w = new IdentifiedFileWriter(ctx.blobs, table)));
+        w.add(row);
+        n++;
+      }
       // the server answers between every few thousand rows; a cancel is noticed there
-      if (++n % ROWS_PER_TURN === 0) {
+      if (n >= ROWS_PER_TURN) {
+        n = 0;
         await nextTurn();
         if (signal.aborted) throw new JobCancelled();
       }
@@ -90,7 +95,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       const idf = identifyTable(table, layouts);
       if (!idf.sdmType) errors.push(unidentifiedError(table, idf));
       else {
-        const { rows: _, ...meta } = table;
+        const { rows: _, batches: __, ...meta } = table;
         identified.push({ table: meta, sdmType: idf.sdmType, parts: await splitTable(ctx, table, idf, signal) });
       }
     }

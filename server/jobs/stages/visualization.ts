@@ -5,6 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { fundFiles } from '../../db/schema/index.js';
+import type { CalculationValidation } from '../../../pipeline/checks/index.js';
 import { buildWorkPaper } from '../../../pipeline/work-papers/workbook.js';
 import type { StageHandler } from '../queue.js';
 import { loadFundData } from './calculations.js';
@@ -15,11 +16,12 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   const { fund, admin, code } = loadFund(ctx, fundRequestId);
   const calc = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation'))).get();
   if (!calc) throw new Error(`Fund request ${fundRequestId} has no calculation results yet`);
-  const v = calc.validation as { QA_Rec: any[]; summary: any; status: any; nav: number; materiality: any };
+  // the calculations stage stores a CalculationValidation (the column's type is any JSON object)
+  const v = calc.validation as unknown as CalculationValidation;
   const bytes = await buildWorkPaper({
     fund: { id: fund.id, name: fund.name, fundCode: code, administrator: admin?.name ?? '', client: fund.client, periodEnd: fund.periodEnd ?? '', currency: fund.currency ?? 'USD', pm: fund.pm ?? 0, te: fund.te ?? 0, sad: fund.sad ?? 0 },
     materiality: v.materiality, nav: v.nav, data: loadFundData(ctx, fundRequestId),
-    checks: { items: v.QA_Rec, summary: v.summary, status: v.status }, generatedAt: new Date(),
+    checks: { items: v.QA_Rec, summary: v.summary, status: v.status }, investmentTotals: v.investmentTotals, generatedAt: new Date(),
   });
   const blob = ctx.blobs.put(bytes);
   const file = ctx.db.transaction((tx) => {

@@ -5,22 +5,24 @@
  * fund code and period end) needs the row to be accepted as editable and the request to still be
  * editable.
  */
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundRequests, mappings } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
 import { rematchUnmatched } from '../../jobs/stages/identification.js';
+import { heavyWork } from '../../threads/guard.js';
 import { todayIso, parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { editability } from '../funds/editability.js';
 import { toFundFields } from '../funds/fields.js';
 import { insertFundRequest, updateFundRequest } from '../funds/store.js';
+import type { Tx } from '../funds/trail.js';
 import { referenceIndex } from '../reference-data/reference-data.js';
 import { BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
 
 const TEMPLATE_COLUMNS = new Set<string>(BULK_UPLOAD_COLUMNS);
 import { readBulkCsv } from './read-csv.js';
-import { validateBulkRow, type BulkIssue, type BulkLookups, type ValidatedRow } from './validate-row.js';
+import { OVERWRITE_WARNING, validateBulkRow, type BulkIssue, type BulkLookups, type ValidatedRow } from './validate-row.js';
 
 /** Most rows saved by one delivery save (spec section 9). */
 export const MAX_BULK_SAVE = 100;
@@ -132,16 +134,71 @@ export interface FailedFund {
 export function saveBulkFunds(
   ctx: AppContext,
   user: User,
-  input: { requestDate?: string; funds: Array<BulkRowValues & { columnName?: number; isEditable?: boolean }> },
-  opts: { overwrite: boolean; maxRows?: number; action?: string } = { overwrite: true, maxRows: MAX_BULK_SAVE },
+  input: BulkSaveInput,
+  opts: BulkSaveOptions = { overwrite: true, maxRows: MAX_BULK_SAVE },
 ): { saved: SavedFund[]; failed: FailedFund[] } {
+  return commitBulkSave(ctx, user, input, prepareBulkSave(ctx, input, opts), opts);
+}
+
+/** A save's rows validated against the data as read (`prepareBulkSave`), ready for `commitBulkSave`. */
+export interface PreparedBulkSave {
+  requestDate: string;
+  validated: Array<ValidatedRow & { line: number; values: BulkRowValues }>;
+  /** The highest fund request id when the rows were validated: requests saved since are checked again for duplicates. */
+  lastFundId: number;
+}
+
+/** The funds of a save as sent: template values, with the file line and the overwrite choice of each. */
+export type BulkSaveInput = { requestDate?: string; funds: Array<BulkRowValues & { columnName?: number; isEditable?: boolean }> };
+
+/** How a save treats existing requests and how many rows it takes. */
+export type BulkSaveOptions = { overwrite: boolean; maxRows?: number; action?: string };
+
+/**
+ * The read-only half of `saveBulkFunds`: checks the row count and request date and validates every
+ * row (heavy for a large file: it runs in the parse pool for requests).
+ * @throws ValidationError for more rows than allowed or a bad request date
+ */
+export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions): PreparedBulkSave {
+  heavyWork('bulk-upload validation');
   if (opts.maxRows && input.funds.length > opts.maxRows) throw new ValidationError(`At most ${opts.maxRows} funds can be saved at once (got ${input.funds.length})`);
   const requestDate = input.requestDate ? parseUserDate(input.requestDate) : todayIso();
   if (!requestDate) throw new ValidationError(`requestDate '${input.requestDate}' is not a date`);
+  const lastFundId = ctx.db.select({ id: sql<number | null>`max(${fundRequests.id})` }).from(fundRequests).get()?.id ?? 0;
   const validated = validateAll(ctx, input.funds.map((f, i) => ({ line: f.columnName ?? i + 1, values: pickValues(f) })));
+  return { requestDate, validated, lastFundId };
+}
+
+/**
+ * Rows validated as new whose request was saved by someone else since (while the rows were being
+ * validated in a pool thread) become duplicates of it, as validation would have found them.
+ */
+function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
+  const open = prepared.validated.filter((v) => v.uniqueKey && v.duplicateOfId === null);
+  if (!open.length) return;
+  const since = tx.select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
+    .from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+    .where(and(gt(fundRequests.id, prepared.lastFundId), ne(fundRequests.status, 'Deleted'))).all();
+  if (!since.length) return;
+  const keys = new Map(since.map((e) => [`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id]));
+  for (const v of open) {
+    const id = keys.get(v.uniqueKey!);
+    if (id === undefined) continue;
+    v.duplicateOfId = id;
+    v.warnings.push({ column: 'fundShortCode', message: OVERWRITE_WARNING });
+  }
+}
+
+/**
+ * The writing half of `saveBulkFunds`: saves prepared rows in one transaction (see there).
+ * @param input the funds as sent, in the order `prepareBulkSave` validated them
+ */
+export function commitBulkSave(ctx: AppContext, user: User, input: BulkSaveInput, prepared: PreparedBulkSave, opts: BulkSaveOptions): { saved: SavedFund[]; failed: FailedFund[] } {
+  const { requestDate, validated } = prepared;
   const saved: SavedFund[] = [];
   const failed: FailedFund[] = [];
   ctx.db.transaction((tx) => {
+    recheckDuplicates(tx, prepared);
     validated.forEach((v, i) => {
       const faults = [...v.faults];
       const row = input.funds[i];
@@ -193,12 +250,24 @@ function pickValues(f: Record<string, unknown>): BulkRowValues {
   return out;
 }
 
+/** How an auditor upload saves: every valid row at once, existing requests never overwritten. */
+export const AUDITOR_UPLOAD: BulkSaveOptions = { overwrite: false, action: 'bulk-upload' };
+
+/**
+ * The read-only half of `uploadAndSaveBulk`: reads the CSV and validates its rows for saving.
+ * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
+ */
+export function prepareBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): { input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number } {
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
+  return { input, prepared: prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
+}
+
 /**
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
  */
 export function uploadAndSaveBulk(ctx: AppContext, user: User, fileName: string, bytes: Uint8Array): { saved: SavedFund[]; failed: FailedFund[]; totalRows: number } {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
-  const result = saveBulkFunds(ctx, user, { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) }, { overwrite: false, action: 'bulk-upload' });
-  return { ...result, totalRows: csv.rows.length };
+  const { input, prepared, totalRows } = prepareBulkUpload(ctx, fileName, bytes);
+  return { ...commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD), totalRows };
 }

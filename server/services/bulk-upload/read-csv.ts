@@ -6,6 +6,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { decodeText, type DetectedEncoding } from '../../../pipeline/readers/encoding.js';
 import { TooLargeError, ValidationError } from '../../errors.js';
+import { heavyWork } from '../../threads/guard.js';
 import { BULK_REQUIRED_COLUMNS, BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
 
 export interface CsvRow {
@@ -56,6 +57,7 @@ function closest(name: string): BulkUploadColumn | undefined {
  * @throws TooLargeError over the limit; ValidationError for any unreadable file
  */
 export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: number): ReadCsvResult {
+  heavyWork('bulk-upload CSV parsing');
   if (!/\.csv$/i.test(fileName)) throw new ValidationError(`${fileName}: only .csv files can be bulk uploaded`);
   if (bytes.byteLength > maxBytes) throw new TooLargeError(maxBytes, fileName);
   const { text, encoding } = decodeText(bytes);

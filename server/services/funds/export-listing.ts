@@ -10,6 +10,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
+import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import { buildFundQuery, fundsByIds, queryFundIds, toListingRows, withNames, type FundListingRow, type ListingInput } from './listing.js';
 
@@ -110,12 +111,23 @@ function cellValue(kind: Kind, v: unknown): ExcelJS.CellValue {
   }
 }
 
+/** The query of an export: the listing's filters, search and sorting. */
+export type ExportListingInput = Pick<ListingInput, 'filters' | 'sorting' | 'search' | 'filterId'>;
+
+/** An exported listing: the workbook, its file name and the number of funds in it. */
+export interface ExportedListing {
+  bytes: Buffer;
+  fileName: string;
+  count: number;
+}
+
 /**
  * Writes the listing of a query to an xlsx workbook.
  * @returns the file bytes, its name ('fundrequests.xlsx') and the number of funds
  * @throws ValidationError for bad filters or sorting; NotFoundError for an unknown filterId
  */
-export async function exportListing(ctx: AppContext, user: User | null, input: Pick<ListingInput, 'filters' | 'sorting' | 'search' | 'filterId'> = {}): Promise<{ bytes: Buffer; fileName: string; count: number }> {
+export async function exportListing(ctx: AppContext, user: User | null, input: ExportListingInput = {}): Promise<ExportedListing> {
+  heavyWork('the listing xlsx export');
   const q = buildFundQuery(ctx, user, input);
   const ids = queryFundIds(ctx, q.where, q.order);
   const columns = exportColumns(ctx.config.aggregation);

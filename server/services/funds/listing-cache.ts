@@ -10,6 +10,12 @@
  * Nothing read inside an open transaction is cached (a rollback would undo the rows read but not
  * the version). The cache is per application context, holds at most `MAX_ENTRIES` pages (least recently used
  * go first) and stores results that callers must treat as read-only.
+ *
+ * A page computed elsewhere (`cachedListingJsonAsync`: the read pool's threads, each reading the
+ * latest committed data) is stored under the version read before it was asked for: a write while
+ * it was computed leaves it stale, so the next request computes it again. Requests for a page
+ * that is being computed at the current version wait for that computation; after a write they
+ * share one computation started when the running one ends.
  */
 import type { AppContext } from '../../context.js';
 import { todayIso } from './derive.js';
@@ -20,12 +26,23 @@ export const MAX_ENTRIES = 256;
 interface Entry {
   version: string;
   day: string;
-  value: unknown;
+  /** the value; absent for a page computed elsewhere as JSON until a caller wants the value */
+  value?: unknown;
   /** the value as JSON, made on the first serialised read */
   json?: string;
+  /** the JSON in the answer's envelope and gzip-compressed, when made ahead with it (the read pool) */
+  encoded?: { body: Uint8Array; gzip?: Uint8Array };
 }
 
 const caches = new WeakMap<AppContext, Map<string, Entry>>();
+/** A page being computed elsewhere: the version and day it was asked for at, and the computation asked for after it. */
+interface Flight {
+  version: string;
+  day: string;
+  entry: Promise<Entry>;
+  next?: Promise<unknown>;
+}
+const computing = new WeakMap<AppContext, Map<string, Flight>>();
 const versionStatements = new WeakMap<AppContext, { data: { get(): unknown }; changes: { get(): unknown } }>();
 
 /** The current data version of the listings: "<data_version>:<total_changes>". */
@@ -38,31 +55,43 @@ export function listingVersion(ctx: AppContext): string {
   return `${stmts.data.get()}:${stmts.changes.get()}`;
 }
 
-/** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
-function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
+function cacheOf(ctx: AppContext): Map<string, Entry> {
   let cache = caches.get(ctx);
   if (!cache) {
     cache = new Map();
     caches.set(ctx, cache);
   }
+  return cache;
+}
+
+/** The fresh entry of `key` at this version and day (moved to the most recently used place), if any. */
+function freshEntry(cache: Map<string, Entry>, key: string, version: string, day: string): Entry | undefined {
+  const hit = cache.get(key);
+  if (!hit || hit.version !== version || hit.day !== day) return undefined;
+  cache.delete(key);
+  cache.set(key, hit);
+  return hit;
+}
+
+/** Stores an entry computed at `entry.version` if the data has not moved since (a compute that wrote, none should). */
+function store(ctx: AppContext, cache: Map<string, Entry>, key: string, entry: Entry): void {
+  if (listingVersion(ctx) !== entry.version) return;
+  cache.delete(key);
+  cache.set(key, entry);
+  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+}
+
+/** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
+function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
+  const cache = cacheOf(ctx);
   const version = listingVersion(ctx);
   const day = todayIso();
   // inside a transaction the rows read may yet be rolled back, leaving the version where it is: never keep them
   if (ctx.sqlite.inTransaction) return { version, day, value: compute() };
-  const hit = cache.get(key);
-  if (hit && hit.version === version && hit.day === day) {
-    // refresh its place in the least-recently-used order
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  const hit = freshEntry(cache, key, version, day);
+  if (hit) return hit;
   const entry: Entry = { version, day, value: compute() };
-  // a compute that wrote (none should) would have moved the version: keep the entry only if unchanged
-  if (listingVersion(ctx) === version) {
-    cache.delete(key);
-    cache.set(key, entry);
-    while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-  }
+  store(ctx, cache, key, entry);
   return entry;
 }
 
@@ -72,7 +101,9 @@ function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
  * @param key a string naming everything the result depends on besides the data (query, page, user where it matters)
  */
 export function cachedListing<T>(ctx: AppContext, key: string, compute: () => T): T {
-  return entryFor(ctx, key, compute).value as T;
+  const entry = entryFor(ctx, key, compute);
+  if (!('value' in entry)) entry.value = JSON.parse(entry.json!);
+  return entry.value as T;
 }
 
 /**
@@ -84,6 +115,46 @@ export function cachedListingJson(ctx: AppContext, key: string, compute: () => u
   const entry = entryFor(ctx, key, compute);
   entry.json ??= JSON.stringify(entry.value);
   return entry as { readonly json: string };
+}
+
+/**
+ * Like `cachedListingJson` for a page computed elsewhere as JSON text, with its encoded answer when
+ * made there too (the read pool; the entry keeps both as `json` and `encoded`): a fresh
+ * entry answers at once; else `compute()` is awaited, once for every request of the same page at
+ * the same version, and its answer stored under the version read before it was asked for.
+ */
+export function cachedListingJsonAsync(ctx: AppContext, key: string, compute: () => Promise<{ json: string; encoded?: Entry['encoded'] }>): Promise<{ readonly json: string }> {
+  const cache = cacheOf(ctx);
+  const version = listingVersion(ctx);
+  const day = todayIso();
+  const hit = ctx.sqlite.inTransaction ? undefined : freshEntry(cache, key, version, day);
+  if (hit) {
+    hit.json ??= JSON.stringify(hit.value);
+    return Promise.resolve(hit as { readonly json: string });
+  }
+  let flights = computing.get(ctx);
+  if (!flights) {
+    flights = new Map();
+    computing.set(ctx, flights);
+  }
+  const flight = flights.get(key);
+  // the running computation of this page was asked for at this version: its answer holds every write so far
+  if (flight && flight.version === version && flight.day === day) return flight.entry as Promise<{ readonly json: string }>;
+  // else one more starts when it ends (after every request waiting for it came), so a page never has
+  // more than one computation waiting behind the running one, however often the data moves
+  if (flight) return (flight.next ??= flight.entry.then(() => undefined, () => undefined).then(() => cachedListingJsonAsync(ctx, key, compute))) as Promise<{ readonly json: string }>;
+  const started: Flight = {
+    version, day,
+    entry: compute().then(({ json, encoded }) => {
+      const entry: Entry = { version, day, json, encoded };
+      if (!ctx.sqlite.inTransaction) store(ctx, cache, key, entry);
+      return entry;
+    }).finally(() => {
+      if (flights.get(key) === started) flights.delete(key);
+    }),
+  };
+  flights.set(key, started);
+  return started.entry as Promise<{ readonly json: string }>;
 }
 
 /** Drops every cached page of a context (tests, database resets). */

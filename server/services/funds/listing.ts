@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { administrators, fundRequests as fr, savedFilters, users } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import { dataRequestStatusLabel, deriveFields, loadFundFacts, statusLabel, todayIso, type DataStatusCounts, type FundFacts, type WorkPaperStatusCounts } from './derive.js';
 import { normalizeStatus, type FundRow } from './fields.js';
@@ -226,12 +227,16 @@ export function listFundsJson(ctx: AppContext, user: User | null, input: Listing
 }
 
 /** The cache key of a listing request; a saved filter of one user is that user's, so the key names the user only then. */
-function listingKey(user: User | null, input: ListingInput, offset: number, limit: number): string {
+export function listingKey(user: User | null, input: ListingInput, offset: number, limit: number): string {
   return JSON.stringify(['delivery', input.filters ?? null, input.sorting ?? null, input.search?.trim() || null, offset, limit, input.filterId ?? null, input.filterId ? user?.id ?? null : null]);
 }
 
-/** The uncached listing query behind `listFunds`. */
-function queryListing(ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number): { rows: FundListingRow[]; pagination: Pagination } {
+/**
+ * The uncached listing query behind `listFunds` (the read pool runs it for requests).
+ * @throws ValidationError for bad filters or sorting; NotFoundError for an unknown filterId
+ */
+export function queryListing(ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number): { rows: FundListingRow[]; pagination: Pagination } {
+  heavyWork('an uncached listing query');
   const q = buildFundQuery(ctx, user, input);
   let ids: Array<{ id: number; total?: number }>;
   if (input.search?.trim()) {
@@ -282,6 +287,7 @@ export interface AuditorListInput {
  * @throws ValidationError for bad bounds or sort field; NotFoundError for an unknown TPA
  */
 export function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): { rows: AuditorFundRow[]; pagination: Pagination } {
+  heavyWork('an auditor listing query');
   const { offset, limit } = pageOf({ offset: input.offset, pagination: { limit: input.limit ?? DEFAULT_LIMIT } });
   const sorting = normalizeSorting(input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [{ field: 'dataDue', order: 'desc' }], LISTING_FIELDS, FIELD_ALIASES);
   const conditions: Array<SQL | undefined> = [ne(fr.status, 'Deleted')];

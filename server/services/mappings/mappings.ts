@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { enqueue } from '../../jobs/queue.js';
-import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
+import { parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundMappings, fundRequests, mappings, users } from '../../db/schema/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import { writeTrail } from '../funds/trail.js';
 import { fundsUsingMapping, upsertMasterMapping, type MappingRow } from './store.js';
@@ -61,11 +62,19 @@ export function listMappingsFor(ctx: AppContext, user: User): Array<MappingView 
   return listMappings(ctx).map((v) => ({ ...v, canToggle: v.kind === 'custom' && canChange(user, { userId: v.user_auth_id }) }));
 }
 
+/** A mapping upload that passed the checks before its file is read: its TPA, type and the custom mapping it updates. */
+export interface CheckedMappingInput {
+  admin: typeof administrators.$inferSelect;
+  type: MappingType;
+  existing?: MappingRow;
+}
+
 /**
- * Creates or updates a mapping from an uploaded csv.
- * @throws ValidationError with the spec's messages, or with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
+ * The checks of `createMapping` before the file is read: TPA, type, name, client name, reason,
+ * and for an update the custom mapping and the right to change it.
+ * @throws ValidationError, NotFoundError or ForbiddenError with the spec's messages
  */
-export function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): MappingRow {
+export function checkMappingInput(ctx: AppContext, user: User, input: CreateMappingInput): CheckedMappingInput {
   const a = admin(ctx, input.administrator);
   const type = assertType(input.mappingType);
   const problems: string[] = [];
@@ -86,7 +95,21 @@ export function createMapping(ctx: AppContext, user: User, input: CreateMappingI
     }
   }
   if (problems.length) throw new ValidationError(problems[0], problems);
-  const parsed = parseMappingCsv(type, input.fileName, input.bytes);
+  return { admin: a, type, existing };
+}
+
+/** Reads a mapping file (heavy for a large file: it runs in the parse pool for requests). */
+export function parseMappingFile(type: MappingType, fileName: string, bytes: Uint8Array): MappingParseResult {
+  heavyWork('mapping file validation');
+  return parseMappingCsv(type, fileName, bytes);
+}
+
+/**
+ * Saves a checked mapping upload from its read file and reruns the funds it affects.
+ * @throws ValidationError with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
+ */
+export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInput, checked: CheckedMappingInput, parsed: MappingParseResult): MappingRow {
+  const { admin: a, type, existing } = checked;
   if (!parsed.valid) {
     throw new ValidationError(`${input.fileName} is not a valid ${type}`, parsed.errors, parsed.totalErrorsFound, { maxErrorsNo: parsed.maxErrorsNo });
   }
@@ -103,6 +126,15 @@ export function createMapping(ctx: AppContext, user: User, input: CreateMappingI
   }
   rerunFunds(ctx, user, fundsAffectedBy(ctx, saved), `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`);
   return saved;
+}
+
+/**
+ * Creates or updates a mapping from an uploaded csv.
+ * @throws ValidationError with the spec's messages, or with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
+ */
+export function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): MappingRow {
+  const checked = checkMappingInput(ctx, user, input);
+  return saveMapping(ctx, user, input, checked, parseMappingFile(checked.type, input.fileName, input.bytes));
 }
 
 function hash(rows: unknown): string {

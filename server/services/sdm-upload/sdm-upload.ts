@@ -7,13 +7,14 @@
  * 'upload-file' event.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { mappingTypeFromFileName, parseMappingCsv } from '../../../pipeline/mappings/parse.js';
+import { mappingTypeFromFileName, parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, SDM_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
 import { administrators, mappings, sdmUploadFiles, sdmUploads } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
-import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
+import { commitBulkSave, prepareBulkSave, type BulkSaveInput, type BulkSaveOptions, type PreparedBulkSave } from '../bulk-upload/bulk-upload.js';
 import { readBulkCsv } from '../bulk-upload/read-csv.js';
 import { importFile } from '../imports/imports.js';
 import { NAME_MESSAGE, NAME_RULE } from '../mappings/mappings.js';
@@ -50,19 +51,51 @@ export function checkTpaName(ctx: AppContext, code: string): { status: 'New' | '
   return { status: 'New', message: 'New' };
 }
 
-/** Validates mapping files, one per type, each named after its type. */
-export function validateMappingFiles(files: UploadedCsv[]): Record<string, MappingValidation> {
-  const out: Record<string, MappingValidation> = {};
+/** Mapping files read: the result of each (by type; by file name for a file that is no mapping) and, in file order, the rows of each. */
+export interface ReadMappingFiles {
+  results: Record<string, MappingValidation>;
+  rows: Array<{ type: MappingType; rows: MappingParseResult['rows'] }>;
+}
+
+/** Reads and validates mapping files, one per type, each named after its type (heavy: the parse pool does it for requests). */
+export function readMappingFiles(files: UploadedCsv[]): ReadMappingFiles {
+  heavyWork('self-onboarding mapping file checks');
+  const out: ReadMappingFiles = { results: {}, rows: [] };
   for (const f of files) {
     const type = /\.csv$/i.test(f.fileName) ? mappingTypeFromFileName(f.fileName) : null;
     if (!type) {
-      out[f.fileName] = { valid: false, error: INVALID_MAPPING_FILE, errors: [INVALID_MAPPING_FILE], totalErrorsFound: 1, maxErrorsNo: 20, fileName: f.fileName };
+      out.results[f.fileName] = { valid: false, error: INVALID_MAPPING_FILE, errors: [INVALID_MAPPING_FILE], totalErrorsFound: 1, maxErrorsNo: 20, fileName: f.fileName };
       continue;
     }
     const parsed = parseMappingCsv(type, f.fileName, f.bytes);
-    out[type] = { valid: parsed.valid, error: parsed.valid ? null : `${f.fileName} has ${parsed.totalErrorsFound} error(s)`, errors: parsed.errors, totalErrorsFound: parsed.totalErrorsFound, maxErrorsNo: parsed.maxErrorsNo, fileName: f.fileName };
+    out.results[type] = { valid: parsed.valid, error: parsed.valid ? null : `${f.fileName} has ${parsed.totalErrorsFound} error(s)`, errors: parsed.errors, totalErrorsFound: parsed.totalErrorsFound, maxErrorsNo: parsed.maxErrorsNo, fileName: f.fileName };
+    out.rows.push({ type, rows: parsed.rows });
   }
   return out;
+}
+
+/** Validates mapping files, one per type, each named after its type. */
+export function validateMappingFiles(files: UploadedCsv[]): Record<string, MappingValidation> {
+  return readMappingFiles(files).results;
+}
+
+/** The TPA of an upload (undefined for a new one, after checking its name). @throws ValidationError for an invalid name */
+export function checkSdmTpa(ctx: AppContext, code: string) {
+  const admin = ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
+  if (!admin) {
+    const name = checkTpaName(ctx, code);
+    if (name.status !== 'New') throw new ValidationError(name.message);
+  }
+  return admin;
+}
+
+/** What `createSdmUpload` takes. */
+export interface CreateSdmUploadInput {
+  code: string;
+  name?: string;
+  id?: number;
+  files: UploadedCsv[];
+  touchedMappings?: { deletedMappings?: string[]; newMappings?: string[]; updatedMappings?: string[] };
 }
 
 /**
@@ -71,13 +104,18 @@ export function validateMappingFiles(files: UploadedCsv[]): Record<string, Mappi
  * @param input.name display name of a new TPA (defaults to the code)
  * @throws ValidationError for an invalid name, invalid mapping files or missing mapping types of a new TPA
  */
-export function createSdmUpload(ctx: AppContext, user: User, input: { code: string; name?: string; id?: number; files: UploadedCsv[]; touchedMappings?: { deletedMappings?: string[]; newMappings?: string[]; updatedMappings?: string[] } }) {
-  let admin = ctx.db.select().from(administrators).where(eq(administrators.code, input.code)).get();
-  if (!admin) {
-    const name = checkTpaName(ctx, input.code);
-    if (name.status !== 'New') throw new ValidationError(name.message);
-  }
-  const results = validateMappingFiles(input.files);
+export function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
+  checkSdmTpa(ctx, input.code);
+  return saveSdmUpload(ctx, user, input, readMappingFiles(input.files));
+}
+
+/**
+ * The writing half of `createSdmUpload`, from its mapping files as read by `readMappingFiles`.
+ * @throws ValidationError as `createSdmUpload`
+ */
+export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput, read: ReadMappingFiles) {
+  let admin = checkSdmTpa(ctx, input.code);
+  const results = read.results;
   const invalid = Object.values(results).filter((r) => !r.valid);
   if (invalid.length) throw new ValidationError(invalid[0].error ?? 'Invalid mapping file', invalid.flatMap((r) => r.errors.map((e) => `${r.fileName}: ${e}`)), invalid.reduce((n, r) => n + r.totalErrorsFound, 0), { validationResults: results });
   const provided = Object.keys(results) as MappingType[];
@@ -86,10 +124,7 @@ export function createSdmUpload(ctx: AppContext, user: User, input: { code: stri
   if (missing.length) throw new ValidationError(`Upload the ${missing.join(', ')} mapping file(s) first`, missing.map((t) => `${t}.csv is needed`));
   const upload = ctx.db.transaction(() => {
     if (!admin) admin = ctx.db.insert(administrators).values({ code: input.code, name: input.name?.trim() || input.code, selfOnboarded: true }).returning().get();
-    for (const f of input.files) {
-      const type = mappingTypeFromFileName(f.fileName)!;
-      upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type, rows: parseMappingCsv(type, f.fileName, f.bytes).rows, userId: user.id });
-    }
+    for (const m of read.rows) upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: m.type, rows: m.rows, userId: user.id });
     return ctx.db.insert(sdmUploads).values({ administratorId: admin.id, status: 'Created', userId: user.id, validationResults: { ...results, touchedMappings: input.touchedMappings ?? null } }).returning().get();
   });
   return sdmUploadInfo(ctx, upload.id);
@@ -103,12 +138,29 @@ function publishFile(ctx: AppContext, f: typeof sdmUploadFiles.$inferSelect) {
   ctx.events.publish('upload-file', { sdmUploadId: f.sdmUploadId, file: fileView(f) });
 }
 
+/** A file added to an upload, recorded as Uploading, before its check. */
+export interface StartedSdmFile {
+  row: typeof sdmUploadFiles.$inferSelect;
+  type: 'FundRequest' | 'SDM';
+  blobKey: string;
+}
+
 /**
  * Adds one file to an upload: `fund_request.csv` or `<sdm type>.csv`; fund-request files are
  * validated as a bulk upload, SDM files by their name and content being a readable CSV.
  * @throws ValidationError for a name that is not a valid type or a file that is not .csv
  */
 export function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
+  const started = startSdmFile(ctx, input);
+  return finishSdmFile(ctx, started, checkSdmFile(ctx, started.type, input.file));
+}
+
+/**
+ * The first step of `addSdmFile`: checks the name, stores the bytes and records the file as
+ * Uploading.
+ * @throws NotFoundError for an unknown upload; ValidationError for a bad name
+ */
+export function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }): StartedSdmFile {
   const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, input.sdmUploadId)).get();
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.sdmUploadId}`);
   const base = input.file.fileName.toLowerCase();
@@ -118,19 +170,45 @@ export function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: 
   if (!valid.includes(subType as (typeof valid)[number])) throw new ValidationError(`${input.file.fileName}: the file name must be one of ${valid.map((t) => `${t}.csv`).join(', ')}`);
   const type = subType === 'fund_request' ? 'FundRequest' : 'SDM';
   const blob = ctx.blobs.put(input.file.bytes);
-  let row = ctx.db.insert(sdmUploadFiles).values({ sdmUploadId: upload.id, fileName: input.file.fileName, status: 'Uploading', type, subType, errors: [], importFileId: null }).returning().get();
+  const row = ctx.db.insert(sdmUploadFiles).values({ sdmUploadId: upload.id, fileName: input.file.fileName, status: 'Uploading', type, subType, errors: [], importFileId: null }).returning().get();
   publishFile(ctx, row);
+  return { row, type, blobKey: blob.key };
+}
+
+/** The check of an added file (heavy for a large fund-request file: the parse pool does it for requests): its errors, none when valid. */
+export function checkSdmFile(ctx: AppContext, type: 'FundRequest' | 'SDM', file: UploadedCsv): string[] {
   const errors: string[] = [];
   try {
-    if (type === 'FundRequest') readBulkCsv(input.file.fileName, input.file.bytes, ctx.config.maxUploadBytes);
-    else if (!input.file.bytes.byteLength) errors.push(`${input.file.fileName}: the file is empty`);
+    if (type === 'FundRequest') readBulkCsv(file.fileName, file.bytes, ctx.config.maxUploadBytes);
+    else if (!file.bytes.byteLength) errors.push(`${file.fileName}: the file is empty`);
   } catch (err) {
     errors.push((err as Error).message);
   }
-  row = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null }).where(eq(sdmUploadFiles.id, row.id)).returning().get();
-  ctx.db.update(sdmUploads).set({ validationResults: { ...(upload.validationResults ?? {}), [`blob:${row.id}`]: blob.key } }).where(eq(sdmUploads.id, upload.id)).run();
+  return errors;
+}
+
+/** The last step of `addSdmFile`: records the check's outcome (Validated or Error) and where the bytes are. */
+export function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: string[]) {
+  const row = ctx.db.transaction(() => {
+    const saved = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null }).where(eq(sdmUploadFiles.id, started.row.id)).returning().get();
+    // read again: another file of the upload may have been added meanwhile
+    const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, started.row.sdmUploadId)).get()!;
+    ctx.db.update(sdmUploads).set({ validationResults: { ...(upload.validationResults ?? {}), [`blob:${saved.id}`]: started.blobKey } }).where(eq(sdmUploads.id, upload.id)).run();
+    return saved;
+  });
   publishFile(ctx, row);
   return fileView(row);
+}
+
+/** How self-onboarding saves fund requests: existing ones overwritten while still editable. */
+const SDM_SAVE: BulkSaveOptions = { overwrite: true, action: 'self-onboarding' };
+
+/** An upload being processed: its TPA and its validated files, fund-request files first. */
+export interface SdmProcessing {
+  uploadId: number;
+  admin: { id: number; code: string };
+  files: Array<typeof sdmUploadFiles.$inferSelect & { blobKey: string }>;
+  warnings: string[];
 }
 
 /**
@@ -139,33 +217,58 @@ export function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: 
  * @throws ValidationError without at least one fund-request file and one SDM file
  */
 export function processSdmUpload(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
+  const run = startSdmProcessing(ctx, input);
+  for (const f of run.files) processSdmFile(ctx, user, run, f, f.type === 'FundRequest' ? prepareSdmFundRequests(ctx, run.admin.code, f.fileName, f.blobKey) : null);
+  return finishSdmProcessing(ctx, run);
+}
+
+/**
+ * The first step of `processSdmUpload`: checks the upload has what it needs and marks it Processing.
+ * @throws NotFoundError for an unknown upload; ValidationError without a fund-request and an SDM file
+ */
+export function startSdmProcessing(ctx: AppContext, input: { id: number; forceRun?: boolean }): SdmProcessing {
   const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, input.id)).get();
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.id}`);
   const admin = ctx.db.select().from(administrators).where(eq(administrators.id, upload.administratorId!)).get()!;
   const files = ctx.db.select().from(sdmUploadFiles).where(and(eq(sdmUploadFiles.sdmUploadId, upload.id), eq(sdmUploadFiles.status, 'Validated'))).all();
   if (!files.some((f) => f.type === 'FundRequest') || !files.some((f) => f.type === 'SDM')) throw new ValidationError('Add at least one fund request file and one SDM file before processing');
   const blobs = (upload.validationResults ?? {}) as Record<string, unknown>;
-  const warnings: string[] = [];
   ctx.db.update(sdmUploads).set({ status: 'Processing', forceRun: !!input.forceRun, updatedAt: new Date().toISOString() }).where(eq(sdmUploads.id, upload.id)).run();
-  for (const f of [...files.filter((x) => x.type === 'FundRequest'), ...files.filter((x) => x.type === 'SDM')]) {
-    const bytes = ctx.blobs.get(String(blobs[`blob:${f.id}`]));
-    const errors: string[] = [];
-    let importFileId: number | null = null;
-    if (f.type === 'FundRequest') {
-      const csv = readBulkCsv(f.fileName, bytes, ctx.config.maxUploadBytes);
-      const rows = csv.rows.map((r) => ({ ...r.values, tpa: r.values.tpa ?? admin.code, columnName: r.line, isEditable: true }));
-      const { failed } = saveBulkFunds(ctx, user, { funds: rows }, { overwrite: true, action: 'self-onboarding' });
-      for (const x of failed) errors.push(`row ${x.fund.columnName}: ${x.errors.faults.map((e) => e.message).join('; ')}`);
-    } else {
-      importFileId = importFile(ctx, { administratorCode: admin.code, fileName: f.fileName, bytes, userId: user.id, source: 'sdm-upload' }).id;
-    }
-    if (errors.length) warnings.push(...errors.map((e) => `${f.fileName}: ${e}`));
-    const row = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Uploaded', errors, importFileId }).where(eq(sdmUploadFiles.id, f.id)).returning().get();
-    publishFile(ctx, row);
+  const ordered = [...files.filter((x) => x.type === 'FundRequest'), ...files.filter((x) => x.type === 'SDM')];
+  return { uploadId: upload.id, admin: { id: admin.id, code: admin.code }, files: ordered.map((f) => ({ ...f, blobKey: String(blobs[`blob:${f.id}`]) })), warnings: [] };
+}
+
+/**
+ * Reads a fund-request file of an upload and validates its rows for saving (heavy for a large
+ * file: the parse pool does it for requests); rows without a TPA get the upload's.
+ * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
+ */
+export function prepareSdmFundRequests(ctx: AppContext, adminCode: string, fileName: string, blobKey: string): { input: BulkSaveInput; prepared: PreparedBulkSave } {
+  const csv = readBulkCsv(fileName, ctx.blobs.get(blobKey), ctx.config.maxUploadBytes);
+  const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, tpa: r.values.tpa ?? adminCode, columnName: r.line, isEditable: true })) };
+  return { input, prepared: prepareBulkSave(ctx, input, SDM_SAVE) };
+}
+
+/** Saves one file of an upload being processed: its fund requests (as prepared) or its import; marks it Uploaded or Error. */
+export function processSdmFile(ctx: AppContext, user: User, run: SdmProcessing, f: SdmProcessing['files'][number], fundRequests: { input: BulkSaveInput; prepared: PreparedBulkSave } | null): void {
+  const errors: string[] = [];
+  let importFileId: number | null = null;
+  if (fundRequests) {
+    const { failed } = commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
+    for (const x of failed) errors.push(`row ${x.fund.columnName}: ${x.errors.faults.map((e) => e.message).join('; ')}`);
+  } else {
+    importFileId = importFile(ctx, { administratorCode: run.admin.code, fileName: f.fileName, bytes: ctx.blobs.get(f.blobKey), userId: user.id, source: 'sdm-upload' }).id;
   }
-  ctx.db.update(sdmUploads).set({ status: 'Processed', updatedAt: new Date().toISOString() }).where(eq(sdmUploads.id, upload.id)).run();
-  ctx.db.update(administrators).set({ selfOnboarded: true }).where(eq(administrators.id, admin.id)).run();
-  return { ...sdmUploadInfo(ctx, upload.id), warnings };
+  if (errors.length) run.warnings.push(...errors.map((e) => `${f.fileName}: ${e}`));
+  const row = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Uploaded', errors, importFileId }).where(eq(sdmUploadFiles.id, f.id)).returning().get();
+  publishFile(ctx, row);
+}
+
+/** The last step of `processSdmUpload`: the upload Processed, its TPA self-onboarded; answers the upload with the warnings. */
+export function finishSdmProcessing(ctx: AppContext, run: SdmProcessing) {
+  ctx.db.update(sdmUploads).set({ status: 'Processed', updatedAt: new Date().toISOString() }).where(eq(sdmUploads.id, run.uploadId)).run();
+  ctx.db.update(administrators).set({ selfOnboarded: true }).where(eq(administrators.id, run.admin.id)).run();
+  return { ...sdmUploadInfo(ctx, run.uploadId), warnings: run.warnings };
 }
 
 /** An upload with its files, SDM and mapping types and validation results (spec "SDM upload"). */

@@ -15,7 +15,7 @@ import type { LayoutSdmType } from '../../../pipeline/mappings/parse.js';
 import type { QaMapping } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, processes, type Stage } from '../../db/schema/index.js';
-import { allJobs } from '../../jobs/stages/index.js';
+import { pipelineJobs } from '../../jobs/stages/pipeline.js';
 import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
 import { importFile } from '../imports/imports.js';
 import { compareChecks, compareRows } from './compare.js';
@@ -79,7 +79,7 @@ function stepError(err: unknown): StepError {
 
 /** Runs the queued jobs one at a time, yielding between jobs and stopping when cancelled. */
 async function drain(ctx: AppContext, signal?: AbortSignal): Promise<number> {
-  const engine = new Engine(ctx, allJobs);
+  const engine = new Engine(ctx, pipelineJobs);
   let n = 0;
   for (;;) {
     if (signal?.aborted) throw new RunCancelled();

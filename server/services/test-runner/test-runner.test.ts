@@ -160,8 +160,9 @@ describe('cancelling and restarts', () => {
     const tmpRoot = mkdtempSync(join(tmpdir(), 'fa-ws-'));
     try {
       const controller = new AbortController();
-      const run = runPlan(planRun(suites, ['meridian_fund_services', 'demo_test']), { mappings: { kind: 'fixtures' }, signal: controller.signal, tmpRoot });
-      setTimeout(() => controller.abort(), 150);
+      // stopped while its first case is under way
+      const onProgress = (p: { type: string }) => p.type === 'case-start' && setImmediate(() => controller.abort());
+      const run = runPlan(planRun(suites, ['meridian_fund_services', 'demo_test']), { mappings: { kind: 'fixtures' }, signal: controller.signal, tmpRoot, onProgress });
       const { results, cancelled } = await run;
       expect(cancelled).toBe(true);
       expect(results.reports.meridian_fund_services.tests[0].steps.at(-1)).toMatchObject({ stepId: 'cancelled', success: false });

@@ -1,0 +1,33 @@
+/**
+ * Fund listings and the listing export for requests: the services of listing.ts and
+ * export-listing.ts with their heavy part in a request pool (server/threads/pools.ts). A cached
+ * listing page is answered on the calling thread; a page not cached (or stale) is computed by the
+ * read pool, whose threads each read the latest committed data on a read-only connection, so
+ * distinct queries are answered in parallel. The xlsx export is built in the parse pool.
+ */
+import type { AppContext } from '../../context.js';
+import { runTask } from '../../threads/pools.js';
+import type { User } from '../auth/tokens.js';
+import type { ExportedListing, ExportListingInput } from './export-listing.js';
+import { cachedListingJsonAsync } from './listing-cache.js';
+import { listingKey, pageOf, type AuditorFundRow, type ListingInput, type Pagination, type AuditorListInput } from './listing.js';
+
+/**
+ * `listFundsJson` with cache misses answered by the read pool (delivery `POST /funds/listing`).
+ * @throws ValidationError for bad filters, sorting or page bounds; NotFoundError for an unknown filterId
+ */
+export function listFundsJsonOffThread(ctx: AppContext, user: User | null, input: ListingInput = {}): Promise<{ readonly json: string; readonly encoded?: { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } }> {
+  const { offset, limit } = pageOf(input);
+  return cachedListingJsonAsync(ctx, listingKey(user, input, offset, limit), () => runTask(ctx, 'read', 'funds.listing-page', [user, input, offset, limit]));
+}
+
+/** `listFundsForAuditor` answered by the read pool (its pages are not cached). @throws as `listFundsForAuditor` */
+export function listFundsForAuditorOffThread(ctx: AppContext, input: AuditorListInput): Promise<{ rows: AuditorFundRow[]; pagination: Pagination }> {
+  return runTask(ctx, 'read', 'funds.auditor-listing', [input]);
+}
+
+/** `exportListing` built in the parse pool (delivery `POST /funds/export-all`). @throws as `exportListing` */
+export async function exportListingOffThread(ctx: AppContext, user: User | null, input: ExportListingInput = {}): Promise<ExportedListing> {
+  const file = await runTask(ctx, 'parse', 'funds.export-listing', [user, input]);
+  return { ...file, bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) };
+}

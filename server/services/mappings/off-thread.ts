@@ -1,0 +1,22 @@
+/**
+ * Mapping uploads for requests: `createMapping` with the file read and checked in the parse pool
+ * (server/threads/pools.ts); the checks before and the save after run on the calling thread.
+ */
+import type { AppContext } from '../../context.js';
+import { movable, runTask } from '../../threads/pools.js';
+import type { User } from '../auth/tokens.js';
+import { checkMappingInput, saveMapping, type CreateMappingInput } from './mappings.js';
+import type { MappingRow } from './store.js';
+
+/**
+ * `createMapping` with the file validated in the parse pool. The input is checked before the file
+ * is read (so its messages come first, as in `createMapping`) and again before saving, since
+ * another request may have taken the name or removed the mapping meanwhile.
+ * @throws ValidationError, NotFoundError or ForbiddenError as `createMapping`
+ */
+export async function createMappingOffThread(ctx: AppContext, user: User, input: CreateMappingInput): Promise<MappingRow> {
+  const { type } = checkMappingInput(ctx, user, input);
+  const file = movable(input.bytes);
+  const parsed = await runTask(ctx, 'parse', 'mappings.parse', [type, input.fileName, file.bytes], file.transfer);
+  return saveMapping(ctx, user, input, checkMappingInput(ctx, user, input), parsed);
+}

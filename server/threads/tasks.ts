@@ -1,0 +1,52 @@
+/**
+ * The work the request pools do, by name: each task calls the same service function the calling
+ * thread would, with the pool thread's own context (read-context.ts). Arguments and results cross
+ * threads by structured cloning: plain data only. A task never writes: the pool's connection is
+ * read-only; the writing half of a service (a save, an import) stays with the caller.
+ */
+import { exit } from 'node:process';
+import { threadId } from 'node:worker_threads';
+import type { MappingType } from '../../pipeline/sdm/model.js';
+import type { AppContext } from '../context.js';
+import { encodePayload } from '../http/envelope.js';
+import type { User } from '../services/auth/tokens.js';
+import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveInput, type BulkSaveOptions } from '../services/bulk-upload/bulk-upload.js';
+import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';
+import { listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
+import { parseMappingFile } from '../services/mappings/mappings.js';
+import { checkSdmFile, prepareSdmFundRequests, readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
+
+/** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
+export const diagnostics = { enabled: false };
+
+export const tasks = {
+  // parse pool
+  'bulk-upload.validate': (ctx: AppContext, fileName: string, bytes: Uint8Array) => validateBulkUpload(ctx, fileName, bytes),
+  'bulk-upload.prepare-save': (ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions) => prepareBulkSave(ctx, input, opts),
+  'bulk-upload.prepare-upload': (ctx: AppContext, fileName: string, bytes: Uint8Array) => prepareBulkUpload(ctx, fileName, bytes),
+  'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),
+  'sdm-upload.read-mappings': (_ctx: AppContext, files: UploadedCsv[]) => readMappingFiles(files),
+  'sdm-upload.check-file': (ctx: AppContext, type: 'FundRequest' | 'SDM', file: UploadedCsv) => checkSdmFile(ctx, type, file),
+  'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) => prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
+  'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
+  // read pool
+  // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread
+  'funds.listing-page': (ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number) => {
+    const json = JSON.stringify(queryListing(ctx, user, input, offset, limit));
+    return { json, encoded: encodePayload(json, true) };
+  },
+  'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),
+  // diagnostics (tests)
+  'threads.thread-id': (_ctx: AppContext) => threadId,
+  'threads.crash': (_ctx: AppContext) => {
+    if (!diagnostics.enabled) throw new Error('threads.crash is a diagnostic task; the pool was not started with diagnostics');
+    exit(70);
+  },
+} satisfies Record<string, (ctx: AppContext, ...args: any[]) => unknown>;
+
+export type Tasks = typeof tasks;
+export type TaskName = keyof Tasks;
+/** The arguments of a task after its context. */
+export type TaskArgs<N extends TaskName> = Tasks[N] extends (ctx: AppContext, ...args: infer A) => unknown ? A : never;
+/** What a task answers. */
+export type TaskResult<N extends TaskName> = Awaited<ReturnType<Tasks[N]>>;
