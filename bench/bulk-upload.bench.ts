@@ -60,14 +60,30 @@ try {
   {
     const validate = await timed(() => validateBulkUpload(ctx, 'bench.csv', csvOf('a')));
     const save = await timed(() => saveBulkFunds(ctx, user, { funds: validate.value.accepted }, { overwrite: false }));
-    out.push({ mode: 'in-thread (CLI)', accepted: validate.value.accepted.length, saved: save.value.saved.length, validateMs: validate.ms, validateStallMs: validate.stallMs, saveMs: save.ms, saveStallMs: save.stallMs });
+    out.push({
+      mode: 'in-thread (CLI)',
+      accepted: validate.value.accepted.length,
+      saved: save.value.saved.length,
+      validateMs: validate.ms,
+      validateStallMs: validate.stallMs,
+      saveMs: save.ms,
+      saveStallMs: save.stallMs,
+    });
   }
   {
     // the parse pool's first thread is started before timing, as on a running server
     await runTask(ctx, 'parse', 'threads.thread-id', []);
     const validate = await timed(() => validateBulkUploadOffThread(ctx, 'bench.csv', csvOf('b')));
     const save = await timed(() => saveBulkFundsOffThread(ctx, user, { funds: validate.value.accepted }, { overwrite: false }));
-    out.push({ mode: 'request (parse pool)', accepted: validate.value.accepted.length, saved: save.value.saved.length, validateMs: validate.ms, validateStallMs: validate.stallMs, saveMs: save.ms, saveStallMs: save.stallMs });
+    out.push({
+      mode: 'request (parse pool)',
+      accepted: validate.value.accepted.length,
+      saved: save.value.saved.length,
+      validateMs: validate.ms,
+      validateStallMs: validate.stallMs,
+      saveMs: save.ms,
+      saveStallMs: save.stallMs,
+    });
   }
   const round = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v) : v]));
   for (const r of out) {

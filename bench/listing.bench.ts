@@ -48,7 +48,16 @@ const CLIENTS = Number(args.clients);
 const PER_CLIENT = Number(args['per-client']);
 
 const STATUSES = ['Pending', 'Approved', 'Approved', 'Approved', 'Completed - Fund Closed', 'Issued', 'Paused', 'Declined', 'Deleted'];
-const CLIENTS_NAMES = ['Orion Capital', 'Helix Partners', 'Atlas Asset Management', 'Boreal Investments', 'Cygnus Wealth', 'Draco Advisors', 'Lyra Funds', 'Vega Group'];
+const CLIENTS_NAMES = [
+  'Orion Capital',
+  'Helix Partners',
+  'Atlas Asset Management',
+  'Boreal Investments',
+  'Cygnus Wealth',
+  'Draco Advisors',
+  'Lyra Funds',
+  'Vega Group',
+];
 const STAGES = ['identification', 'standardization', 'calculations', 'visualization'];
 const PSTATUS = ['pending', 'running', 'done', 'done', 'error'];
 const FILE_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital'];
@@ -76,18 +85,37 @@ function seed(ctx: AppContext): void {
   const admins: number[] = [];
   const insAdmin = ctx.sqlite.prepare('INSERT INTO administrators (code, name) VALUES (?, ?)');
   for (let i = 0; i < 40; i++) admins.push(Number(insAdmin.run(`tpa_${i}`, `Administrator ${i}`).lastInsertRowid));
-  const insFund = ctx.sqlite.prepare(`INSERT INTO fund_requests (administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
+  const insFund =
+    ctx.sqlite.prepare(`INSERT INTO fund_requests (administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insCode = ctx.sqlite.prepare('INSERT INTO fund_codes (fund_request_id, code, main) VALUES (?, ?, ?)');
-  const insFile = ctx.sqlite.prepare('INSERT INTO fund_files (fund_request_id, kind, file_type, file_name, status, reviewed, disabled) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insFile = ctx.sqlite.prepare(
+    'INSERT INTO fund_files (fund_request_id, kind, file_type, file_name, status, reviewed, disabled) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const insProc = ctx.sqlite.prepare('INSERT INTO processes (fund_request_id, stage, status) VALUES (?, ?, ?)');
   const base = Date.parse('2023-01-01T00:00:00Z');
   ctx.sqlite.transaction(() => {
     for (let i = 1; i <= FUNDS; i++) {
       const day = Math.floor(rand() * 1000);
-      const id = Number(insFund.run(pick(admins), `Fund ${i} ${pick(['Equity', 'Bond', 'Balanced', 'Income', 'Growth'])}`, pick(CLIENTS_NAMES), pick(STATUSES),
-        pick(['LU', 'IE', 'GB', 'US']), pick(['EUR', 'USD', 'GBP']), rand() < 0.2 ? 'SOI_ONLY' : 'FULL', isoDay(base, day - 30), isoDay(base, day + 60), isoDay(base, day),
-        Math.round(rand() * 1000) / 100, 3.75, 0.25, pick(['NotRequested', 'Requested', 'Chased1']), i > 10 && rand() < 0.05 ? i - 1 - Math.floor(rand() * 5) : null).lastInsertRowid);
+      const id = Number(
+        insFund.run(
+          pick(admins),
+          `Fund ${i} ${pick(['Equity', 'Bond', 'Balanced', 'Income', 'Growth'])}`,
+          pick(CLIENTS_NAMES),
+          pick(STATUSES),
+          pick(['LU', 'IE', 'GB', 'US']),
+          pick(['EUR', 'USD', 'GBP']),
+          rand() < 0.2 ? 'SOI_ONLY' : 'FULL',
+          isoDay(base, day - 30),
+          isoDay(base, day + 60),
+          isoDay(base, day),
+          Math.round(rand() * 1000) / 100,
+          3.75,
+          0.25,
+          pick(['NotRequested', 'Requested', 'Chased1']),
+          i > 10 && rand() < 0.05 ? i - 1 - Math.floor(rand() * 5) : null,
+        ).lastInsertRowid,
+      );
       insCode.run(id, `FC${String(i).padStart(6, '0')}`, 1);
       if (rand() < 0.3) insCode.run(id, `ALT${String(i).padStart(6, '0')}`, 0);
       if (rand() < 0.6) for (const t of FILE_TYPES) if (rand() < 0.8) insFile.run(id, 'input', t, `${t}.csv`, pick(FILE_STATUS), 0, rand() < 0.05 ? 1 : 0);
@@ -135,24 +163,42 @@ const fmt = (n: number) => n.toFixed(1);
 const QUERIES: Array<{ name: string; input: ListingInput }> = [
   { name: 'default page (request date desc)', input: {} },
   { name: 'filter: status in (Open, Pending)', input: { filters: [{ field: 'status', type: 'enum', value: ['Approved', 'Pending'] }] } },
-  { name: 'sort: client asc, name desc', input: { sorting: [{ field: 'client', order: 'asc' }, { field: 'name', order: 'desc' }] } },
+  {
+    name: 'sort: client asc, name desc',
+    input: {
+      sorting: [
+        { field: 'client', order: 'asc' },
+        { field: 'name', order: 'desc' },
+      ],
+    },
+  },
   { name: 'search: "alt0123"', input: { search: 'alt0123' } },
   {
     name: 'filter + sort + search',
     input: {
-      filters: [{ field: 'status', type: 'enum', value: ['Approved'] }, { field: 'dataDue', type: 'date', value: { from: '2023-06-01', to: '2024-06-30' } }],
-      sorting: [{ field: 'dataDue', order: 'desc' }], search: 'equity',
+      filters: [
+        { field: 'status', type: 'enum', value: ['Approved'] },
+        { field: 'dataDue', type: 'date', value: { from: '2023-06-01', to: '2024-06-30' } },
+      ],
+      sorting: [{ field: 'dataDue', order: 'desc' }],
+      search: 'equity',
     },
   },
 ];
 
 /** One filter + sort + search body per request, each with its own search text. */
-const distinctSearches = (prefix: string) => Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `${prefix}${i + 1} ` }));
+const distinctSearches = (prefix: string) =>
+  Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `${prefix}${i + 1} ` }));
 
 /** Every request another page (offsets 60 apart) of the Open funds sorted by client (`order` asc or desc): none cached. */
-const distinctPages = (order: 'asc' | 'desc') => Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({
-  filters: [{ field: 'status', type: 'enum', value: ['Approved'] }], sorting: [{ field: 'client', order }], offset: i * 60,
-}));
+const distinctPages = (order: 'asc' | 'desc') =>
+  Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) =>
+    JSON.stringify({
+      filters: [{ field: 'status', type: 'enum', value: ['Approved'] }],
+      sorting: [{ field: 'client', order }],
+      offset: i * 60,
+    }),
+  );
 
 /** The views a delivery team works in at once: the listing's default page, the Open filter and its next page, a search, a filtered sorted search. */
 const TEAM_VIEWS: ListingInput[] = [
@@ -163,7 +209,13 @@ const TEAM_VIEWS: ListingInput[] = [
   QUERIES[QUERIES.length - 1].input,
 ];
 
-type RunLoad = (bodies: string[], path?: string, method?: string, clients?: number, perClient?: number) => Promise<{ latencies: number[]; failures: number; wall: number }>;
+type RunLoad = (
+  bodies: string[],
+  path?: string,
+  method?: string,
+  clients?: number,
+  perClient?: number,
+) => Promise<{ latencies: number[]; failures: number; wall: number }>;
 
 /** Filter + sort + search bodies with search texts `fund <n>` for the given numbers (each text its own query). */
 const searchBodies = (numbers: number[]) => numbers.map((n) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `fund ${n}` }));
@@ -181,14 +233,22 @@ async function distinctQueries(ctx: AppContext, runLoad: RunLoad): Promise<strin
   const warmup = (round: number) => searchBodies(Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => 90_000 + round * 5_000 + i));
   const lines = ['', `Distinct queries: every request a new filter + sort + search text (\`fund 1\` ... \`fund ${loaded.length}\`), never cached:`, ''];
   lines.push('| answered by | clients | requests | failures | p50 ms | p95 ms | requests/s |', '|---|---:|---:|---:|---:|---:|---:|');
-  for (const mode of [{ name: 'the request thread alone (pool threads 0: as before)', readThreads: 0 }, { name: `the read pool (${readers} threads)`, readThreads: readers }]) {
-    for (const run of [{ label: 'idle baseline', bodies: idle, clients: 1, perClient: idle.length }, { label: 'loaded', bodies: loaded, clients: CLIENTS, perClient: PER_CLIENT }]) {
+  for (const mode of [
+    { name: 'the request thread alone (pool threads 0: as before)', readThreads: 0 },
+    { name: `the read pool (${readers} threads)`, readThreads: readers },
+  ]) {
+    for (const run of [
+      { label: 'idle baseline', bodies: idle, clients: 1, perClient: idle.length },
+      { label: 'loaded', bodies: loaded, clients: CLIENTS, perClient: PER_CLIENT },
+    ]) {
       await setRequestPoolOptions(ctx, { readThreads: mode.readThreads });
       clearListingCache(ctx);
       for (let i = 0; i < 2; i++) await runLoad(warmup(i));
       const { latencies, failures, wall } = await runLoad(run.bodies, undefined, undefined, run.clients, run.perClient);
       latencies.sort((a, b) => a - b);
-      lines.push(`| ${mode.name}, ${run.label} | ${run.clients} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
+      lines.push(
+        `| ${mode.name}, ${run.label} | ${run.clients} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`,
+      );
     }
   }
   return lines;
@@ -204,7 +264,10 @@ async function main() {
     let t = performance.now();
     seed(ctx);
     const seedMs = performance.now() - t;
-    const lines = [`Fund listing benchmark: ${FUNDS.toLocaleString('en')} fund requests (seeded in ${(seedMs / 1000).toFixed(1)} s), Node ${process.version}, ${RUNS} runs per query`, ''];
+    const lines = [
+      `Fund listing benchmark: ${FUNDS.toLocaleString('en')} fund requests (seeded in ${(seedMs / 1000).toFixed(1)} s), Node ${process.version}, ${RUNS} runs per query`,
+      '',
+    ];
     lines.push('Sequential, the query itself (cache cleared before each run):', '', '| query | rows | count | p50 ms | p95 ms |', '|---|---:|---:|---:|---:|');
     for (const q of QUERIES) {
       const times: number[] = [];
@@ -222,11 +285,12 @@ async function main() {
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
     const token = issueToken(ctx, admin.id, 'api', 3_600_000).token;
     /** Runs the HTTP load in a worker thread, so the clients do not share the server's event loop. */
-    const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) => new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
-      const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}${path}`, method, token, bodies, clients, perClient } });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
+    const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) =>
+      new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
+        const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}${path}`, method, token, bodies, clients, perClient } });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
     lines.push('', `HTTP (POST /api/v2.0/funds/listing, ${CLIENTS} concurrent clients x ${PER_CLIENT} requests, loopback):`, '');
     lines.push('| load | requests | failures | p50 ms | p95 ms | requests/s |', '|---|---:|---:|---:|---:|---:|');
     // the machine's floor: the same load on the smallest call (no database, no body)
@@ -235,7 +299,9 @@ async function main() {
     for (let i = 0; i < 2; i++) await runLoad([undefined], '/api/health', 'GET');
     const floor = await runLoad([undefined], '/api/health', 'GET');
     floor.latencies.sort((a, b) => a - b);
-    lines.push(`| GET /api/health (the HTTP floor of this machine) | ${floor.latencies.length} | ${floor.failures} | ${fmt(percentile(floor.latencies, 50))} | ${fmt(percentile(floor.latencies, 95))} | ${fmt(floor.latencies.length / (floor.wall / 1000))} |`);
+    lines.push(
+      `| GET /api/health (the HTTP floor of this machine) | ${floor.latencies.length} | ${floor.failures} | ${fmt(percentile(floor.latencies, 50))} | ${fmt(percentile(floor.latencies, 95))} | ${fmt(floor.latencies.length / (floor.wall / 1000))} |`,
+    );
     // the first user to open each view computes it (each ~10-50 ms, as above); the load then runs warm
     for (const v of TEAM_VIEWS) listFunds(ctx, admin, v);
     const teamBodies = TEAM_VIEWS.map((v) => JSON.stringify(v));
@@ -251,13 +317,17 @@ async function main() {
     for (const sc of scenarios) {
       for (let i = 0; i < 2; i++) await runLoad(sc.warmup.map((b) => b.replace(/"search":"fund 9/, `"search":"fund 9${i}`)));
       // a process of a listed fund flips between running and done: the listing's process status changes
-      const flip = ctx.sqlite.prepare("UPDATE processes SET status = CASE status WHEN 'running' THEN 'done' ELSE 'running' END WHERE id = (SELECT min(id) FROM processes)");
+      const flip = ctx.sqlite.prepare(
+        "UPDATE processes SET status = CASE status WHEN 'running' THEN 'done' ELSE 'running' END WHERE id = (SELECT min(id) FROM processes)",
+      );
       const writes = sc.writeEveryMs ? setInterval(() => flip.run(), sc.writeEveryMs) : undefined;
       const { latencies, failures, wall } = await runLoad(sc.bodies).finally(() => clearInterval(writes));
       latencies.sort((a, b) => a - b);
-      lines.push(`| ${sc.name} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`);
+      lines.push(
+        `| ${sc.name} | ${latencies.length} | ${failures} | ${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(latencies.length / (wall / 1000))} |`,
+      );
     }
-    lines.push(...await distinctQueries(ctx, runLoad));
+    lines.push(...(await distinctQueries(ctx, runLoad)));
     await setRequestPoolOptions(ctx, poolOptions);
     await server.close();
     lines.push('', 'Team views:', '', ...TEAM_VIEWS.map((v) => `- \`${JSON.stringify(v)}\``));

@@ -77,4 +77,15 @@ if (mode === 'bare') {
 const ms = mode === 'bare' ? performance.now() - t0 : ingestMs;
 clearInterval(sample);
 peak = Math.max(peak, process.memoryUsage().rss);
-console.log(JSON.stringify({ mode, rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), checksAndWorkPaperMs: Math.round(restMs), startRssMb: mb(startRss), ingestPeakRssMb: mb(ingestPeak), peakRssMb: mb(peak) }));
+console.log(
+  JSON.stringify({
+    mode,
+    rows,
+    ms: Math.round(ms),
+    rowsPerSecond: Math.round(rows / (ms / 1000)),
+    checksAndWorkPaperMs: Math.round(restMs),
+    startRssMb: mb(startRss),
+    ingestPeakRssMb: mb(ingestPeak),
+    peakRssMb: mb(peak),
+  }),
+);

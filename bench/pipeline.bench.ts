@@ -21,16 +21,36 @@ const head = lines.slice(0, 4);
 const body = lines.slice(4).filter(Boolean);
 const dir = mkdtempSync(join(tmpdir(), 'fa-bench-'));
 
-type Result = { mode: string; rows: number; rowsPerSecond: number; checksAndWorkPaperMs: number; startRssMb: number; ingestPeakRssMb: number; peakRssMb: number };
+type Result = {
+  mode: string;
+  rows: number;
+  rowsPerSecond: number;
+  checksAndWorkPaperMs: number;
+  startRssMb: number;
+  ingestPeakRssMb: number;
+  peakRssMb: number;
+};
 const measure = (file: string, mode: string): Result => {
-  const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/pipeline-one.ts', file, mode], { encoding: 'utf8' }).trim().split('\n').pop()!) as Result);
+  const runs = Array.from(
+    { length: RUNS },
+    () =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--import', 'tsx', 'bench/pipeline-one.ts', file, mode], { encoding: 'utf8' }).trim().split('\n').pop()!,
+      ) as Result,
+  );
   const byPeak = [...runs].sort((a, b) => a.peakRssMb - b.peakRssMb);
   const median = byPeak[Math.floor(byPeak.length / 2)];
-  return { ...median, rowsPerSecond: Math.max(...runs.map((r) => r.rowsPerSecond)), checksAndWorkPaperMs: Math.min(...runs.map((r) => r.checksAndWorkPaperMs)) };
+  return {
+    ...median,
+    rowsPerSecond: Math.max(...runs.map((r) => r.rowsPerSecond)),
+    checksAndWorkPaperMs: Math.min(...runs.map((r) => r.checksAndWorkPaperMs)),
+  };
 };
 
 try {
-  console.log('| input | rows | size MB | bare rows/s | pipeline ingestion rows/s | ratio | checks + work paper ms | bare peak MB | pipeline start MB | pipeline ingestion peak MB | pipeline peak MB |');
+  console.log(
+    '| input | rows | size MB | bare rows/s | pipeline ingestion rows/s | ratio | checks + work paper ms | bare peak MB | pipeline start MB | pipeline ingestion peak MB | pipeline peak MB |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const scale of [1, 100]) {
     const file = join(dir, scale === 1 ? NAME : NAME.replace('.csv', `_x${scale}.csv`));
@@ -38,7 +58,9 @@ try {
     const size = (readFileSync(file).length / 1048576).toFixed(1);
     const bare = measure(file, 'bare');
     const pipe = measure(file, 'pipeline');
-    console.log(`| GS holdings x${scale} | ${pipe.rows} | ${size} | ${bare.rowsPerSecond} | ${pipe.rowsPerSecond} | ${(pipe.rowsPerSecond / bare.rowsPerSecond).toFixed(2)} | ${pipe.checksAndWorkPaperMs} | ${bare.peakRssMb} | ${pipe.startRssMb} | ${pipe.ingestPeakRssMb} | ${pipe.peakRssMb} |`);
+    console.log(
+      `| GS holdings x${scale} | ${pipe.rows} | ${size} | ${bare.rowsPerSecond} | ${pipe.rowsPerSecond} | ${(pipe.rowsPerSecond / bare.rowsPerSecond).toFixed(2)} | ${pipe.checksAndWorkPaperMs} | ${bare.peakRssMb} | ${pipe.startRssMb} | ${pipe.ingestPeakRssMb} | ${pipe.peakRssMb} |`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

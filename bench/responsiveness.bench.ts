@@ -20,7 +20,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fixturesDir } from '../server/paths.js';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, clients: { type: 'string', default: '200' }, scale: { type: 'string', default: '100' } } });
+const { values: args } = parseArgs({
+  options: { seconds: { type: 'string', default: '60' }, clients: { type: 'string', default: '200' }, scale: { type: 'string', default: '100' } },
+});
 const SECONDS = Number(args.seconds);
 const CLIENTS = Number(args.clients);
 const SCALE = Number(args.scale);
@@ -32,7 +34,9 @@ let deliveries = 0;
 function delivery(): Blob {
   deliveries++;
   const rows = holdings.slice(4).filter(Boolean);
-  const text = [holdings[0], `${holdings[1]} (delivery ${deliveries})`, ...holdings.slice(2, 4), ...Array.from({ length: SCALE }, () => rows).flat(), ''].join('\r\n');
+  const text = [holdings[0], `${holdings[1]} (delivery ${deliveries})`, ...holdings.slice(2, 4), ...Array.from({ length: SCALE }, () => rows).flat(), ''].join(
+    '\r\n',
+  );
   return new Blob([text]);
 }
 
@@ -59,7 +63,11 @@ async function startServer(dir: string): Promise<Server> {
       if (u && l) resolve({ url: u, link: l });
     });
   });
-  const redeemed = await fetch(`${url}/api/sso/redeemToken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link.split('#')[1] }) });
+  const redeemed = await fetch(`${url}/api/sso/redeemToken`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: link.split('#')[1] }),
+  });
   const token = ((await redeemed.json()) as { payload: { token: string } }).payload.token;
   return { child, url, token };
 }
@@ -67,7 +75,12 @@ async function startServer(dir: string): Promise<Server> {
 async function api<T = unknown>(s: Server, method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'x-access-token': s.token };
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  const res = await fetch(`${s.url}/api/v2.0/${path}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10 * 60_000) });
+  const res = await fetch(`${s.url}/api/v2.0/${path}`, {
+    method,
+    headers,
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10 * 60_000),
+  });
   const json = (await res.json()) as { payload: T; message?: string };
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message ?? ''}`);
   return json.payload;
@@ -104,7 +117,13 @@ const HEADER = '| calls | answered | unanswered (30 s) | errors | p50 ms | p95 m
 
 const LISTING = { pagination: { offset: 0, limit: 50 }, sort: { field: 'dataDueDate', order: 'asc' } };
 const get = (s: Server, path: string) => fetch(`${s.url}${path}`, { headers: { 'x-access-token': s.token }, signal: AbortSignal.timeout(TIMEOUT_MS) });
-const post = (s: Server, path: string, body: unknown) => fetch(`${s.url}${path}`, { method: 'POST', headers: { 'x-access-token': s.token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+const post = (s: Server, path: string, body: unknown) =>
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-access-token': s.token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
 
 /** Calls health and the listing every 50 ms until `done` resolves. */
 async function probe(s: Server, done: Promise<unknown>): Promise<{ health: Sample; listing: Sample }> {
@@ -114,7 +133,10 @@ async function probe(s: Server, done: Promise<unknown>): Promise<{ health: Sampl
   void done.finally(() => (over = true));
   const pending: Promise<void>[] = [];
   while (!over) {
-    pending.push(health.time(() => get(s, '/api/health')), listing.time(() => post(s, '/api/v2.0/funds/listing', LISTING)));
+    pending.push(
+      health.time(() => get(s, '/api/health')),
+      listing.time(() => post(s, '/api/v2.0/funds/listing', LISTING)),
+    );
     await new Promise((r) => setTimeout(r, 50));
   }
   await Promise.all(pending);
@@ -145,9 +167,11 @@ async function mixedReads(s: Server, fundIds: number[], seconds: number): Promis
     () => get(s, '/api/v2.0/user/status-report'),
     () => get(s, '/api/v2.0/nrd'),
   ];
-  await Promise.all(Array.from({ length: CLIENTS }, async (_, i) => {
-    for (let k = i; Date.now() < end; k++) await sample.time(calls[k % calls.length]);
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, i) => {
+      for (let k = i; Date.now() < end; k++) await sample.time(calls[k % calls.length]);
+    }),
+  );
   return sample;
 }
 
@@ -155,7 +179,9 @@ async function mixedReads(s: Server, fundIds: number[], seconds: number): Promis
 function bulkCsv(rows: number, columns = 0): Blob {
   const lines = readFileSync(join(fixturesDir(), 'fund-requests/real-funds.csv'), 'utf8').split(/\r?\n/).filter(Boolean);
   if (columns) return new Blob([`${[...lines[0].split(','), ...Array.from({ length: columns }, (_, i) => `extra${i}`)].join(',')}\n${lines[1]}\n`]);
-  const body = Array.from({ length: rows }, (_, i) => lines[1 + (i % (lines.length - 1))].replace(/^([^,]*),/, `$1 ${i},`).replace(/,S0000\d+,/, `,B${String(i).padStart(9, '0')},`));
+  const body = Array.from({ length: rows }, (_, i) =>
+    lines[1 + (i % (lines.length - 1))].replace(/^([^,]*),/, `$1 ${i},`).replace(/,S0000\d+,/, `,B${String(i).padStart(9, '0')},`),
+  );
   return new Blob([[lines[0], ...body, ''].join('\n')]);
 }
 
@@ -177,9 +203,21 @@ try {
   console.log(`### (a) health and listing every 50 ms\n\n${HEADER}`);
   const idle = await probe(server, new Promise((r) => setTimeout(r, 15_000)));
   let importMs = 0;
-  const busy = await probe(server, importDelivery(server).then((ms) => (importMs = ms)));
-  console.log([idle.health.row('health, idle'), busy.health.row(`health, ${SCALE}x import`), idle.listing.row('listing, idle'), busy.listing.row(`listing, ${SCALE}x import`)].join('\n'));
-  console.log(`\nThe ${(holdings.slice(4).filter(Boolean).length * SCALE).toLocaleString('en-US')}-row import (upload to the last job) took ${(importMs / 1000).toFixed(1)} s.\n`);
+  const busy = await probe(
+    server,
+    importDelivery(server).then((ms) => (importMs = ms)),
+  );
+  console.log(
+    [
+      idle.health.row('health, idle'),
+      busy.health.row(`health, ${SCALE}x import`),
+      idle.listing.row('listing, idle'),
+      busy.listing.row(`listing, ${SCALE}x import`),
+    ].join('\n'),
+  );
+  console.log(
+    `\nThe ${(holdings.slice(4).filter(Boolean).length * SCALE).toLocaleString('en-US')}-row import (upload to the last job) took ${(importMs / 1000).toFixed(1)} s.\n`,
+  );
 
   console.log(`### (b) ${CLIENTS} clients x ${SECONDS} s of mixed reads\n\n${HEADER}`);
   const quiet = await mixedReads(server, fundIds, SECONDS);

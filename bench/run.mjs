@@ -2,7 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-for (const file of readdirSync('bench').filter((f) => f.endsWith('.bench.ts')).sort()) {
+for (const file of readdirSync('bench')
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()) {
   process.stdout.write(`\n## ${file}\n`);
   execFileSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' });
 }

@@ -37,7 +37,8 @@ const TIME = '/usr/bin/time';
 
 /** Installs Debian packages (apt-get update first only when the plain install fails). */
 function aptInstall(packages: string[]): void {
-  const install = () => spawnSync('apt-get', ['install', '-y', '-q', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-q', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
   if (install()) return;
   execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit' });
   if (!install()) throw new Error(`apt-get install ${packages.join(' ')} failed`);
@@ -114,7 +115,9 @@ try {
       const base = results.get(name)!.get(1);
       const perRow = base && scale > 1 ? (((m.cpu - base.cpu) / (rows - body.length)) * 1e6).toFixed(1) : '-';
       const ratio = (m.cpu / results.get('pandas')!.get(scale)!.cpu).toFixed(2);
-      console.log(`| GS holdings x${scale} | ${rows.toLocaleString('en-US')} | ${name} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} | ${Math.round(m.peakMb)} | ${perRow} | ${ratio} |`);
+      console.log(
+        `| GS holdings x${scale} | ${rows.toLocaleString('en-US')} | ${name} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} | ${Math.round(m.peakMb)} | ${perRow} | ${ratio} |`,
+      );
     }
   }
 } finally {

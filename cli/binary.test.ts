@@ -36,7 +36,11 @@ interface Server {
 
 /** Starts `./fund-audit serve` and waits for the URL and the sign-in link. */
 function serve(dir: string): Promise<Server> {
-  const child = spawn('./fund-audit', ['serve', '--port', '0', '--data-dir', './data', '--log-level', 'warn'], { cwd: dir, env: binaryEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('./fund-audit', ['serve', '--port', '0', '--data-dir', './data', '--log-level', 'warn'], {
+    cwd: dir,
+    env: binaryEnv(dir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start in 30 s:\n${out}`)), 30_000);
@@ -173,7 +177,11 @@ describe.skipIf(!enabled)(title, () => {
     let status = 'pending';
     for (let i = 0; i < 50 && (status === 'pending' || status === 'running'); i++) {
       await new Promise((r) => setTimeout(r, 200));
-      const rows = (await call(url, '/api/v2.0/export/files/list', { token, body: {} })).body.payload.rows as Array<{ id: number; status: string; payload: unknown }>;
+      const rows = (await call(url, '/api/v2.0/export/files/list', { token, body: {} })).body.payload.rows as Array<{
+        id: number;
+        status: string;
+        payload: unknown;
+      }>;
       const row = rows.find((r) => r.id === id);
       status = row?.status ?? 'missing';
       if (status === 'error') throw new Error(`export failed: ${JSON.stringify(row?.payload)}`);
@@ -183,11 +191,17 @@ describe.skipIf(!enabled)(title, () => {
     const res = await fetch(new URL(`/api/v2.0/export/file/${id}?token=${encodeURIComponent(download.body.payload.token)}`, url));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
     // the zip was built in one of the binary's job threads, not on the thread serving requests
     const db = new Database(join(dir, 'data', 'fund-audit.sqlite'), { readonly: true });
     try {
-      const job = db.prepare("select worker_id from processes where stage = 'export' and json_extract(payload, '$.exportId') = ?").get(id) as { worker_id: string };
+      const job = db.prepare("select worker_id from processes where stage = 'export' and json_extract(payload, '$.exportId') = ?").get(id) as {
+        worker_id: string;
+      };
       expect(job.worker_id).toMatch(/^serve-.+\/t[1-9]\d*$/);
     } finally {
       db.close();
@@ -203,7 +217,11 @@ describe.skipIf(!enabled)(title, () => {
   });
 
   it('exports the fund with the CLI on the same data directory (export job inside the binary)', () => {
-    const r = spawnSync('./fund-audit', ['--data-dir', './data', '--json', 'export', '--funds', String(fundId), '--stages', 'fundRequest', '-o', 'out.zip'], { cwd: dir, env: binaryEnv(dir), encoding: 'utf8' });
+    const r = spawnSync('./fund-audit', ['--data-dir', './data', '--json', 'export', '--funds', String(fundId), '--stages', 'fundRequest', '-o', 'out.zip'], {
+      cwd: dir,
+      env: binaryEnv(dir),
+      encoding: 'utf8',
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'done' });

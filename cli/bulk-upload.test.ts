@@ -49,7 +49,13 @@ describe('fund-audit bulk-upload', () => {
     const served = await startServe(dir, [], env);
     try {
       const { url, link } = { url: served.url, link: served.link! };
-      const redeemed = await (await fetch(`${url}/api/sso/redeemToken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link.split('#')[1] }) })).json();
+      const redeemed = await (
+        await fetch(`${url}/api/sso/redeemToken`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: link.split('#')[1] }),
+        })
+      ).json();
       const token = redeemed.payload.token;
       const r = await runCliAsync(['--server', url, '--token', token, '--json', 'bulk-upload', csv('real-funds.csv'), '--overwrite'], env);
       expect(r.status).toBe(0);

@@ -12,7 +12,15 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'fa-cli-'));
 
 describe('fund-audit CLI', () => {
   it('prints help for every command', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['users', '--help'], ['users', 'add', '--help'], ['users', 'list', '--help'], ['users', 'link', '--help'], ['users', 'key', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['users', '--help'],
+      ['users', 'add', '--help'],
+      ['users', 'list', '--help'],
+      ['users', 'link', '--help'],
+      ['users', 'key', '--help'],
+    ]) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/Usage: fund-audit/);

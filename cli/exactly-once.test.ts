@@ -16,7 +16,8 @@ import { runCli, startServe, startWorker, until, type Served } from './testing.j
 
 const RUNS = 24;
 const env = { FUND_AUDIT_JOB_LEASE_SECONDS: '3', FUND_AUDIT_WORKERS: '1', FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '100000000' };
-const killed = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const killed = (c: ChildProcess) =>
+  new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
 describe('jobs across processes', () => {
   it('run every triggered stage to done exactly once while processes are killed and restarted', async () => {
@@ -49,19 +50,33 @@ describe('jobs across processes', () => {
           worker = await startWorker(dir, [], env);
         }
       }
-      await until('every job to end', () => (db.prepare("select count(*) n from processes where status in ('pending', 'running')").get() as { n: number }).n === 0, 120_000);
+      await until(
+        'every job to end',
+        () => (db.prepare("select count(*) n from processes where status in ('pending', 'running')").get() as { n: number }).n === 0,
+        120_000,
+      );
 
-      const jobs = db.prepare('select id, stage, status, payload, attempts from processes').all() as Array<{ id: number; stage: string; status: string; payload: string; attempts: number }>;
+      const jobs = db.prepare('select id, stage, status, payload, attempts from processes').all() as Array<{
+        id: number;
+        stage: string;
+        status: string;
+        payload: string;
+        attempts: number;
+      }>;
       expect(jobs.filter((j) => j.status !== 'done').map((j) => `${j.stage} ${j.id} ${j.status}: ${JSON.parse(j.payload).error ?? ''}`)).toEqual([]);
       // one identification per delivery, each done once
       const identifications = jobs.filter((j) => j.stage === 'identification').map((j) => JSON.parse(j.payload).importFileId as number);
       expect(identifications.sort((a, b) => a - b)).toEqual([...new Set(identifications)].sort((a, b) => a - b));
       expect(identifications).toHaveLength(RUNS);
-      const imports = db.prepare("select status, count(*) n from import_files group by status").all();
+      const imports = db.prepare('select status, count(*) n from import_files group by status').all();
       expect(imports).toEqual([{ status: 'Success', n: RUNS }]);
       expect(db.prepare("select count(*) n from fund_files where kind = 'input' and file_name like 'MFS_HOLDINGS_RUN%'").get()).toEqual({ n: RUNS });
       // every standardization is complete and made once per input; the newest delivery's is the fund's
-      const std = db.prepare("select f.source_file_id s, f.row_count, (select count(*) from sdm_rows r where r.fund_file_id = f.id) n from fund_files f where f.kind = 'standardization' and f.file_type = 'holdings' order by f.source_file_id").all() as Array<{ s: number; row_count: number; n: number }>;
+      const std = db
+        .prepare(
+          "select f.source_file_id s, f.row_count, (select count(*) from sdm_rows r where r.fund_file_id = f.id) n from fund_files f where f.kind = 'standardization' and f.file_type = 'holdings' order by f.source_file_id",
+        )
+        .all() as Array<{ s: number; row_count: number; n: number }>;
       expect(std.filter((f) => f.row_count !== f.n)).toEqual([]);
       expect(new Set(std.map((f) => f.s)).size).toBe(std.length);
       const newest = db.prepare("select id from fund_files where kind = 'input' and file_type = 'holdings' order by id desc limit 1").get() as { id: number };

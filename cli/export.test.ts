@@ -34,7 +34,12 @@ describe('fund-audit export', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Build zip: done \(4 files\)/);
-    expect(zipNames(out)).toEqual([`${fund.prefix}_work_papers.xlsx`, `${fund.prefix}_calculations.csv`, `${fund.prefix}_logs.csv`, `${fund.prefix}_errors.csv`]);
+    expect(zipNames(out)).toEqual([
+      `${fund.prefix}_work_papers.xlsx`,
+      `${fund.prefix}_calculations.csv`,
+      `${fund.prefix}_logs.csv`,
+      `${fund.prefix}_errors.csv`,
+    ]);
 
     const json = run(['-d', dir, '--json', 'export', '--funds', String(fund.id), '--stages', 'all', '--reviewed-only', '-o', join(dir, 'all.zip')]);
     expect(json.status).toBe(0);
@@ -68,7 +73,20 @@ describe('fund-audit export', () => {
     try {
       const key = issueToken(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user.id, 'api', 60_000).token;
       const out = join(dir, 'remote.zip');
-      const r = await runAsync(['--server', server.url, '--token', key, '--json', 'export', '--funds', String(fund.id), '--stages', 'import,fundRequest', '-o', out]);
+      const r = await runAsync([
+        '--server',
+        server.url,
+        '--token',
+        key,
+        '--json',
+        'export',
+        '--funds',
+        String(fund.id),
+        '--stages',
+        'import,fundRequest',
+        '-o',
+        out,
+      ]);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'done', files: 4 });

@@ -17,13 +17,23 @@ describe('fund-audit import', () => {
     expect(r.stdout).toMatch(/MFS_HOLDINGS_S000013795_20230331\.csv\s+Success\s+holdings\s+1/);
     const j = run(['-d', dir, '--json', 'import', '--tpa', 'keystone_admin', ...inputs('keystone_admin')]);
     expect(j.status).toBe(0);
-    expect(JSON.parse(j.stdout).summary).toEqual([expect.objectContaining({ status: 'Success', identifiedAs: 'trial_balance, holdings, share_capital, prices' })]);
+    expect(JSON.parse(j.stdout).summary).toEqual([
+      expect.objectContaining({ status: 'Success', identifiedAs: 'trial_balance, holdings, share_capital, prices' }),
+    ]);
   });
 
   it('exits 3 naming the problem of a file that cannot be identified or matched', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-import-'));
     const broken = join(fixturesDir(), 'tpas/meridian_fund_services/broken');
-    const r = run(['-d', dir, 'import', '--tpa', 'meridian_fund_services', join(broken, 'MFS_HOLDINGS_wrong_layout.csv'), join(broken, 'MFS_HOLDINGS_unknown_fund.csv')]);
+    const r = run([
+      '-d',
+      dir,
+      'import',
+      '--tpa',
+      'meridian_fund_services',
+      join(broken, 'MFS_HOLDINGS_wrong_layout.csv'),
+      join(broken, 'MFS_HOLDINGS_unknown_fund.csv'),
+    ]);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/MFS_HOLDINGS_wrong_layout\.csv could not be identified/);
     expect(r.stderr).toMatch(/no fund request matches \(NOFUND0001\)/);
@@ -35,12 +45,50 @@ describe('fund-audit mappings', () => {
   it('lists, uploads and downloads mappings', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-map-'));
     const list = JSON.parse(run(['-d', dir, '--json', 'mappings', 'list', '--tpa', 'demo_test']).stdout);
-    expect(list.map((m: any) => m.type).sort()).toEqual(['account_mapping', 'file_layout', 'instrument_mapping', 'share_capital_mapping', 'transaction_mapping']);
+    expect(list.map((m: any) => m.type).sort()).toEqual([
+      'account_mapping',
+      'file_layout',
+      'instrument_mapping',
+      'share_capital_mapping',
+      'transaction_mapping',
+    ]);
     const file = join(fixturesDir(), 'tpas/demo_test/mappings/instrument_mapping.csv');
-    const bad = run(['-d', dir, 'mappings', 'upload', file, '--tpa', 'demo_test', '--type', 'instrument_mapping', '--mode', 'custom', '--name', 'Bad Name', '--reason', 'x']);
+    const bad = run([
+      '-d',
+      dir,
+      'mappings',
+      'upload',
+      file,
+      '--tpa',
+      'demo_test',
+      '--type',
+      'instrument_mapping',
+      '--mode',
+      'custom',
+      '--name',
+      'Bad Name',
+      '--reason',
+      'x',
+    ]);
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/Provided name is invalid/);
-    const ok = run(['-d', dir, 'mappings', 'upload', file, '--tpa', 'demo_test', '--type', 'instrument_mapping', '--mode', 'custom', '--name', 'demo_munis', '--reason', 'municipal bonds only']);
+    const ok = run([
+      '-d',
+      dir,
+      'mappings',
+      'upload',
+      file,
+      '--tpa',
+      'demo_test',
+      '--type',
+      'instrument_mapping',
+      '--mode',
+      'custom',
+      '--name',
+      'demo_munis',
+      '--reason',
+      'municipal bonds only',
+    ]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/instrument_mapping\.csv uploaded as demo_munis/);
     const id = JSON.parse(run(['-d', dir, '--json', 'mappings', 'list', '--tpa', 'demo_test']).stdout).find((m: any) => m.description === 'demo_munis').id;

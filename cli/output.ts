@@ -56,7 +56,11 @@ export function printTable(rows: Array<Record<string, unknown>>, columns?: strin
   const cols = columns ?? Object.keys(rows[0]);
   const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd() + '\n';
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd() + '\n';
   process.stdout.write(line(cols));
   process.stdout.write(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) process.stdout.write(line(cols.map((c) => cell(r[c]))));

@@ -27,9 +27,15 @@ describe('crash safety', () => {
     const first = await startServe(dir, ['--no-signin-link'], env);
     const db = new Database(join(dir, 'fund-audit.sqlite'), { readonly: true });
     try {
-      const imported = spawnSync(process.execPath, [bin, '-d', dir, '--json', 'import', '--tpa', 'meridian_fund_services', '--no-wait', big], { env, encoding: 'utf8' });
+      const imported = spawnSync(process.execPath, [bin, '-d', dir, '--json', 'import', '--tpa', 'meridian_fund_services', '--no-wait', big], {
+        env,
+        encoding: 'utf8',
+      });
       expect(imported.status, imported.stderr).toBe(0);
-      const running = await until('a running standardization', () => db.prepare("select id from processes where stage = 'standardization' and status = 'running'").get() as { id: number } | undefined);
+      const running = await until(
+        'a running standardization',
+        () => db.prepare("select id from processes where stage = 'standardization' and status = 'running'").get() as { id: number } | undefined,
+      );
       first.child.kill('SIGKILL');
       await new Promise((r) => first.child.once('exit', r));
       expect((db.prepare('select status from processes where id = ?').get(running.id) as { status: string }).status).toBe('running');
@@ -40,7 +46,9 @@ describe('crash safety', () => {
         expect(done).toBeTruthy();
         const p = db.prepare('select status, attempts from processes where id = ?').get(running.id) as { status: string; attempts: number };
         expect(p).toEqual({ status: 'done', attempts: 2 });
-        const holdings = db.prepare("select row_count from fund_files where kind = 'standardization' and file_type = 'holdings'").all() as Array<{ row_count: number }>;
+        const holdings = db.prepare("select row_count from fund_files where kind = 'standardization' and file_type = 'holdings'").all() as Array<{
+          row_count: number;
+        }>;
         expect(holdings).toEqual([{ row_count: expectedRows }]);
         // the rows the killed run had staged were dropped when the job ran again
         expect(db.prepare("select count(*) n from fund_files where kind = 'staging'").get()).toEqual({ n: 0 });

@@ -16,7 +16,8 @@ const bin = join(appRoot(), 'bin/fund-audit.mjs');
 const { CI: _ci, ...noCi } = process.env;
 const env = { ...noCi, FUND_AUDIT_SEED_DEMO_DATA: 'false' };
 /** Runs the CLI with stdin closed (/dev/null) and stdout/stderr piped: no TTY anywhere. */
-const run = (args: string[], cwd = tmpdir()) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+const run = (args: string[], cwd = tmpdir()) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 
 function junit(file: string) {
   const xml = readFileSync(file, 'utf8');
@@ -35,7 +36,10 @@ describe('fund-audit test', () => {
     expect(doc).toMatchObject({ tests: '2', failures: '0' });
     expect(doc.testsuite).toHaveLength(1);
     expect(doc.testsuite[0]).toMatchObject({ name: 'demo_test', tests: '2', failures: '0' });
-    expect(doc.testsuite[0].testcase.map((c: any) => c.name)).toEqual(['1: Partial delivery: trial balance and holdings, share capital not yet received', '2: Demo mode delivery: the three demo files']);
+    expect(doc.testsuite[0].testcase.map((c: any) => c.name)).toEqual([
+      '1: Partial delivery: trial balance and holdings, share capital not yet received',
+      '2: Demo mode delivery: the three demo files',
+    ]);
     expect(doc.testsuite[0].testcase.every((c: any) => !('failure' in c))).toBe(true);
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
@@ -45,12 +49,30 @@ describe('fund-audit test', () => {
     cpSync(join(fixturesDir(), 'tpas', 'demo_test', 'mappings'), join(dir, 'maps', 'demo_test'), { recursive: true });
     const file = join(dir, 'maps', 'demo_test', 'instrument_mapping.csv');
     writeFileSync(file, readFileSync(file, 'utf8').replace('MUNI,DEBT', 'MUNI,EQUITY'));
-    const r = run(['test', 'run', '--admin', 'demo_test', '--admin', 'keystone_admin', '--tests', '1', '--mappings', join(dir, 'maps'), '--reporter', 'junit', '--output', join(dir, 'f.xml')]);
+    const r = run([
+      'test',
+      'run',
+      '--admin',
+      'demo_test',
+      '--admin',
+      'keystone_admin',
+      '--tests',
+      '1',
+      '--mappings',
+      join(dir, 'maps'),
+      '--reporter',
+      'junit',
+      '--output',
+      join(dir, 'f.xml'),
+    ]);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/✘ demo_test 1: compare-standardized:holdings: holdings: 55 row\(s\) differ/);
     expect(r.stdout).toContain("standard_instrument expected 'DEBT', actual 'EQUITY'");
     const doc = junit(join(dir, 'f.xml'));
-    expect(doc.testsuite.map((s: any) => [s.name, s.failures])).toEqual([['demo_test', '1'], ['keystone_admin', '0']]);
+    expect(doc.testsuite.map((s: any) => [s.name, s.failures])).toEqual([
+      ['demo_test', '1'],
+      ['keystone_admin', '0'],
+    ]);
     const failure = doc.testsuite[0].testcase[0].failure;
     expect(failure.message).toMatch(/^compare-standardized:holdings: .*standard_instrument expected 'DEBT', actual 'EQUITY'$/);
     expect(failure['#text']).toContain('differing columns: standard_instrument');
@@ -64,7 +86,11 @@ describe('fund-audit test', () => {
     expect(out.stats).toMatchObject({ startedAt: expect.any(String), totalTime: expect.any(Number) });
     expect(out.reports.meridian_fund_services.tests[0]).toMatchObject({ id: '2', success: true });
     const list = run(['--json', 'test', 'list']);
-    expect(JSON.parse(list.stdout).map((s: any) => [s.administratorCode, s.tests.map((t: any) => t.id)])).toEqual([['demo_test', ['1', '2']], ['keystone_admin', ['1']], ['meridian_fund_services', ['1', '2']]]);
+    expect(JSON.parse(list.stdout).map((s: any) => [s.administratorCode, s.tests.map((t: any) => t.id)])).toEqual([
+      ['demo_test', ['1', '2']],
+      ['keystone_admin', ['1']],
+      ['meridian_fund_services', ['1', '2']],
+    ]);
     const bad = run(['test', 'run', '--admin', 'nope']);
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/Unknown administrator code\(s\): nope/);
@@ -73,7 +99,10 @@ describe('fund-audit test', () => {
 
   it('--server schedules the run on a running server and polls it to the end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-test-cli-'));
-    const child = spawn(process.execPath, [bin, '-d', dir, 'serve', '--port', '0'], { env: { ...env, FUND_AUDIT_SEED_DEMO_DATA: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, '-d', dir, 'serve', '--port', '0'], {
+      env: { ...env, FUND_AUDIT_SEED_DEMO_DATA: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       const { url, link } = await new Promise<{ url: string; link: string }>((resolve, reject) => {
@@ -88,9 +117,33 @@ describe('fund-audit test', () => {
           }
         });
       });
-      const redeemed = await (await fetch(`${url}/api/sso/redeemToken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link.split('#')[1] }) })).json();
+      const redeemed = await (
+        await fetch(`${url}/api/sso/redeemToken`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: link.split('#')[1] }),
+        })
+      ).json();
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const c = spawn(process.execPath, [bin, '--server', url, '--token', redeemed.payload.token, 'test', 'run', '--admin', 'demo_test', '--reporter', 'junit', '--output', join(dir, 'f.xml')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const c = spawn(
+          process.execPath,
+          [
+            bin,
+            '--server',
+            url,
+            '--token',
+            redeemed.payload.token,
+            'test',
+            'run',
+            '--admin',
+            'demo_test',
+            '--reporter',
+            'junit',
+            '--output',
+            join(dir, 'f.xml'),
+          ],
+          { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         let stdout = '';
         let stderr = '';
         c.stdout.on('data', (d) => (stdout += d));

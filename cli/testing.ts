@@ -42,7 +42,10 @@ export interface Served {
 
 /** Starts `fund-audit serve --port 0` on a data directory and waits for its listening line. */
 export function startServe(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, '-d', dir, 'serve', '--port', '0', ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '-d', dir, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, CI: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const wantLink = !args.includes('--no-signin-link');
   return new Promise((resolve, reject) => {
     let out = '';
@@ -55,12 +58,15 @@ export function startServe(dir: string, args: string[] = [], env: NodeJS.Process
       if (url && (link || !wantLink)) {
         clearTimeout(timer);
         resolve({
-          child, url, link,
-          stop: (signal = 'SIGTERM') => new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
-            child.once('exit', (code) => done(code));
-            child.kill(signal);
-          }),
+          child,
+          url,
+          link,
+          stop: (signal = 'SIGTERM') =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill(signal);
+            }),
         });
       }
     });

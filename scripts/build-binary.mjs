@@ -62,7 +62,12 @@ const seaPatches = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
       let src = readFileSync(a.path, 'utf8');
-      src = patch(src, a.path, "await import('./devtools.js');", "throw Object.assign(new Error('React devtools are not available in the single binary'), { code: 'ERR_MODULE_NOT_FOUND' });");
+      src = patch(
+        src,
+        a.path,
+        "await import('./devtools.js');",
+        "throw Object.assign(new Error('React devtools are not available in the single binary'), { code: 'ERR_MODULE_NOT_FOUND' });",
+      );
       src = patch(src, a.path, '? await loadPackageJson()', '? { name: undefined, version: undefined }');
       return { contents: src, loader: 'js' };
     });
@@ -70,7 +75,11 @@ const seaPatches = {
       const wasm = join(dirname(a.path), '../binaries/yoga-wasm-base64-esm.js');
       const base64 = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(readFileSync(wasm, 'utf8'))?.[1];
       if (!base64) throw new Error('build-binary: no embedded wasm in yoga-layout: did the package change?');
-      const src = patch(readFileSync(a.path, 'utf8'), a.path, 'const Yoga = wrapAssembly(await loadYoga());', `
+      const src = patch(
+        readFileSync(a.path, 'utf8'),
+        a.path,
+        'const Yoga = wrapAssembly(await loadYoga());',
+        `
 const yogaModule = {
   // synchronous instantiation (emscripten hook) instead of the async default
   instantiateWasm(imports, done) {
@@ -81,17 +90,26 @@ const yogaModule = {
 };
 loadYoga(yogaModule);
 if (!yogaModule.asm) throw new Error('yoga-layout did not initialise synchronously');
-const Yoga = wrapAssembly(yogaModule);`);
+const Yoga = wrapAssembly(yogaModule);`,
+      );
       return { contents: src, loader: 'js' };
     });
     b.onLoad({ filter: /[\\/]node_modules[\\/]piscina[\\/]dist[\\/]index\.js$/ }, (a) => {
-      const src = patch(readFileSync(a.path, 'utf8'), a.path, "filename: (0, node_path_1.resolve)(__dirname, 'worker.js')",
-        `filename: globalThis.${PISCINA_WORKER_GLOBAL} || (0, node_path_1.resolve)(__dirname, 'worker.js')`);
+      const src = patch(
+        readFileSync(a.path, 'utf8'),
+        a.path,
+        "filename: (0, node_path_1.resolve)(__dirname, 'worker.js')",
+        `filename: globalThis.${PISCINA_WORKER_GLOBAL} || (0, node_path_1.resolve)(__dirname, 'worker.js')`,
+      );
       return { contents: src, loader: 'js' };
     });
     b.onLoad({ filter: /[\\/]node_modules[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (a) => {
-      const src = patch(readFileSync(a.path, 'utf8'), a.path, "require('bindings')('better_sqlite3.node')",
-        `(globalThis.${ADDON_GLOBAL} || (() => { throw new Error('better-sqlite3: the native addon was not loaded (server/sea.ts)'); })())`);
+      const src = patch(
+        readFileSync(a.path, 'utf8'),
+        a.path,
+        "require('bindings')('better_sqlite3.node')",
+        `(globalThis.${ADDON_GLOBAL} || (() => { throw new Error('better-sqlite3: the native addon was not loaded (server/sea.ts)'); })())`,
+      );
       return { contents: src, loader: 'js' };
     });
   },
@@ -242,11 +260,15 @@ await step('worker bundle', workerBundle);
 await step('pool worker bundle', poolWorkerBundle);
 const { blobFile, manifest } = await step('sea blob', () => blob(bundleFile));
 await step('inject', () => executable(blobFile));
-const version = await step('smoke test (--version)', () => spawnSync(output, ['--version'], { cwd: work, encoding: 'utf8', env: { ...process.env, FUND_AUDIT_CACHE_DIR: join(work, 'cache') } }));
+const version = await step('smoke test (--version)', () =>
+  spawnSync(output, ['--version'], { cwd: work, encoding: 'utf8', env: { ...process.env, FUND_AUDIT_CACHE_DIR: join(work, 'cache') } }),
+);
 if (version.status !== 0 || version.stdout.trim() !== manifest.version) {
   throw new Error(`build-binary: ${relative(root, output)} --version failed: ${version.stdout}${version.stderr}`);
 }
 rmSync(join(work, 'cache'), { recursive: true, force: true });
 const mb = (f) => (statSync(f).size / 1e6).toFixed(1);
-console.log(`build-binary: ${relative(root, output)} ${manifest.version} (${mb(output)} MB; bundle ${mb(bundleFile)} MB, blob ${mb(blobFile)} MB, ${manifest.files.length} assets, hash ${manifest.hash}) in ${((performance.now() - total) / 1000).toFixed(1)} s`);
+console.log(
+  `build-binary: ${relative(root, output)} ${manifest.version} (${mb(output)} MB; bundle ${mb(bundleFile)} MB, blob ${mb(blobFile)} MB, ${manifest.files.length} assets, hash ${manifest.hash}) in ${((performance.now() - total) / 1000).toFixed(1)} s`,
+);
 writeFileSync(join(work, 'build-times.json'), JSON.stringify({ ...times, total: (performance.now() - total) / 1000 }, null, 2) + '\n');

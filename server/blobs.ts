@@ -3,10 +3,9 @@
  * export zips. Writes are atomic (temporary file + rename), so a half-written blob is never seen.
  */
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-import { CHUNK_BYTES, readChunks, type BlobAccess, type BlobSink } from '../pipeline/storage.js';
+import { readChunks, type BlobAccess, type BlobSink } from '../pipeline/storage.js';
 
 export interface PutResult {
   /** sha256 hex of the content, also its key. */
@@ -109,7 +108,10 @@ export class BlobWriter implements BlobSink {
   private written = 0;
   private closed = false;
 
-  constructor(private readonly store: BlobStore, private readonly bufferChars: number) {
+  constructor(
+    private readonly store: BlobStore,
+    private readonly bufferChars: number,
+  ) {
     this.tmp = store.tmpPath('.part');
     writeFileSync(this.tmp, '');
   }

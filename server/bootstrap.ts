@@ -36,7 +36,11 @@ export function ensureFixedFilters(ctx: AppContext): void {
     if (!row) ctx.db.insert(savedFilters).values({ id: f.id, title: f.title, filter: f.filter, fixed: true }).run();
   }
   // user filters start at 1000 (spec: user-saved filters get id 1000)
-  ctx.sqlite.prepare("INSERT OR IGNORE INTO sqlite_sequence (name, seq) SELECT 'saved_filters', 999 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'saved_filters')").run();
+  ctx.sqlite
+    .prepare(
+      "INSERT OR IGNORE INTO sqlite_sequence (name, seq) SELECT 'saved_filters', 999 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'saved_filters')",
+    )
+    .run();
   ctx.sqlite.prepare("UPDATE sqlite_sequence SET seq = 999 WHERE name = 'saved_filters' AND seq < 999").run();
 }
 
@@ -44,7 +48,8 @@ export function ensureFixedFilters(ctx: AppContext): void {
 export function shippedAdministrators(): Array<{ code: string; name: string; region?: string }> {
   const dir = join(fixturesDir(), 'tpas');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort()
+  return readdirSync(dir)
+    .sort()
     .map((code) => join(dir, code, 'tpa.json'))
     .filter((file) => existsSync(file))
     .map((file) => JSON.parse(readFileSync(file, 'utf8')) as { code: string; name: string; region?: string });
@@ -59,7 +64,10 @@ export function addShippedAdministrators(ctx: AppContext, opts: { region?: strin
   for (const tpa of shippedAdministrators()) {
     if (opts.region && tpa.region?.toUpperCase() !== opts.region.toUpperCase()) continue;
     if (ctx.db.select().from(administrators).where(eq(administrators.code, tpa.code)).get()) continue;
-    ctx.db.insert(administrators).values({ code: tpa.code, name: tpa.name, region: tpa.region ?? null }).run();
+    ctx.db
+      .insert(administrators)
+      .values({ code: tpa.code, name: tpa.name, region: tpa.region ?? null })
+      .run();
     added.push(tpa.code);
   }
   return added;

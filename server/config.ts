@@ -9,52 +9,56 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
-  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** The schema of every setting, with its default. Keys are camelCase; env names are FUND_AUDIT_<UPPER_SNAKE>. */
-export const configSchema = z.object({
-  host: z.string().min(1).default('127.0.0.1'),
-  port: int(0, 65535).default(8080),
-  publicUrl: z.string().url().optional(),
-  mode: z.enum(['production', 'development']).default('production'),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  adminEmail: z.string().email().default('admin@fund-audit.local'),
-  seedDemoData: bool.default(true),
-  sessionTtlHours: int(1, 24 * 365).default(12),
-  signinLinkTtlHours: int(1, 24 * 30).default(24),
-  downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
-  pbiTokenTtlHours: int(1, 24 * 365).default(168),
-  maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
-  identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
-  inboxDir: z.string().optional(),
-  inboxPollMs: int(100, 3_600_000).default(5000),
-  /** Job worker threads of this process (default: cores - 1, at least 1; 0 runs no jobs here). */
-  workers: int(0, 64).default(() => Math.max(1, availableParallelism() - 1)),
-  /** How long a claimed job stays its worker's without a renewal; a dead worker's job is taken over after it. */
-  jobLeaseSeconds: int(2, 3600).default(60),
-  devToolsEnabled: bool.default(false),
-  devToolsLocal: bool.default(false),
-  mappings: bool.default(true),
-  testRunner: bool.default(true),
-  demo: bool.default(false),
-  aggregation: bool.default(false),
-  sdmUpload: bool.default(true),
-  customMappings: bool.default(true),
-  deleteLuxData: bool.default(false),
-  pbiInputs: bool.default(false),
-  allowQAValidation: bool.default(true),
-  investmentAnalyzerEnabled: bool.default(false),
-  newStatusDesign: bool.default(false),
-  identificationProcess: bool.default(true),
-  branchChangeEnabled: bool.default(false),
-  branchUpdateEnabled: bool.default(false),
-  impersonateEnabled: bool.default(false),
-  isDbPushEnabled: bool.default(false),
-  privacyStatementVersion: z.string().min(1).default('1.0'),
-  dbName: z.string().regex(/^[\w.-]+$/).default('fund-audit.sqlite'),
-}).strict();
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: int(0, 65535).default(8080),
+    publicUrl: z.string().url().optional(),
+    mode: z.enum(['production', 'development']).default('production'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    adminEmail: z.string().email().default('admin@fund-audit.local'),
+    seedDemoData: bool.default(true),
+    sessionTtlHours: int(1, 24 * 365).default(12),
+    signinLinkTtlHours: int(1, 24 * 30).default(24),
+    downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
+    pbiTokenTtlHours: int(1, 24 * 365).default(168),
+    maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
+    identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
+    inboxDir: z.string().optional(),
+    inboxPollMs: int(100, 3_600_000).default(5000),
+    /** Job worker threads of this process (default: cores - 1, at least 1; 0 runs no jobs here). */
+    workers: int(0, 64).default(() => Math.max(1, availableParallelism() - 1)),
+    /** How long a claimed job stays its worker's without a renewal; a dead worker's job is taken over after it. */
+    jobLeaseSeconds: int(2, 3600).default(60),
+    devToolsEnabled: bool.default(false),
+    devToolsLocal: bool.default(false),
+    mappings: bool.default(true),
+    testRunner: bool.default(true),
+    demo: bool.default(false),
+    aggregation: bool.default(false),
+    sdmUpload: bool.default(true),
+    customMappings: bool.default(true),
+    deleteLuxData: bool.default(false),
+    pbiInputs: bool.default(false),
+    allowQAValidation: bool.default(true),
+    investmentAnalyzerEnabled: bool.default(false),
+    newStatusDesign: bool.default(false),
+    identificationProcess: bool.default(true),
+    branchChangeEnabled: bool.default(false),
+    branchUpdateEnabled: bool.default(false),
+    impersonateEnabled: bool.default(false),
+    isDbPushEnabled: bool.default(false),
+    privacyStatementVersion: z.string().min(1).default('1.0'),
+    dbName: z
+      .string()
+      .regex(/^[\w.-]+$/)
+      .default('fund-audit.sqlite'),
+  })
+  .strict();
 
 export type AppConfig = z.infer<typeof configSchema> & { dataDir: string };
 

@@ -33,7 +33,13 @@ export interface AppContext {
  * @param opts.terminalLog print logs on the terminal (default: stdout is a TTY)
  * @throws ConfigError for a bad setting; Error when the database cannot be opened or migrated
  */
-export async function createContext(opts: { dataDir?: string; flags?: ConfigInput; config?: AppConfig; env?: NodeJS.ProcessEnv; terminalLog?: boolean }): Promise<AppContext> {
+export async function createContext(opts: {
+  dataDir?: string;
+  flags?: ConfigInput;
+  config?: AppConfig;
+  env?: NodeJS.ProcessEnv;
+  terminalLog?: boolean;
+}): Promise<AppContext> {
   const config = opts.config ?? loadConfig({ dataDir: opts.dataDir, flags: opts.flags, env: opts.env });
   const log = createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: opts.terminalLog });
   const { db, sqlite, schemaVersion, applied, backup } = await openDb(config.dataDir, config.dbName);

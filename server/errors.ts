@@ -8,7 +8,11 @@ export type ErrorItem = string | { id?: number; type?: string; message: string; 
 
 /** Base class of errors a user can act on. */
 export class AppError extends Error {
-  constructor(message: string, readonly status: number, readonly errors: ErrorItem[] = [message]) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: ErrorItem[] = [message],
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -16,7 +20,12 @@ export class AppError extends Error {
 
 /** 400: input failed validation; `errors` lists every problem found (maybe capped), `totalErrorsFound` counts all. */
 export class ValidationError extends AppError {
-  constructor(message: string, errors: ErrorItem[] = [message], readonly totalErrorsFound = errors.length, readonly extra: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    errors: ErrorItem[] = [message],
+    readonly totalErrorsFound = errors.length,
+    readonly extra: Record<string, unknown> = {},
+  ) {
     super(message, 400, errors);
   }
 }
@@ -51,7 +60,10 @@ export class ConflictError extends AppError {
 
 /** 413: an upload over the configured limit. */
 export class TooLargeError extends AppError {
-  constructor(readonly limitBytes: number, what = 'File') {
+  constructor(
+    readonly limitBytes: number,
+    what = 'File',
+  ) {
     super(`File upload failed. File size limit has been reached ${limitBytes}B`, 413, [`${what} is larger than the limit of ${limitBytes} bytes`]);
   }
 }

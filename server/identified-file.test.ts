@@ -19,7 +19,10 @@ const meta = { file: 'KEYSTONE.xlsx#Holdings', sheetName: 'Holdings', header: ['
 
 describe('identified files', () => {
   it('reads back every row as written, cells of every kind, in chunks', () => {
-    const rows: RawRow[] = Array.from({ length: 20_000 }, (_, i) => ({ line: i + 4, cells: ['S000012000', i % 2 ? 45000.5 : null, `Kentucky "Tax-Free" ${i}\nsecond line, é 日本`] }));
+    const rows: RawRow[] = Array.from({ length: 20_000 }, (_, i) => ({
+      line: i + 4,
+      cells: ['S000012000', i % 2 ? 45000.5 : null, `Kentucky "Tax-Free" ${i}\nsecond line, é 日本`],
+    }));
     const w = new IdentifiedFileWriter(blobs, meta);
     for (const r of rows) w.add(r);
     w.add({ line: 20_004, cells: [new Date(Date.UTC(2022, 11, 31)), 0, ''] });

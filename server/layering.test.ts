@@ -21,7 +21,8 @@ const files: Record<string, string> = {
   'server/http/route.ts': "export const route = 'r';\n",
   'server/services/funds/bad.ts': "import { route } from '../../http/route.js';\nimport { H3 } from 'h3';\nexport const x = [route, H3];\n",
   'server/services/funds/good.ts': "import { ok } from '../../../pipeline/readers/ok.js';\nexport const y = ok;\n",
-  'web/src/page.ts': "import type { NotFoundError } from '../../server/errors.js';\nimport { route } from '../../server/http/route.js';\nexport type E = NotFoundError;\nexport const z = route;\n",
+  'web/src/page.ts':
+    "import type { NotFoundError } from '../../server/errors.js';\nimport { route } from '../../server/http/route.js';\nexport type E = NotFoundError;\nexport const z = route;\n",
 };
 
 function cruise() {
@@ -32,14 +33,19 @@ function cruise() {
   copyFileSync(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-  const r = spawnSync(process.execPath, [bin, 'pipeline', 'server', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'pipeline', 'server', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   return JSON.parse(r.stdout) as { summary: { violations: Array<{ from: string; to: string; rule: { name: string } }> } };
 }
 
 describe('import layering', () => {
   it('names each import that points up a layer, and only those', () => {
     // a package is named by its folder (the probe reaches node_modules through a link)
-    const found = cruise().summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/([^/]+)\/.*$/, '$1')}`).sort();
+    const found = cruise()
+      .summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/([^/]+)\/.*$/, '$1')}`)
+      .sort();
     expect(found).toEqual([
       'browser-imports-only-types-from-the-server: web/src/page.ts -> server/http/route.ts',
       'domain-without-frameworks: server/services/funds/bad.ts -> h3',

@@ -18,9 +18,7 @@ export type { Logger };
 export function createLogger(opts: { dataDir: string; level: string; terminal?: boolean }): Logger {
   const dir = join(opts.dataDir, 'logs');
   mkdirSync(dir, { recursive: true });
-  const streams: pino.StreamEntry[] = [
-    { level: 'trace', stream: pino.destination({ dest: join(dir, 'fund-audit.log'), sync: true }) },
-  ];
+  const streams: pino.StreamEntry[] = [{ level: 'trace', stream: pino.destination({ dest: join(dir, 'fund-audit.log'), sync: true }) }];
   if (opts.terminal ?? process.stdout.isTTY) {
     streams.push({ level: 'trace', stream: pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) });
   }

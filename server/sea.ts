@@ -142,7 +142,8 @@ export function prepareSea(): { appRoot: string; manifest: SeaManifest } | undef
       failures.push(`${root}: ${(err as Error).message}`);
     }
   }
-  if (!appRoot || !addonLoaded) throw new Error(`Fund Audit cannot unpack its files (set FUND_AUDIT_CACHE_DIR to a writable folder):\n  ${failures.join('\n  ')}`);
+  if (!appRoot || !addonLoaded)
+    throw new Error(`Fund Audit cannot unpack its files (set FUND_AUDIT_CACHE_DIR to a writable folder):\n  ${failures.join('\n  ')}`);
   process.env.FUND_AUDIT_APP_ROOT = appRoot;
   setWebFileReader(embeddedWebReader(manifest));
   return (prepared = { appRoot, manifest });

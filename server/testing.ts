@@ -45,7 +45,11 @@ export interface ApiResult<T = any> {
 /** In-process API client for a context. */
 export function apiClient(ctx: AppContext) {
   const app = createApp(ctx);
-  const call = async <T = any>(method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiResult<T>> => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers['x-access-token'] = opts.token;
     let body: BodyInit | undefined;

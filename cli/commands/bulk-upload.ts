@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ValidationError } from '../../server/errors.js';
-import { MAX_BULK_SAVE, saveBulkFunds, validateBulkUpload, type BulkResultRow, type BulkUploadResult, type FailedFund, type SavedFund } from '../../server/services/bulk-upload/bulk-upload.js';
+import {
+  MAX_BULK_SAVE,
+  saveBulkFunds,
+  validateBulkUpload,
+  type BulkResultRow,
+  type BulkUploadResult,
+  type FailedFund,
+  type SavedFund,
+} from '../../server/services/bulk-upload/bulk-upload.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal, type GlobalOptions } from '../global.js';
 import { EXIT } from '../output.js';
@@ -45,7 +53,8 @@ function remoteBackend(g: GlobalOptions): Backend {
 const issues = (r: BulkResultRow) => [...r.errors.faults.map((f) => f.message), ...r.errors.warnings.map((w) => `warning: ${w.message}`)].join('; ');
 
 export function registerBulkUpload(program: Command): void {
-  program.command('bulk-upload')
+  program
+    .command('bulk-upload')
     .description('Validate a bulk-upload CSV of fund requests and save its rows in batches of 100')
     .argument('<file>', 'the .csv file (template: GET /api/v2.0/fund-request/download)')
     .option('--dry-run', 'validate only; exit 0 when every row is valid')
@@ -67,8 +76,21 @@ export function registerBulkUpload(program: Command): void {
         ui.task(`Validate ${fileName}`, { status: 'running' });
         const result = await backend.validate(fileName, bytes);
         const rows = [...result.accepted, ...result.editable, ...result.declined].sort((a, b) => a.columnName - b.columnName);
-        ui.task(`Validate ${fileName}`, { status: 'done', note: `${result.accepted.length} accepted, ${result.editable.length} editable, ${result.declined.length} declined` });
-        ui.table(rows.map((r) => ({ row: r.columnName, status: r.frBulkuploadStatus, tpa: r.tpa, fundCode: r.fundShortCode, fundName: r.fundName, errors: issues(r) })), ['row', 'status', 'tpa', 'fundCode', 'fundName', 'errors']);
+        ui.task(`Validate ${fileName}`, {
+          status: 'done',
+          note: `${result.accepted.length} accepted, ${result.editable.length} editable, ${result.declined.length} declined`,
+        });
+        ui.table(
+          rows.map((r) => ({
+            row: r.columnName,
+            status: r.frBulkuploadStatus,
+            tpa: r.tpa,
+            fundCode: r.fundShortCode,
+            fundName: r.fundName,
+            errors: issues(r),
+          })),
+          ['row', 'status', 'tpa', 'fundCode', 'fundName', 'errors'],
+        );
         const toSave = [...result.accepted, ...(opts.overwrite ? result.editable.map((r) => ({ ...r, isEditable: true })) : [])];
         const saved: SavedFund[] = [];
         const failed: FailedFund[] = [];
@@ -88,8 +110,25 @@ export function registerBulkUpload(program: Command): void {
           ...(opts.overwrite ? [] : result.editable.map((r) => `row ${r.columnName}: ${r.errors.warnings.map((w) => w.message).join('; ')}`)),
           ...failed.map((f) => `row ${f.fund.columnName}: ${f.errors.faults.map((x) => x.message).join('; ')}`),
         ];
-        if (problems.length) ui.errors(problems, result.editable.length && !opts.overwrite ? 'fix the declined rows and upload again; add --overwrite to replace existing requests' : 'fix these rows in the file and upload it again');
-        await ui.finish({ fileName, encoding: result.encoding, totalRows: result.totalRows, accepted: result.accepted.length, editable: result.editable.length, declined: result.declined.length, saved, failed, dryRun: !!opts.dryRun, rows });
+        if (problems.length)
+          ui.errors(
+            problems,
+            result.editable.length && !opts.overwrite
+              ? 'fix the declined rows and upload again; add --overwrite to replace existing requests'
+              : 'fix these rows in the file and upload it again',
+          );
+        await ui.finish({
+          fileName,
+          encoding: result.encoding,
+          totalRows: result.totalRows,
+          accepted: result.accepted.length,
+          editable: result.editable.length,
+          declined: result.declined.length,
+          saved,
+          failed,
+          dryRun: !!opts.dryRun,
+          rows,
+        });
         const ok = opts.dryRun ? result.declined.length === 0 && (opts.overwrite || result.editable.length === 0) : notSaved === 0;
         if (!ok) process.exitCode = EXIT.invalid;
       } finally {

@@ -94,14 +94,21 @@ function remoteBackend(g: GlobalOptions): Backend {
 }
 
 function parseIds(value: string): number[] {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = parts.filter((v) => !/^\d+$/.test(v) || Number(v) < 1);
-  if (!parts.length || bad.length) throw new ValidationError(`--funds must list fund request ids separated by commas${bad.length ? `: not an id: ${bad.join(', ')}` : ''}`);
+  if (!parts.length || bad.length)
+    throw new ValidationError(`--funds must list fund request ids separated by commas${bad.length ? `: not an id: ${bad.join(', ')}` : ''}`);
   return parts.map(Number);
 }
 
 function parseStages(value: string): string[] {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parts.includes('all') ? [...EXPORT_STAGE_CODES] : parts;
 }
 
@@ -115,13 +122,18 @@ async function waitFor(backend: Backend, id: number, timeoutMs: number, onStatus
     if (!view) throw new NotFoundError(`No such export with id: ${id}`);
     onStatus(view);
     if (view.status === 'done' || view.status === 'error') return view;
-    if (Date.now() >= deadline) throw new AppError(`Export ${id} did not finish within ${Math.round(timeoutMs / 1000)} s (status: ${view.status}); it stays in the queue, download it later from the Downloads Queue`, 504);
+    if (Date.now() >= deadline)
+      throw new AppError(
+        `Export ${id} did not finish within ${Math.round(timeoutMs / 1000)} s (status: ${view.status}); it stays in the queue, download it later from the Downloads Queue`,
+        504,
+      );
     await sleep(Math.min(backend.pollMs, Math.max(0, deadline - Date.now())));
   }
 }
 
 export function registerExport(program: Command): void {
-  program.command('export')
+  program
+    .command('export')
     .description('Download outputs of fund requests as one zip (work papers, calculations, standardized and identified data, raw files, fund list)')
     .requiredOption('--funds <ids>', 'fund request ids, separated by commas')
     .requiredOption('--stages <stages>', `stages, separated by commas: ${EXPORT_STAGE_CODES.join(', ')}, or all`)
@@ -132,7 +144,12 @@ export function registerExport(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 zip written; 3 invalid input (unknown fund request or stage); 1 the export failed; see docs/cli.md.')
     .action(async (opts: ExportOptions, cmd: Command) => {
       const g = globals(cmd);
-      const input = { fundRequests: parseIds(opts.funds), fundRequestStages: parseStages(opts.stages), excludeDisabledVisualizations: !!opts.excludeDisabled, reviewedVisualizationsOnly: !!opts.reviewedOnly };
+      const input = {
+        fundRequests: parseIds(opts.funds),
+        fundRequestStages: parseStages(opts.stages),
+        excludeDisabledVisualizations: !!opts.excludeDisabled,
+        reviewedVisualizationsOnly: !!opts.reviewedOnly,
+      };
       const timeout = Number(opts.timeout);
       if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86_400) throw new ValidationError('--timeout must be a number of seconds from 1 to 86400');
       const out = resolve(opts.output);
@@ -143,7 +160,10 @@ export function registerExport(program: Command): void {
       try {
         ui.task('Request export', { status: 'running' });
         const queued = await backend.request(input);
-        ui.task('Request export', { status: 'done', note: `export ${queued.id}: ${input.fundRequests.length} fund request(s), ${queued.payload.inputs.fundRequestStages.join(', ')}` });
+        ui.task('Request export', {
+          status: 'done',
+          note: `export ${queued.id}: ${input.fundRequests.length} fund request(s), ${queued.payload.inputs.fundRequestStages.join(', ')}`,
+        });
         ui.task('Build zip', { status: 'running', note: 'pending' });
         await backend.run();
         const view = await waitFor(backend, queued.id, timeout * 1000, (v) => {
@@ -155,7 +175,15 @@ export function registerExport(program: Command): void {
         const size = await backend.save(view.id, part);
         renameSync(part, out);
         ui.task(`Write ${opts.output}`, { status: 'done', note: `${size} bytes` });
-        await ui.finish({ id: view.id, status: view.status, file: out, fileName: view.fileName, size, files: view.payload.files ?? null, warnings: view.payload.warnings ?? [] });
+        await ui.finish({
+          id: view.id,
+          status: view.status,
+          file: out,
+          fileName: view.fileName,
+          size,
+          files: view.payload.files ?? null,
+          warnings: view.payload.warnings ?? [],
+        });
       } catch (err) {
         rmSync(part, { force: true });
         if (!g.json) await ui.finish(null); // ends the terminal view; main() prints the error

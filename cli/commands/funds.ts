@@ -62,7 +62,8 @@ function printActionResult(result: ActionResult): void {
 export function registerFunds(program: Command): void {
   const funds = program.command('funds').description('List fund requests and change their status');
 
-  funds.command('list')
+  funds
+    .command('list')
     .description('List fund requests (deleted ones only with --status Deleted), newest request first')
     .option('--status <status...>', `only these statuses (${FUND_STATUSES.join(', ')}; Open and Closed also accepted)`)
     .option('--search <text>', 'name, client or fund code contains the text')
@@ -83,22 +84,35 @@ export function registerFunds(program: Command): void {
         output(result, true, () => undefined);
         return;
       }
-      await showTable(result.rows.map((r) => ({
-        id: r.id, 'fund code': r.fundCode, name: r.name, client: r.client, administrator: r.administrator, status: r.statusLabel,
-        'period end': r.period_end, 'data due': r.dataDue, 'data status': r.dataStatusUIField,
-      })));
+      await showTable(
+        result.rows.map((r) => ({
+          id: r.id,
+          'fund code': r.fundCode,
+          name: r.name,
+          client: r.client,
+          administrator: r.administrator,
+          status: r.statusLabel,
+          'period end': r.period_end,
+          'data due': r.dataDue,
+          'data status': r.dataStatusUIField,
+        })),
+      );
       const { offset, count } = result.pagination;
       process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
     });
 
   for (const [action, { path, help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {
-    funds.command(action)
+    funds
+      .command(action)
       .description(help)
       .argument('<ids...>', 'fund request ids')
-      .addHelpText('after', `
+      .addHelpText(
+        'after',
+        `
 Prints every fund with its status; funds that cannot take the action keep their status and are
 marked '*' with the warning. Exit codes: 0 when every fund moved, 3 when any fund did not move
-(or the input is invalid), 4 when an id is unknown (nothing is changed then).`)
+(or the input is invalid), 4 when an id is unknown (nothing is changed then).`,
+      )
       .action(async (values: string[], _opts: unknown, cmd: Command) => {
         const g = globals(cmd);
         const ids = parseIds(values);

@@ -40,13 +40,19 @@ interface ImportPath {
 
 /** One result line per file. */
 function summarize(view: ImportView) {
-  const p = view.payload as { attached?: Array<{ fundRequestId: number; sdmType: string; rows: number }>; error?: string; duplicateOf?: number; unmatched?: Array<{ fundCode: string; sdmType: string }> };
+  const p = view.payload as {
+    attached?: Array<{ fundRequestId: number; sdmType: string; rows: number }>;
+    error?: string;
+    duplicateOf?: number;
+    unmatched?: Array<{ fundCode: string; sdmType: string }>;
+  };
   return {
     file: view.fileName,
     status: view.status,
     identifiedAs: view.type ?? '',
     funds: [...new Set((p.attached ?? []).map((a) => a.fundRequestId))].join(' '),
-    problem: p.error ?? (p.duplicateOf ? `same file as import ${p.duplicateOf}` : (p.unmatched ?? []).map((u) => `unmatched ${u.sdmType} ${u.fundCode}`).join('; ')),
+    problem:
+      p.error ?? (p.duplicateOf ? `same file as import ${p.duplicateOf}` : (p.unmatched ?? []).map((u) => `unmatched ${u.sdmType} ${u.fundCode}`).join('; ')),
   };
 }
 
@@ -96,7 +102,8 @@ async function runRemote(g: GlobalOptions, tpa: string, files: ImportPath[], ui:
 }
 
 export function registerImport(program: Command): void {
-  program.command('import')
+  program
+    .command('import')
     .description('Import TPA files and follow them through the pipeline')
     .requiredOption('--tpa <code>', 'the administrator (TPA) the files come from')
     .argument('<files...>', 'csv, txt or xlsx files')
@@ -111,7 +118,11 @@ export function registerImport(program: Command): void {
       const table = rows.map(summarize);
       ui.table(table, ['file', 'status', 'identifiedAs', 'funds', 'problem']);
       const failed = table.filter((t) => t.status === 'Error' || (t.problem && t.status !== 'Finished'));
-      if (failed.length) ui.errors(failed.map((f) => `${f.file}: ${f.problem}`), 'check the TPA file layouts and fund requests, then import again (or see Input files in the UI)');
+      if (failed.length)
+        ui.errors(
+          failed.map((f) => `${f.file}: ${f.problem}`),
+          'check the TPA file layouts and fund requests, then import again (or see Input files in the UI)',
+        );
       await ui.finish({ imports: rows, summary: table });
       if (failed.length) process.exitCode = EXIT.invalid;
     });

@@ -17,7 +17,8 @@ import { isRemote, remoteCall } from '../remote.js';
 export function registerMappings(program: Command): void {
   const cmd = program.command('mappings').description('List, upload and download TPA mappings');
 
-  cmd.command('list')
+  cmd
+    .command('list')
     .description('List active mappings (master and custom) with the funds that use them')
     .option('--tpa <code>', 'only this administrator')
     .option('--type <type>', 'only this mapping type')
@@ -35,10 +36,24 @@ export function registerMappings(program: Command): void {
       }
       rows = rows.filter((m) => (!opts.tpa || m.administrator.code === opts.tpa) && (!opts.type || m.type === opts.type));
       if (g.json) output(rows, true, () => undefined);
-      else await showTable(rows.map((m) => ({ id: m.id, tpa: m.administrator.code, type: m.type, kind: m.kind, name: m.description, rows: m.rowCount, owner: m.owner ?? '', funds: m.fundRequests.map((f) => f.code ?? f.id).join(' '), deletable: m.canLiveMappingBeDeleted ? 'yes' : 'no' })));
+      else
+        await showTable(
+          rows.map((m) => ({
+            id: m.id,
+            tpa: m.administrator.code,
+            type: m.type,
+            kind: m.kind,
+            name: m.description,
+            rows: m.rowCount,
+            owner: m.owner ?? '',
+            funds: m.fundRequests.map((f) => f.code ?? f.id).join(' '),
+            deletable: m.canLiveMappingBeDeleted ? 'yes' : 'no',
+          })),
+        );
     });
 
-  cmd.command('upload')
+  cmd
+    .command('upload')
     .description('Upload a mapping csv: a master mapping, a new custom mapping or an update of one')
     .argument('<file>', 'csv: source_code,target_code[,description] (file_layout: sdm_type,source_column,sdm_column,...)')
     .requiredOption('--tpa <code>', 'administrator code')
@@ -56,7 +71,15 @@ export function registerMappings(program: Command): void {
       } catch (err) {
         throw new ValidationError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
-      const input = { administrator: opts.tpa, mappingType: opts.type, mappingMode: opts.mode as MappingMode, mappingName: opts.name, customId: opts.customId ? Number(opts.customId) : undefined, clientName: opts.client, rationale: opts.reason };
+      const input = {
+        administrator: opts.tpa,
+        mappingType: opts.type,
+        mappingMode: opts.mode as MappingMode,
+        mappingName: opts.name,
+        customId: opts.customId ? Number(opts.customId) : undefined,
+        clientName: opts.client,
+        rationale: opts.reason,
+      };
       let saved: unknown;
       if (isRemote(g)) {
         const form = new FormData();
@@ -75,7 +98,8 @@ export function registerMappings(program: Command): void {
       output(saved, !!g.json, () => process.stdout.write(`${basename(file)} uploaded as ${(saved as { description: string }).description}\n`));
     });
 
-  cmd.command('download')
+  cmd
+    .command('download')
     .description('Write a mapping as csv')
     .argument('<id>', 'mapping id (see mappings list)')
     .option('-o, --output <file>', 'output file (default <mapping name>.csv)')

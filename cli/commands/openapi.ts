@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { buildOpenApi } from '../../server/http/openapi.js';
 
 export function registerOpenApi(program: Command): void {
-  program.command('openapi')
+  program
+    .command('openapi')
     .description('Print the OpenAPI 3.1 document of the HTTP API (JSON)')
     .action(() => {
       process.stdout.write(JSON.stringify(buildOpenApi(), null, 2) + '\n');

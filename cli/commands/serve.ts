@@ -29,9 +29,14 @@ export function registerServe(program: Command): void {
       const ctx = await createContext({
         dataDir: g.dataDir,
         flags: {
-          port: opts.port, host: opts.host, publicUrl: opts.publicUrl, logLevel: opts.logLevel,
+          port: opts.port,
+          host: opts.host,
+          publicUrl: opts.publicUrl,
+          logLevel: opts.logLevel,
           seedDemoData: opts.demoData === false ? false : undefined,
-          demo: opts.demo, devToolsEnabled: opts.devTools, workers: opts.workers,
+          demo: opts.demo,
+          devToolsEnabled: opts.devTools,
+          workers: opts.workers,
         },
       });
       // refuses at once when another server uses the data directory, before anything is changed

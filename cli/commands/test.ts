@@ -33,7 +33,12 @@ function showProgress(ui: Reporter, results: RunResults, totals: Record<string, 
     const tests = results.reports[code]?.tests ?? [];
     const failed = tests.filter((t) => !t.success).length;
     const finished = tests.length >= total || ended;
-    ui.task(code, { total, done: tests.length, status: failed ? (finished ? 'error' : 'running') : finished ? 'done' : tests.length ? 'running' : 'pending', note: `${tests.length - failed} passed${failed ? `, ${failed} failed` : ''}` });
+    ui.task(code, {
+      total,
+      done: tests.length,
+      status: failed ? (finished ? 'error' : 'running') : finished ? 'done' : tests.length ? 'running' : 'pending',
+      note: `${tests.length - failed} passed${failed ? `, ${failed} failed` : ''}`,
+    });
   }
 }
 
@@ -44,7 +49,8 @@ async function mappingSource(g: GlobalOptions, value: string): Promise<{ source:
     return { source: { kind: 'dir', dir: resolve(value) } };
   }
   const config = loadConfig({ dataDir: g.dataDir });
-  if (!existsSync(join(config.dataDir, config.dbName))) throw new ValidationError(`--mappings production: no database in ${config.dataDir} (give the data directory with -d)`);
+  if (!existsSync(join(config.dataDir, config.dbName)))
+    throw new ValidationError(`--mappings production: no database in ${config.dataDir} (give the data directory with -d)`);
   const ctx = await createContext({ dataDir: g.dataDir, terminalLog: false });
   return { source: { kind: 'production', ctx }, ctx };
 }
@@ -60,9 +66,16 @@ async function runLocal(g: GlobalOptions, opts: { codes: string[]; testIds: stri
   try {
     showProgress(ui, startResults(plan), totals);
     const { results, cancelled } = await runPlan(plan, {
-      mappings: source, signal: controller.signal,
+      mappings: source,
+      signal: controller.signal,
       onProgress: (p, partial) => {
-        if (p.type === 'case-start') ui.task(p.administratorCode, { status: 'running', total: totals[p.administratorCode], done: partial.reports[p.administratorCode].tests.length, note: `case ${p.test.id}: ${p.test.title}` });
+        if (p.type === 'case-start')
+          ui.task(p.administratorCode, {
+            status: 'running',
+            total: totals[p.administratorCode],
+            done: partial.reports[p.administratorCode].tests.length,
+            note: `case ${p.test.id}: ${p.test.title}`,
+          });
         else showProgress(ui, partial, totals);
       },
     });
@@ -78,9 +91,18 @@ async function runLocal(g: GlobalOptions, opts: { codes: string[]; testIds: stri
 
 async function runRemote(g: GlobalOptions, opts: { codes: string[]; testIds: string[]; mappings: string; timeout: number }, ui: Reporter): Promise<RunResults> {
   if (opts.mappings !== 'production' && opts.mappings !== 'fixtures') throw new ValidationError('--mappings with --server: production or fixtures');
-  const run = await remoteCall<TestRunView>(g, 'POST', 'dev-tools/test-runner/schedule', { administratorCodes: opts.codes, testIds: opts.testIds, mappings: opts.mappings });
+  const run = await remoteCall<TestRunView>(g, 'POST', 'dev-tools/test-runner/schedule', {
+    administratorCodes: opts.codes,
+    testIds: opts.testIds,
+    mappings: opts.mappings,
+  });
   const { suites } = await remoteCall<{ suites: ReturnType<typeof listSuites> }>(g, 'GET', 'dev-tools/test-runner/tests?limit=1');
-  const totals = Object.fromEntries(opts.codes.map((c) => [c, suites.find((s) => s.administratorCode === c)?.tests.filter((t) => !opts.testIds.length || opts.testIds.includes(t.id)).length ?? 0]));
+  const totals = Object.fromEntries(
+    opts.codes.map((c) => [
+      c,
+      suites.find((s) => s.administratorCode === c)?.tests.filter((t) => !opts.testIds.length || opts.testIds.includes(t.id)).length ?? 0,
+    ]),
+  );
   ui.task(`Run ${run.id}`, { status: 'running', note: 'scheduled on the server' });
   const deadline = Date.now() + opts.timeout * 1000;
   for (;;) {
@@ -100,27 +122,49 @@ async function runRemote(g: GlobalOptions, opts: { codes: string[]; testIds: str
   }
 }
 
-const row = (code: string, t: CaseResult) => ({ administrator: code, id: t.id, title: t.title, result: t.success ? 'pass' : 'FAIL', seconds: (t.time / 1000).toFixed(1), problem: caseProblem(t) });
+const row = (code: string, t: CaseResult) => ({
+  administrator: code,
+  id: t.id,
+  title: t.title,
+  result: t.success ? 'pass' : 'FAIL',
+  seconds: (t.time / 1000).toFixed(1),
+  problem: caseProblem(t),
+});
 
 export function registerTest(program: Command): void {
   const test = program.command('test').description('Run the regression test suites (fixtures/test-suites) through the real pipeline');
-  test.command('list')
+  test
+    .command('list')
     .description('List the test suites: administrators, test ids and titles')
     .option('--suites <dir>', 'folder of the suites (default fixtures/test-suites)')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
       const suites = isRemote(g)
         ? (await remoteCall<{ suites: ReturnType<typeof listSuites> }>(g, 'GET', 'dev-tools/test-runner/tests?limit=1')).suites
-        : loadSuites(opts.suites ? resolve(opts.suites) : defaultSuitesDir()).map((s) => ({ administratorCode: s.administratorCode, tests: s.tests.map((t) => ({ id: t.id, title: t.title, description: t.description, ...(t.loadError ? { error: t.loadError } : {}) })) }));
-      output(suites, !!g.json, () => printTable(suites.flatMap((s) => s.tests.map((t) => ({ administrator: s.administratorCode, id: t.id, title: t.title, ...('error' in t ? { error: t.error } : {}) })))));
+        : loadSuites(opts.suites ? resolve(opts.suites) : defaultSuitesDir()).map((s) => ({
+            administratorCode: s.administratorCode,
+            tests: s.tests.map((t) => ({ id: t.id, title: t.title, description: t.description, ...(t.loadError ? { error: t.loadError } : {}) })),
+          }));
+      output(suites, !!g.json, () =>
+        printTable(
+          suites.flatMap((s) =>
+            s.tests.map((t) => ({ administrator: s.administratorCode, id: t.id, title: t.title, ...('error' in t ? { error: t.error } : {}) })),
+          ),
+        ),
+      );
     });
-  test.command('run')
+  test
+    .command('run')
     .description('Run test suites and report; exit 3 when a case fails')
     .option('--admin <codes>', 'administrator code(s): repeat or separate with commas', collect, [])
     .option('--tests <ids>', 'test ids to run in each suite, comma-separated (default all)')
     .option('--reporter <kind>', 'report format: plain or junit', 'plain')
     .option('--output <file>', 'write the report to this file (default: standard output)')
-    .option('--mappings <source>', "master mappings: 'fixtures' (default), 'production' (read from the data directory; with --server the server's) or a folder of <code>/ mapping folders", 'fixtures')
+    .option(
+      '--mappings <source>',
+      "master mappings: 'fixtures' (default), 'production' (read from the data directory; with --server the server's) or a folder of <code>/ mapping folders",
+      'fixtures',
+    )
     .option('--suites <dir>', 'folder of the suites (default fixtures/test-suites; local runs only)')
     .option('--timeout <seconds>', 'with --server: how long to wait for the run', '900')
     .addHelpText('after', '\nExit codes: 0 every case passed; 3 a case failed (or an unknown administrator / test id); see docs/cli.md.')
@@ -139,12 +183,19 @@ export function registerTest(program: Command): void {
       const cases = Object.entries(results.reports).flatMap(([code, r]) => r.tests.map((t) => row(code, t)));
       ui.table(cases, ['administrator', 'id', 'title', 'result', 'seconds', 'problem']);
       const failed = cases.filter((c) => c.result !== 'pass');
-      if (failed.length || results.error) ui.errors([...failed.map((f) => `${f.administrator} ${f.id}: ${f.problem}`), ...(results.error ? [results.error] : [])], failed.length && !results.error ? NEXT : undefined);
+      if (failed.length || results.error)
+        ui.errors(
+          [...failed.map((f) => `${f.administrator} ${f.id}: ${f.problem}`), ...(results.error ? [results.error] : [])],
+          failed.length && !results.error ? NEXT : undefined,
+        );
       if (g.json) await ui.finish(results);
       else {
         await ui.finish(null);
         if (reportToStdout) process.stdout.write(report);
-        else for (const [code, r] of Object.entries(results.reports)) for (const t of r.tests.filter((x) => !x.success)) process.stdout.write(`\n${code} ${t.id} ${t.title}: FAILED\n${caseFailureText(t).replace(/^/gm, '  ')}\n`);
+        else
+          for (const [code, r] of Object.entries(results.reports))
+            for (const t of r.tests.filter((x) => !x.success))
+              process.stdout.write(`\n${code} ${t.id} ${t.title}: FAILED\n${caseFailureText(t).replace(/^/gm, '  ')}\n`);
       }
       if (results.error) process.exitCode = EXIT.failure;
       else if (failed.length || hasFailures(results)) process.exitCode = EXIT.invalid;

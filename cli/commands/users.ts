@@ -11,7 +11,8 @@ import { showTable } from '../ui/reporter.js';
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('Manage users and sign-in links');
 
-  users.command('add')
+  users
+    .command('add')
     .description('Create a user')
     .requiredOption('--email <email>', 'e-mail address (unique)')
     .requiredOption('--name <name>', 'full name, e.g. "Ada Lovelace"')
@@ -27,7 +28,8 @@ export function registerUsers(program: Command): void {
       }
     });
 
-  users.command('list')
+  users
+    .command('list')
     .description('List users')
     .action(async (_opts, cmd: Command) => {
       const g = globals(cmd);
@@ -35,13 +37,24 @@ export function registerUsers(program: Command): void {
       try {
         const rows = listUsers(ctx).map(sessionUser);
         if (g.json) output(rows, true, () => undefined);
-        else await showTable(rows.map((u) => ({ id: u.id, email: u.email, name: u.fullName, role: u.role, originalRole: u.originalRole, privacy: u.accepted_privacy_version ?? '' })));
+        else
+          await showTable(
+            rows.map((u) => ({
+              id: u.id,
+              email: u.email,
+              name: u.fullName,
+              role: u.role,
+              originalRole: u.originalRole,
+              privacy: u.accepted_privacy_version ?? '',
+            })),
+          );
       } finally {
         ctx.close();
       }
     });
 
-  users.command('link')
+  users
+    .command('link')
     .description('Print a new one-time sign-in link for a user')
     .argument('<email>', 'the user e-mail address')
     .option('--base-url <url>', 'server base URL (default: publicUrl, else http://<host>:<port>)')
@@ -58,15 +71,20 @@ export function registerUsers(program: Command): void {
       }
     });
 
-  users.command('key')
-    .description('Print a new API key of a service user (the key generator\'s keys); the service\'s earlier keys stop working')
+  users
+    .command('key')
+    .description("Print a new API key of a service user (the key generator's keys); the service's earlier keys stop working")
     .argument('<service>', Object.keys(SERVICE_USERS).join(', '))
     .action(async (service: string, _opts, cmd: Command) => {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
         const key = generateServiceKey(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user, service);
-        output(key, !!g.json, () => process.stdout.write(`${key.token}\n(API key of ${key.email}, ${key.role}, valid until ${key.expiresAt}; ${key.revoked} earlier key${key.revoked === 1 ? '' : 's'} revoked)\n`));
+        output(key, !!g.json, () =>
+          process.stdout.write(
+            `${key.token}\n(API key of ${key.email}, ${key.role}, valid until ${key.expiresAt}; ${key.revoked} earlier key${key.revoked === 1 ? '' : 's'} revoked)\n`,
+          ),
+        );
       } finally {
         ctx.close();
       }

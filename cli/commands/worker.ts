@@ -26,7 +26,9 @@ export function registerWorker(program: Command): void {
       const ctx = await createContext({ dataDir: g.dataDir, flags: { workers: opts.workers, logLevel: opts.logLevel } });
       if (!existsSync(join(ctx.config.dataDir, ctx.config.dbName)) || !ctx.db.$client.prepare('SELECT 1 FROM administrators LIMIT 1').get()) {
         ctx.close();
-        throw new NotFoundError(`${ctx.config.dataDir} is not a Fund Audit data directory yet: start \`fund-audit serve -d ${ctx.config.dataDir}\` there first`);
+        throw new NotFoundError(
+          `${ctx.config.dataDir} is not a Fund Audit data directory yet: start \`fund-audit serve -d ${ctx.config.dataDir}\` there first`,
+        );
       }
       const workers = Math.max(1, ctx.config.workers);
       ctx.config.workers = workers;

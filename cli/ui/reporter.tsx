@@ -45,8 +45,19 @@ function plainReporter(): Reporter {
     table(rows, columns) {
       const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
       const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-      process.stdout.write(columns.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
-      for (const r of rows) process.stdout.write(columns.map((c, i) => cell(r[c]).padEnd(widths[i])).join('  ').trimEnd() + '\n');
+      process.stdout.write(
+        columns
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd() + '\n',
+      );
+      for (const r of rows)
+        process.stdout.write(
+          columns
+            .map((c, i) => cell(r[c]).padEnd(widths[i]))
+            .join('  ')
+            .trimEnd() + '\n',
+        );
     },
     errors(errors, next) {
       for (const e of errors) process.stderr.write(`✘ ${e}\n`);

@@ -21,7 +21,10 @@ export function ProgressBar({ done, total, width = 30 }: { done: number; total: 
     <Text>
       <Text color="green">{'█'.repeat(filled)}</Text>
       <Text color="gray">{'░'.repeat(width - filled)}</Text>
-      <Text> {done}/{total}</Text>
+      <Text>
+        {' '}
+        {done}/{total}
+      </Text>
     </Text>
   );
 }
@@ -36,7 +39,9 @@ export function TaskList({ tasks }: { tasks: TaskState[] }) {
       {tasks.map((t) => (
         <Box key={t.label} gap={1}>
           <Text color={COLOR[t.status]}>{ICON[t.status]}</Text>
-          <Box width={34}><Text>{t.label}</Text></Box>
+          <Box width={34}>
+            <Text>{t.label}</Text>
+          </Box>
           {t.total > 0 && <ProgressBar done={t.done} total={t.total} />}
           {t.note && <Text color="gray">{t.note}</Text>}
         </Box>
@@ -67,7 +72,11 @@ export function ErrorList({ errors, next }: { errors: string[]; next?: string })
   if (!errors.length) return null;
   return (
     <Box flexDirection="column" marginTop={1}>
-      {errors.map((e, i) => <Text key={i} color="red">✘ {e}</Text>)}
+      {errors.map((e, i) => (
+        <Text key={i} color="red">
+          ✘ {e}
+        </Text>
+      ))}
       {next && <Text color="yellow">→ {next}</Text>}
     </Box>
   );

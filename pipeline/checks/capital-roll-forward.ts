@@ -55,10 +55,12 @@ export function rollForwardByClass(rows: ShareCapitalRow[]): ClassRollForward[] 
   return [...groups].map(([shareClass, list]) => {
     const of = (a: Activity) => list.filter((r) => r.standard_activity === a);
     const shares = Object.fromEntries(ACTIVITIES.map((a) => [a, round(sum(of(a).map((r) => r.shares)), 6)])) as Record<Activity, number>;
-    const amounts = Object.fromEntries(ACTIVITIES.map((a) => {
-      const withAmount = of(a).filter((r) => r.amount_base !== null);
-      return [a, withAmount.length ? round(sum(withAmount.map((r) => r.amount_base as number))) : null];
-    })) as Record<Activity, number | null>;
+    const amounts = Object.fromEntries(
+      ACTIVITIES.map((a) => {
+        const withAmount = of(a).filter((r) => r.amount_base !== null);
+        return [a, withAmount.length ? round(sum(withAmount.map((r) => r.amount_base as number))) : null];
+      }),
+    ) as Record<Activity, number | null>;
     const outRows = list.filter((r) => (OUTFLOWS as readonly string[]).includes(r.standard_activity ?? ''));
     const outflowsSigned = outRows.length > 0 && outRows.every((r) => r.shares <= 0) && outRows.some((r) => r.shares < 0);
     const out = sum(OUTFLOWS.map((a) => shares[a]));
@@ -66,19 +68,34 @@ export function rollForwardByClass(rows: ShareCapitalRow[]): ClassRollForward[] 
     const closing = of('CLOSING');
     const anchor = closing[closing.length - 1] ?? list[list.length - 1];
     return {
-      shareClass, shares, amounts, outflowsSigned, computedClosing,
-      hasOpening: of('OPENING').length > 0, hasClosing: closing.length > 0,
+      shareClass,
+      shares,
+      amounts,
+      outflowsSigned,
+      computedClosing,
+      hasOpening: of('OPENING').length > 0,
+      hasClosing: closing.length > 0,
       diff: round(computedClosing - shares.CLOSING, 6),
       closingNavPerShare: closing.find((r) => r.nav_per_share !== null)?.nav_per_share ?? null,
       unmappedRows: list.filter((r) => !r.standard_activity || !(ACTIVITIES as readonly string[]).includes(r.standard_activity)).length,
-      file: anchor.file, line: anchor.line,
+      file: anchor.file,
+      line: anchor.line,
     };
   });
 }
 
 export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[] {
   if (!data.share_capital.length) {
-    return [{ check: CAPITAL_ROLL_FORWARD, name: 'Share capital roll-forward', status: 'warning', diff: 0, threshold: null, message: 'No share capital rows delivered: roll-forward not performed' }];
+    return [
+      {
+        check: CAPITAL_ROLL_FORWARD,
+        name: 'Share capital roll-forward',
+        status: 'warning',
+        diff: 0,
+        threshold: null,
+        message: 'No share capital rows delivered: roll-forward not performed',
+      },
+    ];
   }
   const { sad, te } = ctx.materiality;
   const classes = rollForwardByClass(data.share_capital);
@@ -87,13 +104,21 @@ export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[
     const base = { check: CAPITAL_ROLL_FORWARD, name, threshold: SHARES_TOLERANCE, file: c.file, line: c.line };
     if (!c.hasOpening || !c.hasClosing) {
       const missing = [!c.hasOpening && 'OPENING', !c.hasClosing && 'CLOSING'].filter(Boolean).join(' and ');
-      return { ...base, status: 'fail', diff: 0, message: `Share class ${c.shareClass}: no ${missing} row, the roll-forward cannot be done`, details: { unit: 'shares', ...c } };
+      return {
+        ...base,
+        status: 'fail',
+        diff: 0,
+        message: `Share class ${c.shareClass}: no ${missing} row, the roll-forward cannot be done`,
+        details: { unit: 'shares', ...c },
+      };
     }
     const status: QaRec['status'] = Math.abs(c.diff) > SHARES_TOLERANCE ? 'fail' : 'pass';
     const s = c.shares;
     const sign = c.outflowsSigned ? '+' : '-';
     return {
-      ...base, status, diff: c.diff,
+      ...base,
+      status,
+      diff: c.diff,
       message: `${c.shareClass}: opening ${fmt(s.OPENING, 3)} + subscriptions ${fmt(s.SUBSCRIPTION, 3)} + switches in ${fmt(s.SWITCH_IN, 3)} + reinvested ${fmt(s.DISTRIBUTION_REINVESTED, 3)} ${sign} redemptions ${fmt(s.REDEMPTION, 3)} ${sign} switches out ${fmt(s.SWITCH_OUT, 3)} = ${fmt(c.computedClosing, 3)} vs closing ${fmt(s.CLOSING, 3)} shares${status === 'pass' ? '' : `: off by ${fmt(c.diff, 3)} shares`}${c.unmappedRows ? ` (${c.unmappedRows} row(s) with an unmapped activity ignored)` : ''}`,
       details: { unit: 'shares', ...c },
     };
@@ -105,16 +130,23 @@ export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[
   const hasIncome = data.trial_balance.some((r) => r.standard_account && ['income', 'expense'].includes(ctx.accountClasses[r.standard_account] ?? ''));
   const openingAmounts = classes.map((c) => c.amounts.OPENING);
   const canRoll = openingAmounts.every((a) => a !== null) && hasIncome && closingAmounts.every((a) => a !== null);
-  const amountRollForward = canRoll ? 'performed'
-    : openingAmounts.some((a) => a === null) ? 'not derivable: no OPENING amount (opening net assets not delivered)'
-    : !hasIncome ? 'not derivable: the TB has no income / expense accounts to give the result of the period'
-    : 'not derivable: no CLOSING amount';
+  const amountRollForward = canRoll
+    ? 'performed'
+    : openingAmounts.some((a) => a === null)
+      ? 'not derivable: no OPENING amount (opening net assets not delivered)'
+      : !hasIncome
+        ? 'not derivable: the TB has no income / expense accounts to give the result of the period'
+        : 'not derivable: no CLOSING amount';
   if (closingAmounts.every((a) => a !== null) && data.trial_balance.length) {
     const closing = round(sum(closingAmounts as number[]));
     const diff = round(closing - tbCapital);
     const status = statusFor(diff, sad, te);
     const item: QaRec = {
-      check: CAPITAL_ROLL_FORWARD, name: 'Closing capital vs TB capital accounts', status, diff, threshold: status === 'fail' ? te : sad,
+      check: CAPITAL_ROLL_FORWARD,
+      name: 'Closing capital vs TB capital accounts',
+      status,
+      diff,
+      threshold: status === 'fail' ? te : sad,
       message: `Closing share capital ${fmt(closing)} vs TB capital accounts (equity + result) ${fmt(tbCapital)}: ${status === 'pass' ? 'agree' : `differ by ${fmt(diff)} ${ctx.currency}`}`,
       details: { closing, tbCapital, sad, te, amountRollForward },
     };
@@ -133,7 +165,11 @@ export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[
     const diff = round(opening + netFlows + result - closing);
     const status = statusFor(diff, sad, te);
     out.push({
-      check: CAPITAL_ROLL_FORWARD, name: 'Capital amounts roll-forward', status, diff, threshold: status === 'fail' ? te : sad,
+      check: CAPITAL_ROLL_FORWARD,
+      name: 'Capital amounts roll-forward',
+      status,
+      diff,
+      threshold: status === 'fail' ? te : sad,
       message: `Opening ${fmt(opening)} + net flows ${fmt(netFlows)} + TB result ${fmt(result)} = ${fmt(opening + netFlows + result)} vs closing ${fmt(closing)}: ${status === 'pass' ? 'agree' : `differ by ${fmt(diff)} ${ctx.currency}`}`,
       details: { opening, netFlows, result, closing, sad, te },
     });

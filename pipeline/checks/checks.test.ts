@@ -22,8 +22,15 @@ const dupreeFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv
 function contextFor(data: FundSdmArrays, periodEnd: string, over: Partial<CheckContext> = {}): CheckContext {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   return {
-    fundCode: 'S000013795', periodEnd, currency: 'USD', nav, materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
-    fxRates: gsFx, externalValuations: true, accountClasses: STANDARD_ACCOUNTS, ...over,
+    fundCode: 'S000013795',
+    periodEnd,
+    currency: 'USD',
+    nav,
+    materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
+    fxRates: gsFx,
+    externalValuations: true,
+    accountClasses: STANDARD_ACCOUNTS,
+    ...over,
   };
 }
 
@@ -64,20 +71,29 @@ describe('GS (Meridian) real data', () => {
 
   it('investments and derivatives reconcile to the cent', () => {
     const items = investmentsReconciliation(gs, ctx);
-    expect(items.map((i) => [i.status, i.diff])).toEqual([['pass', 0], ['pass', 0]]);
+    expect(items.map((i) => [i.status, i.diff])).toEqual([
+      ['pass', 0],
+      ['pass', 0],
+    ]);
     expect(items[0].details).toMatchObject({ holdings: exp.holdings.market_value_base_non_derivative, tb: 374308678.89 });
     expect(items[1].details).toMatchObject({ holdings: exp.holdings.market_value_base_derivative, tb: 7551180.28 - 5730147.61 });
   });
 
   it('NAV agrees with share capital and with the capital accounts', () => {
     const items = navCheck(gs, ctx);
-    expect(items.map((i) => [i.name, i.status, i.diff])).toEqual([['NAV vs share capital', 'pass', 0], ['NAV vs TB capital accounts', 'pass', 0]]);
+    expect(items.map((i) => [i.name, i.status, i.diff])).toEqual([
+      ['NAV vs share capital', 'pass', 0],
+      ['NAV vs TB capital accounts', 'pass', 0],
+    ]);
     expect(items[0].details).toMatchObject({ navTb: 361898455.93, assets: exp.total_assets, liabilities: exp.total_liabilities });
   });
 
   it('capital rolls forward (shares) and the closing amount agrees to the TB', () => {
     const items = capitalRollForward(gs, ctx);
-    expect(items.map((i) => [i.name, i.status, i.diff])).toEqual([['Shares roll-forward ALL', 'pass', 0], ['Closing capital vs TB capital accounts', 'pass', 0]]);
+    expect(items.map((i) => [i.name, i.status, i.diff])).toEqual([
+      ['Shares roll-forward ALL', 'pass', 0],
+      ['Closing capital vs TB capital accounts', 'pass', 0],
+    ]);
     expect(items[0].details).toMatchObject({ unit: 'shares', computedClosing: exp.share_capital.closing_shares });
     expect(items[1].details).toMatchObject({ amountRollForward: expect.stringContaining('not derivable') });
   });
@@ -165,14 +181,23 @@ describe('GS failure cases (one row altered)', () => {
     expect(bad.message).toContain('/ 100');
 
     const p = copy(gs);
-    p.prices.push({ security_id: 'US01F0526495', price_date: '2023-03-31', price: 90, price_currency: 'USD', price_source: 'ICE', price_type: null, file: 'ice.csv', line: 2 });
+    p.prices.push({
+      security_id: 'US01F0526495',
+      price_date: '2023-03-31',
+      price: 90,
+      price_currency: 'USD',
+      price_source: 'ICE',
+      price_type: null,
+      file: 'ice.csv',
+      line: 2,
+    });
     const items = priceTesting(p, ctx);
     const flagged = items.filter((i) => i.status === 'fail' && i.name === 'US01F0526495');
     // the long leg (30,000,000) is above TE, the short leg (-10,000,000: -1,101,560) is not
     expect(flagged).toHaveLength(1);
-    expect(flagged[0].diff).toBeCloseTo(30_000_000 * 11.0156 / 100, 2);
+    expect(flagged[0].diff).toBeCloseTo((30_000_000 * 11.0156) / 100, 2);
     const total = only(items, 'Price testing: total impact');
-    expect(total.diff).toBeCloseTo(20_000_000 * 11.0156 / 100 + (total.details as any).currencies.reduce((a: number, c: any) => a + c.impact, 0), 0);
+    expect(total.diff).toBeCloseTo((20_000_000 * 11.0156) / 100 + (total.details as any).currencies.reduce((a: number, c: any) => a + c.impact, 0), 0);
     expect(total.status).toBe('warning'); // 2.2m: above SAD, below PM
     expect((total.details as any).priceTested).toBe(2);
   });
@@ -180,7 +205,10 @@ describe('GS failure cases (one row altered)', () => {
   it('a known-bad ISIN / CUSIP check digit fails', () => {
     const d = copy(gs);
     d.holdings[0].security_id = 'US3138W7WP52';
-    expect(holdingsIntegrity(d, ctx).find((i) => i.line === 5)).toMatchObject({ status: 'fail', message: expect.stringContaining('ISIN check digit 2 should be 1') });
+    expect(holdingsIntegrity(d, ctx).find((i) => i.line === 5)).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('ISIN check digit 2 should be 1'),
+    });
     const c: HoldingRow = { ...gs.holdings[0], id_type: 'CUSIP', security_id: '3138W7WP4' };
     expect(identifierProblems(c)).toEqual([{ status: 'fail', diff: 0, text: 'CUSIP check digit 4 should be 5' }]);
   });

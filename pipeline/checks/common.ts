@@ -202,7 +202,10 @@ export class ItemLimit {
   private readonly omitted = { pass: 0, warning: 0, fail: 0 };
   readonly max: number;
 
-  constructor(readonly check: string, max = DEFAULT_MAX_ITEMS_PER_CHECK) {
+  constructor(
+    readonly check: string,
+    max = DEFAULT_MAX_ITEMS_PER_CHECK,
+  ) {
     this.max = Math.max(2, max);
   }
 
@@ -257,12 +260,19 @@ export class ItemLimit {
 
   /** The kept items in production order, plus the 'Items not listed' item when some were left out. */
   items(): QaRec[] {
-    const out = this.kept.flat().sort((a, b) => a.n - b.n).map((e) => e.it);
+    const out = this.kept
+      .flat()
+      .sort((a, b) => a.n - b.n)
+      .map((e) => e.it);
     const left = this.omittedCount;
     if (!left) return out;
     const status: QaRec['status'] = this.omitted.fail ? 'fail' : this.omitted.warning ? 'warning' : 'pass';
     out.push({
-      check: this.check, name: ITEMS_NOT_LISTED, status, diff: 0, threshold: null,
+      check: this.check,
+      name: ITEMS_NOT_LISTED,
+      status,
+      diff: 0,
+      threshold: null,
       message: `${left} more item(s) not listed (${this.omitted.fail} fail, ${this.omitted.warning} warning, ${this.omitted.pass} pass): limit of ${this.max} items per check`,
       details: { omitted: left, ...this.omitted, limit: this.max },
     });

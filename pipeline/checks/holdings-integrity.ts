@@ -46,20 +46,32 @@ export function valueProblems(h: HoldingRow, ctx: CheckContext): Problem[] {
     const d = computedLocal - h.market_value_local;
     if (Math.abs(d) > 0.01 + priceTol + 1e-9 * Math.abs(h.market_value_local)) {
       const baseDiff = fx ? d / fx : d;
-      out.push({ status: judge(baseDiff), diff: round(baseDiff), text: `quantity ${h.quantity} x price ${h.price}${quote} = ${fmt(computedLocal)} vs market value local ${fmt(h.market_value_local)} (${h.price_currency ?? ''} diff ${fmt(d)})` });
+      out.push({
+        status: judge(baseDiff),
+        diff: round(baseDiff),
+        text: `quantity ${h.quantity} x price ${h.price}${quote} = ${fmt(computedLocal)} vs market value local ${fmt(h.market_value_local)} (${h.price_currency ?? ''} diff ${fmt(d)})`,
+      });
     }
     if (fx) {
       const base = h.market_value_local / fx;
       const db = base - h.market_value_base;
       if (Math.abs(db) > 0.01 + 0.01 / fx + 1e-9 * Math.abs(h.market_value_base)) {
-        out.push({ status: judge(db), diff: round(db), text: `market value local ${fmt(h.market_value_local)} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})` });
+        out.push({
+          status: judge(db),
+          diff: round(db),
+          text: `market value local ${fmt(h.market_value_local)} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})`,
+        });
       }
     }
   } else if (fx) {
     const base = computedLocal / fx;
     const db = base - h.market_value_base;
     if (Math.abs(db) > 0.01 + 0.01 / fx + priceTol / fx + 1e-9 * Math.abs(h.market_value_base)) {
-      out.push({ status: judge(db), diff: round(db), text: `quantity x price${quote} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})` });
+      out.push({
+        status: judge(db),
+        diff: round(db),
+        text: `quantity x price${quote} / fx ${fx} = ${fmt(base)} vs market value base ${fmt(h.market_value_base)} (diff ${fmt(db)})`,
+      });
     }
   }
   return out;
@@ -105,9 +117,19 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
     const earlier = seen.get(key);
     if (earlier) {
       const twin = earlier.positions.get(position);
-      list.push(twin
-        ? { status: 'fail', diff: round(h.market_value_base), text: `exact duplicate of ${twin.file} line ${twin.line} (same quantity, price and value): probable double count` }
-        : { status: 'warning', diff: 0, text: `security also held on line(s) ${earlier.lines.join(', ')}${earlier.count > SHOWN_LINES ? ` and ${earlier.count - SHOWN_LINES} more` : ''} with a different position (separate lots or long / short legs): confirm it is not double counted` });
+      list.push(
+        twin
+          ? {
+              status: 'fail',
+              diff: round(h.market_value_base),
+              text: `exact duplicate of ${twin.file} line ${twin.line} (same quantity, price and value): probable double count`,
+            }
+          : {
+              status: 'warning',
+              diff: 0,
+              text: `security also held on line(s) ${earlier.lines.join(', ')}${earlier.count > SHOWN_LINES ? ` and ${earlier.count - SHOWN_LINES} more` : ''} with a different position (separate lots or long / short legs): confirm it is not double counted`,
+            },
+      );
       earlier.count++;
       if (earlier.lines.length < SHOWN_LINES) earlier.lines.push(h.line);
       if (!twin) earlier.positions.set(position, { file: h.file, line: h.line });
@@ -116,16 +138,33 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
     const main = list.reduce((a, b) => (Math.abs(b.diff) > Math.abs(a.diff) ? b : a));
     const status = worst(list.map((p) => p.status));
     items.offer(status, () => ({
-      check: HOLDINGS_INTEGRITY, name: h.security_id, status, diff: main.diff,
-      threshold: ctx.materiality.sad, file: h.file, line: h.line,
+      check: HOLDINGS_INTEGRITY,
+      name: h.security_id,
+      status,
+      diff: main.diff,
+      threshold: ctx.materiality.sad,
+      file: h.file,
+      line: h.line,
       message: `${h.security_name}: ${list.map((p) => p.text).join('; ')}`,
-      details: { problems: list.map((p) => p.text), quantity: h.quantity, price: h.price, priceFactor: priceFactor(h), marketValueLocal: h.market_value_local, marketValueBase: h.market_value_base, fxRate: h.fx_rate },
+      details: {
+        problems: list.map((p) => p.text),
+        quantity: h.quantity,
+        price: h.price,
+        priceFactor: priceFactor(h),
+        marketValueLocal: h.market_value_local,
+        marketValueBase: h.market_value_base,
+        fxRate: h.fx_rate,
+      },
     }));
   };
   const finish = (): QaRec[] => {
     if (!items.count) {
       items.add({
-        check: HOLDINGS_INTEGRITY, name: 'All holdings', status: 'pass', diff: 0, threshold: ctx.materiality.sad,
+        check: HOLDINGS_INTEGRITY,
+        name: 'All holdings',
+        status: 'pass',
+        diff: 0,
+        threshold: ctx.materiality.sad,
         message: `${holdings} holdings: quantity x price x fx = market value within rounding (${per100} priced per 100 of nominal, ${holdings - per100} per unit), no duplicate ids, ISIN / CUSIP check digits valid`,
         details: { holdings, pricedPer100: per100, pricedPerUnit: holdings - per100 },
       });

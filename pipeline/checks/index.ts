@@ -88,7 +88,14 @@ const HOLDINGS_CHECKS: Record<string, HoldingsCheck> = {
 };
 
 /** A failed check's one item. */
-const failItem = (id: string, e: unknown): QaRec => ({ check: id, name: `${CHECK_LABELS[id]} could not run`, status: 'fail', diff: 0, threshold: null, message: `${CHECK_LABELS[id]} failed with an error: ${e instanceof Error ? e.message : String(e)}` });
+const failItem = (id: string, e: unknown): QaRec => ({
+  check: id,
+  name: `${CHECK_LABELS[id]} could not run`,
+  status: 'fail',
+  diff: 0,
+  threshold: null,
+  message: `${CHECK_LABELS[id]} failed with an error: ${e instanceof Error ? e.message : String(e)}`,
+});
 
 /** Runs the holdings passes over one read of the holdings: each check's items or its error. */
 function holdingsPasses(data: FundSdmData, ctx: CheckContext): { results: Map<string, () => QaRec[]>; totals: () => InvestmentTotals | undefined } {
@@ -119,7 +126,10 @@ function holdingsPasses(data: FundSdmData, ctx: CheckContext): { results: Map<st
     live.clear();
   }
   const results = new Map<string, () => QaRec[]>();
-  for (const [id, e] of failed) results.set(id, () => { throw e; });
+  for (const [id, e] of failed)
+    results.set(id, () => {
+      throw e;
+    });
   for (const [id, pass] of live) results.set(id, () => pass.finish());
   return { results, totals: () => (reconciliation && live.has(INVESTMENTS_RECONCILIATION) ? reconciliation.totals() : undefined) };
 }
@@ -153,5 +163,11 @@ export function runChecks(data: FundSdmData, ctx: CheckContext): CheckRun {
   const summary = { pass: 0, warning: 0, fail: 0 };
   for (const it of items) summary[it.status]++;
   const investmentTotals = passes.totals();
-  return { items, summary, status: worst(items.map((i) => i.status)), ...(Object.keys(omitted).length ? { omitted } : {}), ...(investmentTotals ? { investmentTotals } : {}) };
+  return {
+    items,
+    summary,
+    status: worst(items.map((i) => i.status)),
+    ...(Object.keys(omitted).length ? { omitted } : {}),
+    ...(investmentTotals ? { investmentTotals } : {}),
+  };
 }

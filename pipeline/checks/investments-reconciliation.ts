@@ -81,16 +81,35 @@ function reconciliationItems(t: InvestmentTotals, ctx: CheckContext): QaRec[] {
   const item = (name: string, holdings: number, tb: number, what: string, accounts: string, positions: number): QaRec => {
     const diff = round(holdings - tb);
     const status = statusFor(diff, sad, te);
-    const verdict = status === 'pass' ? 'agree' : `differ by ${fmt(diff)} ${ctx.currency} (${status === 'fail' ? `above TE ${fmt(te)}` : `above SAD ${fmt(sad)}`})`;
+    const verdict =
+      status === 'pass' ? 'agree' : `differ by ${fmt(diff)} ${ctx.currency} (${status === 'fail' ? `above TE ${fmt(te)}` : `above SAD ${fmt(sad)}`})`;
     return {
-      check: INVESTMENTS_RECONCILIATION, name, status, diff, threshold: status === 'fail' ? te : sad,
+      check: INVESTMENTS_RECONCILIATION,
+      name,
+      status,
+      diff,
+      threshold: status === 'fail' ? te : sad,
       message: `${what} (${positions} positions) ${fmt(holdings)} vs TB ${accounts} ${fmt(tb)}: ${verdict}`,
       details: { holdings: holdings, tb, positions, sad, te },
     };
   };
   return [
-    item('Investments vs INVESTMENTS_AT_VALUE', t.holdingsInvestments, t.tbInvestments, 'Non-derivative holdings', 'INVESTMENTS_AT_VALUE', t.investmentPositions),
-    item('Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY', t.holdingsDerivatives, round(t.tbDerivativesAsset + t.tbDerivativesLiability), 'Derivative holdings', 'DERIVATIVES_ASSET + DERIVATIVES_LIABILITY', t.derivativePositions),
+    item(
+      'Investments vs INVESTMENTS_AT_VALUE',
+      t.holdingsInvestments,
+      t.tbInvestments,
+      'Non-derivative holdings',
+      'INVESTMENTS_AT_VALUE',
+      t.investmentPositions,
+    ),
+    item(
+      'Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY',
+      t.holdingsDerivatives,
+      round(t.tbDerivativesAsset + t.tbDerivativesLiability),
+      'Derivative holdings',
+      'DERIVATIVES_ASSET + DERIVATIVES_LIABILITY',
+      t.derivativePositions,
+    ),
   ];
 }
 

@@ -13,7 +13,11 @@ import { round, sum, type MaterialityAmounts } from './common.js';
  */
 export function navFromTrialBalance(rows: TrialBalanceRow[], classes: Record<string, AccountClass>): number {
   return round(
-    sum(rows.filter((r) => r.standard_account && (classes[r.standard_account] === 'asset' || classes[r.standard_account] === 'liability')).map((r) => r.balance_base)),
+    sum(
+      rows
+        .filter((r) => r.standard_account && (classes[r.standard_account] === 'asset' || classes[r.standard_account] === 'liability'))
+        .map((r) => r.balance_base),
+    ),
     2,
   );
 }

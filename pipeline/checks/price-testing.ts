@@ -17,7 +17,20 @@
  * only totals, the 25 largest impacts and the flagged items (limited as they come) are kept.
  */
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, QaRec } from '../sdm/rows.js';
-import { DEFAULT_MAX_ITEMS_PER_CHECK, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, runPass, statusFor, Sum, type CheckContext, type HoldingsPass } from './common.js';
+import {
+  DEFAULT_MAX_ITEMS_PER_CHECK,
+  fmt,
+  isBaseCurrency,
+  ItemLimit,
+  localValue,
+  priceFactor,
+  round,
+  runPass,
+  statusFor,
+  Sum,
+  type CheckContext,
+  type HoldingsPass,
+} from './common.js';
 import { rateFor } from './fx.js';
 
 export const PRICE_TESTING = 'price_testing';
@@ -148,7 +161,19 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
   const { pm, te, sad } = ctx.materiality;
   const base = { check: PRICE_TESTING, name: 'Price testing' };
   if (!ctx.externalValuations) {
-    return { add: () => {}, finish: () => [{ ...base, status: 'pass', diff: 0, threshold: null, message: 'Not performed: the fund has no external valuations (external_valuations = N)', details: { performed: false } }] };
+    return {
+      add: () => {},
+      finish: () => [
+        {
+          ...base,
+          status: 'pass',
+          diff: 0,
+          threshold: null,
+          message: 'Not performed: the fund has no external valuations (external_valuations = N)',
+          details: { performed: false },
+        },
+      ],
+    };
   }
   const own = tpaOwnSources(data, ctx);
   const independent = new Map<string, PriceRow>();
@@ -183,8 +208,8 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
     if (isForeign && rates.length) anyForeign = true;
     const ccy = (h.price_currency ?? ctx.currency).toUpperCase();
     const local = localValue(h);
-    const rate = isForeign ? rateFor(rates, ccy, ctx.periodEnd) ?? null : null;
-    const tpaFx = isForeign ? h.fx_rate ?? (local && h.market_value_base ? local / h.market_value_base : rate?.units_per_base ?? null) : 1;
+    const rate = isForeign ? (rateFor(rates, ccy, ctx.periodEnd) ?? null) : null;
+    const tpaFx = isForeign ? (h.fx_rate ?? (local && h.market_value_base ? local / h.market_value_base : (rate?.units_per_base ?? null))) : 1;
     let priceImpact = 0;
     let ip = independent.get(key(h.security_id)) ?? null;
     if (ip && ip.price_currency && h.price_currency && ip.price_currency.toUpperCase() !== ccy) ip = null;
@@ -195,7 +220,21 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       const recomputed = local / rate.units_per_base;
       fxImpact = h.market_value_base - recomputed;
       let c = byCcy.get(ccy);
-      if (!c) byCcy.set(ccy, (c = { positions: 0, local: new Sum(), baseTpa: new Sum(), baseInd: new Sum(), impact: new Sum(), absLocal: new Sum(), absBase: new Sum(), tpaRates: new Map(), rate }));
+      if (!c)
+        byCcy.set(
+          ccy,
+          (c = {
+            positions: 0,
+            local: new Sum(),
+            baseTpa: new Sum(),
+            baseInd: new Sum(),
+            impact: new Sum(),
+            absLocal: new Sum(),
+            absBase: new Sum(),
+            tpaRates: new Map(),
+            rate,
+          }),
+        );
       c.positions++;
       c.local.add(local);
       c.baseTpa.add(h.market_value_base);
@@ -229,13 +268,29 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
     flagged++;
     items.offer('fail', () => {
       const parts = [
-        x.independentPrice && `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
+        x.independentPrice &&
+          `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
         x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
       ].filter(Boolean);
       return {
-        check: PRICE_TESTING, name: h.security_id, status: 'fail', diff: round(x.impact), threshold: te, file: h.file, line: h.line,
+        check: PRICE_TESTING,
+        name: h.security_id,
+        status: 'fail',
+        diff: round(x.impact),
+        threshold: te,
+        file: h.file,
+        line: h.line,
         message: `${h.security_name}: value impact ${fmt(x.impact)} ${ctx.currency} above TE ${fmt(te)} (${parts.join('; ')})`,
-        details: { quantity: h.quantity, tpaPrice: h.price, independentPrice: x.independentPrice?.price ?? null, priceSource: x.independentPrice?.price_source ?? null, tpaFx: h.fx_rate, independentFx: x.rate?.units_per_base ?? null, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact) },
+        details: {
+          quantity: h.quantity,
+          tpaPrice: h.price,
+          independentPrice: x.independentPrice?.price ?? null,
+          priceSource: x.independentPrice?.price_source ?? null,
+          tpaFx: h.fx_rate,
+          independentFx: x.rate?.units_per_base ?? null,
+          priceImpact: round(x.priceImpact),
+          fxImpact: round(x.fxImpact),
+        },
       };
     });
   };
@@ -252,7 +307,16 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
   };
   const finish = (): QaRec[] => {
     if (!independent.size && !anyForeign) {
-      return [{ ...base, status: 'warning', diff: 0, threshold: null, message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`, details: { performed: false } }];
+      return [
+        {
+          ...base,
+          status: 'warning',
+          diff: 0,
+          threshold: null,
+          message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`,
+          details: { performed: false },
+        },
+      ];
     }
     if (failure) throw failure.error;
     return summarise();
@@ -262,36 +326,83 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
     const gross = round(grossSum.value);
     const status = statusFor(netTotal, sad, pm);
     const pct = (tpa: number | null, ind: number) => (tpa ? ((tpa - ind) / ind) * 100 : null);
-    const currencies = [...byCcy].sort(([a], [b]) => a.localeCompare(b)).map(([currency, c]): CurrencyImpact => {
-      const absBase = c.absBase.value;
-      const effective = absBase ? c.absLocal.value / absBase : null;
-      const ind = c.rate.units_per_base;
-      const tpaRates = [...c.tpaRates].sort((a, b) => a[0] - b[0]).map(([rate, r]) => ({
-        rate, positions: r.positions, marketValueBase: round(r.base.value), rateDiffPct: pct(rate, ind), impact: round(r.impact.value),
-      }));
-      return {
-        currency, positions: c.positions, tpaRateMin: tpaRates[0]?.rate ?? null, tpaRateMax: tpaRates[tpaRates.length - 1]?.rate ?? null,
-        tpaRateEffective: effective, independentRate: ind, rateDate: c.rate.rate_date, rateSource: c.rate.source,
-        /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
-        rateDiffPct: pct(effective, ind),
-        /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
-        tpaRates,
-        marketValueLocal: round(c.local.value), marketValueBaseTpa: round(c.baseTpa.value), marketValueBaseIndependent: round(c.baseInd.value), impact: round(c.impact.value),
-      };
-    });
-    const largest = largestImpacts.list.map((x): LargestImpact => ({
-      securityId: x.h.security_id, name: x.h.security_name, currency: x.h.price_currency, quantity: x.h.quantity,
-      tpaPrice: x.h.price, independentPrice: x.independentPrice?.price ?? null, tpaFx: x.h.fx_rate, independentFx: x.rate?.units_per_base ?? null,
-      marketValueBase: x.h.market_value_base, priceImpact: round(x.priceImpact), fxImpact: round(x.fxImpact), impact: round(x.impact), file: x.h.file, line: x.h.line,
-    }));
+    const currencies = [...byCcy]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, c]): CurrencyImpact => {
+        const absBase = c.absBase.value;
+        const effective = absBase ? c.absLocal.value / absBase : null;
+        const ind = c.rate.units_per_base;
+        const tpaRates = [...c.tpaRates]
+          .sort((a, b) => a[0] - b[0])
+          .map(([rate, r]) => ({
+            rate,
+            positions: r.positions,
+            marketValueBase: round(r.base.value),
+            rateDiffPct: pct(rate, ind),
+            impact: round(r.impact.value),
+          }));
+        return {
+          currency,
+          positions: c.positions,
+          tpaRateMin: tpaRates[0]?.rate ?? null,
+          tpaRateMax: tpaRates[tpaRates.length - 1]?.rate ?? null,
+          tpaRateEffective: effective,
+          independentRate: ind,
+          rateDate: c.rate.rate_date,
+          rateSource: c.rate.source,
+          /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
+          rateDiffPct: pct(effective, ind),
+          /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
+          tpaRates,
+          marketValueLocal: round(c.local.value),
+          marketValueBaseTpa: round(c.baseTpa.value),
+          marketValueBaseIndependent: round(c.baseInd.value),
+          impact: round(c.impact.value),
+        };
+      });
+    const largest = largestImpacts.list.map(
+      (x): LargestImpact => ({
+        securityId: x.h.security_id,
+        name: x.h.security_name,
+        currency: x.h.price_currency,
+        quantity: x.h.quantity,
+        tpaPrice: x.h.price,
+        independentPrice: x.independentPrice?.price ?? null,
+        tpaFx: x.h.fx_rate,
+        independentFx: x.rate?.units_per_base ?? null,
+        marketValueBase: x.h.market_value_base,
+        priceImpact: round(x.priceImpact),
+        fxImpact: round(x.fxImpact),
+        impact: round(x.impact),
+        file: x.h.file,
+        line: x.h.line,
+      }),
+    );
     const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(c.base.value) }));
     const out = items.items();
     out.push({
-      ...base, name: 'Price testing: total impact', status, diff: netTotal, threshold: status === 'fail' ? pm : sad,
+      ...base,
+      name: 'Price testing: total impact',
+      status,
+      diff: netTotal,
+      threshold: status === 'fail' ? pm : sad,
       message: `${tested} of ${holdings} holdings tested (${priceTested} against an independent price, ${fxTested} against independent FX): net impact ${fmt(netTotal)} ${ctx.currency} (gross ${fmt(gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${flagged} holding(s) above TE ${fmt(te)}${untestedCcy.length ? `; no independent rate for ${untestedCcy.map((c) => c.currency).join(', ')}` : ''}`,
       details: {
-        performed: true, tested, priceTested, fxTested, noIndependentPrice: noPrice, flagged, net: netTotal, gross,
-        ownPriceSources: [...own], currencies, untestedCurrencies: untestedCcy, largest, pm, te, sad,
+        performed: true,
+        tested,
+        priceTested,
+        fxTested,
+        noIndependentPrice: noPrice,
+        flagged,
+        net: netTotal,
+        gross,
+        ownPriceSources: [...own],
+        currencies,
+        untestedCurrencies: untestedCcy,
+        largest,
+        pm,
+        te,
+        sad,
       } satisfies PriceTestingSummary,
     });
     return out;

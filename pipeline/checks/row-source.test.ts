@@ -26,13 +26,25 @@ class OnlyIterable<T> implements RowSource<T> {
   }
 }
 
-const asSources = (d: FundSdmArrays) => ({ ...d, holdings: new OnlyIterable(d.holdings), transactions: new OnlyIterable(d.transactions), prices: new OnlyIterable(d.prices) });
+const asSources = (d: FundSdmArrays) => ({
+  ...d,
+  holdings: new OnlyIterable(d.holdings),
+  transactions: new OnlyIterable(d.transactions),
+  prices: new OnlyIterable(d.prices),
+});
 
 function contextFor(data: FundSdmData, over: Partial<CheckContext> = {}): CheckContext {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   return {
-    fundCode: 'S000013795', periodEnd: '2023-03-31', currency: 'USD', nav, materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
-    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')), externalValuations: true, accountClasses: STANDARD_ACCOUNTS, ...over,
+    fundCode: 'S000013795',
+    periodEnd: '2023-03-31',
+    currency: 'USD',
+    nav,
+    materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
+    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')),
+    externalValuations: true,
+    accountClasses: STANDARD_ACCOUNTS,
+    ...over,
   };
 }
 
@@ -41,12 +53,19 @@ function reference(check: string, items: QaRec[], max: number): QaRec[] {
   if (items.length <= max) return items;
   const rank = { fail: 0, warning: 1, pass: 2 } as const;
   const sorted = items.map((it, i) => ({ it, i })).sort((a, b) => rank[a.it.status] - rank[b.it.status] || a.i - b.i);
-  const kept = sorted.slice(0, max - 1).sort((a, b) => a.i - b.i).map((x) => x.it);
+  const kept = sorted
+    .slice(0, max - 1)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.it);
   const rest = sorted.slice(max - 1).map((x) => x.it);
   const counts = { pass: 0, warning: 0, fail: 0 };
   for (const r of rest) counts[r.status]++;
   kept.push({
-    check, name: ITEMS_NOT_LISTED, status: worst(rest.map((r) => r.status)), diff: 0, threshold: null,
+    check,
+    name: ITEMS_NOT_LISTED,
+    status: worst(rest.map((r) => r.status)),
+    diff: 0,
+    threshold: null,
     message: `${rest.length} more item(s) not listed (${counts.fail} fail, ${counts.warning} warning, ${counts.pass} pass): limit of ${max} items per check`,
     details: { omitted: rest.length, ...counts, limit: max },
   });
@@ -56,12 +75,19 @@ function reference(check: string, items: QaRec[], max: number): QaRec[] {
 describe('ItemLimit', () => {
   it('keeps what the listing rule keeps, whatever the order and mix of statuses', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const statuses = ['pass', 'warning', 'fail'] as const;
     for (let run = 0; run < 300; run++) {
       const n = Math.floor(random() * 40);
       const max = 2 + Math.floor(random() * 12);
-      const items: QaRec[] = Array.from({ length: n }, (_, i) => ({ check: 'c', name: `item ${i}`, status: statuses[Math.floor(random() * 3)], diff: i, threshold: null, message: '' }));
+      const items: QaRec[] = Array.from({ length: n }, (_, i) => ({
+        check: 'c',
+        name: `item ${i}`,
+        status: statuses[Math.floor(random() * 3)],
+        diff: i,
+        threshold: null,
+        message: '',
+      }));
       const limit = new ItemLimit('c', max);
       for (const it of items) limit.add(it);
       expect(limit.items(), `run ${run}: ${n} items, max ${max}`).toEqual(reference('c', items, max));

@@ -13,7 +13,16 @@ export function tbBalance(data: FundSdmData, ctx: CheckContext): QaRec[] {
   const rows = data.trial_balance;
   const sad = ctx.materiality.sad;
   if (!rows.length) {
-    return [{ check: TB_BALANCE, name: 'Trial balance sums to zero', status: 'fail', diff: 0, threshold: sad, message: 'No trial balance rows: the TB balance cannot be checked' }];
+    return [
+      {
+        check: TB_BALANCE,
+        name: 'Trial balance sums to zero',
+        status: 'fail',
+        diff: 0,
+        threshold: sad,
+        message: 'No trial balance rows: the TB balance cannot be checked',
+      },
+    ];
   }
   const debits = sum(rows.filter((r) => r.balance_base > 0).map((r) => r.balance_base));
   const credits = sum(rows.filter((r) => r.balance_base < 0).map((r) => r.balance_base));
@@ -25,8 +34,15 @@ export function tbBalance(data: FundSdmData, ctx: CheckContext): QaRec[] {
     status === 'pass'
       ? `Debits ${fmt(debits)} = credits ${fmt(-credits)} (${rows.length} accounts)`
       : `TB does not balance: debits ${fmt(debits)} - credits ${fmt(-credits)} = ${fmt(total)} ${ctx.currency}, ${status === 'fail' ? 'above' : 'within'} SAD ${fmt(sad)}`;
-  return [{
-    check: TB_BALANCE, name: 'Trial balance sums to zero', status, diff: total, threshold: sad, message,
-    details: { accounts: rows.length, debits: round(debits), credits: round(credits), unmappedAccounts: unmapped },
-  }];
+  return [
+    {
+      check: TB_BALANCE,
+      name: 'Trial balance sums to zero',
+      status,
+      diff: total,
+      threshold: sad,
+      message,
+      details: { accounts: rows.length, debits: round(debits), credits: round(credits), unmappedAccounts: unmapped },
+    },
+  ];
 }

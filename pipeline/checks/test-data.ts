@@ -15,7 +15,14 @@ import type { FundSdmArrays, HoldingRow, PriceRow, ShareCapitalRow, TrialBalance
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 export const tpaDir = (tpa: string) => join(FIXTURES, 'tpas', tpa);
 
-interface LayoutEntry { sdm_type: string; source_column: string; sdm_column: string; date_format: string; decimal_separator: string; thousands_separator: string }
+interface LayoutEntry {
+  sdm_type: string;
+  source_column: string;
+  sdm_column: string;
+  date_format: string;
+  decimal_separator: string;
+  thousands_separator: string;
+}
 
 const readCsv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
@@ -50,16 +57,44 @@ type Raw = { cells: unknown[]; line: number };
 /** Appends one table's rows (typed, code-mapped) to `data`. */
 function addTable(data: FundSdmArrays, tpa: string, file: string, sdmType: string, header: string[], entries: LayoutEntry[], rows: Raw[]) {
   const maps = {
-    account: codeMap(tpa, 'account_mapping'), instrument: codeMap(tpa, 'instrument_mapping'),
-    share: codeMap(tpa, 'share_capital_mapping'), transaction: codeMap(tpa, 'transaction_mapping'),
+    account: codeMap(tpa, 'account_mapping'),
+    instrument: codeMap(tpa, 'instrument_mapping'),
+    share: codeMap(tpa, 'share_capital_mapping'),
+    transaction: codeMap(tpa, 'transaction_mapping'),
   };
   for (const { cells, line } of rows) {
     const r: Record<string, unknown> = { file, line };
-    for (const col of ['account_name', 'currency', 'balance_local', 'id_type', 'price_currency', 'fx_rate', 'market_value_local', 'cost_base', 'accrued_income_base', 'country', 'amount_base', 'nav_per_share', 'price_type']) r[col] = null;
+    for (const col of [
+      'account_name',
+      'currency',
+      'balance_local',
+      'id_type',
+      'price_currency',
+      'fx_rate',
+      'market_value_local',
+      'cost_base',
+      'accrued_income_base',
+      'country',
+      'amount_base',
+      'nav_per_share',
+      'price_type',
+    ])
+      r[col] = null;
     for (const e of entries) r[e.sdm_column] = value(cells[header.indexOf(e.source_column)], e);
-    if (sdmType === 'trial_balance') data.trial_balance.push({ ...r, account_code: String(r.account_code), standard_account: maps.account.get(String(r.account_code)) ?? null } as TrialBalanceRow);
-    else if (sdmType === 'holdings') data.holdings.push({ ...r, security_id: String(r.security_id), standard_instrument: maps.instrument.get(String(r.instrument_type)) ?? null } as HoldingRow);
-    else if (sdmType === 'share_capital') data.share_capital.push({ ...r, standard_activity: maps.share.get(String(r.activity_type)) ?? null } as ShareCapitalRow);
+    if (sdmType === 'trial_balance')
+      data.trial_balance.push({
+        ...r,
+        account_code: String(r.account_code),
+        standard_account: maps.account.get(String(r.account_code)) ?? null,
+      } as TrialBalanceRow);
+    else if (sdmType === 'holdings')
+      data.holdings.push({
+        ...r,
+        security_id: String(r.security_id),
+        standard_instrument: maps.instrument.get(String(r.instrument_type)) ?? null,
+      } as HoldingRow);
+    else if (sdmType === 'share_capital')
+      data.share_capital.push({ ...r, standard_activity: maps.share.get(String(r.activity_type)) ?? null } as ShareCapitalRow);
     else if (sdmType === 'prices') data.prices.push({ ...r, security_id: String(r.security_id) } as PriceRow);
   }
 }
@@ -71,13 +106,28 @@ export function loadCsvTpa(tpa: string): FundSdmArrays {
   const lay = layouts(tpa);
   const delimiter = [...lay.values()].flat().some((e) => e.decimal_separator === ',') ? ';' : ',';
   const data = empty();
-  for (const f of readdirSync(join(tpaDir(tpa), 'inputs')).filter((n) => n.endsWith('.csv')).sort()) {
-    const recs = parse(readFileSync(join(tpaDir(tpa), 'inputs', f), 'utf8'), { delimiter, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  for (const f of readdirSync(join(tpaDir(tpa), 'inputs'))
+    .filter((n) => n.endsWith('.csv'))
+    .sort()) {
+    const recs = parse(readFileSync(join(tpaDir(tpa), 'inputs', f), 'utf8'), {
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
     const at = recs.findIndex(({ record }) => [...lay.values()].some((es) => es.length === record.length && es.every((e) => record.includes(e.source_column))));
     if (at < 0) throw new Error(`${f}: no header matches a layout`);
     const header = recs[at].record;
     const [sdmType, entries] = [...lay].find(([, es]) => es.length === header.length && es.every((e) => header.includes(e.source_column)))!;
-    addTable(data, tpa, f, sdmType, header, entries, recs.slice(at + 1).map((r) => ({ cells: r.record, line: r.info.lines })));
+    addTable(
+      data,
+      tpa,
+      f,
+      sdmType,
+      header,
+      entries,
+      recs.slice(at + 1).map((r) => ({ cells: r.record, line: r.info.lines })),
+    );
   }
   return data;
 }

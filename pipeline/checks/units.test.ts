@@ -13,7 +13,11 @@ describe('fx', () => {
   const dupree = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv'));
 
   it('loads the ECB-derived fixture as units per USD', () => {
-    expect(gs.find((r) => r.currency === 'SEK')).toMatchObject({ rate_date: '2023-03-31', units_per_base: 10.37287356, source: expect.stringContaining('ECB') });
+    expect(gs.find((r) => r.currency === 'SEK')).toMatchObject({
+      rate_date: '2023-03-31',
+      units_per_base: 10.37287356,
+      source: expect.stringContaining('ECB'),
+    });
     expect(gs.find((r) => r.currency === 'USD')?.units_per_base).toBe(1);
     expect(gs.some((r) => r.currency === 'TWD')).toBe(false);
   });
@@ -29,7 +33,10 @@ describe('fx', () => {
 
   it('rebases to another fund currency and rejects bad rows', () => {
     const eur = parseFxCsv('currency,rate_date,units_per_usd,source\nEUR,2023-03-31,0.5,x\nSEK,2023-03-31,10,x\nXYZ,2023-03-31,N/A,x\n', 'EUR');
-    expect(eur.map((r) => [r.currency, r.units_per_base])).toEqual([['EUR', 1], ['SEK', 20]]);
+    expect(eur.map((r) => [r.currency, r.units_per_base])).toEqual([
+      ['EUR', 1],
+      ['SEK', 20],
+    ]);
     expect(() => parseFxCsv('currency,rate_date,units_per_usd\nSEK,31/03/2023,10\n')).toThrow(/line 2: bad date/);
     expect(() => parseFxCsv('currency,rate_date,units_per_usd\nSEK,2023-03-31,-1\n')).toThrow(/line 2: bad rate/);
     expect(() => parseFxCsv('currency,date,rate\nSEK,2023-03-31,1\n')).toThrow(/column "rate_date" missing/);
@@ -44,9 +51,21 @@ describe('materiality', () => {
 
   it('takes NAV from the TB when not given', () => {
     const tb = [
-      { balance_base: 100, standard_account: 'CASH' }, { balance_base: -30, standard_account: 'PAYABLES' },
-      { balance_base: -70, standard_account: 'CAPITAL' }, { balance_base: 5, standard_account: null },
-    ].map((r, i) => ({ ...r, fund_code: 'F', as_of: '2023-03-31', account_code: String(i), account_name: null, currency: null, balance_local: null, file: 'tb.csv', line: i + 2 }));
+      { balance_base: 100, standard_account: 'CASH' },
+      { balance_base: -30, standard_account: 'PAYABLES' },
+      { balance_base: -70, standard_account: 'CAPITAL' },
+      { balance_base: 5, standard_account: null },
+    ].map((r, i) => ({
+      ...r,
+      fund_code: 'F',
+      as_of: '2023-03-31',
+      account_code: String(i),
+      account_name: null,
+      currency: null,
+      balance_local: null,
+      file: 'tb.csv',
+      line: i + 2,
+    }));
     expect(navFromTrialBalance(tb, STANDARD_ACCOUNTS)).toBe(70);
     expect(materiality({ trialBalance: tb, accountClasses: STANDARD_ACCOUNTS, pm: 10, te: 5, sad: 1 })).toEqual({ pm: 7, te: 3.5, sad: 0.7 });
   });
@@ -88,7 +107,14 @@ describe('common', () => {
   });
 
   it('detects prices per 100 of nominal vs per unit', () => {
-    const h = { quantity: 15000, price: 114.867, market_value_local: 17230.05, market_value_base: 17230.05, fx_rate: 1, standard_instrument: 'DEBT' } as HoldingRow;
+    const h = {
+      quantity: 15000,
+      price: 114.867,
+      market_value_local: 17230.05,
+      market_value_base: 17230.05,
+      fx_rate: 1,
+      standard_instrument: 'DEBT',
+    } as HoldingRow;
     expect(priceFactor(h)).toBe(100);
     expect(priceFactor({ ...h, quantity: -1560000, price: 0.0225244, market_value_local: -35138.06 })).toBe(1);
     expect(priceFactor({ ...h, market_value_local: null, fx_rate: null })).toBe(100);

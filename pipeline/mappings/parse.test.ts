@@ -24,9 +24,18 @@ describe('parseMappingCsv on the fixture TPAs', () => {
     expect(set.layouts.map((l) => l.sdmType)).toEqual(['trial_balance', 'holdings', 'prices', 'share_capital']);
     const holdings = set.layouts.find((l) => l.sdmType === 'holdings')!;
     expect(holdings.columns.find((c) => c.sdmColumn === 'market_value_base')).toEqual({
-      source: 'Market Value USD', sdmColumn: 'market_value_base', dateFormat: null, decimalSeparator: ',', thousandsSeparator: '.',
+      source: 'Market Value USD',
+      sdmColumn: 'market_value_base',
+      dateFormat: null,
+      decimalSeparator: ',',
+      thousandsSeparator: '.',
     });
-    expect(holdings.columns.find((c) => c.sdmColumn === 'as_of')).toMatchObject({ source: 'Valuation Date', dateFormat: 'DD/MM/YYYY', decimalSeparator: '.', thousandsSeparator: '' });
+    expect(holdings.columns.find((c) => c.sdmColumn === 'as_of')).toMatchObject({
+      source: 'Valuation Date',
+      dateFormat: 'DD/MM/YYYY',
+      decimalSeparator: '.',
+      thousandsSeparator: '',
+    });
     expect(set.codeMaps.instrument_mapping!.get('dfe')).toEqual({ target: 'DERIVATIVE', description: 'Derivative - foreign exchange' });
     expect(set.codeMaps.account_mapping!.get('11000')?.target).toBe('INVESTMENTS_AT_VALUE');
   });
@@ -72,7 +81,9 @@ describe('parseMappingCsv errors', () => {
     expect(parseMappingCsv('account_mapping', 'a.csv', csv('source_code,target_code,description\n1900,OTHER_ASSETS,Cash, receivables\n')).errors).toEqual([
       'Line 2: 4 fields where the header has 3 (quote values that contain the delimiter)',
     ]);
-    expect(parseMappingCsv('account_mapping', 'a.csv', csv('source_code,target_code\n"A,1\n')).errors[0]).toMatch(/^a\.csv is not a readable csv: Quote Not Closed/);
+    expect(parseMappingCsv('account_mapping', 'a.csv', csv('source_code,target_code\n"A,1\n')).errors[0]).toMatch(
+      /^a\.csv is not a readable csv: Quote Not Closed/,
+    );
   });
 
   it('validates file layouts: types, columns, formats, separators and required coverage', () => {
@@ -104,7 +115,9 @@ describe('parseMappingCsv errors', () => {
       'Line 2: the prices layout (from this line) maps no source column to the required SDM column price_date',
       'Line 2: the prices layout (from this line) maps no source column to the required SDM column price_source',
     ]);
-    expect(parseMappingCsv('file_layout', 'f.csv', csv('sdm_type,source_column,sdm_column\n')).errors[0]).toMatch(/^Line 1: missing columns date_format, decimal_separator, thousands_separator/);
+    expect(parseMappingCsv('file_layout', 'f.csv', csv('sdm_type,source_column,sdm_column\n')).errors[0]).toMatch(
+      /^Line 1: missing columns date_format, decimal_separator, thousands_separator/,
+    );
   });
 });
 
@@ -117,14 +130,16 @@ describe('buildLayouts and buildCodeMap', () => {
       { sdm_type: 'nope', source_column: 'X', sdm_column: 'price', date_format: '', decimal_separator: '', thousands_separator: '' },
       { sdm_type: 'prices', source_column: 'Y', sdm_column: 'nope', date_format: '', decimal_separator: '', thousands_separator: '' },
     ]);
-    expect(layouts).toEqual([{
-      sdmType: 'prices',
-      columns: [
-        { source: 'Date', sdmColumn: 'price_date', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.', thousandsSeparator: '' },
-        { source: 'Px', sdmColumn: 'price', dateFormat: null, decimalSeparator: ',', thousandsSeparator: ' ' },
-        { source: 'Px2', sdmColumn: 'price', dateFormat: null, decimalSeparator: ',', thousandsSeparator: ' ' },
-      ],
-    }]);
+    expect(layouts).toEqual([
+      {
+        sdmType: 'prices',
+        columns: [
+          { source: 'Date', sdmColumn: 'price_date', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.', thousandsSeparator: '' },
+          { source: 'Px', sdmColumn: 'price', dateFormat: null, decimalSeparator: ',', thousandsSeparator: ' ' },
+          { source: 'Px2', sdmColumn: 'price', dateFormat: null, decimalSeparator: ',', thousandsSeparator: ' ' },
+        ],
+      },
+    ]);
   });
 
   it('keys code maps by trimmed lower-case source code, first row wins', () => {

@@ -54,7 +54,14 @@ export const codeKey = (code: string): string => code.trim().toLowerCase();
 
 const LAYOUT_TYPES = Object.keys(SDM_COLUMNS) as LayoutSdmType[];
 const CODE_COLUMNS = ['source_code', 'target_code', 'description'] as const;
-const THOUSANDS = new Map<string, string>([['', ''], [',', ','], ['.', '.'], [' ', ' '], ['space', ' '], ["'", "'"]]);
+const THOUSANDS = new Map<string, string>([
+  ['', ''],
+  [',', ','],
+  ['.', '.'],
+  [' ', ' '],
+  ['space', ' '],
+  ["'", "'"],
+]);
 
 /** Mapping type named by a file name: `account_mapping.csv` -> `account_mapping`, else null. */
 export function mappingTypeFromFileName(fileName: string): MappingType | null {
@@ -74,13 +81,22 @@ export function parseMappingCsv(type: MappingType, fileName: string, bytes: Uint
   const maxErrorsNo = opts.maxErrors ?? 20;
   const errors: string[] = [];
   const rows: Array<Record<string, string>> = [];
-  const done = (): MappingParseResult => ({ valid: errors.length === 0, rows, errors: errors.slice(0, maxErrorsNo), totalErrorsFound: errors.length, maxErrorsNo });
+  const done = (): MappingParseResult => ({
+    valid: errors.length === 0,
+    rows,
+    errors: errors.slice(0, maxErrorsNo),
+    totalErrorsFound: errors.length,
+    maxErrorsNo,
+  });
 
   const { text } = decodeText(bytes);
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     records = parse(text.replace(/\r\n?/g, '\n'), {
-      delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: true, info: true,
+      delimiter: detectDelimiter(text),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
     }) as unknown as typeof records;
   } catch (err) {
     errors.push(`${fileName} is not a readable csv: ${(err as Error).message}`);
@@ -89,14 +105,18 @@ export function parseMappingCsv(type: MappingType, fileName: string, bytes: Uint
   const lineOf = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.reduce((n, v) => n + (v.split('\n').length - 1), 0);
   const nonBlank = records.filter((r) => r.record.some((v) => v.trim() !== ''));
   if (!nonBlank.length) {
-    errors.push(`Line 1: ${fileName} is empty (expected a header ${type === 'file_layout' ? FILE_LAYOUT_COLUMNS.join(',') : 'source_code,target_code[,description]'})`);
+    errors.push(
+      `Line 1: ${fileName} is empty (expected a header ${type === 'file_layout' ? FILE_LAYOUT_COLUMNS.join(',') : 'source_code,target_code[,description]'})`,
+    );
     return done();
   }
   const header = nonBlank[0].record.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
   const expected: readonly string[] = type === 'file_layout' ? FILE_LAYOUT_COLUMNS : CODE_COLUMNS.slice(0, 2);
   const missing = expected.filter((c) => !header.includes(c));
   if (missing.length) {
-    errors.push(`Line ${lineOf(nonBlank[0])}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (expected columns: ${type === 'file_layout' ? FILE_LAYOUT_COLUMNS.join(',') : 'source_code,target_code[,description]'})`);
+    errors.push(
+      `Line ${lineOf(nonBlank[0])}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (expected columns: ${type === 'file_layout' ? FILE_LAYOUT_COLUMNS.join(',') : 'source_code,target_code[,description]'})`,
+    );
     return done();
   }
   const known = type === 'file_layout' ? FILE_LAYOUT_COLUMNS : CODE_COLUMNS;
@@ -168,7 +188,8 @@ function validateLayoutRows(rows: Array<Record<string, string>>, lines: number[]
   });
   for (const [type, { firstLine, columns }] of mapped) {
     for (const c of SDM_COLUMNS[type]) {
-      if (c.required && !columns.has(c.name)) errors.push(`Line ${firstLine}: the ${type} layout (from this line) maps no source column to the required SDM column ${c.name}`);
+      if (c.required && !columns.has(c.name))
+        errors.push(`Line ${firstLine}: the ${type} layout (from this line) maps no source column to the required SDM column ${c.name}`);
     }
   }
 }
@@ -191,7 +212,12 @@ export function buildLayouts(fileLayoutRows: Array<Record<string, string>>): Lay
     layout.columns.push({
       source,
       sdmColumn: col.name,
-      dateFormat: col.kind === 'date' ? (String(row.date_format ?? '').trim().toUpperCase() || 'YYYY-MM-DD') : null,
+      dateFormat:
+        col.kind === 'date'
+          ? String(row.date_format ?? '')
+              .trim()
+              .toUpperCase() || 'YYYY-MM-DD'
+          : null,
       decimalSeparator: String(row.decimal_separator ?? '').trim() === ',' ? ',' : '.',
       thousandsSeparator: th,
     });

@@ -16,7 +16,10 @@ import type { Cell } from './values.js';
 /** The file cannot be read as a table: `reason` says why. */
 export class UnreadableFileError extends Error {
   override name = 'UnreadableFileError';
-  constructor(readonly fileName: string, readonly reason: string) {
+  constructor(
+    readonly fileName: string,
+    readonly reason: string,
+  ) {
     super(`${fileName} cannot be read: ${reason}`);
   }
 }

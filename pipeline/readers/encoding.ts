@@ -45,7 +45,7 @@ export function sniffEncoding(src: ByteSource): SniffedEncoding {
   if (head.length >= 4) {
     let evenNul = 0;
     let oddNul = 0;
-    for (let i = 0; i < head.length; i++) if (head[i] === 0) (i % 2 === 0 ? evenNul++ : oddNul++);
+    for (let i = 0; i < head.length; i++) if (head[i] === 0) i % 2 === 0 ? evenNul++ : oddNul++;
     if (oddNul > head.length / 4 && evenNul === 0) return { encoding: 'utf-16le', bomBytes: 0, hasQuotes: true };
     if (evenNul > head.length / 4 && oddNul === 0) return { encoding: 'utf-16be', bomBytes: 0, hasQuotes: true };
   }
@@ -68,14 +68,24 @@ function anyQuote(src: ByteSource): boolean {
   return false;
 }
 
-const ICONV_NAMES: Record<DetectedEncoding, string> = { 'utf-8': 'utf8', 'utf-8-bom': 'utf8', 'utf-16le': 'utf16le', 'utf-16be': 'utf16be', 'windows-1252': 'windows1252' };
+const ICONV_NAMES: Record<DetectedEncoding, string> = {
+  'utf-8': 'utf8',
+  'utf-8-bom': 'utf8',
+  'utf-16le': 'utf16le',
+  'utf-16be': 'utf16be',
+  'windows-1252': 'windows1252',
+};
 
 /**
  * The text of a file in chunks, decoded from `encoding` (the BOM skipped) with line breaks
  * normalised to `\n` (`\r\n` and a lone `\r` alike; a `\r` at the end of a chunk waits for the
  * next one, so a `\r\n` split between chunks stays one break), unless `normalizeBreaks` is false.
  */
-export function* decodeChunks(src: ByteSource, sniffed: Pick<SniffedEncoding, 'encoding' | 'bomBytes'>, opts: { normalizeBreaks?: boolean } = {}): Generator<string> {
+export function* decodeChunks(
+  src: ByteSource,
+  sniffed: Pick<SniffedEncoding, 'encoding' | 'bomBytes'>,
+  opts: { normalizeBreaks?: boolean } = {},
+): Generator<string> {
   const decoder = iconv.getDecoder(ICONV_NAMES[sniffed.encoding], { stripBOM: false });
   let skip = sniffed.bomBytes;
   let held = '';

@@ -67,7 +67,10 @@ describe('reading in chunks', () => {
   it('names the line of a quote that never closes, wherever the chunks fall', async () => {
     const bytes = Buffer.from('code,note\nA,"fine"\nB,"never closed\nC,x\n');
     for (const size of [1, 5, 4096]) {
-      const err = await readTables('open.csv', bytesSource(bytes, size), opts).then(() => null, (e: unknown) => e);
+      const err = await readTables('open.csv', bytesSource(bytes, size), opts).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(UnreadableFileError);
       expect((err as UnreadableFileError).reason).toBe('Quote Not Closed: the quoted field opened on line 3 is never closed');
     }
@@ -111,7 +114,10 @@ describe('xlsx read as a stream (large workbooks)', () => {
       a.addRow(['Note', 'Text']);
       for (let i = 0; i < 500; i++) a.addRow([i, `unread ${i}`]);
       wb.addWorksheet('Empty');
-      wb.addWorksheet('Holdings').addRows([['Security', 'Quantity'], ['US3138W7WP51', 13415.85]]);
+      wb.addWorksheet('Holdings').addRows([
+        ['Security', 'Quantity'],
+        ['US3138W7WP51', 13415.85],
+      ]);
     });
     const seen: Array<[string | null, number]> = [];
     for await (const t of streamTables('b.xlsx', bytesSource(bytes), streamed)) {
@@ -124,13 +130,24 @@ describe('xlsx read as a stream (large workbooks)', () => {
       seen.push([t.sheetName, rows.length]);
       expect(rows).toEqual([{ line: 2, cells: ['US3138W7WP51', 13415.85] }]);
     }
-    expect(seen).toEqual([['Notes', -1], ['Holdings', 1]]);
+    expect(seen).toEqual([
+      ['Notes', -1],
+      ['Holdings', 1],
+    ]);
   });
 
   it('names a damaged workbook as unreadable', async () => {
-    const bytes = await book((wb) => wb.addWorksheet('T').addRows([['a', 'b'], [1, 2]]));
+    const bytes = await book((wb) =>
+      wb.addWorksheet('T').addRows([
+        ['a', 'b'],
+        [1, 2],
+      ]),
+    );
     const broken = Buffer.concat([bytes.subarray(0, 200), Buffer.alloc(400, 7), bytes.subarray(600)]);
-    const err = await readTables('broken.xlsx', broken, streamed).then(() => null, (e: unknown) => e);
+    const err = await readTables('broken.xlsx', broken, streamed).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnreadableFileError);
     expect((err as UnreadableFileError).reason).toMatch(/^it is not a readable xlsx workbook \(/);
   });

@@ -4,7 +4,16 @@ import iconv from 'iconv-lite';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, FileTooLargeError, findHeader, IDENTIFICATION_LIMIT_BYTES, MAX_PART_BYTES, readTables, UnreadableFileError, type RawTable } from './table.js';
+import {
+  detectDelimiter,
+  FileTooLargeError,
+  findHeader,
+  IDENTIFICATION_LIMIT_BYTES,
+  MAX_PART_BYTES,
+  readTables,
+  UnreadableFileError,
+  type RawTable,
+} from './table.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url));
 const KEYSTONE = 'tpas/keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx';
@@ -24,7 +33,10 @@ async function edit(bytes: Buffer, change: (zip: JSZip, text: (name: string) => 
 }
 /** The reason of the UnreadableFileError that reading the file rejects with. */
 async function unreadable(name: string, bytes: Buffer): Promise<string> {
-  const error = await readTables(name, bytes, opts).then(() => null, (err: unknown) => err);
+  const error = await readTables(name, bytes, opts).then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(UnreadableFileError);
   expect((error as UnreadableFileError).fileName).toBe(name);
   return (error as UnreadableFileError).reason;
@@ -34,9 +46,40 @@ describe('readTables on CSV', () => {
   it('finds the Meridian header below the title lines, with real line numbers', async () => {
     const t = await one('MFS_HOLDINGS.csv', fixture('tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv'));
     expect(t).toMatchObject({ file: 'MFS_HOLDINGS.csv', sheetName: null, encoding: 'utf-8', delimiter: ';', headerLine: 4 });
-    expect(t.header).toEqual(['Portfolio', 'Valuation Date', 'Sec ID', 'Sec ID Type', 'Security Description', 'Asset Class', 'Nominal', 'Price', 'Price Ccy', 'FX Rate', 'Market Value Local', 'Market Value USD', 'Country']);
+    expect(t.header).toEqual([
+      'Portfolio',
+      'Valuation Date',
+      'Sec ID',
+      'Sec ID Type',
+      'Security Description',
+      'Asset Class',
+      'Nominal',
+      'Price',
+      'Price Ccy',
+      'FX Rate',
+      'Market Value Local',
+      'Market Value USD',
+      'Country',
+    ]);
     expect(t.rows).toHaveLength(1685);
-    expect(t.rows[0]).toEqual({ line: 5, cells: ['S000013795', '31/03/2023', 'US3138W7WP51', 'ISIN', 'Fannie Mae Pool', 'ABS-MBS', '13.415,85', '92,929855', 'USD', '1', '12.467,33', '12.467,33', 'US'] });
+    expect(t.rows[0]).toEqual({
+      line: 5,
+      cells: [
+        'S000013795',
+        '31/03/2023',
+        'US3138W7WP51',
+        'ISIN',
+        'Fannie Mae Pool',
+        'ABS-MBS',
+        '13.415,85',
+        '92,929855',
+        'USD',
+        '1',
+        '12.467,33',
+        '12.467,33',
+        'US',
+      ],
+    });
     expect(t.rows.at(-1)!.line).toBe(1689);
   });
 
@@ -78,7 +121,10 @@ describe('readTables on CSV', () => {
     ] as const) {
       const t = await one('r.csv', bytes);
       expect([t.encoding, t.delimiter, t.headerLine, t.header]).toEqual([enc, ';', 2, ['Portefeuille', 'Date', 'Montant']]);
-      expect(t.rows).toEqual([{ line: 3, cells: ['F1', '31/03/2023', '1.234,50'] }, { line: 4, cells: ['F2', '31/03/2023', '-2,00'] }]);
+      expect(t.rows).toEqual([
+        { line: 3, cells: ['F1', '31/03/2023', '1.234,50'] },
+        { line: 4, cells: ['F2', '31/03/2023', '-2,00'] },
+      ]);
     }
   });
 
@@ -117,14 +163,25 @@ describe('readTables on CSV', () => {
   it('takes the first row as header when no row looks like one', async () => {
     const t = await one('n.csv', '1,2,3\n4,5,6\n');
     expect([t.headerLine, t.header, t.rows.length]).toEqual([1, ['1', '2', '3'], 1]);
-    expect(findHeader([{ line: 1, cells: ['Title'] }, { line: 2, cells: ['a', 'b'] }, { line: 3, cells: ['1', '2'] }])).toBe(1);
+    expect(
+      findHeader([
+        { line: 1, cells: ['Title'] },
+        { line: 2, cells: ['a', 'b'] },
+        { line: 3, cells: ['1', '2'] },
+      ]),
+    ).toBe(1);
   });
 });
 
 /** sha256 of tables as JSON, Dates told apart from strings. */
-const fingerprint = (tables: RawTable[]) => createHash('sha256')
-  .update(JSON.stringify(tables, function (this: Record<string, unknown>, key, value: unknown) { return this[key] instanceof Date ? { date: value } : value; }))
-  .digest('hex');
+const fingerprint = (tables: RawTable[]) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify(tables, function (this: Record<string, unknown>, key, value: unknown) {
+        return this[key] instanceof Date ? { date: value } : value;
+      }),
+    )
+    .digest('hex');
 
 describe('readTables on xlsx', () => {
   it('reads each Keystone sheet as a table, numbers and dates native, exactly as the former reader did', async () => {
@@ -136,9 +193,43 @@ describe('readTables on xlsx', () => {
       ['KEYSTONE.xlsx#Security Prices', 'Security Prices', 1, 55],
     ]);
     expect(tables[0].header).toEqual(['Fund ID', 'As Of Date', 'Account Number', 'Account Title', 'Currency', 'Balance (Local)', 'Balance (Base)']);
-    expect(tables[0].rows[0]).toEqual({ line: 2, cells: ['5493006TF05454RBY690', new Date('2022-12-31T00:00:00Z'), '1100-000', 'Investments in securities at market value', 'USD', 40455026.7, 40455026.7] });
-    expect(tables[1].header).toEqual(['Fund ID', 'As Of Date', 'Security Identifier', 'Identifier Type', 'Security Name', 'Security Type', 'Shares/Par', 'Market Price', 'Pricing Currency', 'Exchange Rate', 'Market Value (Local)', 'Market Value (Base)', 'Country of Risk']);
-    expect(tables[1].rows.at(-1)).toEqual({ line: 56, cells: ['5493006TF05454RBY690', new Date('2022-12-31T00:00:00Z'), 'US914391V613', 'ISIN', 'KY ULVHGR 4 09/01/2030', 'Municipal Bond', 745000, 104.156, 'USD', 1, 775962.2, 775962.2, 'US'] });
+    expect(tables[0].rows[0]).toEqual({
+      line: 2,
+      cells: ['5493006TF05454RBY690', new Date('2022-12-31T00:00:00Z'), '1100-000', 'Investments in securities at market value', 'USD', 40455026.7, 40455026.7],
+    });
+    expect(tables[1].header).toEqual([
+      'Fund ID',
+      'As Of Date',
+      'Security Identifier',
+      'Identifier Type',
+      'Security Name',
+      'Security Type',
+      'Shares/Par',
+      'Market Price',
+      'Pricing Currency',
+      'Exchange Rate',
+      'Market Value (Local)',
+      'Market Value (Base)',
+      'Country of Risk',
+    ]);
+    expect(tables[1].rows.at(-1)).toEqual({
+      line: 56,
+      cells: [
+        '5493006TF05454RBY690',
+        new Date('2022-12-31T00:00:00Z'),
+        'US914391V613',
+        'ISIN',
+        'KY ULVHGR 4 09/01/2030',
+        'Municipal Bond',
+        745000,
+        104.156,
+        'USD',
+        1,
+        775962.2,
+        775962.2,
+        'US',
+      ],
+    });
     expect(tables[3].rows.map((r) => r.line)).toEqual(Array.from({ length: 55 }, (_, i) => i + 2));
     expect(tables.every((t) => t.encoding === null && t.delimiter === null)).toBe(true);
     // every cell, as the hand-written zip/XML reader this replaced gave them (headers, lines, types, values)
@@ -157,7 +248,15 @@ describe('readTables on xlsx', () => {
     ws.addRow(['F1', 'S2', 20]);
     const tables = await read('positions.bin', await xlsx(wb));
     expect(tables.map((t) => [t.file, t.headerLine, t.header, t.rows])).toEqual([
-      ['positions.bin#Positions', 4, ['Fund', 'Security', 'Value'], [{ line: 5, cells: ['F1', 'S1', 10] }, { line: 6, cells: ['F1', 'S2', 20] }]],
+      [
+        'positions.bin#Positions',
+        4,
+        ['Fund', 'Security', 'Value'],
+        [
+          { line: 5, cells: ['F1', 'S1', 10] },
+          { line: 6, cells: ['F1', 'S2', 20] },
+        ],
+      ],
     ]);
   });
 
@@ -166,8 +265,14 @@ describe('readTables on xlsx', () => {
     const ws = wb.addWorksheet('Data & More <1>');
     ws.addRow(['Name', 'Amount', 'Date', 'Double', 'Label', 'Flag', 'Bad', 'Link', 'Rich']);
     ws.addRow([
-      'Caf\u00e9 "A" & <B>', 5, new Date(Date.UTC(2023, 2, 31)), { formula: 'B2*2', result: 10 }, { formula: 'A2&"x"', result: 'Caf\u00e9x' },
-      true, { error: '#VALUE!' }, { text: 'link', hyperlink: 'https://example.com' },
+      'Caf\u00e9 "A" & <B>',
+      5,
+      new Date(Date.UTC(2023, 2, 31)),
+      { formula: 'B2*2', result: 10 },
+      { formula: 'A2&"x"', result: 'Caf\u00e9x' },
+      true,
+      { error: '#VALUE!' },
+      { text: 'link', hyperlink: 'https://example.com' },
       { richText: [{ text: 'Hello ' }, { font: { bold: true }, text: 'World' }] },
     ]);
     ws.getCell('C2').numFmt = 'dd/mm/yyyy hh:mm';
@@ -178,8 +283,13 @@ describe('readTables on xlsx', () => {
     ws.getCell('A6').value = new Date(Date.UTC(2022, 11, 31, 12, 30));
     ws.getCell('A8').style = { font: { bold: true } }; // styled but empty: a blank row
     ws.getRow(9).values = [
-      { formula: 'B2-5', result: 0 }, { formula: 'B2>9', result: false }, { formula: 'TRIM(" ")', result: '' }, { formula: '1/0', result: { error: '#DIV/0!' } },
-      { formula: 'NOW()' }, { formula: 'DATE(2020,1,1)', result: new Date(Date.UTC(2020, 0, 1)) }, { text: 42, hyperlink: 'https://n.example' } as unknown as ExcelJS.CellHyperlinkValue,
+      { formula: 'B2-5', result: 0 },
+      { formula: 'B2>9', result: false },
+      { formula: 'TRIM(" ")', result: '' },
+      { formula: '1/0', result: { error: '#DIV/0!' } },
+      { formula: 'NOW()' },
+      { formula: 'DATE(2020,1,1)', result: new Date(Date.UTC(2020, 0, 1)) },
+      { text: 42, hyperlink: 'https://n.example' } as unknown as ExcelJS.CellHyperlinkValue,
       false,
     ];
     ws.getCell('F9').numFmt = 'yyyy-mm-dd';
@@ -201,7 +311,7 @@ describe('readTables on xlsx', () => {
     ]);
   });
 
-  it('gives a merged range\'s value once, in its top-left cell', async () => {
+  it("gives a merged range's value once, in its top-left cell", async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('M');
     ws.getCell('A1').value = 'Portfolio: S000013795 Holdings as of 31/03/2023';
@@ -213,7 +323,10 @@ describe('readTables on xlsx', () => {
     ws.getCell('E5').value = 15;
     const t = await one('merged.xlsx', await xlsx(wb));
     expect([t.headerLine, t.header]).toEqual([3, ['Fund', 'Security', 'Nominal', 'Price', 'Value']]);
-    expect(t.rows).toEqual([{ line: 4, cells: ['F1', 'S1', 10, 1.5, 15] }, { line: 5, cells: ['Total', null, null, null, 15] }]);
+    expect(t.rows).toEqual([
+      { line: 4, cells: ['F1', 'S1', 10, 1.5, 15] },
+      { line: 5, cells: ['Total', null, null, null, 15] },
+    ]);
   });
 
   it.each(['1', 'true'])('reads the 1904 date system (date1904="%s")', async (flag) => {
@@ -227,7 +340,10 @@ describe('readTables on xlsx', () => {
       zip.file('xl/workbook.xml', (await text('xl/workbook.xml')).replace('date1904="1"', `date1904="${flag}"`));
     });
     const t = await one('d1904.xlsx', bytes);
-    expect(t.rows.map((r) => r.cells)).toEqual([['x', new Date(Date.UTC(2020, 0, 2))], ['y', new Date(Date.UTC(1999, 11, 31, 23, 59, 59))]]);
+    expect(t.rows.map((r) => r.cells)).toEqual([
+      ['x', new Date(Date.UTC(2020, 0, 2))],
+      ['y', new Date(Date.UTC(1999, 11, 31, 23, 59, 59))],
+    ]);
   });
 
   it('gives 1900-system serials before March 1900 the day Excel shows (1 = 1900-01-01), times of day on day 0', async () => {
@@ -237,25 +353,40 @@ describe('readTables on xlsx', () => {
     for (const s of [0.5, 1, 59, 60, 61, 44926.75]) ws.addRow([s, s]).getCell(2).numFmt = s < 1 ? 'h:mm' : 'yyyy-mm-dd hh:mm';
     const t = await one('early.xlsx', await xlsx(wb));
     expect(t.rows.map((r) => r.cells[1])).toEqual([
-      new Date('1899-12-31T12:00:00Z'), new Date('1900-01-01T00:00:00Z'), new Date('1900-02-28T00:00:00Z'),
-      new Date('1900-02-28T00:00:00Z'), new Date('1900-03-01T00:00:00Z'), new Date('2022-12-31T18:00:00Z'),
+      new Date('1899-12-31T12:00:00Z'),
+      new Date('1900-01-01T00:00:00Z'),
+      new Date('1900-02-28T00:00:00Z'),
+      new Date('1900-02-28T00:00:00Z'),
+      new Date('1900-03-01T00:00:00Z'),
+      new Date('2022-12-31T18:00:00Z'),
     ]);
   });
 
   it('reads what other writers put in a package: inline strings, phonetic runs, escapes, shared formulas, cells without references, sheet order', async () => {
     const wb = new ExcelJS.Workbook();
-    wb.addWorksheet('First').addRows([['Key', 'Value'], ['ESCAPED', 1]]);
-    wb.addWorksheet('Second').addRows([['Key', 'Value'], ['b', 2]]);
+    wb.addWorksheet('First').addRows([
+      ['Key', 'Value'],
+      ['ESCAPED', 1],
+    ]);
+    wb.addWorksheet('Second').addRows([
+      ['Key', 'Value'],
+      ['b', 2],
+    ]);
     const bytes = await edit(await xlsx(wb), async (zip, text) => {
       const sst = (await text('xl/sharedStrings.xml'))
         .replace('<t>ESCAPED</t>', '<t>CR_x000D_here, _x005F_x000D_ literal</t>')
         .replace('</sst>', '<si><r><t xml:space="preserve">As </t></r><r><rPr><b/></rPr><t>Of</t></r><rPh sb="0" eb="1"><t>ignored</t></rPh></si></sst>');
       zip.file('xl/sharedStrings.xml', sst);
       const asOf = (sst.match(/<si>/g) ?? []).length - 1;
-      zip.file('xl/worksheets/sheet1.xml', (await text('xl/worksheets/sheet1.xml')).replace('</sheetData>',
-        `<row r="4"><c r="A4" t="s"><v>${asOf}</v></c><c r="B4" t="inlineStr"><is><t>inline &amp; co</t></is></c><c r="C4" t="inlineStr"><is><r><t>in</t></r><r><t>rich</t></r></is></c></row>`
-        + '<row r="5"><c r="A5"><f t="shared" ref="A5:A6" si="0">1+1</f><v>2</v></c><c r="C5" t="str"><f>"a"&amp;"b"</f><v>ab</v></c></row>'
-        + '<row r="6"><c r="A6"><f t="shared" si="0"/><v>3</v></c><c t="inlineStr"><is><t>no reference</t></is></c></row></sheetData>'));
+      zip.file(
+        'xl/worksheets/sheet1.xml',
+        (await text('xl/worksheets/sheet1.xml')).replace(
+          '</sheetData>',
+          `<row r="4"><c r="A4" t="s"><v>${asOf}</v></c><c r="B4" t="inlineStr"><is><t>inline &amp; co</t></is></c><c r="C4" t="inlineStr"><is><r><t>in</t></r><r><t>rich</t></r></is></c></row>` +
+            '<row r="5"><c r="A5"><f t="shared" ref="A5:A6" si="0">1+1</f><v>2</v></c><c r="C5" t="str"><f>"a"&amp;"b"</f><v>ab</v></c></row>' +
+            '<row r="6"><c r="A6"><f t="shared" si="0"/><v>3</v></c><c t="inlineStr"><is><t>no reference</t></is></c></row></sheetData>',
+        ),
+      );
       const workbook = await text('xl/workbook.xml');
       const [first, second] = workbook.match(/<sheet [^>]*\/>/g)!;
       zip.file('xl/workbook.xml', workbook.replace(first + second, second + first));
@@ -275,8 +406,12 @@ describe('readTables errors', () => {
   it('rejects files over the limit with the spec message', async () => {
     const big = new Uint8Array(IDENTIFICATION_LIMIT_BYTES + 1);
     await expect(readTables('big.csv', big, opts)).rejects.toThrow(FileTooLargeError);
-    await expect(readTables('big.csv', big, opts)).rejects.toThrow('big.csv is 10000001 bytes; identification reads at most 10000000 bytes (10,000,000 by default)');
-    await expect(readTables('small.csv', Buffer.from('a,b\n1,2\n'), { limitBytes: 5 })).rejects.toThrow('small.csv is 8 bytes; identification reads at most 5 bytes');
+    await expect(readTables('big.csv', big, opts)).rejects.toThrow(
+      'big.csv is 10000001 bytes; identification reads at most 10000000 bytes (10,000,000 by default)',
+    );
+    await expect(readTables('small.csv', Buffer.from('a,b\n1,2\n'), { limitBytes: 5 })).rejects.toThrow(
+      'small.csv is 8 bytes; identification reads at most 5 bytes',
+    );
     await expect(readTables('big.xlsx', Buffer.concat([fixture(KEYSTONE), Buffer.alloc(IDENTIFICATION_LIMIT_BYTES)]), opts)).rejects.toThrow(FileTooLargeError);
     expect((await read('exact.csv', Buffer.from('a,b\n'.padEnd(IDENTIFICATION_LIMIT_BYTES, ' '))))[0].header).toEqual(['a', 'b']);
   });
@@ -298,15 +433,17 @@ describe('readTables errors', () => {
 
   it('rejects an encrypted package, a zip without a workbook and a package exceljs cannot lay out', async () => {
     const encrypted = Buffer.from(fixture(KEYSTONE));
-    for (let i = 0; i + 4 <= encrypted.length; i++) { // set the "encrypted" flag of every entry
+    for (let i = 0; i + 4 <= encrypted.length; i++) {
+      // set the "encrypted" flag of every entry
       const signature = encrypted.readUInt32LE(i);
       if (signature === 0x04034b50) encrypted.writeUInt16LE(encrypted.readUInt16LE(i + 6) | 1, i + 6);
       if (signature === 0x02014b50) encrypted.writeUInt16LE(encrypted.readUInt16LE(i + 8) | 1, i + 8);
     }
     expect(await unreadable('locked.xlsx', encrypted)).toMatch(/^it is not a readable xlsx workbook \(Encrypted zip/);
     const csvZip = new JSZip().file('data.csv', 'a,b\n1,2\n');
-    expect(await unreadable('data.zip', await csvZip.generateAsync({ type: 'nodebuffer' })))
-      .toBe('it is not a readable xlsx workbook (the zip archive holds no spreadsheet workbook (is it an xlsx file?))');
+    expect(await unreadable('data.zip', await csvZip.generateAsync({ type: 'nodebuffer' }))).toBe(
+      'it is not a readable xlsx workbook (the zip archive holds no spreadsheet workbook (is it an xlsx file?))',
+    );
     // exceljs reads the standard part names and unprefixed elements only
     const prefixed = await edit(fixture(KEYSTONE), async (zip, text) => {
       zip.file('xl/workbook.xml', (await text('xl/workbook.xml')).replace(/<(\/?)(?=[a-zA-Z])(?!\w+:)/g, '<$1x:').replace('xmlns=', 'xmlns:x='));

@@ -52,7 +52,11 @@ export const IDENTIFICATION_LIMIT_BYTES = 10_000_000;
 /** The file is larger than identification reads (DOMAIN.md 2.2 limits). */
 export class FileTooLargeError extends Error {
   override name = 'FileTooLargeError';
-  constructor(readonly fileName: string, readonly size: number, readonly limit: number) {
+  constructor(
+    readonly fileName: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
     super(`${fileName} is ${size} bytes; identification reads at most ${limit} bytes (10,000,000 by default)`);
   }
 }
@@ -136,7 +140,10 @@ export function findHeader(rows: RawRow[]): number {
   for (let i = 0; i < limit; i++) {
     const cells = rows[i].cells;
     const w = widths[i];
-    const below = widths.slice(i + 1, i + 1 + BELOW_ROWS).filter((n) => n >= 2).sort((a, b) => a - b);
+    const below = widths
+      .slice(i + 1, i + 1 + BELOW_ROWS)
+      .filter((n) => n >= 2)
+      .sort((a, b) => a - b);
     const usual = below.length ? below[Math.floor((below.length - 1) / 2)] : 0;
     if (w < usual || (w < 2 && usual > 0)) continue;
     let filled = 0;
@@ -175,7 +182,9 @@ export interface TableStream extends Omit<RawTable, 'rows'> {
 function headerOf(rows: RawRow[]): { headerLine: number; header: string[]; first: number } {
   const h = findHeader(rows);
   const headerRow = rows[h];
-  const header = headerRow.cells.slice(0, width(headerRow.cells)).map((c) => (c instanceof Date ? c.toISOString().slice(0, 10) : c === null ? '' : String(c).trim()));
+  const header = headerRow.cells
+    .slice(0, width(headerRow.cells))
+    .map((c) => (c instanceof Date ? c.toISOString().slice(0, 10) : c === null ? '' : String(c).trim()));
   return { headerLine: headerRow.line, header, first: h + 1 };
 }
 
@@ -244,7 +253,8 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: Rea
     throw new UnreadableFileError(fileName, 'it is a legacy Excel 97-2003 (.xls) workbook; deliver it as .xlsx or CSV');
   }
   if (ZIP_MAGIC.every((b, i) => head[i] === b) || /\.xls[xm]$/i.test(fileName)) {
-    const unreadable = (err: unknown) => (err instanceof UnreadableFileError ? err : new UnreadableFileError(fileName, `it is not a readable xlsx workbook (${(err as Error).message})`));
+    const unreadable = (err: unknown) =>
+      err instanceof UnreadableFileError ? err : new UnreadableFileError(fileName, `it is not a readable xlsx workbook (${(err as Error).message})`);
     const sheets = readSheets(src.all(), opts.xlsxStreamAboveBytes)[Symbol.asyncIterator]();
     let tables = 0;
     try {
@@ -266,7 +276,14 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: Rea
         if (!firstRows.length) continue;
         const { first, ...h } = headerOf(firstRows);
         tables++;
-        yield { file: `${fileName}#${next.value.name}`, sheetName: next.value.name, encoding: null, delimiter: null, ...h, ...rowsAndBatches(restBatches([...firstRows.slice(first), ...sheetRest], sheetRows, unreadable)) };
+        yield {
+          file: `${fileName}#${next.value.name}`,
+          sheetName: next.value.name,
+          encoding: null,
+          delimiter: null,
+          ...h,
+          ...rowsAndBatches(restBatches([...firstRows.slice(first), ...sheetRest], sheetRows, unreadable)),
+        };
       }
     } finally {
       await sheets.return?.(undefined);
@@ -293,7 +310,14 @@ export async function* streamTables(fileName: string, src: ByteSource, opts: Rea
     const { rows: firstRows, rest } = await takeRows(it, HEADER_SEARCH_ROWS + BELOW_ROWS);
     if (!firstRows.length) throw new UnreadableFileError(fileName, 'the file holds no data (only blank lines)');
     const { first, ...h } = headerOf(firstRows);
-    yield { file: fileName, sheetName: null, encoding: sniffed.encoding, delimiter, ...h, ...rowsAndBatches(restBatches([...firstRows.slice(first), ...rest], it)) };
+    yield {
+      file: fileName,
+      sheetName: null,
+      encoding: sniffed.encoding,
+      delimiter,
+      ...h,
+      ...rowsAndBatches(restBatches([...firstRows.slice(first), ...rest], it)),
+    };
   } finally {
     await it.return?.(undefined);
   }

@@ -60,8 +60,12 @@ function fastPattern(fmt: NumberFormat): RegExp | null {
   if (re === undefined) {
     const d = esc(fmt.decimalSeparator);
     const t = esc(fmt.thousandsSeparator);
-    re = fmt.thousandsSeparator === fmt.decimalSeparator ? null
-      : fmt.thousandsSeparator ? new RegExp(`^-?(?:\\d{1,3}(?:${t}\\d{3})+|\\d+)(?:${d}\\d+)?$`) : new RegExp(`^-?\\d+(?:${d}\\d+)?$`);
+    re =
+      fmt.thousandsSeparator === fmt.decimalSeparator
+        ? null
+        : fmt.thousandsSeparator
+          ? new RegExp(`^-?(?:\\d{1,3}(?:${t}\\d{3})+|\\d+)(?:${d}\\d+)?$`)
+          : new RegExp(`^-?\\d+(?:${d}\\d+)?$`);
     FAST.set(key, re);
   }
   return re;
@@ -87,9 +91,18 @@ export function parseNumber(cell: Cell | undefined, fmt: NumberFormat): Parsed<n
   s = s.replace(ISO_CCY, '').replace(STRIP, '');
   if (fmt.thousandsSeparator === "'") s = s.replace(/’/g, "'");
   let negative = false;
-  if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1); }
-  if (/^[-−]/.test(s)) { negative = !negative; s = s.slice(1); } else if (s.startsWith('+')) s = s.slice(1);
-  if (/[-−]$/.test(s)) { negative = !negative; s = s.slice(0, -1); }
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1);
+  }
+  if (/^[-−]/.test(s)) {
+    negative = !negative;
+    s = s.slice(1);
+  } else if (s.startsWith('+')) s = s.slice(1);
+  if (/[-−]$/.test(s)) {
+    negative = !negative;
+    s = s.slice(0, -1);
+  }
   const bad: { ok: false; error: string } = { ok: false, error: `${showCell(cell)} is not a number` };
   const dec = fmt.decimalSeparator;
   const th = fmt.thousandsSeparator.trim() === '' ? '' : fmt.thousandsSeparator.trim();

@@ -107,7 +107,8 @@ function rowCells(row: ExcelJS.Row, dates: DateFix, date1904: boolean): Cell[] |
     if (cell.type === ExcelJS.ValueType.Merge) return;
     let value: Cell;
     // the streaming reader leaves a formula's cached result a serial number even under a date format
-    if (cell.type === ExcelJS.ValueType.Formula && typeof cell.result === 'number' && isDateFmt(cell.numFmt)) value = valueOf(excelToDate(cell.result, date1904), dates);
+    if (cell.type === ExcelJS.ValueType.Formula && typeof cell.result === 'number' && isDateFmt(cell.numFmt))
+      value = valueOf(excelToDate(cell.result, date1904), dates);
     else value = cellOf(cell, dates);
     if (value === null || (typeof value === 'string' && value.trim() === '')) return;
     while (cells.length < col - 1) cells.push(null);
@@ -132,7 +133,11 @@ export interface SheetStream {
 export async function* streamWorkbook(bytes: Buffer): AsyncGenerator<SheetStream> {
   const dates = await checkPackage(bytes);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
-    worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore',
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
   });
   const date1904 = () => Boolean((reader as unknown as { properties?: { model?: { date1904?: boolean } } }).properties?.model?.date1904);
   try {
@@ -169,7 +174,12 @@ export async function* readSheets(bytes: Buffer, streamAboveBytes = XLSX_STREAM_
     return;
   }
   for (const sheet of await readWorkbook(bytes)) {
-    yield { name: sheet.name, rows: (async function* () { yield* sheet.rows; })() };
+    yield {
+      name: sheet.name,
+      rows: (async function* () {
+        yield* sheet.rows;
+      })(),
+    };
   }
 }
 
@@ -204,4 +214,3 @@ export async function readWorkbook(bytes: Uint8Array): Promise<Sheet[]> {
     return { name: ws.name, rows };
   });
 }
-

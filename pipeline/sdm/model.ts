@@ -21,30 +21,59 @@ const col = (name: string, kind: SdmColumn['kind'], required = false): SdmColumn
 /** Canonical columns per SDM type (`required` = `*` in DOMAIN.md section 3). */
 export const SDM_COLUMNS: Record<Exclude<SdmType, 'fund_request'>, SdmColumn[]> = {
   trial_balance: [
-    col('fund_code', 'text', true), col('as_of', 'date', true), col('account_code', 'text', true),
-    col('account_name', 'text'), col('currency', 'text'), col('balance_local', 'number'),
+    col('fund_code', 'text', true),
+    col('as_of', 'date', true),
+    col('account_code', 'text', true),
+    col('account_name', 'text'),
+    col('currency', 'text'),
+    col('balance_local', 'number'),
     col('balance_base', 'number', true),
   ],
   holdings: [
-    col('fund_code', 'text', true), col('as_of', 'date', true), col('security_id', 'text', true),
-    col('id_type', 'text'), col('security_name', 'text', true), col('instrument_type', 'text', true),
-    col('quantity', 'number', true), col('price', 'number', true), col('price_currency', 'text'),
-    col('fx_rate', 'number'), col('market_value_local', 'number'), col('market_value_base', 'number', true),
-    col('cost_base', 'number'), col('accrued_income_base', 'number'), col('country', 'text'),
+    col('fund_code', 'text', true),
+    col('as_of', 'date', true),
+    col('security_id', 'text', true),
+    col('id_type', 'text'),
+    col('security_name', 'text', true),
+    col('instrument_type', 'text', true),
+    col('quantity', 'number', true),
+    col('price', 'number', true),
+    col('price_currency', 'text'),
+    col('fx_rate', 'number'),
+    col('market_value_local', 'number'),
+    col('market_value_base', 'number', true),
+    col('cost_base', 'number'),
+    col('accrued_income_base', 'number'),
+    col('country', 'text'),
   ],
   transactions: [
-    col('fund_code', 'text', true), col('trade_date', 'date', true), col('settle_date', 'date'),
-    col('transaction_type', 'text', true), col('security_id', 'text'), col('quantity', 'number'),
-    col('price', 'number'), col('amount_local', 'number'), col('amount_base', 'number', true), col('currency', 'text'),
+    col('fund_code', 'text', true),
+    col('trade_date', 'date', true),
+    col('settle_date', 'date'),
+    col('transaction_type', 'text', true),
+    col('security_id', 'text'),
+    col('quantity', 'number'),
+    col('price', 'number'),
+    col('amount_local', 'number'),
+    col('amount_base', 'number', true),
+    col('currency', 'text'),
   ],
   share_capital: [
-    col('fund_code', 'text', true), col('as_of', 'date', true), col('share_class', 'text', true),
-    col('activity_type', 'text', true), col('shares', 'number', true), col('amount_base', 'number'),
+    col('fund_code', 'text', true),
+    col('as_of', 'date', true),
+    col('share_class', 'text', true),
+    col('activity_type', 'text', true),
+    col('shares', 'number', true),
+    col('amount_base', 'number'),
     col('nav_per_share', 'number'),
   ],
   prices: [
-    col('security_id', 'text', true), col('price_date', 'date', true), col('price', 'number', true),
-    col('price_currency', 'text'), col('price_source', 'text', true), col('price_type', 'text'),
+    col('security_id', 'text', true),
+    col('price_date', 'date', true),
+    col('price', 'number', true),
+    col('price_currency', 'text'),
+    col('price_source', 'text', true),
+    col('price_type', 'text'),
   ],
 };
 
@@ -85,19 +114,13 @@ export const STANDARD_ACCOUNTS: Record<string, AccountClass> = {
 };
 
 /** Standard instrument types an `instrument_mapping` may target. */
-export const STANDARD_INSTRUMENTS = [
-  'EQUITY', 'DEBT', 'FUND', 'DERIVATIVE', 'CASH_EQUIVALENT', 'REPO', 'LOAN', 'OTHER',
-] as const;
+export const STANDARD_INSTRUMENTS = ['EQUITY', 'DEBT', 'FUND', 'DERIVATIVE', 'CASH_EQUIVALENT', 'REPO', 'LOAN', 'OTHER'] as const;
 
 /** Standard transaction types a `transaction_mapping` may target. */
-export const STANDARD_TRANSACTIONS = [
-  'BUY', 'SELL', 'DIVIDEND', 'INTEREST', 'FEE', 'CORPORATE_ACTION', 'MATURITY', 'PAYDOWN', 'FX', 'OTHER',
-] as const;
+export const STANDARD_TRANSACTIONS = ['BUY', 'SELL', 'DIVIDEND', 'INTEREST', 'FEE', 'CORPORATE_ACTION', 'MATURITY', 'PAYDOWN', 'FX', 'OTHER'] as const;
 
 /** Standard share-capital activity types a `share_capital_mapping` may target. */
-export const STANDARD_SHARE_ACTIVITIES = [
-  'OPENING', 'SUBSCRIPTION', 'REDEMPTION', 'SWITCH_IN', 'SWITCH_OUT', 'DISTRIBUTION_REINVESTED', 'CLOSING',
-] as const;
+export const STANDARD_SHARE_ACTIVITIES = ['OPENING', 'SUBSCRIPTION', 'REDEMPTION', 'SWITCH_IN', 'SWITCH_OUT', 'DISTRIBUTION_REINVESTED', 'CLOSING'] as const;
 
 /** Allowed target codes per code mapping type. */
 export const MAPPING_TARGETS: Record<Exclude<MappingType, 'file_layout'>, readonly string[]> = {

@@ -43,7 +43,12 @@ describe('identifyTable on broken Meridian files', () => {
     const [table] = await readFile(new URL('broken/MFS_HOLDINGS_wrong_layout.csv', MERIDIAN));
     const idf = identifyTable(table, meridian.layouts);
     expect(idf).toMatchObject({
-      sdmType: null, layout: null, closestMatch: 'holdings', columnMatchPercent: 75, columnsMissing: ['Sec ID', 'Price'], error_code: 'UNIDENTIFIED',
+      sdmType: null,
+      layout: null,
+      closestMatch: 'holdings',
+      columnMatchPercent: 75,
+      columnsMissing: ['Sec ID', 'Price'],
+      error_code: 'UNIDENTIFIED',
       error_message: 'No file layout of the TPA matches: closest is holdings (75%), missing Sec ID, Price',
     });
     expect(unidentifiedError(table, idf)).toEqual({
@@ -67,11 +72,29 @@ describe('identifyTable on broken Meridian files', () => {
 
 const layout = (sdmType: Layout['sdmType'], pairs: Array<[string, string, string?]>): Layout => ({
   sdmType,
-  columns: pairs.map(([source, sdmColumn, dateFormat]) => ({ source, sdmColumn, dateFormat: dateFormat ?? null, decimalSeparator: '.', thousandsSeparator: '' })),
+  columns: pairs.map(([source, sdmColumn, dateFormat]) => ({
+    source,
+    sdmColumn,
+    dateFormat: dateFormat ?? null,
+    decimalSeparator: '.',
+    thousandsSeparator: '',
+  })),
 });
-const tbLayout = layout('trial_balance', [['Fund', 'fund_code'], ['Date', 'as_of', 'DD/MM/YYYY'], ['Account', 'account_code'], ['Name', 'account_name'], ['Balance', 'balance_base']]);
+const tbLayout = layout('trial_balance', [
+  ['Fund', 'fund_code'],
+  ['Date', 'as_of', 'DD/MM/YYYY'],
+  ['Account', 'account_code'],
+  ['Name', 'account_name'],
+  ['Balance', 'balance_base'],
+]);
 const table = (header: string[], rows: Array<Array<string | null>>): RawTable => ({
-  file: 't.csv', sheetName: null, encoding: 'utf-8', delimiter: ',', headerLine: 1, header, rows: rows.map((cells, i) => ({ line: i + 2, cells })),
+  file: 't.csv',
+  sheetName: null,
+  encoding: 'utf-8',
+  delimiter: ',',
+  headerLine: 1,
+  header,
+  rows: rows.map((cells, i) => ({ line: i + 2, cells })),
 });
 
 describe('identifyTable rules', () => {
@@ -88,36 +111,73 @@ describe('identifyTable rules', () => {
     expect(idf).toMatchObject({ sdmType: null, columnMatchPercent: 75, columnsMissing: ['Balance'], closestMatch: 'trial_balance' });
     expect(identifyTable(table(['Fund', 'Account', 'Balance', 'Date', 'Extra'], []), [tbLayout]).columnMatchPercent).toBe(100);
     expect(identifyTable(table(['Fund'], []), [tbLayout]).columnMatchPercent).toBe(25);
-    expect(identifyTable(table(['x', 'y', 'z'], []), [layout('trial_balance', [['Fund', 'fund_code'], ['A', 'account_code'], ['B', 'balance_base']])]).columnMatchPercent).toBe(0);
-    const third = layout('trial_balance', [['Fund', 'fund_code'], ['Date', 'as_of'], ['A', 'account_code'], ['B', 'balance_base'], ['C', 'account_code']]);
+    expect(
+      identifyTable(table(['x', 'y', 'z'], []), [
+        layout('trial_balance', [
+          ['Fund', 'fund_code'],
+          ['A', 'account_code'],
+          ['B', 'balance_base'],
+        ]),
+      ]).columnMatchPercent,
+    ).toBe(0);
+    const third = layout('trial_balance', [
+      ['Fund', 'fund_code'],
+      ['Date', 'as_of'],
+      ['A', 'account_code'],
+      ['B', 'balance_base'],
+      ['C', 'account_code'],
+    ]);
     expect(identifyTable(table(['Fund'], []), [third]).columnMatchPercent).toBe(20);
   });
 
   it('prefers, among layouts at 100%, the one with more of its columns present, then fewer unexplained header columns', () => {
-    const small = layout('prices', [['Id', 'security_id'], ['Date', 'price_date'], ['Px', 'price'], ['Src', 'price_source']]);
-    const big = layout('holdings', [['Fund', 'fund_code'], ['Date', 'as_of'], ['Id', 'security_id'], ['Name', 'security_name'], ['Type', 'instrument_type'], ['Qty', 'quantity'], ['Px', 'price'], ['MV', 'market_value_base'], ['Src', 'country']]);
+    const small = layout('prices', [
+      ['Id', 'security_id'],
+      ['Date', 'price_date'],
+      ['Px', 'price'],
+      ['Src', 'price_source'],
+    ]);
+    const big = layout('holdings', [
+      ['Fund', 'fund_code'],
+      ['Date', 'as_of'],
+      ['Id', 'security_id'],
+      ['Name', 'security_name'],
+      ['Type', 'instrument_type'],
+      ['Qty', 'quantity'],
+      ['Px', 'price'],
+      ['MV', 'market_value_base'],
+      ['Src', 'country'],
+    ]);
     const header = ['Fund', 'Date', 'Id', 'Name', 'Type', 'Qty', 'Px', 'MV', 'Src'];
     expect(identifyTable(table(header, []), [small, big]).sdmType).toBe('holdings');
     expect(identifyTable(table(['Id', 'Date', 'Px', 'Src'], []), [small, big]).sdmType).toBe('prices');
   });
 
   it('without layouts nothing is identified', () => {
-    expect(identifyTable(table(['a'], []), [])).toMatchObject({ sdmType: null, closestMatch: null, columnMatchPercent: 0, error_message: 'No file layout of the TPA matches: the TPA has no file layouts' });
+    expect(identifyTable(table(['a'], []), [])).toMatchObject({
+      sdmType: null,
+      closestMatch: null,
+      columnMatchPercent: 0,
+      error_message: 'No file layout of the TPA matches: the TPA has no file layouts',
+    });
     expect(unidentifiedError({ file: 'b.xlsx#Sheet1', sheetName: 'Sheet1' }, identifyTable(table(['a'], []), [])).sheet_name).toBe('Sheet1');
   });
 });
 
 describe('splitByFund', () => {
-  it('splits by trimmed fund code in order of appearance, with each part\'s most common as-of date; empty codes form a reported part', () => {
-    const t = table(['Fund', 'Date', 'Account', 'Balance'], [
-      ['F1', '31/03/2023', '1', '10'],
-      [' F2 ', '31/12/2022', '1', '5'],
-      ['F1', '31/03/2023', '2', '-10'],
-      [null, '31/03/2023', '3', '1'],
-      ['F2', '30/12/2022', '2', '-5'],
-      ['F1', 'bad date', '3', '0'],
-      ['  ', '31/03/2023', '4', '1'],
-    ]);
+  it("splits by trimmed fund code in order of appearance, with each part's most common as-of date; empty codes form a reported part", () => {
+    const t = table(
+      ['Fund', 'Date', 'Account', 'Balance'],
+      [
+        ['F1', '31/03/2023', '1', '10'],
+        [' F2 ', '31/12/2022', '1', '5'],
+        ['F1', '31/03/2023', '2', '-10'],
+        [null, '31/03/2023', '3', '1'],
+        ['F2', '30/12/2022', '2', '-5'],
+        ['F1', 'bad date', '3', '0'],
+        ['  ', '31/03/2023', '4', '1'],
+      ],
+    );
     const parts = splitByFund(t, identifyTable(t, [tbLayout]));
     expect(parts.map((p) => [p.fundCode, p.asOf, p.rows.map((r) => r.line), p.note])).toEqual([
       ['F1', '2023-03-31', [2, 4, 7], undefined],
@@ -126,7 +186,7 @@ describe('splitByFund', () => {
     ]);
   });
 
-  it('gives prices (no fund code column) one part with fund code \'\' and says why', async () => {
+  it("gives prices (no fund code column) one part with fund code '' and says why", async () => {
     const [prices] = await readFile(new URL('inputs/MFS_PRICES_S000013795_20230331.csv', MERIDIAN));
     const parts = splitByFund(prices, identifyTable(prices, meridian.layouts));
     expect(parts).toHaveLength(1);
@@ -136,7 +196,12 @@ describe('splitByFund', () => {
   });
 
   it('has no as-of date for trade-dated tables and when no date parses', () => {
-    const tx = layout('transactions', [['Fund', 'fund_code'], ['Trade', 'trade_date'], ['Type', 'transaction_type'], ['Amount', 'amount_base']]);
+    const tx = layout('transactions', [
+      ['Fund', 'fund_code'],
+      ['Trade', 'trade_date'],
+      ['Type', 'transaction_type'],
+      ['Amount', 'amount_base'],
+    ]);
     const t = table(['Fund', 'Trade', 'Type', 'Amount'], [['F1', '2023-01-02', 'BY', '1']]);
     expect(splitByFund(t, identifyTable(t, [tx]))).toEqual([{ fundCode: 'F1', asOf: null, rows: t.rows }]);
     const u = table(['Fund', 'Date', 'Account', 'Balance'], [['F1', 'x', '1', '1']]);

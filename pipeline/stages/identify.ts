@@ -97,21 +97,34 @@ function score(layout: Layout, index: Map<string, number>, headerWidth: number):
 export function identifyTable(table: Pick<RawTable, 'header'>, layouts: Layout[]): Identification {
   const index = headerIndex(table.header);
   const scores = layouts.map((l) => score(l, index, index.size));
-  const better = (a: Score, b: Score) => a.percent > b.percent || (a.percent === b.percent && (a.present > b.present || (a.present === b.present && a.unexplained < b.unexplained)));
+  const better = (a: Score, b: Score) =>
+    a.percent > b.percent || (a.percent === b.percent && (a.present > b.present || (a.present === b.present && a.unexplained < b.unexplained)));
   let best: Score | null = null;
   for (const s of scores) if (!best || better(s, best)) best = s;
   if (best && best.percent === 100) {
     return {
-      sdmType: best.layout.sdmType, layout: best.layout, layoutColumns: best.columns, columnMatchPercent: 100,
-      closestMatch: null, columnsMissing: [], error_code: null, error_message: null,
+      sdmType: best.layout.sdmType,
+      layout: best.layout,
+      layoutColumns: best.columns,
+      columnMatchPercent: 100,
+      closestMatch: null,
+      columnsMissing: [],
+      error_code: null,
+      error_message: null,
     };
   }
   const message = best
     ? `No file layout of the TPA matches: closest is ${best.layout.sdmType} (${best.percent}%), missing ${best.missing.join(', ')}`
     : 'No file layout of the TPA matches: the TPA has no file layouts';
   return {
-    sdmType: null, layout: null, layoutColumns: best?.columns ?? {}, columnMatchPercent: best?.percent ?? 0,
-    closestMatch: best?.layout.sdmType ?? null, columnsMissing: best?.missing ?? [], error_code: 'UNIDENTIFIED', error_message: message,
+    sdmType: null,
+    layout: null,
+    layoutColumns: best?.columns ?? {},
+    columnMatchPercent: best?.percent ?? 0,
+    closestMatch: best?.layout.sdmType ?? null,
+    columnsMissing: best?.missing ?? [],
+    error_code: 'UNIDENTIFIED',
+    error_message: message,
   };
 }
 
@@ -165,7 +178,7 @@ export function createFundSplitter(idf: Identification): FundSplitter {
   const layout = idf.layout;
   const dateColumn = 'as_of' in idf.layoutColumns ? 'as_of' : 'price_date' in idf.layoutColumns ? 'price_date' : null;
   const dateAt = dateColumn ? idf.layoutColumns[dateColumn] : -1;
-  const dateFormat = dateColumn ? layout.columns.find((c) => c.sdmColumn === dateColumn)?.dateFormat ?? null : null;
+  const dateFormat = dateColumn ? (layout.columns.find((c) => c.sdmColumn === dateColumn)?.dateFormat ?? null) : null;
   const parseDate = dateParser(dateFormat);
   const fundAt = 'fund_code' in idf.layoutColumns ? idf.layoutColumns.fund_code : -1;
   const groups = new Map<string, { count: number; lines: number[]; dates: Map<string, number> }>();
@@ -191,9 +204,10 @@ export function createFundSplitter(idf: Identification): FundSplitter {
         for (const [d, c] of g.dates) if (c > n || (c === n && asOf !== null && d > asOf)) [asOf, n] = [d, c];
         const part: FundPartSummary = { fundCode, asOf, rowCount: g.count };
         if (!fundCode) {
-          part.note = fundAt < 0
-            ? 'The file has no fund code column: its rows belong to the fund(s) of the other files of the delivery'
-            : `${g.count} row${g.count > 1 ? 's' : ''} without a fund code, on line${g.count > 1 ? 's' : ''} ${g.lines.join(', ')}${g.count > NOTE_LINES ? ', ...' : ''}`;
+          part.note =
+            fundAt < 0
+              ? 'The file has no fund code column: its rows belong to the fund(s) of the other files of the delivery'
+              : `${g.count} row${g.count > 1 ? 's' : ''} without a fund code, on line${g.count > 1 ? 's' : ''} ${g.lines.join(', ')}${g.count > NOTE_LINES ? ', ...' : ''}`;
         }
         parts.push(part);
       }

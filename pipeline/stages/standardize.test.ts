@@ -29,7 +29,12 @@ async function pipeline(tpa: string, url: URL) {
 }
 
 interface Expected {
-  funds: Array<{ holdings_market_value_base: number; net_assets: number; prices_rows: number | null; share_capital: { subscriptions: number; closing_shares: number } }>;
+  funds: Array<{
+    holdings_market_value_base: number;
+    net_assets: number;
+    prices_rows: number | null;
+    share_capital: { subscriptions: number; closing_shares: number };
+  }>;
   input_files: Array<{ file: string; sdm_type?: string; data_rows?: number; sheets?: Array<{ sdm_type: string; data_rows: number }> }>;
 }
 
@@ -75,9 +80,24 @@ describe('standardizeTable on every fixture input', () => {
     const [{ out }] = await pipeline('meridian_fund_services', new URL('inputs/MFS_HOLDINGS_S000013795_20230331.csv', MERIDIAN));
     expect(out.rows).toHaveLength(1685);
     expect(out.rows[2]).toEqual({
-      file: 'MFS_HOLDINGS_S000013795_20230331.csv', line: 7, fund_code: 'S000013795', as_of: '2023-03-31', security_id: '23CSKBB736N', id_type: 'INTERNAL',
-      security_name: 'PURCHASED USD / SOLD SEK', instrument_type: 'DFE', standard_instrument: 'DERIVATIVE', quantity: 1, price: -6109.28, price_currency: 'SEK',
-      fx_rate: 10.36489313, market_value_local: -6109.28, market_value_base: -589.42, cost_base: null, accrued_income_base: null, country: 'US',
+      file: 'MFS_HOLDINGS_S000013795_20230331.csv',
+      line: 7,
+      fund_code: 'S000013795',
+      as_of: '2023-03-31',
+      security_id: '23CSKBB736N',
+      id_type: 'INTERNAL',
+      security_name: 'PURCHASED USD / SOLD SEK',
+      instrument_type: 'DFE',
+      standard_instrument: 'DERIVATIVE',
+      quantity: 1,
+      price: -6109.28,
+      price_currency: 'SEK',
+      fx_rate: 10.36489313,
+      market_value_local: -6109.28,
+      market_value_base: -589.42,
+      cost_base: null,
+      accrued_income_base: null,
+      country: 'US',
     });
     expect((out.rows as HoldingRow[]).filter((r) => r.market_value_base < 0)).toHaveLength(419);
   });
@@ -99,7 +119,15 @@ describe('standardizeTable on every fixture input', () => {
 
   it('gives the same rows from an xlsx table after a JSON round trip (how the identification job stores parts)', async () => {
     for (const { table, idf, out } of await pipeline('keystone_admin', new URL('keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx', TPAS))) {
-      const stored = JSON.parse(JSON.stringify({ file: table.file, sheetName: table.sheetName, header: table.header, headerLine: table.headerLine, rows: splitByFund(table, idf)[0].rows })) as RawTable;
+      const stored = JSON.parse(
+        JSON.stringify({
+          file: table.file,
+          sheetName: table.sheetName,
+          header: table.header,
+          headerLine: table.headerLine,
+          rows: splitByFund(table, idf)[0].rows,
+        }),
+      ) as RawTable;
       const again = standardizeTable({ table: stored, layout: idf.layout!, sdmType: idf.sdmType!, codeMaps: mappingsOf('keystone_admin').codeMaps });
       expect(again).toEqual(out);
     }
@@ -109,10 +137,15 @@ describe('standardizeTable on every fixture input', () => {
 describe('standardizeTable on broken Meridian files', () => {
   it('an unknown instrument type gives one QA_Mapping entry naming the code and its lines; the file is Invalid', async () => {
     const [{ out }] = await pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_instrument.csv', MERIDIAN));
-    expect(out.qaMapping).toEqual([{
-      name: 'BANK LOAN', column: 'Asset Class', file: 'MFS_HOLDINGS_unknown_instrument.csv',
-      error: "'BANK LOAN' is not in the instrument_mapping of this TPA", lines: [7],
-    }]);
+    expect(out.qaMapping).toEqual([
+      {
+        name: 'BANK LOAN',
+        column: 'Asset Class',
+        file: 'MFS_HOLDINGS_unknown_instrument.csv',
+        error: "'BANK LOAN' is not in the instrument_mapping of this TPA",
+        lines: [7],
+      },
+    ]);
     expect(out.errors).toEqual([]);
     expect(out.validationStatus).toBe('Invalid');
     expect(out.rows).toHaveLength(6);
@@ -130,7 +163,7 @@ describe('standardizeTable on broken Meridian files', () => {
     expect(out.rows.map((r) => r.line)).toEqual([5, 7, 8, 10]);
   });
 
-  it('an unknown fund standardizes cleanly (the fund match is identification\'s business)', async () => {
+  it("an unknown fund standardizes cleanly (the fund match is identification's business)", async () => {
     const [{ out }] = await pipeline('meridian_fund_services', new URL('broken/MFS_HOLDINGS_unknown_fund.csv', MERIDIAN));
     expect([out.validationStatus, out.rows.length, (out.rows[0] as HoldingRow).fund_code]).toEqual(['Valid', 6, 'NOFUND0001']);
   });
@@ -147,7 +180,10 @@ const scLayout: Layout = {
     { source: 'NAV', sdmColumn: 'nav_per_share', dateFormat: null, decimalSeparator: '.', thousandsSeparator: '' },
   ],
 };
-const scMap = buildCodeMap([{ source_code: 'Sub', target_code: 'SUBSCRIPTION' }, { source_code: 'Red', target_code: 'REDEMPTION' }]);
+const scMap = buildCodeMap([
+  { source_code: 'Sub', target_code: 'SUBSCRIPTION' },
+  { source_code: 'Red', target_code: 'REDEMPTION' },
+]);
 const header = ['Fund', 'Date', 'Class', 'Activity', 'Units', 'NAV'];
 const rows = (...cells: Array<Array<string | number | Date | null>>): RawRow[] => cells.map((c, i) => ({ line: 10 + i, cells: c }));
 const run = (r: RawRow[], codeMaps = { share_capital_mapping: scMap }, h = header, layout = scLayout) =>
@@ -155,14 +191,27 @@ const run = (r: RawRow[], codeMaps = { share_capital_mapping: scMap }, h = heade
 
 describe('standardizeTable rules', () => {
   it('maps codes case-insensitively, reports each unmapped code once with all its lines, parses layout formats', () => {
-    const out = run(rows(
-      ['F1', '03/31/2023', 'A', ' SUB ', '(1,234.5)', '1.00'],
-      ['F1', '03/31/2023', 'A', 'Switch', '2', null],
-      ['F1', new Date(Date.UTC(2023, 2, 31)), 'A', 'switch', 3, 1],
-      ['F1', '03/31/2023', 'A', 'Other', '4', '1'],
-    ));
-    expect(out.rows.map((r) => [(r as ShareCapitalRow).activity_type, (r as ShareCapitalRow).standard_activity, (r as ShareCapitalRow).shares, (r as ShareCapitalRow).as_of]))
-      .toEqual([['SUB', 'SUBSCRIPTION', -1234.5, '2023-03-31'], ['Switch', null, 2, '2023-03-31'], ['switch', null, 3, '2023-03-31'], ['Other', null, 4, '2023-03-31']]);
+    const out = run(
+      rows(
+        ['F1', '03/31/2023', 'A', ' SUB ', '(1,234.5)', '1.00'],
+        ['F1', '03/31/2023', 'A', 'Switch', '2', null],
+        ['F1', new Date(Date.UTC(2023, 2, 31)), 'A', 'switch', 3, 1],
+        ['F1', '03/31/2023', 'A', 'Other', '4', '1'],
+      ),
+    );
+    expect(
+      out.rows.map((r) => [
+        (r as ShareCapitalRow).activity_type,
+        (r as ShareCapitalRow).standard_activity,
+        (r as ShareCapitalRow).shares,
+        (r as ShareCapitalRow).as_of,
+      ]),
+    ).toEqual([
+      ['SUB', 'SUBSCRIPTION', -1234.5, '2023-03-31'],
+      ['Switch', null, 2, '2023-03-31'],
+      ['switch', null, 3, '2023-03-31'],
+      ['Other', null, 4, '2023-03-31'],
+    ]);
     expect(out.qaMapping).toEqual([
       { name: 'Switch', column: 'Activity', file: 'sc.csv', error: "'Switch' is not in the share_capital_mapping of this TPA", lines: [11, 12] },
       { name: 'Other', column: 'Activity', file: 'sc.csv', error: "'Other' is not in the share_capital_mapping of this TPA", lines: [13] },
@@ -171,12 +220,14 @@ describe('standardizeTable rules', () => {
   });
 
   it('reports missing required values and bad dates (row left out) and bad optional values (row kept, value null)', () => {
-    const out = run(rows(
-      ['F1', '31/03/2023', 'A', 'Sub', '1', '1'],
-      [null, '03/31/2023', 'A', 'Sub', '1', '1'],
-      ['F1', '03/31/2023', 'A', 'Sub', '  ', 'abc'],
-      ['F1', '03/31/2023', 'A', 'Sub', '5', 'abc'],
-    ));
+    const out = run(
+      rows(
+        ['F1', '31/03/2023', 'A', 'Sub', '1', '1'],
+        [null, '03/31/2023', 'A', 'Sub', '1', '1'],
+        ['F1', '03/31/2023', 'A', 'Sub', '  ', 'abc'],
+        ['F1', '03/31/2023', 'A', 'Sub', '5', 'abc'],
+      ),
+    );
     expect(out.errors).toEqual([
       { file: 'sc.csv', line: 10, column: 'Date', error: "Unparseable date '31/03/2023' in required column as_of (expected MM/DD/YYYY)" },
       { file: 'sc.csv', line: 11, column: 'Fund', error: 'Missing value in required column fund_code' },
@@ -184,9 +235,20 @@ describe('standardizeTable rules', () => {
       { file: 'sc.csv', line: 12, column: 'NAV', error: "Unparseable number 'abc' in column nav_per_share" },
       { file: 'sc.csv', line: 13, column: 'NAV', error: "Unparseable number 'abc' in column nav_per_share" },
     ]);
-    expect(out.rows).toEqual([{
-      file: 'sc.csv', line: 13, fund_code: 'F1', as_of: '2023-03-31', share_class: 'A', activity_type: 'Sub', standard_activity: 'SUBSCRIPTION', shares: 5, amount_base: null, nav_per_share: null,
-    }]);
+    expect(out.rows).toEqual([
+      {
+        file: 'sc.csv',
+        line: 13,
+        fund_code: 'F1',
+        as_of: '2023-03-31',
+        share_class: 'A',
+        activity_type: 'Sub',
+        standard_activity: 'SUBSCRIPTION',
+        shares: 5,
+        amount_base: null,
+        nav_per_share: null,
+      },
+    ]);
     expect(out.validationStatus).toBe('Invalid');
   });
 
@@ -201,7 +263,9 @@ describe('standardizeTable rules', () => {
     expect([noUnits.rows.length, noUnits.validationStatus]).toEqual([0, 'Invalid']);
     const layout = { ...scLayout, columns: scLayout.columns.filter((c) => c.sdmColumn !== 'share_class') };
     const noClass = run(rows(['F1', '03/31/2023', 'A', 'Sub', '1']), undefined, header, layout);
-    expect(noClass.errors).toEqual([{ file: 'sc.csv', line: 9, column: 'share_class', error: 'The share_capital layout maps no column to the required SDM column share_class' }]);
+    expect(noClass.errors).toEqual([
+      { file: 'sc.csv', line: 9, column: 'share_class', error: 'The share_capital layout maps no column to the required SDM column share_class' },
+    ]);
   });
 
   it('takes rows from any iterable (a fund part, a generator) and row by row', () => {
@@ -211,7 +275,14 @@ describe('standardizeTable rules', () => {
     const table = { file: 'sc.csv', header, headerLine: 9, rows: [] };
     const out = standardizeTable({ table, rows: gen(), layout: scLayout, sdmType: 'share_capital', codeMaps: { share_capital_mapping: scMap } });
     expect(out.rows.map((r) => (r as ShareCapitalRow).fund_code)).toEqual(['F1', 'F2']);
-    const std = createStandardizer({ file: 'sc.csv', header, headerLine: 9, layout: scLayout, sdmType: 'share_capital', codeMaps: { share_capital_mapping: scMap } });
+    const std = createStandardizer({
+      file: 'sc.csv',
+      header,
+      headerLine: 9,
+      layout: scLayout,
+      sdmType: 'share_capital',
+      codeMaps: { share_capital_mapping: scMap },
+    });
     expect(std.add({ line: 20, cells: ['F1', '03/31/2023', 'A', 'Red', '7', '1'] })).toMatchObject({ line: 20, standard_activity: 'REDEMPTION', shares: 7 });
     expect(std.add({ line: 21, cells: ['F1', 'bad', 'A', 'Red', '7', '1'] })).toBeNull();
     expect(std.finish()).toMatchObject({ validationStatus: 'Invalid', qaMapping: [], errors: [{ line: 21, column: 'Date' }] });

@@ -71,23 +71,36 @@ export interface Standardizer {
  *   `sdmType`, the fund's `codeMaps`
  * @throws Error for `fund_request` (not a layout type)
  */
-export function createStandardizer(opts: { file: string; header: string[]; headerLine: number; layout: Layout; sdmType: SdmType; codeMaps: CodeMaps }): Standardizer {
+export function createStandardizer(opts: {
+  file: string;
+  header: string[];
+  headerLine: number;
+  layout: Layout;
+  sdmType: SdmType;
+  codeMaps: CodeMaps;
+}): Standardizer {
   const { file, sdmType } = opts;
   if (sdmType === 'fund_request') throw new Error('fund_request files are not standardized by a layout');
   const index = headerIndex(opts.header);
   const errors: RowError[] = [];
   const codeType = (Object.keys(CODE_MAPPING_COLUMN) as Array<keyof typeof CODE_MAPPING_COLUMN>).find((t) => CODE_MAPPING_COLUMN[t].sdmType === sdmType);
   const plans: Plan[] = SDM_COLUMNS[sdmType].map((c) => {
-    const lc = opts.layout.columns.find((l) => l.sdmColumn === c.name && index.has(normalizeColumnName(l.source)))
-      ?? opts.layout.columns.find((l) => l.sdmColumn === c.name);
-    const at = lc ? index.get(normalizeColumnName(lc.source)) ?? -1 : -1;
+    const lc =
+      opts.layout.columns.find((l) => l.sdmColumn === c.name && index.has(normalizeColumnName(l.source))) ??
+      opts.layout.columns.find((l) => l.sdmColumn === c.name);
+    const at = lc ? (index.get(normalizeColumnName(lc.source)) ?? -1) : -1;
     if (c.required && at < 0) {
       errors.push({
-        file, line: opts.headerLine, column: lc?.source ?? c.name,
-        error: lc ? `Required column ${lc.source} (${c.name}) is not in the file's header` : `The ${sdmType} layout maps no column to the required SDM column ${c.name}`,
+        file,
+        line: opts.headerLine,
+        column: lc?.source ?? c.name,
+        error: lc
+          ? `Required column ${lc.source} (${c.name}) is not in the file's header`
+          : `The ${sdmType} layout maps no column to the required SDM column ${c.name}`,
       });
     }
-    const code = codeType && CODE_MAPPING_COLUMN[codeType].column === c.name ? { type: codeType, field: STANDARD_FIELD[codeType], map: opts.codeMaps[codeType] } : null;
+    const code =
+      codeType && CODE_MAPPING_COLUMN[codeType].column === c.name ? { type: codeType, field: STANDARD_FIELD[codeType], map: opts.codeMaps[codeType] } : null;
     const fmt: NumberFormat = { decimalSeparator: lc?.decimalSeparator ?? '.', thousandsSeparator: lc?.thousandsSeparator ?? '' };
     const dateFormat = lc?.dateFormat ?? null;
     const parse = c.kind === 'number' ? numberParser(fmt) : c.kind === 'date' ? dateParser(dateFormat) : null;
@@ -156,7 +169,14 @@ export function standardizeTable(input: {
   sdmType: SdmType;
   codeMaps: CodeMaps;
 }): StandardizeResult {
-  const std = createStandardizer({ file: input.table.file, header: input.table.header, headerLine: input.table.headerLine, layout: input.layout, sdmType: input.sdmType, codeMaps: input.codeMaps });
+  const std = createStandardizer({
+    file: input.table.file,
+    header: input.table.header,
+    headerLine: input.table.headerLine,
+    layout: input.layout,
+    sdmType: input.sdmType,
+    codeMaps: input.codeMaps,
+  });
   const rows: SdmRow[] = [];
   for (const raw of input.rows ?? input.table.rows ?? []) {
     const r = std.add(raw);

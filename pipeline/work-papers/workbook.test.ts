@@ -10,14 +10,32 @@ import { FIXTURES, loadCsvTpa } from '../checks/test-data.js';
 import { safeCellText } from './safe-cell.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
-const fund = { id: 7, name: 'Goldman Sachs Bond Fund', fundCode: 'S000013795', administrator: 'Meridian Fund Services', client: 'GOLDMAN SACHS TRUST', periodEnd: '2023-03-31', currency: 'USD', pm: 1, te: 0.75, sad: 0.05 };
+const fund = {
+  id: 7,
+  name: 'Goldman Sachs Bond Fund',
+  fundCode: 'S000013795',
+  administrator: 'Meridian Fund Services',
+  client: 'GOLDMAN SACHS TRUST',
+  periodEnd: '2023-03-31',
+  currency: 'USD',
+  pm: 1,
+  te: 0.75,
+  sad: 0.05,
+};
 
 function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPaperInput {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
   const checks = runChecks(data, {
-    fundCode: fund.fundCode, periodEnd: fund.periodEnd, currency: 'USD', materiality: m, nav, externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')), accountClasses: STANDARD_ACCOUNTS, ...over,
+    fundCode: fund.fundCode,
+    periodEnd: fund.periodEnd,
+    currency: 'USD',
+    materiality: m,
+    nav,
+    externalValuations: true,
+    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')),
+    accountClasses: STANDARD_ACCOUNTS,
+    ...over,
   });
   return { fund, materiality: m, nav, data, checks, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
 }
@@ -40,7 +58,16 @@ function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
 
 describe('safeCellText', () => {
   it('neutralises = + - @ (and tab / CR) at the start only', () => {
-    expect(['=1+2', '+1', '-1', '@SUM(A1)', '\t=1', 'a=b', 'Fund', ''].map(safeCellText)).toEqual(["'=1+2", "'+1", "'-1", "'@SUM(A1)", "'\t=1", 'a=b', 'Fund', '']);
+    expect(['=1+2', '+1', '-1', '@SUM(A1)', '\t=1', 'a=b', 'Fund', ''].map(safeCellText)).toEqual([
+      "'=1+2",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\t=1",
+      'a=b',
+      'Fund',
+      '',
+    ]);
   });
 });
 
@@ -90,21 +117,40 @@ describe('buildWorkPaper on the GS data', () => {
 
   it('Trial balance: numbers are numbers, formula-like text is neutralised', () => {
     const ws = wb.getWorksheet('Trial balance')!;
-    expect(ws.getRow(1).values).toEqual([undefined, 'Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', 'Balance (USD)', 'File', 'Line']);
+    expect(ws.getRow(1).values).toEqual([
+      undefined,
+      'Account code',
+      'Account name',
+      'Standard account',
+      'Class',
+      'Currency',
+      'Balance local',
+      'Balance (USD)',
+      'File',
+      'Line',
+    ]);
     const cash = rowOf(ws, '10100');
     expect(cash.getCell(2).value).toBe('\'=HYPERLINK("http://x","cash")');
     expect(cash.getCell(7).value).toBe(8897774.45);
     expect(typeof cash.getCell(9).value).toBe('number');
     expect(rowOf(ws, 'NAV (assets - liabilities)', 2).getCell(7).value).toBe(361898455.93);
     let strings = 0;
-    ws.eachRow((r, n) => { if (n > 1 && typeof r.getCell(7).value === 'string' && r.getCell(7).value !== 'Amount') strings++; });
+    ws.eachRow((r, n) => {
+      if (n > 1 && typeof r.getCell(7).value === 'string' && r.getCell(7).value !== 'Amount') strings++;
+    });
     expect(strings).toBe(0);
   });
 
   it('Investments reconciliation, Price testing and Capital roll-forward carry the figures', () => {
     const inv = wb.getWorksheet('Investments reconciliation')!;
     const r = rowOf(inv, 'Investments vs INVESTMENTS_AT_VALUE');
-    expect([r.getCell(2).value, r.getCell(3).value, r.getCell(4).value, r.getCell(5).value, r.getCell(7).value]).toEqual([911, 374308678.89, 374308678.89, 0, 'PASS']);
+    expect([r.getCell(2).value, r.getCell(3).value, r.getCell(4).value, r.getCell(5).value, r.getCell(7).value]).toEqual([
+      911,
+      374308678.89,
+      374308678.89,
+      0,
+      'PASS',
+    ]);
     const pt = wb.getWorksheet('Price testing')!;
     const sek = rowOf(pt, 'SEK');
     expect(sek.getCell(6).value).toBe(10.37287356);
@@ -120,7 +166,12 @@ describe('buildWorkPaper on the GS data', () => {
     const ws = wb.getWorksheet('Exceptions')!;
     expect(ws.rowCount).toBe(1 + 8);
     const row = rowOf(ws, 'US01F0606420', 2);
-    expect([row.getCell(1).value, row.getCell(3).value, row.getCell(7).value, row.getCell(8).value]).toEqual(['Holdings integrity', 'WARNING', 'MFS_HOLDINGS_S000013795_20230331.csv', 441]);
+    expect([row.getCell(1).value, row.getCell(3).value, row.getCell(7).value, row.getCell(8).value]).toEqual([
+      'Holdings integrity',
+      'WARNING',
+      'MFS_HOLDINGS_S000013795_20230331.csv',
+      441,
+    ]);
   });
 });
 
@@ -133,7 +184,9 @@ describe('buildWorkPaper on large inputs', () => {
     const t1 = performance.now();
     const buf = await buildWorkPaper(input);
     const t2 = performance.now();
-    console.info(`100x GS: ${big.holdings.length} holdings, ${input.checks.items.length} items; checks ${(t1 - t0).toFixed(0)} ms, work paper ${(t2 - t1).toFixed(0)} ms, ${(buf.length / 1e6).toFixed(1)} MB, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.info(
+      `100x GS: ${big.holdings.length} holdings, ${input.checks.items.length} items; checks ${(t1 - t0).toFixed(0)} ms, work paper ${(t2 - t1).toFixed(0)} ms, ${(buf.length / 1e6).toFixed(1)} MB, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
     expect(input.checks.items.length).toBeGreaterThan(160_000);
     expect(buf.subarray(0, 2).toString()).toBe('PK');
   }, 120_000);

@@ -21,7 +21,18 @@ import { round, sum, tbByClass } from '../checks/common.js';
 import { safeCellText } from './safe-cell.js';
 
 export interface WorkPaperInput {
-  fund: { id: number | string; name: string; fundCode: string; administrator: string; client: string | null; periodEnd: string; currency: string; pm: number; te: number; sad: number };
+  fund: {
+    id: number | string;
+    name: string;
+    fundCode: string;
+    administrator: string;
+    client: string | null;
+    periodEnd: string;
+    currency: string;
+    pm: number;
+    te: number;
+    sad: number;
+  };
   /** PM / TE / SAD amounts in fund currency. */
   materiality: MaterialityAmounts;
   nav: number;
@@ -34,7 +45,17 @@ export interface WorkPaperInput {
 
 export const SHEETS = ['Summary', 'Trial balance', 'Investments reconciliation', 'Price testing', 'Capital roll-forward', 'Exceptions'] as const;
 
-export const FMT = { money: '#,##0.00', pct: '0.00%', pct3: '0.000%', date: 'dd/mm/yyyy', datetime: 'dd/mm/yyyy hh:mm', int: '#,##0', shares: '#,##0.000', rate: '0.00000000', price: '#,##0.00########' } as const;
+export const FMT = {
+  money: '#,##0.00',
+  pct: '0.00%',
+  pct3: '0.000%',
+  date: 'dd/mm/yyyy',
+  datetime: 'dd/mm/yyyy hh:mm',
+  int: '#,##0',
+  shares: '#,##0.000',
+  rate: '0.00000000',
+  price: '#,##0.00########',
+} as const;
 type Fmt = keyof typeof FMT;
 
 /** A cell value; numbers / dates may carry their format as `[value, fmt]`. */
@@ -49,7 +70,12 @@ export function isoDate(s: string | null | undefined): Date | string | null {
 
 class SheetWriter {
   private ws: ExcelJS.Worksheet;
-  constructor(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, widths: number[], private defaults: Array<Fmt | null> = []) {
+  constructor(
+    wb: ExcelJS.stream.xlsx.WorkbookWriter,
+    name: string,
+    widths: number[],
+    private defaults: Array<Fmt | null> = [],
+  ) {
     this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
     this.ws.columns = widths.map((width) => ({ width }));
   }
@@ -113,7 +139,18 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
   for (const it of checks.items) {
     const shares = (it.details as { unit?: string } | undefined)?.unit === 'shares';
-    s.row([label(it.check), it.name, null, null, statusText(it.status), [it.diff, shares ? 'shares' : 'money'], [it.threshold, shares ? 'shares' : 'money'], it.message, it.file, it.line]);
+    s.row([
+      label(it.check),
+      it.name,
+      null,
+      null,
+      statusText(it.status),
+      [it.diff, shares ? 'shares' : 'money'],
+      [it.threshold, shares ? 'shares' : 'money'],
+      it.message,
+      it.file,
+      it.line,
+    ]);
   }
   s.commit();
 }
@@ -123,7 +160,17 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   s.row(['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line'], true);
   const rows = input.data.trial_balance;
   for (const r of rows) {
-    s.row([r.account_code, r.account_name, r.standard_account ?? '(unmapped)', (r.standard_account && STANDARD_ACCOUNTS[r.standard_account]) || '', r.currency, r.balance_local, r.balance_base, r.file, r.line]);
+    s.row([
+      r.account_code,
+      r.account_name,
+      r.standard_account ?? '(unmapped)',
+      (r.standard_account && STANDARD_ACCOUNTS[r.standard_account]) || '',
+      r.currency,
+      r.balance_local,
+      r.balance_base,
+      r.file,
+      r.line,
+    ]);
   }
   const t = tbByClass(rows, STANDARD_ACCOUNTS);
   s.blank();
@@ -166,34 +213,122 @@ function priceTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   const total = items.find((i) => (i.details as { performed?: boolean } | undefined)?.performed)?.details as PriceTestingSummary | undefined;
   if (total) {
     s.blank();
-    s.row(['FX by currency', 'Positions', 'TPA rate (min)', 'TPA rate (max)', 'TPA rate (weighted)', 'Independent rate', 'Rate date', 'Difference %', 'Value local', 'Value base (TPA)', 'Value base (independent)', 'FX impact'], true);
+    s.row(
+      [
+        'FX by currency',
+        'Positions',
+        'TPA rate (min)',
+        'TPA rate (max)',
+        'TPA rate (weighted)',
+        'Independent rate',
+        'Rate date',
+        'Difference %',
+        'Value local',
+        'Value base (TPA)',
+        'Value base (independent)',
+        'FX impact',
+      ],
+      true,
+    );
     for (const c of total.currencies ?? []) {
-      s.row([c.currency, [c.positions, 'int'], [c.tpaRateMin, 'rate'], [c.tpaRateMax, 'rate'], [c.tpaRateEffective, 'rate'], [c.independentRate, 'rate'], isoDate(c.rateDate), [fraction(c.rateDiffPct), 'pct3'], c.marketValueLocal, c.marketValueBaseTpa, c.marketValueBaseIndependent, c.impact]);
+      s.row([
+        c.currency,
+        [c.positions, 'int'],
+        [c.tpaRateMin, 'rate'],
+        [c.tpaRateMax, 'rate'],
+        [c.tpaRateEffective, 'rate'],
+        [c.independentRate, 'rate'],
+        isoDate(c.rateDate),
+        [fraction(c.rateDiffPct), 'pct3'],
+        c.marketValueLocal,
+        c.marketValueBaseTpa,
+        c.marketValueBaseIndependent,
+        c.impact,
+      ]);
     }
     s.blank();
     s.row(['FX by TPA rate', 'Positions', 'TPA rate', 'Independent rate', 'Difference %', 'Value base (TPA)', 'FX impact'], true);
     for (const c of total.currencies ?? []) {
-      for (const r of c.tpaRates ?? []) s.row([c.currency, [r.positions, 'int'], [r.rate, 'rate'], [c.independentRate, 'rate'], [fraction(r.rateDiffPct), 'pct3'], r.marketValueBase, r.impact]);
+      for (const r of c.tpaRates ?? [])
+        s.row([
+          c.currency,
+          [r.positions, 'int'],
+          [r.rate, 'rate'],
+          [c.independentRate, 'rate'],
+          [fraction(r.rateDiffPct), 'pct3'],
+          r.marketValueBase,
+          r.impact,
+        ]);
     }
     for (const u of total.untestedCurrencies ?? []) s.row([`${u.currency}: no independent rate`, [u.positions, 'int'], null, null, null, u.marketValueBase]);
     s.blank();
-    s.row(['Largest impacts: security id', 'Name', 'Currency', 'Quantity', 'TPA price', 'Independent price', 'TPA FX', 'Independent FX', 'Value base', 'Price impact', 'FX impact', 'Impact', 'File', 'Line'], true);
+    s.row(
+      [
+        'Largest impacts: security id',
+        'Name',
+        'Currency',
+        'Quantity',
+        'TPA price',
+        'Independent price',
+        'TPA FX',
+        'Independent FX',
+        'Value base',
+        'Price impact',
+        'FX impact',
+        'Impact',
+        'File',
+        'Line',
+      ],
+      true,
+    );
     for (const x of total.largest ?? []) {
-      s.row([x.securityId, x.name, x.currency, [x.quantity, 'price'], [x.tpaPrice, 'price'], [x.independentPrice, 'price'], [x.tpaFx, 'rate'], [x.independentFx, 'rate'], x.marketValueBase, x.priceImpact, x.fxImpact, x.impact, x.file, [x.line, 'int']]);
+      s.row([
+        x.securityId,
+        x.name,
+        x.currency,
+        [x.quantity, 'price'],
+        [x.tpaPrice, 'price'],
+        [x.independentPrice, 'price'],
+        [x.tpaFx, 'rate'],
+        [x.independentFx, 'rate'],
+        x.marketValueBase,
+        x.priceImpact,
+        x.fxImpact,
+        x.impact,
+        x.file,
+        [x.line, 'int'],
+      ]);
     }
   }
   s.commit();
 }
 
 function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
-  const s = new SheetWriter(wb, 'Capital roll-forward', [40, 20, 20, 16, 22, 20, 16, 20, 20, 18, 10, 90], [null, 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', null, null]);
+  const s = new SheetWriter(
+    wb,
+    'Capital roll-forward',
+    [40, 20, 20, 16, 22, 20, 16, 20, 20, 18, 10, 90],
+    [null, 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', 'shares', null, null],
+  );
   const head = ['Opening', 'Subscriptions', 'Switches in', 'Distributions reinvested', 'Redemptions', 'Switches out', 'Computed closing', 'Reported closing'];
   s.row(['Share class (shares)', ...head, 'Difference', 'Status'], true);
   const classes = rollForwardByClass(input.data.share_capital);
   const statusOf = (c: string) => input.checks.items.find((i) => i.check === 'capital_roll_forward' && i.name === `Shares roll-forward ${c}`)?.status;
   for (const c of classes) {
     const v = c.shares;
-    s.row([c.shareClass, v.OPENING, v.SUBSCRIPTION, v.SWITCH_IN, v.DISTRIBUTION_REINVESTED, v.REDEMPTION, v.SWITCH_OUT, c.computedClosing, v.CLOSING, c.diff, statusText(statusOf(c.shareClass) ?? '')]);
+    s.row([
+      c.shareClass,
+      v.OPENING,
+      v.SUBSCRIPTION,
+      v.SWITCH_IN,
+      v.DISTRIBUTION_REINVESTED,
+      v.REDEMPTION,
+      v.SWITCH_OUT,
+      c.computedClosing,
+      v.CLOSING,
+      c.diff,
+      statusText(statusOf(c.shareClass) ?? ''),
+    ]);
   }
   s.blank();
   s.row([`Share class (amounts, ${input.fund.currency})`, ...head.slice(0, 6), null, 'Closing'], true);
@@ -206,7 +341,20 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.row(['Comparison', 'Difference', 'Threshold', null, null, null, null, null, null, null, 'Status', 'Message'], true);
   for (const it of input.checks.items.filter((i) => i.check === 'capital_roll_forward')) {
     const shares = (it.details as { unit?: string } | undefined)?.unit === 'shares';
-    s.row([it.name, [it.diff, shares ? 'shares' : 'money'], [it.threshold, shares ? 'shares' : 'money'], null, null, null, null, null, null, null, statusText(it.status), it.message]);
+    s.row([
+      it.name,
+      [it.diff, shares ? 'shares' : 'money'],
+      [it.threshold, shares ? 'shares' : 'money'],
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      statusText(it.status),
+      it.message,
+    ]);
   }
   s.commit();
 }

@@ -23,8 +23,28 @@ describe('database', () => {
     expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
-    const tables = sqlite.prepare("select name from sqlite_master where type='table'").all().map((r: any) => r.name);
-    for (const t of ['users', 'tokens', 'administrators', 'reference_data', 'fund_requests', 'fund_codes', 'recipients', 'saved_filters', 'trail', 'import_files', 'fund_files', 'processes', 'mappings', 'export_files', 'test_runs', 'settings']) {
+    const tables = sqlite
+      .prepare("select name from sqlite_master where type='table'")
+      .all()
+      .map((r: any) => r.name);
+    for (const t of [
+      'users',
+      'tokens',
+      'administrators',
+      'reference_data',
+      'fund_requests',
+      'fund_codes',
+      'recipients',
+      'saved_filters',
+      'trail',
+      'import_files',
+      'fund_files',
+      'processes',
+      'mappings',
+      'export_files',
+      'test_runs',
+      'settings',
+    ]) {
       expect(tables).toContain(t);
     }
     sqlite.close();

@@ -57,7 +57,10 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
     // an existing database at an older schema: keep a copy before changing it
     const dir = join(dataDir, 'backups');
     mkdirSync(dir, { recursive: true });
-    backup = join(dir, `${dbName.replace(/\.sqlite$/, '')}-schema${migrations.length - pending.length}-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`);
+    backup = join(
+      dir,
+      `${dbName.replace(/\.sqlite$/, '')}-schema${migrations.length - pending.length}-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`,
+    );
     await sqlite.backup(backup);
   }
   const { schemaVersion, applied } = applyMigrations(sqlite, migrationsFolder);

@@ -29,9 +29,11 @@ export function insertRow<T extends Table>(sqlite: Database.Database, table: T, 
   let stmt = statements.get(cacheKey);
   if (!stmt) {
     const names = keys.map((k) => `"${cols[k].name}"`).join(', ');
-    stmt = sqlite.prepare(keys.length
-      ? `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${keys.map(() => '?').join(', ')})`
-      : `INSERT INTO "${getTableName(table)}" DEFAULT VALUES`);
+    stmt = sqlite.prepare(
+      keys.length
+        ? `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${keys.map(() => '?').join(', ')})`
+        : `INSERT INTO "${getTableName(table)}" DEFAULT VALUES`,
+    );
     statements.set(cacheKey, stmt);
   }
   const params = keys.map((k) => {

@@ -25,8 +25,40 @@ describe('sign-in', () => {
     expect(session.status).toBe(200);
     const { user, config } = session.body.payload;
     expect(user).toMatchObject({ email: 'admin@fund-audit.local', role: 'Admin', originalRole: 'Admin', accepted_privacy_version: null });
-    expect(Object.keys(user).sort()).toEqual(['accepted_privacy_version', 'email', 'firstName', 'fullName', 'id', 'lastName', 'originalRole', 'role', 'username']);
-    for (const key of ['mode', 'devTools', 'mappings', 'testRunner', 'demo', 'aggregation', 'sdmUpload', 'customMappings', 'deleteLuxData', 'pbiInputs', 'allowQAValidation', 'investmentAnalyzerEnabled', 'newStatusDesign', 'privacyStatementVersion', 'identificationProcess', 'branchChangeEnabled', 'branchUpdateEnabled', 'impersonateEnabled', 'isDbPushEnabled', 'dbName', 'dependencies']) {
+    expect(Object.keys(user).sort()).toEqual([
+      'accepted_privacy_version',
+      'email',
+      'firstName',
+      'fullName',
+      'id',
+      'lastName',
+      'originalRole',
+      'role',
+      'username',
+    ]);
+    for (const key of [
+      'mode',
+      'devTools',
+      'mappings',
+      'testRunner',
+      'demo',
+      'aggregation',
+      'sdmUpload',
+      'customMappings',
+      'deleteLuxData',
+      'pbiInputs',
+      'allowQAValidation',
+      'investmentAnalyzerEnabled',
+      'newStatusDesign',
+      'privacyStatementVersion',
+      'identificationProcess',
+      'branchChangeEnabled',
+      'branchUpdateEnabled',
+      'impersonateEnabled',
+      'isDbPushEnabled',
+      'dbName',
+      'dependencies',
+    ]) {
       expect(config).toHaveProperty(key);
     }
     expect(config.devTools).toEqual({ enabled: false, isLocalEnvironment: false });

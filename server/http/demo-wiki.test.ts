@@ -25,7 +25,10 @@ describe('demo mode', () => {
     expect(s1.status).toBe(200);
     expect(s1.body.payload).toMatchObject({ step: 2, fundRequestDemo: [{ userId: ctx.boot.admin.id, email: 'admin@fund-audit.local' }] });
     const fundId = s1.body.payload.fundRequestDemo[0].fundRequestId;
-    expect((await api.get(`fund/${fundId}`, token)).body.payload).toMatchObject({ name: 'Kentucky Tax-Free Short-to-Medium Series', administrator: { code: 'demo_test' } });
+    expect((await api.get(`fund/${fundId}`, token)).body.payload).toMatchObject({
+      name: 'Kentucky Tax-Free Short-to-Medium Series',
+      administrator: { code: 'demo_test' },
+    });
     const s2 = await api.post('demo/files', demoBody, token);
     expect(s2.body.payload.step).toBe(3);
     const imports = ctx.sqlite.prepare("select file_name, source, status from import_files where source = 'demo' order by file_name").all();
@@ -44,8 +47,15 @@ describe('wiki', () => {
     const token = sessionToken(ctx, ctx.boot.admin.id);
     const first = await api.get('wiki-data', token);
     expect(first.body.payload.sections.map((s: any) => s.title)).toEqual(['Getting started', 'Data delivery']);
-    writeFileSync(join(ctx.dir, 'wiki.json'), JSON.stringify({ sections: [{ title: 'Team', items: [{ type: 'mail', title: 'Audit desk', email: 'desk@example.com' }] }] }));
-    expect((await api.get('wiki-data', token)).body.payload).toEqual({ sections: [{ title: 'Team', items: [{ type: 'mail', title: 'Audit desk', email: 'desk@example.com' }] }], dataSandbox: [], sampleOutputs: [] });
+    writeFileSync(
+      join(ctx.dir, 'wiki.json'),
+      JSON.stringify({ sections: [{ title: 'Team', items: [{ type: 'mail', title: 'Audit desk', email: 'desk@example.com' }] }] }),
+    );
+    expect((await api.get('wiki-data', token)).body.payload).toEqual({
+      sections: [{ title: 'Team', items: [{ type: 'mail', title: 'Audit desk', email: 'desk@example.com' }] }],
+      dataSandbox: [],
+      sampleOutputs: [],
+    });
     writeFileSync(join(ctx.dir, 'wiki.json'), '{"sections": [{"items": []}]}');
     const bad = await api.get('wiki-data', token);
     expect(bad.status).toBe(400);

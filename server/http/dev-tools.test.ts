@@ -24,18 +24,99 @@ afterAll(() => ctx.dispose());
 
 describe('developer tools over HTTP', () => {
   const cases: Array<{ name: string; method: 'GET' | 'POST'; path: string; body?: unknown; status: number; check: (body: any) => void }> = [
-    { name: 'configurations branch', method: 'GET', path: 'dev-tools/configurations/current', status: 200, check: (b) => expect(b.payload).toMatchObject({ branch: `installed-${appVersion()}`, behind: 0 }) },
-    { name: 'testing branch up to date', method: 'POST', path: 'dev-tools/testing/update', body: { branch: `installed-${appVersion()}` }, status: 200, check: (b) => expect(b.message).toBe(`Testing branch installed-${appVersion()} is up to date`) },
-    { name: 'branch change refused as a validation error', method: 'POST', path: 'dev-tools/configurations/update', body: { branch: 'main' }, status: 400, check: (b) => expect([b.message, b.errors]).toEqual(['Configuration branch update failed', ['Branch changes are disabled on this server (setting branchChangeEnabled)']]) },
-    { name: 'config sources', method: 'GET', path: 'dev-tools/config/sources', status: 200, check: (b) => expect(b.payload.settings.find((s: any) => s.key === 'devToolsEnabled')).toEqual({ key: 'devToolsEnabled', source: 'default', env: 'FUND_AUDIT_DEV_TOOLS_ENABLED' }) },
+    {
+      name: 'configurations branch',
+      method: 'GET',
+      path: 'dev-tools/configurations/current',
+      status: 200,
+      check: (b) => expect(b.payload).toMatchObject({ branch: `installed-${appVersion()}`, behind: 0 }),
+    },
+    {
+      name: 'testing branch up to date',
+      method: 'POST',
+      path: 'dev-tools/testing/update',
+      body: { branch: `installed-${appVersion()}` },
+      status: 200,
+      check: (b) => expect(b.message).toBe(`Testing branch installed-${appVersion()} is up to date`),
+    },
+    {
+      name: 'branch change refused as a validation error',
+      method: 'POST',
+      path: 'dev-tools/configurations/update',
+      body: { branch: 'main' },
+      status: 400,
+      check: (b) =>
+        expect([b.message, b.errors]).toEqual([
+          'Configuration branch update failed',
+          ['Branch changes are disabled on this server (setting branchChangeEnabled)'],
+        ]),
+    },
+    {
+      name: 'config sources',
+      method: 'GET',
+      path: 'dev-tools/config/sources',
+      status: 200,
+      check: (b) =>
+        expect(b.payload.settings.find((s: any) => s.key === 'devToolsEnabled')).toEqual({
+          key: 'devToolsEnabled',
+          source: 'default',
+          env: 'FUND_AUDIT_DEV_TOOLS_ENABLED',
+        }),
+    },
     { name: 'iomConfig', method: 'GET', path: 'dev-tools/iomConfig', status: 200, check: (b) => expect(b.payload.mappingTypes).toContain('account_mapping') },
-    { name: 'log files', method: 'POST', path: 'logs/list', status: 200, check: (b) => expect(b.payload.map((f: any) => f.file)).toEqual(expect.arrayContaining(['fund-audit.log', 'tail.log'])) },
-    { name: 'tail of 100 lines by default', method: 'POST', path: 'logs/last-lines', body: { file: 'tail.log' }, status: 200, check: (b) => expect([b.payload.lines.length, b.payload.lines[0], b.payload.lines[99]]).toEqual([100, 'line 51', 'line 150']) },
-    { name: 'tail of an unknown file', method: 'POST', path: 'logs/last-lines', body: { file: 'gone.log', count: 5 }, status: 404, check: (b) => expect(b.errors).toEqual(['No log file named gone.log']) },
-    { name: 'clear without confirmation', method: 'POST', path: 'dev-tools/db/clear', body: {}, status: 400, check: (b) => expect(b.errors[0]).toMatch(/Confirm that you want to clear the database: send \{confirm: true\}/) },
-    { name: 'administrators of an unknown region', method: 'POST', path: 'dev-tools/db/populate/administrators', body: { region: 'Mars' }, status: 400, check: (b) => expect(b.message).toBe("Unknown region 'Mars'") },
-    { name: 'key of an unknown user', method: 'GET', path: 'dev-tools/user/key/999', status: 404, check: (b) => expect(b.errors).toEqual(['No user with id: 999']) },
-    { name: 'impersonation for another lifetime', method: 'GET', path: 'dev-tools/user/key/1/2h', status: 400, check: (b) => expect(b.message).toMatch(/use '10h'/) },
+    {
+      name: 'log files',
+      method: 'POST',
+      path: 'logs/list',
+      status: 200,
+      check: (b) => expect(b.payload.map((f: any) => f.file)).toEqual(expect.arrayContaining(['fund-audit.log', 'tail.log'])),
+    },
+    {
+      name: 'tail of 100 lines by default',
+      method: 'POST',
+      path: 'logs/last-lines',
+      body: { file: 'tail.log' },
+      status: 200,
+      check: (b) => expect([b.payload.lines.length, b.payload.lines[0], b.payload.lines[99]]).toEqual([100, 'line 51', 'line 150']),
+    },
+    {
+      name: 'tail of an unknown file',
+      method: 'POST',
+      path: 'logs/last-lines',
+      body: { file: 'gone.log', count: 5 },
+      status: 404,
+      check: (b) => expect(b.errors).toEqual(['No log file named gone.log']),
+    },
+    {
+      name: 'clear without confirmation',
+      method: 'POST',
+      path: 'dev-tools/db/clear',
+      body: {},
+      status: 400,
+      check: (b) => expect(b.errors[0]).toMatch(/Confirm that you want to clear the database: send \{confirm: true\}/),
+    },
+    {
+      name: 'administrators of an unknown region',
+      method: 'POST',
+      path: 'dev-tools/db/populate/administrators',
+      body: { region: 'Mars' },
+      status: 400,
+      check: (b) => expect(b.message).toBe("Unknown region 'Mars'"),
+    },
+    {
+      name: 'key of an unknown user',
+      method: 'GET',
+      path: 'dev-tools/user/key/999',
+      status: 404,
+      check: (b) => expect(b.errors).toEqual(['No user with id: 999']),
+    },
+    {
+      name: 'impersonation for another lifetime',
+      method: 'GET',
+      path: 'dev-tools/user/key/1/2h',
+      status: 400,
+      check: (b) => expect(b.message).toMatch(/use '10h'/),
+    },
   ];
   it.each(cases)('$name: $method $path -> $status', async ({ method, path, body, status, check }) => {
     const res = await api.call(method, path, { token, body });

@@ -14,13 +14,32 @@ beforeAll(async () => {
 afterAll(() => ctx.dispose());
 
 const probe = [
-  defineRoute({ method: 'POST', path: '/probe/validate', group: 'session', tag: 't', summary: 'probe', body: z.object({ ids: z.array(z.number()).min(1) }), handler: ({ body }) => body.ids.length }),
-  defineRoute({ method: 'GET', path: '/probe/crash', group: 'session', tag: 't', summary: 'probe', handler: () => { throw new Error('SQLITE_ERROR: no such column secret_column at /srv/app/x.ts:12'); } }),
+  defineRoute({
+    method: 'POST',
+    path: '/probe/validate',
+    group: 'session',
+    tag: 't',
+    summary: 'probe',
+    body: z.object({ ids: z.array(z.number()).min(1) }),
+    handler: ({ body }) => body.ids.length,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/probe/crash',
+    group: 'session',
+    tag: 't',
+    summary: 'probe',
+    handler: () => {
+      throw new Error('SQLITE_ERROR: no such column secret_column at /srv/app/x.ts:12');
+    },
+  }),
 ];
 
 async function call(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
   const app = createApp(ctx, [...allRoutes, ...probe] as any);
-  const res = await app.fetch(new Request(`http://t${path}`, { method, body, headers: { 'x-access-token': token, 'content-type': 'application/json', ...headers } }));
+  const res = await app.fetch(
+    new Request(`http://t${path}`, { method, body, headers: { 'x-access-token': token, 'content-type': 'application/json', ...headers } }),
+  );
   return { status: res.status, body: await res.json() };
 }
 

@@ -28,10 +28,13 @@ beforeAll(async () => {
   id.unidentified = ctx.db.insert(unidentifiedFiles).values({ fileName: 'u.csv', administratorId: tpa, errors: [] }).returning().get().id;
   id.unmatched = ctx.db.insert(unmatchedFiles).values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId: tpa }).returning().get().id;
   ctx.db.insert(sweptFiles).values({ originalFileName: 's.csv', administratorId: tpa, filePathOnMoveit: '/inbox/alpha/s.csv' }).run();
-  ctx.db.insert(orchestrationLogs).values([
-    { fundRequestId: fund, stage: 'standardization', status: 'error', payload: { error: 'No layout' }, createdAt: '2025-01-01T00:00:00.000Z' },
-    { fundRequestId: fund, stage: 'calculations', status: 'success', payload: {}, createdAt: '2025-01-02T00:00:00.000Z' },
-  ]).run();
+  ctx.db
+    .insert(orchestrationLogs)
+    .values([
+      { fundRequestId: fund, stage: 'standardization', status: 'error', payload: { error: 'No layout' }, createdAt: '2025-01-01T00:00:00.000Z' },
+      { fundRequestId: fund, stage: 'calculations', status: 'success', payload: {}, createdAt: '2025-01-02T00:00:00.000Z' },
+    ])
+    .run();
   id.pendingProcess = insertProcess(ctx, fund, 'calculations', 'pending');
   id.doneProcess = insertProcess(ctx, fund, 'visualization', 'done');
   id.runningProcess = insertProcess(ctx, fund, 'standardization', 'running');
@@ -40,31 +43,137 @@ afterAll(() => ctx.dispose());
 
 describe('file, issue-list and log routes', () => {
   it.each([
-    { name: 'review a pending file', path: 'file/review', body: () => ({ ids: [id.pending], reviewed: true }), status: 400, message: 'File hold.csv is still pending' },
+    {
+      name: 'review a pending file',
+      path: 'file/review',
+      body: () => ({ ids: [id.pending], reviewed: true }),
+      status: 400,
+      message: 'File hold.csv is still pending',
+    },
     { name: 'review without ids', path: 'file/review', body: () => ({ reviewed: true }), status: 400, message: 'The request is not valid' },
     { name: 'review an unknown file', path: 'file/review', body: () => ({ ids: [9999], reviewed: true }), status: 404, message: 'No such file with id: 9999' },
-    { name: 'review', path: 'file/review', body: () => ({ ids: [id.tb], reviewed: true, fundRequestId: fund }), status: 200, check: (p: any) => expect(p.files).toMatchObject([{ id: id.tb, reviewed: true, filename: 'tb.csv' }]) },
+    {
+      name: 'review',
+      path: 'file/review',
+      body: () => ({ ids: [id.tb], reviewed: true, fundRequestId: fund }),
+      status: 200,
+      check: (p: any) => expect(p.files).toMatchObject([{ id: id.tb, reviewed: true, filename: 'tb.csv' }]),
+    },
     { name: 'disable a reviewed file', path: 'file/disable', body: () => ({ ids: [id.tb], disabled: true }), status: 400, message: /File tb.csv is reviewed/ },
-    { name: 'disable', path: 'file/disable', body: () => ({ ids: [id.tx], disabled: true }), status: 200, check: (p: any) => expect(p.queued).toMatchObject([{ fundRequestId: fund }]) },
-    { name: 'reset a file type', path: 'fund/file/reset', body: () => ({ id: fund, fileType: 'trial_balance', forceReset: false }), status: 200, check: (p: any) => expect(p.files[0]).toMatchObject({ id: id.tb, status: 'pending', reviewed: false }) },
-    { name: 'reset an unknown type', path: 'fund/file/reset', body: () => ({ id: fund, fileType: 'prices' }), status: 404, message: /^Fund request \d+ has no prices input file$/ },
-    { name: 'release all', path: 'fund/workpapers/release', body: () => ({ fundRequestId: fund, released: true }), status: 200, check: (p: any) => expect(p).toMatchObject({ changed: 1, skipped: [], files: [{ id: id.wp, released: true }] }) },
+    {
+      name: 'disable',
+      path: 'file/disable',
+      body: () => ({ ids: [id.tx], disabled: true }),
+      status: 200,
+      check: (p: any) => expect(p.queued).toMatchObject([{ fundRequestId: fund }]),
+    },
+    {
+      name: 'reset a file type',
+      path: 'fund/file/reset',
+      body: () => ({ id: fund, fileType: 'trial_balance', forceReset: false }),
+      status: 200,
+      check: (p: any) => expect(p.files[0]).toMatchObject({ id: id.tb, status: 'pending', reviewed: false }),
+    },
+    {
+      name: 'reset an unknown type',
+      path: 'fund/file/reset',
+      body: () => ({ id: fund, fileType: 'prices' }),
+      status: 404,
+      message: /^Fund request \d+ has no prices input file$/,
+    },
+    {
+      name: 'release all',
+      path: 'fund/workpapers/release',
+      body: () => ({ fundRequestId: fund, released: true }),
+      status: 200,
+      check: (p: any) => expect(p).toMatchObject({ changed: 1, skipped: [], files: [{ id: id.wp, released: true }] }),
+    },
     { name: 'remove a work paper', path: 'file/remove', body: () => ({ ids: [id.wp] }), status: 400, message: /only input files can be removed/ },
     { name: 'remove', path: 'file/remove', body: () => ({ ids: [id.pending] }), status: 200, check: (p: any) => expect(p.removed).toEqual([id.pending]) },
-    { name: 'unidentified list', path: 'files/not-identified/list', body: () => ({ offset: 0 }), status: 200, check: (p: any) => expect(p).toMatchObject({ rows: [{ id: id.unidentified, file_name: 'u.csv', tpa: 'Alpha', action: 'Unidentified' }], pagination: { count: 1, limit: 200 } }) },
-    { name: 'assign to unknown user', path: 'files/not-identified/assign', body: () => ({ ids: [id.unidentified], userId: 777 }), status: 404, message: 'No such user with id: 777' },
-    { name: 'assign', path: 'files/not-identified/assign', body: () => ({ ids: [id.unidentified], userId: id.member }), status: 200, check: (p: any) => expect(p).toEqual({ ids: [id.unidentified], userId: id.member }) },
-    { name: 'bad action', path: 'files/not-identified/action', body: () => ({ ids: [id.unidentified], action: 'Done' }), status: 400, message: 'The request is not valid' },
+    {
+      name: 'unidentified list',
+      path: 'files/not-identified/list',
+      body: () => ({ offset: 0 }),
+      status: 200,
+      check: (p: any) =>
+        expect(p).toMatchObject({
+          rows: [{ id: id.unidentified, file_name: 'u.csv', tpa: 'Alpha', action: 'Unidentified' }],
+          pagination: { count: 1, limit: 200 },
+        }),
+    },
+    {
+      name: 'assign to unknown user',
+      path: 'files/not-identified/assign',
+      body: () => ({ ids: [id.unidentified], userId: 777 }),
+      status: 404,
+      message: 'No such user with id: 777',
+    },
+    {
+      name: 'assign',
+      path: 'files/not-identified/assign',
+      body: () => ({ ids: [id.unidentified], userId: id.member }),
+      status: 200,
+      check: (p: any) => expect(p).toEqual({ ids: [id.unidentified], userId: id.member }),
+    },
+    {
+      name: 'bad action',
+      path: 'files/not-identified/action',
+      body: () => ({ ids: [id.unidentified], action: 'Done' }),
+      status: 400,
+      message: 'The request is not valid',
+    },
     { name: 'action', path: 'files/not-identified/action', body: () => ({ ids: [id.unidentified], action: 'Manually handled' }), status: 200 },
-    { name: 'unmatched list (limit via pagination)', path: 'files/not-matched/list', body: () => ({ pagination: { limit: 10 } }), status: 200, check: (p: any) => expect(p).toMatchObject({ rows: [{ id: id.unmatched, file_type: 'holdings', fund_code: 'ZZ' }], pagination: { limit: 10 } }) },
+    {
+      name: 'unmatched list (limit via pagination)',
+      path: 'files/not-matched/list',
+      body: () => ({ pagination: { limit: 10 } }),
+      status: 200,
+      check: (p: any) => expect(p).toMatchObject({ rows: [{ id: id.unmatched, file_type: 'holdings', fund_code: 'ZZ' }], pagination: { limit: 10 } }),
+    },
     { name: 'unmatched assign', path: 'files/not-matched/assign', body: () => ({ ids: [id.unmatched], userId: id.member }), status: 200 },
     { name: 'unmatched action', path: 'files/not-matched/action', body: () => ({ ids: [id.unmatched], action: 'Closed' }), status: 200 },
-    { name: 'unmatched remove', path: 'files/not-matched/remove', body: () => ({ ids: [id.unmatched] }), status: 200, check: (p: any) => expect(p).toEqual({ removed: [id.unmatched] }) },
-    { name: 'unidentified remove of an unknown file', path: 'files/not-identified/remove', body: () => ({ ids: [id.unmatched + 50] }), status: 404, message: /^No such file with id: \d+$/ },
-    { name: 'swept files', path: 'files/sweeper/logs/list', body: () => ({}), status: 200, check: (p: any) => expect(p.rows).toMatchObject([{ original_file_name: 's.csv', tpa: 'Alpha' }]) },
-    { name: 'orchestration logs', path: 'logs/orchestration', body: () => ({ id: fund }), status: 200, check: (p: any) => expect(p.rows.map((r: any) => r.stage)).toEqual(['calculations', 'standardization']) },
-    { name: 'orchestration logs of unknown fund', path: 'logs/orchestration', body: () => ({ id: 999 }), status: 404, message: 'No such fund request with id: 999' },
-    { name: 'error log', path: 'logs/errors', body: () => ({ id: fund }), status: 200, check: (p: any) => expect(p.rows).toMatchObject([{ stage: 'standardization', message: 'No layout', payload: { error: 'No layout' } }]) },
+    {
+      name: 'unmatched remove',
+      path: 'files/not-matched/remove',
+      body: () => ({ ids: [id.unmatched] }),
+      status: 200,
+      check: (p: any) => expect(p).toEqual({ removed: [id.unmatched] }),
+    },
+    {
+      name: 'unidentified remove of an unknown file',
+      path: 'files/not-identified/remove',
+      body: () => ({ ids: [id.unmatched + 50] }),
+      status: 404,
+      message: /^No such file with id: \d+$/,
+    },
+    {
+      name: 'swept files',
+      path: 'files/sweeper/logs/list',
+      body: () => ({}),
+      status: 200,
+      check: (p: any) => expect(p.rows).toMatchObject([{ original_file_name: 's.csv', tpa: 'Alpha' }]),
+    },
+    {
+      name: 'orchestration logs',
+      path: 'logs/orchestration',
+      body: () => ({ id: fund }),
+      status: 200,
+      check: (p: any) => expect(p.rows.map((r: any) => r.stage)).toEqual(['calculations', 'standardization']),
+    },
+    {
+      name: 'orchestration logs of unknown fund',
+      path: 'logs/orchestration',
+      body: () => ({ id: 999 }),
+      status: 404,
+      message: 'No such fund request with id: 999',
+    },
+    {
+      name: 'error log',
+      path: 'logs/errors',
+      body: () => ({ id: fund }),
+      status: 200,
+      check: (p: any) => expect(p.rows).toMatchObject([{ stage: 'standardization', message: 'No layout', payload: { error: 'No layout' } }]),
+    },
   ])('$name -> $status', async ({ path, body, status, message, check }) => {
     const res = await api.post(path, body(), token);
     expect(res.status).toBe(status);
@@ -79,7 +188,7 @@ describe('file, issue-list and log routes', () => {
     }
   });
 
-  it('the trail holds the member\'s file actions with before/after', () => {
+  it("the trail holds the member's file actions with before/after", () => {
     const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fund)).orderBy(asc(trail.id)).all();
     expect(entries.map((e) => e.action)).toEqual(['file-review', 'file-disable', 'file-reset', 'work-paper-release', 'file-remove']);
     expect(entries.every((e) => e.userId === id.member)).toBe(true);
@@ -96,13 +205,43 @@ describe('file, issue-list and log routes', () => {
 
 describe('process routes', () => {
   it.each([
-    { name: 'cancel a pending process', path: 'fund/process/cancel', body: () => ({ id: id.pendingProcess, filters: {} }), status: 200, check: (p: any) => expect(p).toMatchObject({ id: id.pendingProcess, status: 'suspended', fund_request_id: fund }) },
-    { name: 'cancel it again', path: 'fund/process/cancel', body: () => ({ id: id.pendingProcess }), status: 400, message: /only pending or running processes can be cancelled/ },
-    { name: 'reset a finished process', path: 'fund/process/reset', body: () => ({ id: id.doneProcess }), status: 200, check: (p: any) => expect(p).toMatchObject({ id: id.doneProcess, status: 'pending', force_run: true }) },
-    { name: 'reset a running process', path: 'fund/process/reset', body: () => ({ id: id.runningProcess }), status: 400, message: /is running; cancel it first/ },
+    {
+      name: 'cancel a pending process',
+      path: 'fund/process/cancel',
+      body: () => ({ id: id.pendingProcess, filters: {} }),
+      status: 200,
+      check: (p: any) => expect(p).toMatchObject({ id: id.pendingProcess, status: 'suspended', fund_request_id: fund }),
+    },
+    {
+      name: 'cancel it again',
+      path: 'fund/process/cancel',
+      body: () => ({ id: id.pendingProcess }),
+      status: 400,
+      message: /only pending or running processes can be cancelled/,
+    },
+    {
+      name: 'reset a finished process',
+      path: 'fund/process/reset',
+      body: () => ({ id: id.doneProcess }),
+      status: 200,
+      check: (p: any) => expect(p).toMatchObject({ id: id.doneProcess, status: 'pending', force_run: true }),
+    },
+    {
+      name: 'reset a running process',
+      path: 'fund/process/reset',
+      body: () => ({ id: id.runningProcess }),
+      status: 400,
+      message: /is running; cancel it first/,
+    },
     { name: 'reset an unknown process', path: 'fund/process/reset', body: () => ({ id: 9999 }), status: 404, message: 'No such process with id: 9999' },
     { name: 'cancel without id', path: 'fund/process/cancel', body: () => ({}), status: 400, message: 'The request is not valid' },
-    { name: 'processes of a fund', path: 'logs/processes', body: () => ({ id: fund, offset: 0 }), status: 200, check: (p: any) => expect(p.pagination.count).toBeGreaterThanOrEqual(3) },
+    {
+      name: 'processes of a fund',
+      path: 'logs/processes',
+      body: () => ({ id: fund, offset: 0 }),
+      status: 200,
+      check: (p: any) => expect(p.pagination.count).toBeGreaterThanOrEqual(3),
+    },
     { name: 'processes of an unknown fund', path: 'logs/processes', body: () => ({ id: 999 }), status: 404, message: 'No such fund request with id: 999' },
   ])('$name -> $status', async ({ path, body, status, message, check }) => {
     const res = await api.post(path, body(), token);
@@ -120,7 +259,15 @@ describe('process routes', () => {
     expect(ids).not.toContain(id.pendingProcess);
     const running = ctx.db.select().from(processes).where(eq(processes.id, id.runningProcess)).get();
     expect(running?.status).toBe('running');
-    const actions = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fund)).all().filter((t) => t.action.startsWith('process-'));
-    expect(actions.map((a) => [a.action, (a.before as any).status, (a.after as any).status])).toEqual([['process-cancel', 'pending', 'suspended'], ['process-reset', 'done', 'pending']]);
+    const actions = ctx.db
+      .select()
+      .from(trail)
+      .where(eq(trail.fundRequestId, fund))
+      .all()
+      .filter((t) => t.action.startsWith('process-'));
+    expect(actions.map((a) => [a.action, (a.before as any).status, (a.after as any).status])).toEqual([
+      ['process-cancel', 'pending', 'suspended'],
+      ['process-reset', 'done', 'pending'],
+    ]);
   });
 });

@@ -30,7 +30,10 @@ describe('bulk upload over HTTP', () => {
     const res = await api.app.fetch(new Request(`http://t/api/v2.0/fund-request/download?token=${dl}`));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/fund_request_bulk_upload_template\.csv/);
-    const lines = (await res.text()).replace(/^\ufeff/, '').trim().split(/\r?\n/);
+    const lines = (await res.text())
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines).toHaveLength(2);
     expect(lines[0].split(',')).toHaveLength(54);
     expect(lines[1]).toMatch(/^Goldman Sachs Bond Fund,Goldman Sachs Trust,,meridian_fund_services,S000013795/);
@@ -67,9 +70,23 @@ describe('bulk upload over HTTP', () => {
 
 describe('fund details, validate and save', () => {
   const newFund = {
-    administrator: 'keystone_admin', fund_code: 'S000012000', name: 'Kentucky Tax-Free Short-to-Medium Series', client: 'Dupree Mutual Funds',
-    period_start: '2022-07-01', period_end: '2022-12-31', request_date: '2023-01-02', currency: 'USD', country: 'US', PM: 1, TE: 0.75, SAD: 0.05,
-    fund_codes: [{ code: 'S000012000', main: true }, { code: '', main: false }, { code: '5493006TF05454RBY690', main: false }],
+    administrator: 'keystone_admin',
+    fund_code: 'S000012000',
+    name: 'Kentucky Tax-Free Short-to-Medium Series',
+    client: 'Dupree Mutual Funds',
+    period_start: '2022-07-01',
+    period_end: '2022-12-31',
+    request_date: '2023-01-02',
+    currency: 'USD',
+    country: 'US',
+    PM: 1,
+    TE: 0.75,
+    SAD: 0.05,
+    fund_codes: [
+      { code: 'S000012000', main: true },
+      { code: '', main: false },
+      { code: '5493006TF05454RBY690', main: false },
+    ],
     administrator_recipients: [{ full_name: 'Jane Auditor', email: 'jane.auditor@example.com', role: 'Auditor' }],
   };
 
@@ -78,22 +95,77 @@ describe('fund details, validate and save', () => {
     expect(res.status).toBe(200);
     const d = res.body.payload;
     expect(d.fund_codes.map((c: any) => c.code)).toEqual(['S000012000', '5493006TF05454RBY690']);
-    expect(d).toMatchObject({ fund_code: 'S000012000', status: 'Pending', administrator: { code: 'keystone_admin' }, PM: 1, currency: 'USD', editable: { rows: true } });
-    for (const k of ['gfis_client_code', 'ey_country', 'structure', 'fund_sub_type', 'audit_type', 'due_date', 'audit_start_date', 'accounting_standard', 'rerun_count', 'rerun_by', 'rerun_date', 'soi_rec_type', 'fihi_type', 'has_investment_analyzer', 'aggreg_consol_flag', 'group_key', 'parentId', 'is_parent', 'connected_audit', 'external_valuations', 'engagement_code', 'price_type_1', 'price_source_3', 'RTTPlus', 'RTTMinus', 'audit_comments', 'administrator_comments', 'delivery_comments', 'administrator_recipients', 'children', 'inputFiles', 'standardizationFiles', 'workPapers', 'hasCsvOutputs']) {
+    expect(d).toMatchObject({
+      fund_code: 'S000012000',
+      status: 'Pending',
+      administrator: { code: 'keystone_admin' },
+      PM: 1,
+      currency: 'USD',
+      editable: { rows: true },
+    });
+    for (const k of [
+      'gfis_client_code',
+      'ey_country',
+      'structure',
+      'fund_sub_type',
+      'audit_type',
+      'due_date',
+      'audit_start_date',
+      'accounting_standard',
+      'rerun_count',
+      'rerun_by',
+      'rerun_date',
+      'soi_rec_type',
+      'fihi_type',
+      'has_investment_analyzer',
+      'aggreg_consol_flag',
+      'group_key',
+      'parentId',
+      'is_parent',
+      'connected_audit',
+      'external_valuations',
+      'engagement_code',
+      'price_type_1',
+      'price_source_3',
+      'RTTPlus',
+      'RTTMinus',
+      'audit_comments',
+      'administrator_comments',
+      'delivery_comments',
+      'administrator_recipients',
+      'children',
+      'inputFiles',
+      'standardizationFiles',
+      'workPapers',
+      'hasCsvOutputs',
+    ]) {
       expect(d, k).toHaveProperty(k);
     }
     const got = await api.get(`fund/${d.id}`, token);
     expect(got.body.payload.id).toBe(d.id);
   });
 
-  it("gives a recipient sent without a name the name of the user with that e-mail, and keeps a given name", async () => {
+  it('gives a recipient sent without a name the name of the user with that e-mail, and keeps a given name', async () => {
     addUser(ctx, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'Auditor' });
-    const res = await api.post('fund', { fund: { ...newFund, administrator_recipients: [
-      { full_name: '', email: 'Ada@Example.com', role: 'Auditor' }, { email: 'nobody@example.com', role: 'Auditor' }, newFund.administrator_recipients[0],
-    ] } }, token);
+    const res = await api.post(
+      'fund',
+      {
+        fund: {
+          ...newFund,
+          administrator_recipients: [
+            { full_name: '', email: 'Ada@Example.com', role: 'Auditor' },
+            { email: 'nobody@example.com', role: 'Auditor' },
+            newFund.administrator_recipients[0],
+          ],
+        },
+      },
+      token,
+    );
     expect(res.status).toBe(200);
     expect(res.body.payload.administrator_recipients.map((r: any) => [r.full_name, r.email])).toEqual([
-      ['Ada Lovelace', 'ada@example.com'], ['', 'nobody@example.com'], ['Jane Auditor', 'jane.auditor@example.com'],
+      ['Ada Lovelace', 'ada@example.com'],
+      ['', 'nobody@example.com'],
+      ['Jane Auditor', 'jane.auditor@example.com'],
     ]);
   });
 
@@ -105,11 +177,22 @@ describe('fund details, validate and save', () => {
 
   it('lists every missing required field and a recipient without role', async () => {
     const res = await api.post('fund/validate', { fund: { administrator_recipients: [{ email: 'x@example.com' }] } }, token);
-    expect(res.body.payload.errors).toEqual(expect.arrayContaining([
-      'client is required', 'name is required', 'period_end is required', 'currency is required', 'request_date is required',
-      'country is required', 'PM is required', 'TE is required', 'SAD is required', 'fund_code is required', 'administrator is required',
-      'Recipient 1 (x@example.com) needs a role',
-    ]));
+    expect(res.body.payload.errors).toEqual(
+      expect.arrayContaining([
+        'client is required',
+        'name is required',
+        'period_end is required',
+        'currency is required',
+        'request_date is required',
+        'country is required',
+        'PM is required',
+        'TE is required',
+        'SAD is required',
+        'fund_code is required',
+        'administrator is required',
+        'Recipient 1 (x@example.com) needs a role',
+      ]),
+    );
   });
 
   it('refuses materialities over 100 and reports a Duplicate Fund with its id', async () => {
@@ -118,7 +201,11 @@ describe('fund details, validate and save', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('You have validation errors');
     expect(res.body.errors).toContain('PM must be between 0 and 100');
-    expect(res.body.errors).toContainEqual({ id: first.body.payload.id, type: 'Duplicate Fund', message: expect.stringMatching(/already has fund code S000012000/) });
+    expect(res.body.errors).toContainEqual({
+      id: first.body.payload.id,
+      type: 'Duplicate Fund',
+      message: expect.stringMatching(/already has fund code S000012000/),
+    });
   });
 
   it('keeps the main code and allows only comments and recipients once the fund is Open', async () => {
@@ -132,7 +219,10 @@ describe('fund details, validate and save', () => {
     const comment = await api.post('fund', { id, fund: { audit_comments: 'TB received late' } }, token);
     expect(comment.status).toBe(200);
     expect(comment.body.payload.audit_comments).toBe('TB received late');
-    const trail = ctx.sqlite.prepare('select action from trail where fund_request_id = ? order by id').all(id).map((r: any) => r.action);
+    const trail = ctx.sqlite
+      .prepare('select action from trail where fund_request_id = ? order by id')
+      .all(id)
+      .map((r: any) => r.action);
     expect(trail).toEqual(['create', 'update']);
   });
 
@@ -145,7 +235,26 @@ describe('fund details, validate and save', () => {
 describe('reference data', () => {
   it('lists every spec list with {code, alt_code, deprecated}, omitting deprecated entries', async () => {
     const nrd = (await api.get('nrd', token)).body.payload;
-    for (const list of ['accountingStandards', 'administrators', 'countries', 'regions', 'currencies', 'structures', 'auditTypes', 'roles', 'users', 'jobType', 'soiRecType', 'fundSubType', 'priceType', 'priceSource', 'aggregateType', 'fihiType', 'hasInvestmentAnalyzer', 'hasConnectedAudit']) {
+    for (const list of [
+      'accountingStandards',
+      'administrators',
+      'countries',
+      'regions',
+      'currencies',
+      'structures',
+      'auditTypes',
+      'roles',
+      'users',
+      'jobType',
+      'soiRecType',
+      'fundSubType',
+      'priceType',
+      'priceSource',
+      'aggregateType',
+      'fihiType',
+      'hasInvestmentAnalyzer',
+      'hasConnectedAudit',
+    ]) {
       expect(nrd[list]?.length, list).toBeGreaterThan(0);
       for (const e of nrd[list]) expect(Object.keys(e).sort()).toEqual(['alt_code', 'code', 'deprecated']);
     }
@@ -157,7 +266,28 @@ describe('reference data', () => {
   });
 
   it('gives fund details the data-status counts and derived labels', async () => {
-    const { id } = (await api.post('fund', { fund: { administrator: 'demo_test', fund_code: 'X1', name: 'N', client: 'C', period_end: '2022-12-31', request_date: '2023-01-02', currency: 'USD', country: 'US', PM: 1, TE: 0.75, SAD: 0.05, due_date: '2023-01-30' } }, token)).body.payload;
+    const { id } = (
+      await api.post(
+        'fund',
+        {
+          fund: {
+            administrator: 'demo_test',
+            fund_code: 'X1',
+            name: 'N',
+            client: 'C',
+            period_end: '2022-12-31',
+            request_date: '2023-01-02',
+            currency: 'USD',
+            country: 'US',
+            PM: 1,
+            TE: 0.75,
+            SAD: 0.05,
+            due_date: '2023-01-30',
+          },
+        },
+        token,
+      )
+    ).body.payload;
     const d = (await api.get(`fund/${id}`, token)).body.payload;
     expect(d.dataStatusCounts).toMatchObject({ assignedCount: 0, total: 4 });
     expect(d).toMatchObject({ isLate: true, dataStatusUIField: 'Late', workPaperStatusUIField: 'Not available', processStatus: 'Idle' });

@@ -18,22 +18,59 @@ beforeAll(async () => {
   auditor = sessionToken(ctx, addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' }).id);
   const tpa = insertAdministrator(ctx, 'alpha', 'Alpha');
   f.pending = insertFund(ctx, { name: 'Pending One', administratorId: tpa, dueDate: daysFromToday(-5), requestDate: '2025-01-02' }).id;
-  f.open = insertFund(ctx, { name: 'Open One', status: 'Approved', administratorId: tpa, dueDate: daysFromToday(-4), requestDate: '2025-01-01', alternateCodes: ['ZZ9'] }).id;
+  f.open = insertFund(ctx, {
+    name: 'Open One',
+    status: 'Approved',
+    administratorId: tpa,
+    dueDate: daysFromToday(-4),
+    requestDate: '2025-01-01',
+    alternateCodes: ['ZZ9'],
+  }).id;
   f.paused = insertFund(ctx, { name: 'Paused One', status: 'Paused', dueDate: daysFromToday(3), requestDate: '2024-12-01' }).id;
 });
 afterAll(() => ctx.dispose());
 
 describe('fund listing and actions over HTTP', () => {
   it.each([
-    { name: 'listing page', path: 'funds/listing', body: { pagination: { limit: 2 } }, status: 200, check: (p: any) => expect(p.pagination).toEqual({ offset: 0, limit: 2, count: 3 }) },
-    { name: 'search by alternate code', path: 'funds/listing', body: { search: 'zz9' }, status: 200, check: (p: any) => expect(p.rows.map((r: any) => r.name)).toEqual(['Open One']) },
-    { name: 'saved filter', path: 'funds/listing', body: { filterId: 1 }, status: 200, check: (p: any) => expect(p.rows.map((r: any) => r.name)).toEqual(['Pending One']) },
-    { name: 'unknown filter field', path: 'funds/listing', body: { filters: [{ field: 'colour', type: 'text', value: 'x' }] }, status: 400, message: 'Unknown filter field: colour' },
+    {
+      name: 'listing page',
+      path: 'funds/listing',
+      body: { pagination: { limit: 2 } },
+      status: 200,
+      check: (p: any) => expect(p.pagination).toEqual({ offset: 0, limit: 2, count: 3 }),
+    },
+    {
+      name: 'search by alternate code',
+      path: 'funds/listing',
+      body: { search: 'zz9' },
+      status: 200,
+      check: (p: any) => expect(p.rows.map((r: any) => r.name)).toEqual(['Open One']),
+    },
+    {
+      name: 'saved filter',
+      path: 'funds/listing',
+      body: { filterId: 1 },
+      status: 200,
+      check: (p: any) => expect(p.rows.map((r: any) => r.name)).toEqual(['Pending One']),
+    },
+    {
+      name: 'unknown filter field',
+      path: 'funds/listing',
+      body: { filters: [{ field: 'colour', type: 'text', value: 'x' }] },
+      status: 400,
+      message: 'Unknown filter field: colour',
+    },
     { name: 'limit too large', path: 'funds/listing', body: { pagination: { limit: 5000 } }, status: 400, message: 'The request is not valid' },
     { name: 'unknown saved filter', path: 'funds/listing', body: { filterId: 999 }, status: 404, message: 'No such filter with id: 999' },
     { name: 'action without ids', path: 'fund/approve', body: {}, status: 400, message: 'The request is not valid' },
     { name: 'action on unknown fund', path: 'fund/approve', body: { ids: [777] }, status: 404, message: 'No such fund request with id: 777' },
-    { name: 'bad data-requested status', path: 'fund/changeDataRequestedStatus', body: { ids: [1], status: 'Maybe' }, status: 400, message: 'The request is not valid' },
+    {
+      name: 'bad data-requested status',
+      path: 'fund/changeDataRequestedStatus',
+      body: { ids: [1], status: 'Maybe' },
+      status: 400,
+      message: 'The request is not valid',
+    },
     { name: 'trail of unknown fund', path: 'logs/trail', body: { id: 777 }, status: 404, message: 'No such fund request with id: 777' },
   ])('$name -> $status', async ({ path, body, status, message, check }) => {
     const res = await api.post(path, body, admin);
@@ -47,7 +84,8 @@ describe('fund listing and actions over HTTP', () => {
     const res = await api.post('fund/approve', { ids: [f.pending, f.open], requestedBy: 'Dee Livery' }, admin);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      success: true, errors: [],
+      success: true,
+      errors: [],
       payload: {
         funds: [
           { id: f.pending, status: 'Approved', statusLabel: 'Open', isStatusUnChanged: false },
@@ -59,7 +97,9 @@ describe('fund listing and actions over HTTP', () => {
     const log = await api.post('logs/trail', { id: f.pending }, admin);
     expect(log.status).toBe(200);
     expect(log.body.payload.pagination).toEqual({ offset: 0, limit: 200, count: 1 });
-    expect(log.body.payload.rows).toMatchObject([{ user: 'Fund Audit Administrator', userId: ctx.boot.admin.id, action: 'approve', before: { status: 'Pending' }, after: { status: 'Approved' } }]);
+    expect(log.body.payload.rows).toMatchObject([
+      { user: 'Fund Audit Administrator', userId: ctx.boot.admin.id, action: 'approve', before: { status: 'Pending' }, after: { status: 'Approved' } },
+    ]);
     const filtered = await api.post('logs/trail', { id: f.pending, filters: [{ field: 'action', type: 'enum', value: ['remove'] }] }, admin);
     expect(filtered.body.payload.rows).toEqual([]);
   });
@@ -88,9 +128,13 @@ describe('fund listing and actions over HTTP', () => {
   });
 
   it('exports the listing as an xlsx download', async () => {
-    const res = await api.app.fetch(new Request('http://t/api/v2.0/funds/export-all', {
-      method: 'POST', headers: { 'x-access-token': admin, 'content-type': 'application/json' }, body: JSON.stringify({ search: 'one', sorting: [{ field: 'name', order: 'asc' }] }),
-    }));
+    const res = await api.app.fetch(
+      new Request('http://t/api/v2.0/funds/export-all', {
+        method: 'POST',
+        headers: { 'x-access-token': admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ search: 'one', sorting: [{ field: 'name', order: 'asc' }] }),
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="fundrequests.xlsx"');
     const wb = new ExcelJS.Workbook();
@@ -115,6 +159,8 @@ describe('fund listing and actions over HTTP', () => {
     const report = await api.get('user/status-report', auditor);
     expect(report.status).toBe(200);
     expect(report.body.payload).toMatchObject({ totalFunds: { count: 3 }, activeFunds: { count: 2 }, lateFunds: { count: 2 }, onTimeFunds: { count: 0 } });
-    expect((await api.get('user/status-report', sessionToken(ctx, addUser(ctx, { email: 'dtm@example.com', name: 'D T', role: 'DeliveryTeamMember' }).id))).status).toBe(403);
+    expect(
+      (await api.get('user/status-report', sessionToken(ctx, addUser(ctx, { email: 'dtm@example.com', name: 'D T', role: 'DeliveryTeamMember' }).id))).status,
+    ).toBe(403);
   });
 });

@@ -21,9 +21,13 @@ describe('POST /funds/listing over HTTP', () => {
     expect(plain.body.success).toBe(true);
     expect(plain.body.payload.rows.map((r: { name: string }) => r.name)).toContain('Goldman Sachs Bond Fund');
 
-    const res = await api.app.fetch(new Request('http://test.local/api/v2.0/funds/listing', {
-      method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br' }, body: '{}',
-    }));
+    const res = await api.app.fetch(
+      new Request('http://test.local/api/v2.0/funds/listing', {
+        method: 'POST',
+        headers: { 'x-access-token': token, 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br' },
+        body: '{}',
+      }),
+    );
     expect(res.headers.get('content-encoding')).toBe('gzip');
     const body = JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8'));
     expect(body).toEqual(plain.body);

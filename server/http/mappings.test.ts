@@ -24,7 +24,18 @@ function upload(fields: Record<string, string>, file: { name: string; bytes: Buf
   return api.call('POST', 'mappings/create', { token: tok, body: form });
 }
 const instrumentCsv = () => ({ name: 'instrument_mapping.csv', bytes: readFileSync(mappingFile('meridian_fund_services', 'instrument_mapping')) });
-const custom = (name: string, extra: Record<string, string> = {}) => upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: name, rationale: 'client classification', ...extra }, instrumentCsv());
+const custom = (name: string, extra: Record<string, string> = {}) =>
+  upload(
+    {
+      administrator: 'meridian_fund_services',
+      mappingType: 'instrument_mapping',
+      mappingMode: 'custom',
+      mappingName: name,
+      rationale: 'client classification',
+      ...extra,
+    },
+    instrumentCsv(),
+  );
 const gsId = () => (ctx.sqlite.prepare("select fund_request_id id from fund_codes where code = 'S000013795'").get() as { id: number }).id;
 
 describe('live mappings', () => {
@@ -40,7 +51,9 @@ describe('live mappings', () => {
 
   it('applies the name, client and reason rules with the spec messages', async () => {
     expect((await custom('Bad Name')).body.errors).toContain(NAME_MESSAGE);
-    expect((await custom('ok_name', { clientName: 'Acme & Co' })).body.errors).toContain('Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.');
+    expect((await custom('ok_name', { clientName: 'Acme & Co' })).body.errors).toContain(
+      'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.',
+    );
     expect((await custom('ok_name', { rationale: '' })).body.errors).toContain('A reason for creating the mapping is required');
     expect((await custom('gs_instruments')).status).toBe(200);
     expect((await custom('gs_instruments')).body.errors).toContain('Custom mapping gs_instruments already exist. Please choose different name.');
@@ -48,7 +61,10 @@ describe('live mappings', () => {
 
   it('reports the errors of a bad mapping file with totalErrorsFound and maxErrorsNo', async () => {
     const bad = Buffer.from('source_code,target_code,description\nABS-MBS,NOT_A_TARGET,x\nABS-MBS,DEBT,y\n,DEBT,z\n');
-    const res = await upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: 'broken', rationale: 'test' }, { name: 'instrument_mapping.csv', bytes: bad });
+    const res = await upload(
+      { administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: 'broken', rationale: 'test' },
+      { name: 'instrument_mapping.csv', bytes: bad },
+    );
     expect(res.status).toBe(400);
     expect(res.body.totalErrorsFound).toBe(3);
     expect(res.body.maxErrorsNo).toBe(20);
@@ -59,7 +75,9 @@ describe('live mappings', () => {
     const m = (await custom('gs_instruments')).body.payload;
     const assigned = await api.post('mappings/assign-bulk', { fundRequestIds: [gsId()], mappingId: m.id }, token);
     expect(assigned.status).toBe(200);
-    expect(ctx.sqlite.prepare("select count(*) n from processes where stage = 'standardization' and fund_request_id = ? and status = 'pending'").get(gsId())).toEqual({ n: 1 });
+    expect(
+      ctx.sqlite.prepare("select count(*) n from processes where stage = 'standardization' and fund_request_id = ? and status = 'pending'").get(gsId()),
+    ).toEqual({ n: 1 });
     const types = (await api.get(`mappings/types-for-fund-request/${gsId()}`, token)).body.payload;
     expect(types.find((t: any) => t.type === 'instrument_mapping').inUse).toBe(m.id);
     const listed = (await api.get('mappings', token)).body.payload.find((x: any) => x.id === m.id);
@@ -75,7 +93,11 @@ describe('live mappings', () => {
   it('lets only the creator or a delivery team member change a custom mapping', async () => {
     const auditor = addUser(ctx, { email: 'aud@example.com', name: 'Ann Auditor', role: 'Auditor' });
     const m = (await custom('gs_instruments')).body.payload;
-    const res = await upload({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'update-custom', customId: String(m.id) }, instrumentCsv(), sessionToken(ctx, auditor.id));
+    const res = await upload(
+      { administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'update-custom', customId: String(m.id) },
+      instrumentCsv(),
+      sessionToken(ctx, auditor.id),
+    );
     expect(res.status).toBe(403);
     // the Live mappings toggle follows the same rule: the creator (or the delivery team) only, never a master
     const seen = (tok: string) => api.get('mappings', tok).then((r) => r.body.payload as Array<{ id: number; kind: string; canToggle: boolean }>);
@@ -105,31 +127,58 @@ describe('self-onboarding', () => {
     for (const x of files) f.append(x.field, new Blob([new Uint8Array(x.bytes)]), x.name);
     return f;
   };
-  const demoMappings = () => ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'].map((t) => ({ field: 'mappings', name: `${t}.csv`, bytes: readFileSync(mappingFile('demo_test', t)) }));
+  const demoMappings = () =>
+    ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'].map((t) => ({
+      field: 'mappings',
+      name: `${t}.csv`,
+      bytes: readFileSync(mappingFile('demo_test', t)),
+    }));
 
   it('onboards a new TPA from its mapping files, fund request and SDM files to a processed fund', async () => {
     expect((await api.get('sdm-upload/check-name?code=demo_test', token)).body.payload.status).toBe('Administrator already exist');
     expect((await api.get('sdm-upload/check-name?code=Bad-Name', token)).body.payload.message).toBe(NAME_MESSAGE);
     expect((await api.get('sdm-upload/check-name?code=acme_fund_admin', token)).body.payload.status).toBe('New');
-    const invalid = await api.call('POST', 'sdm-upload/validate-mappings', { token, body: form({ code: 'acme_fund_admin' }, [{ field: 'mappings', name: 'accounts.csv', bytes: Buffer.from('x') }]) });
+    const invalid = await api.call('POST', 'sdm-upload/validate-mappings', {
+      token,
+      body: form({ code: 'acme_fund_admin' }, [{ field: 'mappings', name: 'accounts.csv', bytes: Buffer.from('x') }]),
+    });
     expect(invalid.body.payload['accounts.csv'].error).toBe('Invalid file - Please upload a .csv file that matches one of the mapping names.');
-    const created = await api.call('POST', 'sdm-upload/create', { token, body: form({ code: 'acme_fund_admin', name: 'Acme Fund Administration' }, demoMappings()) });
+    const created = await api.call('POST', 'sdm-upload/create', {
+      token,
+      body: form({ code: 'acme_fund_admin', name: 'Acme Fund Administration' }, demoMappings()),
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.payload.id;
     expect(created.body.payload).toMatchObject({ status: 'Created', administrator: { code: 'acme_fund_admin' } });
     const events: any[] = [];
     ctx.events.on('upload-file', (e) => events.push(e.file.status));
-    const badName = await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'positions.csv', bytes: Buffer.from('a') }]) });
+    const badName = await api.call('POST', 'sdm-upload/add-file', {
+      token,
+      body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'positions.csv', bytes: Buffer.from('a') }]),
+    });
     expect(badName.body.errors[0]).toMatch(/the file name must be one of trial_balance\.csv, holdings\.csv/);
     const real = readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'), 'utf8').split('\n');
     const fr = [real[0], real.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',acme_fund_admin,')].join('\n');
-    await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'fund_request.csv', bytes: Buffer.from(fr) }]) });
-    await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'holdings.csv', bytes: readFileSync(join(fixturesDir(), 'tpas/demo_test/inputs/demo_holdings.csv')) }]) });
+    await api.call('POST', 'sdm-upload/add-file', {
+      token,
+      body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'fund_request.csv', bytes: Buffer.from(fr) }]),
+    });
+    await api.call('POST', 'sdm-upload/add-file', {
+      token,
+      body: form({ sdmUploadId: String(id) }, [
+        { field: 'upload', name: 'holdings.csv', bytes: readFileSync(join(fixturesDir(), 'tpas/demo_test/inputs/demo_holdings.csv')) },
+      ]),
+    });
     const processed = await api.post('sdm-upload/process', { id, isSelfOnboarded: true, forceRun: true }, token);
     expect(processed.status, JSON.stringify(processed.body)).toBe(200);
-    expect(processed.body.payload.uploaded_files.map((f: any) => [f.file_name, f.status])).toEqual([['fund_request.csv', 'Uploaded'], ['holdings.csv', 'Uploaded']]);
+    expect(processed.body.payload.uploaded_files.map((f: any) => [f.file_name, f.status])).toEqual([
+      ['fund_request.csv', 'Uploaded'],
+      ['holdings.csv', 'Uploaded'],
+    ]);
     expect(events).toEqual(['Uploading', 'Validated', 'Uploading', 'Validated', 'Uploaded', 'Uploaded']);
-    const fund = ctx.sqlite.prepare("select f.id, f.name from fund_requests f join administrators a on a.id = f.administrator_id where a.code = 'acme_fund_admin'").get() as any;
+    const fund = ctx.sqlite
+      .prepare("select f.id, f.name from fund_requests f join administrators a on a.id = f.administrator_id where a.code = 'acme_fund_admin'")
+      .get() as any;
     expect(fund.name).toBe('Kentucky Tax-Free Short-to-Medium Series');
     expect(ctx.sqlite.prepare("select count(*) n from import_files where source = 'sdm-upload'").get()).toEqual({ n: 1 });
   });

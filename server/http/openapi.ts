@@ -15,7 +15,12 @@ const envelope = {
   properties: {
     success: { type: 'boolean' },
     payload: {},
-    errors: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'integer' }, type: { type: 'string' }, message: { type: 'string' } } }] } },
+    errors: {
+      type: 'array',
+      items: {
+        oneOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'integer' }, type: { type: 'string' }, message: { type: 'string' } } }],
+      },
+    },
     message: { type: 'string' },
     totalErrorsFound: { type: 'integer' },
   },
@@ -41,14 +46,20 @@ function operation(def: RouteDef): Record<string, unknown> {
     parameters: params,
     security: def.group === 'public' ? [] : def.tokenFrom === 'query' ? [{ downloadToken: [] }] : [{ accessToken: [] }],
     responses: {
-      '200': def.raw ? { description: 'A file' } : { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
+      '200': def.raw
+        ? { description: 'A file' }
+        : { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
       '400': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
       ...(def.group === 'public' ? {} : { '401': { description: 'No, unknown, expired or revoked token' }, '403': { description: 'Role not allowed' } }),
       '500': { description: "'An error occurred'" },
     },
   };
   if (def.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body) } } };
-  if (def.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { upload: { type: 'string', format: 'binary' } } } } } };
+  if (def.multipart)
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', properties: { upload: { type: 'string', format: 'binary' } } } } },
+    };
   return op;
 }
 
@@ -61,7 +72,12 @@ export function buildOpenApi(routes: RouteDef[] = allRoutes): Record<string, unk
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Fund Audit API', version: appVersion(), description: 'Every answer is the envelope {success, payload, errors}. Sign in with a one-time link (POST /api/sso/redeemToken), then send the session token in the x-access-token header.' },
+    info: {
+      title: 'Fund Audit API',
+      version: appVersion(),
+      description:
+        'Every answer is the envelope {success, payload, errors}. Sign in with a one-time link (POST /api/sso/redeemToken), then send the session token in the x-access-token header.',
+    },
     servers: [{ url: 'http://127.0.0.1:8080' }],
     components: {
       securitySchemes: {

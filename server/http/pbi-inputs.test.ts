@@ -34,7 +34,12 @@ describe('PowerBI inputs over HTTP', () => {
 
     const list = await api.post('pbi-inputs/list', {}, token);
     expect(list.body.payload.pagination).toEqual({ offset: 0, limit: 10, count: 1 });
-    expect(list.body.payload.rows[0]).toMatchObject({ file_name: 'team.csv', pbi_input_type: 'audit_team', uploaded_by: 'Fund Audit Administrator', sas_token: saved.sas_token });
+    expect(list.body.payload.rows[0]).toMatchObject({
+      file_name: 'team.csv',
+      pbi_input_type: 'audit_team',
+      uploaded_by: 'Fund Audit Administrator',
+      sas_token: saved.sas_token,
+    });
 
     const file = await api.app.fetch(new Request(`http://t/api/v2.0/pbi-inputs/file/${saved.id}?token=${saved.token}`));
     expect(file.status).toBe(200);

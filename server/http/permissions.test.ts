@@ -41,9 +41,10 @@ const cases = allRoutes.flatMap((r) => ROLES.map((role) => ({ route: `${r.method
 describe('every route enforces its role group on the server', () => {
   it.each(cases)('$route as $role (allowed: $allowed)', async ({ r, role, allowed }) => {
     const path = concrete(fullPath(r));
-    const res = r.tokenFrom === 'query'
-      ? await api.call(r.method, `${path}?token=${issueToken(ctx, userOf[role], 'download', 60_000).token}`)
-      : await api.call(r.method, path, { token: tokenOf(role), body: r.method === 'GET' ? undefined : {} });
+    const res =
+      r.tokenFrom === 'query'
+        ? await api.call(r.method, `${path}?token=${issueToken(ctx, userOf[role], 'download', 60_000).token}`)
+        : await api.call(r.method, path, { token: tokenOf(role), body: r.method === 'GET' ? undefined : {} });
     if (allowed) expect(res.status).not.toBe(403);
     else expect(res.status).toBe(403);
   });
@@ -71,9 +72,19 @@ describe('every route enforces its role group on the server', () => {
     try {
       const client = apiClient(remote);
       const local = allRoutes.filter((r) => r.group === 'devToolsLocal');
-      expect(local.map((r) => fullPath(r))).toEqual(expect.arrayContaining(['/api/v2.0/dev-tools/db/reset', '/api/v2.0/dev-tools/tables/drop', '/api/v2.0/key/sweeper', '/api/v2.0/dev-tools/user/key/system']));
+      expect(local.map((r) => fullPath(r))).toEqual(
+        expect.arrayContaining([
+          '/api/v2.0/dev-tools/db/reset',
+          '/api/v2.0/dev-tools/tables/drop',
+          '/api/v2.0/key/sweeper',
+          '/api/v2.0/dev-tools/user/key/system',
+        ]),
+      );
       for (const r of local) {
-        const res = await client.call(r.method, concrete(fullPath(r)), { token: sessionToken(remote, remote.boot.admin.id), body: r.method === 'GET' ? undefined : { confirm: true, region: 'AMER' } });
+        const res = await client.call(r.method, concrete(fullPath(r)), {
+          token: sessionToken(remote, remote.boot.admin.id),
+          body: r.method === 'GET' ? undefined : { confirm: true, region: 'AMER' },
+        });
         expect(res.status, `${r.method} ${fullPath(r)}`).toBe(403);
         expect(res.body.errors).toEqual(['Only available in a local environment']);
       }
@@ -84,7 +95,11 @@ describe('every route enforces its role group on the server', () => {
 
   it('answers the PowerBI input calls 409 to delivery roles while pbiInputs is off, and 403 to others', async () => {
     const calls = allRoutes.filter((r) => r.tag === 'pbi-inputs' && r.group === 'delivery');
-    expect(calls.map((r) => `${r.method} ${fullPath(r)}`).sort()).toEqual(['GET /api/v2.0/pbi-inputs/types', 'POST /api/v2.0/pbi-inputs/list', 'POST /api/v2.0/pbi-inputs/save']);
+    expect(calls.map((r) => `${r.method} ${fullPath(r)}`).sort()).toEqual([
+      'GET /api/v2.0/pbi-inputs/types',
+      'POST /api/v2.0/pbi-inputs/list',
+      'POST /api/v2.0/pbi-inputs/save',
+    ]);
     for (const r of calls) {
       for (const role of ROLES) {
         const form = new FormData();

@@ -36,7 +36,9 @@ async function onboard(code: string, name: string) {
 }
 
 async function importFiles(code: string, dir: string, names?: string[]) {
-  const files = readdirSync(dir).filter((n) => !names || names.includes(n)).map((n) => ({ field: 'upload', path: join(dir, n) }));
+  const files = readdirSync(dir)
+    .filter((n) => !names || names.includes(n))
+    .map((n) => ({ field: 'upload', path: join(dir, n) }));
   const res = await api.call('POST', 'import/files', { token, body: form({ administrator: code }, files) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.payload as Array<{ id: number; fileName: string }>;
@@ -51,7 +53,10 @@ beforeAll(async () => {
   token = sessionToken(ctx, ctx.boot.admin.id);
   await onboard('meridian_fund_services', 'Meridian Fund Services');
   await onboard('keystone_admin', 'Keystone Administration');
-  const upload = await api.call('POST', 'funds/upload', { token, body: form({}, [{ field: 'upload', path: join(fixturesDir(), 'fund-requests', 'real-funds.csv') }]) });
+  const upload = await api.call('POST', 'funds/upload', {
+    token,
+    body: form({}, [{ field: 'upload', path: join(fixturesDir(), 'fund-requests', 'real-funds.csv') }]),
+  });
   const accepted = upload.body.payload.accepted as Array<Record<string, string>>;
   expect(accepted.map((r) => r.tpa)).toEqual(['meridian_fund_services', 'keystone_admin', 'keystone_admin']);
   expect(upload.body.payload.declined[0].errors.faults[0].message).toMatch(/tpa 'demo_test' is not a known TPA/);
@@ -66,20 +71,29 @@ afterAll(() => ctx.dispose());
 describe('real funds through the pipeline', () => {
   it('identifies every delivered file for its fund, with no unidentified or unmatched file', async () => {
     const list = (await api.post('import/list', {}, token)).body.payload.rows;
-    expect(list.map((r: any) => [r.fileName, r.status, r.type])).toEqual(expect.arrayContaining([
-      ['MFS_TB_S000013795_20230331.csv', 'Success', 'trial_balance'],
-      ['MFS_HOLDINGS_S000013795_20230331.csv', 'Success', 'holdings'],
-      ['MFS_PRICES_S000013795_20230331.csv', 'Success', 'prices'],
-      ['MFS_CAPITAL_S000013795_20230331.csv', 'Success', 'share_capital'],
-      ['KEYSTONE_5493006TF05454RBY690_20221231.xlsx', 'Success', 'trial_balance, holdings, share_capital, prices'],
-    ]));
+    expect(list.map((r: any) => [r.fileName, r.status, r.type])).toEqual(
+      expect.arrayContaining([
+        ['MFS_TB_S000013795_20230331.csv', 'Success', 'trial_balance'],
+        ['MFS_HOLDINGS_S000013795_20230331.csv', 'Success', 'holdings'],
+        ['MFS_PRICES_S000013795_20230331.csv', 'Success', 'prices'],
+        ['MFS_CAPITAL_S000013795_20230331.csv', 'Success', 'share_capital'],
+        ['KEYSTONE_5493006TF05454RBY690_20221231.xlsx', 'Success', 'trial_balance, holdings, share_capital, prices'],
+      ]),
+    );
     expect((await api.post('files/not-identified/list', {}, token)).body.payload.rows).toEqual([]);
     expect((await api.post('files/not-matched/list', {}, token)).body.payload.rows).toEqual([]);
   });
 
   it('standardizes the Goldman Sachs Bond Fund: 1,685 positions, every file Valid', async () => {
     const d = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
-    expect(d.inputFiles.map((f: any) => [f.fileType, f.status])).toEqual(expect.arrayContaining([['holdings', 'assigned'], ['trial_balance', 'assigned'], ['prices', 'assigned'], ['share_capital', 'assigned']]));
+    expect(d.inputFiles.map((f: any) => [f.fileType, f.status])).toEqual(
+      expect.arrayContaining([
+        ['holdings', 'assigned'],
+        ['trial_balance', 'assigned'],
+        ['prices', 'assigned'],
+        ['share_capital', 'assigned'],
+      ]),
+    );
     const holdings = d.standardizationFiles.find((f: any) => f.fileType === 'holdings');
     expect(holdings).toMatchObject({ rowCount: 1685, validation_status: 'Valid' });
     expect(d.standardizationFiles.every((f: any) => f.validation_status === 'Valid' && f.validation.QA_Mapping.length === 0)).toBe(true);
@@ -122,7 +136,14 @@ describe('real funds through the pipeline', () => {
     expect(names).toContain('fund_S000013795_dd_2023-04-30_calculations.csv');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(await zip.file('fund_S000013795_dd_2023-04-30_work_papers.xlsx')!.async('arraybuffer'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Trial balance', 'Investments reconciliation', 'Price testing', 'Capital roll-forward', 'Exceptions']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      'Summary',
+      'Trial balance',
+      'Investments reconciliation',
+      'Price testing',
+      'Capital roll-forward',
+      'Exceptions',
+    ]);
     const values: unknown[] = [];
     wb.getWorksheet('Summary')!.eachRow((row) => row.eachCell((cell) => values.push(cell.value)));
     expect(values).toContain(361898455.93);
@@ -156,16 +177,17 @@ describe('broken files', () => {
     let holdings = d.standardizationFiles.find((f: any) => f.fileType === 'holdings');
     expect(holdings.validation_status).toBe('Invalid');
     expect(holdings.validation.QA_Mapping).toEqual([expect.objectContaining({ name: 'BANK LOAN', column: 'Asset Class', lines: [7] })]);
-    expect(holdings.qa.failed).toEqual([{ kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) }]);
+    expect(holdings.qa.failed).toEqual([
+      { kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) },
+    ]);
     expect(holdings.statusLabel).toBe('In review');
     await importFiles('meridian_fund_services', broken, ['MFS_HOLDINGS_bad_numbers.csv']);
     await runPipeline();
     d = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
     holdings = d.standardizationFiles.find((f: any) => f.fileType === 'holdings');
-    expect(holdings.validation.rowErrors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ line: 6, column: 'Nominal' }),
-      expect.objectContaining({ line: 9, column: 'Market Value USD' }),
-    ]));
+    expect(holdings.validation.rowErrors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ line: 6, column: 'Nominal' }), expect.objectContaining({ line: 9, column: 'Market Value USD' })]),
+    );
     // the trial balance and the other deliveries are untouched
     expect(d.standardizationFiles.find((f: any) => f.fileType === 'trial_balance')).toMatchObject({ rowCount: 8, validation_status: 'Valid' });
   });

@@ -52,7 +52,10 @@ export interface RouteDef<B = any, Q = any> {
  * message is shown by the client); handlers return it through `withMessage`.
  */
 export class Reply<T = unknown> {
-  constructor(readonly payload: T, readonly message?: string) {}
+  constructor(
+    readonly payload: T,
+    readonly message?: string,
+  ) {}
 }
 
 /**
@@ -97,7 +100,10 @@ function authenticate(ctx: AppContext, def: RouteDef, event: H3Event, url: URL):
   if (def.group === 'public') return { user: null, token: event.req.headers.get('x-access-token') };
   const token = def.tokenFrom === 'query' ? url.searchParams.get('token') : event.req.headers.get('x-access-token');
   const kinds = def.tokenKinds ?? (def.tokenFrom === 'query' ? ['download'] : ['session', 'api']);
-  if (!token) throw new UnauthorizedError(def.tokenFrom === 'query' ? 'Download token missing: request one with GET /api/v2.0/export/token' : 'Sign-in required: no x-access-token header');
+  if (!token)
+    throw new UnauthorizedError(
+      def.tokenFrom === 'query' ? 'Download token missing: request one with GET /api/v2.0/export/token' : 'Sign-in required: no x-access-token header',
+    );
   const { user } = verifyToken(ctx, token, kinds);
   const reason = denyReason(def.group, user.role, ctx.config);
   if (reason) throw new ForbiddenError(reason);
@@ -133,11 +139,20 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
         }
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
         const result = await def.handler({ ctx, event, user: user as User, token, body, query, params });
-        response = def.raw ? (result as Response) : result instanceof Reply ? ok(result.payload, result.message) : result instanceof SerializedPayload ? okSerialized(result.source, /\bgzip\b/.test(event.req.headers.get('accept-encoding') ?? '')) : ok(result);
+        response = def.raw
+          ? (result as Response)
+          : result instanceof Reply
+            ? ok(result.payload, result.message)
+            : result instanceof SerializedPayload
+              ? okSerialized(result.source, /\bgzip\b/.test(event.req.headers.get('accept-encoding') ?? ''))
+              : ok(result);
       } catch (err) {
         response = errorResponse(err, ctx.log, { route: path, method: def.method });
       }
-      ctx.log.info({ userId, method: def.method, route: path, url: url.pathname, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
+      ctx.log.info(
+        { userId, method: def.method, route: path, url: url.pathname, status: response.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
       return response;
     });
   }

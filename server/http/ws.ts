@@ -55,5 +55,12 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
       peers.delete(peer);
     },
   };
-  return { hooks, peers, close: () => { clearInterval(timer); unsubscribe(); } };
+  return {
+    hooks,
+    peers,
+    close: () => {
+      clearInterval(timer);
+      unsubscribe();
+    },
+  };
 }

@@ -23,11 +23,20 @@ export const ownerName = (prefix = `local-${randomUUID().slice(0, 8)}`) => `${pr
 
 /** The engine of a context. */
 export class Engine extends JobEngine<ProcessRow> {
-  constructor(private readonly ctx: AppContext, handlers: Partial<Record<string, StageHandler>>, opts: EngineOpts = {}) {
+  constructor(
+    private readonly ctx: AppContext,
+    handlers: Partial<Record<string, StageHandler>>,
+    opts: EngineOpts = {},
+  ) {
     const stages: Record<string, RunStage<ProcessRow>> = {};
     for (const [stage, handler] of Object.entries(handlers)) if (handler) stages[stage] = (job, signal) => handler(ctx, job, signal);
     const lease = ctx.config.jobLeaseSeconds * 1000;
-    super(jobQueue(ctx), stages, { workers: opts.workers ?? 1, pollMs: opts.pollMs, owner: opts.owner ?? ownerName(), renewMs: Math.max(250, Math.min(2000, lease / 4)) });
+    super(jobQueue(ctx), stages, {
+      workers: opts.workers ?? 1,
+      pollMs: opts.pollMs,
+      owner: opts.owner ?? ownerName(),
+      renewMs: Math.max(250, Math.min(2000, lease / 4)),
+    });
   }
 
   private unsubscribe: (() => void) | null = null;

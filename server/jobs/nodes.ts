@@ -40,7 +40,11 @@ function isDead(ctx: AppContext, n: NodeRow, now: number): boolean {
  */
 export function reapDeadNodes(ctx: AppContext): string[] {
   const now = Date.now();
-  const dead = ctx.db.select().from(nodes).all().filter((n) => isDead(ctx, n, now));
+  const dead = ctx.db
+    .select()
+    .from(nodes)
+    .all()
+    .filter((n) => isDead(ctx, n, now));
   for (const n of dead) {
     const jobs = expireLeases(ctx, `${n.id}/`);
     ctx.db.delete(nodes).where(eq(nodes.id, n.id)).run();
@@ -52,8 +56,10 @@ export function reapDeadNodes(ctx: AppContext): string[] {
 /** The message refusing a second server on one data directory. */
 function alreadyServing(ctx: AppContext, n: NodeRow): string {
   const where = n.url ? ` at ${n.url}` : '';
-  return `Fund Audit is already serving the data directory ${ctx.config.dataDir}${where} (pid ${n.pid} on ${n.hostname}, since ${n.startedAt}). `
-    + 'Stop that server first, or add job workers to it with `fund-audit worker`.';
+  return (
+    `Fund Audit is already serving the data directory ${ctx.config.dataDir}${where} (pid ${n.pid} on ${n.hostname}, since ${n.startedAt}). ` +
+    'Stop that server first, or add job workers to it with `fund-audit worker`.'
+  );
 }
 
 export interface NodeHandle {
@@ -73,18 +79,35 @@ export interface NodeHandle {
 export function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: number } = {}): NodeHandle {
   const id = `${kind}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   reapDeadNodes(ctx);
-  ctx.db.transaction((tx) => {
-    if (kind === 'serve') {
-      const other = tx.select().from(nodes).where(eq(nodes.kind, 'serve')).get();
-      if (other) throw new ConflictError(alreadyServing(ctx, other));
-    }
-    tx.insert(nodes).values({ id, kind, hostname: hostname(), pid: process.pid, workers: opts.workers ?? 0, startedAt: new Date().toISOString(), heartbeatAt: Date.now() }).run();
-  }, { behavior: 'immediate' });
+  ctx.db.transaction(
+    (tx) => {
+      if (kind === 'serve') {
+        const other = tx.select().from(nodes).where(eq(nodes.kind, 'serve')).get();
+        if (other) throw new ConflictError(alreadyServing(ctx, other));
+      }
+      tx.insert(nodes)
+        .values({ id, kind, hostname: hostname(), pid: process.pid, workers: opts.workers ?? 0, startedAt: new Date().toISOString(), heartbeatAt: Date.now() })
+        .run();
+    },
+    { behavior: 'immediate' },
+  );
   const beat = setInterval(() => {
     try {
       const alive = ctx.db.update(nodes).set({ heartbeatAt: Date.now() }).where(eq(nodes.id, id)).run().changes;
       // reaped by a peer after a long pause (a suspended machine): register again
-      if (!alive) ctx.db.insert(nodes).values({ id, kind, hostname: hostname(), pid: process.pid, workers: opts.workers ?? 0, startedAt: new Date().toISOString(), heartbeatAt: Date.now() }).run();
+      if (!alive)
+        ctx.db
+          .insert(nodes)
+          .values({
+            id,
+            kind,
+            hostname: hostname(),
+            pid: process.pid,
+            workers: opts.workers ?? 0,
+            startedAt: new Date().toISOString(),
+            heartbeatAt: Date.now(),
+          })
+          .run();
       reapDeadNodes(ctx);
     } catch (err) {
       ctx.log.warn({ err }, 'node heartbeat failed; trying again');

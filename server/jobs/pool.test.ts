@@ -44,9 +44,22 @@ describe('job threads', () => {
     runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 100 });
     expect(runtime.threads.threadIds()).toHaveLength(2);
     const dir = join(fixturesDir(), 'tpas/meridian_fund_services/inputs');
-    for (const name of readdirSync(dir)) importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: name, path: join(dir, name), userId: ctx.boot.admin.id, source: 'cli' });
-    await until('the work paper', () => ctx.db.select().from(fundFiles).all().find((f) => f.kind === 'work_paper'));
-    await until('every job to end', () => ctx.db.select().from(processes).all().every((p) => p.status === 'done'));
+    for (const name of readdirSync(dir))
+      importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: name, path: join(dir, name), userId: ctx.boot.admin.id, source: 'cli' });
+    await until('the work paper', () =>
+      ctx.db
+        .select()
+        .from(fundFiles)
+        .all()
+        .find((f) => f.kind === 'work_paper'),
+    );
+    await until('every job to end', () =>
+      ctx.db
+        .select()
+        .from(processes)
+        .all()
+        .every((p) => p.status === 'done'),
+    );
 
     const jobs = ctx.db.select().from(processes).all();
     expect(new Set(jobs.map((j) => j.stage))).toEqual(new Set(['identification', 'standardization', 'calculations', 'visualization']));
@@ -57,7 +70,9 @@ describe('job threads', () => {
       expect(Number(thread)).not.toBe(threadId); // never this (the serving) thread
       expect(threads.has(thread)).toBe(true);
     }
-    expect(events).toEqual(expect.arrayContaining(['identification:running', 'identification:done', 'standardization:done', 'calculations:done', 'visualization:done']));
+    expect(events).toEqual(
+      expect.arrayContaining(['identification:running', 'identification:done', 'standardization:done', 'calculations:done', 'visualization:done']),
+    );
     expect(files).toContain('work_paper:done');
   }, 90_000);
 
@@ -68,10 +83,19 @@ describe('job threads', () => {
     writeFileSync(big, [...src.slice(0, 4), ...Array.from({ length: 60 }, () => src.slice(4).filter(Boolean)).flat(), ''].join('\r\n'));
     runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 100 });
     importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'MFS_HOLDINGS_BIG.csv', path: big, userId: ctx.boot.admin.id, source: 'cli' });
-    const running = await until('a running standardization', () => ctx.db.select().from(processes).all().find((p) => p.stage === 'standardization' && p.status === 'running'));
+    const running = await until('a running standardization', () =>
+      ctx.db
+        .select()
+        .from(processes)
+        .all()
+        .find((p) => p.stage === 'standardization' && p.status === 'running'),
+    );
     cancelProcess(ctx, running.id);
     // the thread stops and removes what it had staged; nothing runs after it
-    await until('no staging file', () => (ctx.sqlite.prepare("select count(*) n from fund_files where kind in ('staging', 'standardization')").get() as { n: number }).n === 0);
+    await until(
+      'no staging file',
+      () => (ctx.sqlite.prepare("select count(*) n from fund_files where kind in ('staging', 'standardization')").get() as { n: number }).n === 0,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const after = ctx.db.select().from(processes).all();
     expect(after.find((p) => p.id === running.id)?.status).toBe('suspended');

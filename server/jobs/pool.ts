@@ -25,7 +25,10 @@ export class JobThreads {
   private stopping = false;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: AppContext, private readonly opts: JobThreadsOptions) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly opts: JobThreadsOptions,
+  ) {}
 
   /** Thread ids of the running threads. */
   threadIds(): number[] {
@@ -48,7 +51,12 @@ export class JobThreads {
   private spawn(): void {
     const script = threadScript('worker');
     const data: JobThreadData & { entry?: string } = {
-      role: 'fund-audit-jobs', config: this.ctx.config, nodeId: this.opts.nodeId, pollMs: this.opts.pollMs, sqliteAddon: sqliteAddonFile(), entry: script.entry,
+      role: 'fund-audit-jobs',
+      config: this.ctx.config,
+      nodeId: this.opts.nodeId,
+      pollMs: this.opts.pollMs,
+      sqliteAddon: sqliteAddonFile(),
+      entry: script.entry,
     };
     const worker = new Worker(script.file, { workerData: data, name: 'fund-audit-jobs' });
     const id = worker.threadId;

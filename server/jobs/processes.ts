@@ -21,8 +21,16 @@ function publish(ctx: AppContext, row: ProcessRow): void {
 
 /** The process as the Processes tab shows it. */
 export const processView = (p: ProcessRow) => ({
-  id: p.id, fund_request_id: p.fundRequestId, stage: p.stage, status: p.status, process_at: p.processAt,
-  started_at: p.startedAt, finished_at: p.finishedAt, attempts: p.attempts, force_run: p.forceRun, payload: p.payload ?? {},
+  id: p.id,
+  fund_request_id: p.fundRequestId,
+  stage: p.stage,
+  status: p.status,
+  process_at: p.processAt,
+  started_at: p.startedAt,
+  finished_at: p.finishedAt,
+  attempts: p.attempts,
+  force_run: p.forceRun,
+  payload: p.payload ?? {},
 });
 
 /**
@@ -31,8 +39,14 @@ export const processView = (p: ProcessRow) => ({
  */
 export function cancelProcess(ctx: AppContext, id: number): ReturnType<typeof processView> {
   const row = load(ctx, id);
-  if (row.status !== 'pending' && row.status !== 'running') throw new ValidationError(`Process ${id} is ${row.status}; only pending or running processes can be cancelled`);
-  const updated = ctx.db.update(processes).set({ status: 'suspended', finishedAt: new Date().toISOString(), payload: { ...(row.payload ?? {}), cancelled: true } }).where(eq(processes.id, id)).returning().get();
+  if (row.status !== 'pending' && row.status !== 'running')
+    throw new ValidationError(`Process ${id} is ${row.status}; only pending or running processes can be cancelled`);
+  const updated = ctx.db
+    .update(processes)
+    .set({ status: 'suspended', finishedAt: new Date().toISOString(), payload: { ...(row.payload ?? {}), cancelled: true } })
+    .where(eq(processes.id, id))
+    .returning()
+    .get();
   publish(ctx, updated);
   return processView(updated);
 }
@@ -44,7 +58,12 @@ export function cancelProcess(ctx: AppContext, id: number): ReturnType<typeof pr
 export function resetProcess(ctx: AppContext, id: number): ReturnType<typeof processView> {
   const row = load(ctx, id);
   if (row.status === 'running') throw new ValidationError(`Process ${id} is running; cancel it first or wait until it finishes`);
-  const updated = ctx.db.update(processes).set({ status: 'pending', forceRun: true, startedAt: null, finishedAt: null, workerId: null, processAt: new Date().toISOString() }).where(eq(processes.id, id)).returning().get();
+  const updated = ctx.db
+    .update(processes)
+    .set({ status: 'pending', forceRun: true, startedAt: null, finishedAt: null, workerId: null, processAt: new Date().toISOString() })
+    .where(eq(processes.id, id))
+    .returning()
+    .get();
   publish(ctx, updated);
   return processView(updated);
 }
@@ -53,17 +72,42 @@ export function resetProcess(ctx: AppContext, id: number): ReturnType<typeof pro
 export function listFundProcesses(ctx: AppContext, input: { id: number; offset?: number; limit?: number; status?: string[] }) {
   const offset = input.offset ?? 0;
   const limit = Math.min(input.limit ?? 200, 1000);
-  const where = input.status?.length ? and(eq(processes.fundRequestId, input.id), inArray(processes.status, input.status as ProcessRow['status'][])) : eq(processes.fundRequestId, input.id);
+  const where = input.status?.length
+    ? and(eq(processes.fundRequestId, input.id), inArray(processes.status, input.status as ProcessRow['status'][]))
+    : eq(processes.fundRequestId, input.id);
   const rows = ctx.db.select().from(processes).where(where).orderBy(desc(processes.processAt), desc(processes.id)).all();
   return { rows: rows.slice(offset, offset + limit).map(processView), pagination: { offset, limit, count: rows.length } };
 }
 
 /** Ongoing work: pending and running processes with their fund (dev info: top running funds). */
 export function ongoingProcesses(ctx: AppContext) {
-  const rows = ctx.db.select({ p: processes, f: fundRequests, a: administrators }).from(processes)
+  const rows = ctx.db
+    .select({ p: processes, f: fundRequests, a: administrators })
+    .from(processes)
     .leftJoin(fundRequests, eq(processes.fundRequestId, fundRequests.id))
     .leftJoin(administrators, eq(fundRequests.administratorId, administrators.id))
-    .where(inArray(processes.status, ['pending', 'running'])).orderBy(desc(processes.id)).all();
-  const codes = rows.length ? ctx.db.select().from(fundCodes).where(and(eq(fundCodes.main, true), inArray(fundCodes.fundRequestId, rows.map((r) => r.p.fundRequestId ?? 0)))).all() : [];
-  return rows.map(({ p, f, a }) => ({ ...processView(p), fundCode: codes.find((c) => c.fundRequestId === p.fundRequestId)?.code ?? null, fundName: f?.name ?? null, tpaName: a?.name ?? null }));
+    .where(inArray(processes.status, ['pending', 'running']))
+    .orderBy(desc(processes.id))
+    .all();
+  const codes = rows.length
+    ? ctx.db
+        .select()
+        .from(fundCodes)
+        .where(
+          and(
+            eq(fundCodes.main, true),
+            inArray(
+              fundCodes.fundRequestId,
+              rows.map((r) => r.p.fundRequestId ?? 0),
+            ),
+          ),
+        )
+        .all()
+    : [];
+  return rows.map(({ p, f, a }) => ({
+    ...processView(p),
+    fundCode: codes.find((c) => c.fundRequestId === p.fundRequestId)?.code ?? null,
+    fundName: f?.name ?? null,
+    tpaName: a?.name ?? null,
+  }));
 }

@@ -22,8 +22,14 @@ describe('job queue', () => {
     const f = fund();
     const seen: string[] = [];
     const handlers: Record<string, StageHandler> = {
-      standardization: (_c, job) => { seen.push(`std:${job.fundRequestId}`); return { result: { rows: 3 }, next: [{ stage: 'calculations', fundRequestId: job.fundRequestId }] }; },
-      calculations: (_c, job) => { seen.push(`calc:${job.fundRequestId}`); return {}; },
+      standardization: (_c, job) => {
+        seen.push(`std:${job.fundRequestId}`);
+        return { result: { rows: 3 }, next: [{ stage: 'calculations', fundRequestId: job.fundRequestId }] };
+      },
+      calculations: (_c, job) => {
+        seen.push(`calc:${job.fundRequestId}`);
+        return {};
+      },
     };
     enqueue(ctx, { stage: 'standardization', fundRequestId: f });
     enqueue(ctx, { stage: 'standardization', fundRequestId: f, forceRun: true });
@@ -33,7 +39,10 @@ describe('job queue', () => {
     ctx.events.on('process', (p) => events.push(`${p.stage}:${p.status}`));
     await new Engine(ctx, handlers).drain();
     expect(seen).toEqual([`std:${f}`, `calc:${f}`]);
-    expect(rows().map((r) => [r.stage, r.status, r.leaseExpiresAt])).toEqual([['standardization', 'done', null], ['calculations', 'done', null]]);
+    expect(rows().map((r) => [r.stage, r.status, r.leaseExpiresAt])).toEqual([
+      ['standardization', 'done', null],
+      ['calculations', 'done', null],
+    ]);
     expect(rows()[0].payload).toMatchObject({ result: { rows: 3 } });
     expect(events).toEqual(['standardization:running', 'standardization:done', 'calculations:pending', 'calculations:running', 'calculations:done']);
   });
@@ -55,8 +64,16 @@ describe('job queue', () => {
     const [f1, f2] = [fund(), fund()];
     enqueue(ctx, { stage: 'calculations', fundRequestId: f1 });
     enqueue(ctx, { stage: 'calculations', fundRequestId: f2 });
-    await new Engine(ctx, { calculations: (_c, job) => { if (job.fundRequestId === f1) throw new Error('TB file missing'); return {}; } }).drain();
-    expect(rows().map((r) => [r.fundRequestId, r.status, (r.payload as any).error])).toEqual([[f1, 'error', 'TB file missing'], [f2, 'done', undefined]]);
+    await new Engine(ctx, {
+      calculations: (_c, job) => {
+        if (job.fundRequestId === f1) throw new Error('TB file missing');
+        return {};
+      },
+    }).drain();
+    expect(rows().map((r) => [r.fundRequestId, r.status, (r.payload as any).error])).toEqual([
+      [f1, 'error', 'TB file missing'],
+      [f2, 'done', undefined],
+    ]);
   });
 
   it('cancels pending jobs at once and running jobs through their signal', async () => {
@@ -108,7 +125,16 @@ describe('job queue', () => {
 
     expireLease(q.id);
     let ran = 0;
-    const engine = new Engine(ctx, { calculations: () => { ran++; return { result: { by: 'b' } }; } }, { owner: 'node-b/t1' });
+    const engine = new Engine(
+      ctx,
+      {
+        calculations: () => {
+          ran++;
+          return { result: { by: 'b' } };
+        },
+      },
+      { owner: 'node-b/t1' },
+    );
     expect(await engine.drain()).toBe(1);
     expect(ran).toBe(1);
     expect(rows()[0]).toMatchObject({ status: 'done', workerId: 'node-b/t1', attempts: 2, payload: { result: { by: 'b' } } });
@@ -127,11 +153,20 @@ describe('nodes on one data directory', () => {
     first.setUrl('http://127.0.0.1:8080');
     const job = claimNext(ctx, `${first.id}/t1`)!;
     const err = errorOf(() => registerNode(ctx, 'serve'));
-    expect(err.message).toMatch(/^Fund Audit is already serving the data directory .* at http:\/\/127\.0\.0\.1:8080 \(pid \d+ on .*\)\. Stop that server first, or add job workers to it with `fund-audit worker`\.$/);
+    expect(err.message).toMatch(
+      /^Fund Audit is already serving the data directory .* at http:\/\/127\.0\.0\.1:8080 \(pid \d+ on .*\)\. Stop that server first, or add job workers to it with `fund-audit worker`\.$/,
+    );
     expect(err.status).toBe(409);
     expect(rows()[0]).toMatchObject({ id: job.id, status: 'running', workerId: `${first.id}/t1`, leaseExpiresAt: job.leaseExpiresAt });
     const worker = registerNode(ctx, 'worker', { workers: 2 }); // workers may join
-    expect(ctx.db.select().from(nodes).all().map((n) => n.kind).sort()).toEqual(['serve', 'worker']);
+    expect(
+      ctx.db
+        .select()
+        .from(nodes)
+        .all()
+        .map((n) => n.kind)
+        .sort(),
+    ).toEqual(['serve', 'worker']);
     worker.unregister();
     first.unregister();
     expect(registerNode(ctx, 'serve').kind).toBe('serve');
@@ -141,7 +176,10 @@ describe('nodes on one data directory', () => {
     const f = fund();
     enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     // a server of this host whose process is gone (pid 2^22 + 1 is above Linux's pid limit)
-    ctx.db.insert(nodes).values({ id: 'serve-dead', kind: 'serve', hostname: hostname(), pid: 4_194_305, startedAt: new Date().toISOString(), heartbeatAt: Date.now() }).run();
+    ctx.db
+      .insert(nodes)
+      .values({ id: 'serve-dead', kind: 'serve', hostname: hostname(), pid: 4_194_305, startedAt: new Date().toISOString(), heartbeatAt: Date.now() })
+      .run();
     claimNext(ctx, 'serve-dead/t1');
     expect(claimNext(ctx, 'serve-new/t1')).toBeNull();
     expect(reapDeadNodes(ctx)).toEqual(['serve-dead']);

@@ -54,17 +54,34 @@ function sameJob(a: { fundRequestId: number | null; stage: string; payload?: Rec
  * @returns the process row
  */
 export function enqueue(ctx: AppContext, input: EnqueueInput): ProcessRow {
-  const pending = ctx.db.select().from(processes)
-    .where(and(eq(processes.stage, input.stage), eq(processes.status, 'pending'), input.fundRequestId === null ? isNull(processes.fundRequestId) : eq(processes.fundRequestId, input.fundRequestId)))
-    .all().find((p) => sameJob(p, { ...input, fundRequestId: input.fundRequestId }));
+  const pending = ctx.db
+    .select()
+    .from(processes)
+    .where(
+      and(
+        eq(processes.stage, input.stage),
+        eq(processes.status, 'pending'),
+        input.fundRequestId === null ? isNull(processes.fundRequestId) : eq(processes.fundRequestId, input.fundRequestId),
+      ),
+    )
+    .all()
+    .find((p) => sameJob(p, { ...input, fundRequestId: input.fundRequestId }));
   if (pending) {
     if (input.forceRun && !pending.forceRun) ctx.db.update(processes).set({ forceRun: true }).where(eq(processes.id, pending.id)).run();
     return pending;
   }
-  const row = ctx.db.insert(processes).values({
-    fundRequestId: input.fundRequestId, stage: input.stage, status: 'pending', forceRun: !!input.forceRun,
-    payload: input.payload ?? {}, createdById: input.createdById ?? null,
-  }).returning().get();
+  const row = ctx.db
+    .insert(processes)
+    .values({
+      fundRequestId: input.fundRequestId,
+      stage: input.stage,
+      status: 'pending',
+      forceRun: !!input.forceRun,
+      payload: input.payload ?? {},
+      createdById: input.createdById ?? null,
+    })
+    .returning()
+    .get();
   publishProcess(ctx, row);
   return row;
 }
@@ -80,45 +97,75 @@ export const pipelineEnabled = (ctx: AppContext) => serviceOn(ctx, 'pipeline');
  * @returns the claimed row, or null when nothing is runnable
  */
 export function claimNext(ctx: AppContext, owner: string, stages?: string[]): ProcessRow | null {
-  return ctx.db.transaction((tx) => {
-    const now = Date.now();
-    const expired = or(isNull(processes.leaseExpiresAt), lte(processes.leaseExpiresAt, now));
-    const runnable = or(eq(processes.status, 'pending'), and(eq(processes.status, 'running'), expired));
-    const candidates = tx.select().from(processes)
-      .where(stages ? and(runnable, inArray(processes.stage, stages as JobKind[])) : runnable)
-      .orderBy(asc(processes.id)).limit(50).all();
-    if (!candidates.length) return null;
-    const live = tx.select({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, payload: processes.payload }).from(processes)
-      .where(and(eq(processes.status, 'running'), sql`${processes.leaseExpiresAt} > ${now}`)).all();
-    const blocks = (r: (typeof live)[number], c: ProcessRow) =>
-      r.id !== c.id && (sameJob(r, c) || (c.fundRequestId !== null && r.fundRequestId === c.fundRequestId) || (ONE_AT_A_TIME.has(c.stage) && r.stage === c.stage));
-    const job = candidates.find((c) => !live.some((r) => blocks(r, c)));
-    if (!job) return null;
-    const claimed = tx.update(processes)
-      .set({ status: 'running', workerId: owner, startedAt: isoNow(), leaseExpiresAt: now + leaseMs(ctx), attempts: sql`${processes.attempts} + 1` })
-      .where(and(eq(processes.id, job.id), job.status === 'pending' ? eq(processes.status, 'pending') : and(eq(processes.status, 'running'), expired)))
-      .returning().get();
-    if (claimed && job.status === 'running') ctx.log.warn({ processId: job.id, stage: job.stage, from: job.workerId, to: owner }, 'taking over a job whose worker stopped renewing its lease');
-    return claimed ?? null;
-  }, { behavior: 'immediate' });
+  return ctx.db.transaction(
+    (tx) => {
+      const now = Date.now();
+      const expired = or(isNull(processes.leaseExpiresAt), lte(processes.leaseExpiresAt, now));
+      const runnable = or(eq(processes.status, 'pending'), and(eq(processes.status, 'running'), expired));
+      const candidates = tx
+        .select()
+        .from(processes)
+        .where(stages ? and(runnable, inArray(processes.stage, stages as JobKind[])) : runnable)
+        .orderBy(asc(processes.id))
+        .limit(50)
+        .all();
+      if (!candidates.length) return null;
+      const live = tx
+        .select({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, payload: processes.payload })
+        .from(processes)
+        .where(and(eq(processes.status, 'running'), sql`${processes.leaseExpiresAt} > ${now}`))
+        .all();
+      const blocks = (r: (typeof live)[number], c: ProcessRow) =>
+        r.id !== c.id &&
+        (sameJob(r, c) || (c.fundRequestId !== null && r.fundRequestId === c.fundRequestId) || (ONE_AT_A_TIME.has(c.stage) && r.stage === c.stage));
+      const job = candidates.find((c) => !live.some((r) => blocks(r, c)));
+      if (!job) return null;
+      const claimed = tx
+        .update(processes)
+        .set({ status: 'running', workerId: owner, startedAt: isoNow(), leaseExpiresAt: now + leaseMs(ctx), attempts: sql`${processes.attempts} + 1` })
+        .where(and(eq(processes.id, job.id), job.status === 'pending' ? eq(processes.status, 'pending') : and(eq(processes.status, 'running'), expired)))
+        .returning()
+        .get();
+      if (claimed && job.status === 'running')
+        ctx.log.warn({ processId: job.id, stage: job.stage, from: job.workerId, to: owner }, 'taking over a job whose worker stopped renewing its lease');
+      return claimed ?? null;
+    },
+    { behavior: 'immediate' },
+  );
 }
 
 /** Renews the lease of `owner`'s running job; false when it is not that (cancelled, taken over, finished). */
 export function renewLease(ctx: AppContext, id: number, owner: string): boolean {
-  const r = ctx.sqlite.prepare("UPDATE processes SET lease_expires_at = ? WHERE id = ? AND worker_id = ? AND status = 'running'").run(Date.now() + leaseMs(ctx), id, owner);
+  const r = ctx.sqlite
+    .prepare("UPDATE processes SET lease_expires_at = ? WHERE id = ? AND worker_id = ? AND status = 'running'")
+    .run(Date.now() + leaseMs(ctx), id, owner);
   return r.changes > 0;
 }
 
 /** Ends `owner`'s running job with a status; null when it is no longer that owner's running job. */
-function finishOwned(ctx: AppContext, job: ProcessRow, owner: string, status: JobStatus, payload: Record<string, unknown>, next: NextJob[] = []): ProcessRow | null {
-  const row = ctx.db.transaction((tx) => {
-    const done = tx.update(processes).set({ status, payload: { ...(job.payload ?? {}), ...payload }, finishedAt: isoNow(), leaseExpiresAt: null })
-      .where(and(eq(processes.id, job.id), eq(processes.workerId, owner), eq(processes.status, 'running'))).returning().get();
-    if (!done) return null;
-    publishProcess(ctx, done);
-    for (const n of next) enqueue(ctx, { ...n, stage: n.stage as JobKind, createdById: job.createdById });
-    return done;
-  }, { behavior: 'immediate' });
+function finishOwned(
+  ctx: AppContext,
+  job: ProcessRow,
+  owner: string,
+  status: JobStatus,
+  payload: Record<string, unknown>,
+  next: NextJob[] = [],
+): ProcessRow | null {
+  const row = ctx.db.transaction(
+    (tx) => {
+      const done = tx
+        .update(processes)
+        .set({ status, payload: { ...(job.payload ?? {}), ...payload }, finishedAt: isoNow(), leaseExpiresAt: null })
+        .where(and(eq(processes.id, job.id), eq(processes.workerId, owner), eq(processes.status, 'running')))
+        .returning()
+        .get();
+      if (!done) return null;
+      publishProcess(ctx, done);
+      for (const n of next) enqueue(ctx, { ...n, stage: n.stage as JobKind, createdById: job.createdById });
+      return done;
+    },
+    { behavior: 'immediate' },
+  );
   if (!row) ctx.log.warn({ processId: job.id, stage: job.stage, owner }, 'a job ended after its lease was lost; its outcome is not recorded');
   return row;
 }
@@ -129,7 +176,11 @@ function finishOwned(ctx: AppContext, job: ProcessRow, owner: string, status: Jo
  */
 export function expireLeases(ctx: AppContext, owner: string, exact = false): number {
   const who = exact ? eq(processes.workerId, owner) : sql`substr(${processes.workerId}, 1, ${owner.length}) = ${owner}`;
-  return ctx.db.update(processes).set({ leaseExpiresAt: 0 }).where(and(eq(processes.status, 'running'), who)).run().changes;
+  return ctx.db
+    .update(processes)
+    .set({ leaseExpiresAt: 0 })
+    .where(and(eq(processes.status, 'running'), who))
+    .run().changes;
 }
 
 /**

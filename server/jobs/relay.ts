@@ -38,14 +38,23 @@ export function tailEventsFromDb(ctx: AppContext, nodeId: string): () => void {
   let lastPrune = Date.now();
   const timer = setInterval(() => {
     try {
-      const rows = ctx.db.select().from(nodeEvents).where(and(gt(nodeEvents.id, last), ne(nodeEvents.nodeId, nodeId))).orderBy(nodeEvents.id).limit(1000).all();
+      const rows = ctx.db
+        .select()
+        .from(nodeEvents)
+        .where(and(gt(nodeEvents.id, last), ne(nodeEvents.nodeId, nodeId)))
+        .orderBy(nodeEvents.id)
+        .limit(1000)
+        .all();
       for (const r of rows) {
         last = r.id;
         ctx.events.publish(r.name as AppEventName, r.data as AppEvents[AppEventName]);
       }
       if (Date.now() - lastPrune > 60_000) {
         lastPrune = Date.now();
-        ctx.db.delete(nodeEvents).where(lt(nodeEvents.createdAt, Date.now() - KEEP_MS)).run();
+        ctx.db
+          .delete(nodeEvents)
+          .where(lt(nodeEvents.createdAt, Date.now() - KEEP_MS))
+          .run();
       }
     } catch (err) {
       ctx.log.warn({ err }, 'reading events of other processes failed; trying again');

@@ -53,7 +53,9 @@ describe('request pools', () => {
   it('answer uploads, mapping files, self-onboarding checks, the export and uncached listings in pool threads', async () => {
     refuseHeavyWork(true);
     // the thread serving requests refuses the work itself...
-    expect(errorOf(() => validateBulkUpload(ctx, 'real-funds.csv', fixture('fund-requests', 'real-funds.csv'))).message).toMatch(/ran on the thread that serves requests/);
+    expect(errorOf(() => validateBulkUpload(ctx, 'real-funds.csv', fixture('fund-requests', 'real-funds.csv'))).message).toMatch(
+      /ran on the thread that serves requests/,
+    );
     // ...and every call below still answers: its heavy part ran in a pool thread
     const seen = await tasksOf(async () => {
       const listing = await api.post('funds/listing', { search: 'kentucky' }, token);
@@ -67,20 +69,45 @@ describe('request pools', () => {
       expect(auditorUpload.status, JSON.stringify(auditorUpload.body)).toBe(200);
       const mapping = await api.call('POST', 'mappings/create', {
         token,
-        body: form({ administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'custom', mappingName: 'pool_check', rationale: 'pool test' },
-          [{ field: 'upload', name: 'instrument_mapping.csv', bytes: fixture('tpas', 'meridian_fund_services', 'mappings', 'instrument_mapping.csv') }]),
+        body: form(
+          {
+            administrator: 'meridian_fund_services',
+            mappingType: 'instrument_mapping',
+            mappingMode: 'custom',
+            mappingName: 'pool_check',
+            rationale: 'pool test',
+          },
+          [{ field: 'upload', name: 'instrument_mapping.csv', bytes: fixture('tpas', 'meridian_fund_services', 'mappings', 'instrument_mapping.csv') }],
+        ),
       });
       expect(mapping.status, JSON.stringify(mapping.body)).toBe(200);
-      const checked = await api.call('POST', 'sdm-upload/validate-mappings', { token, body: form({}, [{ field: 'mappings', name: 'file_layout.csv', bytes: fixture('tpas', 'demo_test', 'mappings', 'file_layout.csv') }]) });
+      const checked = await api.call('POST', 'sdm-upload/validate-mappings', {
+        token,
+        body: form({}, [{ field: 'mappings', name: 'file_layout.csv', bytes: fixture('tpas', 'demo_test', 'mappings', 'file_layout.csv') }]),
+      });
       expect(checked.body.payload.file_layout.valid).toBe(true);
-      const exported = await api.app.fetch(new Request('http://t/api/v2.0/funds/export-all', { method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: '{}' }));
+      const exported = await api.app.fetch(
+        new Request('http://t/api/v2.0/funds/export-all', {
+          method: 'POST',
+          headers: { 'x-access-token': token, 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      );
       expect(exported.status).toBe(200);
       expect(Number(exported.headers.get('x-total-count'))).toBeGreaterThan(0);
     });
-    expect(new Set(seen.map((e) => `${e.pool} ${e.task}`))).toEqual(new Set([
-      'read funds.listing-page', 'read funds.auditor-listing', 'parse bulk-upload.validate', 'parse bulk-upload.prepare-save', 'parse bulk-upload.prepare-upload',
-      'parse mappings.parse', 'parse sdm-upload.read-mappings', 'parse funds.export-listing',
-    ]));
+    expect(new Set(seen.map((e) => `${e.pool} ${e.task}`))).toEqual(
+      new Set([
+        'read funds.listing-page',
+        'read funds.auditor-listing',
+        'parse bulk-upload.validate',
+        'parse bulk-upload.prepare-save',
+        'parse bulk-upload.prepare-upload',
+        'parse mappings.parse',
+        'parse sdm-upload.read-mappings',
+        'parse funds.export-listing',
+      ]),
+    );
     expect(seen.every((e) => e.thread !== threadId)).toBe(true);
   });
 
@@ -96,11 +123,15 @@ describe('request pools', () => {
       expect(res.body.payload).toEqual(JSON.parse(JSON.stringify(here)));
     }
     const bytes = fixture('fund-requests', 'real-funds.csv');
-    expect((await uploadCsv('funds/upload', 'real-funds.csv', bytes)).body.payload).toEqual(JSON.parse(JSON.stringify(validateBulkUpload(ctx, 'real-funds.csv', bytes))));
+    expect((await uploadCsv('funds/upload', 'real-funds.csv', bytes)).body.payload).toEqual(
+      JSON.parse(JSON.stringify(validateBulkUpload(ctx, 'real-funds.csv', bytes))),
+    );
     // a user's mistakes keep their messages and statuses
     const ragged = await uploadCsv('funds/upload', 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv'));
     expect(ragged.status).toBe(400);
-    expect(ragged.body.message).toBe(errorOf(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv'))).message);
+    expect(ragged.body.message).toBe(
+      errorOf(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv'))).message,
+    );
     expect(ragged.body.errors).toEqual(['ragged-rows.csv, row 3: wrong number of values (ragged row)']);
     const unknownFilter = await api.post('funds/listing', { filterId: 999 }, token);
     expect([unknownFilter.status, unknownFilter.body.message]).toEqual([404, 'No such filter with id: 999']);
@@ -124,13 +155,18 @@ describe('request pools', () => {
   });
 
   it('answer distinct listing queries on several read threads at once', async () => {
-    const seen = await tasksOf(() => Promise.all(Array.from({ length: 12 }, (_, i) => api.post('funds/listing', { search: `fund ${i}`, pagination: { limit: 5 } }, token))));
+    const seen = await tasksOf(() =>
+      Promise.all(Array.from({ length: 12 }, (_, i) => api.post('funds/listing', { search: `fund ${i}`, pagination: { limit: 5 } }, token))),
+    );
     const readers = new Set(seen.filter((e) => e.task === 'funds.listing-page').map((e) => e.thread));
     expect(readers.size).toBe(2);
   });
 
   it('give a clear error when a pool thread dies, and answer the next call', async () => {
-    const err = await runTask(ctx, 'parse', 'threads.crash', []).then(() => null, (e: unknown) => e);
+    const err = await runTask(ctx, 'parse', 'threads.crash', []).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PoolThreadError);
     const res = errorResponse(err, ctx.log, {});
     expect(res.status).toBe(503);

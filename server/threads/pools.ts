@@ -55,7 +55,10 @@ export interface PoolTaskEvent {
 /** 503: the thread doing a request's work stopped before answering. */
 export class PoolThreadError extends AppError {
   constructor(what: string) {
-    super(`The server could not finish this request: the worker thread doing it (${what}) stopped. Try again; if it happens again, the server log has the details.`, 503);
+    super(
+      `The server could not finish this request: the worker thread doing it (${what}) stopped. Try again; if it happens again, the server log has the details.`,
+      503,
+    );
   }
 }
 
@@ -108,7 +111,14 @@ function poolOf(ctx: AppContext, name: PoolName, s: PoolState): Piscina {
     maxThreads: size,
     idleTimeout: s.options.idleTimeoutMs,
     atomics: 'disabled',
-    workerData: { role: 'fund-audit-pool', pool: name, config: ctx.config, sqliteAddon: sqliteAddonFile(), entry: script.entry, diagnostics: s.options.diagnostics },
+    workerData: {
+      role: 'fund-audit-pool',
+      pool: name,
+      config: ctx.config,
+      sqliteAddon: sqliteAddonFile(),
+      entry: script.entry,
+      diagnostics: s.options.diagnostics,
+    },
   });
   // a thread failing outside a task (none is running) must not end the server
   pool.on('error', (err: Error) => ctx.log.error({ err, pool: name }, 'a request pool thread failed'));
@@ -121,7 +131,13 @@ function poolOf(ctx: AppContext, name: PoolName, s: PoolState): Piscina {
  * its result; errors the task throws are thrown here as the same typed errors.
  * @throws PoolThreadError when the thread stopped before answering (crash, out of memory, pool closed)
  */
-export async function runTask<N extends TaskName>(ctx: AppContext, pool: PoolName, name: N, args: TaskArgs<N>, transfer: ArrayBuffer[] = []): Promise<TaskResult<N>> {
+export async function runTask<N extends TaskName>(
+  ctx: AppContext,
+  pool: PoolName,
+  name: N,
+  args: TaskArgs<N>,
+  transfer: ArrayBuffer[] = [],
+): Promise<TaskResult<N>> {
   const s = stateOf(ctx);
   const started = performance.now();
   const done = (thread: number) => {

@@ -27,7 +27,8 @@ export const tasks = {
   'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),
   'sdm-upload.read-mappings': (_ctx: AppContext, files: UploadedCsv[]) => readMappingFiles(files),
   'sdm-upload.check-file': (ctx: AppContext, type: 'FundRequest' | 'SDM', file: UploadedCsv) => checkSdmFile(ctx, type, file),
-  'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) => prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
+  'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
+    prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
   // read pool
   // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread

@@ -16,7 +16,13 @@ export interface WireError {
 }
 
 const TYPED: Record<string, new (...args: never[]) => AppError> = {
-  AppError, ValidationError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, TooLargeError,
+  AppError,
+  ValidationError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  TooLargeError,
 };
 
 /** The plain-data form of a thrown value. */

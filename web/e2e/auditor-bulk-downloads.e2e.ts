@@ -29,7 +29,11 @@ describe('auditor bulk upload and downloads queue', () => {
   const apiCall = (path: string, body: unknown) =>
     page.evaluate(
       async ([p, b]) => {
-        const res = await fetch(`/api/v2.0${p}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: JSON.stringify(b) });
+        const res = await fetch(`/api/v2.0${p}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-access-token': sessionStorage.getItem('fa.token') ?? '' },
+          body: JSON.stringify(b),
+        });
         return res.json();
       },
       [path, body] as const,
@@ -117,7 +121,15 @@ describe('auditor bulk upload and downloads queue', () => {
     await aud.action('Download').click();
     const dialog = aud.dialog('Download');
     await dialog.getByText('Work papers (visualization)').waitFor();
-    expect(await dialog.locator('label').allInnerTexts()).toEqual(['All', 'Work papers (visualization)', 'Calculations', 'Standardization', 'Identification', 'Raw import', 'Fund request']);
+    expect(await dialog.locator('label').allInnerTexts()).toEqual([
+      'All',
+      'Work papers (visualization)',
+      'Calculations',
+      'Standardization',
+      'Identification',
+      'Raw import',
+      'Fund request',
+    ]);
     await dialog.getByText('Work papers (visualization)').click();
     await dialog.getByRole('button', { name: 'Download' }).click();
     await dialog.getByText('Successfully added to Queue.').waitFor();
@@ -162,7 +174,9 @@ describe('auditor bulk upload and downloads queue', () => {
     expect(await aud.queueRows.count()).toBe(2);
     await aud.dismissToasts();
 
-    await page.route('**/api/v2.0/export/files/delete-old', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, payload: null, errors: ['disk full'] }) }));
+    await page.route('**/api/v2.0/export/files/delete-old', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, payload: null, errors: ['disk full'] }) }),
+    );
     await aud.queue.getByRole('button', { name: 'Delete older than 90 days' }).click();
     await aud.dialog('Delete old export files').getByRole('button', { name: 'Delete' }).click();
     await aud.toast('Delete export files older than 90 days failed.').waitFor();

@@ -17,7 +17,12 @@ import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = ['MFS_TB_S000013795_20230331.csv', 'MFS_HOLDINGS_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv'];
+const INPUTS = [
+  'MFS_TB_S000013795_20230331.csv',
+  'MFS_HOLDINGS_S000013795_20230331.csv',
+  'MFS_PRICES_S000013795_20230331.csv',
+  'MFS_CAPITAL_S000013795_20230331.csv',
+];
 const GS = 'Goldman Sachs Bond Fund';
 const AST = 'AST Bond Portfolio 2022';
 const KENTUCKY = 'Kentucky Tax-Free Short-to-Medium Series';
@@ -72,7 +77,11 @@ describe('auditor fund details on pipeline data', () => {
   });
 
   const openDetails = async (name: string) => {
-    await aud.row(name).getByRole('button', { name: `Fund details of ${name}` }).first().click();
+    await aud
+      .row(name)
+      .getByRole('button', { name: `Fund details of ${name}` })
+      .first()
+      .click();
     await aud.dialog(`Fund details - ${name}`).waitFor();
   };
   const closeDetails = async () => {
@@ -155,10 +164,21 @@ describe('auditor fund details on pipeline data', () => {
     const original = await fund(kentucky!);
     const copy = await api<{ id: number }>('POST', '/fund', {
       fund: {
-        name: `${KENTUCKY} (stub period)`, client: original.client, administrator: 'keystone_admin', fund_codes: [{ code: 'S000012000', main: true }],
-        period_end: '2022-12-30', period_start: original.period_start, currency: original.currency, request_date: original.request_date,
-        country: original.country, due_date: original.due_date, audit_start_date: original.audit_start_date, nav_close_date: original.nav_close_date,
-        PM: 1, TE: 0.75, SAD: 0.05,
+        name: `${KENTUCKY} (stub period)`,
+        client: original.client,
+        administrator: 'keystone_admin',
+        fund_codes: [{ code: 'S000012000', main: true }],
+        period_end: '2022-12-30',
+        period_start: original.period_start,
+        currency: original.currency,
+        request_date: original.request_date,
+        country: original.country,
+        due_date: original.due_date,
+        audit_start_date: original.audit_start_date,
+        nav_close_date: original.nav_close_date,
+        PM: 1,
+        TE: 0.75,
+        SAD: 0.05,
       },
     });
     await page.reload();

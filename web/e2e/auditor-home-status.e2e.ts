@@ -36,7 +36,7 @@ describe('auditor home, wiki and status reporting', () => {
     await server?.stop();
   });
 
-  it('shows the welcome and the release of the changelog under What\'s New', async () => {
+  it("shows the welcome and the release of the changelog under What's New", async () => {
     const shell = new ShellPage(page);
     expect(await shell.frameKind()).toBe('auditor');
     expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
@@ -88,11 +88,17 @@ describe('auditor home, wiki and status reporting', () => {
     await aud.nav('Data Platform');
     await aud.statusReporting.waitFor();
     expect(await aud.main.locator('.p-tabview-nav').first().getByRole('tab').allInnerTexts()).toEqual([
-      'Status Reporting', 'Funds Listing', 'Bulk Upload', 'Downloads Queue', 'Custom Mapping',
+      'Status Reporting',
+      'Funds Listing',
+      'Bulk Upload',
+      'Downloads Queue',
+      'Custom Mapping',
     ]);
     const count = page.getByTestId('active-count');
     expect((await count.innerText()).replace(/\s+/g, ' ')).toMatch(/^4 \/ 4 active fund requests/);
-    expect(await count.locator('[data-pr-tooltip]').getAttribute('data-pr-tooltip')).toBe('Fund requests where "Data Due Date" is in the past and are not "Issued"');
+    expect(await count.locator('[data-pr-tooltip]').getAttribute('data-pr-tooltip')).toBe(
+      'Fund requests where "Data Due Date" is in the past and are not "Issued"',
+    );
     await count.locator('[data-pr-tooltip]').hover();
     await page.locator('.p-tooltip', { hasText: 'Data Due Date' }).waitFor();
 
@@ -125,7 +131,13 @@ describe('auditor home, wiki and status reporting', () => {
   });
 
   it('offers to try again when the report cannot be loaded', async () => {
-    await page.route('**/api/v2.0/user/status-report', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, payload: null, errors: ['report store unavailable'] }) }));
+    await page.route('**/api/v2.0/user/status-report', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['report store unavailable'] }),
+      }),
+    );
     await page.reload();
     await aud.main.getByRole('alert').filter({ hasText: 'The status report could not be loaded.' }).waitFor();
     await aud.toast('report store unavailable').waitFor();

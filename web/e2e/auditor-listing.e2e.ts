@@ -164,7 +164,10 @@ describe('auditor funds listing and fund details', () => {
   });
 
   it('keeps the rows of an open fund read-only but its comments editable', async () => {
-    await aud.row(GS).getByRole('button', { name: `Fund details of ${GS}` }).click();
+    await aud
+      .row(GS)
+      .getByRole('button', { name: `Fund details of ${GS}` })
+      .click();
     const dialog = aud.details;
     await dialog.getByText('Only comments and recipients can be changed because the fund request is Open').waitFor();
     expect(await dialog.locator('#fa-fd-country').count()).toBe(0); // no control, the text only

@@ -38,8 +38,15 @@ describe('auditor self-onboarding wizard', () => {
     for (const t of ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping']) {
       copyFileSync(join(repoRoot, `fixtures/tpas/demo_test/mappings/${t}.csv`), join(dir, 'harbor', `${t}.csv`));
     }
-    writeFileSync(join(dir, 'harbor', 'fund_request.csv'), [csv[0], csv.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',harbor_admin,')].join('\n') + '\n');
-    for (const [from, to] of [['demo_trial_balance.csv', 'trial_balance.csv'], ['demo_holdings.csv', 'holdings.csv'], ['demo_share_capital.csv', 'share_capital.csv']]) {
+    writeFileSync(
+      join(dir, 'harbor', 'fund_request.csv'),
+      [csv[0], csv.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',harbor_admin,')].join('\n') + '\n',
+    );
+    for (const [from, to] of [
+      ['demo_trial_balance.csv', 'trial_balance.csv'],
+      ['demo_holdings.csv', 'holdings.csv'],
+      ['demo_share_capital.csv', 'share_capital.csv'],
+    ]) {
       copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs', from), join(dir, 'harbor', to));
     }
 
@@ -106,7 +113,10 @@ describe('auditor self-onboarding wizard', () => {
     await files.getByText('No fund requests').waitFor();
     await files.getByText('No SDM files').waitFor();
     await page.getByTestId('sdm-file-input').setInputFiles([join(dir, 'fund_request.csv'), join(dir, 'holdings.csv'), join(dir, 'positions.csv')]);
-    await files.getByRole('region', { name: 'Failed files' }).getByText(/positions\.csv: The file name must be one of/).waitFor();
+    await files
+      .getByRole('region', { name: 'Failed files' })
+      .getByText(/positions\.csv: The file name must be one of/)
+      .waitFor();
     await files.getByRole('table', { name: 'Fund requests' }).getByText('fund_request.csv').waitFor();
     await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv').waitFor();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-files.png'), fullPage: true });
@@ -136,19 +146,24 @@ describe('auditor self-onboarding wizard', () => {
     await mappings.getByRole('button', { name: 'Save & Next' }).click();
     const files = page.getByTestId('sdm-files');
     await files.getByText('No fund requests').waitFor();
-    await page.getByTestId('sdm-file-input').setInputFiles(['fund_request.csv', 'trial_balance.csv', 'holdings.csv', 'share_capital.csv'].map((f) => join(dir, 'harbor', f)));
+    await page
+      .getByTestId('sdm-file-input')
+      .setInputFiles(['fund_request.csv', 'trial_balance.csv', 'holdings.csv', 'share_capital.csv'].map((f) => join(dir, 'harbor', f)));
     await files.getByRole('table', { name: 'SDM files' }).getByText('share_capital.csv').waitFor();
     await files.getByRole('button', { name: 'Process' }).click();
     await page.getByTestId('sdm-finished').getByText('Manual Self-Onboarding finished').waitFor({ timeout: 20_000 });
     // the server's pipeline takes the files through to the fund's work paper
-    const workPapers = () => page.evaluate(async () => {
-      const headers = { 'x-access-token': sessionStorage.getItem('fa.token') ?? '', 'content-type': 'application/json' };
-      const list = await (await fetch('/api/v2.0/user/fundsByTpa', { method: 'POST', headers, body: JSON.stringify({ offset: 0, limit: 10, tpa: 'harbor_admin' }) })).json();
-      const id = list.payload.rows[0]?.id;
-      if (!id) return -1;
-      const d = await (await fetch(`/api/v2.0/fund/${id}`, { headers })).json();
-      return d.payload.workPapers.length;
-    });
+    const workPapers = () =>
+      page.evaluate(async () => {
+        const headers = { 'x-access-token': sessionStorage.getItem('fa.token') ?? '', 'content-type': 'application/json' };
+        const list = await (
+          await fetch('/api/v2.0/user/fundsByTpa', { method: 'POST', headers, body: JSON.stringify({ offset: 0, limit: 10, tpa: 'harbor_admin' }) })
+        ).json();
+        const id = list.payload.rows[0]?.id;
+        if (!id) return -1;
+        const d = await (await fetch(`/api/v2.0/fund/${id}`, { headers })).json();
+        return d.payload.workPapers.length;
+      });
     await expect.poll(workPapers, { timeout: 30_000 }).toBe(1);
     expect(pageErrors).toEqual([]);
   });

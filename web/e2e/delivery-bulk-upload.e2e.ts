@@ -35,7 +35,10 @@ describe('delivery bulk upload', () => {
     // the real funds again, plus the Goldman Sachs row under a new fund code: a new request
     const lines = readFileSync(join(FIXTURES, 'real-funds.csv'), 'utf8').trimEnd().split(/\r?\n/);
     const gs = lines.find((l) => l.startsWith('Goldman Sachs Bond Fund'))!;
-    writeFileSync(join(dir, 'funds.csv'), [...lines, gs.replace('Goldman Sachs Bond Fund', 'Goldman Sachs Bond Fund II').replace(',S000013795,', ',S000099001,')].join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'funds.csv'),
+      [...lines, gs.replace('Goldman Sachs Bond Fund', 'Goldman Sachs Bond Fund II').replace(',S000013795,', ',S000099001,')].join('\n') + '\n',
+    );
     writeFileSync(join(dir, 'funds.txt'), 'not a csv');
     server = await startServer();
     browser = await launchBrowser();

@@ -14,7 +14,12 @@ import { DashboardPage } from './pages/dashboard-page';
 import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
 
-const REAL_FUNDS = ['AST Bond Portfolio 2022', 'Goldman Sachs Bond Fund', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series'];
+const REAL_FUNDS = [
+  'AST Bond Portfolio 2022',
+  'Goldman Sachs Bond Fund',
+  'Kentucky Tax-Free Short-to-Medium Series',
+  'Kentucky Tax-Free Short-to-Medium Series',
+];
 const WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
 
 describe('delivery dashboard', () => {
@@ -52,8 +57,21 @@ describe('delivery dashboard', () => {
     expect((await dash.fundNames()).sort()).toEqual([...REAL_FUNDS].sort());
     const headers = await dash.headers();
     expect(headers.slice(0, 15)).toEqual([
-      'Administrator', 'Country', 'Request date', 'Period end', 'Status', 'Error flag', 'Process status', 'Data status',
-      'Work papers', 'Data Requested Status', 'Self Onboarded', 'Client', 'Fund Name', 'Fund Code', 'Alternate Codes',
+      'Administrator',
+      'Country',
+      'Request date',
+      'Period end',
+      'Status',
+      'Error flag',
+      'Process status',
+      'Data status',
+      'Work papers',
+      'Data Requested Status',
+      'Self Onboarded',
+      'Client',
+      'Fund Name',
+      'Fund Code',
+      'Alternate Codes',
     ]);
     // hidden by default; no aggregation columns without config.aggregation
     for (const h of ['Accounting standard', 'PM', 'TE', 'SAD', 'Notes', 'Price type 1', 'Is Parent', 'Parent']) expect(headers).not.toContain(h);
@@ -154,7 +172,11 @@ describe('delivery dashboard', () => {
 
   it('removes the optimistic tag and says so when saving a filter fails', async () => {
     await page.route('**/api/v2.0/filter', (route) =>
-      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ success: false, payload: null, errors: ['At most 7 filters can be saved'], message: 'At most 7 filters can be saved' }) }),
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['At most 7 filters can be saved'], message: 'At most 7 filters can be saved' }),
+      }),
     );
     await page.getByLabel('Filter name').fill('Doomed');
     await page.getByRole('button', { name: 'Save active filter' }).click();
@@ -267,15 +289,21 @@ describe('delivery dashboard', () => {
     await expect.poll(async () => (await dash.fundNames()).length).toBe(3);
     await dash.sortBy('Fund Name');
     await dash.sortBy('Fund Name');
-    await expect.poll(() => dash.fundNames()).toEqual(['AST Bond Portfolio 2022', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series']);
+    await expect
+      .poll(() => dash.fundNames())
+      .toEqual(['AST Bond Portfolio 2022', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series']);
     // drag the Country header before Administrator
-    await dash.grid.locator('thead th[data-col="country"]').dragTo(dash.grid.locator('thead th[data-col="administrator"]'), { targetPosition: { x: 5, y: 10 } });
+    await dash.grid
+      .locator('thead th[data-col="country"]')
+      .dragTo(dash.grid.locator('thead th[data-col="administrator"]'), { targetPosition: { x: 5, y: 10 } });
     await expect.poll(async () => (await dash.headers()).slice(0, 2)).toEqual(['Country', 'Administrator']);
     await page.reload();
     await expect.poll(() => dash.title.innerText(), { timeout: 10_000 }).toBe('Pending');
     expect((await dash.headers()).slice(0, 2)).toEqual(['Country', 'Administrator']);
     expect(await dash.ariaSort('name')).toBe('ascending');
-    await expect.poll(() => dash.fundNames()).toEqual(['AST Bond Portfolio 2022', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series']);
+    await expect
+      .poll(() => dash.fundNames())
+      .toEqual(['AST Bond Portfolio 2022', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series']);
     // the column chosen earlier is still shown; the preferences are kept per user
     expect(await dash.headers()).toContain('PM');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('fa.listing.1') ?? '{}') as { sorting?: unknown; activeFilterId?: number });

@@ -33,7 +33,8 @@ describe('settings and key generator', () => {
   const pageErrors: string[] = [];
 
   /** Calls the API from Node with a token (as a service using a key would). */
-  const callWith = (token: string, path: string) => fetch(`${server.url}/api/v2.0${path}`, { method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: '{}' });
+  const callWith = (token: string, path: string) =>
+    fetch(`${server.url}/api/v2.0${path}`, { method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: '{}' });
   const go = async (entry: string, title: string) => {
     await shell.sider.getByRole('link', { name: entry }).click();
     await expect.poll(() => shell.pageTitle.innerText()).toBe(title);
@@ -41,7 +42,10 @@ describe('settings and key generator', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ devToolsEnabled: true, devToolsLocal: true, impersonateEnabled: true, branchChangeEnabled: true }));
+    writeFileSync(
+      join(dataDir, 'config.json'),
+      JSON.stringify({ devToolsEnabled: true, devToolsLocal: true, impersonateEnabled: true, branchChangeEnabled: true }),
+    );
     server = await startServer({ dataDir });
     browser = await launchBrowser();
     context = await newContext(browser);

@@ -137,7 +137,12 @@ describe('delivery file pages', () => {
       route.fulfill({
         status: 413,
         contentType: 'application/json',
-        body: JSON.stringify({ success: false, payload: null, errors: ['File is larger than the limit of 1024 bytes'], message: 'File upload failed. File size limit has been reached 1024B' }),
+        body: JSON.stringify({
+          success: false,
+          payload: null,
+          errors: ['File is larger than the limit of 1024 bytes'],
+          message: 'File upload failed. File size limit has been reached 1024B',
+        }),
       }),
     );
     await imports.upload(join(MFS, 'inputs', 'MFS_CAPITAL_S000013795_20230331.csv'));

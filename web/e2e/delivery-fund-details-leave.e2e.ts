@@ -96,12 +96,17 @@ describe('delivery fund details: leaving and recipients', () => {
     expect(await fd.validationErrors.innerText()).toContain('Recipient 1 (admin@fund-audit.local) needs a role');
 
     await recipients.locator('tbody tr').first().locator('.p-dropdown').click();
-    await page.locator('.p-dropdown-item', { hasText: /^Auditor$/ }).first().click();
+    await page
+      .locator('.p-dropdown-item', { hasText: /^Auditor$/ })
+      .first()
+      .click();
     await fd.button('Save').click();
     // the previous test's save notice may still be showing: the newest one is the last
     await fd.toast('Fund request saved').last().waitFor();
     const table = fd.table('Recipients');
-    await expect.poll(async () => (await table.locator('tbody tr td').allInnerTexts()).map((t) => t.trim())).toEqual(['Fund Audit Administrator', 'admin@fund-audit.local', 'Auditor']);
+    await expect
+      .poll(async () => (await table.locator('tbody tr td').allInnerTexts()).map((t) => t.trim()))
+      .toEqual(['Fund Audit Administrator', 'admin@fund-audit.local', 'Auditor']);
     // editing again: the name stays text
     await fd.button('Edit').click();
     expect(await recipients.locator('[data-field="full_name"]').first().innerText()).toBe('Fund Audit Administrator');

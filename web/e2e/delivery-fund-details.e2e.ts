@@ -24,7 +24,12 @@ import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = ['MFS_TB_S000013795_20230331.csv', 'MFS_HOLDINGS_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_CAPITAL_S000013795_20230331.csv'];
+const INPUTS = [
+  'MFS_TB_S000013795_20230331.csv',
+  'MFS_HOLDINGS_S000013795_20230331.csv',
+  'MFS_PRICES_S000013795_20230331.csv',
+  'MFS_CAPITAL_S000013795_20230331.csv',
+];
 const GS = 'Goldman Sachs Bond Fund';
 const AST = 'AST Bond Portfolio 2022';
 
@@ -76,15 +81,30 @@ describe('delivery fund details', () => {
     const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
     expect(wp).toMatch(/work_papers\.xlsx$/);
     expect(await fd.fileStatus('Work papers', wp)).toBe('Not released');
-    expect(await fd.files('Work papers').getByRole('button', { name: /QA validations of .*: 8 warnings/ }).count()).toBe(1);
+    expect(
+      await fd
+        .files('Work papers')
+        .getByRole('button', { name: /QA validations of .*: 8 warnings/ })
+        .count(),
+    ).toBe(1);
     await page.screenshot({ path: screenshotPath('delivery-fund-details-files.png'), fullPage: true });
   });
 
   it('reviews and releases the work paper, and shows the review in the trail', async () => {
     const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
-    await fd.files('Work papers').getByRole('button', { name: `Review ${wp}` }).click();
+    await fd
+      .files('Work papers')
+      .getByRole('button', { name: `Review ${wp}` })
+      .click();
     await fd.toast(`${wp} reviewed`).waitFor();
-    await expect.poll(() => fd.files('Work papers').getByRole('button', { name: `Unreview ${wp}` }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        fd
+          .files('Work papers')
+          .getByRole('button', { name: `Unreview ${wp}` })
+          .count(),
+      )
+      .toBe(1);
     await page.getByRole('button', { name: 'Release all', exact: true }).click();
     await expect.poll(() => fd.fileStatus('Work papers', wp)).toBe('Released');
     await fd.tab('Trail');
@@ -98,7 +118,14 @@ describe('delivery fund details', () => {
     const fund = await api<{ workPapers: Array<{ id: number }> }>('GET', `/fund/${ids.gs}`);
     // another user marks the work paper not reviewed
     await api('POST', '/file/review', { ids: [fund.workPapers[0].id], reviewed: false, fundRequestId: ids.gs });
-    await expect.poll(() => fd.files('Work papers').getByRole('button', { name: `Review ${wp}` }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        fd
+          .files('Work papers')
+          .getByRole('button', { name: `Review ${wp}` })
+          .count(),
+      )
+      .toBe(1);
     expect(await page.evaluate(() => (window as unknown as { faNoReload?: boolean }).faNoReload)).toBe(true);
   });
 
@@ -115,7 +142,11 @@ describe('delivery fund details', () => {
     const errors = page.locator('.fa-fd-tabs');
     await expect.poll(async () => (await fd.table('Errors').count()) + (await errors.getByText('No errors').count())).toBe(1);
     if (await fd.table('Errors').count()) {
-      await fd.table('Errors').getByRole('button', { name: /Payload of entry/ }).first().click();
+      await fd
+        .table('Errors')
+        .getByRole('button', { name: /Payload of entry/ })
+        .first()
+        .click();
       await page.getByRole('dialog', { name: 'Raw payload' }).locator('pre').waitFor();
       await page.keyboard.press('Escape');
     }
@@ -126,10 +157,20 @@ describe('delivery fund details', () => {
     await fd.tab('Files');
     const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
     // the live-socket test left the work paper not reviewed
-    await fd.files('Work papers').getByRole('button', { name: `Review ${wp}` }).waitFor();
+    await fd
+      .files('Work papers')
+      .getByRole('button', { name: `Review ${wp}` })
+      .waitFor();
     await fd.moreAction('Review all work papers');
     await fd.toast('Every work paper is reviewed').waitFor();
-    await expect.poll(() => fd.files('Work papers').getByRole('button', { name: `Unreview ${wp}` }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        fd
+          .files('Work papers')
+          .getByRole('button', { name: `Unreview ${wp}` })
+          .count(),
+      )
+      .toBe(1);
     // a second time there is nothing left to review: the server says so
     await fd.moreAction('Review all work papers');
     await fd.toast(/No work papers to review/).waitFor();
@@ -172,7 +213,12 @@ describe('delivery fund details', () => {
     expect(before[0]).toMatch(/^S000030880\s+Main/);
     // the main code has no remove button; every alternate has one
     expect(await rows.first().getByRole('button').count()).toBe(0);
-    expect(await fd.table('Fund codes').getByRole('button', { name: /^Remove code/ }).count()).toBe(before.length - 1);
+    expect(
+      await fd
+        .table('Fund codes')
+        .getByRole('button', { name: /^Remove code/ })
+        .count(),
+    ).toBe(before.length - 1);
     await page.getByRole('button', { name: 'Add fund code' }).click();
     await rows.last().getByRole('textbox').fill('AST-2022-ALT');
     // an added but empty code is dropped on save
@@ -235,7 +281,7 @@ describe('delivery fund details', () => {
     await expect.poll(() => fd.heading.innerText()).toBe(AST);
   });
 
-  it("switches the forced aggregation rerun and opens the parent from the Aggregation tab", async () => {
+  it('switches the forced aggregation rerun and opens the parent from the Aggregation tab', async () => {
     await fd.tab('Aggregation');
     const sw = page.locator('.p-inputswitch:has(#fa-fd-aggreg-force)');
     expect(await page.locator('#fa-fd-aggreg-force').isChecked()).toBe(false);

@@ -90,7 +90,11 @@ describe('PowerBI inputs', () => {
         const form = new FormData();
         form.append('pbiInputsTypes', 'fund_mapping');
         form.append('upload', new Blob([text]), `batch-${String(i).padStart(2, '0')}.csv`);
-        const res = await fetch('/api/v2.0/pbi-inputs/save', { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: form });
+        const res = await fetch('/api/v2.0/pbi-inputs/save', {
+          method: 'POST',
+          headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' },
+          body: form,
+        });
         if (!res.ok) throw new Error(await res.text());
       }
     }, FUND_MAPPING);

@@ -13,10 +13,15 @@ describe('demo mode', () => {
   let server: ServerHandle;
   let browser: Browser;
   let page: Page;
-  const apiPost = (path: string) => page.evaluate(async (p) => {
-    const res = await fetch(`/api/v2.0${p}`, { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '', 'content-type': 'application/json' }, body: '{}' });
-    return (await res.json()).payload;
-  }, path);
+  const apiPost = (path: string) =>
+    page.evaluate(async (p) => {
+      const res = await fetch(`/api/v2.0${p}`, {
+        method: 'POST',
+        headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return (await res.json()).payload;
+    }, path);
 
   beforeAll(async () => {
     server = await startServer(['--demo']);
@@ -46,10 +51,19 @@ describe('demo mode', () => {
     await step(2).click();
     await expect.poll(() => step(3).getAttribute('aria-current')).toBe('step');
     // the real pipeline turns the three demo files into the fund's work paper
-    await expect.poll(async () => {
-      const d = await page.evaluate(async (id) => (await (await fetch(`/api/v2.0/fund/${id}`, { headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' } })).json()).payload, fundId);
-      return d.workPapers.length;
-    }, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          const d = await page.evaluate(
+            async (id) =>
+              (await (await fetch(`/api/v2.0/fund/${id}`, { headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' } })).json()).payload,
+            fundId,
+          );
+          return d.workPapers.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     await page.screenshot({ path: screenshotPath('demo-mode.png') });
 
     await step(3).click();

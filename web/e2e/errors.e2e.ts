@@ -93,13 +93,7 @@ describe('error destinations', () => {
     const tabs = page.locator('.p-tabview-nav li[role="presentation"], .p-tabview-nav li').filter({ hasText: /\w/ });
     await tabs.first().waitFor();
     const labels = (await tabs.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-    expect(labels).toEqual([
-      'Status Reporting',
-      'Funds Listing',
-      'Bulk Upload',
-      'Downloads Queue',
-      ...(config.customMappings ? ['Custom Mapping'] : []),
-    ]);
+    expect(labels).toEqual(['Status Reporting', 'Funds Listing', 'Bulk Upload', 'Downloads Queue', ...(config.customMappings ? ['Custom Mapping'] : [])]);
     await page.screenshot({ path: screenshotPath('auditor-data-platform.png') });
 
     // a delivery-only route in the auditor view goes to the auditor home

@@ -37,7 +37,11 @@ export function pageApi(page: Page) {
           const form = new FormData();
           form.append('administrator', administrator);
           for (const f of files) form.append('upload', new Blob([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))]), f.name);
-          const res = await fetch('/api/v2.0/import/files', { method: 'POST', headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' }, body: form });
+          const res = await fetch('/api/v2.0/import/files', {
+            method: 'POST',
+            headers: { 'x-access-token': sessionStorage.getItem('fa.token') ?? '' },
+            body: form,
+          });
           if (!res.ok) throw new Error(`import failed: ${res.status} ${await res.text()}`);
         },
         { administrator, files: names.map((name) => ({ name, b64: readFileSync(join(dir, name)).toString('base64') })) },
@@ -45,15 +49,20 @@ export function pageApi(page: Page) {
 
     /** Ids of the listed funds by "name|administrator code" (the demo data's four funds and any added). */
     fundIds: async (): Promise<Record<string, number>> => {
-      const listing = await call<{ rows: Array<{ id: number; name: string; administratorCode: string }> }>('POST', '/funds/listing', { pagination: { limit: 100 } });
+      const listing = await call<{ rows: Array<{ id: number; name: string; administratorCode: string }> }>('POST', '/funds/listing', {
+        pagination: { limit: 100 },
+      });
       return Object.fromEntries(listing.rows.map((r) => [`${r.name}|${r.administratorCode}`, r.id]));
     },
 
     /** Waits until the pipeline has produced a fund's work paper (up to 90 s). */
     waitForWorkPaper: (fundId: number) =>
-      vi.waitFor(async () => {
-        const f = await call<{ workPapers: unknown[] }>('GET', `/fund/${fundId}`);
-        if (f.workPapers.length !== 1) throw new Error(`fund request ${fundId} has no work paper yet`);
-      }, { timeout: 90_000, interval: 1000 }),
+      vi.waitFor(
+        async () => {
+          const f = await call<{ workPapers: unknown[] }>('GET', `/fund/${fundId}`);
+          if (f.workPapers.length !== 1) throw new Error(`fund request ${fundId} has no work paper yet`);
+        },
+        { timeout: 90_000, interval: 1000 },
+      ),
   };
 }

@@ -52,6 +52,10 @@ describe('test runner screen', () => {
     await page.keyboard.press('Escape');
     await page.locator('#tr-ids').fill('99');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(/99/).filter({ hasText: /unknown|not|no such/i }).first().waitFor({ timeout: 10_000 });
+    await page
+      .getByText(/99/)
+      .filter({ hasText: /unknown|not|no such/i })
+      .first()
+      .waitFor({ timeout: 10_000 });
   });
 });

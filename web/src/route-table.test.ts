@@ -98,7 +98,24 @@ describe('route matching', () => {
   });
 
   it('knows every route of the spec table', () => {
-    for (const p of ['/', '/funds/list', '/fund/create', '/fund/1', '/funds/upload', '/data-platform', '/tools', '/wiki', '/dev-tools', '/api-key-generator', '/file-list', '/test-runner', '/import', '/export', '/pbi-inputs', '/mappings']) {
+    for (const p of [
+      '/',
+      '/funds/list',
+      '/fund/create',
+      '/fund/1',
+      '/funds/upload',
+      '/data-platform',
+      '/tools',
+      '/wiki',
+      '/dev-tools',
+      '/api-key-generator',
+      '/file-list',
+      '/test-runner',
+      '/import',
+      '/export',
+      '/pbi-inputs',
+      '/mappings',
+    ]) {
       expect(matchProtectedRoute(p), p).not.toBeNull();
     }
     expect(PROTECTED_ROUTES.length).toBeGreaterThanOrEqual(16);

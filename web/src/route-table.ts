@@ -182,9 +182,6 @@ export function shouldRememberRoute(path: string): boolean {
 }
 
 /** Whether the user must (re)accept the privacy notice. */
-export function needsPrivacyAcceptance(
-  accepted: string | number | null | undefined,
-  current: string | number | null | undefined,
-): boolean {
+export function needsPrivacyAcceptance(accepted: string | number | null | undefined, current: string | number | null | undefined): boolean {
   return String(accepted ?? '') !== String(current ?? '');
 }

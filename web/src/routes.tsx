@@ -95,13 +95,27 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<PageLoading />}>
       <Switch>
-        <Route path="/redeemToken"><RedeemPage /></Route>
-        <Route path="/redeemToken/*"><RedeemPage /></Route>
-        <Route path="/login"><LoginPage /></Route>
-        <Route path="/authenticate"><AuthenticatePage /></Route>
-        <Route path="/unauthorized"><UnauthorizedPage /></Route>
-        <Route path="/signup"><SignupPage /></Route>
-        <Route path="/404"><NotFoundPage /></Route>
+        <Route path="/redeemToken">
+          <RedeemPage />
+        </Route>
+        <Route path="/redeemToken/*">
+          <RedeemPage />
+        </Route>
+        <Route path="/login">
+          <LoginPage />
+        </Route>
+        <Route path="/authenticate">
+          <AuthenticatePage />
+        </Route>
+        <Route path="/unauthorized">
+          <UnauthorizedPage />
+        </Route>
+        <Route path="/signup">
+          <SignupPage />
+        </Route>
+        <Route path="/404">
+          <NotFoundPage />
+        </Route>
         <Route>
           <ProtectedArea />
         </Route>

@@ -14,21 +14,25 @@ export const IMPORT_STATUSES = ['Awaiting', 'Finished', 'Pending', 'Processing',
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** A raw file as received; bytes kept unchanged in the blob store under `sha256`. */
-export const importFiles = sqliteTable('import_files', {
-  id: id(),
-  administratorId: integer('administrator_id').references(() => administrators.id),
-  fileName: text('file_name').notNull(),
-  sha256: text('sha256').notNull(),
-  size: integer('size').notNull(),
-  type: text('type'),
-  subType: text('sub_type'),
-  source: text('source').notNull().default('upload'),
-  status: text('status').$type<ImportStatus>().notNull().default('Awaiting'),
-  payload: json<Record<string, unknown>>('payload'),
-  userId: integer('user_id').references(() => users.id),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [index('import_files_sha_idx').on(t.sha256), index('import_files_admin_idx').on(t.administratorId)]);
+export const importFiles = sqliteTable(
+  'import_files',
+  {
+    id: id(),
+    administratorId: integer('administrator_id').references(() => administrators.id),
+    fileName: text('file_name').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    type: text('type'),
+    subType: text('sub_type'),
+    source: text('source').notNull().default('upload'),
+    status: text('status').$type<ImportStatus>().notNull().default('Awaiting'),
+    payload: json<Record<string, unknown>>('payload'),
+    userId: integer('user_id').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('import_files_sha_idx').on(t.sha256), index('import_files_admin_idx').on(t.administratorId)],
+);
 
 /**
  * Kinds of a fund's files (spec: input, standardization, calculation files and work papers), and
@@ -39,25 +43,31 @@ export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work
 export type FundFileKind = (typeof FUND_FILE_KINDS)[number];
 
 /** A file attached to a fund request: an identified input file or an output of a later stage. */
-export const fundFiles = sqliteTable('fund_files', {
-  id: id(),
-  fundRequestId: integer('fund_request_id').notNull().references(() => fundRequests.id, { onDelete: 'cascade' }),
-  importFileId: integer('import_file_id').references(() => importFiles.id),
-  sourceFileId: integer('source_file_id'),
-  kind: text('kind').$type<FundFileKind>().notNull(),
-  fileType: text('file_type').notNull(),
-  fileName: text('file_name').notNull(),
-  blobKey: text('blob_key'),
-  status: text('status').notNull().default('pending'),
-  reviewed: bool('reviewed').notNull().default(false),
-  disabled: bool('disabled').notNull().default(false),
-  released: bool('released').notNull().default(false),
-  rowCount: integer('row_count'),
-  validationStatus: text('validation_status'),
-  validation: json<Record<string, unknown>>('validation'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [index('fund_files_fund_idx').on(t.fundRequestId, t.kind)]);
+export const fundFiles = sqliteTable(
+  'fund_files',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    importFileId: integer('import_file_id').references(() => importFiles.id),
+    sourceFileId: integer('source_file_id'),
+    kind: text('kind').$type<FundFileKind>().notNull(),
+    fileType: text('file_type').notNull(),
+    fileName: text('file_name').notNull(),
+    blobKey: text('blob_key'),
+    status: text('status').notNull().default('pending'),
+    reviewed: bool('reviewed').notNull().default(false),
+    disabled: bool('disabled').notNull().default(false),
+    released: bool('released').notNull().default(false),
+    rowCount: integer('row_count'),
+    validationStatus: text('validation_status'),
+    validation: json<Record<string, unknown>>('validation'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('fund_files_fund_idx').on(t.fundRequestId, t.kind)],
+);
 
 /** A file (or sheet set) whose type could not be identified. */
 export const unidentifiedFiles = sqliteTable('unidentified_files', {
@@ -106,28 +116,38 @@ export const sweptFiles = sqliteTable('swept_files', {
  * store, with the short-lived download token (the spec's SAS token) PowerBI reads it with; the
  * raw token is shown once, the row keeps its id and last characters.
  */
-export const pbiInputFiles = sqliteTable('pbi_input_files', {
-  id: id(),
-  pbiInputType: text('pbi_input_type').notNull(),
-  fileName: text('file_name').notNull(),
-  blobKey: text('blob_key').notNull(),
-  size: integer('size'),
-  rowCount: integer('row_count'),
-  uploadedById: integer('uploaded_by_id').references(() => users.id),
-  tokenId: integer('token_id').references(() => tokens.id, { onDelete: 'set null' }),
-  tokenHint: text('token_hint'),
-  tokenExpiryDate: text('token_expiry_date'),
-  uploadDate: createdAt(),
-}, (t) => [index('pbi_input_files_created_idx').on(t.uploadDate)]);
+export const pbiInputFiles = sqliteTable(
+  'pbi_input_files',
+  {
+    id: id(),
+    pbiInputType: text('pbi_input_type').notNull(),
+    fileName: text('file_name').notNull(),
+    blobKey: text('blob_key').notNull(),
+    size: integer('size'),
+    rowCount: integer('row_count'),
+    uploadedById: integer('uploaded_by_id').references(() => users.id),
+    tokenId: integer('token_id').references(() => tokens.id, { onDelete: 'set null' }),
+    tokenHint: text('token_hint'),
+    tokenExpiryDate: text('token_expiry_date'),
+    uploadDate: createdAt(),
+  },
+  (t) => [index('pbi_input_files_created_idx').on(t.uploadDate)],
+);
 
 /**
  * Standardized rows of a standardization file (one SDM row each, as JSON), so later stages and
  * exports stream them instead of holding whole files in memory.
  */
-export const sdmRows = sqliteTable('sdm_rows', {
-  id: id(),
-  fundFileId: integer('fund_file_id').notNull().references(() => fundFiles.id, { onDelete: 'cascade' }),
-  sdmType: text('sdm_type').notNull(),
-  line: integer('line').notNull(),
-  data: text('data').notNull(),
-}, (t) => [index('sdm_rows_file_idx').on(t.fundFileId, t.line)]);
+export const sdmRows = sqliteTable(
+  'sdm_rows',
+  {
+    id: id(),
+    fundFileId: integer('fund_file_id')
+      .notNull()
+      .references(() => fundFiles.id, { onDelete: 'cascade' }),
+    sdmType: text('sdm_type').notNull(),
+    line: integer('line').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [index('sdm_rows_file_idx').on(t.fundFileId, t.line)],
+);

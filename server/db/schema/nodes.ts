@@ -24,10 +24,14 @@ export const nodes = sqliteTable('nodes', {
 });
 
 /** Events published by one node for the others (a short-lived outbox, pruned after minutes). */
-export const nodeEvents = sqliteTable('node_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  nodeId: text('node_id').notNull(),
-  name: text('name').notNull(),
-  data: json<unknown>('data'),
-  createdAt: integer('created_at').notNull(),
-}, (t) => [index('node_events_created_idx').on(t.createdAt)]);
+export const nodeEvents = sqliteTable(
+  'node_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    nodeId: text('node_id').notNull(),
+    name: text('name').notNull(),
+    data: json<unknown>('data'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('node_events_created_idx').on(t.createdAt)],
+);

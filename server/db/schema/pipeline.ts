@@ -20,60 +20,82 @@ export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATUSES = ['suspended', 'pending', 'running', 'done', 'success', 'error', 'ignored'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const processes = sqliteTable('processes', {
-  id: id(),
-  fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
-  stage: text('stage').$type<JobKind>().notNull(),
-  status: text('status').$type<JobStatus>().notNull().default('pending'),
-  forceRun: bool('force_run').notNull().default(false),
-  attempts: integer('attempts').notNull().default(0),
-  /** Who holds (or last held) the job: `<node id>/t<thread id>`. */
-  workerId: text('worker_id'),
-  /** When the running job's lease ends (epoch ms); a running job whose lease has ended may be taken over. */
-  leaseExpiresAt: integer('lease_expires_at'),
-  inputHash: text('input_hash'),
-  payload: json<Record<string, unknown>>('payload'),
-  processAt: createdAt(),
-  startedAt: text('started_at'),
-  finishedAt: text('finished_at'),
-  createdById: integer('created_by_id').references(() => users.id),
-}, (t) => [index('processes_status_idx').on(t.status, t.processAt), index('processes_fund_idx').on(t.fundRequestId, t.stage)]);
+export const processes = sqliteTable(
+  'processes',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<JobKind>().notNull(),
+    status: text('status').$type<JobStatus>().notNull().default('pending'),
+    forceRun: bool('force_run').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    /** Who holds (or last held) the job: `<node id>/t<thread id>`. */
+    workerId: text('worker_id'),
+    /** When the running job's lease ends (epoch ms); a running job whose lease has ended may be taken over. */
+    leaseExpiresAt: integer('lease_expires_at'),
+    inputHash: text('input_hash'),
+    payload: json<Record<string, unknown>>('payload'),
+    processAt: createdAt(),
+    startedAt: text('started_at'),
+    finishedAt: text('finished_at'),
+    createdById: integer('created_by_id').references(() => users.id),
+  },
+  (t) => [index('processes_status_idx').on(t.status, t.processAt), index('processes_fund_idx').on(t.fundRequestId, t.stage)],
+);
 
 /** Orchestration logs per fund: what each stage did (spec "Log entry"). */
-export const orchestrationLogs = sqliteTable('orchestration_logs', {
-  id: id(),
-  fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
-  stage: text('stage').notNull(),
-  status: text('status').notNull(),
-  type: text('type'),
-  subType: text('sub_type'),
-  payload: json<Record<string, unknown>>('payload'),
-  createdAt: createdAt(),
-}, (t) => [index('orchestration_logs_fund_idx').on(t.fundRequestId, t.createdAt)]);
+export const orchestrationLogs = sqliteTable(
+  'orchestration_logs',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
+    stage: text('stage').notNull(),
+    status: text('status').notNull(),
+    type: text('type'),
+    subType: text('sub_type'),
+    payload: json<Record<string, unknown>>('payload'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('orchestration_logs_fund_idx').on(t.fundRequestId, t.createdAt)],
+);
 
 /** A master or custom mapping of one type for one administrator; rows kept as JSON. */
-export const mappings = sqliteTable('mappings', {
-  id: id(),
-  administratorId: integer('administrator_id').notNull().references(() => administrators.id),
-  type: text('type').notNull(),
-  kind: text('kind').$type<'master' | 'custom'>().notNull(),
-  description: text('description').notNull(),
-  clientName: text('client_name'),
-  rationale: text('rationale'),
-  userId: integer('user_id').references(() => users.id),
-  rows: json<Record<string, string>[]>('rows').notNull(),
-  sha256: text('sha256').notNull(),
-  active: bool('active').notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [index('mappings_admin_type_idx').on(t.administratorId, t.type)]);
+export const mappings = sqliteTable(
+  'mappings',
+  {
+    id: id(),
+    administratorId: integer('administrator_id')
+      .notNull()
+      .references(() => administrators.id),
+    type: text('type').notNull(),
+    kind: text('kind').$type<'master' | 'custom'>().notNull(),
+    description: text('description').notNull(),
+    clientName: text('client_name'),
+    rationale: text('rationale'),
+    userId: integer('user_id').references(() => users.id),
+    rows: json<Record<string, string>[]>('rows').notNull(),
+    sha256: text('sha256').notNull(),
+    active: bool('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('mappings_admin_type_idx').on(t.administratorId, t.type)],
+);
 
-export const fundMappings = sqliteTable('fund_mappings', {
-  id: id(),
-  fundRequestId: integer('fund_request_id').notNull().references(() => fundRequests.id, { onDelete: 'cascade' }),
-  mappingId: integer('mapping_id').notNull().references(() => mappings.id),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('fund_mappings_unique').on(t.fundRequestId, t.mappingId)]);
+export const fundMappings = sqliteTable(
+  'fund_mappings',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    mappingId: integer('mapping_id')
+      .notNull()
+      .references(() => mappings.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('fund_mappings_unique').on(t.fundRequestId, t.mappingId)],
+);
 
 /** An export (download) job and its zip. */
 export const exportFiles = sqliteTable('export_files', {
@@ -100,7 +122,9 @@ export const sdmUploads = sqliteTable('sdm_uploads', {
 
 export const sdmUploadFiles = sqliteTable('sdm_upload_files', {
   id: id(),
-  sdmUploadId: integer('sdm_upload_id').notNull().references(() => sdmUploads.id, { onDelete: 'cascade' }),
+  sdmUploadId: integer('sdm_upload_id')
+    .notNull()
+    .references(() => sdmUploads.id, { onDelete: 'cascade' }),
   importFileId: integer('import_file_id'),
   fileName: text('file_name').notNull(),
   status: text('status').notNull().default('Uploading'),

@@ -11,14 +11,18 @@ export const administrators = sqliteTable('administrators', {
   createdAt: createdAt(),
 });
 
-export const referenceData = sqliteTable('reference_data', {
-  id: id(),
-  list: text('list').notNull(),
-  code: text('code').notNull(),
-  altCode: text('alt_code').notNull(),
-  deprecated: bool('deprecated').notNull().default(false),
-  sortOrder: integer('sort_order').notNull().default(0),
-}, (t) => [uniqueIndex('reference_data_list_code').on(t.list, t.code)]);
+export const referenceData = sqliteTable(
+  'reference_data',
+  {
+    id: id(),
+    list: text('list').notNull(),
+    code: text('code').notNull(),
+    altCode: text('alt_code').notNull(),
+    deprecated: bool('deprecated').notNull().default(false),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('reference_data_list_code').on(t.list, t.code)],
+);
 
 /** Key/value settings (demo state, service switches, schema notes). */
 export const settings = sqliteTable('settings', {

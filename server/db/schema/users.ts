@@ -27,21 +27,29 @@ export const users = sqliteTable('users', {
 export const TOKEN_KINDS = ['signin', 'session', 'api', 'download', 'socket', 'file'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
-export const tokens = sqliteTable('tokens', {
-  id: id(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  kind: text('kind').$type<TokenKind>().notNull(),
-  tokenHash: text('token_hash').notNull().unique(),
-  label: text('label'),
-  expiresAt: text('expires_at').notNull(),
-  usedAt: text('used_at'),
-  revokedAt: text('revoked_at'),
-  createdAt: createdAt(),
-}, (t) => [index('tokens_user_idx').on(t.userId, t.kind)]);
+export const tokens = sqliteTable(
+  'tokens',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<TokenKind>().notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    label: text('label'),
+    expiresAt: text('expires_at').notNull(),
+    usedAt: text('used_at'),
+    revokedAt: text('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tokens_user_idx').on(t.userId, t.kind)],
+);
 
 export const privacyAcceptances = sqliteTable('privacy_acceptances', {
   id: id(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   version: text('version').notNull(),
   acceptedAt: createdAt(),
 });

@@ -12,8 +12,13 @@ const sortQuery = z.object({ sort: z.string().max(60).optional(), order: z.enum(
 
 export const auditorRoutes = [
   defineRoute({
-    method: 'GET', path: '/user/funds/:offset/:limit', group: 'auditor', tag: 'auditor', query: sortQuery,
-    summary: 'A page of funds (deleted excluded), default sort dataDueDate descending; ?sort=field&order=asc|desc -> {rows, pagination: {offset, limit, count}}',
+    method: 'GET',
+    path: '/user/funds/:offset/:limit',
+    group: 'auditor',
+    tag: 'auditor',
+    query: sortQuery,
+    summary:
+      'A page of funds (deleted excluded), default sort dataDueDate descending; ?sort=field&order=asc|desc -> {rows, pagination: {offset, limit, count}}',
     handler: ({ ctx, params, query }) => {
       const page = pageSchema.safeParse(params);
       if (!page.success) throw new ValidationError('The request is not valid', [`offset must be a whole number from 0 and limit from 1 to ${MAX_LIMIT}`]);
@@ -21,13 +26,19 @@ export const auditorRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/user/fundsByTpa', group: 'auditor', tag: 'auditor',
+    method: 'POST',
+    path: '/user/fundsByTpa',
+    group: 'auditor',
+    tag: 'auditor',
     body: z.object({ offset: bound.min(0).default(0), limit: bound.min(1).max(MAX_LIMIT).default(100), tpa: z.union([z.string().min(1), z.number().int()]) }),
-    summary: 'A page of one administrator\'s funds {offset, limit, tpa (code or id)} -> {rows, pagination}',
+    summary: "A page of one administrator's funds {offset, limit, tpa (code or id)} -> {rows, pagination}",
     handler: ({ ctx, body }) => listFundsForAuditorOffThread(ctx, body),
   }),
   defineRoute({
-    method: 'GET', path: '/user/status-report', group: 'auditor', tag: 'auditor',
+    method: 'GET',
+    path: '/user/status-report',
+    group: 'auditor',
+    tag: 'auditor',
     summary: 'Status report: {totalFunds, activeFunds, lateFunds, onTimeFunds} with counts per client and administrator and the funds',
     handler: ({ ctx }) => statusReport(ctx),
   }),

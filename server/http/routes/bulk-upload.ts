@@ -8,12 +8,21 @@ import { defineRoute } from '../route.js';
 
 export const bulkUploadRoutes = [
   defineRoute({
-    method: 'GET', path: '/fund-request/download', group: 'shared', tag: 'bulk-upload', tokenFrom: 'query', raw: true,
+    method: 'GET',
+    path: '/fund-request/download',
+    group: 'shared',
+    tag: 'bulk-upload',
+    tokenFrom: 'query',
+    raw: true,
     summary: 'The bulk-upload CSV template with one example row (download token in ?token=)',
     handler: () => fileResponse(bulkTemplateCsv(), TEMPLATE_FILE_NAME, 'text/csv; charset=utf-8'),
   }),
   defineRoute({
-    method: 'POST', path: '/funds/upload', group: 'delivery', tag: 'bulk-upload', multipart: true,
+    method: 'POST',
+    path: '/funds/upload',
+    group: 'delivery',
+    tag: 'bulk-upload',
+    multipart: true,
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     handler: async ({ ctx, event }) => {
       const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
@@ -21,13 +30,20 @@ export const bulkUploadRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/funds', group: 'delivery', tag: 'bulk-upload',
+    method: 'POST',
+    path: '/funds',
+    group: 'delivery',
+    tag: 'bulk-upload',
     summary: `Save up to ${MAX_BULK_SAVE} validated bulk rows; returns saved and failed items with their errors`,
     body: z.object({ requestDate: z.string().optional(), funds: z.array(z.record(z.string(), z.unknown())).min(1, 'select at least one fund') }),
     handler: ({ ctx, user, body }) => saveBulkFundsOffThread(ctx, user, body as any, { overwrite: true, maxRows: MAX_BULK_SAVE }),
   }),
   defineRoute({
-    method: 'POST', path: '/fund-request/bulk', group: 'auditor', tag: 'bulk-upload', multipart: true,
+    method: 'POST',
+    path: '/fund-request/bulk',
+    group: 'auditor',
+    tag: 'bulk-upload',
+    multipart: true,
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
     handler: async ({ ctx, user, event }) => {
       const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');

@@ -10,18 +10,29 @@ import { defineRoute } from '../route.js';
 
 export const devLogRoutes = [
   defineRoute({
-    method: 'POST', path: '/logs/list', group: 'devTools', tag: 'dev-tools',
+    method: 'POST',
+    path: '/logs/list',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: 'The log files, most recently written first -> [{file, size, modified}]',
     handler: ({ ctx }) => listLogFiles(ctx),
   }),
   defineRoute({
-    method: 'POST', path: '/logs/last-lines', group: 'devTools', tag: 'dev-tools',
+    method: 'POST',
+    path: '/logs/last-lines',
+    group: 'devTools',
+    tag: 'dev-tools',
     body: z.object({ file: z.string().min(1, 'Choose a log file'), count: z.coerce.number().int().min(1).max(MAX_TAIL_LINES).optional() }),
     summary: `The last lines of a log file {file, count? (default ${DEFAULT_TAIL_LINES}, at most ${MAX_TAIL_LINES})}, oldest first -> {file, count, lines, truncated, size}; 404 'No log file named {file}'`,
     handler: ({ ctx, body }) => lastLines(ctx, body),
   }),
   defineRoute({
-    method: 'GET', path: '/logs/download', group: 'devTools', tag: 'dev-tools', tokenFrom: 'query', raw: true,
+    method: 'GET',
+    path: '/logs/download',
+    group: 'devTools',
+    tag: 'dev-tools',
+    tokenFrom: 'query',
+    raw: true,
     query: z.object({ file: z.string().min(1, 'Give the log file to download'), token: z.string() }),
     summary: 'Download a log file ?file=&token= (token from GET /export/token)',
     handler: ({ ctx, query }) => {

@@ -17,12 +17,18 @@ const BRANCH = '{kind, branch, behind, latestCommit: {id, message, files}, sourc
 /** GET current and POST update of one kind of branch. */
 const branchRoutes = (kind: 'configurations' | 'testing') => [
   defineRoute({
-    method: 'GET', path: `/dev-tools/${kind}/current`, group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: `/dev-tools/${kind}/current`,
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: `The ${kind} branch: the installed version (self-hosted: shipped with Fund Audit, never behind) -> ${BRANCH}`,
     handler: ({ ctx }) => currentBranch(ctx, kind),
   }),
   defineRoute({
-    method: 'POST', path: `/dev-tools/${kind}/update`, group: 'devTools', tag: 'dev-tools',
+    method: 'POST',
+    path: `/dev-tools/${kind}/update`,
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: `Update the ${kind} branch {branch}: the installed branch is up to date (needs branchUpdateEnabled); any other branch is refused with a validation error (and needs branchChangeEnabled) -> ${BRANCH}`,
     body: z.object({ branch: z.string().max(200) }),
     handler: ({ ctx, body }) => {
@@ -34,33 +40,51 @@ const branchRoutes = (kind: 'configurations' | 'testing') => [
 
 export const devToolsRoutes = [
   defineRoute({
-    method: 'GET', path: '/dev-tools/services', group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: '/dev-tools/services',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: 'Background services and whether each is on: {pipeline, sweeper}',
     handler: ({ ctx }) => getServices(ctx),
   }),
   defineRoute({
-    method: 'POST', path: '/dev-tools/services', group: 'devTools', tag: 'dev-tools',
+    method: 'POST',
+    path: '/dev-tools/services',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: "Switch services on or off: {services: {pipeline: 'off'}}",
     body: z.object({ services: z.record(z.string(), z.string()) }),
     handler: ({ ctx, body }) => setServices(ctx, body.services),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/users', group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: '/dev-tools/users',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: 'Every user with role and original role',
     handler: ({ ctx }) => listUsers(ctx).map(sessionUser),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/config', group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: '/dev-tools/config',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: 'The effective configuration (setting, value, environment variable name)',
     handler: ({ ctx }) => effectiveConfig(ctx),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/config/sources', group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: '/dev-tools/config/sources',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: "Where each setting came from -> {file, precedence, settings: [{key, source: 'default' | 'config file' | 'environment' | 'command line', env}]}",
     handler: ({ ctx }) => configSourceList(ctx),
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/iomConfig', group: 'devTools', tag: 'dev-tools',
+    method: 'GET',
+    path: '/dev-tools/iomConfig',
+    group: 'devTools',
+    tag: 'dev-tools',
     summary: 'The input/output model of the pipeline -> {stages, inputs: [{type, columns: [{name, kind, required}]}], mappingTypes, outputs, limits}',
     handler: ({ ctx }) => iomConfig(ctx),
   }),

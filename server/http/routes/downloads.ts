@@ -4,7 +4,10 @@ import { defineRoute } from '../route.js';
 
 export const downloadRoutes = [
   defineRoute({
-    method: 'GET', path: '/export/token', group: 'shared', tag: 'downloads',
+    method: 'GET',
+    path: '/export/token',
+    group: 'shared',
+    tag: 'downloads',
     summary: 'A download token for ?token= on download links (expires after downloadTokenTtlMs, default 50,000 ms)',
     handler: ({ ctx, user }) => issueToken(ctx, user.id, 'download', ctx.config.downloadTokenTtlMs, 'download'),
   }),

@@ -2,42 +2,71 @@
 import { z } from 'zod';
 import { getFundDetails } from '../../services/funds/details.js';
 import { saveFund, validateFund, type FundInput } from '../../services/funds/fund-write.js';
-import { aggregForceRunInputSchema, dbPushInputSchema, reviewAllInputSchema, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from '../../services/funds/details-actions.js';
+import {
+  aggregForceRunInputSchema,
+  dbPushInputSchema,
+  reviewAllInputSchema,
+  reviewAllWorkPapers,
+  setAggregForceRun,
+  triggerDbPush,
+} from '../../services/funds/details-actions.js';
 import { defineRoute } from '../route.js';
 
 const fundBody = z.object({ id: z.coerce.number().int().positive().nullish(), fund: z.record(z.string(), z.unknown()) });
 
 export const fundRoutes = [
   defineRoute({
-    method: 'GET', path: '/fund/:id', group: 'shared', tag: 'funds',
+    method: 'GET',
+    path: '/fund/:id',
+    group: 'shared',
+    tag: 'funds',
     summary: "Fund details with codes, recipients, children, file groups and dataStatusCounts; 404 'No such fund request with id: {id}'",
     handler: ({ ctx, params }) => getFundDetails(ctx, Number(params.id)),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/validate', group: 'shared', tag: 'funds',
+    method: 'POST',
+    path: '/fund/validate',
+    group: 'shared',
+    tag: 'funds',
     summary: "Validate a fund create or update; payload lists the errors (strings or {id, type: 'Duplicate Fund', message})",
     body: fundBody,
     handler: ({ ctx, body }) => ({ errors: validateFund(ctx, { id: body.id, fund: body.fund as FundInput }) }),
   }),
   defineRoute({
-    method: 'POST', path: '/fund', group: 'shared', tag: 'funds',
+    method: 'POST',
+    path: '/fund',
+    group: 'shared',
+    tag: 'funds',
     summary: "Create (no id) or update a fund request; 400 'You have validation errors' with every error",
     body: fundBody,
     handler: ({ ctx, user, body }) => getFundDetails(ctx, saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/reviewall', group: 'delivery', tag: 'files', body: reviewAllInputSchema,
+    method: 'POST',
+    path: '/fund/reviewall',
+    group: 'delivery',
+    tag: 'files',
+    body: reviewAllInputSchema,
     summary: "Review all work papers of a fund {id}: every produced, required and unreviewed one; 400 'No work papers to review' when none",
     handler: ({ ctx, user, body }) => reviewAllWorkPapers(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/set-aggreg-force-run', group: 'delivery', tag: 'funds', body: aggregForceRunInputSchema,
+    method: 'POST',
+    path: '/fund/set-aggreg-force-run',
+    group: 'delivery',
+    tag: 'funds',
+    body: aggregForceRunInputSchema,
     summary: 'Set the forced aggregation rerun flag of a fund {id, value}',
     handler: ({ ctx, user, body }) => setAggregForceRun(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/triggerdbpush', group: 'delivery', tag: 'funds', body: dbPushInputSchema,
-    summary: "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 409 'Db push is not enabled' unless isDbPushEnabled",
+    method: 'POST',
+    path: '/fund/triggerdbpush',
+    group: 'delivery',
+    tag: 'funds',
+    body: dbPushInputSchema,
+    summary:
+      "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 409 'Db push is not enabled' unless isDbPushEnabled",
     handler: ({ ctx, user, body }) => triggerDbPush(ctx, user, body),
   }),
 ];

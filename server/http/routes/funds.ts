@@ -3,7 +3,16 @@
  * section 7; the actions both areas use are in the shared group, auditor spec section 7).
  */
 import { z } from 'zod';
-import { changeDataRequestedStatus, changeStatus, actionInputSchema, dataRequestInputSchema, rerunFunds, resetFunds, undoDelete, type StatusAction } from '../../services/funds/actions.js';
+import {
+  changeDataRequestedStatus,
+  changeStatus,
+  actionInputSchema,
+  dataRequestInputSchema,
+  rerunFunds,
+  resetFunds,
+  undoDelete,
+  type StatusAction,
+} from '../../services/funds/actions.js';
 import { XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
 import { listingInputSchema } from '../../services/funds/listing.js';
@@ -14,25 +23,41 @@ import { defineRoute, SerializedPayload, withMessage } from '../route.js';
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
 
 /** A shared status action: POST /fund/<action> {ids, requestedBy}. */
-const statusRoute = (action: StatusAction, path: string, what: string) => defineRoute({
-  method: 'POST', path, group: 'shared', tag: 'funds', body: actionInputSchema,
-  summary: `${what}. ${ACTION_SUMMARY}`,
-  handler: ({ ctx, user, body }) => changeStatus(ctx, user, action, body),
-});
+const statusRoute = (action: StatusAction, path: string, what: string) =>
+  defineRoute({
+    method: 'POST',
+    path,
+    group: 'shared',
+    tag: 'funds',
+    body: actionInputSchema,
+    summary: `${what}. ${ACTION_SUMMARY}`,
+    handler: ({ ctx, user, body }) => changeStatus(ctx, user, action, body),
+  });
 
 export const fundsRoutes = [
   defineRoute({
-    method: 'POST', path: '/funds/listing', group: 'delivery', tag: 'funds', body: listingInputSchema,
+    method: 'POST',
+    path: '/funds/listing',
+    group: 'delivery',
+    tag: 'funds',
+    body: listingInputSchema,
     summary: 'One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?} -> {rows, pagination: {offset, limit, count}}',
     handler: async ({ ctx, user, body }) => new SerializedPayload(await listFundsJsonOffThread(ctx, user, body)),
   }),
   defineRoute({
-    method: 'GET', path: '/filters', group: 'delivery', tag: 'funds',
-    summary: 'The fixed saved filters (ids 1-3) and the user\'s own: [{id, title, filter: [{field, type, value}], fixed}]',
+    method: 'GET',
+    path: '/filters',
+    group: 'delivery',
+    tag: 'funds',
+    summary: "The fixed saved filters (ids 1-3) and the user's own: [{id, title, filter: [{field, type, value}], fixed}]",
     handler: ({ ctx, user }) => listFilters(ctx, user),
   }),
   defineRoute({
-    method: 'POST', path: '/filter', group: 'delivery', tag: 'funds', body: saveFilterSchema,
+    method: 'POST',
+    path: '/filter',
+    group: 'delivery',
+    tag: 'funds',
+    body: saveFilterSchema,
     summary: "Save a listing filter {title, filter, successMessage?} (at most 7 filters in all); message 'filter saved'",
     handler: ({ ctx, user, body }) => {
       const { filter, message } = saveFilter(ctx, user, body);
@@ -40,13 +65,20 @@ export const fundsRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/filter/delete', group: 'delivery', tag: 'funds',
+    method: 'POST',
+    path: '/filter/delete',
+    group: 'delivery',
+    tag: 'funds',
     body: z.object({ id: z.coerce.number().int().positive(), successMessage: z.string().max(200).optional() }),
     summary: "Delete one of the user's saved filters {id}; built-in filters cannot be deleted; message 'filter deleted'",
     handler: ({ ctx, user, body }) => withMessage(deleteFilter(ctx, user, body.id), body.successMessage?.trim() || DELETED_MESSAGE),
   }),
   defineRoute({
-    method: 'POST', path: '/funds/export-all', group: 'delivery', tag: 'funds', raw: true,
+    method: 'POST',
+    path: '/funds/export-all',
+    group: 'delivery',
+    tag: 'funds',
+    raw: true,
     body: listingInputSchema.pick({ filters: true, sorting: true, search: true, filterId: true }),
     summary: 'Every fund request of the current filters, search and sorting as fundrequests.xlsx',
     handler: async ({ ctx, user, body }) => {
@@ -57,37 +89,62 @@ export const fundsRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/fund/decline', group: 'delivery', tag: 'funds', body: actionInputSchema,
+    method: 'POST',
+    path: '/fund/decline',
+    group: 'delivery',
+    tag: 'funds',
+    body: actionInputSchema,
     summary: `Decline pending funds {ids}. ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => changeStatus(ctx, user, 'decline', body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/rerun', group: 'shared', tag: 'funds', body: actionInputSchema,
+    method: 'POST',
+    path: '/fund/rerun',
+    group: 'shared',
+    tag: 'funds',
+    body: actionInputSchema,
     summary: `Rerun calculations and work papers of open funds {ids}. ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => rerunFunds(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/reset', group: 'delivery', tag: 'funds', body: actionInputSchema,
+    method: 'POST',
+    path: '/fund/reset',
+    group: 'delivery',
+    tag: 'funds',
+    body: actionInputSchema,
     summary: `Queue the pipeline of funds again from identification {ids}. ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => resetFunds(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/undo-delete', group: 'delivery', tag: 'funds', body: actionInputSchema,
+    method: 'POST',
+    path: '/fund/undo-delete',
+    group: 'delivery',
+    tag: 'funds',
+    body: actionInputSchema,
     summary: `Restore deleted funds to their previous status {ids}. ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => undoDelete(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/fund/changeDataRequestedStatus', group: 'delivery', tag: 'funds', body: dataRequestInputSchema,
+    method: 'POST',
+    path: '/fund/changeDataRequestedStatus',
+    group: 'delivery',
+    tag: 'funds',
+    body: dataRequestInputSchema,
     summary: `Set the data-requested status {ids, status} (Requested, ReRequested, Chased1-3, NotRequested). ${ACTION_SUMMARY}`,
     handler: ({ ctx, user, body }) => changeDataRequestedStatus(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/logs/trail', group: 'delivery', tag: 'funds', body: trailInputSchema,
-    summary: 'A fund\'s user trail {id, filters?, sorting?, offset?, limit?} newest first, 200 per page -> {rows: [{id, user, userId, date, action, before, after}], pagination}',
+    method: 'POST',
+    path: '/logs/trail',
+    group: 'delivery',
+    tag: 'funds',
+    body: trailInputSchema,
+    summary:
+      "A fund's user trail {id, filters?, sorting?, offset?, limit?} newest first, 200 per page -> {rows: [{id, user, userId, date, action, before, after}], pagination}",
     handler: ({ ctx, body }) => listTrail(ctx, body),
   }),
   statusRoute('approve', '/fund/approve', 'Open funds (status Approved) {ids, requestedBy}'),
-  statusRoute('close', '/fund/close', "Close funds (Completed - Fund Closed) {ids, requestedBy}; from the auditor area only open funds"),
+  statusRoute('close', '/fund/close', 'Close funds (Completed - Fund Closed) {ids, requestedBy}; from the auditor area only open funds'),
   statusRoute('issue', '/fund/issue', 'Issue funds {ids, requestedBy}'),
   statusRoute('pause', '/fund/pause', 'Pause funds {ids, requestedBy}'),
   statusRoute('remove', '/fund/remove', 'Delete funds {ids, requestedBy} (not issued ones); undo with /fund/undo-delete'),

@@ -7,8 +7,13 @@ import { defineRoute } from '../route.js';
 
 export const importRoutes = [
   defineRoute({
-    method: 'POST', path: '/import/files', group: 'delivery', tag: 'imports', multipart: true,
-    summary: "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
+    method: 'POST',
+    path: '/import/files',
+    group: 'delivery',
+    tag: 'imports',
+    multipart: true,
+    summary:
+      "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
     handler: async ({ ctx, user, event }) => {
       // an over-size request is answered as the file-too-large response (413, spec section 8)
       const form = await readForm(event, ctx.config.maxUploadBytes);
@@ -20,13 +25,26 @@ export const importRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/import/list', group: 'delivery', tag: 'imports',
-    summary: 'Import files (newest first unless sorting [{field: administrator|fileName|type|subType|status|created_at, order}]) with status Awaiting, Processing, Success or Error (payload.error)',
+    method: 'POST',
+    path: '/import/list',
+    group: 'delivery',
+    tag: 'imports',
+    summary:
+      'Import files (newest first unless sorting [{field: administrator|fileName|type|subType|status|created_at, order}]) with status Awaiting, Processing, Success or Error (payload.error)',
     body: z.object({
-      filters: z.object({ administrator: z.string().optional(), status: z.array(z.string()).optional() }).partial().optional(),
-      sorting: z.array(z.object({ field: z.string(), order: z.enum(['asc', 'desc']).optional() })).max(6).nullish(),
+      filters: z
+        .object({ administrator: z.string().optional(), status: z.array(z.string()).optional() })
+        .partial()
+        .optional(),
+      sorting: z
+        .array(z.object({ field: z.string(), order: z.enum(['asc', 'desc']).optional() }))
+        .max(6)
+        .nullish(),
       offset: z.coerce.number().int().min(0).optional(),
-      pagination: z.object({ limit: z.coerce.number().int().min(1).max(1000) }).partial().optional(),
+      pagination: z
+        .object({ limit: z.coerce.number().int().min(1).max(1000) })
+        .partial()
+        .optional(),
     }),
     handler: ({ ctx, body }) => listImports(ctx, { offset: body.offset, limit: body.pagination?.limit, filters: body.filters, sorting: body.sorting }),
   }),

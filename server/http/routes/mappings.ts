@@ -1,7 +1,15 @@
 /** Live and custom mappings (spec section 7 mapping calls of both documents). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { assignMapping, deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, removeMappings, type MappingMode } from '../../services/mappings/mappings.js';
+import {
+  assignMapping,
+  deleteMappings,
+  listMappingsFor,
+  mappingTypes,
+  mappingTypesForFund,
+  removeMappings,
+  type MappingMode,
+} from '../../services/mappings/mappings.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
 import { createMappingOffThread } from '../../services/mappings/off-thread.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
@@ -11,23 +19,38 @@ const id = z.coerce.number().int().positive();
 
 export const mappingRoutes = [
   defineRoute({
-    method: 'GET', path: '/mappings', group: 'shared', tag: 'mappings',
-    summary: 'Active mappings with administrator, owner, canLiveMappingBeDeleted, blocking fundRequests and canToggle (the caller may select it: custom, and the creator or a delivery team member)',
+    method: 'GET',
+    path: '/mappings',
+    group: 'shared',
+    tag: 'mappings',
+    summary:
+      'Active mappings with administrator, owner, canLiveMappingBeDeleted, blocking fundRequests and canToggle (the caller may select it: custom, and the creator or a delivery team member)',
     handler: ({ ctx, user }) => listMappingsFor(ctx, user),
   }),
   defineRoute({
-    method: 'GET', path: '/mappings/types/:administratorCode', group: 'shared', tag: 'mappings',
+    method: 'GET',
+    path: '/mappings/types/:administratorCode',
+    group: 'shared',
+    tag: 'mappings',
     summary: "A TPA's mapping types with the mappings of each",
     handler: ({ ctx, params }) => mappingTypes(ctx, params.administratorCode),
   }),
   defineRoute({
-    method: 'GET', path: '/mappings/types-for-fund-request/:id', group: 'shared', tag: 'mappings',
+    method: 'GET',
+    path: '/mappings/types-for-fund-request/:id',
+    group: 'shared',
+    tag: 'mappings',
     summary: "A fund's mapping types with the mapping in use (assigned custom, else master)",
     handler: ({ ctx, params }) => mappingTypesForFund(ctx, Number(params.id)),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/create', group: 'shared', tag: 'mappings', multipart: true,
-    summary: 'Upload a mapping csv: multipart mappingName, mappingType, mappingMode (master | custom | update-custom), administrator, customId, rationale, clientName, upload',
+    method: 'POST',
+    path: '/mappings/create',
+    group: 'shared',
+    tag: 'mappings',
+    multipart: true,
+    summary:
+      'Upload a mapping csv: multipart mappingName, mappingType, mappingMode (master | custom | update-custom), administrator, customId, rationale, clientName, upload',
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx.config.maxUploadBytes);
       const text = (k: string) => (typeof form.get(k) === 'string' ? String(form.get(k)).trim() : undefined) || undefined;
@@ -37,50 +60,79 @@ export const mappingRoutes = [
       if (!text('mappingType')) throw new ValidationError('Choose a mapping type');
       const file = await singleFile(form, 'upload', 'mapping csv');
       return createMappingOffThread(ctx, user, {
-        administrator: text('administrator')!, mappingType: text('mappingType')!, mappingMode: mode, mappingName: text('mappingName'),
-        customId: text('customId') ? Number(text('customId')) : undefined, clientName: text('clientName'), rationale: text('rationale'),
-        fileName: file.fileName, bytes: file.bytes,
+        administrator: text('administrator')!,
+        mappingType: text('mappingType')!,
+        mappingMode: mode,
+        mappingName: text('mappingName'),
+        customId: text('customId') ? Number(text('customId')) : undefined,
+        clientName: text('clientName'),
+        rationale: text('rationale'),
+        fileName: file.fileName,
+        bytes: file.bytes,
       });
     },
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/delete', group: 'shared', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/delete',
+    group: 'shared',
+    tag: 'mappings',
     summary: 'Delete a custom mapping (only when canLiveMappingBeDeleted)',
     body: z.object({ id }),
     handler: ({ ctx, user, body }) => deleteMappings(ctx, user, [body.id]),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/delete-selected-custom-mappings', group: 'delivery', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/delete-selected-custom-mappings',
+    group: 'delivery',
+    tag: 'mappings',
     summary: 'Delete several custom mappings',
     body: z.object({ ids: z.array(id).min(1) }),
     handler: ({ ctx, user, body }) => deleteMappings(ctx, user, body.ids),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/assign', group: 'delivery', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/assign',
+    group: 'delivery',
+    tag: 'mappings',
     summary: 'Assign a custom mapping to a fund and rerun it from standardization',
     body: z.object({ fundRequestId: id, mappingId: id }),
     handler: ({ ctx, user, body }) => assignMapping(ctx, user, { fundRequestIds: [body.fundRequestId], mappingId: body.mappingId }),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/remove', group: 'delivery', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/remove',
+    group: 'delivery',
+    tag: 'mappings',
     summary: 'Remove a custom mapping from a fund and rerun it from standardization',
     body: z.object({ fundRequestId: id, mappingId: id }),
     handler: ({ ctx, user, body }) => removeMappings(ctx, user, [body]),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/assign-bulk', group: 'shared', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/assign-bulk',
+    group: 'shared',
+    tag: 'mappings',
     summary: 'Assign a custom mapping to several funds (Apply Selected)',
     body: z.object({ fundRequestIds: z.array(id).min(1, 'Select at least one fund'), mappingId: id }),
     handler: ({ ctx, user, body }) => assignMapping(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/mappings/remove-bulk', group: 'shared', tag: 'mappings',
+    method: 'POST',
+    path: '/mappings/remove-bulk',
+    group: 'shared',
+    tag: 'mappings',
     summary: 'Remove fund-mapping pairs (Reset Selected)',
     body: z.object({ fundMappingPairs: z.array(z.object({ fundRequestId: id, mappingId: id })).min(1, 'Select at least one fund') }),
     handler: ({ ctx, user, body }) => removeMappings(ctx, user, body.fundMappingPairs),
   }),
   defineRoute({
-    method: 'GET', path: '/mappings/download', group: 'shared', tag: 'mappings', tokenFrom: 'query', raw: true,
+    method: 'GET',
+    path: '/mappings/download',
+    group: 'shared',
+    tag: 'mappings',
+    tokenFrom: 'query',
+    raw: true,
     summary: 'Download a mapping as csv (?id=&token= download token)',
     query: z.object({ id, token: z.string() }),
     handler: ({ ctx, query }) => {
@@ -89,7 +141,12 @@ export const mappingRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/mappings/custom-mapping-info', group: 'shared', tag: 'mappings', tokenFrom: 'query', raw: true,
+    method: 'GET',
+    path: '/mappings/custom-mapping-info',
+    group: 'shared',
+    tag: 'mappings',
+    tokenFrom: 'query',
+    raw: true,
     summary: 'Report of custom mappings and the funds using them (csv; ?token= download token)',
     handler: ({ ctx }) => fileResponse(customMappingReport(ctx), 'custom_mapping_info.csv', 'text/csv; charset=utf-8'),
   }),

@@ -9,21 +9,33 @@ import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema, savePbiI
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute, withMessage } from '../route.js';
 
-const ROW = '{id, pbi_input_type, pbi_input_type_name, file_name, sas_token (masked), uploaded_by, token_expiry_date, token_expired, upload_date, created_at, size, row_count}';
+const ROW =
+  '{id, pbi_input_type, pbi_input_type_name, file_name, sas_token (masked), uploaded_by, token_expiry_date, token_expired, upload_date, created_at, size, row_count}';
 
 export const pbiInputRoutes = [
   defineRoute({
-    method: 'GET', path: '/pbi-inputs/types', group: 'delivery', tag: 'pbi-inputs',
+    method: 'GET',
+    path: '/pbi-inputs/types',
+    group: 'delivery',
+    tag: 'pbi-inputs',
     summary: 'The input types and the csv columns each needs -> [{code, name, description, columns}]',
     handler: ({ ctx }) => listPbiInputTypes(ctx),
   }),
   defineRoute({
-    method: 'POST', path: '/pbi-inputs/list', group: 'delivery', tag: 'pbi-inputs', body: pbiListSchema,
+    method: 'POST',
+    path: '/pbi-inputs/list',
+    group: 'delivery',
+    tag: 'pbi-inputs',
+    body: pbiListSchema,
     summary: `PowerBI input files, newest first (created_at) unless sorted {filters?, sorting?, offset?, limit? (10)} -> {rows: [${ROW}], pagination}`,
     handler: ({ ctx, body }) => listPbiInputs(ctx, body),
   }),
   defineRoute({
-    method: 'POST', path: '/pbi-inputs/save', group: 'delivery', tag: 'pbi-inputs', multipart: true,
+    method: 'POST',
+    path: '/pbi-inputs/save',
+    group: 'delivery',
+    tag: 'pbi-inputs',
+    multipart: true,
     summary: `Save a PowerBI input csv (multipart: 'pbiInputsTypes' = input type code, one .csv in 'upload'): checked against the type's columns, stored, given a file token -> ${ROW} + {token (shown once), url}`,
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx.config.maxUploadBytes);
@@ -35,9 +47,14 @@ export const pbiInputRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/pbi-inputs/file/:id', group: 'public', tag: 'pbi-inputs', raw: true,
+    method: 'GET',
+    path: '/pbi-inputs/file/:id',
+    group: 'public',
+    tag: 'pbi-inputs',
+    raw: true,
     query: z.object({ token: z.string().optional() }),
-    summary: "A PowerBI input file by its own file token ?token= (the SAS token given when it was saved; no session needed); 401 when the token is missing, expired or revoked",
+    summary:
+      'A PowerBI input file by its own file token ?token= (the SAS token given when it was saved; no session needed); 401 when the token is missing, expired or revoked',
     handler: ({ ctx, params, query }) => {
       const file = openPbiInput(ctx, Number(params.id), query.token);
       return fileResponse(file.bytes, file.fileName, 'text/csv; charset=utf-8');

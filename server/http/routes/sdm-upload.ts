@@ -1,7 +1,12 @@
 /** Self-onboarding (auditor spec section 7: `/sdm-upload/*`). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import { addSdmFileOffThread, createSdmUploadOffThread, processSdmUploadOffThread, validateMappingFilesOffThread } from '../../services/sdm-upload/off-thread.js';
+import {
+  addSdmFileOffThread,
+  createSdmUploadOffThread,
+  processSdmUploadOffThread,
+  validateMappingFilesOffThread,
+} from '../../services/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
 import { filesOf, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
@@ -15,18 +20,28 @@ async function mappingFiles(form: FormData) {
 
 export const sdmUploadRoutes = [
   defineRoute({
-    method: 'GET', path: '/sdm-upload/administrators', group: 'auditor', tag: 'self-onboarding',
+    method: 'GET',
+    path: '/sdm-upload/administrators',
+    group: 'auditor',
+    tag: 'self-onboarding',
     summary: 'TPAs with their master mapping ids by type',
     handler: ({ ctx }) => sdmAdministrators(ctx),
   }),
   defineRoute({
-    method: 'GET', path: '/sdm-upload/check-name', group: 'auditor', tag: 'self-onboarding',
+    method: 'GET',
+    path: '/sdm-upload/check-name',
+    group: 'auditor',
+    tag: 'self-onboarding',
     summary: "Feedback on a new TPA name: 'New', 'Administrator already exist' or the name rule",
     query: z.object({ code: z.string() }),
     handler: ({ ctx, query }) => checkTpaName(ctx, query.code),
   }),
   defineRoute({
-    method: 'POST', path: '/sdm-upload/validate-mappings', group: 'auditor', tag: 'self-onboarding', multipart: true,
+    method: 'POST',
+    path: '/sdm-upload/validate-mappings',
+    group: 'auditor',
+    tag: 'self-onboarding',
+    multipart: true,
     summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
     handler: async ({ ctx, event }) => {
       const files = await mappingFiles(await readForm(event, ctx.config.maxUploadBytes));
@@ -35,7 +50,11 @@ export const sdmUploadRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/sdm-upload/create', group: 'auditor', tag: 'self-onboarding', multipart: true,
+    method: 'POST',
+    path: '/sdm-upload/create',
+    group: 'auditor',
+    tag: 'self-onboarding',
+    multipart: true,
     summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx.config.maxUploadBytes);
@@ -47,12 +66,21 @@ export const sdmUploadRoutes = [
       } catch {
         throw new ValidationError('touchedMappings is not valid JSON');
       }
-      return createSdmUploadOffThread(ctx, user, { code, name: form.get('name') ? String(form.get('name')) : undefined, files: await mappingFiles(form), touchedMappings: touched as never });
+      return createSdmUploadOffThread(ctx, user, {
+        code,
+        name: form.get('name') ? String(form.get('name')) : undefined,
+        files: await mappingFiles(form),
+        touchedMappings: touched as never,
+      });
     },
   }),
   defineRoute({
-    method: 'POST', path: '/sdm-upload/add-file', group: 'auditor', tag: 'self-onboarding', multipart: true,
-    summary: "Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)",
+    method: 'POST',
+    path: '/sdm-upload/add-file',
+    group: 'auditor',
+    tag: 'self-onboarding',
+    multipart: true,
+    summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)',
     handler: async ({ ctx, event }) => {
       const form = await readForm(event, ctx.config.maxUploadBytes);
       const sdmUploadId = Number(form.get('sdmUploadId'));
@@ -61,13 +89,19 @@ export const sdmUploadRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/sdm-upload/process', group: 'auditor', tag: 'self-onboarding',
+    method: 'POST',
+    path: '/sdm-upload/process',
+    group: 'auditor',
+    tag: 'self-onboarding',
     summary: 'Process an upload: save its fund requests and import its SDM files ({id, isSelfOnboarded, forceRun})',
     body: z.object({ id, isSelfOnboarded: z.boolean().optional(), forceRun: z.boolean().optional() }),
     handler: ({ ctx, user, body }) => processSdmUploadOffThread(ctx, user, body),
   }),
   defineRoute({
-    method: 'POST', path: '/sdm-upload/info', group: 'auditor', tag: 'self-onboarding',
+    method: 'POST',
+    path: '/sdm-upload/info',
+    group: 'auditor',
+    tag: 'self-onboarding',
     summary: 'An upload with its files, SDM and mapping types and validation results',
     body: z.object({ id }),
     handler: ({ ctx, body }) => sdmUploadInfo(ctx, body.id),

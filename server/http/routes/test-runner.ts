@@ -9,7 +9,8 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import { getRun, listRuns, listSuites, scheduleRun, stopRun } from '../../services/test-runner/test-runner.js';
 import { defineRoute } from '../route.js';
 
-const RUN = '{id, userAuthId, user, administratorCodes, testIds, status, created_at, updated_at, hasErrors, results: {stats: {startedAt, finishedAt, totalTime}, reports: {<code>: {tests: [{id, title, success, time, steps: [{stepId, success, payload | error: {message, traceback}}]}]}}}}';
+const RUN =
+  '{id, userAuthId, user, administratorCodes, testIds, status, created_at, updated_at, hasErrors, results: {stats: {startedAt, finishedAt, totalTime}, reports: {<code>: {tests: [{id, title, success, time, steps: [{stepId, success, payload | error: {message, traceback}}]}]}}}}';
 const list = z.union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()]).transform((v) => (Array.isArray(v) ? v.map(String) : String(v)));
 
 function enabled(ctx: AppContext): void {
@@ -18,7 +19,10 @@ function enabled(ctx: AppContext): void {
 
 export const testRunnerRoutes = [
   defineRoute({
-    method: 'GET', path: '/dev-tools/test-runner/tests', group: 'delivery', tag: 'test-runner',
+    method: 'GET',
+    path: '/dev-tools/test-runner/tests',
+    group: 'delivery',
+    tag: 'test-runner',
     summary: `Test runs newest first {offset?, limit? (50)} and the suites available -> {rows: [${RUN}], pagination, suites: [{administratorCode, administratorName, tests: [{id, title, description}]}]}`,
     query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     handler: ({ ctx, query }) => {
@@ -27,7 +31,10 @@ export const testRunnerRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/dev-tools/test-runner/tests/:id', group: 'delivery', tag: 'test-runner',
+    method: 'GET',
+    path: '/dev-tools/test-runner/tests/:id',
+    group: 'delivery',
+    tag: 'test-runner',
     summary: `One test run with its results -> ${RUN}`,
     handler: ({ ctx, params }) => {
       enabled(ctx);
@@ -37,7 +44,10 @@ export const testRunnerRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/dev-tools/test-runner/test/stop', group: 'delivery', tag: 'test-runner',
+    method: 'POST',
+    path: '/dev-tools/test-runner/test/stop',
+    group: 'delivery',
+    tag: 'test-runner',
     summary: 'Stop a pending or running test run {id}: status suspended (409 when it has ended) -> the run',
     body: z.object({ id: z.coerce.number().int() }),
     handler: ({ ctx, body }) => {
@@ -46,8 +56,12 @@ export const testRunnerRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/dev-tools/test-runner/schedule', group: 'delivery', tag: 'test-runner',
-    summary: "Schedule a run {administratorCodes: [code] | 'a,b', testIds?: [id] | '1,2' (none = all), mappings?: 'production' (default) | 'fixtures'}: runs in the background, status pending -> running -> done -> the run",
+    method: 'POST',
+    path: '/dev-tools/test-runner/schedule',
+    group: 'delivery',
+    tag: 'test-runner',
+    summary:
+      "Schedule a run {administratorCodes: [code] | 'a,b', testIds?: [id] | '1,2' (none = all), mappings?: 'production' (default) | 'fixtures'}: runs in the background, status pending -> running -> done -> the run",
     body: z.object({ administratorCodes: list, testIds: list.nullish(), mappings: z.enum(['production', 'fixtures']).optional() }),
     handler: ({ ctx, user, body }) => {
       enabled(ctx);

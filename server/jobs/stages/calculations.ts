@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundFiles, sdmRows } from '../../db/schema/index.js';
+import { fundFiles } from '../../db/schema/index.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
 import { runChecks, type CalculationValidation } from '../../../pipeline/checks/index.js';
@@ -24,7 +24,9 @@ export const fxDir = (ctx: AppContext) => join(ctx.config.dataDir, 'reference', 
 export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
   const dir = fxDir(ctx);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.csv')).flatMap((f) => parseFxCsv(readFileSync(join(dir, f), 'utf8'), base, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.csv'))
+    .flatMap((f) => parseFxCsv(readFileSync(join(dir, f), 'utf8'), base, f));
 }
 
 /**
@@ -36,7 +38,11 @@ export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
 class StoredRows<T> implements RowSource<T> {
   private count: number | null = null;
   private readonly fileIds: number[];
-  constructor(private readonly ctx: AppContext, files: Array<{ id: number; fileType: string }>, private readonly sdmType: string) {
+  constructor(
+    private readonly ctx: AppContext,
+    files: Array<{ id: number; fileType: string }>,
+    private readonly sdmType: string,
+  ) {
     this.fileIds = files.filter((f) => f.fileType === sdmType).map((f) => f.id);
   }
 
@@ -63,7 +69,14 @@ class StoredRows<T> implements RowSource<T> {
  */
 export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmData {
   const inputs = currentInputs(ctx, fundRequestId).map((i) => i.id);
-  const files = inputs.length ? ctx.db.select().from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs))).orderBy(fundFiles.id).all() : [];
+  const files = inputs.length
+    ? ctx.db
+        .select()
+        .from(fundFiles)
+        .where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs)))
+        .orderBy(fundFiles.id)
+        .all()
+    : [];
   const rows = <T>(sdmType: string) => new StoredRows<T>(ctx, files, sdmType);
   return {
     trial_balance: [...rows<TrialBalanceRow>('trial_balance')],
@@ -81,23 +94,57 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   const amounts = materiality({ nav, pm: fund.pm ?? 0, te: fund.te ?? 0, sad: fund.sad ?? 0 });
   const checks = runChecks(data, {
-    fundCode: code, periodEnd: fund.periodEnd ?? '', currency: fund.currency ?? 'USD', materiality: amounts, nav,
-    fxRates: loadFxRates(ctx, fund.currency ?? 'USD'), externalValuations: fund.externalValuations === 'Y', accountClasses: STANDARD_ACCOUNTS,
+    fundCode: code,
+    periodEnd: fund.periodEnd ?? '',
+    currency: fund.currency ?? 'USD',
+    materiality: amounts,
+    nav,
+    fxRates: loadFxRates(ctx, fund.currency ?? 'USD'),
+    externalValuations: fund.externalValuations === 'Y',
+    accountClasses: STANDARD_ACCOUNTS,
     administrator: admin?.name,
   });
   const validation: CalculationValidation = {
-    QA_Rec: checks.items, summary: checks.summary, status: checks.status, nav, materiality: amounts,
+    QA_Rec: checks.items,
+    summary: checks.summary,
+    status: checks.status,
+    nav,
+    materiality: amounts,
     rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])),
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
   };
   const file = ctx.db.transaction((tx) => {
-    tx.delete(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation'))).run();
-    return tx.insert(fundFiles).values({
-      fundRequestId, kind: 'calculation', fileType: 'calculations', fileName: `calculations.json`, status: 'done',
-      rowCount: checks.items.length, validationStatus: checks.status === 'fail' ? 'Invalid' : 'Valid', validation,
-    }).returning().get();
+    tx.delete(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation')))
+      .run();
+    return tx
+      .insert(fundFiles)
+      .values({
+        fundRequestId,
+        kind: 'calculation',
+        fileType: 'calculations',
+        fileName: `calculations.json`,
+        status: 'done',
+        rowCount: checks.items.length,
+        validationStatus: checks.status === 'fail' ? 'Invalid' : 'Valid',
+        validation,
+      })
+      .returning()
+      .get();
   });
   publishFile(ctx, file);
-  logStage(ctx, fundRequestId, 'calculations', 'success', { nav, summary: checks.summary, status: checks.status, ...(checks.summary.fail || checks.summary.warning ? { warnings: checks.items.filter((i) => i.status !== 'pass').slice(0, 20).map((i) => `${i.check}: ${i.message}`) } : {}) });
+  logStage(ctx, fundRequestId, 'calculations', 'success', {
+    nav,
+    summary: checks.summary,
+    status: checks.status,
+    ...(checks.summary.fail || checks.summary.warning
+      ? {
+          warnings: checks.items
+            .filter((i) => i.status !== 'pass')
+            .slice(0, 20)
+            .map((i) => `${i.check}: ${i.message}`),
+        }
+      : {}),
+  });
   return { result: { nav, summary: checks.summary }, next: [{ stage: 'visualization', fundRequestId }] };
 };

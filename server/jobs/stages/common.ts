@@ -14,13 +14,29 @@ export function loadFund(ctx: AppContext, id: number) {
   const fund = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get();
   if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
   const admin = fund.administratorId ? ctx.db.select().from(administrators).where(eq(administrators.id, fund.administratorId)).get() : undefined;
-  const code = ctx.db.select().from(fundCodes).where(and(eq(fundCodes.fundRequestId, id), eq(fundCodes.main, true))).get()?.code ?? String(id);
+  const code =
+    ctx.db
+      .select()
+      .from(fundCodes)
+      .where(and(eq(fundCodes.fundRequestId, id), eq(fundCodes.main, true)))
+      .get()?.code ?? String(id);
   return { fund, admin, code };
 }
 
 /** Appends an orchestration log line for a fund (spec "Log entry"). */
-export function logStage(ctx: AppContext, fundRequestId: number | null, stage: string, status: 'success' | 'error' | 'pending', payload: Record<string, unknown>, type?: string, subType?: string): void {
-  ctx.db.insert(orchestrationLogs).values({ fundRequestId, stage, status, type: type ?? null, subType: subType ?? null, payload }).run();
+export function logStage(
+  ctx: AppContext,
+  fundRequestId: number | null,
+  stage: string,
+  status: 'success' | 'error' | 'pending',
+  payload: Record<string, unknown>,
+  type?: string,
+  subType?: string,
+): void {
+  ctx.db
+    .insert(orchestrationLogs)
+    .values({ fundRequestId, stage, status, type: type ?? null, subType: subType ?? null, payload })
+    .run();
 }
 
 /**
@@ -28,7 +44,12 @@ export function logStage(ctx: AppContext, fundRequestId: number | null, stage: s
  * unless that one is disabled (the type is then "not required", as the listing counts it).
  */
 export function currentInputs(ctx: AppContext, fundRequestId: number): FundFileRow[] {
-  const rows = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input'))).orderBy(desc(fundFiles.id)).all();
+  const rows = ctx.db
+    .select()
+    .from(fundFiles)
+    .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input')))
+    .orderBy(desc(fundFiles.id))
+    .all();
   const seen = new Set<string>();
   return rows.filter((r) => !seen.has(r.fileType) && seen.add(r.fileType)).filter((r) => !r.disabled);
 }

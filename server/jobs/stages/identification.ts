@@ -31,9 +31,18 @@ interface FundMatch {
  * date: the live request whose period end equals the date, or with no date the newest open one.
  */
 export function matchFund(ctx: AppContext, administratorId: number, fundCode: string, asOf: string | null): FundMatch | null {
-  const rows = ctx.db.select({ id: fundRequests.id, periodEnd: fundRequests.periodEnd, status: fundRequests.status }).from(fundCodes)
+  const rows = ctx.db
+    .select({ id: fundRequests.id, periodEnd: fundRequests.periodEnd, status: fundRequests.status })
+    .from(fundCodes)
     .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(eq(fundRequests.administratorId, administratorId), sql`lower(${fundCodes.code}) = lower(${fundCode})`, notInArray(fundRequests.status, ['Deleted', 'Declined']))).all();
+    .where(
+      and(
+        eq(fundRequests.administratorId, administratorId),
+        sql`lower(${fundCodes.code}) = lower(${fundCode})`,
+        notInArray(fundRequests.status, ['Deleted', 'Declined']),
+      ),
+    )
+    .all();
   if (asOf) return rows.find((r) => r.periodEnd === asOf) ?? null;
   const open = rows.filter((r) => r.status === 'Pending' || r.status === 'Approved').sort((a, b) => String(b.periodEnd).localeCompare(String(a.periodEnd)));
   return open[0] ?? null;
@@ -100,7 +109,10 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       }
     }
     if (!identified.length) {
-      ctx.db.insert(unidentifiedFiles).values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors }).run();
+      ctx.db
+        .insert(unidentifiedFiles)
+        .values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors })
+        .run();
       setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
       logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
       return { result: { identified: 0, unidentified: tableCount } };
@@ -108,7 +120,8 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
 
     // funds named by the file's fund-code parts; parts without a code (prices) go to those funds
     const matched = new Map<string, FundMatch | null>();
-    for (const { parts } of identified) for (const p of parts) if (p.fundCode) matched.set(`${p.fundCode}|${p.asOf}`, matchFund(ctx, imp.administratorId, p.fundCode, p.asOf));
+    for (const { parts } of identified)
+      for (const p of parts) if (p.fundCode) matched.set(`${p.fundCode}|${p.asOf}`, matchFund(ctx, imp.administratorId, p.fundCode, p.asOf));
     const fundsOfFile = [...new Set([...matched.values()].filter((m): m is FundMatch => !!m).map((m) => m.id))];
     const attached: Array<{ fundRequestId: number; sdmType: string; rows: number }> = [];
     const unmatched: Array<{ fundCode: string; sdmType: string }> = [];
@@ -117,37 +130,95 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       for (const { table, sdmType, parts } of identified) {
         for (const part of parts) {
           let targets: number[];
-          if (!part.fundCode) targets = forcedFund ? [forcedFund] : fundsOfFile.length ? fundsOfFile : fundFromFileName(ctx, imp.administratorId!, imp.fileName);
+          if (!part.fundCode)
+            targets = forcedFund ? [forcedFund] : fundsOfFile.length ? fundsOfFile : fundFromFileName(ctx, imp.administratorId!, imp.fileName);
           else {
             const m = matched.get(`${part.fundCode}|${part.asOf}`);
             targets = m ? [m.id] : forcedFund ? [forcedFund] : [];
           }
           if (!targets.length) {
-            tx.insert(unmatchedFiles).values({
-              importFileId: imp.id, fileName: table.file, fileType: sdmType, fundCode: part.fundCode || null, administratorId: imp.administratorId, userId: imp.userId,
-              payload: { asOf: part.asOf, rows: part.rowCount, reason: part.fundCode ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}` : 'The file has no fund code and no fund could be inferred' },
-            }).run();
+            tx.insert(unmatchedFiles)
+              .values({
+                importFileId: imp.id,
+                fileName: table.file,
+                fileType: sdmType,
+                fundCode: part.fundCode || null,
+                administratorId: imp.administratorId,
+                userId: imp.userId,
+                payload: {
+                  asOf: part.asOf,
+                  rows: part.rowCount,
+                  reason: part.fundCode
+                    ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}`
+                    : 'The file has no fund code and no fund could be inferred',
+                },
+              })
+              .run();
             unmatched.push({ fundCode: part.fundCode, sdmType });
             continue;
           }
-          const fresh = targets.filter((fundRequestId) => !tx.select({ id: fundFiles.id }).from(fundFiles)
-            .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.importFileId, imp.id), eq(fundFiles.fileType, sdmType), eq(fundFiles.fileName, table.file))).get());
+          const fresh = targets.filter(
+            (fundRequestId) =>
+              !tx
+                .select({ id: fundFiles.id })
+                .from(fundFiles)
+                .where(
+                  and(
+                    eq(fundFiles.fundRequestId, fundRequestId),
+                    eq(fundFiles.importFileId, imp.id),
+                    eq(fundFiles.fileType, sdmType),
+                    eq(fundFiles.fileName, table.file),
+                  ),
+                )
+                .get(),
+          );
           if (!fresh.length) continue;
           // stored once the part is attached: a part no fund takes is thrown away below
           const blobKey = part.writer.commit();
           for (const fundRequestId of fresh) {
-            tx.insert(fundFiles).values({ fundRequestId, importFileId: imp.id, kind: 'input', fileType: sdmType, fileName: table.file, blobKey, status: 'pending', rowCount: part.rowCount }).run();
+            tx.insert(fundFiles)
+              .values({
+                fundRequestId,
+                importFileId: imp.id,
+                kind: 'input',
+                fileType: sdmType,
+                fileName: table.file,
+                blobKey,
+                status: 'pending',
+                rowCount: part.rowCount,
+              })
+              .run();
             attached.push({ fundRequestId, sdmType, rows: part.rowCount });
           }
         }
       }
     });
     const result = { identified: identified.map((i) => ({ file: i.table.file, sdmType: i.sdmType })), unidentifiedSheets: errors, attached, unmatched };
-    setImportStatus(ctx, imp.id, attached.length ? 'Success' : 'Error', {
-      ...result, ...(attached.length ? {} : { error: `${imp.fileName}: no fund request matches (${unmatched.map((u) => u.fundCode || 'no fund code').join(', ')})` }),
-    }, { type: [...new Set(identified.map((i) => i.sdmType))].join(', '), subType: identified.map((i) => i.table.sheetName).filter(Boolean).join(', ') || null });
-    for (const fundId of new Set(attached.map((a) => a.fundRequestId))) logStage(ctx, fundId, 'identification', 'success', { importFileId: imp.id, fileName: imp.fileName, files: attached.filter((a) => a.fundRequestId === fundId) });
-    for (const a of attached) ctx.events.publish('file', { id: imp.id, fundRequestId: a.fundRequestId, kind: 'input', status: 'pending', fileName: imp.fileName });
+    setImportStatus(
+      ctx,
+      imp.id,
+      attached.length ? 'Success' : 'Error',
+      {
+        ...result,
+        ...(attached.length ? {} : { error: `${imp.fileName}: no fund request matches (${unmatched.map((u) => u.fundCode || 'no fund code').join(', ')})` }),
+      },
+      {
+        type: [...new Set(identified.map((i) => i.sdmType))].join(', '),
+        subType:
+          identified
+            .map((i) => i.table.sheetName)
+            .filter(Boolean)
+            .join(', ') || null,
+      },
+    );
+    for (const fundId of new Set(attached.map((a) => a.fundRequestId)))
+      logStage(ctx, fundId, 'identification', 'success', {
+        importFileId: imp.id,
+        fileName: imp.fileName,
+        files: attached.filter((a) => a.fundRequestId === fundId),
+      });
+    for (const a of attached)
+      ctx.events.publish('file', { id: imp.id, fundRequestId: a.fundRequestId, kind: 'input', status: 'pending', fileName: imp.fileName });
     const next: NextJob[] = [...new Set(attached.map((a) => a.fundRequestId))].map((fundRequestId) => ({ stage: 'standardization', fundRequestId }));
     return { result, next };
   } catch (err) {
@@ -162,8 +233,12 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
 
 /** A fund whose main or alternate code appears in the file name (prices files carry no fund code column). */
 function fundFromFileName(ctx: AppContext, administratorId: number, fileName: string): number[] {
-  const codes = ctx.db.select({ id: fundRequests.id, code: fundCodes.code }).from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(eq(fundRequests.administratorId, administratorId), inArray(fundRequests.status, ['Pending', 'Approved']), ne(fundCodes.code, ''))).all();
+  const codes = ctx.db
+    .select({ id: fundRequests.id, code: fundCodes.code })
+    .from(fundCodes)
+    .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+    .where(and(eq(fundRequests.administratorId, administratorId), inArray(fundRequests.status, ['Pending', 'Approved']), ne(fundCodes.code, '')))
+    .all();
   const upper = fileName.toUpperCase();
   return [...new Set(codes.filter((c) => upper.includes(c.code.toUpperCase())).map((c) => c.id))];
 }
@@ -174,10 +249,22 @@ function fundFromFileName(ctx: AppContext, administratorId: number, fileName: st
  * @returns the number of import files queued again
  */
 export function rematchUnmatched(ctx: AppContext, administratorId: number): number {
-  const rows = ctx.db.select().from(unmatchedFiles).where(and(eq(unmatchedFiles.administratorId, administratorId), sql`(${unmatchedFiles.action} is null or ${unmatchedFiles.action} = 'Unidentified')`)).all();
+  const rows = ctx.db
+    .select()
+    .from(unmatchedFiles)
+    .where(and(eq(unmatchedFiles.administratorId, administratorId), sql`(${unmatchedFiles.action} is null or ${unmatchedFiles.action} = 'Unidentified')`))
+    .all();
   const importIds = [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))];
   if (!importIds.length) return 0;
-  ctx.db.delete(unmatchedFiles).where(inArray(unmatchedFiles.id, rows.map((r) => r.id))).run();
+  ctx.db
+    .delete(unmatchedFiles)
+    .where(
+      inArray(
+        unmatchedFiles.id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .run();
   for (const importFileId of importIds) enqueue(ctx, { stage: 'identification', fundRequestId: null, payload: { importFileId }, forceRun: true });
   return importIds.length;
 }

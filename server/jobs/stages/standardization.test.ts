@@ -38,7 +38,13 @@ const ROWS = 1685 * 4;
 beforeAll(async () => {
   ctx = await createTestContext({ identificationLimitBytes: 100_000_000 });
   // the holdings four times over: several batches of rows
-  importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'MFS_HOLDINGS_S000013795_20230331_v2.csv', path: delivery(4), userId: null, source: 'cli' });
+  importFile(ctx, {
+    administratorCode: 'meridian_fund_services',
+    fileName: 'MFS_HOLDINGS_S000013795_20230331_v2.csv',
+    path: delivery(4),
+    userId: null,
+    source: 'cli',
+  });
   await ingest();
   fundId = ctx.db.select().from(fundFiles).where(eq(fundFiles.kind, 'standardization')).get()!.fundRequestId;
 });
@@ -64,15 +70,28 @@ describe('standardization in batches', () => {
 
   it('replaces the previous rows in one step when it completes, removing what a crash left staged', async () => {
     // what a server killed mid-way leaves: a staging file with some rows
-    const input = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'))).all().at(-1)!;
-    const staged = ctx.db.insert(fundFiles).values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' }).returning().get();
+    const input = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input')))
+      .all()
+      .at(-1)!;
+    const staged = ctx.db
+      .insert(fundFiles)
+      .values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' })
+      .returning()
+      .get();
     ctx.sqlite.prepare("insert into sdm_rows (fund_file_id, sdm_type, line, data) values (?, 'holdings', 5, '{}')").run(staged.id);
 
     const out = await standardizationJob(ctx, job(), new AbortController().signal);
     expect(out.result).toMatchObject({ files: [{ sdmType: 'holdings', rows: ROWS, validationStatus: 'Valid' }] });
     expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
     expect(count("select count(*) n from sdm_rows where sdm_type = 'holdings'")).toBe(ROWS);
-    const std = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization'))).all();
+    const std = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization')))
+      .all();
     expect(std.map((f) => [f.sourceFileId, f.rowCount, f.validationStatus])).toEqual([[input.id, ROWS, 'Valid']]);
     const holdings = [...loadFundData(ctx, fundId).holdings];
     expect(holdings).toHaveLength(ROWS);

@@ -26,7 +26,12 @@ const MAX_ROW_ERRORS = 500;
 
 /** Removes staged rows of an input (left by an interrupted run). */
 function dropStaging(ctx: AppContext, inputId: number): void {
-  const staged = ctx.db.select({ id: fundFiles.id }).from(fundFiles).where(and(eq(fundFiles.kind, 'staging'), eq(fundFiles.sourceFileId, inputId))).all().map((r) => r.id);
+  const staged = ctx.db
+    .select({ id: fundFiles.id })
+    .from(fundFiles)
+    .where(and(eq(fundFiles.kind, 'staging'), eq(fundFiles.sourceFileId, inputId)))
+    .all()
+    .map((r) => r.id);
   if (!staged.length) return;
   ctx.db.transaction((tx) => {
     tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, staged)).run();
@@ -42,7 +47,8 @@ const ROWS_PER_INSERT = 16;
  * the lines as one insert a row would give them); `flush` inserts what waits (before a commit).
  */
 function rowInserter(ctx: AppContext, fundFileId: number, sdmType: string) {
-  const values = (n: number) => `INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')}`;
+  const values = (n: number) =>
+    `INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')}`;
   const one = ctx.sqlite.prepare(values(1));
   const many = ctx.sqlite.prepare(values(ROWS_PER_INSERT));
   const waiting: unknown[] = [];
@@ -70,11 +76,25 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
   const sdmType = input.fileType as SdmType;
   const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
   const stagingId = insertRow(ctx.sqlite, fundFiles, {
-    fundRequestId, importFileId: input.importFileId, sourceFileId: input.id, kind: 'staging', fileType: sdmType, fileName: `${sdmType}.csv`, status: 'processing',
+    fundRequestId,
+    importFileId: input.importFileId,
+    sourceFileId: input.id,
+    kind: 'staging',
+    fileType: sdmType,
+    fileName: `${sdmType}.csv`,
+    status: 'processing',
   });
   const { meta, rows } = readIdentifiedFile(ctx.blobs, input.blobKey!);
   if (!layout) {
-    return { stagingId, rowCount: 0, out: { errors: [{ file: input.fileName, line: meta.headerLine, column: '', error: `The TPA has no file layout for ${sdmType}` }], qaMapping: [], validationStatus: 'Invalid' } as Omit<StandardizeResult, 'rows'> };
+    return {
+      stagingId,
+      rowCount: 0,
+      out: {
+        errors: [{ file: input.fileName, line: meta.headerLine, column: '', error: `The TPA has no file layout for ${sdmType}` }],
+        qaMapping: [],
+        validationStatus: 'Invalid',
+      } as Omit<StandardizeResult, 'rows'>,
+    };
   }
   const std = createStandardizer({ file: meta.file, header: meta.header, headerLine: meta.headerLine, layout, sdmType, codeMaps: mappings.codeMaps });
   const insert = rowInserter(ctx, stagingId, sdmType);
@@ -130,18 +150,49 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
     };
     const status = out.validationStatus === 'Valid' ? 'assigned' : 'error';
     ctx.db.transaction((tx) => {
-      const old = tx.select({ id: fundFiles.id }).from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), eq(fundFiles.sourceFileId, input.id))).all();
+      const old = tx
+        .select({ id: fundFiles.id })
+        .from(fundFiles)
+        .where(and(eq(fundFiles.kind, 'standardization'), eq(fundFiles.sourceFileId, input.id)))
+        .all();
       if (old.length) {
-        tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, old.map((o) => o.id))).run();
-        tx.delete(fundFiles).where(inArray(fundFiles.id, old.map((o) => o.id))).run();
+        tx.delete(sdmRows)
+          .where(
+            inArray(
+              sdmRows.fundFileId,
+              old.map((o) => o.id),
+            ),
+          )
+          .run();
+        tx.delete(fundFiles)
+          .where(
+            inArray(
+              fundFiles.id,
+              old.map((o) => o.id),
+            ),
+          )
+          .run();
       }
-      tx.update(fundFiles).set({ kind: 'standardization', status: 'done', rowCount, validationStatus: out.validationStatus, validation }).where(eq(fundFiles.id, stagingId)).run();
+      tx.update(fundFiles)
+        .set({ kind: 'standardization', status: 'done', rowCount, validationStatus: out.validationStatus, validation })
+        .where(eq(fundFiles.id, stagingId))
+        .run();
       tx.update(fundFiles).set({ status, validationStatus: out.validationStatus, updatedAt: new Date().toISOString() }).where(eq(fundFiles.id, input.id)).run();
     });
     publishFile(ctx, { ...input, status });
-    results.push({ file: input.fileName, sdmType: input.fileType, rows: rowCount, validationStatus: out.validationStatus, qaMapping: out.qaMapping.length, rowErrors: out.errors.length });
+    results.push({
+      file: input.fileName,
+      sdmType: input.fileType,
+      rows: rowCount,
+      validationStatus: out.validationStatus,
+      qaMapping: out.qaMapping.length,
+      rowErrors: out.errors.length,
+    });
   }
   const invalid = results.filter((r) => r.validationStatus !== 'Valid');
-  logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', { files: results, ...(invalid.length ? { warnings: invalid.map((r) => `${r.file}: ${r.qaMapping} unmapped code(s), ${r.rowErrors} row error(s)`) } : {}) });
+  logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', {
+    files: results,
+    ...(invalid.length ? { warnings: invalid.map((r) => `${r.file}: ${r.qaMapping} unmapped code(s), ${r.rowErrors} row error(s)`) } : {}),
+  });
   return { result: { files: results }, next: inputs.length ? [{ stage: 'calculations', fundRequestId }] : [] };
 };

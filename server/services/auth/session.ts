@@ -158,7 +158,8 @@ export function switchView(ctx: AppContext, user: User, view: 'auditor' | 'deliv
   if (ctx.config.demo) throw new ForbiddenError('Switching view is disabled in demo mode');
   let role: Role;
   if (view === 'delivery') {
-    if (!DELIVERY_VIEW_ROLES.includes(user.originalRole)) throw new ForbiddenError(`A user whose role is ${user.originalRole} cannot switch to the delivery team`);
+    if (!DELIVERY_VIEW_ROLES.includes(user.originalRole))
+      throw new ForbiddenError(`A user whose role is ${user.originalRole} cannot switch to the delivery team`);
     role = user.originalRole;
   } else {
     role = user.originalRole === 'Root' || user.originalRole === 'Client' ? user.originalRole : 'Auditor';

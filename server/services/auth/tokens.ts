@@ -22,15 +22,26 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export function issueToken(ctx: AppContext, userId: number, kind: TokenKind, ttlMs: number, label?: string): { token: string; expiresAt: string } {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlMs).toISOString();
-  ctx.db.insert(tokens).values({ userId, kind, tokenHash: hashToken(token), expiresAt, label }).run();
+  ctx.db
+    .insert(tokens)
+    .values({ userId, kind, tokenHash: hashToken(token), expiresAt, label })
+    .run();
   return { token, expiresAt };
 }
 
 /** The two lookups of every authenticated request, prepared once per context. */
 function prepareLookups(ctx: AppContext) {
   return {
-    token: ctx.db.select().from(tokens).where(eq(tokens.tokenHash, sql.placeholder('hash'))).prepare(),
-    user: ctx.db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
+    token: ctx.db
+      .select()
+      .from(tokens)
+      .where(eq(tokens.tokenHash, sql.placeholder('hash')))
+      .prepare(),
+    user: ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare(),
   };
 }
 const lookups = new WeakMap<AppContext, ReturnType<typeof prepareLookups>>();
@@ -65,12 +76,18 @@ export function markUsed(ctx: AppContext, tokenId: number): void {
 
 /** Revokes one token by its raw value; unknown tokens are ignored. */
 export function revokeToken(ctx: AppContext, token: string): void {
-  ctx.db.update(tokens).set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt))).run();
+  ctx.db
+    .update(tokens)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt)))
+    .run();
 }
 
 /** Revokes every token of a user of the given kinds (e.g. when a user is disabled). */
 export function revokeUserTokens(ctx: AppContext, userId: number, kinds: TokenKind[]): void {
-  ctx.db.update(tokens).set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(tokens.userId, userId), inArray(tokens.kind, kinds), isNull(tokens.revokedAt))).run();
+  ctx.db
+    .update(tokens)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(tokens.userId, userId), inArray(tokens.kind, kinds), isNull(tokens.revokedAt)))
+    .run();
 }

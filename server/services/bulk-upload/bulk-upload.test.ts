@@ -22,16 +22,50 @@ describe('bulk upload of the real N-PORT funds', () => {
     expect(result.totalRows).toBe(4);
     expect(result.declined.map((r) => r.errors.faults)).toEqual([]);
     expect(result.accepted.map((r) => r.fundName)).toEqual([
-      'Goldman Sachs Bond Fund', 'Kentucky Tax-Free Short-to-Medium Series', 'Kentucky Tax-Free Short-to-Medium Series', 'AST Bond Portfolio 2022',
+      'Goldman Sachs Bond Fund',
+      'Kentucky Tax-Free Short-to-Medium Series',
+      'Kentucky Tax-Free Short-to-Medium Series',
+      'AST Bond Portfolio 2022',
     ]);
     const saved = saveBulkFunds(ctx, ctx.boot.admin, { requestDate: '2023-04-03', funds: result.accepted });
     expect(saved.failed).toEqual([]);
     expect(saved.saved).toHaveLength(4);
-    const gs = ctx.db.select().from(fundRequests).all().find((f) => f.name === 'Goldman Sachs Bond Fund')!;
-    expect(gs).toMatchObject({ periodStart: '2022-04-01', periodEnd: '2023-03-31', dueDate: '2023-04-30', currency: 'USD', country: 'US', pm: 1, te: 0.75, sad: 0.05, externalValuations: 'Y', priceType1: 'EVALUATED', priceSource1: 'ICE', requestDate: '2023-04-03', status: 'Pending' });
-    const codes = ctx.db.select().from(fundCodes).all().filter((c) => c.fundRequestId === gs.id);
-    expect(codes.map((c) => [c.code, c.main])).toEqual([['S000013795', true], ['K5ZYN8ZUQE8S5OUPBU26', false]]);
-    expect(ctx.db.select().from(trail).all().filter((t) => t.action === 'bulk-upload')).toHaveLength(4);
+    const gs = ctx.db
+      .select()
+      .from(fundRequests)
+      .all()
+      .find((f) => f.name === 'Goldman Sachs Bond Fund')!;
+    expect(gs).toMatchObject({
+      periodStart: '2022-04-01',
+      periodEnd: '2023-03-31',
+      dueDate: '2023-04-30',
+      currency: 'USD',
+      country: 'US',
+      pm: 1,
+      te: 0.75,
+      sad: 0.05,
+      externalValuations: 'Y',
+      priceType1: 'EVALUATED',
+      priceSource1: 'ICE',
+      requestDate: '2023-04-03',
+      status: 'Pending',
+    });
+    const codes = ctx.db
+      .select()
+      .from(fundCodes)
+      .all()
+      .filter((c) => c.fundRequestId === gs.id);
+    expect(codes.map((c) => [c.code, c.main])).toEqual([
+      ['S000013795', true],
+      ['K5ZYN8ZUQE8S5OUPBU26', false],
+    ]);
+    expect(
+      ctx.db
+        .select()
+        .from(trail)
+        .all()
+        .filter((t) => t.action === 'bulk-upload'),
+    ).toHaveLength(4);
   });
 
   it('marks a repeated upload editable with the overwrite warning, and overwrites only rows accepted as editable', () => {
@@ -47,7 +81,13 @@ describe('bulk upload of the real N-PORT funds', () => {
     expect(res.failed).toHaveLength(1);
     expect(res.failed[0].errors.faults[0].message).toMatch(/not accepted for overwrite/);
     expect(ctx.db.select().from(fundRequests).all()).toHaveLength(4);
-    expect(ctx.db.select().from(fundRequests).all().find((f) => f.id === res.saved[0].id)!.notes).toBe('updated');
+    expect(
+      ctx.db
+        .select()
+        .from(fundRequests)
+        .all()
+        .find((f) => f.id === res.saved[0].id)!.notes,
+    ).toBe('updated');
   });
 
   it('refuses to overwrite a request that is no longer Pending', () => {
@@ -103,7 +143,9 @@ describe('bulk upload files that cannot be read', () => {
 
   it('names the row of a ragged row and of an unclosed quote', () => {
     expect(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('encodings/ragged-rows.csv'))).toThrow(/ragged-rows\.csv: row \d+ has \d+ values/);
-    expect(() => validateBulkUpload(ctx, 'unclosed-quote.csv', fixture('encodings/unclosed-quote.csv'))).toThrow(/unclosed-quote\.csv: a quote opened near row \d+ is never closed/);
+    expect(() => validateBulkUpload(ctx, 'unclosed-quote.csv', fixture('encodings/unclosed-quote.csv'))).toThrow(
+      /unclosed-quote\.csv: a quote opened near row \d+ is never closed/,
+    );
   });
 
   it('refuses other file types, empty files and headers without rows', () => {
@@ -136,6 +178,8 @@ describe('bulk upload files that cannot be read', () => {
 
   it('saves at most 100 rows at once', () => {
     const row = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv')).accepted[0];
-    expect(() => saveBulkFunds(ctx, ctx.boot.admin, { funds: Array.from({ length: 101 }, () => row) })).toThrow('At most 100 funds can be saved at once (got 101)');
+    expect(() => saveBulkFunds(ctx, ctx.boot.admin, { funds: Array.from({ length: 101 }, () => row) })).toThrow(
+      'At most 100 funds can be saved at once (got 101)',
+    );
   });
 });

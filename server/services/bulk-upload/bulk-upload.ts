@@ -57,16 +57,23 @@ export function loadBulkLookups(ctx: AppContext, rows: BulkRowValues[]): BulkLoo
   const mapIndex: BulkLookups['mappings'] = new Map();
   const existingKeys = new Map<string, number>();
   if (ids.length) {
-    for (const m of ctx.db.select().from(mappings).where(and(inArray(mappings.administratorId, ids), eq(mappings.active, true))).all()) {
+    for (const m of ctx.db
+      .select()
+      .from(mappings)
+      .where(and(inArray(mappings.administratorId, ids), eq(mappings.active, true)))
+      .all()) {
       const byType = mapIndex.get(m.administratorId) ?? new Map();
       const names = byType.get(m.type) ?? new Map();
       names.set(m.description.toLowerCase(), m.id);
       byType.set(m.type, names);
       mapIndex.set(m.administratorId, byType);
     }
-    const existing = ctx.db.select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
-      .from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-      .where(and(inArray(fundRequests.administratorId, ids), ne(fundRequests.status, 'Deleted'))).all();
+    const existing = ctx.db
+      .select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
+      .from(fundCodes)
+      .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+      .where(and(inArray(fundRequests.administratorId, ids), ne(fundRequests.status, 'Deleted')))
+      .all();
     for (const e of existing) existingKeys.set(`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id);
   }
   return { ref: referenceIndex(ctx), administrators: byCode, mappings: mapIndex, existingKeys };
@@ -74,13 +81,20 @@ export function loadBulkLookups(ctx: AppContext, rows: BulkRowValues[]): BulkLoo
 
 /** Validates rows, adding a fault to later rows that repeat an earlier row's unique identifier. */
 function validateAll(ctx: AppContext, rows: Array<{ line: number; values: BulkRowValues }>): Array<ValidatedRow & { line: number; values: BulkRowValues }> {
-  const lookups = loadBulkLookups(ctx, rows.map((r) => r.values));
+  const lookups = loadBulkLookups(
+    ctx,
+    rows.map((r) => r.values),
+  );
   const firstLine = new Map<string, number>();
   return rows.map((r) => {
     const v = validateBulkRow(r.values, lookups);
     if (v.uniqueKey) {
       const first = firstLine.get(v.uniqueKey);
-      if (first !== undefined) v.faults.push({ column: 'fundShortCode', message: `fundShortCode '${r.values.fundShortCode}' on row ${r.line} repeats the TPA, fund code and period end of row ${first}` });
+      if (first !== undefined)
+        v.faults.push({
+          column: 'fundShortCode',
+          message: `fundShortCode '${r.values.fundShortCode}' on row ${r.line} repeats the TPA, fund code and period end of row ${first}`,
+        });
       else firstLine.set(v.uniqueKey, r.line);
     }
     return { ...v, line: r.line, values: r.values };
@@ -90,8 +104,14 @@ function validateAll(ctx: AppContext, rows: Array<{ line: number; values: BulkRo
 function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): BulkResultRow {
   const status = v.faults.length ? 'declined' : v.warnings.length ? 'editable' : 'accepted';
   return {
-    id: v.line, columnName: v.line, ...v.values, frBulkuploadStatus: status, isEditable: false,
-    selected: status === 'accepted', errors: { faults: v.faults, warnings: v.warnings }, duplicateOfId: v.duplicateOfId,
+    id: v.line,
+    columnName: v.line,
+    ...v.values,
+    frBulkuploadStatus: status,
+    isEditable: false,
+    selected: status === 'accepted',
+    errors: { faults: v.faults, warnings: v.warnings },
+    duplicateOfId: v.duplicateOfId,
   };
 }
 
@@ -103,7 +123,9 @@ export function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uin
   const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
   const rows = validateAll(ctx, csv.rows).map(resultRow);
   return {
-    fileName, encoding: csv.encoding, totalRows: rows.length,
+    fileName,
+    encoding: csv.encoding,
+    totalRows: rows.length,
     accepted: rows.filter((r) => r.frBulkuploadStatus === 'accepted'),
     editable: rows.filter((r) => r.frBulkuploadStatus === 'editable'),
     declined: rows.filter((r) => r.frBulkuploadStatus === 'declined'),
@@ -161,11 +183,19 @@ export type BulkSaveOptions = { overwrite: boolean; maxRows?: number; action?: s
  */
 export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions): PreparedBulkSave {
   heavyWork('bulk-upload validation');
-  if (opts.maxRows && input.funds.length > opts.maxRows) throw new ValidationError(`At most ${opts.maxRows} funds can be saved at once (got ${input.funds.length})`);
+  if (opts.maxRows && input.funds.length > opts.maxRows)
+    throw new ValidationError(`At most ${opts.maxRows} funds can be saved at once (got ${input.funds.length})`);
   const requestDate = input.requestDate ? parseUserDate(input.requestDate) : todayIso();
   if (!requestDate) throw new ValidationError(`requestDate '${input.requestDate}' is not a date`);
-  const lastFundId = ctx.db.select({ id: sql<number | null>`max(${fundRequests.id})` }).from(fundRequests).get()?.id ?? 0;
-  const validated = validateAll(ctx, input.funds.map((f, i) => ({ line: f.columnName ?? i + 1, values: pickValues(f) })));
+  const lastFundId =
+    ctx.db
+      .select({ id: sql<number | null>`max(${fundRequests.id})` })
+      .from(fundRequests)
+      .get()?.id ?? 0;
+  const validated = validateAll(
+    ctx,
+    input.funds.map((f, i) => ({ line: f.columnName ?? i + 1, values: pickValues(f) })),
+  );
   return { requestDate, validated, lastFundId };
 }
 
@@ -176,9 +206,12 @@ export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: Bul
 function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
   const open = prepared.validated.filter((v) => v.uniqueKey && v.duplicateOfId === null);
   if (!open.length) return;
-  const since = tx.select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
-    .from(fundCodes).innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(gt(fundRequests.id, prepared.lastFundId), ne(fundRequests.status, 'Deleted'))).all();
+  const since = tx
+    .select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
+    .from(fundCodes)
+    .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
+    .where(and(gt(fundRequests.id, prepared.lastFundId), ne(fundRequests.status, 'Deleted')))
+    .all();
   if (!since.length) return;
   const keys = new Map(since.map((e) => [`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id]));
   for (const v of open) {
@@ -193,7 +226,13 @@ function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
  * The writing half of `saveBulkFunds`: saves prepared rows in one transaction (see there).
  * @param input the funds as sent, in the order `prepareBulkSave` validated them
  */
-export function commitBulkSave(ctx: AppContext, user: User, input: BulkSaveInput, prepared: PreparedBulkSave, opts: BulkSaveOptions): { saved: SavedFund[]; failed: FailedFund[] } {
+export function commitBulkSave(
+  ctx: AppContext,
+  user: User,
+  input: BulkSaveInput,
+  prepared: PreparedBulkSave,
+  opts: BulkSaveOptions,
+): { saved: SavedFund[]; failed: FailedFund[] } {
   const { requestDate, validated } = prepared;
   const saved: SavedFund[] = [];
   const failed: FailedFund[] = [];
@@ -205,14 +244,31 @@ export function commitBulkSave(ctx: AppContext, user: User, input: BulkSaveInput
       if (v.duplicateOfId !== null) {
         const existing = tx.select().from(fundRequests).where(eq(fundRequests.id, v.duplicateOfId)).get()!;
         const edit = editability(ctx, existing);
-        if (!opts.overwrite || !row.isEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite` });
-        else if (!edit.rowsEditable) faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
+        if (!opts.overwrite || !row.isEditable)
+          faults.push({
+            column: 'fundShortCode',
+            message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite`,
+          });
+        else if (!edit.rowsEditable)
+          faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
         if (!faults.length) {
           updateFundRequest(tx, existing.id, {
-            fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v), mappingIds: v.fund.mappingIds,
-            userId: user.id, action: 'bulk-overwrite', before: toFundFields(existing),
+            fields: { ...v.fund.fields, request_date: requestDate },
+            codes: codesOf(v),
+            mappingIds: v.fund.mappingIds,
+            userId: user.id,
+            action: 'bulk-overwrite',
+            before: toFundFields(existing),
           });
-          saved.push({ ...v.values, id: existing.id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: true });
+          saved.push({
+            ...v.values,
+            id: existing.id,
+            columnName: v.line,
+            fundName: row.fundName ?? '',
+            fundShortCode: v.fund.fundCode,
+            tpa: row.tpa ?? '',
+            overwritten: true,
+          });
           return;
         }
       }
@@ -221,8 +277,12 @@ export function commitBulkSave(ctx: AppContext, user: User, input: BulkSaveInput
         return;
       }
       const id = insertFundRequest(ctx.sqlite, {
-        administratorId: v.fund.administratorId, fields: { ...v.fund.fields, request_date: requestDate }, codes: codesOf(v),
-        mappingIds: v.fund.mappingIds, userId: user.id, action: opts.action ?? 'bulk-upload',
+        administratorId: v.fund.administratorId,
+        fields: { ...v.fund.fields, request_date: requestDate },
+        codes: codesOf(v),
+        mappingIds: v.fund.mappingIds,
+        userId: user.id,
+        action: opts.action ?? 'bulk-upload',
       });
       saved.push({ ...v.values, id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
     });
@@ -257,7 +317,11 @@ export const AUDITOR_UPLOAD: BulkSaveOptions = { overwrite: false, action: 'bulk
  * The read-only half of `uploadAndSaveBulk`: reads the CSV and validates its rows for saving.
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
-export function prepareBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): { input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number } {
+export function prepareBulkUpload(
+  ctx: AppContext,
+  fileName: string,
+  bytes: Uint8Array,
+): { input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number } {
   const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
   return { input, prepared: prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
@@ -267,7 +331,12 @@ export function prepareBulkUpload(ctx: AppContext, fileName: string, bytes: Uint
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
  */
-export function uploadAndSaveBulk(ctx: AppContext, user: User, fileName: string, bytes: Uint8Array): { saved: SavedFund[]; failed: FailedFund[]; totalRows: number } {
+export function uploadAndSaveBulk(
+  ctx: AppContext,
+  user: User,
+  fileName: string,
+  bytes: Uint8Array,
+): { saved: SavedFund[]; failed: FailedFund[]; totalRows: number } {
   const { input, prepared, totalRows } = prepareBulkUpload(ctx, fileName, bytes);
   return { ...commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD), totalRows };
 }

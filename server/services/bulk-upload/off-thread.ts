@@ -6,7 +6,15 @@
 import type { AppContext } from '../../context.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
-import { AUDITOR_UPLOAD, commitBulkSave, type BulkSaveInput, type BulkSaveOptions, type BulkUploadResult, type FailedFund, type SavedFund } from './bulk-upload.js';
+import {
+  AUDITOR_UPLOAD,
+  commitBulkSave,
+  type BulkSaveInput,
+  type BulkSaveOptions,
+  type BulkUploadResult,
+  type FailedFund,
+  type SavedFund,
+} from './bulk-upload.js';
 
 /** `validateBulkUpload` in the parse pool (delivery `POST funds/upload`). */
 export function validateBulkUploadOffThread(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
@@ -15,13 +23,23 @@ export function validateBulkUploadOffThread(ctx: AppContext, fileName: string, b
 }
 
 /** `saveBulkFunds` with its validation in the parse pool and its transaction here (delivery `POST /funds`). */
-export async function saveBulkFundsOffThread(ctx: AppContext, user: User, input: BulkSaveInput, opts: BulkSaveOptions): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
+export async function saveBulkFundsOffThread(
+  ctx: AppContext,
+  user: User,
+  input: BulkSaveInput,
+  opts: BulkSaveOptions,
+): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
   const prepared = await runTask(ctx, 'parse', 'bulk-upload.prepare-save', [input, opts]);
   return commitBulkSave(ctx, user, input, prepared, opts);
 }
 
 /** `uploadAndSaveBulk` with the CSV read and validated in the parse pool (auditor `POST /fund-request/bulk`). */
-export async function uploadAndSaveBulkOffThread(ctx: AppContext, user: User, fileName: string, bytes: Uint8Array): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
+export async function uploadAndSaveBulkOffThread(
+  ctx: AppContext,
+  user: User,
+  fileName: string,
+  bytes: Uint8Array,
+): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
   const file = movable(bytes);
   const { input, prepared, totalRows } = await runTask(ctx, 'parse', 'bulk-upload.prepare-upload', [fileName, file.bytes], file.transfer);
   return { ...commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD), totalRows };

@@ -64,13 +64,22 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
   if (!text.trim()) throw new ValidationError(`${fileName}: the file is empty`);
   let parsed: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    parsed = (parse as unknown as (t: string, o: object) => typeof parsed)(text, { info: true, bom: true, skip_empty_lines: true, relax_column_count: false, trim: true, skip_records_with_empty_values: true });
+    parsed = (parse as unknown as (t: string, o: object) => typeof parsed)(text, {
+      info: true,
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      trim: true,
+      skip_records_with_empty_values: true,
+    });
   } catch (err) {
     if (err instanceof CsvError) {
       const e = err as CsvError & { lines?: number; record?: string[] };
       if (e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' || e.code === 'CSV_RECORD_INCONSISTENT_COLUMNS') {
         const expected = /expect (\d+)/.exec(e.message)?.[1] ?? 'a different number of';
-        throw new ValidationError(`${fileName}: row ${e.lines} has ${e.record?.length ?? '?'} values but the header has ${expected} columns`, [`${fileName}, row ${e.lines}: wrong number of values (ragged row)`]);
+        throw new ValidationError(`${fileName}: row ${e.lines} has ${e.record?.length ?? '?'} values but the header has ${expected} columns`, [
+          `${fileName}, row ${e.lines}: wrong number of values (ragged row)`,
+        ]);
       }
       if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
         throw new ValidationError(`${fileName}: a quote opened near row ${e.lines} is never closed`, [`${fileName}, row ${e.lines}: quote not closed`]);
@@ -96,7 +105,10 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
   const missing = BULK_REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
   for (const m of missing) problems.push(`${fileName}: required column '${m}' is missing from the header`);
   if (problems.length) {
-    throw new ValidationError(`${fileName}: the header does not match the template (${missing.length} missing, ${problems.length - missing.length} not recognised)`, problems);
+    throw new ValidationError(
+      `${fileName}: the header does not match the template (${missing.length} missing, ${problems.length - missing.length} not recognised)`,
+      problems,
+    );
   }
   if (!body.length) throw new ValidationError(`${fileName}: the file has a header but no rows`);
   const rows = body.map(({ record, info }) => {

@@ -66,12 +66,23 @@ const REFERENCE_COLUMNS: Array<[BulkUploadColumn, StaticListName, string]> = [
 const PRICE_TYPES: BulkUploadColumn[] = ['priceType1', 'priceType2', 'priceType3', 'priceType4'];
 const PRICE_SOURCES: BulkUploadColumn[] = ['priceSource1', 'priceSource2', 'priceSource3'];
 const EMAILS: Array<[BulkUploadColumn, string]> = [
-  ['auditorEmail1', 'auditor_email_1'], ['auditorEmail2', 'auditor_email_2'], ['auditorEmail3', 'auditor_email_3'],
-  ['auditorEmail4', 'auditor_email_4'], ['ppedEmail', 'pped_email'], ['tpaMailBox', 'tpa_mailbox'], ['taTPAMailbox', 'ta_tpa_mailbox'],
+  ['auditorEmail1', 'auditor_email_1'],
+  ['auditorEmail2', 'auditor_email_2'],
+  ['auditorEmail3', 'auditor_email_3'],
+  ['auditorEmail4', 'auditor_email_4'],
+  ['ppedEmail', 'pped_email'],
+  ['tpaMailBox', 'tpa_mailbox'],
+  ['taTPAMailbox', 'ta_tpa_mailbox'],
 ];
 const TEXT: Array<[BulkUploadColumn, string]> = [
-  ['fundName', 'name'], ['clientName', 'client'], ['gfisClientCode', 'gfis_client_code'], ['engCode', 'engagement_code'],
-  ['groupKey', 'group_key'], ['fundAdministratorContact', 'fund_administrator_contact'], ['frTPAContact', 'fr_tpa_contact'], ['notes', 'notes'],
+  ['fundName', 'name'],
+  ['clientName', 'client'],
+  ['gfisClientCode', 'gfis_client_code'],
+  ['engCode', 'engagement_code'],
+  ['groupKey', 'group_key'],
+  ['fundAdministratorContact', 'fund_administrator_contact'],
+  ['frTPAContact', 'fr_tpa_contact'],
+  ['notes', 'notes'],
 ];
 const MAPPING_COLUMNS: BulkUploadColumn[] = ['account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'];
 
@@ -93,11 +104,18 @@ export function validateBulkRow(values: Partial<Record<BulkUploadColumn, string>
     if (!v) continue;
     const code = lookups.ref[list].get(v.toLowerCase());
     if (code) fields[f] = code;
-    else fault(c, `${c} '${v}' is not a known ${list === 'countries' ? 'ISO 3166 country code' : list === 'currencies' ? 'ISO 4217 currency code' : `${c} code`}`);
+    else
+      fault(c, `${c} '${v}' is not a known ${list === 'countries' ? 'ISO 3166 country code' : list === 'currencies' ? 'ISO 4217 currency code' : `${c} code`}`);
   }
 
   const dates: Partial<Record<BulkUploadColumn, string>> = {};
-  for (const [c, f] of [['financialStartDate', 'period_start'], ['financialEndDate', 'period_end'], ['auditStartDate', 'audit_start_date'], ['navClosingDate', 'nav_close_date'], ['dataDueDate', 'due_date']] as const) {
+  for (const [c, f] of [
+    ['financialStartDate', 'period_start'],
+    ['financialEndDate', 'period_end'],
+    ['auditStartDate', 'audit_start_date'],
+    ['navClosingDate', 'nav_close_date'],
+    ['dataDueDate', 'due_date'],
+  ] as const) {
     const v = values[c];
     if (!v) continue;
     const iso = parseUserDate(v);
@@ -132,7 +150,10 @@ export function validateBulkRow(values: Partial<Record<BulkUploadColumn, string>
   const ev = yesNo(values.externalValuations);
   if (ev === null) fault('externalValuations', `externalValuations must be Y or N (got '${values.externalValuations}')`);
   fields.external_valuations = ev ? 'Y' : 'N';
-  for (const [cols, list, label] of [[PRICE_TYPES, 'priceType', 'price type'], [PRICE_SOURCES, 'priceSource', 'price source']] as const) {
+  for (const [cols, list, label] of [
+    [PRICE_TYPES, 'priceType', 'price type'],
+    [PRICE_SOURCES, 'priceSource', 'price source'],
+  ] as const) {
     cols.forEach((c, i) => {
       const v = values[c];
       if (!v) return;
@@ -153,7 +174,10 @@ export function validateBulkRow(values: Partial<Record<BulkUploadColumn, string>
     if (ca !== true) fault(c, `${c} can only be given when connectedAudit is Y`);
     else percent(c, c);
   }
-  for (const [c, f] of [['groupWorkPapers', 'group_work_papers'], ['hasInvestmentAnalyzer', 'has_investment_analyzer']] as const) {
+  for (const [c, f] of [
+    ['groupWorkPapers', 'group_work_papers'],
+    ['hasInvestmentAnalyzer', 'has_investment_analyzer'],
+  ] as const) {
     const b = yesNo(values[c]);
     if (b === null) fault(c, `${c} must be Y or N (got '${values[c]}')`);
     else if (b !== undefined) fields[f] = b;
@@ -171,7 +195,10 @@ export function validateBulkRow(values: Partial<Record<BulkUploadColumn, string>
   const fundCode = values.fundShortCode ?? '';
   const seen = new Set([fundCode.toLowerCase()]);
   const alternateCodes: string[] = [];
-  for (const code of (values.alternateCodes ?? '').split(/[;|,]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const code of (values.alternateCodes ?? '')
+    .split(/[;|,]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (seen.has(code.toLowerCase())) {
       warnings.push({ column: 'alternateCodes', message: `alternate code '${code}' repeats another code and was dropped` });
       continue;

@@ -33,14 +33,19 @@ export function demoState(ctx: AppContext): DemoState {
 }
 
 function save(ctx: AppContext, state: DemoState): DemoState {
-  ctx.db.insert(settings).values({ key: KEY, value: state }).onConflictDoUpdate({ target: settings.key, set: { value: state, updatedAt: new Date().toISOString() } }).run();
+  ctx.db
+    .insert(settings)
+    .values({ key: KEY, value: state })
+    .onConflictDoUpdate({ target: settings.key, set: { value: state, updatedAt: new Date().toISOString() } })
+    .run();
   return state;
 }
 
 function assertDemo(ctx: AppContext, codes: string[] | undefined): void {
   if (!ctx.config.demo) throw new ConflictError('Demo mode is off on this server');
   if (codes && codes.some((c) => c !== DEMO_TPA)) throw new ValidationError(`Only the demo TPA ${DEMO_TPA} can be used in demo mode`);
-  if (!ctx.db.select().from(administrators).where(eq(administrators.code, DEMO_TPA)).get()) throw new ValidationError(`The demo TPA ${DEMO_TPA} does not exist; start the server with demo data`);
+  if (!ctx.db.select().from(administrators).where(eq(administrators.code, DEMO_TPA)).get())
+    throw new ValidationError(`The demo TPA ${DEMO_TPA} does not exist; start the server with demo data`);
 }
 
 /**
@@ -54,11 +59,28 @@ export function demoFundRequest(ctx: AppContext, user: User, input: { codes?: st
   const rows = parse(readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv')), { columns: true, bom: true }) as Array<Record<string, string>>;
   const row = rows.find((r) => r.tpa === DEMO_TPA);
   if (!row) throw new ValidationError('No demo fund request is shipped for the demo TPA');
-  const existing = ctx.db.select({ id: fundRequests.id }).from(fundRequests).innerJoin(administrators, eq(fundRequests.administratorId, administrators.id)).where(eq(administrators.code, DEMO_TPA)).all();
-  if (existing.length) deleteDemoFunds(ctx, existing.map((e) => e.id));
+  const existing = ctx.db
+    .select({ id: fundRequests.id })
+    .from(fundRequests)
+    .innerJoin(administrators, eq(fundRequests.administratorId, administrators.id))
+    .where(eq(administrators.code, DEMO_TPA))
+    .all();
+  if (existing.length)
+    deleteDemoFunds(
+      ctx,
+      existing.map((e) => e.id),
+    );
   const { saved, failed } = saveBulkFunds(ctx, user, { funds: [row] }, { overwrite: false, action: 'demo' });
-  if (failed.length) throw new ValidationError('The demo fund request could not be created', failed[0].errors.faults.map((f) => f.message));
-  return save(ctx, { step: 2, loading: false, fundRequestDemo: [{ userId: user.id, email: user.email, start_date: new Date().toISOString(), fundRequestId: saved[0].id }] });
+  if (failed.length)
+    throw new ValidationError(
+      'The demo fund request could not be created',
+      failed[0].errors.faults.map((f) => f.message),
+    );
+  return save(ctx, {
+    step: 2,
+    loading: false,
+    fundRequestDemo: [{ userId: user.id, email: user.email, start_date: new Date().toISOString(), fundRequestId: saved[0].id }],
+  });
 }
 
 /** Step 2: imports the demo TPA's input files; the pipeline takes them from there. */
@@ -80,7 +102,13 @@ function deleteDemoFunds(ctx: AppContext, ids: number[]): void {
 /** Step 3: deletes the demo fund requests (their files and jobs go with them) and starts over. */
 export function demoReset(ctx: AppContext, _user: User, input: { codes?: string[] }): DemoState {
   assertDemo(ctx, input.codes);
-  const ids = ctx.db.select({ id: fundRequests.id }).from(fundRequests).innerJoin(administrators, eq(fundRequests.administratorId, administrators.id)).where(eq(administrators.code, DEMO_TPA)).all().map((r) => r.id);
+  const ids = ctx.db
+    .select({ id: fundRequests.id })
+    .from(fundRequests)
+    .innerJoin(administrators, eq(fundRequests.administratorId, administrators.id))
+    .where(eq(administrators.code, DEMO_TPA))
+    .all()
+    .map((r) => r.id);
   ctx.db.transaction((tx) => {
     if (!ids.length) return;
     tx.delete(unmatchedFiles).where(inArray(unmatchedFiles.fundId, ids)).run();

@@ -15,7 +15,6 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-
 describe('configurations and testing branches', () => {
   it('report the installed version, never behind, with a digest of the shipped files', () => {
     const conf = currentBranch(ctx, 'configurations');
@@ -32,7 +31,9 @@ describe('configurations and testing branches', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toBe('Configuration branch update failed');
     expect(err.errors).toEqual(['Branch updates are disabled on this server (setting branchUpdateEnabled)']);
-    expect(errorOf<ValidationError>(() => updateBranch(ctx, 'testing', 'develop')).errors).toEqual(['Branch changes are disabled on this server (setting branchChangeEnabled)']);
+    expect(errorOf<ValidationError>(() => updateBranch(ctx, 'testing', 'develop')).errors).toEqual([
+      'Branch changes are disabled on this server (setting branchChangeEnabled)',
+    ]);
   });
 
   it('answer an update of the installed branch as up to date and refuse any other branch, saying why', async () => {

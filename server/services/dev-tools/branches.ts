@@ -62,7 +62,12 @@ function digestOf(dir: string): { id: string; files: number } {
   if (cached) return cached;
   const hash = createHash('sha256');
   const files = filesBelow(dir);
-  for (const f of files) hash.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  for (const f of files)
+    hash
+      .update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)))
+      .update('\0');
   const value = { id: hash.digest('hex').slice(0, 12), files: files.length };
   digests.set(dir, value);
   return value;
@@ -88,7 +93,11 @@ export function currentBranch(ctx: AppContext, kindName: string): BranchInfo {
     kind,
     branch: installedBranch(),
     behind: 0,
-    latestCommit: { id: digest.id, message: `${kind === 'configurations' ? 'TPA configurations' : 'Regression suites'} shipped with Fund Audit ${appVersion()}`, files: digest.files },
+    latestCommit: {
+      id: digest.id,
+      message: `${kind === 'configurations' ? 'TPA configurations' : 'Regression suites'} shipped with Fund Audit ${appVersion()}`,
+      files: digest.files,
+    },
     source: `fixtures/${BRANCH_KINDS[kind]}`,
     updateEnabled: ctx.config.branchUpdateEnabled,
     changeEnabled: ctx.config.branchChangeEnabled,
@@ -106,10 +115,12 @@ export function updateBranch(ctx: AppContext, kindName: string, branch: string):
   const label = info.kind === 'configurations' ? 'Configuration' : 'Testing';
   if (!wanted) throw new ValidationError(`${label} branch update failed`, ['Give the branch to update to']);
   if (wanted === info.branch) {
-    if (!ctx.config.branchUpdateEnabled) throw new ValidationError(`${label} branch update failed`, ['Branch updates are disabled on this server (setting branchUpdateEnabled)']);
+    if (!ctx.config.branchUpdateEnabled)
+      throw new ValidationError(`${label} branch update failed`, ['Branch updates are disabled on this server (setting branchUpdateEnabled)']);
     return { info, message: `${label} branch ${info.branch} is up to date` };
   }
-  if (!ctx.config.branchChangeEnabled) throw new ValidationError(`${label} branch update failed`, ['Branch changes are disabled on this server (setting branchChangeEnabled)']);
+  if (!ctx.config.branchChangeEnabled)
+    throw new ValidationError(`${label} branch update failed`, ['Branch changes are disabled on this server (setting branchChangeEnabled)']);
   throw new ValidationError(`${label} branch update failed`, [
     `There is no branch '${wanted}': this installation only has ${info.branch}`,
     `${label === 'Configuration' ? 'TPA configurations' : 'Regression suites'} ship with Fund Audit ${appVersion()}; install another version of Fund Audit to change them`,

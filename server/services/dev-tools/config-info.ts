@@ -22,7 +22,11 @@ export function effectiveConfig(ctx: AppContext): SettingValue[] {
 }
 
 /** Where the configuration came from: the file read, and the source of every setting. */
-export function configSourceList(ctx: AppContext): { file: string; precedence: ConfigSource[]; settings: Array<{ key: string; source: ConfigSource; env: string }> } {
+export function configSourceList(ctx: AppContext): {
+  file: string;
+  precedence: ConfigSource[];
+  settings: Array<{ key: string; source: ConfigSource; env: string }>;
+} {
   const sources = configSources(ctx.config);
   return {
     file: join(ctx.config.dataDir, 'config.json'),

@@ -21,7 +21,10 @@ const keystone = () => ctx.db.select().from(administrators).where(eq(administrat
 describe('clear', () => {
   it('removes the audit work and keeps users, TPAs and master mappings', () => {
     const admin = keystone();
-    ctx.db.insert(mappings).values({ administratorId: admin.id, type: 'account_mapping', kind: 'custom', description: 'my_custom', rows: [], sha256: 'x' }).run();
+    ctx.db
+      .insert(mappings)
+      .values({ administratorId: admin.id, type: 'account_mapping', kind: 'custom', description: 'my_custom', rows: [], sha256: 'x' })
+      .run();
     ctx.db.insert(savedFilters).values({ title: 'Mine', filter: {}, userId: ctx.boot.admin.id }).run();
     const masters = ctx.db.select().from(mappings).where(eq(mappings.kind, 'master')).all().length;
     expect(count(fundRequests)).toBe(4);
@@ -29,9 +32,21 @@ describe('clear', () => {
     const { removed } = clearDatabase(ctx, ctx.boot.admin);
     expect(removed).toMatchObject({ fund_requests: 4, custom_mappings: 1, saved_filters: 1 });
     expect(count(fundRequests)).toBe(0);
-    expect(ctx.db.select().from(mappings).all().map((m) => m.kind)).toEqual(Array(masters).fill('master'));
+    expect(
+      ctx.db
+        .select()
+        .from(mappings)
+        .all()
+        .map((m) => m.kind),
+    ).toEqual(Array(masters).fill('master'));
     expect(count(administrators)).toBe(3);
-    expect(ctx.db.select().from(savedFilters).all().map((f) => f.id)).toEqual([1, 2, 3]);
+    expect(
+      ctx.db
+        .select()
+        .from(savedFilters)
+        .all()
+        .map((f) => f.id),
+    ).toEqual([1, 2, 3]);
     expect(count(users)).toBe(1);
   });
 
@@ -84,8 +99,16 @@ describe('populate, reset and administrators', () => {
 describe('force master mappings', () => {
   it('puts the shipped master mapping back and reruns the live funds of that TPA', () => {
     const admin = keystone();
-    const master = ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, admin.id), eq(mappings.type, 'account_mapping'), eq(mappings.kind, 'master'))).get()!;
-    ctx.db.update(mappings).set({ rows: [{ source_code: 'X', target_code: 'CASH' }], sha256: 'edited' }).where(eq(mappings.id, master.id)).run();
+    const master = ctx.db
+      .select()
+      .from(mappings)
+      .where(and(eq(mappings.administratorId, admin.id), eq(mappings.type, 'account_mapping'), eq(mappings.kind, 'master')))
+      .get()!;
+    ctx.db
+      .update(mappings)
+      .set({ rows: [{ source_code: 'X', target_code: 'CASH' }], sha256: 'edited' })
+      .where(eq(mappings.id, master.id))
+      .run();
     const before = ctx.db.select().from(processes).all().length;
 
     const { administrators: result } = forceMasterMappings(ctx, ctx.boot.admin);
@@ -111,8 +134,23 @@ describe('drop tables', () => {
     expect(count(fundRequests)).toBe(0);
     expect(count(administrators)).toBe(0);
     expect(ctx.db.select().from(referenceData).all().length).toBeGreaterThan(100);
-    expect(ctx.db.select().from(savedFilters).all().map((f) => f.id)).toEqual([1, 2, 3]);
-    expect(ctx.db.select().from(users).all().map((u) => [u.email, u.role])).toEqual([['dev@example.com', 'Root'], ['admin@fund-audit.local', 'Admin']]);
+    expect(
+      ctx.db
+        .select()
+        .from(savedFilters)
+        .all()
+        .map((f) => f.id),
+    ).toEqual([1, 2, 3]);
+    expect(
+      ctx.db
+        .select()
+        .from(users)
+        .all()
+        .map((u) => [u.email, u.role]),
+    ).toEqual([
+      ['dev@example.com', 'Root'],
+      ['admin@fund-audit.local', 'Admin'],
+    ]);
     expect(() => verifyToken(ctx, old, ['session'])).toThrow('The token is not valid');
     expect(verifyToken(ctx, result.token, ['session']).user.email).toBe('dev@example.com');
     // the rebuilt database takes new work

@@ -24,8 +24,29 @@ import { addShippedAdministrators, ensureFixedFilters } from '../../bootstrap.js
 import type { AppContext } from '../../context.js';
 import { applyMigrations } from '../../db/client.js';
 import {
-  administrators, exportFiles, fundCodes, fundFiles, fundMappings, fundRequests, importFiles, mappings, orchestrationLogs, pbiInputFiles, processes,
-  recipients, savedFilters, sdmRows, sdmUploadFiles, sdmUploads, settings, sweptFiles, testRuns, trail, unidentifiedFiles, unmatchedFiles, users,
+  administrators,
+  exportFiles,
+  fundCodes,
+  fundFiles,
+  fundMappings,
+  fundRequests,
+  importFiles,
+  mappings,
+  orchestrationLogs,
+  pbiInputFiles,
+  processes,
+  recipients,
+  savedFilters,
+  sdmRows,
+  sdmUploadFiles,
+  sdmUploads,
+  settings,
+  sweptFiles,
+  testRuns,
+  trail,
+  unidentifiedFiles,
+  unmatchedFiles,
+  users,
 } from '../../db/schema/index.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
@@ -56,16 +77,43 @@ export interface Populated {
  */
 function assertIdle(ctx: AppContext, action: string): void {
   const running = ctx.db.select({ n: sql<number>`count(*)` }).from(processes).where(eq(processes.status, 'running')).get()?.n ?? 0;
-  const tests = ctx.db.select({ n: sql<number>`count(*)` }).from(testRuns).where(inArray(testRuns.status, ['pending', 'running'])).get()?.n ?? 0;
+  const tests =
+    ctx.db
+      .select({ n: sql<number>`count(*)` })
+      .from(testRuns)
+      .where(inArray(testRuns.status, ['pending', 'running']))
+      .get()?.n ?? 0;
   if (!running && !tests) return;
-  const what = [running && `${running} process${running === 1 ? ' is' : 'es are'} running`, tests && `${tests} test run${tests === 1 ? ' is' : 's are'} under way`].filter(Boolean).join(' and ');
-  throw new ConflictError(`Cannot ${action} now: ${what}`, [`Wait until they finish, or switch the pipeline service off on the Developer tools tab and stop the test runs first`]);
+  const what = [
+    running && `${running} process${running === 1 ? ' is' : 'es are'} running`,
+    tests && `${tests} test run${tests === 1 ? ' is' : 's are'} under way`,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  throw new ConflictError(`Cannot ${action} now: ${what}`, [
+    `Wait until they finish, or switch the pipeline service off on the Developer tools tab and stop the test runs first`,
+  ]);
 }
 
 /** Tables of the audit work, children before parents. */
 const WORK_TABLES = [
-  sdmRows, fundMappings, fundFiles, processes, orchestrationLogs, trail, recipients, fundCodes, unidentifiedFiles, unmatchedFiles, sweptFiles,
-  sdmUploadFiles, sdmUploads, exportFiles, testRuns, pbiInputFiles, importFiles,
+  sdmRows,
+  fundMappings,
+  fundFiles,
+  processes,
+  orchestrationLogs,
+  trail,
+  recipients,
+  fundCodes,
+  unidentifiedFiles,
+  unmatchedFiles,
+  sweptFiles,
+  sdmUploadFiles,
+  sdmUploads,
+  exportFiles,
+  testRuns,
+  pbiInputFiles,
+  importFiles,
 ] as const;
 
 /** Removes the audit work in one transaction (see the module comment). */
@@ -111,7 +159,7 @@ export function populateDatabase(ctx: AppContext, by: User): Populated {
     funds = saved.length;
     skipped = failed.length;
     const first = failed[0]?.errors;
-    skippedReason = first ? [...first.faults, ...first.warnings].map((e) => e.message)[0] ?? null : null;
+    skippedReason = first ? ([...first.faults, ...first.warnings].map((e) => e.message)[0] ?? null) : null;
   }
   ctx.log.info({ by: by.id, administrators: added, masterMappings, fundRequests: funds, skipped }, 'demo data populated');
   return { administrators: added, masterMappings, fundRequests: funds, skipped, skippedReason };
@@ -154,31 +202,46 @@ export function populateAdministrators(ctx: AppContext, region: string): { regio
 export function dropTables(ctx: AppContext, by: User): { dropped: string[]; schemaVersion: number; token: string; expiresAt: string } {
   assertIdle(ctx, 'drop the tables');
   const { sqlite } = ctx;
-  const list = () => sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string; sql: string | null }>;
+  const list = () =>
+    sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{
+      name: string;
+      sql: string | null;
+    }>;
   const dropped: string[] = [];
   sqlite.pragma('foreign_keys = OFF');
   try {
-    sqlite.transaction(() => {
-      // virtual tables first: dropping one drops its shadow tables
-      for (const t of list().filter((x) => /^CREATE VIRTUAL TABLE/i.test(x.sql ?? ''))) {
-        sqlite.exec(`DROP TABLE "${t.name}"`);
-        dropped.push(t.name);
-      }
-      for (const t of list()) {
-        sqlite.exec(`DROP TABLE "${t.name}"`);
-        dropped.push(t.name);
-      }
-    }).immediate();
+    sqlite
+      .transaction(() => {
+        // virtual tables first: dropping one drops its shadow tables
+        for (const t of list().filter((x) => /^CREATE VIRTUAL TABLE/i.test(x.sql ?? ''))) {
+          sqlite.exec(`DROP TABLE "${t.name}"`);
+          dropped.push(t.name);
+        }
+        for (const t of list()) {
+          sqlite.exec(`DROP TABLE "${t.name}"`);
+          dropped.push(t.name);
+        }
+      })
+      .immediate();
   } finally {
     sqlite.pragma('foreign_keys = ON');
   }
   const { schemaVersion } = applyMigrations(sqlite);
   seedReferenceData(ctx);
   ensureFixedFilters(ctx);
-  const me = ctx.db.insert(users).values({
-    email: by.email, username: by.username, firstName: by.firstName, lastName: by.lastName, role: by.role, originalRole: by.originalRole,
-    acceptedPrivacyVersion: by.acceptedPrivacyVersion,
-  }).returning().get();
+  const me = ctx.db
+    .insert(users)
+    .values({
+      email: by.email,
+      username: by.username,
+      firstName: by.firstName,
+      lastName: by.lastName,
+      role: by.role,
+      originalRole: by.originalRole,
+      acceptedPrivacyVersion: by.acceptedPrivacyVersion,
+    })
+    .returning()
+    .get();
   ensureAdmin(ctx, ctx.config.adminEmail);
   const session = issueToken(ctx, me.id, 'session', ctx.config.sessionTtlHours * 3_600_000);
   ctx.log.warn({ by: by.email, dropped: dropped.length, schemaVersion }, 'tables dropped and schema rebuilt');

@@ -11,7 +11,6 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-
 describe('service keys', () => {
   it('creates the service user on first use and hands out a working 10-year API key', () => {
     const key = generateServiceKey(ctx, ctx.boot.admin, 'sweeper');

@@ -13,10 +13,11 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-
 describe('log files', () => {
   it('lists the files of the logs folder, the server log among them', () => {
-    const files = listLogFiles(ctx).map((f) => f.file).sort();
+    const files = listLogFiles(ctx)
+      .map((f) => f.file)
+      .sort();
     expect(files).toEqual(['fund-audit.log', 'older.log']);
     expect(listLogFiles(ctx).find((f) => f.file === 'older.log')!.size).toBeGreaterThan(5000);
   });

@@ -40,7 +40,8 @@ export function listLogFiles(ctx: AppContext): LogFile[] {
  * @throws ValidationError for a name with a path in it; NotFoundError for a file that is not a log file
  */
 function logPath(ctx: AppContext, file: string): string {
-  if (!file || file !== file.trim() || /[\\/]|^\.\.?$/.test(file)) throw new ValidationError(`'${file}' is not a log file name`, ['Give the name of a log file as listed, without a folder']);
+  if (!file || file !== file.trim() || /[\\/]|^\.\.?$/.test(file))
+    throw new ValidationError(`'${file}' is not a log file name`, ['Give the name of a log file as listed, without a folder']);
   if (!listLogFiles(ctx).some((f) => f.file === file)) throw new NotFoundError(`No log file named ${file}`);
   return join(logsDir(ctx), file);
 }
@@ -52,9 +53,13 @@ function logPath(ctx: AppContext, file: string): string {
  * @returns the lines and whether the file holds more before them
  * @throws ValidationError for a bad count or name; NotFoundError for an unknown file
  */
-export function lastLines(ctx: AppContext, input: { file: string; count?: number }): { file: string; count: number; lines: string[]; truncated: boolean; size: number } {
+export function lastLines(
+  ctx: AppContext,
+  input: { file: string; count?: number },
+): { file: string; count: number; lines: string[]; truncated: boolean; size: number } {
   const count = input.count ?? DEFAULT_TAIL_LINES;
-  if (!Number.isInteger(count) || count < 1 || count > MAX_TAIL_LINES) throw new ValidationError(`The line count must be a whole number from 1 to ${MAX_TAIL_LINES} (got ${input.count})`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_TAIL_LINES)
+    throw new ValidationError(`The line count must be a whole number from 1 to ${MAX_TAIL_LINES} (got ${input.count})`);
   const path = logPath(ctx, input.file);
   const fd = openSync(path, 'r');
   try {

@@ -32,11 +32,17 @@ export function listOngoing(ctx: AppContext, opts: { top?: number } = {}): Ongoi
   const creator = alias(users, 'creator');
   const rerunner = alias(users, 'rerunner');
   const people = ids.length
-    ? ctx.db.select({ id: fundRequests.id, creator: { firstName: creator.firstName, lastName: creator.lastName, email: creator.email }, rerunner: { firstName: rerunner.firstName, lastName: rerunner.lastName, email: rerunner.email } })
-      .from(fundRequests)
-      .leftJoin(creator, eq(fundRequests.createdById, creator.id))
-      .leftJoin(rerunner, eq(fundRequests.rerunById, rerunner.id))
-      .where(inArray(fundRequests.id, ids)).all()
+    ? ctx.db
+        .select({
+          id: fundRequests.id,
+          creator: { firstName: creator.firstName, lastName: creator.lastName, email: creator.email },
+          rerunner: { firstName: rerunner.firstName, lastName: rerunner.lastName, email: rerunner.email },
+        })
+        .from(fundRequests)
+        .leftJoin(creator, eq(fundRequests.createdById, creator.id))
+        .leftJoin(rerunner, eq(fundRequests.rerunById, rerunner.id))
+        .where(inArray(fundRequests.id, ids))
+        .all()
     : [];
   const byFund = new Map(people.map((p) => [p.id, p]));
   return rows.map((r) => {

@@ -43,7 +43,10 @@ const safeFileName = (name: string) => (name.split(/[\\/]/).pop() ?? '').replace
 
 /** Extra column of the mapped standard code per SDM type. */
 const STANDARD_COLUMN: Record<string, string> = {
-  trial_balance: 'standard_account', holdings: 'standard_instrument', transactions: 'standard_transaction', share_capital: 'standard_activity',
+  trial_balance: 'standard_account',
+  holdings: 'standard_instrument',
+  transactions: 'standard_transaction',
+  share_capital: 'standard_activity',
 };
 
 const byTypeOrder = (a: string, b: string) => {
@@ -93,13 +96,18 @@ function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inp
 const CALC_HEADER = ['check', 'name', 'status', 'diff', 'threshold', 'message', 'file', 'line', 'details'];
 
 function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
-  return files.filter((f) => f.kind === 'calculation').map((f) => ({
-    name: `${prefix}_calculations.csv`,
-    open: () => {
-      const items = ((f.validation as { QA_Rec?: QaRec[] } | null)?.QA_Rec ?? []);
-      return csvText(CALC_HEADER, items.map((i) => [i.check, i.name, i.status, i.diff, i.threshold, i.message, i.file, i.line, i.details ?? null]));
-    },
-  }));
+  return files
+    .filter((f) => f.kind === 'calculation')
+    .map((f) => ({
+      name: `${prefix}_calculations.csv`,
+      open: () => {
+        const items = (f.validation as { QA_Rec?: QaRec[] } | null)?.QA_Rec ?? [];
+        return csvText(
+          CALC_HEADER,
+          items.map((i) => [i.check, i.name, i.status, i.diff, i.threshold, i.message, i.file, i.line, i.details ?? null]),
+        );
+      },
+    }));
 }
 
 /** Streams one SDM type's rows of several standardization files (file by file, in line order). */
@@ -108,7 +116,7 @@ function* sdmRowsOf(reader: Database.Database, files: FileRow[], columns: string
   for (const f of files) {
     for (const r of stmt.iterate(f.id) as IterableIterator<{ line: number; data: string }>) {
       const d = JSON.parse(r.data) as Record<string, unknown>;
-      yield columns.map((c) => (c === 'line' ? d.line ?? r.line : c === 'file' ? d.file ?? f.fileName : d[c]));
+      yield columns.map((c) => (c === 'line' ? (d.line ?? r.line) : c === 'file' ? (d.file ?? f.fileName) : d[c]));
     }
   }
 }
@@ -120,7 +128,9 @@ function standardizationEntries(reader: Database.Database, files: FileRow[], pre
       const known = SDM_COLUMNS[type as keyof typeof SDM_COLUMNS]?.map((c) => c.name) ?? [];
       const columns = ['file', 'line', ...known, ...(STANDARD_COLUMN[type] ? [STANDARD_COLUMN[type]] : [])];
       // columns the standard model does not list (other types, extra fields) come from the first row
-      const first = reader.prepare(`SELECT data FROM sdm_rows WHERE fund_file_id IN (${group.map(() => '?').join(',')}) LIMIT 1`).get(...group.map((g) => g.id)) as { data: string } | undefined;
+      const first = reader
+        .prepare(`SELECT data FROM sdm_rows WHERE fund_file_id IN (${group.map(() => '?').join(',')}) LIMIT 1`)
+        .get(...group.map((g) => g.id)) as { data: string } | undefined;
       if (first) for (const k of Object.keys(JSON.parse(first.data))) if (!columns.includes(k)) columns.push(k);
       return csvStream(columns, sdmRowsOf(reader, group, columns));
     },
@@ -128,15 +138,18 @@ function standardizationEntries(reader: Database.Database, files: FileRow[], pre
 }
 
 function identificationEntries(ctx: AppContext, files: FileRow[], prefix: string, warn: (m: string) => void): ZipEntry[] {
-  return files.filter((f) => f.kind === 'input' && f.blobKey).sort((a, b) => byTypeOrder(a.fileType, b.fileType) || a.id - b.id).map((f) => ({
-    name: `${prefix}_identification_${f.fileType.replace(/[^A-Za-z0-9_-]+/g, '_')}.csv`,
-    open: () => {
-      const table = identifiedTable(ctx, f.blobKey!);
-      if (!table) warn(`${prefix}: the identified rows of ${f.fileName} are missing`);
-      // `line`: the row's line in the delivered file, as error messages cite it
-      return csvStream(['line', ...(table?.header ?? [])], lineAndCells(table?.rows ?? []));
-    },
-  }));
+  return files
+    .filter((f) => f.kind === 'input' && f.blobKey)
+    .sort((a, b) => byTypeOrder(a.fileType, b.fileType) || a.id - b.id)
+    .map((f) => ({
+      name: `${prefix}_identification_${f.fileType.replace(/[^A-Za-z0-9_-]+/g, '_')}.csv`,
+      open: () => {
+        const table = identifiedTable(ctx, f.blobKey!);
+        if (!table) warn(`${prefix}: the identified rows of ${f.fileName} are missing`);
+        // `line`: the row's line in the delivered file, as error messages cite it
+        return csvStream(['line', ...(table?.header ?? [])], lineAndCells(table?.rows ?? []));
+      },
+    }));
 }
 
 function importEntries(ctx: AppContext, files: FileRow[], prefix: string, warn: (m: string) => void): ZipEntry[] {
@@ -157,12 +170,36 @@ const LOG_HEADER = ['source', 'id', 'date', 'stage', 'status', 'type', 'sub_type
 /** The fund's log lines: orchestration logs, processes and the user trail, newest first. */
 function logRows(ctx: AppContext, fundId: number): unknown[][] {
   const message = (p: Record<string, unknown> | null) => (p ? (p.message ?? p.error ?? null) : null);
-  const logs = ctx.db.select().from(orchestrationLogs).where(eq(orchestrationLogs.fundRequestId, fundId)).all()
+  const logs = ctx.db
+    .select()
+    .from(orchestrationLogs)
+    .where(eq(orchestrationLogs.fundRequestId, fundId))
+    .all()
     .map((l) => ['orchestration_log', l.id, l.createdAt, l.stage, l.status, l.type, l.subType, null, message(l.payload), l.payload]);
-  const procs = ctx.db.select().from(processes).where(eq(processes.fundRequestId, fundId)).all()
+  const procs = ctx.db
+    .select()
+    .from(processes)
+    .where(eq(processes.fundRequestId, fundId))
+    .all()
     .map((p) => ['process', p.id, p.processAt, p.stage, p.status, null, null, null, message(p.payload), p.payload]);
-  const trails = ctx.db.select({ t: trail, first: users.firstName, last: users.lastName }).from(trail).leftJoin(users, eq(users.id, trail.userId)).where(eq(trail.fundRequestId, fundId)).all()
-    .map(({ t, first, last }) => ['user_trail', t.id, t.createdAt, null, null, t.action, null, `${first ?? ''} ${last ?? ''}`.trim() || null, null, { before: t.before, after: t.after }]);
+  const trails = ctx.db
+    .select({ t: trail, first: users.firstName, last: users.lastName })
+    .from(trail)
+    .leftJoin(users, eq(users.id, trail.userId))
+    .where(eq(trail.fundRequestId, fundId))
+    .all()
+    .map(({ t, first, last }) => [
+      'user_trail',
+      t.id,
+      t.createdAt,
+      null,
+      null,
+      t.action,
+      null,
+      `${first ?? ''} ${last ?? ''}`.trim() || null,
+      null,
+      { before: t.before, after: t.after },
+    ]);
   return [...logs, ...procs, ...trails].sort((a, b) => String(b[2]).localeCompare(String(a[2])));
 }
 
@@ -193,7 +230,13 @@ function errorRows(files: FileRow[]): unknown[][] {
  *   iterator would block every other query of the server while the zip is written)
  * @param warn records files that cannot be added (kept in the export's payload.warnings)
  */
-export function fundEntries(ctx: AppContext, reader: Database.Database, fund: { id: number; prefix: string }, inputs: ExportInputs, warn: (m: string) => void): ZipEntry[] {
+export function fundEntries(
+  ctx: AppContext,
+  reader: Database.Database,
+  fund: { id: number; prefix: string },
+  inputs: ExportInputs,
+  warn: (m: string) => void,
+): ZipEntry[] {
   const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, fund.id)).orderBy(asc(fundFiles.id)).all();
   const { prefix } = fund;
   const stages = new Set(inputs.fundRequestStages);
@@ -222,8 +265,12 @@ export function fundListEntry(ctx: AppContext, fundIds: number[]): ZipEntry {
       const rows: unknown[][] = [];
       for (let i = 0; i < fundIds.length; i += 500) {
         const ids = fundIds.slice(i, i + 500);
-        const funds = ctx.db.select({ f: fundRequests, code: administrators.code, adminName: administrators.name }).from(fundRequests)
-          .leftJoin(administrators, eq(administrators.id, fundRequests.administratorId)).where(inArray(fundRequests.id, ids)).all();
+        const funds = ctx.db
+          .select({ f: fundRequests, code: administrators.code, adminName: administrators.name })
+          .from(fundRequests)
+          .leftJoin(administrators, eq(administrators.id, fundRequests.administratorId))
+          .where(inArray(fundRequests.id, ids))
+          .all();
         const codes = ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, ids)).orderBy(asc(fundCodes.id)).all();
         for (const id of ids) {
           const row = funds.find((x) => x.f.id === id);
@@ -231,8 +278,18 @@ export function fundListEntry(ctx: AppContext, fundIds: number[]): ZipEntry {
           const own = codes.filter((c) => c.fundRequestId === id);
           const fields = toFundFields(row.f) as Record<string, unknown>;
           rows.push([
-            id, own.find((c) => c.main)?.code ?? own[0]?.code ?? null, own.filter((c) => !c.main).map((c) => c.code).join(';') || null,
-            row.code, row.adminName, normalizeStatus(row.f.status), ...FUND_FIELDS.map((k) => fields[k]), row.f.createdAt, row.f.updatedAt,
+            id,
+            own.find((c) => c.main)?.code ?? own[0]?.code ?? null,
+            own
+              .filter((c) => !c.main)
+              .map((c) => c.code)
+              .join(';') || null,
+            row.code,
+            row.adminName,
+            normalizeStatus(row.f.status),
+            ...FUND_FIELDS.map((k) => fields[k]),
+            row.f.createdAt,
+            row.f.updatedAt,
           ]);
         }
       }

@@ -23,19 +23,29 @@ beforeEach(async () => {
 });
 afterEach(() => ctx.dispose());
 
-const download = (id: number, token?: string) => api.app.fetch(new Request(`http://test.local/api/v2.0/export/file/${id}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`));
+const download = (id: number, token?: string) =>
+  api.app.fetch(new Request(`http://test.local/api/v2.0/export/file/${id}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`));
 const downloadToken = async (token: string) => (await api.get('export/token', token)).body.payload.token as string;
 
 describe('export routes', () => {
   it('queues with the success message, lists, refuses unready downloads, then serves the zip', async () => {
     const f = await seedExportFund(ctx);
-    const queued = await api.post('export/files', { fundRequests: [f.id], fundRequestStages: ['visualization', 'calculations'], excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false }, auditorToken);
+    const queued = await api.post(
+      'export/files',
+      { fundRequests: [f.id], fundRequestStages: ['visualization', 'calculations'], excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false },
+      auditorToken,
+    );
     expect(queued.status).toBe(200);
     expect(queued.body).toMatchObject({ success: true, message: 'Successfully added to Queue.', payload: { status: 'pending', user: 'Ada Auditor' } });
     const id = queued.body.payload.id as number;
     const list = await api.post('export/files/list', { offset: 0 }, auditorToken);
     expect(list.body.payload.rows.map((r: any) => [r.id, r.status])).toEqual([[id, 'pending']]);
-    expect(list.body.payload.rows[0].payload.fund_requests[f.id]).toEqual({ name: 'Fund LUX01', fundCode: 'LUX01', client: 'Client, "Quoted"', administrator: 'Exports TPA' });
+    expect(list.body.payload.rows[0].payload.fund_requests[f.id]).toEqual({
+      name: 'Fund LUX01',
+      fundCode: 'LUX01',
+      client: 'Client, "Quoted"',
+      administrator: 'Exports TPA',
+    });
 
     const early = await download(id, await downloadToken(auditorToken));
     expect(early.status).toBe(400);

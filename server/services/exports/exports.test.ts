@@ -27,7 +27,11 @@ const run = () => new Engine(ctx, { export: exportStageHandler }).drain();
 async function exportOf(input: ExportRequest, user = admin) {
   const view = requestExport(ctx, user, input);
   await run();
-  const row = ctx.db.select().from(exportFiles).all().find((r) => r.id === view.id)!;
+  const row = ctx.db
+    .select()
+    .from(exportFiles)
+    .all()
+    .find((r) => r.id === view.id)!;
   return { view, row, zip: row.blobKey ? ctx.blobs.path(row.blobKey) : '' };
 }
 
@@ -41,7 +45,9 @@ describe('safe cells and csv', () => {
 describe('requestExport', () => {
   it('validates funds and stages', async () => {
     const f = await seedExportFund(ctx);
-    expect(errorOf(() => requestExport(ctx, admin, { fundRequests: [], fundRequestStages: ['calculations'] })).message).toBe('Choose at least one fund request to download');
+    expect(errorOf(() => requestExport(ctx, admin, { fundRequests: [], fundRequestStages: ['calculations'] })).message).toBe(
+      'Choose at least one fund request to download',
+    );
     expect(errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: [] })).message).toBe('Choose at least one stage to download');
     const unknown = errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['calculations', 'users'] }));
     expect([unknown.status, unknown.message]).toEqual([400, 'Unknown stage: users']);
@@ -56,14 +62,28 @@ describe('requestExport', () => {
     ctx.events.on('export', (e) => events.push(`${e.id}:${e.status}`));
     const view = requestExport(ctx, admin, { fundRequests: [f.id, f.id], fundRequestStages: ['calculations', 'visualization'] });
     expect(view).toMatchObject({
-      status: 'pending', user_auth_id: admin.id, administrators: ['Exports TPA'], finished_at: null,
+      status: 'pending',
+      user_auth_id: admin.id,
+      administrators: ['Exports TPA'],
+      finished_at: null,
       payload: {
-        inputs: { fundRequests: [f.id], fundRequestStages: ['visualization', 'calculations'], excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false },
+        inputs: {
+          fundRequests: [f.id],
+          fundRequestStages: ['visualization', 'calculations'],
+          excludeDisabledVisualizations: false,
+          reviewedVisualizationsOnly: false,
+        },
         fund_requests: { [f.id]: { name: 'Fund LUX01', fundCode: 'LUX01', client: 'Client, "Quoted"', administrator: 'Exports TPA' } },
       },
     });
     expect(view.fileName).toMatch(new RegExp(`^fund_export_${view.id}_\\d{8}\\.zip$`));
-    expect(ctx.db.select().from(processes).all().map((p) => [p.stage, p.fundRequestId, p.payload])).toEqual([['export', null, { exportId: view.id }]]);
+    expect(
+      ctx.db
+        .select()
+        .from(processes)
+        .all()
+        .map((p) => [p.stage, p.fundRequestId, p.payload]),
+    ).toEqual([['export', null, { exportId: view.id }]]);
     expect(events).toEqual([`${view.id}:pending`]);
   });
 });
@@ -194,7 +214,9 @@ describe('listing, download and clean-up', () => {
     const own = listExports(ctx, auditor, {});
     expect(own.rows.map((r) => [r.id, r.user, r.status])).toEqual([[mine.id, 'Ada Auditor', 'pending']]);
     expect(own.pagination).toEqual({ offset: 0, limit: 200, count: 1 });
-    expect(listExports(ctx, admin, { filters: [{ field: 'user_auth_id', type: 'enum', value: [String(auditor.id)] }] }).rows.map((r) => r.id)).toEqual([mine.id]);
+    expect(listExports(ctx, admin, { filters: [{ field: 'user_auth_id', type: 'enum', value: [String(auditor.id)] }] }).rows.map((r) => r.id)).toEqual([
+      mine.id,
+    ]);
     expect(listExports(ctx, admin, { sorting: [{ field: 'id', order: 'asc' }], limit: 1 }).rows.map((r) => r.id)).toEqual([mine.id]);
     expect(errorOf(() => exportDownload(ctx, auditor, mine.id)).message).toBe('The export is not ready yet (status: pending)');
     await run();
@@ -212,7 +234,13 @@ describe('listing, download and clean-up', () => {
     ctx.sqlite.prepare('update export_files set created_at = ? where id = ?').run(at(89), recent.row.id);
     expect(errorOf(() => deleteOldExports(ctx, admin, { olderThanDays: 30 })).status).toBe(400);
     expect(deleteOldExports(ctx, admin)).toBe(1);
-    expect(ctx.db.select().from(exportFiles).all().map((r) => r.id)).toEqual([recent.row.id]);
+    expect(
+      ctx.db
+        .select()
+        .from(exportFiles)
+        .all()
+        .map((r) => r.id),
+    ).toEqual([recent.row.id]);
     expect(existsSync(old.zip)).toBe(false);
     expect(existsSync(recent.zip)).toBe(true);
   });

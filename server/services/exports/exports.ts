@@ -15,7 +15,17 @@ import { administrators, exportFiles, fundCodes, fundRequests, users, type JobSt
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
-import { EXPORT_STAGE_CODES, exportFileName, exportView, loadExport, removeBlobIfUnused, type ExportFund, type ExportInputs, type ExportPayload, type ExportView } from './store.js';
+import {
+  EXPORT_STAGE_CODES,
+  exportFileName,
+  exportView,
+  loadExport,
+  removeBlobIfUnused,
+  type ExportFund,
+  type ExportInputs,
+  type ExportPayload,
+  type ExportView,
+} from './store.js';
 
 export { exportStageHandler, NOTHING_TO_EXPORT } from './job.js';
 export { EXPORT_STAGES, EXPORT_STAGE_CODES, type ExportStage, type ExportView, type ExportInputs } from './store.js';
@@ -44,14 +54,19 @@ export const exportListSchema = z.object({
   sorting: z.unknown().optional(),
   offset: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
-  pagination: z.object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) }).partial().optional(),
+  pagination: z
+    .object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) })
+    .partial()
+    .optional(),
 });
 export type ExportListInput = z.input<typeof exportListSchema>;
 
 /** Auditors and clients see only their own exports. */
 const ownOnly = (user: User) => user.role === 'Auditor' || user.role === 'Client';
 
-const userName = sql<string | null>`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
+const userName = sql<
+  string | null
+>`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
 
 /**
  * Queues an export.
@@ -60,18 +75,38 @@ const userName = sql<string | null>`case when ${users.id} is null then null else
  */
 export function requestExport(ctx: AppContext, user: User, input: ExportRequest): ExportView {
   const parsed = exportRequestSchema.safeParse(input);
-  if (!parsed.success) throw new ValidationError('The request is not valid', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`));
+  if (!parsed.success)
+    throw new ValidationError(
+      'The request is not valid',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`),
+    );
   const ids = [...new Set(parsed.data.fundRequests)];
   const stages = [...new Set(parsed.data.fundRequestStages)];
   if (!ids.length) throw new ValidationError('Choose at least one fund request to download');
   if (!stages.length) throw new ValidationError('Choose at least one stage to download');
   const unknown = stages.filter((s) => !EXPORT_STAGE_CODES.includes(s as never));
-  if (unknown.length) throw new ValidationError(`Unknown stage: ${unknown[0]}`, unknown.map((s) => `Unknown stage: ${s}; stages are ${EXPORT_STAGE_CODES.join(', ')}`));
-  const funds = ctx.db.select({ id: fundRequests.id, name: fundRequests.name, client: fundRequests.client, administrator: administrators.name })
-    .from(fundRequests).leftJoin(administrators, eq(administrators.id, fundRequests.administratorId)).where(inArray(fundRequests.id, ids)).all();
+  if (unknown.length)
+    throw new ValidationError(
+      `Unknown stage: ${unknown[0]}`,
+      unknown.map((s) => `Unknown stage: ${s}; stages are ${EXPORT_STAGE_CODES.join(', ')}`),
+    );
+  const funds = ctx.db
+    .select({ id: fundRequests.id, name: fundRequests.name, client: fundRequests.client, administrator: administrators.name })
+    .from(fundRequests)
+    .leftJoin(administrators, eq(administrators.id, fundRequests.administratorId))
+    .where(inArray(fundRequests.id, ids))
+    .all();
   const missing = ids.filter((id) => !funds.some((f) => f.id === id));
-  if (missing.length) throw new ValidationError(`No such fund request with id: ${missing[0]}`, missing.map((id) => `No such fund request with id: ${id}`));
-  const codes = ctx.db.select().from(fundCodes).where(and(inArray(fundCodes.fundRequestId, ids), eq(fundCodes.main, true))).all();
+  if (missing.length)
+    throw new ValidationError(
+      `No such fund request with id: ${missing[0]}`,
+      missing.map((id) => `No such fund request with id: ${id}`),
+    );
+  const codes = ctx.db
+    .select()
+    .from(fundCodes)
+    .where(and(inArray(fundCodes.fundRequestId, ids), eq(fundCodes.main, true)))
+    .all();
   const fundMap: Record<string, ExportFund> = {};
   for (const id of ids) {
     const f = funds.find((x) => x.id === id)!;
@@ -85,7 +120,11 @@ export function requestExport(ctx: AppContext, user: User, input: ExportRequest)
   };
   const payload: ExportPayload = { inputs, fund_requests: fundMap };
   const row = ctx.db.transaction((tx) => {
-    const inserted = tx.insert(exportFiles).values({ userId: user.id, status: 'pending', payload: payload as unknown as Record<string, unknown> }).returning().get();
+    const inserted = tx
+      .insert(exportFiles)
+      .values({ userId: user.id, status: 'pending', payload: payload as unknown as Record<string, unknown> })
+      .returning()
+      .get();
     enqueue(ctx, { stage: 'export', fundRequestId: null, payload: { exportId: inserted.id }, createdById: user.id });
     return inserted;
   });
@@ -109,17 +148,32 @@ const EXPORT_FIELDS: FieldRegistry = {
  * @returns `{rows: ExportView[], pagination: {offset, limit, count}}`
  * @throws ValidationError for unknown filter or sort fields
  */
-export function listExports(ctx: AppContext, user: User, input: ExportListInput = {}): { rows: ExportView[]; pagination: { offset: number; limit: number; count: number } } {
+export function listExports(
+  ctx: AppContext,
+  user: User,
+  input: ExportListInput = {},
+): { rows: ExportView[]; pagination: { offset: number; limit: number; count: number } } {
   const parsed = exportListSchema.safeParse(input);
-  if (!parsed.success) throw new ValidationError('The request is not valid', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`));
+  if (!parsed.success)
+    throw new ValidationError(
+      'The request is not valid',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`),
+    );
   const offset = parsed.data.offset ?? parsed.data.pagination?.offset ?? 0;
   const limit = parsed.data.limit ?? parsed.data.pagination?.limit ?? EXPORT_PAGE_SIZE;
   const conditions: Array<SQL | undefined> = normalizeFilters(parsed.data.filters, EXPORT_FIELDS).map((f) => filterCondition(f, EXPORT_FIELDS));
   if (ownOnly(user)) conditions.push(eq(exportFiles.userId, user.id));
   const where = and(...conditions);
   const order = [...orderTerms(normalizeSorting(parsed.data.sorting, EXPORT_FIELDS), EXPORT_FIELDS), desc(exportFiles.createdAt), desc(exportFiles.id)];
-  const rows = ctx.db.select({ row: exportFiles, name: userName }).from(exportFiles).leftJoin(users, eq(users.id, exportFiles.userId))
-    .where(where).orderBy(...order).limit(limit).offset(offset).all();
+  const rows = ctx.db
+    .select({ row: exportFiles, name: userName })
+    .from(exportFiles)
+    .leftJoin(users, eq(users.id, exportFiles.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = ctx.db.select({ n: count() }).from(exportFiles).leftJoin(users, eq(users.id, exportFiles.userId)).where(where).get()?.n ?? 0;
   return { rows: rows.map((r) => exportView(r.row, r.name)), pagination: { offset, limit, count: total } };
 }
@@ -143,7 +197,9 @@ export function exportDownload(ctx: AppContext, user: User, id: number): ExportD
   if (!row || (ownOnly(user) && row.userId !== user.id)) throw new NotFoundError(`No such export with id: ${id}`);
   if (row.status !== 'done') {
     const error = (row.payload as Partial<ExportPayload> | null)?.error;
-    throw new ValidationError(`The export is not ready yet (status: ${row.status})`, [error ? `The export failed: ${error}` : `The export is not ready yet (status: ${row.status})`]);
+    throw new ValidationError(`The export is not ready yet (status: ${row.status})`, [
+      error ? `The export failed: ${error}` : `The export is not ready yet (status: ${row.status})`,
+    ]);
   }
   if (!row.blobKey || !ctx.blobs.has(row.blobKey)) throw new NotFoundError(`The zip of export ${id} is missing; request the download again`);
   const path = ctx.blobs.path(row.blobKey);
@@ -158,9 +214,14 @@ export function exportDownload(ctx: AppContext, user: User, id: number): ExportD
  */
 export function deleteOldExports(ctx: AppContext, user: User, input: { olderThanDays?: number } = {}): number {
   const days = input.olderThanDays ?? EXPORT_RETENTION_DAYS;
-  if (!Number.isFinite(days) || days < EXPORT_RETENTION_DAYS) throw new ValidationError(`Only export files older than ${EXPORT_RETENTION_DAYS} days can be deleted`);
+  if (!Number.isFinite(days) || days < EXPORT_RETENTION_DAYS)
+    throw new ValidationError(`Only export files older than ${EXPORT_RETENTION_DAYS} days can be deleted`);
   const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-  const where = and(lt(exportFiles.createdAt, cutoff), ne(exportFiles.status, 'running' as JobStatus), ownOnly(user) ? eq(exportFiles.userId, user.id) : undefined);
+  const where = and(
+    lt(exportFiles.createdAt, cutoff),
+    ne(exportFiles.status, 'running' as JobStatus),
+    ownOnly(user) ? eq(exportFiles.userId, user.id) : undefined,
+  );
   const removed = ctx.db.delete(exportFiles).where(where).returning({ id: exportFiles.id, blobKey: exportFiles.blobKey, userId: exportFiles.userId }).all();
   for (const key of new Set(removed.map((r) => r.blobKey))) removeBlobIfUnused(ctx, key);
   for (const r of removed) ctx.events.publish('export', { id: r.id, status: 'deleted', userId: r.userId });

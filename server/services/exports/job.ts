@@ -58,7 +58,9 @@ function addEntry(archive: Archiver, source: Readable | Buffer | string, name: s
 
 /** The funds of an export in the asked order, with their zip prefixes (unique within the zip). */
 function exportFunds(ctx: AppContext, ids: number[], warn: (m: string) => void): Array<{ id: number; prefix: string }> {
-  const rows = ids.length ? ctx.db.select({ id: fundRequests.id, dueDate: fundRequests.dueDate }).from(fundRequests).where(inArray(fundRequests.id, ids)).all() : [];
+  const rows = ids.length
+    ? ctx.db.select({ id: fundRequests.id, dueDate: fundRequests.dueDate }).from(fundRequests).where(inArray(fundRequests.id, ids)).all()
+    : [];
   const codes = ids.length ? ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, ids)).orderBy(asc(fundCodes.id)).all() : [];
   const prefixes = new Set<string>();
   return ids.flatMap((id) => {
@@ -90,9 +92,16 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
   const tmp = ctx.blobs.tmpPath('.zip');
   const hash = createHash('sha256');
   const archive = new ZipArchive({ zlib: { level: 9 } });
-  const hashing = new Transform({ transform(chunk: Buffer, _enc, cb) { hash.update(chunk); cb(null, chunk); } });
+  const hashing = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
   const written = pipeline(archive, hashing, createWriteStream(tmp));
-  const failed = new Promise<never>((_, reject) => { written.catch(reject); });
+  const failed = new Promise<never>((_, reject) => {
+    written.catch(reject);
+  });
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(new JobCancelled('The export was cancelled'));
     signal.addEventListener('abort', () => reject(new JobCancelled('The export was cancelled')), { once: true });
@@ -154,7 +163,11 @@ export const exportStageHandler: StageHandler = async (ctx, job, signal) => {
   const warnings: string[] = [];
   try {
     const zip = await writeZip(ctx, row.payload as unknown as ExportPayload, signal, (m) => warnings.push(m));
-    const done = setExportStatus(ctx, exportId, 'done', { blobKey: zip.key, finished: true, payload: { files: zip.files, size: zip.size, ...(warnings.length ? { warnings } : {}) } });
+    const done = setExportStatus(ctx, exportId, 'done', {
+      blobKey: zip.key,
+      finished: true,
+      payload: { files: zip.files, size: zip.size, ...(warnings.length ? { warnings } : {}) },
+    });
     // a rerun replaces the previous zip
     if (row.blobKey && row.blobKey !== zip.key) removeBlobIfUnused(ctx, row.blobKey);
     if (!done) removeBlobIfUnused(ctx, zip.key); // deleted while running

@@ -73,7 +73,13 @@ export interface ExportView {
 export function exportView(row: ExportRow, userName: string | null): ExportView {
   const payload = (row.payload ?? {}) as Partial<ExportPayload>;
   const funds = payload.fund_requests ?? {};
-  const administrators = [...new Set(Object.values(funds).map((f) => f.administrator).filter((a): a is string => !!a))].sort();
+  const administrators = [
+    ...new Set(
+      Object.values(funds)
+        .map((f) => f.administrator)
+        .filter((a): a is string => !!a),
+    ),
+  ].sort();
   const { inputs, fund_requests: _f, ...rest } = payload;
   return {
     id: row.id,
@@ -97,15 +103,25 @@ export function loadExport(ctx: AppContext, id: number): ExportRow | undefined {
  * Sets an export's status (and payload fields, blob key, finish time), publishing an `export` event.
  * @returns the updated row, or undefined when the row no longer exists
  */
-export function setExportStatus(ctx: AppContext, id: number, status: JobStatus, change: { payload?: Partial<ExportPayload>; blobKey?: string | null; finished?: boolean } = {}): ExportRow | undefined {
+export function setExportStatus(
+  ctx: AppContext,
+  id: number,
+  status: JobStatus,
+  change: { payload?: Partial<ExportPayload>; blobKey?: string | null; finished?: boolean } = {},
+): ExportRow | undefined {
   const row = loadExport(ctx, id);
   if (!row) return undefined;
-  const updated = ctx.db.update(exportFiles).set({
-    status,
-    payload: { ...(row.payload ?? {}), ...(change.payload ?? {}) },
-    ...(change.blobKey !== undefined ? { blobKey: change.blobKey } : {}),
-    finishedAt: change.finished ? new Date().toISOString() : row.finishedAt,
-  }).where(eq(exportFiles.id, id)).returning().get();
+  const updated = ctx.db
+    .update(exportFiles)
+    .set({
+      status,
+      payload: { ...(row.payload ?? {}), ...(change.payload ?? {}) },
+      ...(change.blobKey !== undefined ? { blobKey: change.blobKey } : {}),
+      finishedAt: change.finished ? new Date().toISOString() : row.finishedAt,
+    })
+    .where(eq(exportFiles.id, id))
+    .returning()
+    .get();
   ctx.events.publish('export', { id, status, userId: updated.userId });
   return updated;
 }
@@ -117,8 +133,10 @@ export function setExportStatus(ctx: AppContext, id: number, status: JobStatus, 
  */
 export function removeBlobIfUnused(ctx: AppContext, key: string | null): boolean {
   if (!key || !/^[a-f0-9]{64}$/.test(key)) return false;
-  const used = ctx.sqlite.prepare(`SELECT 1 FROM export_files WHERE blob_key = @key
-    UNION ALL SELECT 1 FROM fund_files WHERE blob_key = @key UNION ALL SELECT 1 FROM import_files WHERE sha256 = @key LIMIT 1`).get({ key });
+  const used = ctx.sqlite
+    .prepare(`SELECT 1 FROM export_files WHERE blob_key = @key
+    UNION ALL SELECT 1 FROM fund_files WHERE blob_key = @key UNION ALL SELECT 1 FROM import_files WHERE sha256 = @key LIMIT 1`)
+    .get({ key });
   if (used) return false;
   rmSync(ctx.blobs.path(key), { force: true });
   return true;

@@ -34,56 +34,143 @@ export interface SeededFund {
  * Inserts a fund with files of every stage.
  * @param opts.sdmRows standardized holdings rows to insert (default 3)
  */
-export async function seedExportFund(ctx: AppContext, opts: { code?: string; dueDate?: string | null; sdmRows?: number; workPaper?: { disabled?: boolean; reviewed?: boolean } | null; logs?: boolean } = {}): Promise<SeededFund> {
+export async function seedExportFund(
+  ctx: AppContext,
+  opts: { code?: string; dueDate?: string | null; sdmRows?: number; workPaper?: { disabled?: boolean; reviewed?: boolean } | null; logs?: boolean } = {},
+): Promise<SeededFund> {
   const code = opts.code ?? 'LUX01';
   const administratorId = insertAdministrator(ctx, 'tpa_exports', 'Exports TPA');
   const dueDate = opts.dueDate === undefined ? '2025-01-31' : opts.dueDate;
   const fund = insertFund(ctx, { fundCode: code, dueDate, administratorId, name: `Fund ${code}`, client: 'Client, "Quoted"' });
   const raw = ctx.blobs.put(RAW_HOLDINGS);
-  const imp = ctx.db.insert(importFiles).values({ administratorId, fileName: 'holdings 2024.csv', sha256: raw.key, size: raw.size, status: 'Success' }).returning().get();
-  const identified = ctx.blobs.put(JSON.stringify({
-    file: 'holdings 2024.csv', sheetName: null, header: ['Fund', 'Security', 'Name', 'Quantity'], headerLine: 1,
-    rows: [{ line: 2, cells: ['F1', 'US0378331005', '=SUM(A1)', '1200'] }],
-  }));
-  const input = ctx.db.insert(fundFiles).values({ fundRequestId: fund.id, importFileId: imp.id, kind: 'input', fileType: 'holdings', fileName: 'holdings 2024.csv', blobKey: identified.key, status: 'assigned', rowCount: 1 }).returning().get();
-  const std = ctx.db.insert(fundFiles).values({
-    fundRequestId: fund.id, sourceFileId: input.id, kind: 'standardization', fileType: 'holdings', fileName: 'holdings 2024.csv', status: 'done', validationStatus: 'Invalid',
-    validation: {
-      QA_Mapping: [{ name: 'XBOND', column: 'instrument_type', file: 'holdings 2024.csv', error: "No instrument_mapping for 'XBOND'", lines: [3] }],
-      rowErrors: [{ file: 'holdings 2024.csv', line: 4, column: 'price', error: "'abc' is not a number" }],
-    },
-  }).returning().get();
+  const imp = ctx.db
+    .insert(importFiles)
+    .values({ administratorId, fileName: 'holdings 2024.csv', sha256: raw.key, size: raw.size, status: 'Success' })
+    .returning()
+    .get();
+  const identified = ctx.blobs.put(
+    JSON.stringify({
+      file: 'holdings 2024.csv',
+      sheetName: null,
+      header: ['Fund', 'Security', 'Name', 'Quantity'],
+      headerLine: 1,
+      rows: [{ line: 2, cells: ['F1', 'US0378331005', '=SUM(A1)', '1200'] }],
+    }),
+  );
+  const input = ctx.db
+    .insert(fundFiles)
+    .values({
+      fundRequestId: fund.id,
+      importFileId: imp.id,
+      kind: 'input',
+      fileType: 'holdings',
+      fileName: 'holdings 2024.csv',
+      blobKey: identified.key,
+      status: 'assigned',
+      rowCount: 1,
+    })
+    .returning()
+    .get();
+  const std = ctx.db
+    .insert(fundFiles)
+    .values({
+      fundRequestId: fund.id,
+      sourceFileId: input.id,
+      kind: 'standardization',
+      fileType: 'holdings',
+      fileName: 'holdings 2024.csv',
+      status: 'done',
+      validationStatus: 'Invalid',
+      validation: {
+        QA_Mapping: [{ name: 'XBOND', column: 'instrument_type', file: 'holdings 2024.csv', error: "No instrument_mapping for 'XBOND'", lines: [3] }],
+        rowErrors: [{ file: 'holdings 2024.csv', line: 4, column: 'price', error: "'abc' is not a number" }],
+      },
+    })
+    .returning()
+    .get();
   const n = opts.sdmRows ?? 3;
   const insert = ctx.sqlite.prepare('INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES (?, ?, ?, ?)');
   ctx.sqlite.transaction(() => {
     for (let i = 0; i < n; i++) {
-      insert.run(std.id, 'holdings', i + 2, JSON.stringify({
-        file: 'holdings 2024.csv', line: i + 2, fund_code: code, as_of: '2024-12-31', security_id: `SEC${i}`, id_type: 'INTERNAL',
-        security_name: i === 0 ? '=SUM(A1)' : `Security ${i}`, instrument_type: 'EQ', standard_instrument: 'EQUITY', quantity: 1200 + i, price: -1234567.5,
-        price_currency: 'EUR', fx_rate: 1, market_value_local: null, market_value_base: 1234567.89, cost_base: null, accrued_income_base: null, country: 'LU',
-      }));
+      insert.run(
+        std.id,
+        'holdings',
+        i + 2,
+        JSON.stringify({
+          file: 'holdings 2024.csv',
+          line: i + 2,
+          fund_code: code,
+          as_of: '2024-12-31',
+          security_id: `SEC${i}`,
+          id_type: 'INTERNAL',
+          security_name: i === 0 ? '=SUM(A1)' : `Security ${i}`,
+          instrument_type: 'EQ',
+          standard_instrument: 'EQUITY',
+          quantity: 1200 + i,
+          price: -1234567.5,
+          price_currency: 'EUR',
+          fx_rate: 1,
+          market_value_local: null,
+          market_value_base: 1234567.89,
+          cost_base: null,
+          accrued_income_base: null,
+          country: 'LU',
+        }),
+      );
     }
   })();
-  ctx.db.insert(fundFiles).values({
-    fundRequestId: fund.id, kind: 'calculation', fileType: 'calculations', fileName: 'calculations.json', status: 'done', validationStatus: 'Invalid',
-    validation: {
-      QA_Rec: [
-        { check: 'tb_balance', name: 'Trial balance sums to zero', status: 'pass', diff: 0, threshold: 250, message: 'TB sums to 0' },
-        { check: 'investments_reconciliation', name: 'Investments', status: 'fail', diff: 1234567.89, threshold: 3750, message: '+ holdings exceed TB' },
-        { check: 'holdings_integrity', name: 'SEC1', status: 'warning', diff: -12.5, threshold: 250, message: 'Rounding', file: 'holdings 2024.csv', line: 3 },
-      ],
-      summary: { pass: 1, warning: 1, fail: 1 }, status: 'fail',
-    },
-  }).run();
+  ctx.db
+    .insert(fundFiles)
+    .values({
+      fundRequestId: fund.id,
+      kind: 'calculation',
+      fileType: 'calculations',
+      fileName: 'calculations.json',
+      status: 'done',
+      validationStatus: 'Invalid',
+      validation: {
+        QA_Rec: [
+          { check: 'tb_balance', name: 'Trial balance sums to zero', status: 'pass', diff: 0, threshold: 250, message: 'TB sums to 0' },
+          { check: 'investments_reconciliation', name: 'Investments', status: 'fail', diff: 1234567.89, threshold: 3750, message: '+ holdings exceed TB' },
+          {
+            check: 'holdings_integrity',
+            name: 'SEC1',
+            status: 'warning',
+            diff: -12.5,
+            threshold: 250,
+            message: 'Rounding',
+            file: 'holdings 2024.csv',
+            line: 3,
+          },
+        ],
+        summary: { pass: 1, warning: 1, fail: 1 },
+        status: 'fail',
+      },
+    })
+    .run();
   let workPaperId = 0;
   if (opts.workPaper !== null) {
     const wp = ctx.blobs.put(await tinyWorkbook(`WP ${code}`));
-    workPaperId = ctx.db.insert(fundFiles).values({
-      fundRequestId: fund.id, kind: 'work_paper', fileType: 'work_papers', fileName: `fund_${code}_work_papers.xlsx`, blobKey: wp.key, status: 'done',
-      disabled: opts.workPaper?.disabled ?? false, reviewed: opts.workPaper?.reviewed ?? true,
-    }).returning().get().id;
+    workPaperId = ctx.db
+      .insert(fundFiles)
+      .values({
+        fundRequestId: fund.id,
+        kind: 'work_paper',
+        fileType: 'work_papers',
+        fileName: `fund_${code}_work_papers.xlsx`,
+        blobKey: wp.key,
+        status: 'done',
+        disabled: opts.workPaper?.disabled ?? false,
+        reviewed: opts.workPaper?.reviewed ?? true,
+      })
+      .returning()
+      .get().id;
   }
-  if (opts.logs !== false) ctx.db.insert(orchestrationLogs).values({ fundRequestId: fund.id, stage: 'identification', status: 'success', payload: { message: '-identified 1 file' } }).run();
+  if (opts.logs !== false)
+    ctx.db
+      .insert(orchestrationLogs)
+      .values({ fundRequestId: fund.id, stage: 'identification', status: 'success', payload: { message: '-identified 1 file' } })
+      .run();
   const prefix = `fund_${code}_dd_${dueDate ?? 'none'}`;
   return { id: fund.id, code, prefix, workPaperId, rawSha: raw.key };
 }

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { fileStatusLabel, qaValidations, validationCell } from './display.js';
 
-const file = (over: Partial<{ kind: 'input' | 'standardization' | 'calculation' | 'work_paper'; status: string; reviewed: boolean; disabled: boolean; released: boolean }> = {}) => ({
-  kind: 'input' as const, status: 'assigned', reviewed: false, disabled: false, released: false, ...over,
+const file = (
+  over: Partial<{
+    kind: 'input' | 'standardization' | 'calculation' | 'work_paper';
+    status: string;
+    reviewed: boolean;
+    disabled: boolean;
+    released: boolean;
+  }> = {},
+) => ({
+  kind: 'input' as const,
+  status: 'assigned',
+  reviewed: false,
+  disabled: false,
+  released: false,
+  ...over,
 });
 
 describe('file status label (auditor spec 4 "File status"; delivery spec 4 work papers in the grid)', () => {
@@ -61,7 +74,11 @@ describe('QA Validations popover', () => {
   });
 
   it('shows unmapped codes (QA_Mapping) as failed column and file items', () => {
-    const qa = qaValidations({ validation: { QA_Mapping: [{ name: 'ACC999', column: 'account_code', file: 'tb.csv', error: 'ACC999 is not in account_mapping', lines: [4] }, 'Mapping file missing'] } });
+    const qa = qaValidations({
+      validation: {
+        QA_Mapping: [{ name: 'ACC999', column: 'account_code', file: 'tb.csv', error: 'ACC999 is not in account_mapping', lines: [4] }, 'Mapping file missing'],
+      },
+    });
     expect(qa.failed).toEqual([
       { kind: 'mapping', status: 'fail', column: 'account_code', file: 'tb.csv', name: 'ACC999', error: 'ACC999 is not in account_mapping' },
       { kind: 'error', status: 'fail', error: 'Mapping file missing' },
@@ -70,7 +87,11 @@ describe('QA Validations popover', () => {
   });
 
   it('is all clear when checked items all pass; not without any QA data', () => {
-    expect(qaValidations({ validation: { QA_Rec: [{ name: 'NAV', status: 'pass', diff: 0 }], QA_Mapping: [] } })).toEqual({ failed: [], warnings: [], allClear: true });
+    expect(qaValidations({ validation: { QA_Rec: [{ name: 'NAV', status: 'pass', diff: 0 }], QA_Mapping: [] } })).toEqual({
+      failed: [],
+      warnings: [],
+      allClear: true,
+    });
     expect(qaValidations({ validation: null })).toEqual({ failed: [], warnings: [], allClear: false });
     expect(qaValidations(undefined).allClear).toBe(false);
   });

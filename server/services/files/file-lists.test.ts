@@ -20,11 +20,27 @@ beforeEach(async () => {
 afterEach(() => ctx.dispose());
 
 const user = () => ctx.boot.admin;
-const importOf = (fileName: string) => ctx.db.insert(importFiles).values({ administratorId: tpa, fileName, sha256: `sha-${fileName}`, size: 10, status: 'Error' }).returning().get().id;
-const SHEET_ERROR = { sheet_name: 'Sheet1', error_code: 'NO_LAYOUT', error_message: 'No file layout matches', columns_missing: ['balance_base'], closest_match: 'trial_balance', column_match_percent: 83.3 };
+const importOf = (fileName: string) =>
+  ctx.db
+    .insert(importFiles)
+    .values({ administratorId: tpa, fileName, sha256: `sha-${fileName}`, size: 10, status: 'Error' })
+    .returning()
+    .get().id;
+const SHEET_ERROR = {
+  sheet_name: 'Sheet1',
+  error_code: 'NO_LAYOUT',
+  error_message: 'No file layout matches',
+  columns_missing: ['balance_base'],
+  closest_match: 'trial_balance',
+  column_match_percent: 83.3,
+};
 
 function unidentified(fileName: string, createdAt: string, extra: Partial<typeof unidentifiedFiles.$inferInsert> = {}) {
-  return ctx.db.insert(unidentifiedFiles).values({ importFileId: importOf(fileName), fileName, administratorId: tpa, errors: [SHEET_ERROR], createdAt, ...extra }).returning().get().id;
+  return ctx.db
+    .insert(unidentifiedFiles)
+    .values({ importFileId: importOf(fileName), fileName, administratorId: tpa, errors: [SHEET_ERROR], createdAt, ...extra })
+    .returning()
+    .get().id;
 }
 const trailRows = () => ctx.db.select().from(trail).orderBy(asc(trail.id)).all();
 
@@ -33,18 +49,32 @@ describe('unidentified files', () => {
     const swept = unidentified('swept.csv', '2025-01-02T10:00:00.000Z');
     const older = unidentified('older.csv', '2025-01-01T10:00:00.000Z', { errors: ['not a table'] });
     const importId = ctx.db.select().from(unidentifiedFiles).where(eq(unidentifiedFiles.id, swept)).get()!.importFileId!;
-    ctx.db.insert(sweptFiles).values({ originalFileName: 'swept.csv', administratorId: tpa, importFileId: importId, filePathOnMoveit: '/inbox/alpha/swept.csv' }).run();
+    ctx.db
+      .insert(sweptFiles)
+      .values({ originalFileName: 'swept.csv', administratorId: tpa, importFileId: importId, filePathOnMoveit: '/inbox/alpha/swept.csv' })
+      .run();
     const bob = addUser(ctx, { email: 'bob@example.com', name: 'Bob Stone', role: 'DeliveryTeamMember' });
     assignFiles(ctx, user(), 'unidentified', { ids: [swept], userId: bob.id });
     const page = listUnidentified(ctx);
     expect(page.pagination).toEqual({ offset: 0, limit: 200, count: 2 });
     expect(page.rows.map((r) => r.id)).toEqual([swept, older]);
     expect(page.rows[0]).toEqual({
-      id: swept, file_name: 'swept.csv', tpa_id: tpa, tpa: 'Alpha Admin', assignedToId: bob.id, assignedTo: 'Bob Stone', action: 'Unidentified',
-      import_file_id: importId, source_file_paths: ['/inbox/alpha/swept.csv'], user_auth_id: null, timestamp: '2025-01-02T10:00:00.000Z', errors: [SHEET_ERROR],
+      id: swept,
+      file_name: 'swept.csv',
+      tpa_id: tpa,
+      tpa: 'Alpha Admin',
+      assignedToId: bob.id,
+      assignedTo: 'Bob Stone',
+      action: 'Unidentified',
+      import_file_id: importId,
+      source_file_paths: ['/inbox/alpha/swept.csv'],
+      user_auth_id: null,
+      timestamp: '2025-01-02T10:00:00.000Z',
+      errors: [SHEET_ERROR],
     });
     expect(page.rows[1]).toMatchObject({
-      source_file_paths: ['older.csv'], assignedTo: null,
+      source_file_paths: ['older.csv'],
+      assignedTo: null,
       errors: [{ sheet_name: null, error_code: null, error_message: 'not a table', columns_missing: [], closest_match: null, column_match_percent: null }],
     });
   });
@@ -52,7 +82,10 @@ describe('unidentified files', () => {
   it('pages, filters by action and assignee, and sorts', () => {
     const ids = Array.from({ length: 5 }, (_, i) => unidentified(`f${i}.csv`, `2025-01-0${i + 1}T00:00:00.000Z`));
     setFileAction(ctx, user(), 'unidentified', { ids: [ids[0], ids[1]], action: 'Ignored' });
-    expect(listUnidentified(ctx, { offset: 1, limit: 2 })).toMatchObject({ rows: [{ id: ids[3] }, { id: ids[2] }], pagination: { offset: 1, limit: 2, count: 5 } });
+    expect(listUnidentified(ctx, { offset: 1, limit: 2 })).toMatchObject({
+      rows: [{ id: ids[3] }, { id: ids[2] }],
+      pagination: { offset: 1, limit: 2, count: 5 },
+    });
     expect(listUnidentified(ctx, { filters: [{ field: 'action', type: 'enum', value: ['Ignored'] }] }).rows.map((r) => r.id)).toEqual([ids[1], ids[0]]);
     expect(listUnidentified(ctx, { filters: [{ field: 'action', type: 'enum', value: ['Unidentified'] }] }).pagination.count).toBe(3);
     expect(listUnidentified(ctx, { sorting: [{ field: 'file_name', order: 'asc' }] }).rows[0].file_name).toBe('f0.csv');
@@ -73,8 +106,18 @@ describe('unidentified files', () => {
     expect(assignFiles(ctx, user(), 'unidentified', { ids: [id], userId: user().id })).toEqual({ ids: [id], userId: user().id });
     assignFiles(ctx, user(), 'unidentified', { ids: [id], userId: null });
     expect(trailRows().map((t) => [t.action, t.fundRequestId, t.before, t.after])).toEqual([
-      ['unidentified-file-assign', null, { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: null }, { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: user().id }],
-      ['unidentified-file-assign', null, { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: user().id }, { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: null }],
+      [
+        'unidentified-file-assign',
+        null,
+        { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: null },
+        { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: user().id },
+      ],
+      [
+        'unidentified-file-assign',
+        null,
+        { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: user().id },
+        { kind: 'unidentified', id, file_name: 'a.csv', assignedToId: null },
+      ],
     ]);
     expect(events[0]).toEqual({ id, fundRequestId: null, kind: 'unidentified', status: 'Unidentified', fileName: 'a.csv' });
   });
@@ -100,17 +143,48 @@ describe('unidentified files', () => {
 describe('unmatched files', () => {
   it('lists with file type, fund code, fund and payload; actions write the trail on the fund when known', () => {
     const fund = insertFund(ctx, { administratorId: tpa });
-    const a = ctx.db.insert(unmatchedFiles).values({ importFileId: importOf('tb.csv'), fileName: 'tb.csv', fileType: 'trial_balance', fundCode: 'ZZ1', administratorId: tpa, payload: { asOf: '2024-12-31', rows: 10, reason: 'No fund request of this TPA has fund code ZZ1' }, createdAt: '2025-02-01T00:00:00.000Z' }).returning().get().id;
-    const b = ctx.db.insert(unmatchedFiles).values({ fileName: 'h.csv', fileType: 'holdings', fundCode: 'F1', fundId: fund.id, administratorId: tpa, createdAt: '2025-02-02T00:00:00.000Z' }).returning().get().id;
+    const a = ctx.db
+      .insert(unmatchedFiles)
+      .values({
+        importFileId: importOf('tb.csv'),
+        fileName: 'tb.csv',
+        fileType: 'trial_balance',
+        fundCode: 'ZZ1',
+        administratorId: tpa,
+        payload: { asOf: '2024-12-31', rows: 10, reason: 'No fund request of this TPA has fund code ZZ1' },
+        createdAt: '2025-02-01T00:00:00.000Z',
+      })
+      .returning()
+      .get().id;
+    const b = ctx.db
+      .insert(unmatchedFiles)
+      .values({ fileName: 'h.csv', fileType: 'holdings', fundCode: 'F1', fundId: fund.id, administratorId: tpa, createdAt: '2025-02-02T00:00:00.000Z' })
+      .returning()
+      .get().id;
     const page = listUnmatched(ctx);
     expect(page.rows.map((r) => r.id)).toEqual([b, a]);
-    expect(page.rows[1]).toMatchObject({ file_name: 'tb.csv', file_type: 'trial_balance', fund_code: 'ZZ1', fund_id: null, tpa: 'Alpha Admin', action: 'Unidentified', source_file_paths: ['tb.csv'], payload: { rows: 10 } });
+    expect(page.rows[1]).toMatchObject({
+      file_name: 'tb.csv',
+      file_type: 'trial_balance',
+      fund_code: 'ZZ1',
+      fund_id: null,
+      tpa: 'Alpha Admin',
+      action: 'Unidentified',
+      source_file_paths: ['tb.csv'],
+      payload: { rows: 10 },
+    });
     expect(page.rows[0]).toMatchObject({ fund_id: fund.id, source_file_paths: [], payload: {} });
     expect('errors' in page.rows[0]).toBe(false);
     expect(listUnmatched(ctx, { filters: [{ field: 'file_type', type: 'enum', value: ['holdings'] }] }).rows.map((r) => r.id)).toEqual([b]);
     setFileAction(ctx, user(), 'unmatched', { ids: [a, b], action: 'Re-requested' });
-    expect(trailRows().map((t) => [t.action, t.fundRequestId])).toEqual([['unmatched-file-action', null], ['unmatched-file-action', fund.id]]);
-    expect(events.map((e) => [e.kind, e.status, e.fundRequestId])).toEqual([['unmatched', 'Re-requested', null], ['unmatched', 'Re-requested', fund.id]]);
+    expect(trailRows().map((t) => [t.action, t.fundRequestId])).toEqual([
+      ['unmatched-file-action', null],
+      ['unmatched-file-action', fund.id],
+    ]);
+    expect(events.map((e) => [e.kind, e.status, e.fundRequestId])).toEqual([
+      ['unmatched', 'Re-requested', null],
+      ['unmatched', 'Re-requested', fund.id],
+    ]);
     expect(() => setFileAction(ctx, user(), 'unidentified', { ids: [a], action: 'Closed' })).toThrow(`No such file with id: ${a}`);
     removeIssueFiles(ctx, user(), 'unmatched', { ids: [a, b] });
     expect(listUnmatched(ctx).pagination.count).toBe(0);

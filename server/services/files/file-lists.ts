@@ -55,7 +55,8 @@ type IssueTable = typeof unidentifiedFiles | typeof unmatchedFiles;
 const table = (kind: IssueKind) => TABLES[kind] as IssueTable;
 
 const assignee = alias(users, 'assignee');
-const nameOf = (u: typeof users | typeof assignee) => sql<string | null>`case when ${u.id} is null then null else trim(${u.firstName} || ' ' || ${u.lastName}) end`;
+const nameOf = (u: typeof users | typeof assignee) =>
+  sql<string | null>`case when ${u.id} is null then null else trim(${u.firstName} || ' ' || ${u.lastName}) end`;
 
 /** Filterable and sortable fields of a list (names as on the wire). */
 function registry(kind: IssueKind): FieldRegistry {
@@ -84,9 +85,12 @@ function sheetError(raw: unknown): SheetError {
   const e = (raw && typeof raw === 'object' ? raw : { error_message: String(raw) }) as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? null : String(v));
   return {
-    sheet_name: text(e.sheet_name), error_code: text(e.error_code), error_message: text(e.error_message) ?? text(e.message) ?? 'The file could not be identified',
+    sheet_name: text(e.sheet_name),
+    error_code: text(e.error_code),
+    error_message: text(e.error_message) ?? text(e.message) ?? 'The file could not be identified',
     columns_missing: Array.isArray(e.columns_missing) ? e.columns_missing.map(String) : [],
-    closest_match: text(e.closest_match), column_match_percent: typeof e.column_match_percent === 'number' ? e.column_match_percent : null,
+    closest_match: text(e.closest_match),
+    column_match_percent: typeof e.column_match_percent === 'number' ? e.column_match_percent : null,
   };
 }
 
@@ -94,7 +98,11 @@ function sheetError(raw: unknown): SheetError {
 function sourcePaths(ctx: AppContext, importIds: number[]): Map<number, string[]> {
   const out = new Map<number, string[]>();
   if (!importIds.length) return out;
-  for (const s of ctx.db.select({ id: sweptFiles.importFileId, path: sweptFiles.filePathOnMoveit }).from(sweptFiles).where(inArray(sweptFiles.importFileId, importIds)).all()) {
+  for (const s of ctx.db
+    .select({ id: sweptFiles.importFileId, path: sweptFiles.filePathOnMoveit })
+    .from(sweptFiles)
+    .where(inArray(sweptFiles.importFileId, importIds))
+    .all()) {
     out.set(s.id!, [...(out.get(s.id!) ?? []), s.path]);
   }
   for (const f of ctx.db.select({ id: importFiles.id, name: importFiles.fileName }).from(importFiles).where(inArray(importFiles.id, importIds)).all()) {
@@ -111,21 +119,53 @@ function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
   const sorting = normalizeSorting(input.sorting, fields, { created_at: 'timestamp', fileName: 'file_name', tpaName: 'tpa' });
   const where = and(...filters.map((f) => filterCondition(f, fields)));
   const order = [...(sorting.length ? orderTerms(sorting, fields) : [desc(t.createdAt)]), desc(t.id)];
-  const base = ctx.db.select({ id: t.id, tpa: administrators.name, assignedTo: nameOf(assignee) }).from(t)
-    .leftJoin(administrators, eq(administrators.id, t.administratorId)).leftJoin(assignee, eq(assignee.id, t.assignedToId));
-  const page = base.where(where).orderBy(...order).limit(limit).offset(offset).all();
-  const count = ctx.db.select({ n: sql<number>`count(*)` }).from(t)
-    .leftJoin(administrators, eq(administrators.id, t.administratorId)).leftJoin(assignee, eq(assignee.id, t.assignedToId)).where(where).get()!.n;
-  const rows = page.length ? ctx.db.select().from(t).where(inArray(t.id, page.map((p) => p.id))).all() : [];
+  const base = ctx.db
+    .select({ id: t.id, tpa: administrators.name, assignedTo: nameOf(assignee) })
+    .from(t)
+    .leftJoin(administrators, eq(administrators.id, t.administratorId))
+    .leftJoin(assignee, eq(assignee.id, t.assignedToId));
+  const page = base
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const count = ctx.db
+    .select({ n: sql<number>`count(*)` })
+    .from(t)
+    .leftJoin(administrators, eq(administrators.id, t.administratorId))
+    .leftJoin(assignee, eq(assignee.id, t.assignedToId))
+    .where(where)
+    .get()!.n;
+  const rows = page.length
+    ? ctx.db
+        .select()
+        .from(t)
+        .where(
+          inArray(
+            t.id,
+            page.map((p) => p.id),
+          ),
+        )
+        .all()
+    : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const sources = sourcePaths(ctx, [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))]);
   return {
     rows: page.map((p) => {
       const r = byId.get(p.id)!;
       const common = {
-        id: r.id, file_name: r.fileName, tpa_id: r.administratorId, tpa: p.tpa, assignedToId: r.assignedToId, assignedTo: p.assignedTo,
-        action: (r.action ?? 'Unidentified') as string, import_file_id: r.importFileId,
-        source_file_paths: r.importFileId !== null ? sources.get(r.importFileId) ?? [] : [], user_auth_id: r.userId, timestamp: r.createdAt,
+        id: r.id,
+        file_name: r.fileName,
+        tpa_id: r.administratorId,
+        tpa: p.tpa,
+        assignedToId: r.assignedToId,
+        assignedTo: p.assignedTo,
+        action: (r.action ?? 'Unidentified') as string,
+        import_file_id: r.importFileId,
+        source_file_paths: r.importFileId !== null ? (sources.get(r.importFileId) ?? []) : [],
+        user_auth_id: r.userId,
+        timestamp: r.createdAt,
       };
       if ('errors' in r) return { ...common, errors: (Array.isArray(r.errors) ? r.errors : []).map(sheetError) };
       return { ...common, file_type: r.fileType, fund_code: r.fundCode, fund_id: r.fundId, payload: r.payload ?? {} };
@@ -134,8 +174,26 @@ function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
   };
 }
 
-export type UnidentifiedRow = { id: number; file_name: string; tpa_id: number | null; tpa: string | null; assignedToId: number | null; assignedTo: string | null; action: string; import_file_id: number | null; source_file_paths: string[]; user_auth_id: number | null; timestamp: string; errors: SheetError[] };
-export type UnmatchedRow = Omit<UnidentifiedRow, 'errors'> & { file_type: string; fund_code: string | null; fund_id: number | null; payload: Record<string, unknown> };
+export type UnidentifiedRow = {
+  id: number;
+  file_name: string;
+  tpa_id: number | null;
+  tpa: string | null;
+  assignedToId: number | null;
+  assignedTo: string | null;
+  action: string;
+  import_file_id: number | null;
+  source_file_paths: string[];
+  user_auth_id: number | null;
+  timestamp: string;
+  errors: SheetError[];
+};
+export type UnmatchedRow = Omit<UnidentifiedRow, 'errors'> & {
+  file_type: string;
+  fund_code: string | null;
+  fund_id: number | null;
+  payload: Record<string, unknown>;
+};
 export interface IssuePage<R> {
   rows: R[];
   pagination: { offset: number; limit: number; count: number };
@@ -160,26 +218,40 @@ export function listUnmatched(ctx: AppContext, input: IssueListInput = {}): Issu
 type IssueRow = typeof unidentifiedFiles.$inferSelect | typeof unmatchedFiles.$inferSelect;
 
 /** Loads issue rows, changes them in one transaction with a trail entry each, then publishes. */
-function changeIssues(ctx: AppContext, user: User, kind: IssueKind, idList: number[], action: string, set: { assignedToId?: number | null; action?: string } | null) {
+function changeIssues(
+  ctx: AppContext,
+  user: User,
+  kind: IssueKind,
+  idList: number[],
+  action: string,
+  set: { assignedToId?: number | null; action?: string } | null,
+) {
   const t = table(kind);
   const unique = [...new Set(idList)];
-  const rows = ctx.db.transaction((tx) => {
-    const found: IssueRow[] = tx.select().from(t).where(inArray(t.id, unique)).all();
-    const missing = unique.find((id) => !found.some((r) => r.id === id));
-    if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
-    for (const r of found) {
-      const fundRequestId = 'fundId' in r ? r.fundId : null;
-      const identity = { kind, id: r.id, file_name: r.fileName };
-      if (set) tx.update(t).set(set).where(eq(t.id, r.id)).run();
-      else tx.delete(t).where(eq(t.id, r.id)).run();
-      writeTrail(tx, {
-        fundRequestId, userId: user.id, action,
-        before: set ? { ...identity, ...Object.fromEntries(Object.keys(set).map((k) => [k, r[k as keyof typeof set] ?? null])) } : { ...identity, assignedToId: r.assignedToId, action: r.action },
-        after: set ? { ...identity, ...set } : null,
-      });
-    }
-    return found;
-  }, { behavior: 'immediate' });
+  const rows = ctx.db.transaction(
+    (tx) => {
+      const found: IssueRow[] = tx.select().from(t).where(inArray(t.id, unique)).all();
+      const missing = unique.find((id) => !found.some((r) => r.id === id));
+      if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
+      for (const r of found) {
+        const fundRequestId = 'fundId' in r ? r.fundId : null;
+        const identity = { kind, id: r.id, file_name: r.fileName };
+        if (set) tx.update(t).set(set).where(eq(t.id, r.id)).run();
+        else tx.delete(t).where(eq(t.id, r.id)).run();
+        writeTrail(tx, {
+          fundRequestId,
+          userId: user.id,
+          action,
+          before: set
+            ? { ...identity, ...Object.fromEntries(Object.keys(set).map((k) => [k, r[k as keyof typeof set] ?? null])) }
+            : { ...identity, assignedToId: r.assignedToId, action: r.action },
+          after: set ? { ...identity, ...set } : null,
+        });
+      }
+      return found;
+    },
+    { behavior: 'immediate' },
+  );
   for (const r of rows) {
     const status = set ? (set.action ?? r.action ?? 'Unidentified') : 'removed';
     ctx.events.publish('file', { id: r.id, fundRequestId: 'fundId' in r ? r.fundId : null, kind, status, fileName: r.fileName });

@@ -19,7 +19,12 @@ afterEach(() => ctx.dispose());
 const user = () => ctx.boot.admin;
 const fileOf = (id: number) => ctx.db.select().from(fundFiles).where(eq(fundFiles.id, id)).get();
 const trailOf = (fundId: number) => ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).orderBy(asc(trail.id)).all();
-const queued = (fundId: number) => ctx.db.select().from(processes).where(and(eq(processes.fundRequestId, fundId), eq(processes.stage, 'standardization'))).all();
+const queued = (fundId: number) =>
+  ctx.db
+    .select()
+    .from(processes)
+    .where(and(eq(processes.fundRequestId, fundId), eq(processes.stage, 'standardization')))
+    .all();
 
 /** Expects a ValidationError whose message and errors name the files. */
 function refused(fn: () => unknown, message: string | RegExp): ValidationError {
@@ -68,13 +73,19 @@ describe('review and disable rules (delivery spec 4 "Files")', () => {
     const a = insertFundFile(ctx, fund.id, { fileType: 'holdings', fileName: 'hold.csv' });
     const b = insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', reviewed: true, fileName: 'wp.xlsx' });
     const result = reviewFiles(ctx, user(), { ids: [a, b], reviewed: true, fundRequestId: fund.id });
-    expect(result.files.map((f) => [f.id, f.reviewed])).toEqual([[a, true], [b, true]]);
+    expect(result.files.map((f) => [f.id, f.reviewed])).toEqual([
+      [a, true],
+      [b, true],
+    ]);
     expect(result.queued).toEqual([]);
-    expect(trailOf(fund.id)).toMatchObject([{
-      action: 'file-review', userId: user().id,
-      before: { id: a, fileName: 'hold.csv', fileType: 'holdings', kind: 'input', reviewed: false },
-      after: { id: a, fileName: 'hold.csv', fileType: 'holdings', kind: 'input', reviewed: true },
-    }]);
+    expect(trailOf(fund.id)).toMatchObject([
+      {
+        action: 'file-review',
+        userId: user().id,
+        before: { id: a, fileName: 'hold.csv', fileType: 'holdings', kind: 'input', reviewed: false },
+        after: { id: a, fileName: 'hold.csv', fileType: 'holdings', kind: 'input', reviewed: true },
+      },
+    ]);
     expect(events).toEqual([{ id: a, fundRequestId: fund.id, kind: 'input', status: 'assigned', fileName: 'hold.csv' }]);
     reviewFiles(ctx, user(), { ids: [a], reviewed: false });
     expect(trailOf(fund.id).at(-1)).toMatchObject({ action: 'file-unreview', before: { reviewed: true }, after: { reviewed: false } });
@@ -101,8 +112,16 @@ describe('review and disable rules (delivery spec 4 "Files")', () => {
     expect(queued(fund.id)).toMatchObject([{ status: 'pending', forceRun: true, createdById: user().id }]);
     expect(result.queued).toEqual([{ fundRequestId: fund.id, processId: queued(fund.id)[0].id }]);
     expect(trailOf(fund.id).map((t) => [t.action, t.before, t.after])).toEqual([
-      ['file-disable', { id: wp, fileName: 'wp.xlsx', fileType: 'work_papers', kind: 'work_paper', disabled: false }, { id: wp, fileName: 'wp.xlsx', fileType: 'work_papers', kind: 'work_paper', disabled: true }],
-      ['file-disable', { id: input, fileName: 'tx.csv', fileType: 'transactions', kind: 'input', disabled: false }, { id: input, fileName: 'tx.csv', fileType: 'transactions', kind: 'input', disabled: true }],
+      [
+        'file-disable',
+        { id: wp, fileName: 'wp.xlsx', fileType: 'work_papers', kind: 'work_paper', disabled: false },
+        { id: wp, fileName: 'wp.xlsx', fileType: 'work_papers', kind: 'work_paper', disabled: true },
+      ],
+      [
+        'file-disable',
+        { id: input, fileName: 'tx.csv', fileType: 'transactions', kind: 'input', disabled: false },
+        { id: input, fileName: 'tx.csv', fileType: 'transactions', kind: 'input', disabled: true },
+      ],
     ]);
     disableFiles(ctx, user(), { ids: [input], disabled: false });
     expect(queued(fund.id)).toHaveLength(1); // the pending job is reused
@@ -115,15 +134,33 @@ describe('review and disable rules (delivery spec 4 "Files")', () => {
     const calc = insertFundFile(ctx, fund.id, { kind: 'calculation', fileType: 'calculations', status: 'done', fileName: 'calculations.json' });
     expect(disableFiles(ctx, user(), { ids: [input], disabled: true }).queued).toEqual([]);
     expect(trailOf(fund.id)).toEqual([]);
-    refused(() => disableFiles(ctx, user(), { ids: [calc], disabled: true }), 'File calculations.json is a calculation file; only input files and work papers can be marked not required');
+    refused(
+      () => disableFiles(ctx, user(), { ids: [calc], disabled: true }),
+      'File calculations.json is a calculation file; only input files and work papers can be marked not required',
+    );
   });
 });
 
 describe('remove', () => {
   function withStandardization(fundId: number, fileType: string) {
     const input = insertFundFile(ctx, fundId, { fileType, fileName: `${fileType}.raw.csv` });
-    const std = ctx.db.insert(fundFiles).values({ fundRequestId: fundId, kind: 'standardization', sourceFileId: input, fileType, fileName: `${fileType}.csv`, status: 'done', validationStatus: 'Valid' }).returning().get().id;
-    ctx.db.insert(sdmRows).values([1, 2, 3].map((line) => ({ fundFileId: std, sdmType: fileType, line, data: '{}' }))).run();
+    const std = ctx.db
+      .insert(fundFiles)
+      .values({
+        fundRequestId: fundId,
+        kind: 'standardization',
+        sourceFileId: input,
+        fileType,
+        fileName: `${fileType}.csv`,
+        status: 'done',
+        validationStatus: 'Valid',
+      })
+      .returning()
+      .get().id;
+    ctx.db
+      .insert(sdmRows)
+      .values([1, 2, 3].map((line) => ({ fundFileId: std, sdmType: fileType, line, data: '{}' })))
+      .run();
     return { input, std };
   }
 
@@ -140,7 +177,9 @@ describe('remove', () => {
     expect(ctx.db.select().from(sdmRows).where(eq(sdmRows.fundFileId, kept.std)).all()).toHaveLength(3);
     expect(queued(fund.id)).toMatchObject([{ stage: 'standardization', status: 'pending', forceRun: true }]);
     expect(result.queued).toEqual([{ fundRequestId: fund.id, processId: queued(fund.id)[0].id }]);
-    expect(trailOf(fund.id)).toMatchObject([{ action: 'file-remove', before: { id: tb.input, filename: 'trial_balance.raw.csv', standardizationFileIds: [tb.std] }, after: null }]);
+    expect(trailOf(fund.id)).toMatchObject([
+      { action: 'file-remove', before: { id: tb.input, filename: 'trial_balance.raw.csv', standardizationFileIds: [tb.std] }, after: null },
+    ]);
     expect(events).toEqual([{ id: tb.input, fundRequestId: fund.id, kind: 'input', status: 'removed', fileName: 'trial_balance.raw.csv' }]);
   });
 
@@ -167,7 +206,13 @@ describe('reset of a file type', () => {
     expect(fileOf(older)).toMatchObject({ status: 'assigned' });
     expect(result.files.map((f) => f.id)).toEqual([current]);
     expect(queued(fund.id)).toMatchObject([{ forceRun: true }]);
-    expect(trailOf(fund.id)).toMatchObject([{ action: 'file-reset', before: { id: current, status: 'assigned', reviewed: true }, after: { id: current, status: 'pending', reviewed: false, forceReset: false } }]);
+    expect(trailOf(fund.id)).toMatchObject([
+      {
+        action: 'file-reset',
+        before: { id: current, status: 'assigned', reviewed: true },
+        after: { id: current, status: 'pending', reviewed: false, forceReset: false },
+      },
+    ]);
   });
 
   it('needs forceReset while the file is processed; refuses a disabled type; 404 for unknown fund or type', () => {
@@ -196,7 +241,10 @@ describe('Release all / Unrelease all', () => {
       { id: off, fileName: 'c.xlsx', reason: 'Work paper c.xlsx is not required (disabled)' },
     ]);
     expect([ready, assigned, off, notYet].map((id) => fileOf(id)!.released)).toEqual([true, true, false, false]);
-    expect(trailOf(fund.id).map((t) => [t.action, (t.before as any).released, (t.after as any).released])).toEqual([['work-paper-release', false, true], ['work-paper-release', false, true]]);
+    expect(trailOf(fund.id).map((t) => [t.action, (t.before as any).released, (t.after as any).released])).toEqual([
+      ['work-paper-release', false, true],
+      ['work-paper-release', false, true],
+    ]);
     expect(releaseWorkPapers(ctx, user(), { fundRequestId: fund.id, released: true }).changed).toBe(0);
     const undo = releaseWorkPapers(ctx, user(), { fundRequestId: fund.id, released: false });
     expect(undo.changed).toBe(2);

@@ -65,7 +65,12 @@ function loadFiles(tx: Tx, ids: number[]): FundFileRow[] {
   const unique = [...new Set(ids)];
   const rows = new Map<number, FundFileRow>();
   for (let i = 0; i < unique.length; i += 500) {
-    for (const r of tx.select().from(fundFiles).where(inArray(fundFiles.id, unique.slice(i, i + 500))).all()) rows.set(r.id, r);
+    for (const r of tx
+      .select()
+      .from(fundFiles)
+      .where(inArray(fundFiles.id, unique.slice(i, i + 500)))
+      .all())
+      rows.set(r.id, r);
   }
   const missing = unique.find((id) => !rows.has(id));
   if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
@@ -74,7 +79,8 @@ function loadFiles(tx: Tx, ids: number[]): FundFileRow[] {
 
 /** @throws NotFoundError 'No such fund request with id: {id}' */
 function requireFund(tx: Tx, id: number): void {
-  if (!tx.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get()) throw new NotFoundError(`No such fund request with id: ${id}`);
+  if (!tx.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get())
+    throw new NotFoundError(`No such fund request with id: ${id}`);
 }
 
 const identity = (f: FundFileRow) => ({ id: f.id, fileName: f.fileName, fileType: f.fileType, kind: f.kind });
@@ -93,29 +99,35 @@ function requeue(ctx: AppContext, user: User, fundIds: Iterable<number>): FileAc
 function applyChange(ctx: AppContext, user: User, ids: number[], spec: ChangeSpec): FileActionResult {
   const changed: FundFileRow[] = [];
   const requeueFunds: number[] = [];
-  const files = ctx.db.transaction((tx) => {
-    const rows = loadFiles(tx, ids);
-    refuse(rows.flatMap((f) => spec.check(f).filter((p): p is string => typeof p === 'string')));
-    return rows.map((f) => {
-      const plan = spec.plan(f);
-      if (!plan) return f;
-      const after = tx.update(fundFiles).set(plan.set).where(eq(fundFiles.id, f.id)).returning().get();
-      const keys = Object.keys(plan.set) as Array<keyof typeof plan.set>;
-      writeTrail(tx, {
-        fundRequestId: f.fundRequestId, userId: user.id, action: spec.action,
-        before: { ...identity(f), ...Object.fromEntries(keys.map((k) => [k, f[k]])) },
-        after: { ...identity(f), ...plan.set },
+  const files = ctx.db.transaction(
+    (tx) => {
+      const rows = loadFiles(tx, ids);
+      refuse(rows.flatMap((f) => spec.check(f).filter((p): p is string => typeof p === 'string')));
+      return rows.map((f) => {
+        const plan = spec.plan(f);
+        if (!plan) return f;
+        const after = tx.update(fundFiles).set(plan.set).where(eq(fundFiles.id, f.id)).returning().get();
+        const keys = Object.keys(plan.set) as Array<keyof typeof plan.set>;
+        writeTrail(tx, {
+          fundRequestId: f.fundRequestId,
+          userId: user.id,
+          action: spec.action,
+          before: { ...identity(f), ...Object.fromEntries(keys.map((k) => [k, f[k]])) },
+          after: { ...identity(f), ...plan.set },
+        });
+        changed.push(after);
+        if (plan.requeue) requeueFunds.push(f.fundRequestId);
+        return after;
       });
-      changed.push(after);
-      if (plan.requeue) requeueFunds.push(f.fundRequestId);
-      return after;
-    });
-  }, { behavior: 'immediate' });
+    },
+    { behavior: 'immediate' },
+  );
   for (const f of changed) publish(ctx, f);
   return { files: files.map((f) => fileView(f)), queued: requeue(ctx, user, requeueFunds) };
 }
 
-const pendingProblem = (f: FundFileRow) => isPendingStatus(f.status) && (f.status === 'pending' ? `File ${f.fileName} is still pending` : `File ${f.fileName} is still being processed`);
+const pendingProblem = (f: FundFileRow) =>
+  isPendingStatus(f.status) && (f.status === 'pending' ? `File ${f.fileName} is still pending` : `File ${f.fileName} is still being processed`);
 
 /**
  * Marks files reviewed or unreviewed. With `fundRequestId`, every file must belong to that fund.
@@ -160,22 +172,51 @@ export function disableFiles(ctx: AppContext, user: User, input: z.input<typeof 
  */
 export function removeFiles(ctx: AppContext, user: User, input: z.input<typeof removeInputSchema>): FileActionResult & { removed: number[] } {
   const { ids } = parseInput(removeInputSchema, input);
-  const removed = ctx.db.transaction((tx) => {
-    const rows = loadFiles(tx, ids);
-    refuse(rows.flatMap((f) => [
-      f.kind !== 'input' ? `File ${f.fileName} is a ${f.kind} file; only input files can be removed` : null,
-      f.status === 'processing' ? `File ${f.fileName} is being processed; remove it when processing has finished` : null,
-    ].filter((p): p is string => !!p)));
-    const inputIds = rows.map((f) => f.id);
-    const derived = tx.select({ id: fundFiles.id }).from(fundFiles).where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputIds))).all().map((r) => r.id);
-    const all = [...derived, ...inputIds];
-    tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, all)).run();
-    tx.delete(fundFiles).where(inArray(fundFiles.id, all)).run();
-    writeTrail(tx, rows.map((f) => ({ fundRequestId: f.fundRequestId, userId: user.id, action: 'file-remove', before: { ...fileView(f), standardizationFileIds: derived }, after: null })));
-    return rows;
-  }, { behavior: 'immediate' });
+  const removed = ctx.db.transaction(
+    (tx) => {
+      const rows = loadFiles(tx, ids);
+      refuse(
+        rows.flatMap((f) =>
+          [
+            f.kind !== 'input' ? `File ${f.fileName} is a ${f.kind} file; only input files can be removed` : null,
+            f.status === 'processing' ? `File ${f.fileName} is being processed; remove it when processing has finished` : null,
+          ].filter((p): p is string => !!p),
+        ),
+      );
+      const inputIds = rows.map((f) => f.id);
+      const derived = tx
+        .select({ id: fundFiles.id })
+        .from(fundFiles)
+        .where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputIds)))
+        .all()
+        .map((r) => r.id);
+      const all = [...derived, ...inputIds];
+      tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, all)).run();
+      tx.delete(fundFiles).where(inArray(fundFiles.id, all)).run();
+      writeTrail(
+        tx,
+        rows.map((f) => ({
+          fundRequestId: f.fundRequestId,
+          userId: user.id,
+          action: 'file-remove',
+          before: { ...fileView(f), standardizationFileIds: derived },
+          after: null,
+        })),
+      );
+      return rows;
+    },
+    { behavior: 'immediate' },
+  );
   for (const f of removed) publish(ctx, { ...f, status: 'removed' });
-  return { files: [], removed: removed.map((f) => f.id), queued: requeue(ctx, user, removed.map((f) => f.fundRequestId)) };
+  return {
+    files: [],
+    removed: removed.map((f) => f.id),
+    queued: requeue(
+      ctx,
+      user,
+      removed.map((f) => f.fundRequestId),
+    ),
+  };
 }
 
 /**
@@ -188,21 +229,32 @@ export function removeFiles(ctx: AppContext, user: User, input: z.input<typeof r
  */
 export function resetFundFile(ctx: AppContext, user: User, input: z.input<typeof resetFileInputSchema>): FileActionResult {
   const { id, fileType, forceReset } = parseInput(resetFileInputSchema, input);
-  const current = ctx.db.transaction((tx) => {
-    requireFund(tx, id);
-    const rows = tx.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, fileType))).orderBy(desc(fundFiles.id)).all();
-    if (!rows.length) throw new NotFoundError(`Fund request ${id} has no ${fileType} input file`);
-    const file = rows.find((r) => !r.disabled);
-    if (!file) throw new ValidationError(`File ${rows[0].fileName} is not required (disabled); mark it required before resetting it`);
-    if (file.status === 'processing' && !forceReset) throw new ValidationError(`File ${file.fileName} is being processed; use force reset to reset it anyway`);
-    const after = tx.update(fundFiles).set({ status: 'pending', reviewed: false }).where(eq(fundFiles.id, file.id)).returning().get();
-    writeTrail(tx, {
-      fundRequestId: id, userId: user.id, action: 'file-reset',
-      before: { ...identity(file), status: file.status, reviewed: file.reviewed },
-      after: { ...identity(file), status: after.status, reviewed: after.reviewed, forceReset: !!forceReset },
-    });
-    return after;
-  }, { behavior: 'immediate' });
+  const current = ctx.db.transaction(
+    (tx) => {
+      requireFund(tx, id);
+      const rows = tx
+        .select()
+        .from(fundFiles)
+        .where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, fileType)))
+        .orderBy(desc(fundFiles.id))
+        .all();
+      if (!rows.length) throw new NotFoundError(`Fund request ${id} has no ${fileType} input file`);
+      const file = rows.find((r) => !r.disabled);
+      if (!file) throw new ValidationError(`File ${rows[0].fileName} is not required (disabled); mark it required before resetting it`);
+      if (file.status === 'processing' && !forceReset)
+        throw new ValidationError(`File ${file.fileName} is being processed; use force reset to reset it anyway`);
+      const after = tx.update(fundFiles).set({ status: 'pending', reviewed: false }).where(eq(fundFiles.id, file.id)).returning().get();
+      writeTrail(tx, {
+        fundRequestId: id,
+        userId: user.id,
+        action: 'file-reset',
+        before: { ...identity(file), status: file.status, reviewed: file.reviewed },
+        after: { ...identity(file), status: after.status, reviewed: after.reviewed, forceReset: !!forceReset },
+      });
+      return after;
+    },
+    { behavior: 'immediate' },
+  );
   publish(ctx, current);
   return { files: [fileView(current)], queued: requeue(ctx, user, [id]) };
 }
@@ -214,26 +266,44 @@ export function resetFundFile(ctx: AppContext, user: User, input: z.input<typeof
  * @throws NotFoundError for an unknown fund; ValidationError when the fund has no work paper, or
  *   none can be released (naming each)
  */
-export function releaseWorkPapers(ctx: AppContext, user: User, input: z.input<typeof releaseInputSchema>): FileActionResult & { changed: number; skipped: Array<{ id: number; fileName: string; reason: string }> } {
+export function releaseWorkPapers(
+  ctx: AppContext,
+  user: User,
+  input: z.input<typeof releaseInputSchema>,
+): FileActionResult & { changed: number; skipped: Array<{ id: number; fileName: string; reason: string }> } {
   const { fundRequestId, released } = parseInput(releaseInputSchema, input);
   const skipped: Array<{ id: number; fileName: string; reason: string }> = [];
   const papers = ctx.db.transaction((tx) => {
     requireFund(tx, fundRequestId);
-    return tx.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'work_paper'))).orderBy(desc(fundFiles.id)).all();
+    return tx
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'work_paper')))
+      .orderBy(desc(fundFiles.id))
+      .all();
   });
   if (!papers.length) throw new ValidationError(`Fund request ${fundRequestId} has no work papers`);
   const eligible = papers.filter((w) => {
     if (!released) return true;
-    const reason = w.disabled ? `Work paper ${w.fileName} is not required (disabled)` : !PRODUCED_STATUSES.includes(w.status) ? `Work paper ${w.fileName} is not ready (${w.status})` : null;
+    const reason = w.disabled
+      ? `Work paper ${w.fileName} is not required (disabled)`
+      : !PRODUCED_STATUSES.includes(w.status)
+        ? `Work paper ${w.fileName} is not ready (${w.status})`
+        : null;
     if (reason) skipped.push({ id: w.id, fileName: w.fileName, reason });
     return !reason;
   });
   if (released && !eligible.length) refuse(skipped.map((s) => s.reason));
-  const result = applyChange(ctx, user, eligible.map((w) => w.id), {
-    action: released ? 'work-paper-release' : 'work-paper-unrelease',
-    check: () => [],
-    plan: (w) => (w.released === released ? null : { set: { released }, requeue: false }),
-  });
+  const result = applyChange(
+    ctx,
+    user,
+    eligible.map((w) => w.id),
+    {
+      action: released ? 'work-paper-release' : 'work-paper-unrelease',
+      check: () => [],
+      plan: (w) => (w.released === released ? null : { set: { released }, requeue: false }),
+    },
+  );
   const changed = result.files.filter((f, i) => f.released !== eligible[i].released).length;
   const byId = new Map(result.files.map((f) => [f.id, f]));
   return { files: papers.map((w) => byId.get(w.id) ?? fileView(w)), queued: [], changed, skipped };

@@ -15,10 +15,21 @@ afterEach(() => ctx.dispose());
 
 type LogInsert = typeof orchestrationLogs.$inferInsert;
 const log = (fundRequestId: number, minute: number, entry: Partial<LogInsert> = {}) =>
-  ctx.db.insert(orchestrationLogs).values({ fundRequestId, stage: 'standardization', status: 'success', payload: {}, createdAt: `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`, ...entry }).returning().get().id;
+  ctx.db
+    .insert(orchestrationLogs)
+    .values({
+      fundRequestId,
+      stage: 'standardization',
+      status: 'success',
+      payload: {},
+      createdAt: `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+      ...entry,
+    })
+    .returning()
+    .get().id;
 
 describe('orchestration logs', () => {
-  it('lists a fund\'s entries newest first with the spec fields, 200 per page', () => {
+  it("lists a fund's entries newest first with the spec fields, 200 per page", () => {
     const fund = insertFund(ctx);
     const other = insertFund(ctx);
     const first = log(fund.id, 1, { stage: 'identification', type: 'file', payload: { importFileId: 3 } });
@@ -28,13 +39,23 @@ describe('orchestration logs', () => {
     expect(page.pagination).toEqual({ offset: 0, limit: 200, count: 2 });
     expect(page.rows).toEqual([
       { id: second, created_at: '2025-03-01T10:02:00.000Z', stage: 'calculations', status: 'error', type: null, sub_type: 'checks', payload: {} },
-      { id: first, created_at: '2025-03-01T10:01:00.000Z', stage: 'identification', status: 'success', type: 'file', sub_type: null, payload: { importFileId: 3 } },
+      {
+        id: first,
+        created_at: '2025-03-01T10:01:00.000Z',
+        stage: 'identification',
+        status: 'success',
+        type: 'file',
+        sub_type: null,
+        payload: { importFileId: 3 },
+      },
     ]);
   });
 
   it('pages, filters and sorts; drops View entries', () => {
     const fund = insertFund(ctx);
-    const ids = Array.from({ length: 250 }, (_, i) => log(fund.id, 0, { createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), stage: i % 2 ? 'calculations' : 'standardization' }));
+    const ids = Array.from({ length: 250 }, (_, i) =>
+      log(fund.id, 0, { createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), stage: i % 2 ? 'calculations' : 'standardization' }),
+    );
     log(fund.id, 59, { type: 'View' });
     log(fund.id, 58, { payload: { action: 'View' } });
     const first = listOrchestrationLogs(ctx, { id: fund.id });
@@ -70,12 +91,19 @@ describe('error log', () => {
       [warned, 'tb_balance: out by 10.00; nav: out by 2.00'],
       [err, 'The TPA has no file layout for holdings'],
     ]);
-    expect(page.rows[1]).toMatchObject({ stage: 'calculations', status: 'success', warnings: ['tb_balance: out by 10.00', 'nav: out by 2.00'], payload: { summary: { fail: 1 } } });
+    expect(page.rows[1]).toMatchObject({
+      stage: 'calculations',
+      status: 'success',
+      warnings: ['tb_balance: out by 10.00', 'nav: out by 2.00'],
+      payload: { summary: { fail: 1 } },
+    });
     expect(page.pagination.count).toBe(3);
   });
 
   it('derives a message from error objects or falls back to the stage', () => {
-    expect(logMessage({ stage: 'identification', status: 'error', payload: { errors: [{ sheet_name: 'S', error_message: 'No layout matches' }] } })).toBe('No layout matches');
+    expect(logMessage({ stage: 'identification', status: 'error', payload: { errors: [{ sheet_name: 'S', error_message: 'No layout matches' }] } })).toBe(
+      'No layout matches',
+    );
     expect(logMessage({ stage: 'visualization', status: 'error', payload: {} })).toBe('visualization failed');
     expect(logMessage({ stage: 'calculations', status: 'success', payload: { warning: 'FX rate missing' } })).toBe('FX rate missing');
   });
@@ -91,8 +119,16 @@ describe('process actions', () => {
     expect(resetFundProcess(ctx, ctx.boot.admin, { id: done })).toMatchObject({ id: done, status: 'pending', force_run: true });
     expect(cancelFundProcess(ctx, ctx.boot.admin, { id: pending })).toMatchObject({ id: pending, status: 'suspended' });
     expect(trailOf(fund.id).map((t) => [t.action, t.before, t.after])).toEqual([
-      ['process-reset', { id: done, stage: 'calculations', status: 'done', force_run: false }, { id: done, stage: 'calculations', status: 'pending', force_run: true }],
-      ['process-cancel', { id: pending, stage: 'standardization', status: 'pending', force_run: false }, { id: pending, stage: 'standardization', status: 'suspended', force_run: false }],
+      [
+        'process-reset',
+        { id: done, stage: 'calculations', status: 'done', force_run: false },
+        { id: done, stage: 'calculations', status: 'pending', force_run: true },
+      ],
+      [
+        'process-cancel',
+        { id: pending, stage: 'standardization', status: 'pending', force_run: false },
+        { id: pending, stage: 'standardization', status: 'suspended', force_run: false },
+      ],
     ]);
     expect(() => cancelFundProcess(ctx, ctx.boot.admin, { id: done + 100 })).toThrow(`No such process with id: ${done + 100}`);
   });
@@ -106,14 +142,16 @@ describe('process actions', () => {
     expect(trailOf(fund.id)).toEqual([]);
   });
 
-  it('lists a fund\'s processes newest first with a status filter, and the ongoing ones', () => {
+  it("lists a fund's processes newest first with a status filter, and the ongoing ones", () => {
     const fund = insertFund(ctx, { fundCode: 'ABC' });
     const a = insertProcess(ctx, fund.id, 'standardization', 'done');
     const b = insertProcess(ctx, fund.id, 'calculations', 'running');
     ctx.db.update(processes).set({ processAt: '2020-01-01T00:00:00.000Z' }).where(eq(processes.id, a)).run();
     expect(listProcessesOfFund(ctx, { id: fund.id }).rows.map((r) => r.id)).toEqual([b, a]);
     expect(listProcessesOfFund(ctx, { id: fund.id, filters: [{ field: 'status', type: 'enum', value: ['done'] }] }).rows.map((r) => r.id)).toEqual([a]);
-    expect(() => listProcessesOfFund(ctx, { id: fund.id, filters: [{ field: 'status', type: 'enum', value: ['maybe'] }] })).toThrow('Unknown process status: maybe');
+    expect(() => listProcessesOfFund(ctx, { id: fund.id, filters: [{ field: 'status', type: 'enum', value: ['maybe'] }] })).toThrow(
+      'Unknown process status: maybe',
+    );
     expect(() => listProcessesOfFund(ctx, { id: 999 })).toThrow('No such fund request with id: 999');
     expect(listOngoingProcesses(ctx)).toMatchObject([{ id: b, fundCode: 'ABC', fundName: fund.name }]);
   });

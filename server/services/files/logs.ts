@@ -63,15 +63,25 @@ const notView = sql`coalesce(${L.type}, '') <> 'View' and coalesce(json_extract(
 /** Status error, or success with a non-empty `warnings` list or a `warning` text in the payload. */
 const isErrorEntry = or(
   eq(L.status, 'error'),
-  and(eq(L.status, 'success'), sql`(json_type(${L.payload}, '$.warnings') = 'array' and json_array_length(${L.payload}, '$.warnings') > 0 or json_type(${L.payload}, '$.warning') = 'text')`),
+  and(
+    eq(L.status, 'success'),
+    sql`(json_type(${L.payload}, '$.warnings') = 'array' and json_array_length(${L.payload}, '$.warnings') > 0 or json_type(${L.payload}, '$.warning') = 'text')`,
+  ),
 );
 
 const view = (r: typeof L.$inferSelect): LogRow => ({
-  id: r.id, created_at: r.createdAt, stage: r.stage, status: r.status, type: r.type, sub_type: r.subType, payload: r.payload ?? {},
+  id: r.id,
+  created_at: r.createdAt,
+  stage: r.stage,
+  status: r.status,
+  type: r.type,
+  sub_type: r.subType,
+  payload: r.payload ?? {},
 });
 
 function requireFund(ctx: AppContext, id: number): void {
-  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get()) throw new NotFoundError(`No such fund request with id: ${id}`);
+  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get())
+    throw new NotFoundError(`No such fund request with id: ${id}`);
 }
 
 function page(ctx: AppContext, input: LogsInput, extra?: ReturnType<typeof or>): LogPage<LogRow> {
@@ -81,7 +91,14 @@ function page(ctx: AppContext, input: LogsInput, extra?: ReturnType<typeof or>):
   const sorting = normalizeSorting(input.sorting, LOG_FIELDS, { timestamp: 'created_at', date: 'created_at', subType: 'sub_type' });
   const where = and(eq(L.fundRequestId, id), notView, extra, ...filters.map((f) => filterCondition(f, LOG_FIELDS)));
   const order = [...(sorting.length ? orderTerms(sorting, LOG_FIELDS) : [desc(L.createdAt)]), desc(L.id)];
-  const rows = ctx.db.select().from(L).where(where).orderBy(...order).limit(limit).offset(offset).all();
+  const rows = ctx.db
+    .select()
+    .from(L)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all();
   const count = ctx.db.select({ n: sql<number>`count(*)` }).from(L).where(where).get()!.n;
   return { rows: rows.map(view), pagination: { offset, limit, count } };
 }
@@ -121,8 +138,14 @@ export function logMessage(row: Pick<LogRow, 'stage' | 'status' | 'payload'>): s
   const p = row.payload;
   const errors = Array.isArray(p.errors) ? p.errors.map(messageOf).filter((m): m is string => !!m) : [];
   const warnings = warningsOf(p);
-  return text(p.error) ?? messageOf(p.error) ?? text(p.message) ?? errors[0] ?? (warnings.length ? warnings.join('; ') : null)
-    ?? (row.status === 'error' ? `${row.stage} failed` : `${row.stage} finished with warnings`);
+  return (
+    text(p.error) ??
+    messageOf(p.error) ??
+    text(p.message) ??
+    errors[0] ??
+    (warnings.length ? warnings.join('; ') : null) ??
+    (row.status === 'error' ? `${row.stage} failed` : `${row.stage} finished with warnings`)
+  );
 }
 
 /**

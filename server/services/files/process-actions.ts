@@ -33,7 +33,9 @@ function act(ctx: AppContext, user: User, id: number, action: 'process-reset' | 
   if (!before) throw new NotFoundError(`No such process with id: ${id}`);
   const after = run(id);
   writeTrail(ctx.db, {
-    fundRequestId: before.fundRequestId, userId: user.id, action,
+    fundRequestId: before.fundRequestId,
+    userId: user.id,
+    action,
     before: { id, stage: before.stage, status: before.status, force_run: before.forceRun },
     after: { id, stage: after.stage, status: after.status, force_run: after.force_run },
   });
@@ -68,7 +70,8 @@ const PROCESS_FIELDS: FieldRegistry = { status: { expr: processes.status, types:
  */
 export function listProcessesOfFund(ctx: AppContext, input: z.input<typeof processListSchema>) {
   const { id, offset, limit, filters } = parseInput(processListSchema, input);
-  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get()) throw new NotFoundError(`No such fund request with id: ${id}`);
+  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get())
+    throw new NotFoundError(`No such fund request with id: ${id}`);
   const status = normalizeFilters(filters, PROCESS_FIELDS).flatMap((f) => (f.type === 'enum' ? f.value : []));
   const unknown = status.find((s) => !(JOB_STATUSES as readonly string[]).includes(s));
   if (unknown) throw new ValidationError(`Unknown process status: ${unknown}`, [`Unknown process status: ${unknown}; use ${JOB_STATUSES.join(', ')}`]);

@@ -27,7 +27,12 @@ const ALLOWED: Record<StatusAction, FundStatus[]> = {
   remove: ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Paused'],
 };
 const TARGET: Record<StatusAction, FundStatus> = {
-  approve: 'Approved', close: 'Completed - Fund Closed', issue: 'Issued', pause: 'Paused', decline: 'Declined', remove: 'Deleted',
+  approve: 'Approved',
+  close: 'Completed - Fund Closed',
+  issue: 'Issued',
+  pause: 'Paused',
+  decline: 'Declined',
+  remove: 'Deleted',
 };
 
 describe('status actions', () => {
@@ -102,7 +107,10 @@ describe('status actions', () => {
     const seen: unknown[] = [];
     ctx.events.on('process', (e) => seen.push(e));
     const result = resetFunds(ctx, ctx.boot.admin, { ids: [a.id, d.id] });
-    expect(result.funds.map((f) => [f.status, f.isStatusUnChanged])).toEqual([['Approved', false], ['Deleted', true]]);
+    expect(result.funds.map((f) => [f.status, f.isStatusUnChanged])).toEqual([
+      ['Approved', false],
+      ['Deleted', true],
+    ]);
     expect(ctx.db.select().from(processes).all()).toMatchObject([{ fundRequestId: a.id, stage: 'identification', status: 'pending', forceRun: true }]);
     expect(seen).toMatchObject([{ fundRequestId: a.id, stage: 'identification', status: 'pending' }]);
     expect(trailOf(a.id)).toMatchObject([{ action: 'reset', before: { status: 'Approved' } }]);
@@ -117,10 +125,18 @@ describe('status actions', () => {
     expect(row).toMatchObject({ rerunCount: 2, rerunById: ctx.boot.admin.id, rerunByRole: 'Admin' });
     expect(Date.now() - Date.parse(row.rerunDate!)).toBeLessThan(60_000);
     expect(ctx.db.select().from(processes).all()).toMatchObject([{ fundRequestId: a.id, stage: 'calculations', status: 'pending' }]);
-    expect(trailOf(a.id)).toMatchObject([{ action: 'rerun', before: { status: 'Approved', rerun_count: 1 }, after: { status: 'Approved', rerun_count: 2, forceRun: true } }]);
+    expect(trailOf(a.id)).toMatchObject([
+      { action: 'rerun', before: { status: 'Approved', rerun_count: 1 }, after: { status: 'Approved', rerun_count: 2, forceRun: true } },
+    ]);
     // with Force run off the job runs only when its inputs changed
     rerunFunds(ctx, ctx.boot.admin, { ids: [a.id], forceRun: false });
-    expect(ctx.db.select().from(processes).all().map((x) => x.forceRun)).toEqual([true, false]);
+    expect(
+      ctx.db
+        .select()
+        .from(processes)
+        .all()
+        .map((x) => x.forceRun),
+    ).toEqual([true, false]);
   });
 
   it('changes the data-requested status of funds not deleted', () => {
@@ -129,7 +145,9 @@ describe('status actions', () => {
     const result = changeDataRequestedStatus(ctx, ctx.boot.admin, { ids: [a.id, d.id], status: 'Chased2' });
     expect(result.funds.map((f) => f.isStatusUnChanged)).toEqual([false, true]);
     expect(ctx.db.select().from(fundRequests).where(eq(fundRequests.id, a.id)).get()!.dataRequestStatus).toBe('Chased2');
-    expect(trailOf(a.id)).toMatchObject([{ action: 'changeDataRequestedStatus', before: { dataRequestStatus: 'NotRequested' }, after: { dataRequestStatus: 'Chased2' } }]);
+    expect(trailOf(a.id)).toMatchObject([
+      { action: 'changeDataRequestedStatus', before: { dataRequestStatus: 'NotRequested' }, after: { dataRequestStatus: 'Chased2' } },
+    ]);
     expect(() => changeDataRequestedStatus(ctx, ctx.boot.admin, { ids: [a.id], status: 'Chased4' as never })).toThrow(ValidationError);
   });
 });

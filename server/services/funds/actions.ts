@@ -75,32 +75,56 @@ interface Change {
 }
 
 /** Runs an action over funds in one transaction. @throws NotFoundError for the first unknown id (nothing changes) */
-function runAction(ctx: AppContext, user: User, action: FundAction, ids: number[], plan: (f: FundRow, status: string) => Change | null, forceRun = true): ActionResult {
+function runAction(
+  ctx: AppContext,
+  user: User,
+  action: FundAction,
+  ids: number[],
+  plan: (f: FundRow, status: string) => Change | null,
+  forceRun = true,
+): ActionResult {
   const unique = [...new Set(ids)];
   const queued: Array<{ id: number; fundRequestId: number | null; stage: string; status: string }> = [];
-  const funds = ctx.db.transaction((tx) => {
-    const rows = new Map<number, FundRow>();
-    for (let i = 0; i < unique.length; i += 500) {
-      for (const r of tx.select().from(fr).where(inArray(fr.id, unique.slice(i, i + 500))).all()) rows.set(r.id, r);
-    }
-    const missing = unique.find((id) => !rows.has(id));
-    if (missing !== undefined) throw new NotFoundError(`No such fund request with id: ${missing}`);
-    const now = new Date().toISOString();
-    return unique.map((id): ActionFund => {
-      const f = rows.get(id)!;
-      const status = normalizeStatus(f.status);
-      const change = plan(f, status);
-      if (!change) return { id, status, statusLabel: statusLabel(status), isStatusUnChanged: true };
-      if (change.set) tx.update(fr).set({ ...change.set, updatedAt: now }).where(eq(fr.id, id)).run();
-      if (change.queue) {
-        queued.push(tx.insert(processes).values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id })
-          .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status }).get());
+  const funds = ctx.db.transaction(
+    (tx) => {
+      const rows = new Map<number, FundRow>();
+      for (let i = 0; i < unique.length; i += 500) {
+        for (const r of tx
+          .select()
+          .from(fr)
+          .where(inArray(fr.id, unique.slice(i, i + 500)))
+          .all())
+          rows.set(r.id, r);
       }
-      writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
-      const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
-      return { id, status: next, statusLabel: statusLabel(next), isStatusUnChanged: false };
-    });
-  }, { behavior: 'immediate' });
+      const missing = unique.find((id) => !rows.has(id));
+      if (missing !== undefined) throw new NotFoundError(`No such fund request with id: ${missing}`);
+      const now = new Date().toISOString();
+      return unique.map((id): ActionFund => {
+        const f = rows.get(id)!;
+        const status = normalizeStatus(f.status);
+        const change = plan(f, status);
+        if (!change) return { id, status, statusLabel: statusLabel(status), isStatusUnChanged: true };
+        if (change.set)
+          tx.update(fr)
+            .set({ ...change.set, updatedAt: now })
+            .where(eq(fr.id, id))
+            .run();
+        if (change.queue) {
+          queued.push(
+            tx
+              .insert(processes)
+              .values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id })
+              .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status })
+              .get(),
+          );
+        }
+        writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
+        const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
+        return { id, status: next, statusLabel: statusLabel(next), isStatusUnChanged: false };
+      });
+    },
+    { behavior: 'immediate' },
+  );
   const changed = funds.filter((f) => !f.isStatusUnChanged).map((f) => f.id);
   if (changed.length) ctx.events.publish('fund-request', { ids: changed, action });
   for (const p of queued) ctx.events.publish('process', p);
@@ -132,7 +156,8 @@ export function undoDelete(ctx: AppContext, user: User, input: ActionInput): Act
   const { ids } = parseInput(actionInputSchema, input);
   return runAction(ctx, user, 'undo-delete', ids, (f, status) => {
     if (status !== 'Deleted') return null;
-    const previous = f.statusBeforeDelete && normalizeStatus(f.statusBeforeDelete) !== 'Deleted' ? normalizeStatus(f.statusBeforeDelete) as FundStatus : 'Pending';
+    const previous =
+      f.statusBeforeDelete && normalizeStatus(f.statusBeforeDelete) !== 'Deleted' ? (normalizeStatus(f.statusBeforeDelete) as FundStatus) : 'Pending';
     return { set: { status: previous, statusBeforeDelete: null }, before: { status }, after: { status: previous } };
   });
 }
@@ -140,8 +165,14 @@ export function undoDelete(ctx: AppContext, user: User, input: ActionInput): Act
 /** Queues a fund's pipeline again from identification (force run); any fund not deleted. @throws as changeStatus */
 export function resetFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
   const { ids, forceRun = true } = parseInput(actionInputSchema, input);
-  return runAction(ctx, user, 'reset', ids, (_f, status) =>
-    status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification', forceRun }, queue: 'identification' }, forceRun);
+  return runAction(
+    ctx,
+    user,
+    'reset',
+    ids,
+    (_f, status) => (status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification', forceRun }, queue: 'identification' }),
+    forceRun,
+  );
 }
 
 /**
@@ -151,32 +182,49 @@ export function resetFunds(ctx: AppContext, user: User, input: ActionInput): Act
 export function rerunFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
   const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   const now = new Date().toISOString();
-  return runAction(ctx, user, 'rerun', ids, (f, status) => {
-    if (status !== 'Approved') return null;
-    const count = f.rerunCount + 1;
-    return {
-      set: { rerunCount: count, rerunById: user.id, rerunByRole: user.role, rerunDate: now },
-      before: { status, rerun_count: f.rerunCount }, after: { status, rerun_count: count, forceRun }, queue: 'calculations',
-    };
-  }, forceRun);
+  return runAction(
+    ctx,
+    user,
+    'rerun',
+    ids,
+    (f, status) => {
+      if (status !== 'Approved') return null;
+      const count = f.rerunCount + 1;
+      return {
+        set: { rerunCount: count, rerunById: user.id, rerunByRole: user.role, rerunDate: now },
+        before: { status, rerun_count: f.rerunCount },
+        after: { status, rerun_count: count, forceRun },
+        queue: 'calculations',
+      };
+    },
+    forceRun,
+  );
 }
 
 /** Sets the data-requested status of funds not deleted. @throws as changeStatus */
 export function changeDataRequestedStatus(ctx: AppContext, user: User, input: z.input<typeof dataRequestInputSchema>): ActionResult {
   const { ids, status: value } = parseInput(dataRequestInputSchema, input);
   return runAction(ctx, user, 'changeDataRequestedStatus', ids, (f, status) =>
-    status === 'Deleted' ? null : {
-      set: { dataRequestStatus: value as DataRequestStatus },
-      before: { status, dataRequestStatus: f.dataRequestStatus }, after: { status, dataRequestStatus: value },
-    });
+    status === 'Deleted'
+      ? null
+      : {
+          set: { dataRequestStatus: value as DataRequestStatus },
+          before: { status, dataRequestStatus: f.dataRequestStatus },
+          after: { status, dataRequestStatus: value },
+        },
+  );
 }
 
 /** Runs any action by name (CLI). @throws as changeStatus */
 export function runFundAction(ctx: AppContext, user: User, action: Exclude<FundAction, 'changeDataRequestedStatus'>, input: ActionInput): ActionResult {
   switch (action) {
-    case 'undo-delete': return undoDelete(ctx, user, input);
-    case 'reset': return resetFunds(ctx, user, input);
-    case 'rerun': return rerunFunds(ctx, user, input);
-    default: return changeStatus(ctx, user, action, input);
+    case 'undo-delete':
+      return undoDelete(ctx, user, input);
+    case 'reset':
+      return resetFunds(ctx, user, input);
+    case 'rerun':
+      return rerunFunds(ctx, user, input);
+    default:
+      return changeStatus(ctx, user, action, input);
   }
 }

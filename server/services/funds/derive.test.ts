@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  computeDataStatusCounts, dataRequestStatusLabel, dataStatusLabel, isLate, parentDisplay, processStatusLabel, receivedShare,
-  requiredInputTypes, statusLabel, workPaperStatusLabel, type InputFileState, type WorkPaperStatusCounts,
+  computeDataStatusCounts,
+  dataRequestStatusLabel,
+  dataStatusLabel,
+  isLate,
+  parentDisplay,
+  processStatusLabel,
+  receivedShare,
+  requiredInputTypes,
+  statusLabel,
+  workPaperStatusLabel,
+  type InputFileState,
+  type WorkPaperStatusCounts,
 } from './derive.js';
 
 const noWp: WorkPaperStatusCounts = { total: 0, reviewedCount: 0, notReviewedCount: 0, notRequiredCount: 0 };
@@ -15,13 +25,28 @@ describe('derived display fields', () => {
   });
 
   it('counts the newest file per required type; disabled is not required; missing counts in total only', () => {
-    const c = computeDataStatusCounts(requiredInputTypes(null), inputs({
-      trial_balance: { status: 'assigned', disabled: false },
-      holdings: { status: 'error', disabled: false },
-      transactions: { status: 'assigned', disabled: true },
-      prices: { status: 'assigned', disabled: false },
-    }), { ...noWp, notReviewedCount: 2 });
-    expect(c).toEqual({ rawCount: 0, pendingCount: 0, processingCount: 0, processedCount: 0, assignedCount: 1, errorCount: 1, onBoardingCount: 0, notRequiredCount: 1, notReviewedCount: 2, total: 4 });
+    const c = computeDataStatusCounts(
+      requiredInputTypes(null),
+      inputs({
+        trial_balance: { status: 'assigned', disabled: false },
+        holdings: { status: 'error', disabled: false },
+        transactions: { status: 'assigned', disabled: true },
+        prices: { status: 'assigned', disabled: false },
+      }),
+      { ...noWp, notReviewedCount: 2 },
+    );
+    expect(c).toEqual({
+      rawCount: 0,
+      pendingCount: 0,
+      processingCount: 0,
+      processedCount: 0,
+      assignedCount: 1,
+      errorCount: 1,
+      onBoardingCount: 0,
+      notRequiredCount: 1,
+      notReviewedCount: 2,
+      total: 4,
+    });
     expect(receivedShare(c)).toBeCloseTo(100 / 3);
   });
 
@@ -36,7 +61,11 @@ describe('derived display fields', () => {
 
   it('labels data status', () => {
     const base = computeDataStatusCounts(['trial_balance', 'holdings'], inputs({}), noWp);
-    const all = computeDataStatusCounts(['trial_balance', 'holdings'], inputs({ trial_balance: { status: 'assigned', disabled: false }, holdings: { status: 'assigned', disabled: false } }), noWp);
+    const all = computeDataStatusCounts(
+      ['trial_balance', 'holdings'],
+      inputs({ trial_balance: { status: 'assigned', disabled: false }, holdings: { status: 'assigned', disabled: false } }),
+      noWp,
+    );
     const some = computeDataStatusCounts(['trial_balance', 'holdings'], inputs({ trial_balance: { status: 'assigned', disabled: false } }), noWp);
     expect(dataStatusLabel(all, { oversized: true, late: false })).toBe('Too large');
     expect(dataStatusLabel(all, { oversized: false, late: false })).toBe('Received');
@@ -56,8 +85,15 @@ describe('derived display fields', () => {
     expect(parentDisplay({ childrenCount: 0, isParent: false, parentId: 4 })).toBe('Child');
     expect(parentDisplay({ childrenCount: 0, isParent: false, parentId: null })).toBeNull();
     expect([processStatusLabel(true, true), processStatusLabel(false, true), processStatusLabel(false, false)]).toEqual(['Processing', 'Ready', 'Idle']);
-    expect(['Requested', 'ReRequested', 'Chased1', 'Chased2', 'Chased3', 'NotRequested', null].map(dataRequestStatusLabel))
-      .toEqual(['Requested', 'Re-requested', 'Chased 1', 'Chased 2', 'Chased 3', 'Not requested', 'Not requested']);
+    expect(['Requested', 'ReRequested', 'Chased1', 'Chased2', 'Chased3', 'NotRequested', null].map(dataRequestStatusLabel)).toEqual([
+      'Requested',
+      'Re-requested',
+      'Chased 1',
+      'Chased 2',
+      'Chased 3',
+      'Not requested',
+      'Not requested',
+    ]);
     expect(['approved', 'Completed - Fund Closed', 'Paused', null].map(statusLabel)).toEqual(['Open', 'Closed', 'Paused', 'Pending']);
   });
 });

@@ -59,10 +59,22 @@ export function requiredInputTypes(jobType: string | null | undefined): string[]
  * Counts required input files by the state of the newest file of each type; a type with no file
  * counts in `total` only; a disabled newest file counts as not required.
  */
-export function computeDataStatusCounts(required: string[], newestInputs: ReadonlyMap<string, InputFileState>, workPapers: WorkPaperStatusCounts): DataStatusCounts {
+export function computeDataStatusCounts(
+  required: string[],
+  newestInputs: ReadonlyMap<string, InputFileState>,
+  workPapers: WorkPaperStatusCounts,
+): DataStatusCounts {
   const counts: DataStatusCounts = {
-    rawCount: 0, pendingCount: 0, processingCount: 0, processedCount: 0, assignedCount: 0, errorCount: 0, onBoardingCount: 0,
-    notRequiredCount: 0, notReviewedCount: workPapers.notReviewedCount, total: required.length,
+    rawCount: 0,
+    pendingCount: 0,
+    processingCount: 0,
+    processedCount: 0,
+    assignedCount: 0,
+    errorCount: 0,
+    onBoardingCount: 0,
+    notRequiredCount: 0,
+    notReviewedCount: workPapers.notReviewedCount,
+    total: required.length,
   };
   for (const type of required) {
     const file = newestInputs.get(type);
@@ -129,7 +141,12 @@ export function processStatusLabel(busy: boolean, ready: boolean): 'Processing' 
 
 /** Display labels of data-requested statuses (spec section 4). */
 export const DATA_REQUEST_LABELS: Record<DataRequestStatus, string> = {
-  Requested: 'Requested', ReRequested: 'Re-requested', Chased1: 'Chased 1', Chased2: 'Chased 2', Chased3: 'Chased 3', NotRequested: 'Not requested',
+  Requested: 'Requested',
+  ReRequested: 'Re-requested',
+  Chased1: 'Chased 1',
+  Chased2: 'Chased 2',
+  Chased3: 'Chased 3',
+  NotRequested: 'Not requested',
 };
 
 /** The label of a data-requested status (unknown values as stored; null is Not requested). */
@@ -173,8 +190,18 @@ function chunks<T>(list: T[], size = CHUNK): T[][] {
 }
 
 const emptyFacts = (): FundFacts => ({
-  mainCode: null, alternateCodes: [], newestInputs: new Map(), workPapers: { total: 0, reviewedCount: 0, notReviewedCount: 0, notRequiredCount: 0 },
-  oversized: false, hasCsvOutputs: false, runningProcesses: [], processReady: false, processError: false, calculationStatus: null, children: [], mappings: [],
+  mainCode: null,
+  alternateCodes: [],
+  newestInputs: new Map(),
+  workPapers: { total: 0, reviewedCount: 0, notReviewedCount: 0, notRequiredCount: 0 },
+  oversized: false,
+  hasCsvOutputs: false,
+  runningProcesses: [],
+  processReady: false,
+  processError: false,
+  calculationStatus: null,
+  children: [],
+  mappings: [],
 });
 
 /** Loads the facts of many funds: ten queries per 500 ids. */
@@ -183,53 +210,109 @@ export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundF
   const of = (id: number | null) => facts.get(id as number)!;
   for (const part of chunks([...new Set(ids)])) {
     const db = ctx.db;
-    for (const c of db.select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main }).from(fundCodes)
-      .where(inArray(fundCodes.fundRequestId, part)).orderBy(fundCodes.id).all()) {
+    for (const c of db
+      .select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main })
+      .from(fundCodes)
+      .where(inArray(fundCodes.fundRequestId, part))
+      .orderBy(fundCodes.id)
+      .all()) {
       if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
       else of(c.f).alternateCodes.push(c.code);
     }
-    const newest = db.select({ id: sql<number>`max(${fundFiles.id})` }).from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'input'), inArray(fundFiles.fundRequestId, part))).groupBy(fundFiles.fundRequestId, fundFiles.fileType);
-    for (const f of db.select({ f: fundFiles.fundRequestId, type: fundFiles.fileType, status: fundFiles.status, disabled: fundFiles.disabled })
-      .from(fundFiles).where(inArray(fundFiles.id, newest)).all()) {
+    const newest = db
+      .select({ id: sql<number>`max(${fundFiles.id})` })
+      .from(fundFiles)
+      .where(and(eq(fundFiles.kind, 'input'), inArray(fundFiles.fundRequestId, part)))
+      .groupBy(fundFiles.fundRequestId, fundFiles.fileType);
+    for (const f of db
+      .select({ f: fundFiles.fundRequestId, type: fundFiles.fileType, status: fundFiles.status, disabled: fundFiles.disabled })
+      .from(fundFiles)
+      .where(inArray(fundFiles.id, newest))
+      .all()) {
       of(f.f).newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
     }
-    for (const w of db.select({
-      f: fundFiles.fundRequestId,
-      total: sql<number>`count(*)`,
-      reviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 1 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
-      notReviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 0 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
-      disabled: sql<number>`sum(case when ${fundFiles.disabled} = 1 then 1 else 0 end)`,
-    }).from(fundFiles).where(and(eq(fundFiles.kind, 'work_paper'), inArray(fundFiles.fundRequestId, part))).groupBy(fundFiles.fundRequestId).all()) {
-      of(w.f).workPapers = { total: Number(w.total), reviewedCount: Number(w.reviewed), notReviewedCount: Number(w.notReviewed), notRequiredCount: Number(w.disabled) };
+    for (const w of db
+      .select({
+        f: fundFiles.fundRequestId,
+        total: sql<number>`count(*)`,
+        reviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 1 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
+        notReviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 0 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
+        disabled: sql<number>`sum(case when ${fundFiles.disabled} = 1 then 1 else 0 end)`,
+      })
+      .from(fundFiles)
+      .where(and(eq(fundFiles.kind, 'work_paper'), inArray(fundFiles.fundRequestId, part)))
+      .groupBy(fundFiles.fundRequestId)
+      .all()) {
+      of(w.f).workPapers = {
+        total: Number(w.total),
+        reviewedCount: Number(w.reviewed),
+        notReviewedCount: Number(w.notReviewed),
+        notRequiredCount: Number(w.disabled),
+      };
     }
-    for (const c of db.select({ f: fundFiles.fundRequestId, validation: fundFiles.validation }).from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`)).all()) {
+    for (const c of db
+      .select({ f: fundFiles.fundRequestId, validation: fundFiles.validation })
+      .from(fundFiles)
+      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))
+      .all()) {
       const v = c.validation as Record<string, unknown> | null;
       if (v && (v.aggDataOversized === true || v.aggDataOversized === 1 || v.aggDataOversized === 'true')) of(c.f).oversized = true;
     }
-    for (const c of db.selectDistinct({ f: fundFiles.fundRequestId }).from(fundFiles)
-      .where(and(inArray(fundFiles.kind, ['standardization', 'calculation', 'work_paper']), inArray(fundFiles.fundRequestId, part), sql`lower(${fundFiles.fileName}) like '%.csv'`)).all()) {
+    for (const c of db
+      .selectDistinct({ f: fundFiles.fundRequestId })
+      .from(fundFiles)
+      .where(
+        and(
+          inArray(fundFiles.kind, ['standardization', 'calculation', 'work_paper']),
+          inArray(fundFiles.fundRequestId, part),
+          sql`lower(${fundFiles.fileName}) like '%.csv'`,
+        ),
+      )
+      .all()) {
       of(c.f).hasCsvOutputs = true;
     }
-    for (const p of db.select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status }).from(processes)
-      .where(and(inArray(processes.fundRequestId, part), inArray(processes.status, ['pending', 'running']))).orderBy(processes.id).all()) {
+    for (const p of db
+      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
+      .from(processes)
+      .where(and(inArray(processes.fundRequestId, part), inArray(processes.status, ['pending', 'running'])))
+      .orderBy(processes.id)
+      .all()) {
       of(p.f).runningProcesses.push({ status: p.status, stage: p.stage });
     }
-    for (const p of db.selectDistinct({ f: processes.fundRequestId }).from(processes)
-      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization')))).all()) {
+    for (const p of db
+      .selectDistinct({ f: processes.fundRequestId })
+      .from(processes)
+      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization'))))
+      .all()) {
       of(p.f).processReady = true;
     }
-    const latest = db.select({ id: sql<number>`max(${processes.id})` }).from(processes)
-      .where(inArray(processes.fundRequestId, part)).groupBy(processes.fundRequestId, processes.stage);
-    for (const p of db.select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status }).from(processes).where(inArray(processes.id, latest)).all()) {
+    const latest = db
+      .select({ id: sql<number>`max(${processes.id})` })
+      .from(processes)
+      .where(inArray(processes.fundRequestId, part))
+      .groupBy(processes.fundRequestId, processes.stage);
+    for (const p of db
+      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
+      .from(processes)
+      .where(inArray(processes.id, latest))
+      .all()) {
       if (p.status === 'error') of(p.f).processError = true;
       if (p.stage === 'calculations') of(p.f).calculationStatus = p.status;
     }
-    for (const c of db.select({ id: fundRequests.id, parent: fundRequests.parentId }).from(fundRequests).where(inArray(fundRequests.parentId, part)).orderBy(fundRequests.id).all()) {
+    for (const c of db
+      .select({ id: fundRequests.id, parent: fundRequests.parentId })
+      .from(fundRequests)
+      .where(inArray(fundRequests.parentId, part))
+      .orderBy(fundRequests.id)
+      .all()) {
       of(c.parent).children.push(c.id);
     }
-    for (const m of db.select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId }).from(fundMappings).where(inArray(fundMappings.fundRequestId, part)).orderBy(fundMappings.mappingId).all()) {
+    for (const m of db
+      .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
+      .from(fundMappings)
+      .where(inArray(fundMappings.fundRequestId, part))
+      .orderBy(fundMappings.mappingId)
+      .all()) {
       of(m.f).mappings.push(m.mapping);
     }
   }

@@ -15,18 +15,34 @@ let paperIds: number[];
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false, isDbPushEnabled: true });
   const admin = insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
-  fundId = insertFund(ctx, { name: 'Goldman Sachs Bond Fund', client: 'GOLDMAN SACHS TRUST', status: 'Approved', administratorId: admin, periodEnd: '2023-03-31', fundCode: 'S000013795' }).id;
+  fundId = insertFund(ctx, {
+    name: 'Goldman Sachs Bond Fund',
+    client: 'GOLDMAN SACHS TRUST',
+    status: 'Approved',
+    administratorId: admin,
+    periodEnd: '2023-03-31',
+    fundCode: 'S000013795',
+  }).id;
   paperIds = [
     insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' }),
     insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp-old.xlsx', disabled: true }),
     insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'wp-next.xlsx' }),
   ];
   const std = insertFundFile(ctx, fundId, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
-  ctx.db.insert(sdmRows).values([
-    { fundFileId: std, sdmType: 'holdings', line: 5, data: JSON.stringify({ security_id: 'US38141W2734', market_value_base: 1000.5 }) },
-    { fundFileId: std, sdmType: 'holdings', line: 6, data: JSON.stringify({ security_id: 'US912828YK04', market_value_base: 250 }) },
-  ]).run();
-  insertFundFile(ctx, fundId, { kind: 'calculation', fileType: 'calculations', status: 'done', fileName: 'calc.json', validation: { QA_Rec: [{ check: 'nav', status: 'pass', diff: 0 }] } });
+  ctx.db
+    .insert(sdmRows)
+    .values([
+      { fundFileId: std, sdmType: 'holdings', line: 5, data: JSON.stringify({ security_id: 'US38141W2734', market_value_base: 1000.5 }) },
+      { fundFileId: std, sdmType: 'holdings', line: 6, data: JSON.stringify({ security_id: 'US912828YK04', market_value_base: 250 }) },
+    ])
+    .run();
+  insertFundFile(ctx, fundId, {
+    kind: 'calculation',
+    fileType: 'calculations',
+    status: 'done',
+    fileName: 'calc.json',
+    validation: { QA_Rec: [{ check: 'nav', status: 'pass', diff: 0 }] },
+  });
 });
 afterAll(() => ctx.dispose());
 
@@ -37,7 +53,12 @@ describe('review all work papers', () => {
     const r = reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId });
     expect(r.files.map((f) => f.filename)).toEqual(['wp.xlsx']);
     expect(paperIds.map(reviewed)).toEqual([true, false, false]);
-    const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).all().filter((t) => t.action === 'file-review');
+    const entries = ctx.db
+      .select()
+      .from(trail)
+      .where(eq(trail.fundRequestId, fundId))
+      .all()
+      .filter((t) => t.action === 'file-review');
     expect(entries.map((e) => (e.after as { filename?: string; fileName?: string; reviewed: boolean }).reviewed)).toEqual([true]);
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId })).toThrow(/No work papers to review/);
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: 999_999 })).toThrow(NotFoundError);
@@ -50,7 +71,12 @@ describe('forced aggregation rerun', () => {
     expect(ctx.db.select().from(fundRequests).where(eq(fundRequests.id, fundId)).get()!.aggregForceRun).toBe(true);
     setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: true }); // unchanged: no entry
     setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: false });
-    const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).all().filter((t) => t.action === 'set-aggreg-force-run');
+    const entries = ctx.db
+      .select()
+      .from(trail)
+      .where(eq(trail.fundRequestId, fundId))
+      .all()
+      .filter((t) => t.action === 'set-aggreg-force-run');
     expect(entries.map((e) => e.after)).toEqual([{ aggreg_force_run: true }, { aggreg_force_run: false }]);
     expect(() => setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: 'yes' as unknown as boolean })).toThrow(ValidationError);
   });
@@ -61,13 +87,21 @@ describe('db push', () => {
     const r = triggerDbPush(ctx, ctx.boot.admin, { fundId });
     expect(r).toMatchObject({ fundId, rows: 2, checks: 1 });
     expect(r.file).toBe(dbPushPath(ctx, fundId));
-    const pushed = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fundId)).all().filter((t) => t.action === 'db-push');
+    const pushed = ctx.db
+      .select()
+      .from(trail)
+      .where(eq(trail.fundRequestId, fundId))
+      .all()
+      .filter((t) => t.action === 'db-push');
     expect(pushed.map((e) => e.after)).toEqual([{ file: r.file, rows: 2, checks: 1 }]);
     const db = new Database(r.file, { readonly: true });
     try {
       expect(db.prepare('SELECT name, period_end FROM fund').get()).toEqual({ name: 'Goldman Sachs Bond Fund', period_end: '2023-03-31' });
       const rows = db.prepare('SELECT file, line, data FROM sdm_rows ORDER BY line').all() as Array<{ file: string; line: number; data: string }>;
-      expect(rows.map((x) => [x.file, x.line, JSON.parse(x.data).security_id])).toEqual([['holdings.csv', 5, 'US38141W2734'], ['holdings.csv', 6, 'US912828YK04']]);
+      expect(rows.map((x) => [x.file, x.line, JSON.parse(x.data).security_id])).toEqual([
+        ['holdings.csv', 5, 'US38141W2734'],
+        ['holdings.csv', 6, 'US912828YK04'],
+      ]);
     } finally {
       db.close();
     }

@@ -44,7 +44,11 @@ function requireFund(ctx: AppContext, id: number) {
 export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<typeof reviewAllInputSchema>): FileActionResult {
   const { id } = parseInput(reviewAllInputSchema, input);
   requireFund(ctx, id);
-  const papers = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'work_paper'))).all()
+  const papers = ctx.db
+    .select()
+    .from(fundFiles)
+    .where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'work_paper')))
+    .all()
     .filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && !f.reviewed);
   if (!papers.length) throw new ValidationError('No work papers to review: every produced work paper is reviewed or not required');
   return reviewFiles(ctx, user, { ids: papers.map((p) => p.id), reviewed: true, fundRequestId: id });
@@ -62,7 +66,13 @@ export function setAggregForceRun(ctx: AppContext, user: User, input: z.input<ty
     if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
     if (row.v === value) return;
     tx.update(fundRequests).set({ aggregForceRun: value, updatedAt: new Date().toISOString() }).where(eq(fundRequests.id, id)).run();
-    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'set-aggreg-force-run', before: { aggreg_force_run: row.v }, after: { aggreg_force_run: value } });
+    writeTrail(tx, {
+      fundRequestId: id,
+      userId: user.id,
+      action: 'set-aggreg-force-run',
+      before: { aggreg_force_run: row.v },
+      after: { aggreg_force_run: value },
+    });
   });
   return { id, aggreg_force_run: value };
 }
@@ -78,14 +88,22 @@ export function dbPushPath(ctx: AppContext, id: number): string {
  * @returns `{fundId, file, rows, checks}`
  * @throws ConflictError when Db push is not enabled; NotFoundError; ValidationError when the fund has no standardized data
  */
-export function triggerDbPush(ctx: AppContext, user: User, input: z.input<typeof dbPushInputSchema>): { fundId: number; file: string; rows: number; checks: number } {
+export function triggerDbPush(
+  ctx: AppContext,
+  user: User,
+  input: z.input<typeof dbPushInputSchema>,
+): { fundId: number; file: string; rows: number; checks: number } {
   if (!ctx.config.isDbPushEnabled) throw new ConflictError('Db push is not enabled on this server (setting isDbPushEnabled)');
   const { fundId: id } = parseInput(dbPushInputSchema, input);
   const fund = requireFund(ctx, id);
-  const files = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, id), inArray(fundFiles.kind, ['standardization', 'calculation']))).all();
+  const files = ctx.db
+    .select()
+    .from(fundFiles)
+    .where(and(eq(fundFiles.fundRequestId, id), inArray(fundFiles.kind, ['standardization', 'calculation'])))
+    .all();
   const std = files.filter((f) => f.kind === 'standardization');
   if (!std.length) throw new ValidationError(`Fund request ${id} has no standardized data to push yet`);
-  const checks = files.filter((f) => f.kind === 'calculation').flatMap((f) => ((f.validation as { QA_Rec?: unknown[] } | null)?.QA_Rec ?? []));
+  const checks = files.filter((f) => f.kind === 'calculation').flatMap((f) => (f.validation as { QA_Rec?: unknown[] } | null)?.QA_Rec ?? []);
 
   const target = dbPushPath(ctx, id);
   mkdirSync(join(ctx.config.dataDir, 'db-push'), { recursive: true });
@@ -101,7 +119,9 @@ export function triggerDbPush(ctx: AppContext, user: User, input: z.input<typeof
     const insCheck = out.prepare('INSERT INTO checks (data) VALUES (?)');
     const read = ctx.sqlite.prepare('SELECT sdm_type AS t, line, data FROM sdm_rows WHERE fund_file_id = ? ORDER BY line');
     out.transaction(() => {
-      out.prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)').run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
+      out
+        .prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
       for (const f of std) {
         for (const r of read.iterate(f.id) as IterableIterator<{ t: string; line: number; data: string }>) {
           insRow.run(r.t, f.fileName, r.line, r.data);
@@ -114,6 +134,8 @@ export function triggerDbPush(ctx: AppContext, user: User, input: z.input<typeof
     out.close();
   }
   renameSync(tmp, target);
-  ctx.db.transaction((tx) => writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'db-push', before: null, after: { file: target, rows, checks: checks.length } }));
+  ctx.db.transaction((tx) =>
+    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'db-push', before: null, after: { file: target, rows, checks: checks.length } }),
+  );
   return { fundId: id, file: target, rows, checks: checks.length };
 }

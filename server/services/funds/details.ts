@@ -53,9 +53,25 @@ export function getFundDetails(ctx: AppContext, id: number) {
   const codes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, id)).orderBy(desc(fundCodes.main), asc(fundCodes.id)).all();
   const recips = ctx.db.select().from(recipients).where(eq(recipients.fundRequestId, id)).orderBy(asc(recipients.id)).all();
   const children = ctx.db.select().from(fundRequests).where(eq(fundRequests.parentId, id)).all();
-  const childCodes = children.length ? ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, children.map((c) => c.id))).all() : [];
+  const childCodes = children.length
+    ? ctx.db
+        .select()
+        .from(fundCodes)
+        .where(
+          inArray(
+            fundCodes.fundRequestId,
+            children.map((c) => c.id),
+          ),
+        )
+        .all()
+    : [];
   const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, id)).orderBy(desc(fundFiles.createdAt), desc(fundFiles.id)).all();
-  const mappingIds = ctx.db.select({ id: fundMappings.mappingId }).from(fundMappings).where(eq(fundMappings.fundRequestId, id)).all().map((m) => m.id);
+  const mappingIds = ctx.db
+    .select({ id: fundMappings.mappingId })
+    .from(fundMappings)
+    .where(eq(fundMappings.fundRequestId, id))
+    .all()
+    .map((m) => m.id);
   const rerunBy = row.rerunById ? ctx.db.select().from(users).where(eq(users.id, row.rerunById)).get() : undefined;
   const edit = editability(ctx, row);
   const derived = deriveFields(row, loadFundFacts(ctx, [id]).get(id)!);
@@ -65,7 +81,10 @@ export function getFundDetails(ctx: AppContext, id: number) {
   const calculation = byKind('calculation')[0] ?? null;
   const inputFiles = byKind('input').map((f) => ({
     ...view(f),
-    identifiedFiles: files.filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id).slice(0, 3).map((x) => view(x)),
+    identifiedFiles: files
+      .filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id)
+      .slice(0, 3)
+      .map((x) => view(x)),
   }));
 
   return {
@@ -85,13 +104,21 @@ export function getFundDetails(ctx: AppContext, id: number) {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     administrator_recipients: recips.map((r) => ({ id: r.id, full_name: r.fullName, email: r.email, role: r.role })),
-    children: children.map((c) => ({ id: c.id, name: c.name, client: c.client, fund_code: childCodes.find((x) => x.fundRequestId === c.id && x.main)?.code ?? null })),
+    children: children.map((c) => ({
+      id: c.id,
+      name: c.name,
+      client: c.client,
+      fund_code: childCodes.find((x) => x.fundRequestId === c.id && x.main)?.code ?? null,
+    })),
     mappings: mappingIds,
     aggreg_force_run: row.aggregForceRun,
     needs_rerun: row.needsRerun,
     inputFiles,
     standardizationFiles: byKind('standardization').map((f) => view(f)),
-    calculationFiles: byKind('calculation').map((f) => ({ ...view(f), aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized) })),
+    calculationFiles: byKind('calculation').map((f) => ({
+      ...view(f),
+      aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized),
+    })),
     workPapers: byKind('work_paper').map((f) => view(f, calculation)),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
     dataStatusCounts: derived.dataStatusCounts,

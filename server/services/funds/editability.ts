@@ -23,7 +23,12 @@ export function editability(ctx: AppContext, fund: FundRow): Editability {
   const tx = ctx.db;
   // the same count the listing shows (required input types whose newest file is assigned)
   const assignedCount = deriveFields(fund, loadFundFacts(ctx, [fund.id]).get(fund.id)!).dataStatusCounts.assignedCount;
-  const inputCount = tx.select({ n: count() }).from(fundFiles).where(and(eq(fundFiles.fundRequestId, fund.id), eq(fundFiles.kind, 'input'))).get()?.n ?? 0;
+  const inputCount =
+    tx
+      .select({ n: count() })
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fund.id), eq(fundFiles.kind, 'input')))
+      .get()?.n ?? 0;
   const children = tx.select({ n: count() }).from(fundRequests).where(eq(fundRequests.parentId, fund.id)).get()?.n ?? 0;
   const status = normalizeStatus(fund.status);
   let reason: string | null = null;

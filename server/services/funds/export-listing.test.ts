@@ -8,7 +8,21 @@ let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   const tpa = insertAdministrator(ctx, 'alpha', 'Alpha');
-  insertFund(ctx, { name: '=HYPERLINK("http://evil")', client: '+Client', notes: '@SUM(A1)', administratorId: tpa, requestDate: '2025-03-05', periodEnd: '2024-12-31', dueDate: '2025-02-15', pm: 5, te: 3.75, sad: 0.25, rttPlus: 1.5, fundCode: '-CODE', alternateCodes: ['ALT1', 'ALT2'] });
+  insertFund(ctx, {
+    name: '=HYPERLINK("http://evil")',
+    client: '+Client',
+    notes: '@SUM(A1)',
+    administratorId: tpa,
+    requestDate: '2025-03-05',
+    periodEnd: '2024-12-31',
+    dueDate: '2025-02-15',
+    pm: 5,
+    te: 3.75,
+    sad: 0.25,
+    rttPlus: 1.5,
+    fundCode: '-CODE',
+    alternateCodes: ['ALT1', 'ALT2'],
+  });
   insertFund(ctx, { name: 'Plain Fund', client: 'Orion', requestDate: '2025-01-01', status: 'Approved', fundCode: 'PLN' });
   insertFund(ctx, { name: 'Gone', client: 'Orion', status: 'Deleted' });
 });

@@ -99,15 +99,20 @@ const NUM_FMT: Partial<Record<Kind, string>> = { percent: '0.00%', date: 'dd/mm/
 function cellValue(kind: Kind, v: unknown): ExcelJS.CellValue {
   if (v === null || v === undefined || v === '') return null;
   switch (kind) {
-    case 'number': return typeof v === 'number' ? v : Number.isFinite(Number(v)) ? Number(v) : neutralise(String(v));
-    case 'percent': return typeof v === 'number' ? v / 100 : null;
-    case 'bool': return v ? 'Yes' : 'No';
-    case 'date': case 'datetime': {
+    case 'number':
+      return typeof v === 'number' ? v : Number.isFinite(Number(v)) ? Number(v) : neutralise(String(v));
+    case 'percent':
+      return typeof v === 'number' ? v / 100 : null;
+    case 'bool':
+      return v ? 'Yes' : 'No';
+    case 'date':
+    case 'datetime': {
       const s = String(v);
       const d = new Date(kind === 'date' || s.length <= 10 ? `${s.slice(0, 10)}T00:00:00Z` : s);
       return Number.isNaN(d.getTime()) ? neutralise(s) : d;
     }
-    default: return neutralise(String(v));
+    default:
+      return neutralise(String(v));
   }
 }
 

@@ -13,14 +13,17 @@ afterEach(() => ctx.dispose());
 const pending = [{ field: 'status', type: 'enum', value: ['Pending'] }];
 
 describe('saved filters', () => {
-  it('lists the fixed filters in list form, then the user\'s own from id 1000', () => {
+  it("lists the fixed filters in list form, then the user's own from id 1000", () => {
     expect(listFilters(ctx, ctx.boot.admin)).toEqual([
       { id: 1, title: 'Pending', filter: pending, fixed: true },
       { id: 2, title: 'Open', filter: [{ field: 'status', type: 'enum', value: ['Approved'] }], fixed: true },
       { id: 3, title: 'Deleted', filter: [{ field: 'status', type: 'enum', value: ['Deleted'] }], fixed: true },
     ]);
     const saved = saveFilter(ctx, ctx.boot.admin, { title: '  Mine  ', filter: { client: { type: 'text', value: 'orion' } } });
-    expect(saved).toEqual({ filter: { id: 1000, title: 'Mine', filter: [{ field: 'client', type: 'text', value: 'orion' }], fixed: false }, message: 'filter saved' });
+    expect(saved).toEqual({
+      filter: { id: 1000, title: 'Mine', filter: [{ field: 'client', type: 'text', value: 'orion' }], fixed: false },
+      message: 'filter saved',
+    });
     const other = addUser(ctx, { email: 'o@example.com', name: 'Other User', role: 'DeliveryTeamMember' });
     expect(listFilters(ctx, other).map((f) => f.id)).toEqual([1, 2, 3]);
     expect(saveFilter(ctx, other, { title: 'x', filter: [], successMessage: 'Saved!' }).message).toBe('Saved!');
@@ -29,7 +32,9 @@ describe('saved filters', () => {
   it('needs a title and a valid filter', () => {
     expect(() => saveFilter(ctx, ctx.boot.admin, { title: '   ', filter: pending })).toThrow(new ValidationError('A filter name must not be empty'));
     expect(() => saveFilter(ctx, ctx.boot.admin, { filter: pending })).toThrow('A filter name must not be empty');
-    expect(() => saveFilter(ctx, ctx.boot.admin, { title: 'Bad', filter: [{ field: 'colour', type: 'text', value: 'red' }] })).toThrow(/Unknown filter field: colour/);
+    expect(() => saveFilter(ctx, ctx.boot.admin, { title: 'Bad', filter: [{ field: 'colour', type: 'text', value: 'red' }] })).toThrow(
+      /Unknown filter field: colour/,
+    );
   });
 
   it('keeps at most 7 filters, fixed ones included, per user', () => {

@@ -59,12 +59,15 @@ export function saveFilter(ctx: AppContext, user: User, input: SaveFilterInput):
   const title = input.title?.trim();
   if (!title) throw new ValidationError('A filter name must not be empty');
   const filter = normalizeFilters(input.filter ?? [], LISTING_FIELDS);
-  return ctx.db.transaction((tx) => {
-    const n = tx.select({ n: count() }).from(savedFilters).where(visibleTo(user)).get()!.n;
-    if (n >= MAX_FILTERS) throw new ValidationError(`At most ${MAX_FILTERS} filters can be saved`);
-    const row = tx.insert(savedFilters).values({ userId: user.id, title, filter, fixed: false }).returning().get();
-    return { filter: toSaved(row), message: input.successMessage?.trim() || SAVED_MESSAGE };
-  }, { behavior: 'immediate' });
+  return ctx.db.transaction(
+    (tx) => {
+      const n = tx.select({ n: count() }).from(savedFilters).where(visibleTo(user)).get()!.n;
+      if (n >= MAX_FILTERS) throw new ValidationError(`At most ${MAX_FILTERS} filters can be saved`);
+      const row = tx.insert(savedFilters).values({ userId: user.id, title, filter, fixed: false }).returning().get();
+      return { filter: toSaved(row), message: input.successMessage?.trim() || SAVED_MESSAGE };
+    },
+    { behavior: 'immediate' },
+  );
 }
 
 /**
@@ -75,6 +78,9 @@ export function deleteFilter(ctx: AppContext, user: User, id: number): { id: num
   const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, id)).get();
   if (row?.fixed) throw new ConflictError('Built-in filters cannot be deleted');
   if (!row || row.userId !== user.id) throw new NotFoundError(`No such filter with id: ${id}`);
-  ctx.db.delete(savedFilters).where(and(eq(savedFilters.id, id), eq(savedFilters.userId, user.id))).run();
+  ctx.db
+    .delete(savedFilters)
+    .where(and(eq(savedFilters.id, id), eq(savedFilters.userId, user.id)))
+    .run();
   return { id };
 }

@@ -30,11 +30,24 @@ const DATE_FIELDS: FundFieldName[] = ['period_start', 'period_end', 'due_date', 
 const PERCENT_FIELDS: FundFieldName[] = ['PM', 'TE', 'SAD', 'RTTPlus', 'RTTMinus'];
 const BOOL_FIELDS: FundFieldName[] = ['connected_audit', 'has_investment_analyzer', 'group_work_papers', 'is_parent'];
 const REF_FIELDS: Array<[FundFieldName, StaticListName]> = [
-  ['country', 'countries'], ['ey_country', 'countries'], ['currency', 'currencies'], ['structure', 'structures'],
-  ['fund_sub_type', 'fundSubType'], ['audit_type', 'auditTypes'], ['job_type', 'jobType'], ['accounting_standard', 'accountingStandards'],
-  ['soi_rec_type', 'soiRecType'], ['fihi_type', 'fihiType'], ['aggreg_consol_flag', 'aggregateType'],
-  ['price_type_1', 'priceType'], ['price_type_2', 'priceType'], ['price_type_3', 'priceType'], ['price_type_4', 'priceType'],
-  ['price_source_1', 'priceSource'], ['price_source_2', 'priceSource'], ['price_source_3', 'priceSource'],
+  ['country', 'countries'],
+  ['ey_country', 'countries'],
+  ['currency', 'currencies'],
+  ['structure', 'structures'],
+  ['fund_sub_type', 'fundSubType'],
+  ['audit_type', 'auditTypes'],
+  ['job_type', 'jobType'],
+  ['accounting_standard', 'accountingStandards'],
+  ['soi_rec_type', 'soiRecType'],
+  ['fihi_type', 'fihiType'],
+  ['aggreg_consol_flag', 'aggregateType'],
+  ['price_type_1', 'priceType'],
+  ['price_type_2', 'priceType'],
+  ['price_type_3', 'priceType'],
+  ['price_type_4', 'priceType'],
+  ['price_source_1', 'priceSource'],
+  ['price_source_2', 'priceSource'],
+  ['price_source_3', 'priceSource'],
 ];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -81,7 +94,8 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
     else if (n < 0 || n > 100) errors.push(`${f} must be between 0 and 100`);
     else fields[f] = n;
   }
-  for (const f of BOOL_FIELDS) if (f in fields && fields[f] !== null) fields[f] = fields[f] === true || fields[f] === 'Y' || fields[f] === 'yes' || fields[f] === 1;
+  for (const f of BOOL_FIELDS)
+    if (f in fields && fields[f] !== null) fields[f] = fields[f] === true || fields[f] === 'Y' || fields[f] === 'yes' || fields[f] === 1;
   if ('external_valuations' in fields) {
     const v = String(fields.external_valuations ?? 'N').toUpperCase();
     if (v !== 'Y' && v !== 'N') errors.push('external_valuations must be Y or N');
@@ -114,8 +128,14 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
       if (empty(r.role)) errors.push(`Recipient ${i + 1} (${r.email ?? r.full_name ?? 'new'}) needs a role`);
       else if (!ref.roles.get(String(r.role).toLowerCase())) errors.push(`Recipient ${i + 1}: role '${r.role}' is not known`);
       if (empty(r.email) || !EMAIL.test(String(r.email))) errors.push(`Recipient ${i + 1}: '${r.email ?? ''}' is not an e-mail address`);
-      const email = String(r.email ?? '').trim().toLowerCase();
-      recipientsOut!.push({ full_name: empty(r.full_name) ? userNameOf(ctx, email) : String(r.full_name).trim(), email, role: ref.roles.get(String(r.role ?? '').toLowerCase()) ?? String(r.role ?? '') });
+      const email = String(r.email ?? '')
+        .trim()
+        .toLowerCase();
+      recipientsOut!.push({
+        full_name: empty(r.full_name) ? userNameOf(ctx, email) : String(r.full_name).trim(),
+        email,
+        role: ref.roles.get(String(r.role ?? '').toLowerCase()) ?? String(r.role ?? ''),
+      });
     });
   }
 
@@ -124,7 +144,11 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
     const code = typeof input.administrator === 'string' ? input.administrator : input.administrator?.code;
     if (empty(code)) administratorId = null;
     else {
-      const admin = ctx.db.select().from(administrators).where(eq(administrators.code, String(code))).get();
+      const admin = ctx.db
+        .select()
+        .from(administrators)
+        .where(eq(administrators.code, String(code)))
+        .get();
       if (!admin) errors.push(`administrator '${code}' does not exist`);
       administratorId = admin?.id ?? null;
     }
@@ -136,10 +160,22 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
 /** 'Duplicate Fund' errors: another live request with the same administrator, a shared code and period end. */
 function duplicates(ctx: AppContext, id: number | null, administratorId: number | null | undefined, periodEnd: unknown, codes: string[]): ErrorItem[] {
   if (!administratorId || !periodEnd || !codes.length) return [];
-  const rows = ctx.db.select({ id: fundRequests.id, code: fundCodes.code }).from(fundCodes)
+  const rows = ctx.db
+    .select({ id: fundRequests.id, code: fundCodes.code })
+    .from(fundCodes)
     .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(eq(fundRequests.administratorId, administratorId), eq(fundRequests.periodEnd, String(periodEnd)), inArray(fundCodes.code, codes), ne(fundRequests.status, 'Deleted'))).all();
-  return rows.filter((r) => r.id !== id).map((r) => ({ id: r.id, type: 'Duplicate Fund', message: `Fund request ${r.id} already has fund code ${r.code} for period end ${periodEnd}` }));
+    .where(
+      and(
+        eq(fundRequests.administratorId, administratorId),
+        eq(fundRequests.periodEnd, String(periodEnd)),
+        inArray(fundCodes.code, codes),
+        ne(fundRequests.status, 'Deleted'),
+      ),
+    )
+    .all();
+  return rows
+    .filter((r) => r.id !== id)
+    .map((r) => ({ id: r.id, type: 'Duplicate Fund', message: `Fund request ${r.id} already has fund code ${r.code} for period end ${periodEnd}` }));
 }
 
 function load(ctx: AppContext, id: number) {
@@ -162,11 +198,16 @@ function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) 
   const p = prepare(ctx, input.fund, existing);
   if (row) {
     const edit = editability(ctx, row);
-    const changed = (Object.keys(p.fields) as FundFieldName[]).filter((f) => !COMMENT_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null));
+    const changed = (Object.keys(p.fields) as FundFieldName[]).filter(
+      (f) => !COMMENT_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null),
+    );
     const currentCodes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, row.id)).all();
-    const codesChanged = p.codes.length > 0 && JSON.stringify(p.codes.map((c) => [c.code, c.main]).sort()) !== JSON.stringify(currentCodes.map((c) => [c.code, c.main]).sort());
+    const codesChanged =
+      p.codes.length > 0 && JSON.stringify(p.codes.map((c) => [c.code, c.main]).sort()) !== JSON.stringify(currentCodes.map((c) => [c.code, c.main]).sort());
     if (!edit.rowsEditable && (changed.length || codesChanged || (p.administratorId !== undefined && p.administratorId !== row.administratorId))) {
-      p.errors.push(`Only comments and recipients can be changed because ${edit.reason} (changed: ${[...changed, ...(codesChanged ? ['fund_codes'] : [])].join(', ') || 'administrator'})`);
+      p.errors.push(
+        `Only comments and recipients can be changed because ${edit.reason} (changed: ${[...changed, ...(codesChanged ? ['fund_codes'] : [])].join(', ') || 'administrator'})`,
+      );
     }
     if (p.administratorId !== undefined && p.administratorId !== row.administratorId && edit.administratorLock) {
       p.errors.push(`The administrator cannot be changed: ${edit.administratorLock}`);
@@ -176,7 +217,16 @@ function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) 
   }
   const adminId = p.administratorId !== undefined ? p.administratorId : row?.administratorId;
   const periodEnd = p.fields.period_end ?? existing?.period_end;
-  const codeList = p.codes.length ? p.codes.map((c) => c.code) : row ? ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, row.id)).all().map((c) => c.code) : [];
+  const codeList = p.codes.length
+    ? p.codes.map((c) => c.code)
+    : row
+      ? ctx.db
+          .select()
+          .from(fundCodes)
+          .where(eq(fundCodes.fundRequestId, row.id))
+          .all()
+          .map((c) => c.code)
+      : [];
   p.errors.push(...duplicates(ctx, row?.id ?? null, adminId, periodEnd, codeList));
   return { ...p, row, existing };
 }
@@ -191,11 +241,23 @@ export function saveFund(ctx: AppContext, user: User, input: { id?: number | nul
   if (c.errors.length) throw new ValidationError('You have validation errors', c.errors);
   const id = ctx.db.transaction((tx) => {
     if (!c.row) {
-      return insertFundRequest(ctx.sqlite, { administratorId: c.administratorId ?? null, fields: c.fields, codes: c.codes, recipients: c.recipients, userId: user.id, action: 'create' });
+      return insertFundRequest(ctx.sqlite, {
+        administratorId: c.administratorId ?? null,
+        fields: c.fields,
+        codes: c.codes,
+        recipients: c.recipients,
+        userId: user.id,
+        action: 'create',
+      });
     }
     updateFundRequest(tx, c.row.id, {
-      administratorId: c.administratorId, fields: c.fields, codes: c.codes, recipients: c.recipients,
-      userId: user.id, action: 'update', before: c.existing,
+      administratorId: c.administratorId,
+      fields: c.fields,
+      codes: c.codes,
+      recipients: c.recipients,
+      userId: user.id,
+      action: 'update',
+      before: c.existing,
     });
     return c.row.id;
   });

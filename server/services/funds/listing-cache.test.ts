@@ -16,7 +16,15 @@ const row = () => listFunds(ctx, ctx.boot.admin, {}).rows.find((r) => r.id === f
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   const admin = insertAdministrator(ctx, 'orion_fs', 'Orion Fund Services');
-  fundId = insertFund(ctx, { name: 'Atlas Equity', client: 'Orion Capital', status: 'Pending', administratorId: admin, requestDate: '2025-01-10', periodEnd: '2024-12-31', fundCode: 'ATL01' }).id;
+  fundId = insertFund(ctx, {
+    name: 'Atlas Equity',
+    client: 'Orion Capital',
+    status: 'Pending',
+    administratorId: admin,
+    requestDate: '2025-01-10',
+    periodEnd: '2024-12-31',
+    fundCode: 'ATL01',
+  }).id;
 });
 afterAll(() => ctx.dispose());
 

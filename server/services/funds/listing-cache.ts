@@ -123,7 +123,11 @@ export function cachedListingJson(ctx: AppContext, key: string, compute: () => u
  * entry answers at once; else `compute()` is awaited, once for every request of the same page at
  * the same version, and its answer stored under the version read before it was asked for.
  */
-export function cachedListingJsonAsync(ctx: AppContext, key: string, compute: () => Promise<{ json: string; encoded?: Entry['encoded'] }>): Promise<{ readonly json: string }> {
+export function cachedListingJsonAsync(
+  ctx: AppContext,
+  key: string,
+  compute: () => Promise<{ json: string; encoded?: Entry['encoded'] }>,
+): Promise<{ readonly json: string }> {
   const cache = cacheOf(ctx);
   const version = listingVersion(ctx);
   const day = todayIso();
@@ -142,16 +146,25 @@ export function cachedListingJsonAsync(ctx: AppContext, key: string, compute: ()
   if (flight && flight.version === version && flight.day === day) return flight.entry as Promise<{ readonly json: string }>;
   // else one more starts when it ends (after every request waiting for it came), so a page never has
   // more than one computation waiting behind the running one, however often the data moves
-  if (flight) return (flight.next ??= flight.entry.then(() => undefined, () => undefined).then(() => cachedListingJsonAsync(ctx, key, compute))) as Promise<{ readonly json: string }>;
+  if (flight)
+    return (flight.next ??= flight.entry
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => cachedListingJsonAsync(ctx, key, compute))) as Promise<{ readonly json: string }>;
   const started: Flight = {
-    version, day,
-    entry: compute().then(({ json, encoded }) => {
-      const entry: Entry = { version, day, json, encoded };
-      if (!ctx.sqlite.inTransaction) store(ctx, cache, key, entry);
-      return entry;
-    }).finally(() => {
-      if (flights.get(key) === started) flights.delete(key);
-    }),
+    version,
+    day,
+    entry: compute()
+      .then(({ json, encoded }) => {
+        const entry: Entry = { version, day, json, encoded };
+        if (!ctx.sqlite.inTransaction) store(ctx, cache, key, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (flights.get(key) === started) flights.delete(key);
+      }),
   };
   flights.set(key, started);
   return started.entry as Promise<{ readonly json: string }>;

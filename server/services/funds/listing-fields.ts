@@ -12,7 +12,11 @@ import { containsText, type FieldDef, type FieldRegistry, type FilterType, type 
 /** `expr like %text%` (any case) for a text filter, `expr in (values)` for an enum filter. */
 function matchOf(expr: SQLWrapper, f: ListingFilter, enumValue?: (v: string) => unknown): SQL | undefined {
   if (f.type === 'text' && f.value.trim()) return containsText(expr, f.value.trim());
-  if (f.type === 'enum' && f.value.length) return inArray(expr as SQL, f.value.map((v) => (enumValue ? enumValue(v) : v)));
+  if (f.type === 'enum' && f.value.length)
+    return inArray(
+      expr as SQL,
+      f.value.map((v) => (enumValue ? enumValue(v) : v)),
+    );
   return undefined;
 }
 
@@ -34,7 +38,9 @@ function lookup(fk: SQLWrapper, table: typeof administrators | typeof users, id:
 const fullName = sql`trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`;
 
 /** The main fund code of the current row. */
-export const mainCodeExpr = sql<string | null>`(select ${fundCodes.code} from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${fundCodes.main} = 1 order by ${fundCodes.id} limit 1)`;
+export const mainCodeExpr = sql<
+  string | null
+>`(select ${fundCodes.code} from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${fundCodes.main} = 1 order by ${fundCodes.id} limit 1)`;
 
 /** Listing process status of the current row (Processing, Ready, Idle), as SQL. */
 const processStatusExpr = sql<string>`case
@@ -132,8 +138,23 @@ export const LISTING_FIELDS: FieldRegistry = {
 
 /** Other names grids and the auditor listing use for the same fields. */
 export const FIELD_ALIASES: Record<string, string> = {
-  request_date: 'requestDate', requestedDate: 'requestDate', periodEnd: 'period_end', period_start: 'periodStart',
-  due_date: 'dataDue', dueDate: 'dataDue', dataDueDate: 'dataDue', audit_start_date: 'auditStart', nav_close_date: 'navClose',
-  fund_code: 'fundCode', fundName: 'name', clientName: 'client', type: 'structure', uploadStatus: 'status', statusLabel: 'status',
-  tpa: 'administrator', rerun_date: 'rerunDate', gfis_client_code: 'gfisClientCode', engagement_code: 'engagementCode',
+  request_date: 'requestDate',
+  requestedDate: 'requestDate',
+  periodEnd: 'period_end',
+  period_start: 'periodStart',
+  due_date: 'dataDue',
+  dueDate: 'dataDue',
+  dataDueDate: 'dataDue',
+  audit_start_date: 'auditStart',
+  nav_close_date: 'navClose',
+  fund_code: 'fundCode',
+  fundName: 'name',
+  clientName: 'client',
+  type: 'structure',
+  uploadStatus: 'status',
+  statusLabel: 'status',
+  tpa: 'administrator',
+  rerun_date: 'rerunDate',
+  gfis_client_code: 'gfisClientCode',
+  engagement_code: 'engagementCode',
 };

@@ -9,32 +9,78 @@ import { insertFund } from './test-factory.js';
 
 let ctx: TestContext;
 const list = (input: ListingInput) => listFunds(ctx, ctx.boot.admin, { pagination: { limit: 1000 }, ...input });
-const found = (search: string, input: ListingInput = {}) => list({ ...input, search }).rows.map((r) => r.id).sort((a, b) => a - b);
+const found = (search: string, input: ListingInput = {}) =>
+  list({ ...input, search })
+    .rows.map((r) => r.id)
+    .sort((a, b) => a - b);
 
 /** Every fund as the search sees it: name, client and codes. */
 function everyFund() {
   const codes = ctx.db.select().from(fundCodes).all();
-  return ctx.db.select().from(fundRequests).all().map((f) => ({ ...f, codes: codes.filter((c) => c.fundRequestId === f.id).map((c) => c.code) }));
+  return ctx.db
+    .select()
+    .from(fundRequests)
+    .all()
+    .map((f) => ({ ...f, codes: codes.filter((c) => c.fundRequestId === f.id).map((c) => c.code) }));
 }
 
 /** The matches by definition: name, client or a code contains the text, ASCII letters in any case (as LIKE). */
 function expected(search: string, keep: (f: ReturnType<typeof everyFund>[number]) => boolean = (f) => f.status !== 'Deleted') {
   const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const text = fold(search.trim());
-  return everyFund().filter((f) => keep(f) && [f.name, f.client, ...f.codes].some((v) => fold(v).includes(text))).map((f) => f.id).sort((a, b) => a - b);
+  return everyFund()
+    .filter((f) => keep(f) && [f.name, f.client, ...f.codes].some((v) => fold(v).includes(text)))
+    .map((f) => f.id)
+    .sort((a, b) => a - b);
 }
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  const names = ['Atlas Equity', 'Boreal Bond 50% Hedged', 'Cygnus_Growth', 'Draco "Prime" Income', 'Équité Europe', 'équité monde', 'Lyra Balanced', 'Vega Equity Income'];
+  const names = [
+    'Atlas Equity',
+    'Boreal Bond 50% Hedged',
+    'Cygnus_Growth',
+    'Draco "Prime" Income',
+    'Équité Europe',
+    'équité monde',
+    'Lyra Balanced',
+    'Vega Equity Income',
+  ];
   const clients = ['Orion Capital', 'Helix Partners', 'Atlas Asset Management'];
-  names.forEach((name, i) => insertFund(ctx, { name, client: clients[i % clients.length], status: i === 6 ? 'Deleted' : 'Approved', fundCode: `FC-${100 + i}`, alternateCodes: i % 2 ? [`ALT${i}x`] : [] }));
+  names.forEach((name, i) =>
+    insertFund(ctx, {
+      name,
+      client: clients[i % clients.length],
+      status: i === 6 ? 'Deleted' : 'Approved',
+      fundCode: `FC-${100 + i}`,
+      alternateCodes: i % 2 ? [`ALT${i}x`] : [],
+    }),
+  );
 });
 afterAll(() => ctx.dispose());
 
 describe('listing search', () => {
   it('finds name, client and code substrings in any case, as a LIKE over every row would', () => {
-    for (const text of ['equity', 'EQUITY', 'orion', 'fc-10', 'alt3X', 'al', 'a', '50%', '50_', 'h_lix', 'cygnus_g', '"prime"', 'prime" inc', 'Équité', 'équité', 'ÉQUITÉ', 'nothing like it', ' lyra ']) {
+    for (const text of [
+      'equity',
+      'EQUITY',
+      'orion',
+      'fc-10',
+      'alt3X',
+      'al',
+      'a',
+      '50%',
+      '50_',
+      'h_lix',
+      'cygnus_g',
+      '"prime"',
+      'prime" inc',
+      'Équité',
+      'équité',
+      'ÉQUITÉ',
+      'nothing like it',
+      ' lyra ',
+    ]) {
       expect(found(text), text).toEqual(expected(text));
     }
     expect(found('equity')).toHaveLength(2);
@@ -68,7 +114,9 @@ describe('listing search', () => {
   });
 
   it('searches without the index when a text has too many candidates, with the same answer', () => {
-    const insert = ctx.sqlite.prepare("INSERT INTO fund_requests (name, client, status, request_date) VALUES (?, 'Many Funds Client', 'Approved', '2025-01-01')");
+    const insert = ctx.sqlite.prepare(
+      "INSERT INTO fund_requests (name, client, status, request_date) VALUES (?, 'Many Funds Client', 'Approved', '2025-01-01')",
+    );
     ctx.sqlite.transaction(() => {
       for (let i = 0; i <= MAX_CANDIDATES.withFilters; i++) insert.run(`Bulk ${i}`);
     })();

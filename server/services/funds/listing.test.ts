@@ -14,12 +14,63 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   const alpha = insertAdministrator(ctx, 'alpha_fs', 'Alpha Fund Services');
   const beta = insertAdministrator(ctx, 'beta_admin', 'Beta Admin');
-  const creator = ctx.db.insert(users).values({ email: 'c@example.com', username: 'c', firstName: 'Cora', lastName: 'Creator', role: 'DeliveryTeamMember', originalRole: 'DeliveryTeamMember' }).returning().get();
-  ids.a = insertFund(ctx, { name: 'Atlas Equity', client: 'Orion Capital', status: 'Approved', administratorId: alpha, requestDate: '2025-01-10', periodEnd: '2024-12-31', dueDate: '2025-02-01', pm: 5, country: 'LU', fundCode: 'ATL01', alternateCodes: ['XQ-77'], createdById: creator.id }).id;
-  ids.b = insertFund(ctx, { name: 'Boreal Bond', client: 'Orion Capital', status: 'Pending', administratorId: beta, requestDate: '2025-03-05', periodEnd: '2025-03-31', dueDate: '2025-04-15', pm: 2, country: 'IE', fundCode: 'BOR02' }).id;
-  ids.c = insertFund(ctx, { name: 'Cygnus 100% Growth_', client: 'Helix Partners', status: 'Completed - Fund Closed', administratorId: alpha, requestDate: '2025-03-05', periodEnd: '2025-06-30', dueDate: daysFromToday(-3), pm: 8, country: 'LU', fundCode: 'CYG03', jobType: 'SOI_ONLY', rerunCount: 1 }).id;
+  const creator = ctx.db
+    .insert(users)
+    .values({ email: 'c@example.com', username: 'c', firstName: 'Cora', lastName: 'Creator', role: 'DeliveryTeamMember', originalRole: 'DeliveryTeamMember' })
+    .returning()
+    .get();
+  ids.a = insertFund(ctx, {
+    name: 'Atlas Equity',
+    client: 'Orion Capital',
+    status: 'Approved',
+    administratorId: alpha,
+    requestDate: '2025-01-10',
+    periodEnd: '2024-12-31',
+    dueDate: '2025-02-01',
+    pm: 5,
+    country: 'LU',
+    fundCode: 'ATL01',
+    alternateCodes: ['XQ-77'],
+    createdById: creator.id,
+  }).id;
+  ids.b = insertFund(ctx, {
+    name: 'Boreal Bond',
+    client: 'Orion Capital',
+    status: 'Pending',
+    administratorId: beta,
+    requestDate: '2025-03-05',
+    periodEnd: '2025-03-31',
+    dueDate: '2025-04-15',
+    pm: 2,
+    country: 'IE',
+    fundCode: 'BOR02',
+  }).id;
+  ids.c = insertFund(ctx, {
+    name: 'Cygnus 100% Growth_',
+    client: 'Helix Partners',
+    status: 'Completed - Fund Closed',
+    administratorId: alpha,
+    requestDate: '2025-03-05',
+    periodEnd: '2025-06-30',
+    dueDate: daysFromToday(-3),
+    pm: 8,
+    country: 'LU',
+    fundCode: 'CYG03',
+    jobType: 'SOI_ONLY',
+    rerunCount: 1,
+  }).id;
   ids.d = insertFund(ctx, { name: 'Deleted Delta', client: 'Helix Partners', status: 'Deleted', requestDate: '2025-05-01', fundCode: 'DEL04' }).id;
-  ids.e = insertFund(ctx, { name: 'Child Echo', client: 'Helix Partners', status: 'Paused', parentId: ids.a, requestDate: '2024-11-11', periodEnd: '2025-09-30', pm: 12, fundCode: 'ECH05', dataRequestStatus: 'Chased1' }).id;
+  ids.e = insertFund(ctx, {
+    name: 'Child Echo',
+    client: 'Helix Partners',
+    status: 'Paused',
+    parentId: ids.a,
+    requestDate: '2024-11-11',
+    periodEnd: '2025-09-30',
+    pm: 12,
+    fundCode: 'ECH05',
+    dataRequestStatus: 'Chased1',
+  }).id;
 });
 afterAll(() => ctx.dispose());
 
@@ -37,12 +88,44 @@ describe('fund listing', () => {
   it('returns the listing row fields of the spec', () => {
     const row = list({ search: 'atlas' }).rows[0];
     expect(row).toMatchObject({
-      id: ids.a, name: 'Atlas Equity', client: 'Orion Capital', fundCode: 'ATL01', alternateCodes: ['XQ-77'], status: 'Approved', statusLabel: 'Open',
-      administrator: 'Alpha Fund Services', administratorCode: 'alpha_fs', requestDate: '2025-01-10', period_end: '2024-12-31', dataDue: '2025-02-01',
-      PM: 5, created_by: 'Cora Creator', children: [ids.e], isParentUIField: 'Parent', dataRequestStatus: 'NotRequested', dataRequestStatusLabel: 'Not requested',
-      external_valuations: 'N', connected_audit: false, mappings: [],
+      id: ids.a,
+      name: 'Atlas Equity',
+      client: 'Orion Capital',
+      fundCode: 'ATL01',
+      alternateCodes: ['XQ-77'],
+      status: 'Approved',
+      statusLabel: 'Open',
+      administrator: 'Alpha Fund Services',
+      administratorCode: 'alpha_fs',
+      requestDate: '2025-01-10',
+      period_end: '2024-12-31',
+      dataDue: '2025-02-01',
+      PM: 5,
+      created_by: 'Cora Creator',
+      children: [ids.e],
+      isParentUIField: 'Parent',
+      dataRequestStatus: 'NotRequested',
+      dataRequestStatusLabel: 'Not requested',
+      external_valuations: 'N',
+      connected_audit: false,
+      mappings: [],
     });
-    for (const key of ['hasErrors', 'runningProcesses', 'dataStatusCounts', 'workPaperStatusCounts', 'hasCsvOutputs', 'rerun_by', 'rerunDate', 'processStatus', 'dataStatusUIField', 'workPaperStatusUIField', 'isLate', 'price_type_4', 'price_source_3', 'notes']) {
+    for (const key of [
+      'hasErrors',
+      'runningProcesses',
+      'dataStatusCounts',
+      'workPaperStatusCounts',
+      'hasCsvOutputs',
+      'rerun_by',
+      'rerunDate',
+      'processStatus',
+      'dataStatusUIField',
+      'workPaperStatusUIField',
+      'isLate',
+      'price_type_4',
+      'price_source_3',
+      'notes',
+    ]) {
       expect(row).toHaveProperty(key);
     }
   });
@@ -53,7 +136,11 @@ describe('fund listing', () => {
     expect(names({ filters: [{ field: 'administrator', type: 'text', value: 'ALPHA' }] })).toEqual(['Cygnus 100% Growth_', 'Atlas Equity']);
     expect(names({ filters: [{ field: 'name', type: 'text', value: '100%' }] })).toEqual(['Cygnus 100% Growth_']);
     expect(names({ filters: [{ field: 'name', type: 'text', value: 'h_' }] })).toEqual(['Cygnus 100% Growth_']);
-    expect(names({ filters: [{ field: 'requestDate', type: 'date', value: { from: '2025-01-10', to: '2025-03-05' } }] })).toEqual(['Cygnus 100% Growth_', 'Boreal Bond', 'Atlas Equity']);
+    expect(names({ filters: [{ field: 'requestDate', type: 'date', value: { from: '2025-01-10', to: '2025-03-05' } }] })).toEqual([
+      'Cygnus 100% Growth_',
+      'Boreal Bond',
+      'Atlas Equity',
+    ]);
     expect(names({ filters: [{ field: 'period_end', type: 'date', value: { to: '2024-12-31' } }] })).toEqual(['Atlas Equity']);
     expect(names({ filters: [{ field: 'PM', type: 'number', value: { min: 2, max: 5 } }] })).toEqual(['Boreal Bond', 'Atlas Equity']);
     expect(names({ filters: [{ field: 'dataRequestStatus', type: 'enum', value: ['Chased 1'] }] })).toEqual(['Child Echo']);
@@ -73,12 +160,30 @@ describe('fund listing', () => {
   });
 
   it('sorts by several columns', () => {
-    expect(names({ sorting: [{ field: 'client', order: 'asc' }, { field: 'name', order: 'desc' }] }))
-      .toEqual(['Cygnus 100% Growth_', 'Child Echo', 'Boreal Bond', 'Atlas Equity']);
-    expect(names({ sorting: [{ field: 'requestDate', order: 'desc' }, { field: 'fundCode', order: 'desc' }] }))
-      .toEqual(['Cygnus 100% Growth_', 'Boreal Bond', 'Atlas Equity', 'Child Echo']);
-    expect(names({ sorting: [{ field: 'administrator', order: 'asc' }, { field: 'PM', order: 'asc' }] }))
-      .toEqual(['Child Echo', 'Atlas Equity', 'Cygnus 100% Growth_', 'Boreal Bond']);
+    expect(
+      names({
+        sorting: [
+          { field: 'client', order: 'asc' },
+          { field: 'name', order: 'desc' },
+        ],
+      }),
+    ).toEqual(['Cygnus 100% Growth_', 'Child Echo', 'Boreal Bond', 'Atlas Equity']);
+    expect(
+      names({
+        sorting: [
+          { field: 'requestDate', order: 'desc' },
+          { field: 'fundCode', order: 'desc' },
+        ],
+      }),
+    ).toEqual(['Cygnus 100% Growth_', 'Boreal Bond', 'Atlas Equity', 'Child Echo']);
+    expect(
+      names({
+        sorting: [
+          { field: 'administrator', order: 'asc' },
+          { field: 'PM', order: 'asc' },
+        ],
+      }),
+    ).toEqual(['Child Echo', 'Atlas Equity', 'Cygnus 100% Growth_', 'Boreal Bond']);
   });
 
   it('searches name, client and main or alternate fund codes', () => {
@@ -97,7 +202,11 @@ describe('fund listing', () => {
   it('applies a saved filter combined with the given filters', () => {
     expect(names({ filterId: 2 })).toEqual(['Atlas Equity']);
     expect(names({ filterId: 3 })).toEqual(['Deleted Delta']);
-    const own = ctx.db.insert(savedFilters).values({ userId: ctx.boot.admin.id, title: 'Orion', filter: [{ field: 'client', type: 'text', value: 'orion' }] }).returning().get();
+    const own = ctx.db
+      .insert(savedFilters)
+      .values({ userId: ctx.boot.admin.id, title: 'Orion', filter: [{ field: 'client', type: 'text', value: 'orion' }] })
+      .returning()
+      .get();
     expect(names({ filterId: own.id, filters: [{ field: 'status', type: 'enum', value: ['Pending'] }] })).toEqual(['Boreal Bond']);
     expect(() => list({ filterId: 4242 })).toThrow(NotFoundError);
   });
@@ -121,17 +230,34 @@ describe('fund listing', () => {
       insertProcess(local, full.id, 'standardization', 'done');
       insertFundFile(local, big.id, { kind: 'calculation', fileType: 'agg', validation: { aggDataOversized: true } });
       insertProcess(local, big.id, 'visualization', 'error');
-      const m = local.db.insert(mappings).values({ administratorId: insertAdministrator(local, 'x'), type: 'account_mapping', kind: 'custom', description: 'x', rows: [], sha256: 'x' }).returning().get();
+      const m = local.db
+        .insert(mappings)
+        .values({ administratorId: insertAdministrator(local, 'x'), type: 'account_mapping', kind: 'custom', description: 'x', rows: [], sha256: 'x' })
+        .returning()
+        .get();
       local.db.insert(fundMappings).values({ fundRequestId: full.id, mappingId: m.id }).run();
       const rows = new Map(listFunds(local, local.boot.admin, {}).rows.map((r) => [r.id, r]));
       expect(rows.get(late.id)).toMatchObject({
         dataStatusCounts: { rawCount: 1, errorCount: 0, notRequiredCount: 1, notReviewedCount: 1, assignedCount: 0, total: 4 },
-        dataStatusUIField: 'Late', isLate: true, workPaperStatusUIField: 'Not available', processStatus: 'Processing', hasErrors: true,
-        runningProcesses: [{ status: 'pending', stage: 'identification' }], isParentUIField: null, hasCsvOutputs: false,
+        dataStatusUIField: 'Late',
+        isLate: true,
+        workPaperStatusUIField: 'Not available',
+        processStatus: 'Processing',
+        hasErrors: true,
+        runningProcesses: [{ status: 'pending', stage: 'identification' }],
+        isParentUIField: null,
+        hasCsvOutputs: false,
       });
       expect(rows.get(full.id)).toMatchObject({
-        dataStatusCounts: { assignedCount: 4, total: 4 }, dataStatusUIField: 'Received', isLate: false, workPaperStatusUIField: 'Available Rerun',
-        processStatus: 'Ready', hasErrors: false, isParentUIField: 'Parent (empty)', hasCsvOutputs: true, mappings: [m.id],
+        dataStatusCounts: { assignedCount: 4, total: 4 },
+        dataStatusUIField: 'Received',
+        isLate: false,
+        workPaperStatusUIField: 'Available Rerun',
+        processStatus: 'Ready',
+        hasErrors: false,
+        isParentUIField: 'Parent (empty)',
+        hasCsvOutputs: true,
+        mappings: [m.id],
       });
       expect(rows.get(big.id)).toMatchObject({ dataStatusUIField: 'Too large', processStatus: 'Ready', hasErrors: true, isLate: false });
       expect(listFunds(local, null, { filters: [{ field: 'processStatus', type: 'enum', value: ['Processing'] }] }).rows.map((r) => r.id)).toEqual([late.id]);
@@ -147,9 +273,20 @@ describe('auditor listing', () => {
     expect(r.rows.map((x) => x.id)).toEqual([ids.c, ids.b, ids.a, ids.e]);
     expect(r.pagination).toEqual({ offset: 0, limit: 10, count: 4 });
     expect(r.rows[0]).toMatchObject({
-      id: ids.c, type: null, administrator: 'Alpha Fund Services', dueDate: daysFromToday(-3), uploadStatus: 'Completed - Fund Closed',
-      dataRequestStatus: 'NotRequested', dataStatus: 'Late', dataStatusUIField: 'Late', isLate: true, isStatusUnChanged: false,
-      workPaperStatusUIField: 'Not available', calculationStatus: null, isParentUIField: null, parentId: null,
+      id: ids.c,
+      type: null,
+      administrator: 'Alpha Fund Services',
+      dueDate: daysFromToday(-3),
+      uploadStatus: 'Completed - Fund Closed',
+      dataRequestStatus: 'NotRequested',
+      dataStatus: 'Late',
+      dataStatusUIField: 'Late',
+      isLate: true,
+      isStatusUnChanged: false,
+      workPaperStatusUIField: 'Not available',
+      calculationStatus: null,
+      isParentUIField: null,
+      parentId: null,
     });
     expect(r.rows[0].dataStatusCounts.total).toBe(2);
     expect(listFundsForAuditor(ctx, { offset: 1, limit: 1, sort: { field: 'name', order: 'asc' } }).rows.map((x) => x.name)).toEqual(['Boreal Bond']);

@@ -12,9 +12,11 @@ import { administrators, fundRequests as fr, savedFilters, users } from '../../d
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
-import { dataRequestStatusLabel, deriveFields, loadFundFacts, statusLabel, todayIso, type DataStatusCounts, type FundFacts, type WorkPaperStatusCounts } from './derive.js';
-import { normalizeStatus, type FundRow } from './fields.js';
+import type { FundRow } from './fields.js';
 import { cachedListing, cachedListingJson } from './listing-cache.js';
+import { toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
+
+export { toAuditorRow, toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
 import { FIELD_ALIASES, LISTING_FIELDS } from './listing-fields.js';
 import { searchCondition } from './listing-search.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
@@ -29,55 +31,16 @@ export const listingInputSchema = z.object({
   sorting: z.unknown().optional(),
   search: z.string().max(200).optional().nullable(),
   offset: z.coerce.number().int().min(0).optional(),
-  pagination: z.object({
-    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
-  }).partial().optional(),
+  pagination: z
+    .object({
+      limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
+      offset: z.coerce.number().int().min(0).optional(),
+    })
+    .partial()
+    .optional(),
   filterId: z.coerce.number().int().positive().optional().nullable(),
 });
 export type ListingInput = z.output<typeof listingInputSchema>;
-
-export interface Pagination {
-  offset: number;
-  limit: number;
-  count: number;
-}
-
-/** A delivery listing row (delivery spec section 3 "Fund request (listing row)"). */
-export interface FundListingRow {
-  id: number; name: string; client: string; fundCode: string | null; alternateCodes: string[];
-  status: string; statusLabel: string; administrator: string | null; administratorCode: string | null; administratorId: number | null;
-  country: string | null; currency: string | null; engagementCode: string | null; accounting_standard: string | null; structure: string | null;
-  outputType: string | null; requestDate: string | null; period_end: string | null; periodStart: string | null; auditStart: string | null;
-  navClose: string | null; dataDue: string | null; hasErrors: boolean; runningProcesses: Array<{ status: string; stage: string }>;
-  dataStatusCounts: DataStatusCounts; workPaperStatusCounts: WorkPaperStatusCounts; dataRequestStatus: string; dataRequestStatusLabel: string;
-  selfOnboarded: boolean; hasCsvOutputs: boolean; group_key: string | null; aggreg_consol_flag: string | null; needs_rerun: boolean;
-  parentId: number | null; children: number[]; aggreg_force_run: boolean; mappings: number[]; external_valuations: string;
-  price_type_1: string | null; price_type_2: string | null; price_type_3: string | null; price_type_4: string | null;
-  price_source_1: string | null; price_source_2: string | null; price_source_3: string | null;
-  audit_comments: string | null; administrator_comments: string | null; delivery_comments: string | null;
-  created_by: string | null; rerunDate: string | null; rerun_by: string | null; rerun_by_role: string | null;
-  PM: number | null; TE: number | null; SAD: number | null; RTTPlus: number | null; RTTMinus: number | null;
-  gfisClientCode: string | null; connected_audit: boolean; notes: string | null;
-  processStatus: 'Processing' | 'Ready' | 'Idle'; dataStatusUIField: string; workPaperStatusUIField: string; isParentUIField: string | null; isLate: boolean;
-}
-
-/** An auditor listing row (auditor spec section 3 "Fund (listing row, auditor)"). */
-export interface AuditorFundRow {
-  id: number; name: string; client: string; type: string | null; administrator: string | null; dueDate: string | null;
-  uploadStatus: string; dataRequestStatus: string; dataStatus: string; dataStatusUIField: string; dataStatusCounts: DataStatusCounts;
-  workPaperStatusCounts: WorkPaperStatusCounts; workPaperStatusUIField: string; isLate: boolean; calculationStatus: string | null;
-  isStatusUnChanged: boolean; isParentUIField: string | null; group_key: string | null; aggreg_consol_flag: string | null; parentId: number | null;
-}
-
-/** One fund as read by the page query. */
-export interface FundPageRow {
-  fund: FundRow;
-  administratorName: string | null;
-  administratorCode: string | null;
-  createdBy: string | null;
-  rerunBy: string | null;
-}
 
 const nameOf = (u: { firstName: string; lastName: string; username: string } | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u.username : null);
 
@@ -88,25 +51,55 @@ export function withNames(ctx: AppContext, funds: FundRow[]): FundPageRow[] {
   const admins = new Map<number, { name: string; code: string }>();
   const people = new Map<number, { firstName: string; lastName: string; username: string }>();
   for (let i = 0; i < adminIds.length; i += 500) {
-    for (const a of ctx.db.select({ id: administrators.id, name: administrators.name, code: administrators.code }).from(administrators).where(inArray(administrators.id, adminIds.slice(i, i + 500))).all()) admins.set(a.id, a);
+    for (const a of ctx.db
+      .select({ id: administrators.id, name: administrators.name, code: administrators.code })
+      .from(administrators)
+      .where(inArray(administrators.id, adminIds.slice(i, i + 500)))
+      .all())
+      admins.set(a.id, a);
   }
   for (let i = 0; i < userIds.length; i += 500) {
-    for (const u of ctx.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username }).from(users).where(inArray(users.id, userIds.slice(i, i + 500))).all()) people.set(u.id, u);
+    for (const u of ctx.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username })
+      .from(users)
+      .where(inArray(users.id, userIds.slice(i, i + 500)))
+      .all())
+      people.set(u.id, u);
   }
   return funds.map((fund) => {
     const admin = fund.administratorId === null ? undefined : admins.get(fund.administratorId);
     return {
-      fund, administratorName: admin?.name ?? null, administratorCode: admin?.code ?? null,
-      createdBy: nameOf(people.get(fund.createdById ?? -1)), rerunBy: nameOf(people.get(fund.rerunById ?? -1)),
+      fund,
+      administratorName: admin?.name ?? null,
+      administratorCode: admin?.code ?? null,
+      createdBy: nameOf(people.get(fund.createdById ?? -1)),
+      rerunBy: nameOf(people.get(fund.rerunById ?? -1)),
     };
   });
 }
 
 /** The fund page query: filters, search, sort, offset and limit; `limit` null reads every row. */
 export function queryFundPage(ctx: AppContext, where: SQL | undefined, order: SQL[], offset: number, limit: number | null): FundPageRow[] {
-  if (limit === null) return withNames(ctx, ctx.db.select().from(fr).where(where).orderBy(...order).all());
+  if (limit === null)
+    return withNames(
+      ctx,
+      ctx.db
+        .select()
+        .from(fr)
+        .where(where)
+        .orderBy(...order)
+        .all(),
+    );
   // sort ids only (a narrow sort), then read the page's rows by id
-  const ids = ctx.db.select({ id: fr.id }).from(fr).where(where).orderBy(...order).limit(limit).offset(offset).all().map((r) => r.id);
+  const ids = ctx.db
+    .select({ id: fr.id })
+    .from(fr)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.id);
   return withNames(ctx, fundsByIds(ctx, ids));
 }
 
@@ -118,7 +111,11 @@ export function fundsByIds(ctx: AppContext, ids: number[]): FundRow[] {
   let stmt = fundsByIdsStatements.get(ctx);
   if (!stmt) {
     // one statement prepared once per context, the ids passed as one JSON array
-    stmt = ctx.db.select().from(fr).where(sql`${fr.id} in (select value from json_each(${sql.placeholder('ids')}))`).prepare();
+    stmt = ctx.db
+      .select()
+      .from(fr)
+      .where(sql`${fr.id} in (select value from json_each(${sql.placeholder('ids')}))`)
+      .prepare();
     fundsByIdsStatements.set(ctx, stmt);
   }
   const rows = new Map<number, FundRow>();
@@ -128,7 +125,13 @@ export function fundsByIds(ctx: AppContext, ids: number[]): FundRow[] {
 
 /** Ids of the funds matching a condition, in order. */
 export function queryFundIds(ctx: AppContext, where: SQL | undefined, order: SQL[]): number[] {
-  return ctx.db.select({ id: fr.id }).from(fr).where(where).orderBy(...order).all().map((r) => r.id);
+  return ctx.db
+    .select({ id: fr.id })
+    .from(fr)
+    .where(where)
+    .orderBy(...order)
+    .all()
+    .map((r) => r.id);
 }
 
 /** Number of funds matching a condition. */
@@ -179,36 +182,6 @@ export function pageOf(input: Pick<ListingInput, 'offset' | 'pagination'>): { of
   return { offset, limit };
 }
 
-/** Shapes delivery listing rows with their derived fields. */
-export function toListingRows(ctx: AppContext, page: FundPageRow[], facts = loadFundFacts(ctx, page.map((p) => p.fund.id))): FundListingRow[] {
-  const today = todayIso();
-  return page.map(({ fund: f, administratorName, administratorCode, createdBy, rerunBy }) => {
-    const x = facts.get(f.id)!;
-    const d = deriveFields(f, x, today);
-    return {
-      id: f.id, name: f.name, client: f.client, fundCode: x.mainCode, alternateCodes: x.alternateCodes,
-      status: normalizeStatus(f.status), statusLabel: statusLabel(f.status),
-      administrator: administratorName, administratorCode, administratorId: f.administratorId,
-      country: f.country, currency: f.currency, engagementCode: f.engagementCode, accounting_standard: f.accountingStandard,
-      structure: f.structure, outputType: f.outputType, requestDate: f.requestDate, period_end: f.periodEnd, periodStart: f.periodStart,
-      auditStart: f.auditStartDate, navClose: f.navCloseDate, dataDue: f.dueDate, hasErrors: d.hasErrors, runningProcesses: x.runningProcesses,
-      dataStatusCounts: d.dataStatusCounts, workPaperStatusCounts: d.workPaperStatusCounts,
-      dataRequestStatus: f.dataRequestStatus, dataRequestStatusLabel: dataRequestStatusLabel(f.dataRequestStatus),
-      selfOnboarded: f.selfOnboarded, hasCsvOutputs: x.hasCsvOutputs, group_key: f.groupKey, aggreg_consol_flag: f.aggregConsolFlag,
-      needs_rerun: f.needsRerun, parentId: f.parentId, children: x.children, aggreg_force_run: f.aggregForceRun, mappings: x.mappings,
-      external_valuations: f.externalValuations,
-      price_type_1: f.priceType1, price_type_2: f.priceType2, price_type_3: f.priceType3, price_type_4: f.priceType4,
-      price_source_1: f.priceSource1, price_source_2: f.priceSource2, price_source_3: f.priceSource3,
-      audit_comments: f.auditComments, administrator_comments: f.administratorComments, delivery_comments: f.deliveryComments,
-      created_by: createdBy, rerunDate: f.rerunDate, rerun_by: rerunBy, rerun_by_role: f.rerunByRole,
-      PM: f.pm, TE: f.te, SAD: f.sad, RTTPlus: f.rttPlus, RTTMinus: f.rttMinus, gfisClientCode: f.gfisClientCode,
-      connected_audit: f.connectedAudit, notes: f.notes,
-      processStatus: d.processStatus, dataStatusUIField: d.dataStatusUIField, workPaperStatusUIField: d.workPaperStatusUIField,
-      isParentUIField: d.isParentUIField, isLate: d.isLate,
-    };
-  });
-}
-
 /**
  * One page of the delivery listing (POST /funds/listing), served from the listing cache while no
  * write touched what it reads (see listing-cache.ts).
@@ -228,47 +201,81 @@ export function listFundsJson(ctx: AppContext, user: User | null, input: Listing
 
 /** The cache key of a listing request; a saved filter of one user is that user's, so the key names the user only then. */
 export function listingKey(user: User | null, input: ListingInput, offset: number, limit: number): string {
-  return JSON.stringify(['delivery', input.filters ?? null, input.sorting ?? null, input.search?.trim() || null, offset, limit, input.filterId ?? null, input.filterId ? user?.id ?? null : null]);
+  return JSON.stringify([
+    'delivery',
+    input.filters ?? null,
+    input.sorting ?? null,
+    input.search?.trim() || null,
+    offset,
+    limit,
+    input.filterId ?? null,
+    input.filterId ? (user?.id ?? null) : null,
+  ]);
 }
 
 /**
  * The uncached listing query behind `listFunds` (the read pool runs it for requests).
  * @throws ValidationError for bad filters or sorting; NotFoundError for an unknown filterId
  */
-export function queryListing(ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number): { rows: FundListingRow[]; pagination: Pagination } {
+export function queryListing(
+  ctx: AppContext,
+  user: User | null,
+  input: ListingInput,
+  offset: number,
+  limit: number,
+): { rows: FundListingRow[]; pagination: Pagination } {
   heavyWork('an uncached listing query');
   const q = buildFundQuery(ctx, user, input);
   let ids: Array<{ id: number; total?: number }>;
   if (input.search?.trim()) {
     // a search reads every match anyway: count them in the same pass
-    ids = ctx.db.select({ id: fr.id, total: sql<number>`count(*) over ()` }).from(fr).where(q.where).orderBy(...q.order).limit(limit).offset(offset).all();
+    ids = ctx.db
+      .select({ id: fr.id, total: sql<number>`count(*) over ()` })
+      .from(fr)
+      .where(q.where)
+      .orderBy(...q.order)
+      .limit(limit)
+      .offset(offset)
+      .all();
   } else {
-    ids = ctx.db.select({ id: fr.id }).from(fr).where(q.where).orderBy(...q.order).limit(limit).offset(offset).all();
+    ids = ctx.db
+      .select({ id: fr.id })
+      .from(fr)
+      .where(q.where)
+      .orderBy(...q.order)
+      .limit(limit)
+      .offset(offset)
+      .all();
   }
   // a full page (or one past the end) needs the count: one per distinct filter and search, whatever the page and sort
-  const count = ids[0]?.total ?? (ids.length < limit && (ids.length > 0 || offset === 0) ? offset + ids.length
-    : cachedListing(ctx, JSON.stringify(['delivery-count', input.filters ?? null, input.search?.trim() || null, input.filterId ?? null, input.filterId ? user?.id ?? null : null]), () => countFunds(ctx, q.where)));
-  return { rows: toListingRows(ctx, withNames(ctx, fundsByIds(ctx, ids.map((r) => r.id)))), pagination: { offset, limit, count } };
-}
-
-/** Shapes an auditor listing row. */
-export function toAuditorRow(p: FundPageRow, facts: FundFacts, today = todayIso()): AuditorFundRow {
-  const f = p.fund;
-  const d = deriveFields(f, facts, today);
+  const count =
+    ids[0]?.total ??
+    (ids.length < limit && (ids.length > 0 || offset === 0)
+      ? offset + ids.length
+      : cachedListing(
+          ctx,
+          JSON.stringify([
+            'delivery-count',
+            input.filters ?? null,
+            input.search?.trim() || null,
+            input.filterId ?? null,
+            input.filterId ? (user?.id ?? null) : null,
+          ]),
+          () => countFunds(ctx, q.where),
+        ));
   return {
-    id: f.id, name: f.name, client: f.client, type: f.structure, administrator: p.administratorName, dueDate: f.dueDate,
-    uploadStatus: normalizeStatus(f.status), dataRequestStatus: f.dataRequestStatus, dataStatus: d.dataStatusUIField,
-    dataStatusUIField: d.dataStatusUIField, dataStatusCounts: d.dataStatusCounts, workPaperStatusCounts: d.workPaperStatusCounts,
-    workPaperStatusUIField: d.workPaperStatusUIField, isLate: d.isLate, calculationStatus: d.calculationStatus, isStatusUnChanged: false,
-    isParentUIField: d.isParentUIField, group_key: f.groupKey, aggreg_consol_flag: f.aggregConsolFlag, parentId: f.parentId,
+    rows: toListingRows(
+      ctx,
+      withNames(
+        ctx,
+        fundsByIds(
+          ctx,
+          ids.map((r) => r.id),
+        ),
+      ),
+    ),
+    pagination: { offset, limit, count },
   };
-}
-
-/** Auditor rows for page rows (facts loaded in batches). */
-export function toAuditorRows(ctx: AppContext, page: FundPageRow[]): AuditorFundRow[] {
-  const facts = loadFundFacts(ctx, page.map((p) => p.fund.id));
-  const today = todayIso();
-  return page.map((p) => toAuditorRow(p, facts.get(p.fund.id)!, today));
 }
 
 /** Auditor sorting: a field of the auditor row (or listing field) and order; default dueDate descending. */
@@ -289,7 +296,11 @@ export interface AuditorListInput {
 export function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): { rows: AuditorFundRow[]; pagination: Pagination } {
   heavyWork('an auditor listing query');
   const { offset, limit } = pageOf({ offset: input.offset, pagination: { limit: input.limit ?? DEFAULT_LIMIT } });
-  const sorting = normalizeSorting(input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [{ field: 'dataDue', order: 'desc' }], LISTING_FIELDS, FIELD_ALIASES);
+  const sorting = normalizeSorting(
+    input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [{ field: 'dataDue', order: 'desc' }],
+    LISTING_FIELDS,
+    FIELD_ALIASES,
+  );
   const conditions: Array<SQL | undefined> = [ne(fr.status, 'Deleted')];
   if (input.tpa !== undefined) conditions.push(eq(fr.administratorId, administratorIdOf(ctx, input.tpa)));
   const where = and(...conditions);
@@ -301,8 +312,11 @@ export function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): {
 /** The id of an administrator given by code or id. @throws NotFoundError */
 export function administratorIdOf(ctx: AppContext, tpa: string | number): number {
   const asId = typeof tpa === 'number' ? tpa : /^\d+$/.test(tpa) ? Number(tpa) : null;
-  const row = ctx.db.select({ id: administrators.id }).from(administrators)
-    .where(asId !== null ? or(eq(administrators.id, asId), eq(administrators.code, String(tpa))) : eq(administrators.code, String(tpa).trim().toLowerCase())).get();
+  const row = ctx.db
+    .select({ id: administrators.id })
+    .from(administrators)
+    .where(asId !== null ? or(eq(administrators.id, asId), eq(administrators.code, String(tpa))) : eq(administrators.code, String(tpa).trim().toLowerCase()))
+    .get();
   if (!row) throw new NotFoundError(`No such administrator: ${tpa}`);
   return row.id;
 }

@@ -16,7 +16,11 @@ import { listingKey, pageOf, type AuditorFundRow, type ListingInput, type Pagina
  * `listFundsJson` with cache misses answered by the read pool (delivery `POST /funds/listing`).
  * @throws ValidationError for bad filters, sorting or page bounds; NotFoundError for an unknown filterId
  */
-export function listFundsJsonOffThread(ctx: AppContext, user: User | null, input: ListingInput = {}): Promise<{ readonly json: string; readonly encoded?: { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } }> {
+export function listFundsJsonOffThread(
+  ctx: AppContext,
+  user: User | null,
+  input: ListingInput = {},
+): Promise<{ readonly json: string; readonly encoded?: { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } }> {
   const { offset, limit } = pageOf(input);
   return cachedListingJsonAsync(ctx, listingKey(user, input, offset, limit), () => runTask(ctx, 'read', 'funds.listing-page', [user, input, offset, limit]));
 }

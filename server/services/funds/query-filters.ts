@@ -84,7 +84,8 @@ export function normalizeFilters(input: unknown, registry: FieldRegistry): Listi
     if (!isRecord(raw) || typeof raw.field !== 'string') throw new ValidationError(`Filter ${i + 1} needs a field name`);
     const field = raw.field;
     const def = registry[field];
-    if (!def) throw new ValidationError(`Unknown filter field: ${field}`, [`Unknown filter field: ${field}; known fields: ${Object.keys(registry).join(', ')}`]);
+    if (!def)
+      throw new ValidationError(`Unknown filter field: ${field}`, [`Unknown filter field: ${field}; known fields: ${Object.keys(registry).join(', ')}`]);
     const type = raw.type as FilterType;
     if (!FILTER_TYPES.includes(type)) throw new ValidationError(`Filter ${field}: type must be one of ${FILTER_TYPES.join(', ')}`);
     if (!def.types.includes(type)) throw new ValidationError(`Filter ${field}: cannot be filtered by ${type} (use ${def.types.join(' or ')})`);
@@ -127,7 +128,12 @@ export function filterCondition(f: ListingFilter, registry: FieldRegistry): SQL 
   const expr = def.expr as SQL;
   switch (f.type) {
     case 'enum':
-      return f.value.length ? inArray(expr, f.value.map((v) => (def.enumValue ? def.enumValue(v) : v))) : undefined;
+      return f.value.length
+        ? inArray(
+            expr,
+            f.value.map((v) => (def.enumValue ? def.enumValue(v) : v)),
+          )
+        : undefined;
     case 'text':
       return f.value.trim() ? containsText(expr, f.value.trim()) : undefined;
     case 'date':

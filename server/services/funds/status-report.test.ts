@@ -10,7 +10,12 @@ beforeEach(async () => {
 afterEach(() => ctx.dispose());
 
 /** A fund needing the 4 input types, with `assigned` of them received and `disabled` marked not required. */
-function fundWithFiles(client: string, tpa: number | null, assigned: number, opts: { status?: 'Approved' | 'Issued' | 'Deleted' | 'Pending'; due?: string; disabled?: number } = {}) {
+function fundWithFiles(
+  client: string,
+  tpa: number | null,
+  assigned: number,
+  opts: { status?: 'Approved' | 'Issued' | 'Deleted' | 'Pending'; due?: string; disabled?: number } = {},
+) {
   const f = insertFund(ctx, { client, administratorId: tpa, status: opts.status ?? 'Approved', dueDate: opts.due ?? daysFromToday(-2) });
   const types = ['trial_balance', 'holdings', 'transactions', 'share_capital', 'prices'];
   for (let i = 0; i < assigned; i++) insertFundFile(ctx, f.id, { fileType: types[i] });
@@ -35,15 +40,21 @@ describe('status report', () => {
     expect(r.activeFunds).toEqual({ count: 4 });
     expect(r.lateFunds.count).toBe(2);
     expect(r.lateFunds.funds.map((f) => f.id).sort()).toEqual([late3of4.id, lateNone.id].sort());
-    expect(r.lateFunds.clients).toEqual([{ name: 'Helix', count: 1 }, { name: 'Orion', count: 1 }]);
+    expect(r.lateFunds.clients).toEqual([
+      { name: 'Helix', count: 1 },
+      { name: 'Orion', count: 1 },
+    ]);
     expect(r.lateFunds.administrators).toEqual([{ name: 'Alpha', count: 2 }]);
     expect(r.onTimeFunds.count).toBe(2);
     expect(r.onTimeFunds.funds.map((f) => f.id).sort()).toEqual([onTime4of5.id, all.id].sort());
-    expect(r.onTimeFunds.administrators).toEqual([{ name: 'Alpha', count: 1 }, { name: 'Beta', count: 1 }]);
+    expect(r.onTimeFunds.administrators).toEqual([
+      { name: 'Alpha', count: 1 },
+      { name: 'Beta', count: 1 },
+    ]);
     expect(r.lateFunds.funds[0]).toMatchObject({ isLate: true, dataStatusUIField: expect.any(String), uploadStatus: 'Approved' });
   });
 
-  it('uses the job type\'s required files (SOI_ONLY: 2 of 2 on time, 1 of 2 late)', () => {
+  it("uses the job type's required files (SOI_ONLY: 2 of 2 on time, 1 of 2 late)", () => {
     // shares of 4 required types are 0/25/33/50/67/75/100%, so exactly 80% is covered by derive.test.ts (isLate)
     const f80 = insertFund(ctx, { status: 'Approved', dueDate: daysFromToday(-1), jobType: 'SOI_ONLY' });
     insertFundFile(ctx, f80.id, { fileType: 'trial_balance' });

@@ -55,7 +55,10 @@ export function statusReport(ctx: AppContext, today = todayIso()): StatusReport 
   const total = ctx.db.select({ n: sql<number>`count(*)` }).from(fr).where(ne(fr.status, 'Deleted')).get()!.n;
   const activeWhere = and(ne(fr.status, 'Deleted'), ne(fr.status, 'Issued'), isNotNull(fr.dueDate), lt(fr.dueDate, today));
   const page = queryFundPage(ctx, activeWhere, [desc(fr.dueDate), desc(fr.id)], 0, null);
-  const facts = loadFundFacts(ctx, page.map((p) => p.fund.id));
+  const facts = loadFundFacts(
+    ctx,
+    page.map((p) => p.fund.id),
+  );
   const rows = page.map((p) => toAuditorRow(p, facts.get(p.fund.id)!, today));
   return {
     totalFunds: { count: total },

@@ -42,7 +42,13 @@ export function insertFundRequest(sqlite: Database.Database, input: StoreFundInp
   for (const c of input.codes) insertRow(sqlite, fundCodes, { fundRequestId: id, code: c.code, main: c.main });
   for (const r of input.recipients ?? []) insertRow(sqlite, recipients, { fundRequestId: id, fullName: r.full_name ?? '', email: r.email, role: r.role });
   for (const mappingId of input.mappingIds ?? []) insertRow(sqlite, fundMappings, { fundRequestId: id, mappingId });
-  insertRow(sqlite, trail, { fundRequestId: id, userId: input.userId, action: input.action, before: null, after: { ...input.fields, fund_codes: input.codes } });
+  insertRow(sqlite, trail, {
+    fundRequestId: id,
+    userId: input.userId,
+    action: input.action,
+    before: null,
+    after: { ...input.fields, fund_codes: input.codes },
+  });
   return id;
 }
 
@@ -50,26 +56,48 @@ export function insertFundRequest(sqlite: Database.Database, input: StoreFundInp
  * Updates a fund request's fields, and replaces its codes / recipients / mappings when given.
  * @param before the wire fields before the change, for the trail
  */
-export function updateFundRequest(tx: Tx, id: number, input: Omit<StoreFundInput, 'administratorId'> & { administratorId?: number | null; before: unknown }): void {
+export function updateFundRequest(
+  tx: Tx,
+  id: number,
+  input: Omit<StoreFundInput, 'administratorId'> & { administratorId?: number | null; before: unknown },
+): void {
   const values = { ...fromFundFields(input.fields), ...input.extra, updatedAt: new Date().toISOString() } as Partial<FundInsert>;
   if (input.administratorId !== undefined) values.administratorId = input.administratorId;
   tx.update(fundRequests).set(values).where(eq(fundRequests.id, id)).run();
   if (input.codes.length) {
     const keep = input.codes.map((c) => c.code);
-    tx.delete(fundCodes).where(and(eq(fundCodes.fundRequestId, id), not(inArray(fundCodes.code, keep)))).run();
+    tx.delete(fundCodes)
+      .where(and(eq(fundCodes.fundRequestId, id), not(inArray(fundCodes.code, keep))))
+      .run();
     for (const c of input.codes) {
-      const row = tx.select().from(fundCodes).where(and(eq(fundCodes.fundRequestId, id), eq(fundCodes.code, c.code))).get();
+      const row = tx
+        .select()
+        .from(fundCodes)
+        .where(and(eq(fundCodes.fundRequestId, id), eq(fundCodes.code, c.code)))
+        .get();
       if (row) tx.update(fundCodes).set({ main: c.main }).where(eq(fundCodes.id, row.id)).run();
       else tx.insert(fundCodes).values({ fundRequestId: id, code: c.code, main: c.main }).run();
     }
   }
   if (input.recipients) {
     tx.delete(recipients).where(eq(recipients.fundRequestId, id)).run();
-    if (input.recipients.length) tx.insert(recipients).values(input.recipients.map((r) => ({ fundRequestId: id, fullName: r.full_name ?? '', email: r.email, role: r.role }))).run();
+    if (input.recipients.length)
+      tx.insert(recipients)
+        .values(input.recipients.map((r) => ({ fundRequestId: id, fullName: r.full_name ?? '', email: r.email, role: r.role })))
+        .run();
   }
   if (input.mappingIds) {
     tx.delete(fundMappings).where(eq(fundMappings.fundRequestId, id)).run();
-    if (input.mappingIds.length) tx.insert(fundMappings).values(input.mappingIds.map((mappingId) => ({ fundRequestId: id, mappingId }))).run();
+    if (input.mappingIds.length)
+      tx.insert(fundMappings)
+        .values(input.mappingIds.map((mappingId) => ({ fundRequestId: id, mappingId })))
+        .run();
   }
-  writeTrail(tx, { fundRequestId: id, userId: input.userId, action: input.action, before: input.before, after: { ...input.fields, ...(input.codes.length ? { fund_codes: input.codes } : {}) } });
+  writeTrail(tx, {
+    fundRequestId: id,
+    userId: input.userId,
+    action: input.action,
+    before: input.before,
+    after: { ...input.fields, ...(input.codes.length ? { fund_codes: input.codes } : {}) },
+  });
 }

@@ -60,8 +60,15 @@ export function listTrail(ctx: AppContext, input: TrailInput): { rows: TrailRow[
   const sorting = normalizeSorting(input.sorting, TRAIL_FIELDS, { created_at: 'date', timestamp: 'date' });
   const where = and(eq(trail.fundRequestId, id), ...filters.map((f) => filterCondition(f, TRAIL_FIELDS)));
   const order = [...(sorting.length ? orderTerms(sorting, TRAIL_FIELDS) : [desc(trail.createdAt)]), desc(trail.id)];
-  const rows = ctx.db.select({ id: trail.id, user: userName, userId: trail.userId, date: trail.createdAt, action: trail.action, before: trail.before, after: trail.after })
-    .from(trail).leftJoin(users, eq(users.id, trail.userId)).where(where).orderBy(...order).limit(limit).offset(offset).all();
+  const rows = ctx.db
+    .select({ id: trail.id, user: userName, userId: trail.userId, date: trail.createdAt, action: trail.action, before: trail.before, after: trail.after })
+    .from(trail)
+    .leftJoin(users, eq(users.id, trail.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all();
   const count = ctx.db.select({ n: sql<number>`count(*)` }).from(trail).leftJoin(users, eq(users.id, trail.userId)).where(where).get()!.n;
   return { rows, pagination: { offset, limit, count } };
 }

@@ -21,5 +21,7 @@ export interface TrailEntry {
 export function writeTrail(tx: Tx, entries: TrailEntry | TrailEntry[]): void {
   const list = Array.isArray(entries) ? entries : [entries];
   if (!list.length) return;
-  tx.insert(trail).values(list.map((e) => ({ fundRequestId: e.fundRequestId, userId: e.userId, action: e.action, before: e.before ?? null, after: e.after ?? null }))).run();
+  tx.insert(trail)
+    .values(list.map((e) => ({ fundRequestId: e.fundRequestId, userId: e.userId, action: e.action, before: e.before ?? null, after: e.after ?? null })))
+    .run();
 }

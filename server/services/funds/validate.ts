@@ -8,6 +8,10 @@ import { ValidationError } from '../../errors.js';
  */
 export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new ValidationError('The request is not valid', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`));
+  if (!parsed.success)
+    throw new ValidationError(
+      'The request is not valid',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`),
+    );
   return parsed.data;
 }

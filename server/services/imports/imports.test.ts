@@ -34,8 +34,14 @@ describe('imports', () => {
     const api = apiClient(ctx);
     const token = sessionToken(ctx, ctx.boot.admin.id);
     const names = async (body: unknown) => (await api.post('import/list', body, token)).body.payload.rows.map((r: { fileName: string }) => r.fileName);
-    expect(await names({ sorting: [{ field: 'fileName', order: 'asc' }] })).toEqual(['MFS_CAPITAL_S000013795_20230331.csv', 'MFS_PRICES_S000013795_20230331.csv', 'MFS_TB_S000013795_20230331.csv']);
-    expect(await names({ sorting: [{ field: 'fileName', order: 'desc' }], pagination: { limit: 1 }, offset: 1 })).toEqual(['MFS_PRICES_S000013795_20230331.csv']);
+    expect(await names({ sorting: [{ field: 'fileName', order: 'asc' }] })).toEqual([
+      'MFS_CAPITAL_S000013795_20230331.csv',
+      'MFS_PRICES_S000013795_20230331.csv',
+      'MFS_TB_S000013795_20230331.csv',
+    ]);
+    expect(await names({ sorting: [{ field: 'fileName', order: 'desc' }], pagination: { limit: 1 }, offset: 1 })).toEqual([
+      'MFS_PRICES_S000013795_20230331.csv',
+    ]);
     const page = (await api.post('import/list', { filters: { status: ['Awaiting'] }, pagination: { limit: 2 } }, token)).body.payload;
     expect(page.pagination).toEqual({ offset: 0, limit: 2, count: 3 });
     expect((await api.post('import/list', { filters: { status: ['Error'] } }, token)).body.payload.pagination.count).toBe(0);
@@ -45,9 +51,15 @@ describe('imports', () => {
   });
 
   it('needs an administrator and refuses empty files', () => {
-    expect(() => importFile(ctx, { administratorCode: '', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('Choose an administrator before importing files');
-    expect(() => importFile(ctx, { administratorCode: 'nobody', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow('No administrator with code: nobody');
-    expect(() => importFile(ctx, { administratorCode: 'demo_test', fileName: 'x.csv', bytes: Buffer.alloc(0), userId: null, source: 'cli' })).toThrow('x.csv: the file is empty');
+    expect(() => importFile(ctx, { administratorCode: '', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow(
+      'Choose an administrator before importing files',
+    );
+    expect(() => importFile(ctx, { administratorCode: 'nobody', fileName: 'x.csv', bytes: Buffer.from('a'), userId: null, source: 'cli' })).toThrow(
+      'No administrator with code: nobody',
+    );
+    expect(() => importFile(ctx, { administratorCode: 'demo_test', fileName: 'x.csv', bytes: Buffer.alloc(0), userId: null, source: 'cli' })).toThrow(
+      'x.csv: the file is empty',
+    );
   });
 
   it('answers an over-size upload with the file-too-large response', async () => {
@@ -55,7 +67,11 @@ describe('imports', () => {
     try {
       const form = new FormData();
       form.append('administrator', 'demo_test');
-      form.append('upload', new Blob([readFileSync(join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv'))]), 'holdings.csv');
+      form.append(
+        'upload',
+        new Blob([readFileSync(join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv'))]),
+        'holdings.csv',
+      );
       const res = await apiClient(small).call('POST', 'import/files', { token: sessionToken(small, small.boot.admin.id), body: form });
       expect(res.status).toBe(413);
       expect(res.body.message).toBe('File upload failed. File size limit has been reached 1024B');

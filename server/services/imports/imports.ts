@@ -53,20 +53,41 @@ export type ImportContent = { bytes: Uint8Array; path?: undefined } | { path: st
  * @returns the import row; `payload.duplicateOf` names an earlier import of identical bytes
  * @throws ValidationError for a missing administrator, a nameless or empty file
  */
-export function importFile(ctx: AppContext, input: { administratorCode: string; fileName: string; userId: number | null; source: ImportSource; fundRequestId?: number } & ImportContent): ImportView {
+export function importFile(
+  ctx: AppContext,
+  input: { administratorCode: string; fileName: string; userId: number | null; source: ImportSource; fundRequestId?: number } & ImportContent,
+): ImportView {
   const admin = administratorByCode(ctx, input.administratorCode);
   if (!input.fileName.trim()) throw new ValidationError('The file has no name');
   const size = input.bytes ? input.bytes.byteLength : statSync(input.path).size;
   if (size === 0) throw new ValidationError(`${input.fileName}: the file is empty`);
   const blob = input.bytes ? ctx.blobs.put(input.bytes) : ctx.blobs.putFile(input.path);
-  const earlier = ctx.db.select().from(importFiles)
-    .where(and(eq(importFiles.sha256, blob.key), eq(importFiles.administratorId, admin.id), ne(importFiles.status, 'Error'))).orderBy(asc(importFiles.id)).get();
+  const earlier = ctx.db
+    .select()
+    .from(importFiles)
+    .where(and(eq(importFiles.sha256, blob.key), eq(importFiles.administratorId, admin.id), ne(importFiles.status, 'Error')))
+    .orderBy(asc(importFiles.id))
+    .get();
   const row = ctx.db.transaction((tx) => {
-    const inserted = tx.insert(importFiles).values({
-      administratorId: admin.id, fileName: input.fileName, sha256: blob.key, size: blob.size, source: input.source,
-      status: earlier ? 'Finished' : 'Awaiting', userId: input.userId,
-      payload: earlier ? { duplicateOf: earlier.id, warning: `The same file was already imported as ${earlier.fileName} (import ${earlier.id}); it was not processed again.` } : { fundRequestId: input.fundRequestId ?? null },
-    }).returning().get();
+    const inserted = tx
+      .insert(importFiles)
+      .values({
+        administratorId: admin.id,
+        fileName: input.fileName,
+        sha256: blob.key,
+        size: blob.size,
+        source: input.source,
+        status: earlier ? 'Finished' : 'Awaiting',
+        userId: input.userId,
+        payload: earlier
+          ? {
+              duplicateOf: earlier.id,
+              warning: `The same file was already imported as ${earlier.fileName} (import ${earlier.id}); it was not processed again.`,
+            }
+          : { fundRequestId: input.fundRequestId ?? null },
+      })
+      .returning()
+      .get();
     return inserted;
   });
   if (!earlier) enqueue(ctx, { stage: 'identification', fundRequestId: null, payload: { importFileId: row.id }, createdById: input.userId });
@@ -76,11 +97,28 @@ export function importFile(ctx: AppContext, input: { administratorCode: string; 
 }
 
 /** Sets an import file's status (and merges its payload); publishes the change. */
-export function setImportStatus(ctx: AppContext, id: number, status: ImportStatus, payload: Record<string, unknown> = {}, type?: { type?: string | null; subType?: string | null }): void {
+export function setImportStatus(
+  ctx: AppContext,
+  id: number,
+  status: ImportStatus,
+  payload: Record<string, unknown> = {},
+  type?: { type?: string | null; subType?: string | null },
+): void {
   const row = ctx.db.select().from(importFiles).where(eq(importFiles.id, id)).get();
   if (!row) return;
-  const updated = ctx.db.update(importFiles).set({ status, payload: { ...(row.payload ?? {}), ...payload }, updatedAt: new Date().toISOString(), ...(type ?? {}) }).where(eq(importFiles.id, id)).returning().get();
-  ctx.events.publish('import-file', { id, fileName: updated.fileName, status, administratorId: updated.administratorId, error: typeof payload.error === 'string' ? payload.error : undefined });
+  const updated = ctx.db
+    .update(importFiles)
+    .set({ status, payload: { ...(row.payload ?? {}), ...payload }, updatedAt: new Date().toISOString(), ...(type ?? {}) })
+    .where(eq(importFiles.id, id))
+    .returning()
+    .get();
+  ctx.events.publish('import-file', {
+    id,
+    fileName: updated.fileName,
+    status,
+    administratorId: updated.administratorId,
+    error: typeof payload.error === 'string' ? payload.error : undefined,
+  });
 }
 
 /** Sortable columns of the Import files grid (field names of `importView`), to their SQL. */
@@ -106,7 +144,10 @@ export interface ImportSort {
  * @returns `{rows, pagination: {offset, limit, count}}`
  * @throws ValidationError naming an unknown sort field or order
  */
-export function listImports(ctx: AppContext, input: { offset?: number; limit?: number; filters?: { administrator?: string; status?: string[] }; sorting?: ImportSort[] | null } = {}) {
+export function listImports(
+  ctx: AppContext,
+  input: { offset?: number; limit?: number; filters?: { administrator?: string; status?: string[] }; sorting?: ImportSort[] | null } = {},
+) {
   const limit = Math.min(input.limit ?? 200, 1000);
   const offset = input.offset ?? 0;
   const where = and(
@@ -120,8 +161,16 @@ export function listImports(ctx: AppContext, input: { offset?: number; limit?: n
     return s.order === 'desc' ? desc(column) : asc(column);
   });
   if (!order.length) order.push(desc(importFiles.createdAt));
-  const rows = ctx.db.select({ f: importFiles, a: administrators }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id))
-    .where(where).orderBy(...order, desc(importFiles.id)).limit(limit).offset(offset).all();
-  const total = ctx.db.select({ n: count() }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id)).where(where).get()?.n ?? 0;
+  const rows = ctx.db
+    .select({ f: importFiles, a: administrators })
+    .from(importFiles)
+    .leftJoin(administrators, eq(importFiles.administratorId, administrators.id))
+    .where(where)
+    .orderBy(...order, desc(importFiles.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const total =
+    ctx.db.select({ n: count() }).from(importFiles).leftJoin(administrators, eq(importFiles.administratorId, administrators.id)).where(where).get()?.n ?? 0;
   return { rows: rows.map((r) => importView(r.f, r.a)), pagination: { offset, limit, count: total } };
 }

@@ -44,10 +44,18 @@ export class Sweeper {
         if (opts.requireStable !== false && previous !== stat.size) continue;
         try {
           const view = importFile(this.ctx, { administratorCode: admin.code, fileName: name, path: file, userId: null, source: 'sweeper' });
-          this.ctx.db.insert(sweptFiles).values({
-            originalFileName: name, administratorId: admin.id, importFileId: view.id, filePathOnMoveit: file,
-            fileUploadDate: stat.mtime.toISOString(), fileUploaderRealName: null, fileUploaderEmail: null,
-          }).run();
+          this.ctx.db
+            .insert(sweptFiles)
+            .values({
+              originalFileName: name,
+              administratorId: admin.id,
+              importFileId: view.id,
+              filePathOnMoveit: file,
+              fileUploadDate: stat.mtime.toISOString(),
+              fileUploaderRealName: null,
+              fileUploaderEmail: null,
+            })
+            .run();
           imported.push(view.id);
         } catch (err) {
           this.ctx.log.error({ err, file }, 'could not import a dropped file');
@@ -78,12 +86,24 @@ export class Sweeper {
 export function listSweptFiles(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
   const offset = input.offset ?? 0;
   const limit = Math.min(input.limit ?? 200, 1000);
-  const rows = ctx.db.select({ s: sweptFiles, a: administrators }).from(sweptFiles).leftJoin(administrators, eq(sweptFiles.administratorId, administrators.id)).orderBy(desc(sweptFiles.fileDownloadDate), desc(sweptFiles.id)).all();
+  const rows = ctx.db
+    .select({ s: sweptFiles, a: administrators })
+    .from(sweptFiles)
+    .leftJoin(administrators, eq(sweptFiles.administratorId, administrators.id))
+    .orderBy(desc(sweptFiles.fileDownloadDate), desc(sweptFiles.id))
+    .all();
   return {
     rows: rows.slice(offset, offset + limit).map(({ s, a }) => ({
-      id: s.id, original_file_name: s.originalFileName, tpa_id: s.administratorId, tpa: a?.name ?? null, import_file_id: s.importFileId,
-      file_uploader_real_name: s.fileUploaderRealName, file_uploader_email: s.fileUploaderEmail, file_path_on_moveit: s.filePathOnMoveit,
-      file_upload_date: s.fileUploadDate, file_download_date: s.fileDownloadDate,
+      id: s.id,
+      original_file_name: s.originalFileName,
+      tpa_id: s.administratorId,
+      tpa: a?.name ?? null,
+      import_file_id: s.importFileId,
+      file_uploader_real_name: s.fileUploaderRealName,
+      file_uploader_email: s.fileUploaderEmail,
+      file_path_on_moveit: s.filePathOnMoveit,
+      file_upload_date: s.fileUploadDate,
+      file_download_date: s.fileDownloadDate,
     })),
     pagination: { offset, limit, count: rows.length },
   };

@@ -24,9 +24,10 @@ export function mappingCsv(ctx: AppContext, id: number): { fileName: string; tex
 
 /** Every custom mapping with its administrator, owner, client, reason and the funds using it. */
 export function customMappingReport(ctx: AppContext): string {
-  const rows = listMappings(ctx, { kind: 'custom' }).map((m) => [
-    m.administrator.code, m.type, m.description, m.owner, m.clientName, m.rationale, m.updated_at,
-    m.fundRequests.map((f) => f.code ?? f.id).join(' '),
-  ].map(safe));
+  const rows = listMappings(ctx, { kind: 'custom' }).map((m) =>
+    [m.administrator.code, m.type, m.description, m.owner, m.clientName, m.rationale, m.updated_at, m.fundRequests.map((f) => f.code ?? f.id).join(' ')].map(
+      safe,
+    ),
+  );
   return '\ufeff' + stringify([['administrator', 'type', 'name', 'owner', 'client', 'reason', 'updated_at', 'fund_requests'], ...rows]);
 }

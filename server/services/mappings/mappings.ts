@@ -19,7 +19,8 @@ import { writeTrail } from '../funds/trail.js';
 import { fundsUsingMapping, upsertMasterMapping, type MappingRow } from './store.js';
 
 export const NAME_RULE = /^[a-z0-9_]{1,50}$/;
-export const NAME_MESSAGE = 'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
+export const NAME_MESSAGE =
+  'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
 export const CLIENT_RULE = /^[A-Za-z0-9_ ]{1,300}$/;
 export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
 
@@ -80,7 +81,8 @@ export function checkMappingInput(ctx: AppContext, user: User, input: CreateMapp
   const problems: string[] = [];
   if (input.mappingMode === 'custom') {
     if (!input.mappingName || !NAME_RULE.test(input.mappingName)) problems.push(NAME_MESSAGE);
-    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get()) problems.push(`Custom mapping ${input.mappingName} already exist. Please choose different name.`);
+    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get())
+      problems.push(`Custom mapping ${input.mappingName} already exist. Please choose different name.`);
     if (input.clientName && !CLIENT_RULE.test(input.clientName)) problems.push(CLIENT_MESSAGE);
     if (!input.rationale?.trim()) problems.push('A reason for creating the mapping is required');
     else if (input.rationale.length > 50) problems.push('The reason can be at most 50 characters');
@@ -117,12 +119,28 @@ export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInp
   if (input.mappingMode === 'master') {
     saved = upsertMasterMapping(ctx, { administratorId: a.id, adminCode: a.code, type, rows: parsed.rows, userId: user.id }).mapping;
   } else if (existing) {
-    saved = ctx.db.update(mappings).set({ rows: parsed.rows, sha256: hash(parsed.rows), updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get();
+    saved = ctx.db
+      .update(mappings)
+      .set({ rows: parsed.rows, sha256: hash(parsed.rows), updatedAt: new Date().toISOString() })
+      .where(eq(mappings.id, existing.id))
+      .returning()
+      .get();
   } else {
-    saved = ctx.db.insert(mappings).values({
-      administratorId: a.id, type, kind: 'custom', description: input.mappingName!, clientName: input.clientName ?? null,
-      rationale: input.rationale ?? null, userId: user.id, rows: parsed.rows, sha256: hash(parsed.rows),
-    }).returning().get();
+    saved = ctx.db
+      .insert(mappings)
+      .values({
+        administratorId: a.id,
+        type,
+        kind: 'custom',
+        description: input.mappingName!,
+        clientName: input.clientName ?? null,
+        rationale: input.rationale ?? null,
+        userId: user.id,
+        rows: parsed.rows,
+        sha256: hash(parsed.rows),
+      })
+      .returning()
+      .get();
   }
   rerunFunds(ctx, user, fundsAffectedBy(ctx, saved), `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`);
   return saved;
@@ -144,35 +162,89 @@ function hash(rows: unknown): string {
 /** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */
 export function fundsAffectedBy(ctx: AppContext, m: MappingRow): number[] {
   if (m.kind === 'custom') return fundsUsingMapping(ctx, [m.id]).map((f) => f.fundRequestId);
-  const funds = ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(and(eq(fundRequests.administratorId, m.administratorId), inArray(fundRequests.status, ['Pending', 'Approved']))).all();
+  const funds = ctx.db
+    .select({ id: fundRequests.id })
+    .from(fundRequests)
+    .where(and(eq(fundRequests.administratorId, m.administratorId), inArray(fundRequests.status, ['Pending', 'Approved'])))
+    .all();
   return funds.map((f) => f.id);
 }
 
 /** Queues standardization (and so every later stage) again for funds. */
 export function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): void {
-  for (const id of new Set(ids)) enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
+  for (const id of new Set(ids))
+    enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
 }
 
 /** A mapping as the grids show it (spec delivery section 3 "Mapping"). */
-export function mappingView(m: MappingRow, a: { code: string; name: string; id: number }, blocking: Array<{ id: number; code: string | null }>, owner?: string | null) {
+export function mappingView(
+  m: MappingRow,
+  a: { code: string; name: string; id: number },
+  blocking: Array<{ id: number; code: string | null }>,
+  owner?: string | null,
+) {
   return {
-    id: m.id, type: m.type, kind: m.kind, description: m.description, user_auth_id: m.userId, owner: owner ?? null,
-    clientName: m.clientName, rationale: m.rationale, updated_at: m.updatedAt, administratorName: a.name,
-    administrator: { code: a.code, name: a.name, id: a.id }, rowCount: m.rows.length,
-    canLiveMappingBeDeleted: m.kind === 'custom' && blocking.length === 0, fundRequests: blocking,
+    id: m.id,
+    type: m.type,
+    kind: m.kind,
+    description: m.description,
+    user_auth_id: m.userId,
+    owner: owner ?? null,
+    clientName: m.clientName,
+    rationale: m.rationale,
+    updated_at: m.updatedAt,
+    administratorName: a.name,
+    administrator: { code: a.code, name: a.name, id: a.id },
+    rowCount: m.rows.length,
+    canLiveMappingBeDeleted: m.kind === 'custom' && blocking.length === 0,
+    fundRequests: blocking,
   };
 }
 export type MappingView = ReturnType<typeof mappingView>;
 
 /** Every active mapping with its administrator, owner and blocking fund requests. */
 export function listMappings(ctx: AppContext, filter: { administrator?: string; type?: string; kind?: 'master' | 'custom' } = {}): MappingView[] {
-  const rows = ctx.db.select({ m: mappings, a: administrators, u: users }).from(mappings)
-    .innerJoin(administrators, eq(mappings.administratorId, administrators.id)).leftJoin(users, eq(mappings.userId, users.id))
-    .where(eq(mappings.active, true)).orderBy(asc(administrators.name), asc(mappings.type), asc(mappings.kind), asc(mappings.description)).all()
-    .filter(({ m, a }) => (!filter.administrator || a.code === filter.administrator) && (!filter.type || m.type === filter.type) && (!filter.kind || m.kind === filter.kind));
-  const usage = fundsUsingMapping(ctx, rows.map((r) => r.m.id));
-  const codes = usage.length ? ctx.db.select().from(fundCodes).where(and(inArray(fundCodes.fundRequestId, usage.map((u) => u.fundRequestId)), eq(fundCodes.main, true))).all() : [];
-  return rows.map(({ m, a, u }) => mappingView(m, a, usage.filter((x) => x.mappingId === m.id).map((x) => ({ id: x.fundRequestId, code: codes.find((c) => c.fundRequestId === x.fundRequestId)?.code ?? null })), u ? `${u.firstName} ${u.lastName}`.trim() : null));
+  const rows = ctx.db
+    .select({ m: mappings, a: administrators, u: users })
+    .from(mappings)
+    .innerJoin(administrators, eq(mappings.administratorId, administrators.id))
+    .leftJoin(users, eq(mappings.userId, users.id))
+    .where(eq(mappings.active, true))
+    .orderBy(asc(administrators.name), asc(mappings.type), asc(mappings.kind), asc(mappings.description))
+    .all()
+    .filter(
+      ({ m, a }) =>
+        (!filter.administrator || a.code === filter.administrator) && (!filter.type || m.type === filter.type) && (!filter.kind || m.kind === filter.kind),
+    );
+  const usage = fundsUsingMapping(
+    ctx,
+    rows.map((r) => r.m.id),
+  );
+  const codes = usage.length
+    ? ctx.db
+        .select()
+        .from(fundCodes)
+        .where(
+          and(
+            inArray(
+              fundCodes.fundRequestId,
+              usage.map((u) => u.fundRequestId),
+            ),
+            eq(fundCodes.main, true),
+          ),
+        )
+        .all()
+    : [];
+  return rows.map(({ m, a, u }) =>
+    mappingView(
+      m,
+      a,
+      usage
+        .filter((x) => x.mappingId === m.id)
+        .map((x) => ({ id: x.fundRequestId, code: codes.find((c) => c.fundRequestId === x.fundRequestId)?.code ?? null })),
+      u ? `${u.firstName} ${u.lastName}`.trim() : null,
+    ),
+  );
 }
 
 /** The mapping types of a TPA and its mappings of each (spec `GET /mappings/types/{administratorCode}`). */
@@ -188,7 +260,14 @@ export function mappingTypesForFund(ctx: AppContext, fundRequestId: number) {
   if (!fund) throw new NotFoundError(`No such fund request with id: ${fundRequestId}`);
   if (!fund.administratorId) return [];
   const a = ctx.db.select().from(administrators).where(eq(administrators.id, fund.administratorId)).get()!;
-  const assigned = new Set(ctx.db.select().from(fundMappings).where(eq(fundMappings.fundRequestId, fundRequestId)).all().map((x) => x.mappingId));
+  const assigned = new Set(
+    ctx.db
+      .select()
+      .from(fundMappings)
+      .where(eq(fundMappings.fundRequestId, fundRequestId))
+      .all()
+      .map((x) => x.mappingId),
+  );
   return mappingTypes(ctx, a.code).map((t) => {
     const custom = t.mappings.find((m) => m.kind === 'custom' && assigned.has(m.id));
     return { ...t, inUse: custom?.id ?? t.mappings.find((m) => m.kind === 'master')?.id ?? null };
@@ -222,21 +301,36 @@ export function deleteMappings(ctx: AppContext, user: User, ids: number[]): { de
  * @throws ValidationError when the mapping is not custom or a fund belongs to another TPA
  */
 export function assignMapping(ctx: AppContext, user: User, input: { fundRequestIds: number[]; mappingId: number }): { assigned: number[] } {
-  const m = ctx.db.select().from(mappings).where(and(eq(mappings.id, input.mappingId), eq(mappings.active, true))).get();
+  const m = ctx.db
+    .select()
+    .from(mappings)
+    .where(and(eq(mappings.id, input.mappingId), eq(mappings.active, true)))
+    .get();
   if (!m) throw new NotFoundError(`No mapping with id: ${input.mappingId}`);
   if (m.kind !== 'custom') throw new ValidationError('Only custom mappings are assigned; master mappings apply to every fund of their TPA');
   if (!input.fundRequestIds.length) throw new ValidationError('Select at least one fund');
   const funds = ctx.db.select().from(fundRequests).where(inArray(fundRequests.id, input.fundRequestIds)).all();
   for (const id of input.fundRequestIds) if (!funds.some((f) => f.id === id)) throw new NotFoundError(`No such fund request with id: ${id}`);
   const wrong = funds.filter((f) => f.administratorId !== m.administratorId);
-  if (wrong.length) throw new ValidationError(`Fund request(s) ${wrong.map((f) => f.id).join(', ')} belong to another administrator than mapping ${m.description}`);
+  if (wrong.length)
+    throw new ValidationError(`Fund request(s) ${wrong.map((f) => f.id).join(', ')} belong to another administrator than mapping ${m.description}`);
   ctx.db.transaction((tx) => {
     for (const f of funds) {
-      const same = tx.select({ fm: fundMappings, m: mappings }).from(fundMappings).innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
-        .where(and(eq(fundMappings.fundRequestId, f.id), eq(mappings.type, m.type))).all();
+      const same = tx
+        .select({ fm: fundMappings, m: mappings })
+        .from(fundMappings)
+        .innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
+        .where(and(eq(fundMappings.fundRequestId, f.id), eq(mappings.type, m.type)))
+        .all();
       for (const s of same) tx.delete(fundMappings).where(eq(fundMappings.id, s.fm.id)).run();
       tx.insert(fundMappings).values({ fundRequestId: f.id, mappingId: m.id }).run();
-      writeTrail(tx, { fundRequestId: f.id, userId: user.id, action: 'mapping-assign', before: { mappings: same.map((s) => s.m.description) }, after: { mappings: [m.description] } });
+      writeTrail(tx, {
+        fundRequestId: f.id,
+        userId: user.id,
+        action: 'mapping-assign',
+        before: { mappings: same.map((s) => s.m.description) },
+        after: { mappings: [m.description] },
+      });
     }
   });
   rerunFunds(ctx, user, input.fundRequestIds, `mapping ${m.description} assigned`);
@@ -248,13 +342,21 @@ export function removeMappings(ctx: AppContext, user: User, pairs: Array<{ fundR
   let removed = 0;
   ctx.db.transaction((tx) => {
     for (const p of pairs) {
-      const r = tx.delete(fundMappings).where(and(eq(fundMappings.fundRequestId, p.fundRequestId), eq(fundMappings.mappingId, p.mappingId))).run();
+      const r = tx
+        .delete(fundMappings)
+        .where(and(eq(fundMappings.fundRequestId, p.fundRequestId), eq(fundMappings.mappingId, p.mappingId)))
+        .run();
       if (r.changes) {
         removed++;
         writeTrail(tx, { fundRequestId: p.fundRequestId, userId: user.id, action: 'mapping-remove', before: { mappingId: p.mappingId }, after: null });
       }
     }
   });
-  rerunFunds(ctx, user, pairs.map((p) => p.fundRequestId), 'custom mapping removed');
+  rerunFunds(
+    ctx,
+    user,
+    pairs.map((p) => p.fundRequestId),
+    'custom mapping removed',
+  );
   return { removed };
 }

@@ -32,18 +32,39 @@ export const masterName = (adminCode: string, type: MappingType) => `${adminCode
  * Creates or replaces the master mapping of one type for a TPA from parsed rows.
  * @returns the mapping row and whether its content changed
  */
-export function upsertMasterMapping(ctx: AppContext, input: { administratorId: number; adminCode: string; type: MappingType; rows: Array<Record<string, string>>; userId: number | null }): { mapping: MappingRow; changed: boolean } {
+export function upsertMasterMapping(
+  ctx: AppContext,
+  input: { administratorId: number; adminCode: string; type: MappingType; rows: Array<Record<string, string>>; userId: number | null },
+): { mapping: MappingRow; changed: boolean } {
   const sha256 = createHash('sha256').update(JSON.stringify(input.rows)).digest('hex');
-  const existing = ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, input.administratorId), eq(mappings.type, input.type), eq(mappings.kind, 'master'))).get();
+  const existing = ctx.db
+    .select()
+    .from(mappings)
+    .where(and(eq(mappings.administratorId, input.administratorId), eq(mappings.type, input.type), eq(mappings.kind, 'master')))
+    .get();
   if (existing) {
     if (existing.sha256 === sha256) return { mapping: existing, changed: false };
-    const mapping = ctx.db.update(mappings).set({ rows: input.rows, sha256, userId: input.userId, updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get();
+    const mapping = ctx.db
+      .update(mappings)
+      .set({ rows: input.rows, sha256, userId: input.userId, updatedAt: new Date().toISOString() })
+      .where(eq(mappings.id, existing.id))
+      .returning()
+      .get();
     return { mapping, changed: true };
   }
-  const mapping = ctx.db.insert(mappings).values({
-    administratorId: input.administratorId, type: input.type, kind: 'master', description: masterName(input.adminCode, input.type),
-    rows: input.rows, sha256, userId: input.userId,
-  }).returning().get();
+  const mapping = ctx.db
+    .insert(mappings)
+    .values({
+      administratorId: input.administratorId,
+      type: input.type,
+      kind: 'master',
+      description: masterName(input.adminCode, input.type),
+      rows: input.rows,
+      sha256,
+      userId: input.userId,
+    })
+    .returning()
+    .get();
   return { mapping, changed: true };
 }
 
@@ -62,7 +83,11 @@ export function compileMappings(byType: Partial<Record<MappingType, MappingRow>>
 
 /** The TPA's master mappings by type. */
 export function masterMappings(ctx: AppContext, administratorId: number): Partial<Record<MappingType, MappingRow>> {
-  const rows = ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, administratorId), eq(mappings.kind, 'master'), eq(mappings.active, true))).all();
+  const rows = ctx.db
+    .select()
+    .from(mappings)
+    .where(and(eq(mappings.administratorId, administratorId), eq(mappings.kind, 'master'), eq(mappings.active, true)))
+    .all();
   return Object.fromEntries(rows.map((r) => [r.type, r]));
 }
 
@@ -76,8 +101,12 @@ export function effectiveMappings(ctx: AppContext, fundRequestId: number): Effec
   if (!fund) throw new NotFoundError(`No such fund request with id: ${fundRequestId}`);
   if (!fund.administratorId) throw new ValidationError(`Fund request ${fundRequestId} has no administrator, so no mappings apply`);
   const byType = masterMappings(ctx, fund.administratorId);
-  const assigned = ctx.db.select({ m: mappings }).from(fundMappings).innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
-    .where(and(eq(fundMappings.fundRequestId, fundRequestId), eq(mappings.active, true))).all();
+  const assigned = ctx.db
+    .select({ m: mappings })
+    .from(fundMappings)
+    .innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
+    .where(and(eq(fundMappings.fundRequestId, fundRequestId), eq(mappings.active, true)))
+    .all();
   for (const { m } of assigned) if (m.kind === 'custom') byType[m.type as MappingType] = m;
   return compileMappings(byType);
 }
@@ -90,7 +119,11 @@ export function administratorMappings(ctx: AppContext, administratorId: number):
 /** Ids of funds using a mapping (assigned custom mappings). */
 export function fundsUsingMapping(ctx: AppContext, mappingIds: number[]): Array<{ fundRequestId: number; mappingId: number }> {
   if (!mappingIds.length) return [];
-  return ctx.db.select({ fundRequestId: fundMappings.fundRequestId, mappingId: fundMappings.mappingId }).from(fundMappings).where(inArray(fundMappings.mappingId, mappingIds)).all();
+  return ctx.db
+    .select({ fundRequestId: fundMappings.fundRequestId, mappingId: fundMappings.mappingId })
+    .from(fundMappings)
+    .where(inArray(fundMappings.mappingId, mappingIds))
+    .all();
 }
 
 /**

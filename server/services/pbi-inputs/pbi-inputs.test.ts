@@ -13,7 +13,8 @@ beforeEach(async () => {
 afterEach(() => ctx.dispose());
 
 const csv = (text: string) => new TextEncoder().encode(text);
-const ENGAGEMENTS = 'Engagement Code,Client,Fiscal Year End,Engagement Partner,Engagement Manager,Notes\nE-100,Dupree Mutual Funds,2023-06-30,A. Partner,B. Manager,\nE-200,Goldman Sachs,2023-03-31,C. Partner,D. Manager,x\n';
+const ENGAGEMENTS =
+  'Engagement Code,Client,Fiscal Year End,Engagement Partner,Engagement Manager,Notes\nE-100,Dupree Mutual Funds,2023-06-30,A. Partner,B. Manager,\nE-200,Goldman Sachs,2023-03-31,C. Partner,D. Manager,x\n';
 const save = (fileName: string, text: string, type: string | null = 'engagement_list') =>
   savePbiInput(ctx, ctx.boot.admin, { pbiInputsTypes: type, fileName, bytes: csv(text) }, 'http://fa.example');
 
@@ -26,7 +27,14 @@ describe('PowerBI inputs', () => {
 
   it('stores a csv with a masked file token that downloads that file until it expires', () => {
     const saved = save('engagements.csv', ENGAGEMENTS);
-    expect(saved).toMatchObject({ pbi_input_type: 'engagement_list', pbi_input_type_name: 'Engagement list', file_name: 'engagements.csv', uploaded_by: 'Fund Audit Administrator', row_count: 2, token_expired: false });
+    expect(saved).toMatchObject({
+      pbi_input_type: 'engagement_list',
+      pbi_input_type_name: 'Engagement list',
+      file_name: 'engagements.csv',
+      uploaded_by: 'Fund Audit Administrator',
+      row_count: 2,
+      token_expired: false,
+    });
     expect(saved.sas_token).toBe(`••••••••${saved.token.slice(-4)}`);
     expect(saved.url).toBe(`http://fa.example/api/v2.0/pbi-inputs/file/${saved.id}?token=${saved.token}`);
     const days = (Date.parse(saved.token_expiry_date!) - Date.now()) / 86_400_000;
@@ -45,7 +53,11 @@ describe('PowerBI inputs', () => {
     expect(b.row_count).toBe(1);
     expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, b.token))).toBeInstanceOf(NotFoundError);
     expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, null))).toBeInstanceOf(UnauthorizedError);
-    ctx.db.update(tokens).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(tokens.tokenHash, hashToken(a.token))).run();
+    ctx.db
+      .update(tokens)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(tokens.tokenHash, hashToken(a.token)))
+      .run();
     expect(errorOf<ValidationError>(() => openPbiInput(ctx, a.id, a.token)).message).toBe('The token has expired');
   });
 
@@ -66,7 +78,10 @@ describe('PowerBI inputs', () => {
     expect(first.pagination).toEqual({ offset: 0, limit: 10, count: 12 });
     expect(first.rows[0].file_name).toBe('file-12.csv');
     expect(listPbiInputs(ctx, { offset: 10 }).rows.map((r) => r.file_name)).toEqual(['file-02.csv', 'file-01.csv']);
-    expect(listPbiInputs(ctx, { sorting: [{ field: 'file_name', order: 'asc' }], limit: 2 }).rows.map((r) => r.file_name)).toEqual(['file-01.csv', 'file-02.csv']);
+    expect(listPbiInputs(ctx, { sorting: [{ field: 'file_name', order: 'asc' }], limit: 2 }).rows.map((r) => r.file_name)).toEqual([
+      'file-01.csv',
+      'file-02.csv',
+    ]);
   });
 
   it('is refused while pbiInputs is off', async () => {

@@ -51,7 +51,9 @@ export function assertPbiEnabled(ctx: AppContext): void {
   if (!ctx.config.pbiInputs) throw new ConflictError('PowerBI inputs are disabled on this server (setting pbiInputs)');
 }
 
-const uploader = sql<string | null>`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
+const uploader = sql<
+  string | null
+>`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
 
 const FIELDS: FieldRegistry = {
   pbi_input_type: { expr: pbiInputFiles.pbiInputType, types: ['enum', 'text'] },
@@ -67,7 +69,10 @@ export const pbiListSchema = z.object({
   sorting: z.unknown().optional(),
   offset: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
-  pagination: z.object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) }).partial().optional(),
+  pagination: z
+    .object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) })
+    .partial()
+    .optional(),
 });
 
 const mask = (hint: string | null) => (hint ? `••••••••${hint}` : null);
@@ -100,7 +105,10 @@ export function listPbiInputTypes(ctx: AppContext) {
  * @param input filters/sorting over pbi_input_type, file_name, uploaded_by, token_expiry_date, created_at; offset; limit (10)
  * @throws ConflictError when disabled; ValidationError for unknown filter or sort fields
  */
-export function listPbiInputs(ctx: AppContext, input: z.input<typeof pbiListSchema> = {}): { rows: PbiInputView[]; pagination: { offset: number; limit: number; count: number } } {
+export function listPbiInputs(
+  ctx: AppContext,
+  input: z.input<typeof pbiListSchema> = {},
+): { rows: PbiInputView[]; pagination: { offset: number; limit: number; count: number } } {
   assertPbiEnabled(ctx);
   const p = parseInput(pbiListSchema, input);
   const offset = p.offset ?? p.pagination?.offset ?? 0;
@@ -108,8 +116,15 @@ export function listPbiInputs(ctx: AppContext, input: z.input<typeof pbiListSche
   const conditions: Array<SQL | undefined> = normalizeFilters(p.filters, FIELDS).map((f) => filterCondition(f, FIELDS));
   const where = and(...conditions);
   const order = [...orderTerms(normalizeSorting(p.sorting, FIELDS), FIELDS), desc(pbiInputFiles.uploadDate), desc(pbiInputFiles.id)];
-  const rows = ctx.db.select({ row: pbiInputFiles, by: uploader }).from(pbiInputFiles).leftJoin(users, eq(users.id, pbiInputFiles.uploadedById))
-    .where(where).orderBy(...order).limit(limit).offset(offset).all();
+  const rows = ctx.db
+    .select({ row: pbiInputFiles, by: uploader })
+    .from(pbiInputFiles)
+    .leftJoin(users, eq(users.id, pbiInputFiles.uploadedById))
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = ctx.db.select({ n: count() }).from(pbiInputFiles).leftJoin(users, eq(users.id, pbiInputFiles.uploadedById)).where(where).get()?.n ?? 0;
   return { rows: rows.map((r) => view(r.row, r.by)), pagination: { offset, limit, count: total } };
 }
@@ -128,17 +143,29 @@ function delimiterOf(firstLine: string): string {
  */
 function checkCsv(typeCode: string, fileName: string, bytes: Uint8Array): number {
   const type = pbiInputType(typeCode)!;
-  const text = Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(bytes)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   let records: string[][];
   try {
-    records = parse(text, { delimiter: delimiterOf(text.split(/\r?\n/, 1)[0] ?? ''), relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    records = parse(text, {
+      delimiter: delimiterOf(text.split(/\r?\n/, 1)[0] ?? ''),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as string[][];
   } catch (err) {
     throw new ValidationError(`${fileName} is not a readable csv file`, [(err as Error).message]);
   }
-  if (!records.length) throw new ValidationError(`${fileName} is empty`, [`A ${type.name} file needs a header row with ${type.columns.join(', ')} and at least one row`]);
+  if (!records.length)
+    throw new ValidationError(`${fileName} is empty`, [`A ${type.name} file needs a header row with ${type.columns.join(', ')} and at least one row`]);
   const header = new Set(records[0].map(normalizeColumn));
   const missing = type.columns.filter((c) => !header.has(normalizeColumn(c)));
-  if (missing.length) throw new ValidationError(`${fileName} does not fit the input type ${type.name}`, missing.map((c) => `Column ${c} is missing`));
+  if (missing.length)
+    throw new ValidationError(
+      `${fileName} does not fit the input type ${type.name}`,
+      missing.map((c) => `Column ${c} is missing`),
+    );
   if (records.length < 2) throw new ValidationError(`${fileName} has no rows`, [`A ${type.name} file needs at least one row below its header`]);
   return records.length - 1;
 }
@@ -149,7 +176,12 @@ function checkCsv(typeCode: string, fileName: string, bytes: Uint8Array): number
  * @param baseUrl where the server is reached, for the download address
  * @throws ConflictError when disabled; ValidationError without a type, for an unknown type, a file that is not .csv or does not fit the type
  */
-export function savePbiInput(ctx: AppContext, user: User, input: { pbiInputsTypes?: string | null; fileName: string; bytes: Uint8Array }, baseUrl = ''): SavedPbiInput {
+export function savePbiInput(
+  ctx: AppContext,
+  user: User,
+  input: { pbiInputsTypes?: string | null; fileName: string; bytes: Uint8Array },
+  baseUrl = '',
+): SavedPbiInput {
   assertPbiEnabled(ctx);
   const code = input.pbiInputsTypes?.trim();
   if (!code) throw new ValidationError('Choose an input type before uploading a file');
@@ -159,10 +191,26 @@ export function savePbiInput(ctx: AppContext, user: User, input: { pbiInputsType
   const blob = ctx.blobs.put(input.bytes);
   const ttl = ctx.config.pbiTokenTtlHours * 3_600_000;
   const saved = ctx.db.transaction(() => {
-    const row = ctx.db.insert(pbiInputFiles).values({ pbiInputType: code, fileName: input.fileName, blobKey: blob.key, size: blob.size, rowCount, uploadedById: user.id }).returning().get();
+    const row = ctx.db
+      .insert(pbiInputFiles)
+      .values({ pbiInputType: code, fileName: input.fileName, blobKey: blob.key, size: blob.size, rowCount, uploadedById: user.id })
+      .returning()
+      .get();
     const issued = issueToken(ctx, user.id, 'file', ttl, `pbi_input_files:${row.id}`);
-    const tokenId = ctx.db.select({ id: tokens.id }).from(tokens).where(eq(tokens.tokenHash, hashToken(issued.token))).get()!.id;
-    return { token: issued.token, row: ctx.db.update(pbiInputFiles).set({ tokenId, tokenHint: issued.token.slice(-4), tokenExpiryDate: issued.expiresAt }).where(eq(pbiInputFiles.id, row.id)).returning().get() };
+    const tokenId = ctx.db
+      .select({ id: tokens.id })
+      .from(tokens)
+      .where(eq(tokens.tokenHash, hashToken(issued.token)))
+      .get()!.id;
+    return {
+      token: issued.token,
+      row: ctx.db
+        .update(pbiInputFiles)
+        .set({ tokenId, tokenHint: issued.token.slice(-4), tokenExpiryDate: issued.expiresAt })
+        .where(eq(pbiInputFiles.id, row.id))
+        .returning()
+        .get(),
+    };
   });
   const { token } = saved;
   ctx.log.info({ userId: user.id, id: saved.row.id, type: code, rows: rowCount }, 'PowerBI input saved');

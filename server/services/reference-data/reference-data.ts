@@ -21,7 +21,13 @@ export type Nrd = Record<NrdListName, RefEntry[]>;
  */
 export function seedReferenceData(ctx: AppContext): number {
   let changed = 0;
-  const existing = new Map(ctx.db.select().from(referenceData).all().map((r) => [`${r.list}\u0000${r.code}`, r]));
+  const existing = new Map(
+    ctx.db
+      .select()
+      .from(referenceData)
+      .all()
+      .map((r) => [`${r.list}\u0000${r.code}`, r]),
+  );
   const seen = new Set<string>();
   ctx.db.transaction((tx) => {
     for (const [list, entries] of Object.entries(STATIC_LISTS)) {
@@ -52,12 +58,26 @@ export function seedReferenceData(ctx: AppContext): number {
 export function getNrd(ctx: AppContext): Nrd {
   const out = {} as Nrd;
   for (const name of Object.keys(STATIC_LISTS) as StaticListName[]) out[name] = [];
-  const rows = ctx.db.select().from(referenceData).where(eq(referenceData.deprecated, false)).orderBy(asc(referenceData.list), asc(referenceData.sortOrder)).all();
+  const rows = ctx.db
+    .select()
+    .from(referenceData)
+    .where(eq(referenceData.deprecated, false))
+    .orderBy(asc(referenceData.list), asc(referenceData.sortOrder))
+    .all();
   for (const r of rows) (out[r.list as StaticListName] ??= []).push({ code: r.code, alt_code: r.altCode, deprecated: false });
-  out.administrators = ctx.db.select().from(administrators).orderBy(asc(administrators.name)).all()
+  out.administrators = ctx.db
+    .select()
+    .from(administrators)
+    .orderBy(asc(administrators.name))
+    .all()
     .map((a) => ({ code: a.code, alt_code: a.name, deprecated: false }));
   // people to pick (assignees, recipients): service users of API keys are left out
-  out.users = ctx.db.select().from(users).where(and(eq(users.disabled, false), notLike(users.email, `%@${SERVICE_USER_DOMAIN}`))).orderBy(asc(users.lastName), asc(users.firstName)).all()
+  out.users = ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.disabled, false), notLike(users.email, `%@${SERVICE_USER_DOMAIN}`)))
+    .orderBy(asc(users.lastName), asc(users.firstName))
+    .all()
     .map((u) => ({ code: String(u.id), alt_code: `${u.firstName} ${u.lastName}`.trim() || u.email, deprecated: false }));
   return out;
 }

@@ -7,14 +7,29 @@ import type { AppContext } from '../../context.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
 import {
-  checkSdmTpa, finishSdmFile, finishSdmProcessing, processSdmFile, saveSdmUpload, startSdmFile, startSdmProcessing,
-  type CreateSdmUploadInput, type MappingValidation, type ReadMappingFiles, type UploadedCsv,
+  checkSdmTpa,
+  finishSdmFile,
+  finishSdmProcessing,
+  processSdmFile,
+  saveSdmUpload,
+  startSdmFile,
+  startSdmProcessing,
+  type CreateSdmUploadInput,
+  type MappingValidation,
+  type ReadMappingFiles,
+  type UploadedCsv,
 } from './sdm-upload.js';
 
 /** Reads mapping files in the parse pool (each file's bytes moved there). */
 function readMappingFilesInPool(ctx: AppContext, files: UploadedCsv[]): Promise<ReadMappingFiles> {
   const moved = files.map((f) => ({ fileName: f.fileName, ...movable(f.bytes) }));
-  return runTask(ctx, 'parse', 'sdm-upload.read-mappings', [moved.map((m) => ({ fileName: m.fileName, bytes: m.bytes }))], moved.flatMap((m) => m.transfer));
+  return runTask(
+    ctx,
+    'parse',
+    'sdm-upload.read-mappings',
+    [moved.map((m) => ({ fileName: m.fileName, bytes: m.bytes }))],
+    moved.flatMap((m) => m.transfer),
+  );
 }
 
 /** `validateMappingFiles` in the parse pool. */
@@ -40,7 +55,8 @@ export async function addSdmFileOffThread(ctx: AppContext, input: { sdmUploadId:
 export async function processSdmUploadOffThread(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
   const run = startSdmProcessing(ctx, input);
   for (const f of run.files) {
-    const fundRequests = f.type === 'FundRequest' ? await runTask(ctx, 'parse', 'sdm-upload.prepare-fund-requests', [run.admin.code, f.fileName, f.blobKey]) : null;
+    const fundRequests =
+      f.type === 'FundRequest' ? await runTask(ctx, 'parse', 'sdm-upload.prepare-fund-requests', [run.admin.code, f.fileName, f.blobKey]) : null;
     processSdmFile(ctx, user, run, f, fundRequests);
   }
   return finishSdmProcessing(ctx, run);

@@ -40,14 +40,24 @@ export interface MappingValidation {
 /** TPAs with their mapping ids by type (wizard step "Select TPA"). */
 export function sdmAdministrators(ctx: AppContext) {
   const admins = ctx.db.select().from(administrators).orderBy(asc(administrators.name)).all();
-  const maps = ctx.db.select().from(mappings).where(and(eq(mappings.kind, 'master'), eq(mappings.active, true))).all();
-  return admins.map((a) => ({ id: a.id, code: a.code, name: a.name, mappings: maps.filter((m) => m.administratorId === a.id).map((m) => ({ id: m.id, type: m.type })) }));
+  const maps = ctx.db
+    .select()
+    .from(mappings)
+    .where(and(eq(mappings.kind, 'master'), eq(mappings.active, true)))
+    .all();
+  return admins.map((a) => ({
+    id: a.id,
+    code: a.code,
+    name: a.name,
+    mappings: maps.filter((m) => m.administratorId === a.id).map((m) => ({ id: m.id, type: m.type })),
+  }));
 }
 
 /** Checks a new TPA name: 'New' when valid and free, else the spec's message. */
 export function checkTpaName(ctx: AppContext, code: string): { status: 'New' | 'Administrator already exist' | 'Invalid'; message: string } {
   if (!NAME_RULE.test(code)) return { status: 'Invalid', message: NAME_MESSAGE };
-  if (ctx.db.select().from(administrators).where(eq(administrators.code, code)).get()) return { status: 'Administrator already exist', message: 'Administrator already exist' };
+  if (ctx.db.select().from(administrators).where(eq(administrators.code, code)).get())
+    return { status: 'Administrator already exist', message: 'Administrator already exist' };
   return { status: 'New', message: 'New' };
 }
 
@@ -64,11 +74,25 @@ export function readMappingFiles(files: UploadedCsv[]): ReadMappingFiles {
   for (const f of files) {
     const type = /\.csv$/i.test(f.fileName) ? mappingTypeFromFileName(f.fileName) : null;
     if (!type) {
-      out.results[f.fileName] = { valid: false, error: INVALID_MAPPING_FILE, errors: [INVALID_MAPPING_FILE], totalErrorsFound: 1, maxErrorsNo: 20, fileName: f.fileName };
+      out.results[f.fileName] = {
+        valid: false,
+        error: INVALID_MAPPING_FILE,
+        errors: [INVALID_MAPPING_FILE],
+        totalErrorsFound: 1,
+        maxErrorsNo: 20,
+        fileName: f.fileName,
+      };
       continue;
     }
     const parsed = parseMappingCsv(type, f.fileName, f.bytes);
-    out.results[type] = { valid: parsed.valid, error: parsed.valid ? null : `${f.fileName} has ${parsed.totalErrorsFound} error(s)`, errors: parsed.errors, totalErrorsFound: parsed.totalErrorsFound, maxErrorsNo: parsed.maxErrorsNo, fileName: f.fileName };
+    out.results[type] = {
+      valid: parsed.valid,
+      error: parsed.valid ? null : `${f.fileName} has ${parsed.totalErrorsFound} error(s)`,
+      errors: parsed.errors,
+      totalErrorsFound: parsed.totalErrorsFound,
+      maxErrorsNo: parsed.maxErrorsNo,
+      fileName: f.fileName,
+    };
     out.rows.push({ type, rows: parsed.rows });
   }
   return out;
@@ -117,21 +141,65 @@ export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploa
   let admin = checkSdmTpa(ctx, input.code);
   const results = read.results;
   const invalid = Object.values(results).filter((r) => !r.valid);
-  if (invalid.length) throw new ValidationError(invalid[0].error ?? 'Invalid mapping file', invalid.flatMap((r) => r.errors.map((e) => `${r.fileName}: ${e}`)), invalid.reduce((n, r) => n + r.totalErrorsFound, 0), { validationResults: results });
+  if (invalid.length)
+    throw new ValidationError(
+      invalid[0].error ?? 'Invalid mapping file',
+      invalid.flatMap((r) => r.errors.map((e) => `${r.fileName}: ${e}`)),
+      invalid.reduce((n, r) => n + r.totalErrorsFound, 0),
+      { validationResults: results },
+    );
   const provided = Object.keys(results) as MappingType[];
-  const existingTypes = admin ? new Set(ctx.db.select().from(mappings).where(and(eq(mappings.administratorId, admin.id), eq(mappings.kind, 'master'), eq(mappings.active, true))).all().map((m) => m.type)) : new Set<string>();
-  const missing = MAPPING_TYPES.filter((t) => t === 'file_layout' || t === 'account_mapping' || t === 'instrument_mapping').filter((t) => !provided.includes(t) && !existingTypes.has(t));
-  if (missing.length) throw new ValidationError(`Upload the ${missing.join(', ')} mapping file(s) first`, missing.map((t) => `${t}.csv is needed`));
+  const existingTypes = admin
+    ? new Set(
+        ctx.db
+          .select()
+          .from(mappings)
+          .where(and(eq(mappings.administratorId, admin.id), eq(mappings.kind, 'master'), eq(mappings.active, true)))
+          .all()
+          .map((m) => m.type),
+      )
+    : new Set<string>();
+  const missing = MAPPING_TYPES.filter((t) => t === 'file_layout' || t === 'account_mapping' || t === 'instrument_mapping').filter(
+    (t) => !provided.includes(t) && !existingTypes.has(t),
+  );
+  if (missing.length)
+    throw new ValidationError(
+      `Upload the ${missing.join(', ')} mapping file(s) first`,
+      missing.map((t) => `${t}.csv is needed`),
+    );
   const upload = ctx.db.transaction(() => {
-    if (!admin) admin = ctx.db.insert(administrators).values({ code: input.code, name: input.name?.trim() || input.code, selfOnboarded: true }).returning().get();
+    if (!admin)
+      admin = ctx.db
+        .insert(administrators)
+        .values({ code: input.code, name: input.name?.trim() || input.code, selfOnboarded: true })
+        .returning()
+        .get();
     for (const m of read.rows) upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: m.type, rows: m.rows, userId: user.id });
-    return ctx.db.insert(sdmUploads).values({ administratorId: admin.id, status: 'Created', userId: user.id, validationResults: { ...results, touchedMappings: input.touchedMappings ?? null } }).returning().get();
+    return ctx.db
+      .insert(sdmUploads)
+      .values({
+        administratorId: admin.id,
+        status: 'Created',
+        userId: user.id,
+        validationResults: { ...results, touchedMappings: input.touchedMappings ?? null },
+      })
+      .returning()
+      .get();
   });
   return sdmUploadInfo(ctx, upload.id);
 }
 
 function fileView(f: typeof sdmUploadFiles.$inferSelect) {
-  return { id: f.id, file_name: f.fileName, status: f.status, type: f.type, sub_type: f.subType, errors: f.errors, received_at: f.receivedAt, importFileId: f.importFileId };
+  return {
+    id: f.id,
+    file_name: f.fileName,
+    status: f.status,
+    type: f.type,
+    sub_type: f.subType,
+    errors: f.errors,
+    received_at: f.receivedAt,
+    importFileId: f.importFileId,
+  };
 }
 
 function publishFile(ctx: AppContext, f: typeof sdmUploadFiles.$inferSelect) {
@@ -167,10 +235,15 @@ export function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file
   if (!base.endsWith('.csv')) throw new ValidationError(`${input.file.fileName}: only .csv files can be added`);
   const subType = base.replace(/\.csv$/, '');
   const valid = [...SDM_FILE_TYPES, 'fund_request'];
-  if (!valid.includes(subType as (typeof valid)[number])) throw new ValidationError(`${input.file.fileName}: the file name must be one of ${valid.map((t) => `${t}.csv`).join(', ')}`);
+  if (!valid.includes(subType as (typeof valid)[number]))
+    throw new ValidationError(`${input.file.fileName}: the file name must be one of ${valid.map((t) => `${t}.csv`).join(', ')}`);
   const type = subType === 'fund_request' ? 'FundRequest' : 'SDM';
   const blob = ctx.blobs.put(input.file.bytes);
-  const row = ctx.db.insert(sdmUploadFiles).values({ sdmUploadId: upload.id, fileName: input.file.fileName, status: 'Uploading', type, subType, errors: [], importFileId: null }).returning().get();
+  const row = ctx.db
+    .insert(sdmUploadFiles)
+    .values({ sdmUploadId: upload.id, fileName: input.file.fileName, status: 'Uploading', type, subType, errors: [], importFileId: null })
+    .returning()
+    .get();
   publishFile(ctx, row);
   return { row, type, blobKey: blob.key };
 }
@@ -190,10 +263,19 @@ export function checkSdmFile(ctx: AppContext, type: 'FundRequest' | 'SDM', file:
 /** The last step of `addSdmFile`: records the check's outcome (Validated or Error) and where the bytes are. */
 export function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: string[]) {
   const row = ctx.db.transaction(() => {
-    const saved = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null }).where(eq(sdmUploadFiles.id, started.row.id)).returning().get();
+    const saved = ctx.db
+      .update(sdmUploadFiles)
+      .set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null })
+      .where(eq(sdmUploadFiles.id, started.row.id))
+      .returning()
+      .get();
     // read again: another file of the upload may have been added meanwhile
     const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, started.row.sdmUploadId)).get()!;
-    ctx.db.update(sdmUploads).set({ validationResults: { ...(upload.validationResults ?? {}), [`blob:${saved.id}`]: started.blobKey } }).where(eq(sdmUploads.id, upload.id)).run();
+    ctx.db
+      .update(sdmUploads)
+      .set({ validationResults: { ...(upload.validationResults ?? {}), [`blob:${saved.id}`]: started.blobKey } })
+      .where(eq(sdmUploads.id, upload.id))
+      .run();
     return saved;
   });
   publishFile(ctx, row);
@@ -218,7 +300,8 @@ export interface SdmProcessing {
  */
 export function processSdmUpload(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
   const run = startSdmProcessing(ctx, input);
-  for (const f of run.files) processSdmFile(ctx, user, run, f, f.type === 'FundRequest' ? prepareSdmFundRequests(ctx, run.admin.code, f.fileName, f.blobKey) : null);
+  for (const f of run.files)
+    processSdmFile(ctx, user, run, f, f.type === 'FundRequest' ? prepareSdmFundRequests(ctx, run.admin.code, f.fileName, f.blobKey) : null);
   return finishSdmProcessing(ctx, run);
 }
 
@@ -230,12 +313,26 @@ export function startSdmProcessing(ctx: AppContext, input: { id: number; forceRu
   const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, input.id)).get();
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.id}`);
   const admin = ctx.db.select().from(administrators).where(eq(administrators.id, upload.administratorId!)).get()!;
-  const files = ctx.db.select().from(sdmUploadFiles).where(and(eq(sdmUploadFiles.sdmUploadId, upload.id), eq(sdmUploadFiles.status, 'Validated'))).all();
-  if (!files.some((f) => f.type === 'FundRequest') || !files.some((f) => f.type === 'SDM')) throw new ValidationError('Add at least one fund request file and one SDM file before processing');
+  const files = ctx.db
+    .select()
+    .from(sdmUploadFiles)
+    .where(and(eq(sdmUploadFiles.sdmUploadId, upload.id), eq(sdmUploadFiles.status, 'Validated')))
+    .all();
+  if (!files.some((f) => f.type === 'FundRequest') || !files.some((f) => f.type === 'SDM'))
+    throw new ValidationError('Add at least one fund request file and one SDM file before processing');
   const blobs = (upload.validationResults ?? {}) as Record<string, unknown>;
-  ctx.db.update(sdmUploads).set({ status: 'Processing', forceRun: !!input.forceRun, updatedAt: new Date().toISOString() }).where(eq(sdmUploads.id, upload.id)).run();
+  ctx.db
+    .update(sdmUploads)
+    .set({ status: 'Processing', forceRun: !!input.forceRun, updatedAt: new Date().toISOString() })
+    .where(eq(sdmUploads.id, upload.id))
+    .run();
   const ordered = [...files.filter((x) => x.type === 'FundRequest'), ...files.filter((x) => x.type === 'SDM')];
-  return { uploadId: upload.id, admin: { id: admin.id, code: admin.code }, files: ordered.map((f) => ({ ...f, blobKey: String(blobs[`blob:${f.id}`]) })), warnings: [] };
+  return {
+    uploadId: upload.id,
+    admin: { id: admin.id, code: admin.code },
+    files: ordered.map((f) => ({ ...f, blobKey: String(blobs[`blob:${f.id}`]) })),
+    warnings: [],
+  };
 }
 
 /**
@@ -243,24 +340,46 @@ export function startSdmProcessing(ctx: AppContext, input: { id: number; forceRu
  * file: the parse pool does it for requests); rows without a TPA get the upload's.
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
-export function prepareSdmFundRequests(ctx: AppContext, adminCode: string, fileName: string, blobKey: string): { input: BulkSaveInput; prepared: PreparedBulkSave } {
+export function prepareSdmFundRequests(
+  ctx: AppContext,
+  adminCode: string,
+  fileName: string,
+  blobKey: string,
+): { input: BulkSaveInput; prepared: PreparedBulkSave } {
   const csv = readBulkCsv(fileName, ctx.blobs.get(blobKey), ctx.config.maxUploadBytes);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, tpa: r.values.tpa ?? adminCode, columnName: r.line, isEditable: true })) };
   return { input, prepared: prepareBulkSave(ctx, input, SDM_SAVE) };
 }
 
 /** Saves one file of an upload being processed: its fund requests (as prepared) or its import; marks it Uploaded or Error. */
-export function processSdmFile(ctx: AppContext, user: User, run: SdmProcessing, f: SdmProcessing['files'][number], fundRequests: { input: BulkSaveInput; prepared: PreparedBulkSave } | null): void {
+export function processSdmFile(
+  ctx: AppContext,
+  user: User,
+  run: SdmProcessing,
+  f: SdmProcessing['files'][number],
+  fundRequests: { input: BulkSaveInput; prepared: PreparedBulkSave } | null,
+): void {
   const errors: string[] = [];
   let importFileId: number | null = null;
   if (fundRequests) {
     const { failed } = commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
     for (const x of failed) errors.push(`row ${x.fund.columnName}: ${x.errors.faults.map((e) => e.message).join('; ')}`);
   } else {
-    importFileId = importFile(ctx, { administratorCode: run.admin.code, fileName: f.fileName, bytes: ctx.blobs.get(f.blobKey), userId: user.id, source: 'sdm-upload' }).id;
+    importFileId = importFile(ctx, {
+      administratorCode: run.admin.code,
+      fileName: f.fileName,
+      bytes: ctx.blobs.get(f.blobKey),
+      userId: user.id,
+      source: 'sdm-upload',
+    }).id;
   }
   if (errors.length) run.warnings.push(...errors.map((e) => `${f.fileName}: ${e}`));
-  const row = ctx.db.update(sdmUploadFiles).set({ status: errors.length ? 'Error' : 'Uploaded', errors, importFileId }).where(eq(sdmUploadFiles.id, f.id)).returning().get();
+  const row = ctx.db
+    .update(sdmUploadFiles)
+    .set({ status: errors.length ? 'Error' : 'Uploaded', errors, importFileId })
+    .where(eq(sdmUploadFiles.id, f.id))
+    .returning()
+    .get();
   publishFile(ctx, row);
 }
 
@@ -279,7 +398,13 @@ export function sdmUploadInfo(ctx: AppContext, id: number) {
   const files = ctx.db.select().from(sdmUploadFiles).where(eq(sdmUploadFiles.sdmUploadId, id)).orderBy(asc(sdmUploadFiles.id)).all();
   const results = Object.fromEntries(Object.entries(upload.validationResults ?? {}).filter(([k]) => !k.startsWith('blob:')));
   return {
-    id: upload.id, status: upload.status, force_run: upload.forceRun, administrator: admin ? { id: admin.id, code: admin.code, name: admin.name } : null,
-    uploaded_files: files.map(fileView), sdmTypes: [...SDM_FILE_TYPES, 'fund_request'], mappingTypes: [...MAPPING_TYPES], validationResults: results,
+    id: upload.id,
+    status: upload.status,
+    force_run: upload.forceRun,
+    administrator: admin ? { id: admin.id, code: admin.code, name: admin.name } : null,
+    uploaded_files: files.map(fileView),
+    sdmTypes: [...SDM_FILE_TYPES, 'fund_request'],
+    mappingTypes: [...MAPPING_TYPES],
+    validationResults: results,
   };
 }

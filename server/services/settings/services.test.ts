@@ -16,7 +16,16 @@ describe('services on and off', () => {
     setServices(ctx, { pipeline: 'off' });
     const f = Number(ctx.sqlite.prepare("insert into fund_requests (name, client) values ('F', 'C')").run().lastInsertRowid);
     let ran = 0;
-    const engine = new Engine(ctx, { calculations: () => { ran++; return {}; } }, { workers: 1, pollMs: 20 });
+    const engine = new Engine(
+      ctx,
+      {
+        calculations: () => {
+          ran++;
+          return {};
+        },
+      },
+      { workers: 1, pollMs: 20 },
+    );
     engine.start();
     enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     await new Promise((r) => setTimeout(r, 150));

@@ -32,7 +32,11 @@ export function setServices(ctx: AppContext, changes: Record<string, string>): S
     if (state !== 'on' && state !== 'off') throw new ValidationError(`Service ${name} can be 'on' or 'off' (got '${state}')`);
     next[name as ServiceName] = state;
   }
-  ctx.db.insert(settings).values({ key: 'services', value: next }).onConflictDoUpdate({ target: settings.key, set: { value: next, updatedAt: new Date().toISOString() } }).run();
+  ctx.db
+    .insert(settings)
+    .values({ key: 'services', value: next })
+    .onConflictDoUpdate({ target: settings.key, set: { value: next, updatedAt: new Date().toISOString() } })
+    .run();
   ctx.log.info({ services: next }, 'services switched');
   return next;
 }

@@ -55,7 +55,12 @@ const q = (v: string) => (v === '' ? '(empty)' : `'${v}'`);
  * @param expected rows of the expected CSV
  * @param actual rows produced (cell records) with the file line of each (`lines[i]`)
  */
-export function compareRows(type: LayoutSdmType, expected: Array<Record<string, string>>, actual: Array<Record<string, string>>, lines: Array<number | null> = []): RowsComparison {
+export function compareRows(
+  type: LayoutSdmType,
+  expected: Array<Record<string, string>>,
+  actual: Array<Record<string, string>>,
+  lines: Array<number | null> = [],
+): RowsComparison {
   const cols = standardizedColumns(type);
   const keyOf = (r: Record<string, string>) => KEY_COLUMNS[type].map((k) => `${k} ${r[k] ?? ''}`).join(', ');
   const whole = (r: Record<string, string>) => cols.map((c) => r[c.name] ?? '').join('\u0000');
@@ -96,12 +101,29 @@ export function compareRows(type: LayoutSdmType, expected: Array<Record<string, 
   const differences: RowDifference[] = [];
   for (const [i, j] of pairs.sort((a, b) => a[0] - b[0])) {
     const columns = cols.filter((c) => !sameCell(c.kind, expected[i][c.name] ?? '', actual[j][c.name] ?? '')).map((c) => c.name);
-    if (columns.length) differences.push({ expectedRow: i + 1, actualRow: j + 1, line: lines[j] ?? null, key: keyOf(expected[i]), columns, expected: expected[i], actual: actual[j] });
+    if (columns.length)
+      differences.push({
+        expectedRow: i + 1,
+        actualRow: j + 1,
+        line: lines[j] ?? null,
+        key: keyOf(expected[i]),
+        columns,
+        expected: expected[i],
+        actual: actual[j],
+      });
   }
   const equal = !differences.length && !missingIdx.length && !extraIdx.length;
-  const base = { equal, expectedRows: expected.length, actualRows: actual.length, differingRows: differences.length, missingRows: missingIdx.length, extraRows: extraIdx.length };
+  const base = {
+    equal,
+    expectedRows: expected.length,
+    actualRows: actual.length,
+    differingRows: differences.length,
+    missingRows: missingIdx.length,
+    extraRows: extraIdx.length,
+  };
   if (equal) return { ...base, differences: [], missing: [], extra: [], message: `${type}: ${actual.length} row(s) as expected`, report: '' };
-  const describe = (d: RowDifference) => `row ${d.expectedRow} (${d.key}${d.line ? `, file line ${d.line}` : ''}): ${d.columns.map((c) => `${c} expected ${q(d.expected[c] ?? '')}, actual ${q(d.actual[c] ?? '')}`).join('; ')}`;
+  const describe = (d: RowDifference) =>
+    `row ${d.expectedRow} (${d.key}${d.line ? `, file line ${d.line}` : ''}): ${d.columns.map((c) => `${c} expected ${q(d.expected[c] ?? '')}, actual ${q(d.actual[c] ?? '')}`).join('; ')}`;
   const parts = [
     differences.length ? `${differences.length} row(s) differ` : '',
     missingIdx.length ? `${missingIdx.length} expected row(s) missing` : '',
@@ -117,10 +139,15 @@ export function compareRows(type: LayoutSdmType, expected: Array<Record<string, 
   }
   if (differences.length > MAX_SHOWN) report.push('', `... and ${differences.length - MAX_SHOWN} more differing row(s)`);
   for (const i of missingIdx.slice(0, MAX_SHOWN)) report.push('', `missing row ${i + 1} (${keyOf(expected[i])}):`, `  expected: ${csvLine(expected[i])}`);
-  for (const j of extraIdx.slice(0, MAX_SHOWN)) report.push('', `unexpected row (${keyOf(actual[j])}${lines[j] ? `, file line ${lines[j]}` : ''}):`, `  actual:   ${csvLine(actual[j])}`);
+  for (const j of extraIdx.slice(0, MAX_SHOWN))
+    report.push('', `unexpected row (${keyOf(actual[j])}${lines[j] ? `, file line ${lines[j]}` : ''}):`, `  actual:   ${csvLine(actual[j])}`);
   return {
-    ...base, differences: differences.slice(0, MAX_SHOWN), missing: missingIdx.slice(0, MAX_SHOWN).map((i) => expected[i]),
-    extra: extraIdx.slice(0, MAX_SHOWN).map((j) => actual[j]), message, report: report.join('\n'),
+    ...base,
+    differences: differences.slice(0, MAX_SHOWN),
+    missing: missingIdx.slice(0, MAX_SHOWN).map((i) => expected[i]),
+    extra: extraIdx.slice(0, MAX_SHOWN).map((j) => actual[j]),
+    message,
+    report: report.join('\n'),
   };
 }
 
@@ -145,7 +172,14 @@ export function compareChecks(expected: ChecksSnapshot, actual: ChecksSnapshot):
       out.push(`${id}: expected ${e.items.length} item(s), the check produced none`);
       continue;
     }
-    const st = (s: Partial<Record<string, number>>) => JSON.stringify(Object.fromEntries(Object.entries(s).filter(([, n]) => n).sort()));
+    const st = (s: Partial<Record<string, number>>) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(s)
+            .filter(([, n]) => n)
+            .sort(),
+        ),
+      );
     if (st(e.statuses) !== st(a.statuses)) out.push(`${id}: statuses expected ${st(e.statuses)}, actual ${st(a.statuses)}`);
     const remaining = [...a.items];
     for (const item of e.items) {
@@ -156,7 +190,8 @@ export function compareChecks(expected: ChecksSnapshot, actual: ChecksSnapshot):
       }
       const got = remaining.splice(i, 1)[0];
       if (got.status !== item.status) out.push(`${id} '${item.name}': status expected ${item.status}, actual ${got.status}`);
-      if (!within({ value: item.diff, tolerance: e.tolerance }, got.diff)) out.push(`${id} '${item.name}': diff expected ${fmt(item.diff)} ± ${fmt(e.tolerance)}, actual ${fmt(got.diff)}`);
+      if (!within({ value: item.diff, tolerance: e.tolerance }, got.diff))
+        out.push(`${id} '${item.name}': diff expected ${fmt(item.diff)} ± ${fmt(e.tolerance)}, actual ${fmt(got.diff)}`);
     }
     for (const extra of remaining) out.push(`${id} '${extra.name}': unexpected item (${extra.status}, diff ${fmt(extra.diff)})`);
   }

@@ -10,7 +10,11 @@ import type { RunResults } from './run-suites.js';
 export function xmlEscape(s: string): string {
   return s
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** The first failed step of a case as one line ('' when it passed). */
@@ -21,12 +25,22 @@ export function caseProblem(t: CaseResult): string {
 
 /** Every failed step of a case with its full difference. */
 export function caseFailureText(t: CaseResult): string {
-  return t.steps.filter((s) => !s.success).map((s) => {
-    const message = s.error?.message ?? 'failed';
-    const rest = (s.error?.traceback ?? '').startsWith(message) ? (s.error?.traceback ?? '').slice(message.length).replace(/^\n+/, '') : (s.error?.traceback ?? '');
-    const tb = rest ? `\n${rest.split('\n').map((l) => (l ? `    ${l}` : '')).join('\n')}` : '';
-    return `[${s.stepId}] ${message}${tb}`;
-  }).join('\n\n');
+  return t.steps
+    .filter((s) => !s.success)
+    .map((s) => {
+      const message = s.error?.message ?? 'failed';
+      const rest = (s.error?.traceback ?? '').startsWith(message)
+        ? (s.error?.traceback ?? '').slice(message.length).replace(/^\n+/, '')
+        : (s.error?.traceback ?? '');
+      const tb = rest
+        ? `\n${rest
+            .split('\n')
+            .map((l) => (l ? `    ${l}` : ''))
+            .join('\n')}`
+        : '';
+      return `[${s.stepId}] ${message}${tb}`;
+    })
+    .join('\n\n');
 }
 
 const seconds = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
@@ -42,7 +56,9 @@ export function junitXml(results: RunResults, name = 'fund-audit test run'): str
   for (const [code, report] of Object.entries(results.reports)) {
     const time = report.tests.reduce((n, t) => n + t.time, 0);
     const failed = report.tests.filter((t) => !t.success).length;
-    out.push(`  <testsuite name="${xmlEscape(code)}" tests="${report.tests.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${xmlEscape(results.stats.startedAt)}">`);
+    out.push(
+      `  <testsuite name="${xmlEscape(code)}" tests="${report.tests.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${xmlEscape(results.stats.startedAt)}">`,
+    );
     for (const t of report.tests) {
       out.push(`    <testcase classname="${xmlEscape(code)}" name="${xmlEscape(`${t.id}: ${t.title}`)}" time="${seconds(t.time)}">`);
       if (!t.success) out.push(`      <failure message="${xmlEscape(caseProblem(t))}" type="mismatch">${xmlEscape(caseFailureText(t))}</failure>`);
@@ -64,7 +80,12 @@ export function plainReport(results: RunResults): string {
     lines.push(`${code}: ${report.tests.length - failed} passed, ${failed} failed`);
     for (const t of report.tests) {
       lines.push(`  ${t.success ? 'PASS' : 'FAIL'} ${t.id} ${t.title} (${seconds(t.time)} s)`);
-      if (!t.success) lines.push(...caseFailureText(t).split('\n').map((l) => `      ${l}`));
+      if (!t.success)
+        lines.push(
+          ...caseFailureText(t)
+            .split('\n')
+            .map((l) => `      ${l}`),
+        );
     }
   }
   if (results.error) lines.push(`Run error: ${results.error}`);

@@ -63,7 +63,11 @@ export class RunCancelled extends Error {
 
 /** A step whose result differs from the expectation: a one-line message and a full report. */
 class Mismatch extends Error {
-  constructor(message: string, readonly report: string | null = null, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly report: string | null = null,
+    readonly details?: unknown,
+  ) {
     super(message);
   }
 }
@@ -91,12 +95,17 @@ async function drain(ctx: AppContext, signal?: AbortSignal): Promise<number> {
 
 /** Errors of the jobs of a stage. */
 function jobErrors(ctx: AppContext, stage: Stage): string[] {
-  return ctx.db.select().from(processes).where(and(eq(processes.stage, stage), eq(processes.status, 'error'))).all()
+  return ctx.db
+    .select()
+    .from(processes)
+    .where(and(eq(processes.stage, stage), eq(processes.status, 'error')))
+    .all()
     .map((p) => `${stage} job ${p.id} failed: ${String(p.payload?.error ?? 'unknown error')}`);
 }
 
 function fail(problems: string[], payload: unknown): void {
-  if (problems.length) throw new Mismatch(problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems[0]}`, problems.join('\n'), { actual: payload });
+  if (problems.length)
+    throw new Mismatch(problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems[0]}`, problems.join('\n'), { actual: payload });
 }
 
 /** Runs one case. `cancelled` is true when the signal stopped it. */
@@ -133,26 +142,50 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     if (!mapped || !w) return { result: finish(), outputs, cancelled };
     const ctx = w.ctx;
     const fund = await step('create-fund-request', () => {
-      const { saved, failed } = saveBulkFunds(ctx, w.user, { funds: [caseFundRow(tc)], requestDate: def.requestDate }, { overwrite: false, action: 'test-runner' });
+      const { saved, failed } = saveBulkFunds(
+        ctx,
+        w.user,
+        { funds: [caseFundRow(tc)], requestDate: def.requestDate },
+        { overwrite: false, action: 'test-runner' },
+      );
       if (failed.length) throw new Mismatch(`The fund request could not be created: ${failed[0].errors.faults.map((f) => f.message).join('; ')}`);
       return { fundRequestId: saved[0].id, fundShortCode: saved[0].fundShortCode, fundName: saved[0].fundName };
     });
     if (!fund) return { result: finish(), outputs, cancelled };
-    const imported = await step('import', () => caseInputs(tc).map((f) => {
-      if (!existsSync(f.path)) throw new Error(`Input file not found: ${f.path}`);
-      const v = importFile(ctx, { administratorCode: tc.administratorCode, fileName: f.fileName, bytes: readFileSync(f.path), userId: w.user.id, source: 'upload' });
-      return { fileName: v.fileName, importFileId: v.id, size: v.size };
-    }));
+    const imported = await step('import', () =>
+      caseInputs(tc).map((f) => {
+        if (!existsSync(f.path)) throw new Error(`Input file not found: ${f.path}`);
+        const v = importFile(ctx, {
+          administratorCode: tc.administratorCode,
+          fileName: f.fileName,
+          bytes: readFileSync(f.path),
+          userId: w.user.id,
+          source: 'upload',
+        });
+        return { fileName: v.fileName, importFileId: v.id, size: v.size };
+      }),
+    );
     if (!imported) return { result: finish(), outputs, cancelled };
     await drain(ctx, opts.signal);
     const fundId = fund.fundRequestId;
 
     await step('identification', () => {
-      const files = ctx.db.select().from(importFiles).all().map((f) => ({
-        fileName: f.fileName, status: f.status, type: f.type, error: typeof f.payload?.error === 'string' ? f.payload.error : null,
-        attached: Array.isArray(f.payload?.attached) ? (f.payload.attached as Array<{ fundRequestId: number; sdmType: string; rows: number }>).filter((a) => a.fundRequestId === fundId) : [],
-      }));
-      const expected = def.expect.identification ?? Object.fromEntries(files.map((f) => [f.fileName, { status: 'Success' as string, type: undefined as string | null | undefined }]));
+      const files = ctx.db
+        .select()
+        .from(importFiles)
+        .all()
+        .map((f) => ({
+          fileName: f.fileName,
+          status: f.status,
+          type: f.type,
+          error: typeof f.payload?.error === 'string' ? f.payload.error : null,
+          attached: Array.isArray(f.payload?.attached)
+            ? (f.payload.attached as Array<{ fundRequestId: number; sdmType: string; rows: number }>).filter((a) => a.fundRequestId === fundId)
+            : [],
+        }));
+      const expected =
+        def.expect.identification ??
+        Object.fromEntries(files.map((f) => [f.fileName, { status: 'Success' as string, type: undefined as string | null | undefined }]));
       const problems = jobErrors(ctx, 'identification');
       for (const [name, e] of Object.entries(expected)) {
         const f = files.find((x) => x.fileName === name);
@@ -164,8 +197,16 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
       return { files };
     });
 
-    const inputs = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'))).all();
-    const std = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization'))).all();
+    const inputs = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input')))
+      .all();
+    const std = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization')))
+      .all();
     const stdErrors = jobErrors(ctx, 'standardization');
     if (stdErrors.length) await step('standardization', () => fail(stdErrors, null));
     const types = [...new Set([...std.map((f) => f.fileType), ...Object.keys(def.expect.standardization ?? {})])] as LayoutSdmType[];
@@ -176,20 +217,33 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
         if (!f) throw new Mismatch(`${type}: no ${type} file was standardized for the fund (expected ${e.validationStatus})`);
         const v = (f.validation ?? {}) as { QA_Mapping?: QaMapping[]; rowErrors?: unknown[]; rowErrorsTotal?: number };
         const actual = {
-          file: inputs.find((i) => i.id === f.sourceFileId)?.fileName ?? null, rowCount: f.rowCount ?? 0, validationStatus: f.validationStatus,
-          qaMapping: (v.QA_Mapping ?? []).map((m) => ({ name: m.name, column: m.column, lines: m.lines })), rowErrorsTotal: v.rowErrorsTotal ?? 0, rowErrors: (v.rowErrors ?? []).slice(0, 5),
+          file: inputs.find((i) => i.id === f.sourceFileId)?.fileName ?? null,
+          rowCount: f.rowCount ?? 0,
+          validationStatus: f.validationStatus,
+          qaMapping: (v.QA_Mapping ?? []).map((m) => ({ name: m.name, column: m.column, lines: m.lines })),
+          rowErrorsTotal: v.rowErrorsTotal ?? 0,
+          rowErrors: (v.rowErrors ?? []).slice(0, 5),
         };
         const problems: string[] = [];
-        if (actual.validationStatus !== e.validationStatus) problems.push(`${type}: validation status expected ${e.validationStatus}, actual ${actual.validationStatus} (${actual.qaMapping.length} unmapped code(s), ${actual.rowErrorsTotal} row error(s))`);
+        if (actual.validationStatus !== e.validationStatus)
+          problems.push(
+            `${type}: validation status expected ${e.validationStatus}, actual ${actual.validationStatus} (${actual.qaMapping.length} unmapped code(s), ${actual.rowErrorsTotal} row error(s))`,
+          );
         if (e.rowCount !== undefined && e.rowCount !== actual.rowCount) problems.push(`${type}: expected ${e.rowCount} row(s), actual ${actual.rowCount}`);
-        if (e.rowErrorsTotal !== undefined && e.rowErrorsTotal !== actual.rowErrorsTotal) problems.push(`${type}: expected ${e.rowErrorsTotal} row error(s), actual ${actual.rowErrorsTotal}`);
-        if (e.qaMapping && JSON.stringify(e.qaMapping) !== JSON.stringify(actual.qaMapping)) problems.push(`${type}: QA_Mapping expected ${JSON.stringify(e.qaMapping)}, actual ${JSON.stringify(actual.qaMapping)}`);
+        if (e.rowErrorsTotal !== undefined && e.rowErrorsTotal !== actual.rowErrorsTotal)
+          problems.push(`${type}: expected ${e.rowErrorsTotal} row error(s), actual ${actual.rowErrorsTotal}`);
+        if (e.qaMapping && JSON.stringify(e.qaMapping) !== JSON.stringify(actual.qaMapping))
+          problems.push(`${type}: QA_Mapping expected ${JSON.stringify(e.qaMapping)}, actual ${JSON.stringify(actual.qaMapping)}`);
         fail(problems, actual);
         return actual;
       });
     }
 
-    const calc = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'calculation'))).get();
+    const calc = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'calculation')))
+      .get();
     const validation = calc?.validation as CalculationValidation | undefined;
     await step('calculations', () => {
       const errors = jobErrors(ctx, 'calculations');
@@ -199,7 +253,11 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     });
     if (calc) {
       await step('work-papers', () => {
-        const wp = ctx.db.select().from(fundFiles).where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'work_paper'))).get();
+        const wp = ctx.db
+          .select()
+          .from(fundFiles)
+          .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'work_paper')))
+          .get();
         const errors = jobErrors(ctx, 'visualization');
         if (!wp) throw new Mismatch(errors[0] ?? 'No work paper was produced', errors.join('\n') || null);
         fail(errors, null);
@@ -208,10 +266,16 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     }
 
     // a regression case's fund is small: its rows are compared in memory
-    const data = Object.fromEntries(Object.entries(loadFundData(ctx, fundId)).map(([type, rows]) => [type, [...(rows as Iterable<unknown>)]])) as Record<LayoutSdmType, Array<Record<string, unknown>>>;
+    const data = Object.fromEntries(Object.entries(loadFundData(ctx, fundId)).map(([type, rows]) => [type, [...(rows as Iterable<unknown>)]])) as Record<
+      LayoutSdmType,
+      Array<Record<string, unknown>>
+    >;
     const actualTypes = [...new Set(std.map((f) => f.fileType as LayoutSdmType))];
     if (opts.record) {
-      outputs = { standardized: Object.fromEntries(actualTypes.map((t) => [t, writeStandardizedCsv(t, data[t] ?? [])])), checks: validation ? checksSnapshot(validation) : null };
+      outputs = {
+        standardized: Object.fromEntries(actualTypes.map((t) => [t, writeStandardizedCsv(t, data[t] ?? [])])),
+        checks: validation ? checksSnapshot(validation) : null,
+      };
     } else {
       await compareOutputs(tc, step, data, actualTypes, validation);
     }
@@ -232,7 +296,13 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
 type StepFn = <T>(stepId: string, fn: () => T | Promise<T>) => Promise<T | undefined>;
 
 /** The compare steps: one per standardized SDM type, then the checks. */
-async function compareOutputs(tc: TestCase, step: StepFn, data: Record<LayoutSdmType, Array<Record<string, unknown>>>, actualTypes: LayoutSdmType[], validation: CalculationValidation | undefined): Promise<void> {
+async function compareOutputs(
+  tc: TestCase,
+  step: StepFn,
+  data: Record<LayoutSdmType, Array<Record<string, unknown>>>,
+  actualTypes: LayoutSdmType[],
+  validation: CalculationValidation | undefined,
+): Promise<void> {
   const dir = expectedDir(tc);
   const stdDir = join(dir, 'standardized');
   const checksFile = join(dir, 'checks.json');
@@ -242,16 +312,33 @@ async function compareOutputs(tc: TestCase, step: StepFn, data: Record<LayoutSdm
     });
     return;
   }
-  const expectedTypes = existsSync(stdDir) ? readdirSync(stdDir).filter((f) => f.endsWith('.csv')).map((f) => f.replace(/\.csv$/, '') as LayoutSdmType) : [];
+  const expectedTypes = existsSync(stdDir)
+    ? readdirSync(stdDir)
+        .filter((f) => f.endsWith('.csv'))
+        .map((f) => f.replace(/\.csv$/, '') as LayoutSdmType)
+    : [];
   for (const type of [...new Set([...expectedTypes, ...actualTypes])]) {
     await step(`compare-standardized:${type}`, () => {
       const rows = data[type] ?? [];
-      if (!expectedTypes.includes(type)) throw new Mismatch(`${type}: the pipeline produced ${rows.length} row(s) but there is no expected/standardized/${type}.csv (${GENERATE})`);
+      if (!expectedTypes.includes(type))
+        throw new Mismatch(`${type}: the pipeline produced ${rows.length} row(s) but there is no expected/standardized/${type}.csv (${GENERATE})`);
       const expected = readStandardizedCsv(type, readFileSync(join(stdDir, `${type}.csv`), 'utf8'));
       if (!actualTypes.includes(type)) throw new Mismatch(`${type}: expected ${expected.length} row(s), the pipeline produced no ${type} file`);
-      const cmp = compareRows(type, expected, toCells(type, rows), rows.map((r) => (typeof r.line === 'number' ? r.line : null)));
+      const cmp = compareRows(
+        type,
+        expected,
+        toCells(type, rows),
+        rows.map((r) => (typeof r.line === 'number' ? r.line : null)),
+      );
       if (!cmp.equal) {
-        throw new Mismatch(cmp.message, cmp.report, { differingRows: cmp.differingRows, missingRows: cmp.missingRows, extraRows: cmp.extraRows, differences: cmp.differences, missing: cmp.missing, extra: cmp.extra });
+        throw new Mismatch(cmp.message, cmp.report, {
+          differingRows: cmp.differingRows,
+          missingRows: cmp.missingRows,
+          extraRows: cmp.extraRows,
+          differences: cmp.differences,
+          missing: cmp.missing,
+          extra: cmp.extra,
+        });
       }
       return { rows: cmp.actualRows };
     });

@@ -29,7 +29,14 @@ export type RunProgress =
 /** Splits `['a,b', 'c']` into `['a', 'b', 'c']`, trimmed, without empties or repeats. */
 export function splitList(values: Array<string | number> | string | undefined | null): string[] {
   const list = Array.isArray(values) ? values : values === undefined || values === null ? [] : [values];
-  return [...new Set(list.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      list
+        .flatMap((v) => String(v).split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
@@ -38,23 +45,33 @@ export function splitList(values: Array<string | number> | string | undefined | 
  * @throws ValidationError for no administrator, unknown administrator codes or unknown test ids
  */
 export function planRun(suites: Suite[], administratorCodes: string[], testIds: string[] = []): PlannedSuite[] {
-  if (!administratorCodes.length) throw new ValidationError('Choose at least one administrator to test', ['administratorCodes: at least one administrator code is needed']);
+  if (!administratorCodes.length)
+    throw new ValidationError('Choose at least one administrator to test', ['administratorCodes: at least one administrator code is needed']);
   const unknown = administratorCodes.filter((c) => !suites.some((s) => s.administratorCode === c));
   if (unknown.length) {
-    throw new ValidationError(`Unknown administrator code(s): ${unknown.join(', ')}`, unknown.map((c) => `administratorCodes: no test suite for '${c}' (suites: ${suites.map((s) => s.administratorCode).join(', ') || 'none'})`));
+    throw new ValidationError(
+      `Unknown administrator code(s): ${unknown.join(', ')}`,
+      unknown.map((c) => `administratorCodes: no test suite for '${c}' (suites: ${suites.map((s) => s.administratorCode).join(', ') || 'none'})`),
+    );
   }
   const chosen = administratorCodes.map((c) => suites.find((s) => s.administratorCode === c)!);
   const missing = testIds.filter((id) => !chosen.some((s) => s.tests.some((t) => t.id === id)));
   if (missing.length) {
     const known = chosen.map((s) => `${s.administratorCode}: ${s.tests.map((t) => t.id).join(', ')}`).join('; ');
-    throw new ValidationError(`Unknown test id(s): ${missing.join(', ')}`, missing.map((id) => `testIds: no test '${id}' in the chosen suites (${known})`));
+    throw new ValidationError(
+      `Unknown test id(s): ${missing.join(', ')}`,
+      missing.map((id) => `testIds: no test '${id}' in the chosen suites (${known})`),
+    );
   }
   return chosen.map((s) => ({ administratorCode: s.administratorCode, tests: s.tests.filter((t) => !testIds.length || testIds.includes(t.id)) }));
 }
 
 /** An empty result set for a run starting now. */
 export function startResults(plan: PlannedSuite[]): RunResults {
-  return { stats: { startedAt: new Date().toISOString(), finishedAt: null, totalTime: null }, reports: Object.fromEntries(plan.map((p) => [p.administratorCode, { tests: [] }])) };
+  return {
+    stats: { startedAt: new Date().toISOString(), finishedAt: null, totalTime: null },
+    reports: Object.fromEntries(plan.map((p) => [p.administratorCode, { tests: [] }])),
+  };
 }
 
 /** Whether any case of the results failed. */
@@ -65,7 +82,10 @@ export const hasFailures = (r: RunResults) => Object.values(r.reports).some((rep
  * @param opts.onProgress called before and after each case (results so far are in `results`)
  * @returns the results and whether the signal stopped the run
  */
-export async function runPlan(plan: PlannedSuite[], opts: { mappings: MappingSource; signal?: AbortSignal; tmpRoot?: string; onProgress?: (p: RunProgress, results: RunResults) => void }): Promise<{ results: RunResults; cancelled: boolean }> {
+export async function runPlan(
+  plan: PlannedSuite[],
+  opts: { mappings: MappingSource; signal?: AbortSignal; tmpRoot?: string; onProgress?: (p: RunProgress, results: RunResults) => void },
+): Promise<{ results: RunResults; cancelled: boolean }> {
   const results = startResults(plan);
   const started = performance.now();
   const total = plan.reduce((n, p) => n + p.tests.length, 0);

@@ -18,12 +18,17 @@ const expectSchema = z.object({
   /** Per imported file name: import status (default every file `Success`) and identified type. */
   identification: z.record(z.string(), z.object({ status: z.string(), type: z.string().nullable().optional() })).optional(),
   /** Per SDM type: validation status (default `Valid`), row count, row errors, QA_Mapping entries. */
-  standardization: z.record(z.string(), z.object({
-    validationStatus: z.enum(['Valid', 'Invalid']),
-    rowCount: z.number().int().optional(),
-    rowErrorsTotal: z.number().int().optional(),
-    qaMapping: z.array(qaMappingSchema).optional(),
-  })).optional(),
+  standardization: z
+    .record(
+      z.string(),
+      z.object({
+        validationStatus: z.enum(['Valid', 'Invalid']),
+        rowCount: z.number().int().optional(),
+        rowErrorsTotal: z.number().int().optional(),
+        qaMapping: z.array(qaMappingSchema).optional(),
+      }),
+    )
+    .optional(),
 });
 
 const fundRequestSchema = z.union([
@@ -76,8 +81,10 @@ export function loadCase(administratorCode: string, dir: string): TestCase {
   const file = join(dir, 'case.json');
   try {
     const parsed = caseSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (!parsed.success) return { ...base, loadError: `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
-    if (parsed.data.id !== id) return { ...base, title: parsed.data.title, loadError: `${file}: id '${parsed.data.id}' does not match the folder name '${id}'` };
+    if (!parsed.success)
+      return { ...base, loadError: `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+    if (parsed.data.id !== id)
+      return { ...base, title: parsed.data.title, loadError: `${file}: id '${parsed.data.id}' does not match the folder name '${id}'` };
     return { ...base, title: parsed.data.title, description: parsed.data.description, def: parsed.data };
   } catch (err) {
     return { ...base, loadError: `${file}: ${(err as Error).message}` };
@@ -87,10 +94,17 @@ export function loadCase(administratorCode: string, dir: string): TestCase {
 /** Every suite under a folder: administrator folders holding case folders with a `case.json`. */
 export function loadSuites(root = defaultSuitesDir()): Suite[] {
   if (!isDir(root)) return [];
-  return readdirSync(root).filter((code) => isDir(join(root, code))).sort().map((code) => ({
-    administratorCode: code,
-    tests: readdirSync(join(root, code)).filter((id) => existsSync(join(root, code, id, 'case.json'))).sort(byId).map((id) => loadCase(code, join(root, code, id))),
-  })).filter((s) => s.tests.length > 0);
+  return readdirSync(root)
+    .filter((code) => isDir(join(root, code)))
+    .sort()
+    .map((code) => ({
+      administratorCode: code,
+      tests: readdirSync(join(root, code))
+        .filter((id) => existsSync(join(root, code, id, 'case.json')))
+        .sort(byId)
+        .map((id) => loadCase(code, join(root, code, id))),
+    }))
+    .filter((s) => s.tests.length > 0);
 }
 
 /** Absolute paths and file names of a case's inputs. */

@@ -48,12 +48,22 @@ describe('test runner API', () => {
   it('schedules a run (ids comma-separated), runs it in the background and reports every step', async () => {
     const res = await api.post('dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'], testIds: '1, 2' }, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.payload).toMatchObject({ status: 'pending', administratorCodes: ['demo_test'], testIds: ['1', '2'], userAuthId: ctx.boot.admin.id, hasErrors: false, results: null });
+    expect(res.body.payload).toMatchObject({
+      status: 'pending',
+      administratorCodes: ['demo_test'],
+      testIds: ['1', '2'],
+      userAuthId: ctx.boot.admin.id,
+      hasErrors: false,
+      results: null,
+    });
     const run = await poll(res.body.payload.id);
     expect(run).toMatchObject({ status: 'done', hasErrors: false });
     expect(run.results.stats).toMatchObject({ startedAt: expect.any(String), finishedAt: expect.any(String), totalTime: expect.any(Number) });
     const tests = run.results.reports.demo_test.tests;
-    expect(tests.map((t: any) => [t.id, t.success])).toEqual([['1', true], ['2', true]]);
+    expect(tests.map((t: any) => [t.id, t.success])).toEqual([
+      ['1', true],
+      ['2', true],
+    ]);
     expect(tests[1].steps.find((s: any) => s.stepId === 'load-mappings').payload.source).toBe('production');
     expect(tests[1].steps.find((s: any) => s.stepId === 'calculations').payload).toMatchObject({ status: 'pass', nav: 41349926.01 });
     expect(events.filter((e) => e.id === run.id).map((e) => e.status)).toEqual(expect.arrayContaining(['pending', 'running', 'done']));
@@ -66,7 +76,13 @@ describe('test runner API', () => {
     expect(rows[0]).toMatchObject({ administratorCodes: ['demo_test'], status: 'done', user: expect.any(String), updated_at: expect.any(String) });
     expect(pagination).toMatchObject({ offset: 0, limit: 50, count: rows.length });
     expect(suites.map((s: any) => s.administratorCode)).toEqual(['demo_test', 'keystone_admin', 'meridian_fund_services']);
-    expect(suites[2]).toMatchObject({ administratorName: 'Meridian Fund Services', tests: [{ id: '1', title: expect.stringContaining('Goldman Sachs') }, { id: '2', title: expect.any(String) }] });
+    expect(suites[2]).toMatchObject({
+      administratorName: 'Meridian Fund Services',
+      tests: [
+        { id: '1', title: expect.stringContaining('Goldman Sachs') },
+        { id: '2', title: expect.any(String) },
+      ],
+    });
   });
 
   it('answers 400 naming unknown administrator codes or test ids', async () => {
@@ -88,7 +104,7 @@ describe('test runner API', () => {
     const stoppedPending = await api.post('dev-tools/test-runner/test/stop', { id: second.id }, token);
     expect(stoppedPending.body.payload.status).toBe('suspended');
     expect((await waitForRun(ctx, first.id)).status).toBe('suspended');
-    expect((await waitForRun(ctx, second.id))).toMatchObject({ status: 'suspended', results: null });
+    expect(await waitForRun(ctx, second.id)).toMatchObject({ status: 'suspended', results: null });
     const again = await api.post('dev-tools/test-runner/test/stop', { id: first.id }, token);
     expect(again.status).toBe(409);
   }, 30_000);
@@ -96,7 +112,11 @@ describe('test runner API', () => {
   it('fails a case when the production master mapping changed, naming the column', async () => {
     const admin = ctx.db.select().from(administrators).where(eq(administrators.code, 'demo_test')).get()!;
     const file = join(fixturesDir(), 'tpas', 'demo_test', 'mappings', 'instrument_mapping.csv');
-    const rows = parseMappingCsv('instrument_mapping', 'instrument_mapping.csv', Buffer.from(readFileSync(file, 'utf8').replace('MUNI,DEBT', 'MUNI,FUND'))).rows;
+    const rows = parseMappingCsv(
+      'instrument_mapping',
+      'instrument_mapping.csv',
+      Buffer.from(readFileSync(file, 'utf8').replace('MUNI,DEBT', 'MUNI,FUND')),
+    ).rows;
     upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: 'instrument_mapping', rows, userId: null });
     const res = await api.post('dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'], testIds: ['2'] }, token);
     const run = await poll(res.body.payload.id);
@@ -115,7 +135,12 @@ describe('test runner API', () => {
     try {
       const offApi = apiClient(off);
       const t = sessionToken(off, off.boot.admin.id);
-      for (const [method, path, body] of [['GET', 'dev-tools/test-runner/tests'], ['GET', 'dev-tools/test-runner/tests/1'], ['POST', 'dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'] }], ['POST', 'dev-tools/test-runner/test/stop', { id: 1 }]] as const) {
+      for (const [method, path, body] of [
+        ['GET', 'dev-tools/test-runner/tests'],
+        ['GET', 'dev-tools/test-runner/tests/1'],
+        ['POST', 'dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'] }],
+        ['POST', 'dev-tools/test-runner/test/stop', { id: 1 }],
+      ] as const) {
         const res = await offApi.call(method, path, { token: t, body });
         expect(res.status, path).toBe(409);
         expect(res.body.message).toBe('The test runner is disabled');

@@ -42,14 +42,38 @@ describe('shipped suites', () => {
   }, 60_000);
 
   it('pass on the real fixtures, every case and step', () => {
-    const failed = Object.entries(results.reports).flatMap(([code, r]) => r.tests.filter((t) => !t.success).map((t) => `${code}/${t.id}: ${JSON.stringify(t.steps.filter((s) => !s.success))}`));
+    const failed = Object.entries(results.reports).flatMap(([code, r]) =>
+      r.tests.filter((t) => !t.success).map((t) => `${code}/${t.id}: ${JSON.stringify(t.steps.filter((s) => !s.success))}`),
+    );
     expect(failed).toEqual([]);
-    expect(Object.fromEntries(Object.entries(results.reports).map(([code, r]) => [code, r.tests.map((t) => t.id)]))).toEqual({ meridian_fund_services: ['1', '2'], keystone_admin: ['1'], demo_test: ['1', '2'] });
-    expect(steps(results, 'meridian_fund_services', '1').map((s) => s.stepId).sort()).toEqual([
-      'load-mappings', 'create-fund-request', 'import', 'identification',
-      'standardization:share_capital', 'standardization:holdings', 'standardization:prices', 'standardization:trial_balance',
-      'calculations', 'work-papers', 'compare-standardized:holdings', 'compare-standardized:prices', 'compare-standardized:share_capital', 'compare-standardized:trial_balance', 'compare-checks',
-    ].sort());
+    expect(Object.fromEntries(Object.entries(results.reports).map(([code, r]) => [code, r.tests.map((t) => t.id)]))).toEqual({
+      meridian_fund_services: ['1', '2'],
+      keystone_admin: ['1'],
+      demo_test: ['1', '2'],
+    });
+    expect(
+      steps(results, 'meridian_fund_services', '1')
+        .map((s) => s.stepId)
+        .sort(),
+    ).toEqual(
+      [
+        'load-mappings',
+        'create-fund-request',
+        'import',
+        'identification',
+        'standardization:share_capital',
+        'standardization:holdings',
+        'standardization:prices',
+        'standardization:trial_balance',
+        'calculations',
+        'work-papers',
+        'compare-standardized:holdings',
+        'compare-standardized:prices',
+        'compare-standardized:share_capital',
+        'compare-standardized:trial_balance',
+        'compare-checks',
+      ].sort(),
+    );
     expect(results.stats.totalTime).toBeGreaterThan(0);
   });
 
@@ -59,7 +83,11 @@ describe('shipped suites', () => {
   });
 
   it('hold the real figures of fixtures/tpas/*/expected.json', () => {
-    for (const [code, id] of [['meridian_fund_services', '1'], ['keystone_admin', '1'], ['demo_test', '2']]) {
+    for (const [code, id] of [
+      ['meridian_fund_services', '1'],
+      ['keystone_admin', '1'],
+      ['demo_test', '2'],
+    ]) {
       const fund = fixtureFund(code);
       const dir = join(suiteDir(code, id), 'expected');
       const checks = JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as ChecksSnapshot;
@@ -69,7 +97,12 @@ describe('shipped suites', () => {
       expect(holdings.reduce((s, r) => s + Number(r.market_value_base), 0)).toBeCloseTo(fund.holdings_market_value_base, 2);
       const tb = readStandardizedCsv('trial_balance', readFileSync(join(dir, 'standardized', 'trial_balance.csv'), 'utf8'));
       expect(tb.reduce((s, r) => s + Number(r.balance_base), 0)).toBeCloseTo(0, 2);
-      if (fund.prices_rows) expect(readFileSync(join(dir, 'standardized', 'prices.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(fund.prices_rows + 1);
+      if (fund.prices_rows)
+        expect(
+          readFileSync(join(dir, 'standardized', 'prices.csv'), 'utf8')
+            .trimEnd()
+            .split('\n'),
+        ).toHaveLength(fund.prices_rows + 1);
     }
     const gs = JSON.parse(readFileSync(join(suiteDir('meridian_fund_services', '1'), 'expected', 'checks.json'), 'utf8')) as ChecksSnapshot;
     expect(gs.figures.nav.value).toBe(361898455.93);
@@ -96,14 +129,18 @@ describe('a changed mapping', () => {
       expect(test.success).toBe(false);
       const s = test.steps.find((x) => x.stepId === 'compare-standardized:holdings')!;
       expect(s.success).toBe(false);
-      expect(s.error!.message).toMatch(/^holdings: 55 row\(s\) differ \(expected 55 rows, got 55\); first: row 1 \(security_id US49151FGH73, file line 2\): standard_instrument expected 'DEBT', actual 'EQUITY'$/);
+      expect(s.error!.message).toMatch(
+        /^holdings: 55 row\(s\) differ \(expected 55 rows, got 55\); first: row 1 \(security_id US49151FGH73, file line 2\): standard_instrument expected 'DEBT', actual 'EQUITY'$/,
+      );
       expect(s.error!.traceback).toContain('differing columns: standard_instrument');
       expect(s.error!.traceback).toMatch(/expected: S000012000,2022-12-31,US49151FGH73,.*,DEBT\n {2}actual: {3}S000012000,2022-12-31,US49151FGH73,.*,EQUITY/);
       expect(s.error!.details).toMatchObject({ differingRows: 55, missingRows: 0, extraRows: 0 });
       // the other files and the load step are untouched
       expect(test.steps.find((x) => x.stepId === 'compare-standardized:trial_balance')!.success).toBe(true);
       expect(test.steps.find((x) => x.stepId === 'load-mappings')!.payload).toMatchObject({ source: join(dir, 'demo_test') });
-      expect(junitXml(results)).toMatch(/<failure message="compare-standardized:holdings: holdings: 55 row\(s\) differ .*standard_instrument expected &apos;DEBT&apos;, actual &apos;EQUITY&apos;"/);
+      expect(junitXml(results)).toMatch(
+        /<failure message="compare-standardized:holdings: holdings: 55 row\(s\) differ .*standard_instrument expected &apos;DEBT&apos;, actual &apos;EQUITY&apos;"/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -129,28 +166,50 @@ describe('choosing cases', () => {
     expect(() => planRun(suites, ['demo_test', 'nope', 'other'])).toThrow('Unknown administrator code(s): nope, other');
     expect(() => planRun(suites, ['demo_test'], ['2', '9'])).toThrow('Unknown test id(s): 9');
     expect(() => planRun(suites, [])).toThrow(ValidationError);
-    expect(planRun(suites, ['demo_test', 'keystone_admin'], ['2']).map((p) => [p.administratorCode, p.tests.map((t) => t.id)])).toEqual([['demo_test', ['2']], ['keystone_admin', []]]);
+    expect(planRun(suites, ['demo_test', 'keystone_admin'], ['2']).map((p) => [p.administratorCode, p.tests.map((t) => t.id)])).toEqual([
+      ['demo_test', ['2']],
+      ['keystone_admin', []],
+    ]);
   });
 });
 
 describe('comparisons', () => {
   it('count missing and extra rows', () => {
-    const row = (code: string, bal: string) => ({ fund_code: 'F', as_of: '2023-03-31', account_code: code, account_name: '', currency: 'USD', balance_local: bal, balance_base: bal, standard_account: 'CASH' });
-    const cmp = compareRows('trial_balance', [row('1', '10'), row('2', '20'), row('3', '30')], [row('1', '10.0000000000001'), row('2', '21'), row('4', '40'), row('5', '50')]);
+    const row = (code: string, bal: string) => ({
+      fund_code: 'F',
+      as_of: '2023-03-31',
+      account_code: code,
+      account_name: '',
+      currency: 'USD',
+      balance_local: bal,
+      balance_base: bal,
+      standard_account: 'CASH',
+    });
+    const cmp = compareRows(
+      'trial_balance',
+      [row('1', '10'), row('2', '20'), row('3', '30')],
+      [row('1', '10.0000000000001'), row('2', '21'), row('4', '40'), row('5', '50')],
+    );
     expect(cmp).toMatchObject({ equal: false, differingRows: 2, missingRows: 0, extraRows: 1 });
     expect(cmp.differences[0]).toMatchObject({ key: 'account_code 2', columns: ['balance_local', 'balance_base'] });
   });
 
   it('compare check figures within their tolerance', () => {
     const snap = (nav: number, status: 'pass' | 'fail'): ChecksSnapshot => ({
-      status, summary: { pass: status === 'pass' ? 1 : 0, warning: 0, fail: status === 'fail' ? 1 : 0 }, figures: { nav: { value: nav, tolerance: 0.01 } },
+      status,
+      summary: { pass: status === 'pass' ? 1 : 0, warning: 0, fail: status === 'fail' ? 1 : 0 },
+      figures: { nav: { value: nav, tolerance: 0.01 } },
       checks: { nav: { statuses: { [status]: 1 }, tolerance: 0.01, items: [{ name: 'NAV', status, diff: nav - 100 }] } },
     });
     expect(compareChecks(snap(100, 'pass'), snap(100.005, 'pass'))).toEqual([]);
     expect(compareChecks(snap(100, 'pass'), snap(101, 'fail'))).toEqual([
-      'overall status: expected pass, actual fail', 'summary.pass: expected 1, actual 0', 'summary.fail: expected 0, actual 1',
-      'nav: expected 100 ± 0.01, actual 101 (difference 1)', 'nav: statuses expected {"pass":1}, actual {"fail":1}',
-      "nav 'NAV': status expected pass, actual fail", "nav 'NAV': diff expected 0 ± 0.01, actual 1",
+      'overall status: expected pass, actual fail',
+      'summary.pass: expected 1, actual 0',
+      'summary.fail: expected 0, actual 1',
+      'nav: expected 100 ± 0.01, actual 101 (difference 1)',
+      'nav: statuses expected {"pass":1}, actual {"fail":1}',
+      "nav 'NAV': status expected pass, actual fail",
+      "nav 'NAV': diff expected 0 ± 0.01, actual 1",
     ]);
   });
 });
@@ -162,7 +221,12 @@ describe('cancelling and restarts', () => {
       const controller = new AbortController();
       // stopped while its first case is under way
       const onProgress = (p: { type: string }) => p.type === 'case-start' && setImmediate(() => controller.abort());
-      const run = runPlan(planRun(suites, ['meridian_fund_services', 'demo_test']), { mappings: { kind: 'fixtures' }, signal: controller.signal, tmpRoot, onProgress });
+      const run = runPlan(planRun(suites, ['meridian_fund_services', 'demo_test']), {
+        mappings: { kind: 'fixtures' },
+        signal: controller.signal,
+        tmpRoot,
+        onProgress,
+      });
       const { results, cancelled } = await run;
       expect(cancelled).toBe(true);
       expect(results.reports.meridian_fund_services.tests[0].steps.at(-1)).toMatchObject({ stepId: 'cancelled', success: false });
@@ -180,13 +244,25 @@ describe('cancelling and restarts', () => {
   afterAll(() => ctx?.dispose());
 
   it('runs left running with no job to run them are marked interrupted when a server starts', () => {
-    ctx.db.insert(testRuns).values([
-      { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: [], status: 'running', results: { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} } },
-      { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: ['1'], status: 'done', results: null },
-    ]).run();
+    ctx.db
+      .insert(testRuns)
+      .values([
+        {
+          userId: ctx.boot.admin.id,
+          administratorCodes: ['demo_test'],
+          testIds: [],
+          status: 'running',
+          results: { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} },
+        },
+        { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: ['1'], status: 'done', results: null },
+      ])
+      .run();
     expect(recoverInterruptedRuns(ctx)).toBe(1);
     const { rows } = listRuns(ctx);
-    expect(rows.map((r) => [r.status, r.results?.error ?? null])).toEqual([['done', null], ['error', INTERRUPTED]]);
+    expect(rows.map((r) => [r.status, r.results?.error ?? null])).toEqual([
+      ['done', null],
+      ['error', INTERRUPTED],
+    ]);
     expect(existsSync(ctx.dir)).toBe(true);
   });
 });

@@ -33,7 +33,12 @@ export interface RunnerOptions {
 
 /** Where a run's job is: the process row whose payload names the run. */
 function runJob(ctx: AppContext, id: number) {
-  return ctx.db.select().from(processes).where(and(eq(processes.stage, 'testRun'), sql`json_extract(${processes.payload}, '$.testRunId') = ${id}`)).orderBy(desc(processes.id)).get();
+  return ctx.db
+    .select()
+    .from(processes)
+    .where(and(eq(processes.stage, 'testRun'), sql`json_extract(${processes.payload}, '$.testRunId') = ${id}`))
+    .orderBy(desc(processes.id))
+    .get();
 }
 
 const now = () => new Date().toISOString();
@@ -42,15 +47,33 @@ const now = () => new Date().toISOString();
 function view(row: TestRunRow, user?: { username: string; firstName: string; lastName: string; email: string } | null) {
   const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.username || user.email : null;
   return {
-    id: row.id, userAuthId: row.userId, user: name, administratorCodes: row.administratorCodes, testIds: row.testIds, status: row.status,
-    created_at: row.createdAt, updated_at: row.updatedAt, hasErrors: row.hasErrors, results: (row.results ?? null) as RunResults | null,
+    id: row.id,
+    userAuthId: row.userId,
+    user: name,
+    administratorCodes: row.administratorCodes,
+    testIds: row.testIds,
+    status: row.status,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    hasErrors: row.hasErrors,
+    results: (row.results ?? null) as RunResults | null,
   };
 }
 export type TestRunView = ReturnType<typeof view>;
 
-function update(ctx: AppContext, id: number, set: Partial<Pick<TestRunRow, 'status' | 'hasErrors'>> & { results?: RunResults | object | null }, publish = true): TestRunRow {
+function update(
+  ctx: AppContext,
+  id: number,
+  set: Partial<Pick<TestRunRow, 'status' | 'hasErrors'>> & { results?: RunResults | object | null },
+  publish = true,
+): TestRunRow {
   const { results, ...rest } = set;
-  const row = ctx.db.update(testRuns).set({ ...rest, ...(results !== undefined ? { results: results as Record<string, unknown> | null } : {}), updatedAt: now() }).where(eq(testRuns.id, id)).returning().get();
+  const row = ctx.db
+    .update(testRuns)
+    .set({ ...rest, ...(results !== undefined ? { results: results as Record<string, unknown> | null } : {}), updatedAt: now() })
+    .where(eq(testRuns.id, id))
+    .returning()
+    .get();
   if (publish) ctx.events.publish('test-run', { id, status: row.status });
   return row;
 }
@@ -61,7 +84,11 @@ function update(ctx: AppContext, id: number, set: Partial<Pick<TestRunRow, 'stat
  * are left alone: a run whose worker died is taken over with its job. Called by `serve` at start.
  */
 export function recoverInterruptedRuns(ctx: AppContext): number {
-  const stale = ctx.db.select().from(testRuns).where(inArray(testRuns.status, ['pending', 'running'])).all()
+  const stale = ctx.db
+    .select()
+    .from(testRuns)
+    .where(inArray(testRuns.status, ['pending', 'running']))
+    .all()
     .filter((r) => !['pending', 'running'].includes(runJob(ctx, r.id)?.status ?? ''));
   for (const r of stale) update(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
   if (stale.length) ctx.log.warn({ ids: stale.map((r) => r.id) }, 'test runs interrupted by a restart');
@@ -70,7 +97,13 @@ export function recoverInterruptedRuns(ctx: AppContext): number {
 
 /** The suites available: administrators with their test ids and titles. */
 export function listSuites(ctx: AppContext, opts: RunnerOptions = {}) {
-  const names = new Map(ctx.db.select().from(administrators).all().map((a) => [a.code, a.name]));
+  const names = new Map(
+    ctx.db
+      .select()
+      .from(administrators)
+      .all()
+      .map((a) => [a.code, a.name]),
+  );
   return loadSuites(opts.suitesDir ?? defaultSuitesDir()).map((s) => ({
     administratorCode: s.administratorCode,
     administratorName: names.get(s.administratorCode) ?? null,
@@ -94,7 +127,14 @@ export function getRun(ctx: AppContext, id: number): TestRunView {
 export function listRuns(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
   const offset = Math.max(0, input.offset ?? 0);
   const limit = Math.min(Math.max(1, input.limit ?? RUNS_PAGE_SIZE), 1000);
-  const rows = ctx.db.select({ run: testRuns, user: users }).from(testRuns).leftJoin(users, eq(testRuns.userId, users.id)).orderBy(desc(testRuns.id)).limit(limit).offset(offset).all();
+  const rows = ctx.db
+    .select({ run: testRuns, user: users })
+    .from(testRuns)
+    .leftJoin(users, eq(testRuns.userId, users.id))
+    .orderBy(desc(testRuns.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = ctx.db.select({ n: count() }).from(testRuns).get()?.n ?? 0;
   return { rows: rows.map((r) => view(r.run, r.user)), pagination: { offset, limit, count: total } };
 }
@@ -141,11 +181,20 @@ export const testRunJob: StageHandler = async (ctx, job, signal) => {
  * @param input.mappings master mappings to test: the production ones (default) or the fixtures'
  * @throws ValidationError naming unknown administrator codes or test ids
  */
-export function scheduleRun(ctx: AppContext, user: User, input: { administratorCodes: string[] | string; testIds?: string[] | string | null; mappings?: RunMappings }, opts: RunnerOptions = {}): TestRunView {
+export function scheduleRun(
+  ctx: AppContext,
+  user: User,
+  input: { administratorCodes: string[] | string; testIds?: string[] | string | null; mappings?: RunMappings },
+  opts: RunnerOptions = {},
+): TestRunView {
   const codes = splitList(input.administratorCodes);
   const testIds = splitList(input.testIds);
   planRun(loadSuites(opts.suitesDir ?? defaultSuitesDir()), codes, testIds); // validates codes and ids
-  const row = ctx.db.insert(testRuns).values({ userId: user.id, administratorCodes: codes, testIds, status: 'pending', hasErrors: false, results: null }).returning().get();
+  const row = ctx.db
+    .insert(testRuns)
+    .values({ userId: user.id, administratorCodes: codes, testIds, status: 'pending', hasErrors: false, results: null })
+    .returning()
+    .get();
   ctx.events.publish('test-run', { id: row.id, status: row.status });
   const payload: TestRunPayload = { testRunId: row.id, mappings: input.mappings ?? 'production', ...(opts.suitesDir ? { suitesDir: opts.suitesDir } : {}) };
   enqueue(ctx, { stage: 'testRun', fundRequestId: null, payload: payload as unknown as Record<string, unknown>, createdById: user.id });
@@ -159,7 +208,8 @@ export function scheduleRun(ctx: AppContext, user: User, input: { administratorC
  */
 export function stopRun(ctx: AppContext, id: number): TestRunView {
   const { run } = findRun(ctx, id);
-  if (run.status !== 'pending' && run.status !== 'running') throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
+  if (run.status !== 'pending' && run.status !== 'running')
+    throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
   update(ctx, id, { status: 'suspended' });
   const job = runJob(ctx, id);
   if (job && (job.status === 'pending' || job.status === 'running')) cancelProcess(ctx, job.id);

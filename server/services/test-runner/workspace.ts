@@ -80,7 +80,8 @@ export function resolveMappings(code: string, source: MappingSource): ResolvedMa
     }
     return { ...resolveMappings(code, { kind: 'fixtures' }), origin: 'fixtures (the TPA has no master mappings in production)' };
   }
-  if (source.kind === 'dir' && !existsSync(join(source.dir, code))) return { ...resolveMappings(code, { kind: 'fixtures' }), origin: `fixtures (${source.dir} has no ${code} folder)` };
+  if (source.kind === 'dir' && !existsSync(join(source.dir, code)))
+    return { ...resolveMappings(code, { kind: 'fixtures' }), origin: `fixtures (${source.dir} has no ${code} folder)` };
   const base = source.kind === 'dir' ? join(source.dir, code) : join(fixturesDir(), 'tpas', code);
   const dir = existsSync(join(base, 'mappings')) ? join(base, 'mappings') : base;
   if (!existsSync(dir)) throw new ValidationError(`No master mappings for ${code}: ${dir} does not exist`);
@@ -99,7 +100,16 @@ export async function openWorkspace(opts: { administratorCode: string; mappings:
   try {
     const config = { ...configSchema.parse({ logLevel: 'silent', seedDemoData: false, workers: 0 }), dataDir: dir } as AppConfig;
     const { db, sqlite, schemaVersion } = await openDb(dir, config.dbName);
-    ctx = { config, db, sqlite, schemaVersion, log: pino({ level: 'silent' }), events: new EventBus(), blobs: new BlobStore(join(dir, 'blobs')), close: () => sqlite.close() };
+    ctx = {
+      config,
+      db,
+      sqlite,
+      schemaVersion,
+      log: pino({ level: 'silent' }),
+      events: new EventBus(),
+      blobs: new BlobStore(join(dir, 'blobs')),
+      close: () => sqlite.close(),
+    };
     const { admin: user } = bootstrap(ctx);
     seedFxRates(ctx);
     const administrator = ctx.db.insert(administrators).values({ code: opts.administratorCode, name: opts.mappings.name }).returning().get();
@@ -108,7 +118,10 @@ export async function openWorkspace(opts: { administratorCode: string; mappings:
     }
     const opened = ctx;
     return {
-      ctx: opened, dir, user, administrator: { id: administrator.id, code: administrator.code, name: administrator.name },
+      ctx: opened,
+      dir,
+      user,
+      administrator: { id: administrator.id, code: administrator.code, name: administrator.name },
       dispose: () => {
         try {
           opened.close();

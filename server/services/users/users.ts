@@ -37,7 +37,11 @@ export function addUser(ctx: AppContext, input: NewUser): User {
   }
   const { email, name, role } = parsed.data;
   if (findUserByEmail(ctx, email)) throw new ConflictError(`A user with e-mail ${email} already exists`);
-  return ctx.db.insert(users).values({ email, username: email.split('@')[0], ...splitName(name), role, originalRole: role }).returning().get();
+  return ctx.db
+    .insert(users)
+    .values({ email, username: email.split('@')[0], ...splitName(name), role, originalRole: role })
+    .returning()
+    .get();
 }
 
 export function findUserByEmail(ctx: AppContext, email: string): User | undefined {
@@ -57,7 +61,12 @@ export function listUsers(ctx: AppContext): User[] {
 
 /** Makes sure an administrator exists; returns it and whether it was created now. */
 export function ensureAdmin(ctx: AppContext, email: string): { user: User; created: boolean } {
-  const existing = ctx.db.select().from(users).where(eq(users.originalRole, 'Admin' as Role)).orderBy(asc(users.id)).get();
+  const existing = ctx.db
+    .select()
+    .from(users)
+    .where(eq(users.originalRole, 'Admin' as Role))
+    .orderBy(asc(users.id))
+    .get();
   if (existing) return { user: existing, created: false };
   return { user: addUser(ctx, { email, name: 'Fund Audit Administrator', role: 'Admin' }), created: true };
 }

@@ -28,20 +28,30 @@ export const DEFAULT_WIKI: WikiData = {
   sections: [
     {
       title: 'Getting started',
-      items: [
-        { type: 'link', title: 'Bulk upload template', url: '/api/v2.0/fund-request/download', description: 'The CSV template with one example row' },
-      ],
+      items: [{ type: 'link', title: 'Bulk upload template', url: '/api/v2.0/fund-request/download', description: 'The CSV template with one example row' }],
     },
     {
       title: 'Data delivery',
       items: [
-        { type: 'link', title: 'Standard data model', url: 'https://www.sec.gov/files/formn-port.pdf', description: 'Form N-PORT, the public filing the demo data comes from' },
+        {
+          type: 'link',
+          title: 'Standard data model',
+          url: 'https://www.sec.gov/files/formn-port.pdf',
+          description: 'Form N-PORT, the public filing the demo data comes from',
+        },
         { type: 'mail', title: 'Delivery team', email: 'delivery@fund-audit.local', description: 'Questions about TPA files and mappings' },
       ],
     },
   ],
   dataSandbox: [{ type: 'link', title: 'Demo TPA demo_test', url: '/tools', description: 'Self-onboard files to the demo TPA to try the pipeline' }],
-  sampleOutputs: [{ type: 'link', title: 'Work paper of the Goldman Sachs Bond Fund (2023-03-31)', url: '/data-platform', description: 'Download it from the Funds Listing once its files are processed' }],
+  sampleOutputs: [
+    {
+      type: 'link',
+      title: 'Work paper of the Goldman Sachs Bond Fund (2023-03-31)',
+      url: '/data-platform',
+      description: 'Download it from the Funds Listing once its files are processed',
+    },
+  ],
 };
 
 /**
@@ -61,6 +71,10 @@ export function wikiData(ctx: AppContext): WikiData {
     throw new ValidationError(`wiki.json in the data directory is not valid JSON: ${(err as Error).message}`);
   }
   const parsed = wikiSchema.safeParse(raw);
-  if (!parsed.success) throw new ValidationError('wiki.json in the data directory is not valid', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  if (!parsed.success)
+    throw new ValidationError(
+      'wiki.json in the data directory is not valid',
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    );
   return parsed.data;
 }

@@ -31,7 +31,11 @@ export class AuditorPage {
   /** Closes every toast (before screenshots). */
   async dismissToasts(): Promise<void> {
     for (const close of await this.page.locator('.p-toast-icon-close').all()) await close.click({ timeout: 1000 }).catch(() => undefined);
-    await this.page.locator('.p-toast-message').first().waitFor({ state: 'detached', timeout: 2000 }).catch(() => undefined);
+    await this.page
+      .locator('.p-toast-message')
+      .first()
+      .waitFor({ state: 'detached', timeout: 2000 })
+      .catch(() => undefined);
   }
 
   // --- Status Reporting

@@ -53,18 +53,25 @@ export class DashboardPage {
 
   /** Header labels of the visible columns, in order. */
   async headers(): Promise<string[]> {
-    return this.grid.locator('thead th[data-col]').evaluateAll((ths) => ths.map((th) => (th.querySelector('.fa-grid-sort span, .fa-grid-label') as HTMLElement | null)?.innerText.trim() ?? ''));
+    return this.grid
+      .locator('thead th[data-col]')
+      .evaluateAll((ths) => ths.map((th) => (th.querySelector('.fa-grid-sort span, .fa-grid-label') as HTMLElement | null)?.innerText.trim() ?? ''));
   }
 
   /** Position (among the row's cells) of a column by key. */
   async columnIndex(key: string): Promise<number> {
-    return this.grid.locator('thead tr').first().evaluate((tr, k) => [...tr.children].findIndex((th) => th.getAttribute('data-col') === k), key);
+    return this.grid
+      .locator('thead tr')
+      .first()
+      .evaluate((tr, k) => [...tr.children].findIndex((th) => th.getAttribute('data-col') === k), key);
   }
 
   /** The text of a column's cell in the first row containing `rowText`. */
   async cell(rowText: string, key: string): Promise<string> {
     const i = await this.columnIndex(key);
-    return this.row(rowText).locator(`td:nth-child(${i + 1})`).innerText();
+    return this.row(rowText)
+      .locator(`td:nth-child(${i + 1})`)
+      .innerText();
   }
 
   /** The status cell text ('Open', 'Pending*', ...). */
@@ -92,7 +99,10 @@ export class DashboardPage {
 
   /** Clicks a column's sort button (with the meta key for a multi-sort). */
   async sortBy(label: string, multi = false): Promise<void> {
-    await this.grid.locator('thead button.fa-grid-sort', { hasText: label }).first().click({ modifiers: multi ? ['ControlOrMeta'] : [] });
+    await this.grid
+      .locator('thead button.fa-grid-sort', { hasText: label })
+      .first()
+      .click({ modifiers: multi ? ['ControlOrMeta'] : [] });
   }
 
   /** `aria-sort` of a column by key. */

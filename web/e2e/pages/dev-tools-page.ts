@@ -11,7 +11,10 @@ export class SettingsPage {
 
   /** A card or group by its accessible name ('Dev info', 'Configurations branch', 'Database', ...). */
   region(name: string): Locator {
-    return this.page.getByRole('region', { name, exact: true }).or(this.page.getByRole('group', { name, exact: true })).first();
+    return this.page
+      .getByRole('region', { name, exact: true })
+      .or(this.page.getByRole('group', { name, exact: true }))
+      .first();
   }
 
   table(name: string): Locator {

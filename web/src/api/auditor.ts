@@ -4,9 +4,7 @@
  */
 import { api, apiUrl } from './client';
 import { DURATION } from './errors';
-import type {
-  ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData,
-} from './auditor-types';
+import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
 import { notify } from '../state/notifications';
 
 /** Status report of the data platform. */
@@ -80,7 +78,11 @@ export const EXPORT_STAGES = [
 
 /** Queues an export of funds' outputs (the dialog shows the confirmation itself). */
 export function requestExport(fundRequests: number[], fundRequestStages: string[]): Promise<ExportRow> {
-  return api.post<ExportRow>('/export/files', { fundRequests, fundRequestStages, excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false }, { suppressSuccess: true });
+  return api.post<ExportRow>(
+    '/export/files',
+    { fundRequests, fundRequestStages, excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false },
+    { suppressSuccess: true },
+  );
 }
 
 /** One page of the user's exports, newest first. */

@@ -24,7 +24,11 @@ export function uploadImportFiles(administrator: string, files: File[]): Promise
 export const ALL_EXPORT_STAGES = ['visualization', 'calculations', 'standardization', 'identification', 'import', 'fundRequest'] as const;
 
 /** Queues an export of funds' outputs; the caller shows 'Successfully added to Queue.' (4 s). */
-export function requestExport(fundRequests: number[], fundRequestStages: readonly string[], options: { excludeDisabledVisualizations?: boolean } = {}): Promise<ExportRow> {
+export function requestExport(
+  fundRequests: number[],
+  fundRequestStages: readonly string[],
+  options: { excludeDisabledVisualizations?: boolean } = {},
+): Promise<ExportRow> {
   return api.post<ExportRow>('/export/files', { fundRequests, fundRequestStages, ...options }, { suppressSuccess: true });
 }
 

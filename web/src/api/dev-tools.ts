@@ -45,9 +45,11 @@ const quiet = { suppressSuccess: true };
 export const resetDb = () => api.post<{ removed: Removed; populated: Populated }>(DB_ACTIONS.reset, { confirm: true }, quiet);
 export const clearDb = () => api.post<{ removed: Removed }>(DB_ACTIONS.clear, { confirm: true }, quiet);
 export const populateDb = () => api.post<Populated>(DB_ACTIONS.populate, {}, quiet);
-export const forceMasterMappings = () => api.post<{ administrators: Array<{ administrator: string; loaded: string[]; changed: string[] }> }>(DB_ACTIONS.forceMasterMappings, {}, quiet);
+export const forceMasterMappings = () =>
+  api.post<{ administrators: Array<{ administrator: string; loaded: string[]; changed: string[] }> }>(DB_ACTIONS.forceMasterMappings, {}, quiet);
 export const populateAdministrators = (region: string) => api.post<{ region: string; administrators: string[] }>(DB_ACTIONS.administrators, { region }, quiet);
-export const dropTables = () => api.post<{ dropped: string[]; schemaVersion: number; token: string; expiresAt: string }>(DB_ACTIONS.drop, { confirm: true }, quiet);
+export const dropTables = () =>
+  api.post<{ dropped: string[]; schemaVersion: number; token: string; expiresAt: string }>(DB_ACTIONS.drop, { confirm: true }, quiet);
 
 /** A 10-year API key of a user. */
 export const fetchUserKey = (userId: number | string) => api.get<GeneratedKey>(`/dev-tools/user/key/${userId}`);
@@ -71,6 +73,8 @@ export const fetchIomConfig = () => api.get<IomConfig>('/dev-tools/iomConfig');
 
 /** Log files and tails. */
 export const fetchLogFiles = () => api.post<LogFile[]>('/logs/list');
-export const fetchLastLines = (file: string, count: number) => api.post<{ file: string; count: number; lines: string[]; truncated: boolean; size: number }>('/logs/last-lines', { file, count });
+export const fetchLastLines = (file: string, count: number) =>
+  api.post<{ file: string; count: number; lines: string[]; truncated: boolean; size: number }>('/logs/last-lines', { file, count });
 /** The download address of a log file with a download token. */
-export const logDownloadUrl = (file: string, token: string) => `${apiUrl('/logs/download')}?file=${encodeURIComponent(file)}&token=${encodeURIComponent(token)}`;
+export const logDownloadUrl = (file: string, token: string) =>
+  `${apiUrl('/logs/download')}?file=${encodeURIComponent(file)}&token=${encodeURIComponent(token)}`;

@@ -12,7 +12,10 @@ describe('formatDefaultError', () => {
   });
 
   it('does not repeat a message the server also sent as the only error', () => {
-    expect(formatDefaultError({ status: 404, validationMessage: 'No such route', errors: ['No such route'] })).toEqual({ detail: 'No such route', life: 10_000 });
+    expect(formatDefaultError({ status: 404, validationMessage: 'No such route', errors: ['No such route'] })).toEqual({
+      detail: 'No such route',
+      life: 10_000,
+    });
   });
 
   it('shows the first error otherwise', () => {

@@ -89,9 +89,7 @@ export function formatDefaultError(err: ErrorLike, limit: string = UPLOAD_SIZE_L
   if (message) {
     // The server may repeat the message as the only error: show it once.
     const details = texts.filter((t) => t.trim() !== message);
-    return details.length > 0
-      ? { summary: message, detail: details.join('; '), life: DURATION.default }
-      : { detail: message, life: DURATION.default };
+    return details.length > 0 ? { summary: message, detail: details.join('; '), life: DURATION.default } : { detail: message, life: DURATION.default };
   }
   if (texts.length > 0) return { detail: texts[0], life: DURATION.default };
   return { detail: GENERIC_ERROR, life: DURATION.default };

@@ -17,19 +17,23 @@ export type ProcessRow = ReturnType<typeof processView>;
 const quiet = { suppressError: true } as const;
 
 /** Marks files reviewed or not (the server refuses pending or disabled files, naming them). */
-export const reviewFiles = (ids: number[], reviewed: boolean, fundRequestId: number) => api.post<unknown>('/file/review', { ids, reviewed, fundRequestId }, quiet);
+export const reviewFiles = (ids: number[], reviewed: boolean, fundRequestId: number) =>
+  api.post<unknown>('/file/review', { ids, reviewed, fundRequestId }, quiet);
 /** Marks input files or work papers not required (disabled) or required again. */
 export const disableFiles = (ids: number[], disabled: boolean) => api.post<unknown>('/file/disable', { ids, disabled }, quiet);
 /** Removes input files with their outputs. */
 export const removeFiles = (ids: number[]) => api.post<unknown>('/file/remove', { ids }, quiet);
 /** Releases or unreleases every work paper of a fund. */
-export const releaseWorkPapers = (fundRequestId: number, released: boolean) => api.post<unknown>('/fund/workpapers/release', { fundRequestId, released }, quiet);
+export const releaseWorkPapers = (fundRequestId: number, released: boolean) =>
+  api.post<unknown>('/fund/workpapers/release', { fundRequestId, released }, quiet);
 /** Reviews every produced, required work paper of a fund. */
 export const reviewAllWorkPapers = (id: number) => api.post<unknown>('/fund/reviewall', { id }, quiet);
 /** Sets the forced aggregation rerun flag. */
-export const setAggregForceRun = (id: number, value: boolean) => api.post<{ id: number; aggreg_force_run: boolean }>('/fund/set-aggreg-force-run', { id, value }, quiet);
+export const setAggregForceRun = (id: number, value: boolean) =>
+  api.post<{ id: number; aggreg_force_run: boolean }>('/fund/set-aggreg-force-run', { id, value }, quiet);
 /** Pushes the fund's standardized data to its Db push file. */
-export const triggerDbPush = (fundId: number) => api.post<{ fundId: number; file: string; rows: number; checks: number }>('/fund/triggerdbpush', { fundId }, quiet);
+export const triggerDbPush = (fundId: number) =>
+  api.post<{ fundId: number; file: string; rows: number; checks: number }>('/fund/triggerdbpush', { fundId }, quiet);
 
 /** One page of a fund's processes, newest first. */
 export const fetchProcesses = (id: number, offset = 0, limit = 200) => api.post<PageOf<ProcessRow>>('/logs/processes', { id, offset, limit });

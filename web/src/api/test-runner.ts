@@ -27,7 +27,11 @@ export interface TestRun {
   created_at: string;
   updated_at: string;
   hasErrors: boolean;
-  results: { stats?: { startedAt?: string; finishedAt?: string; totalTime?: number }; reports?: Record<string, { tests: TestResult[] }>; error?: string } | null;
+  results: {
+    stats?: { startedAt?: string; finishedAt?: string; totalTime?: number };
+    reports?: Record<string, { tests: TestResult[] }>;
+    error?: string;
+  } | null;
 }
 export interface Suite {
   administratorCode: string;
@@ -44,4 +48,5 @@ export interface RunList {
 export const fetchRuns = (offset: number, limit = 50) => api.get<RunList>(`/dev-tools/test-runner/tests?offset=${offset}&limit=${limit}`);
 export const fetchRun = (id: number) => api.get<TestRun>(`/dev-tools/test-runner/tests/${id}`);
 export const stopRun = (id: number) => api.post<TestRun>('/dev-tools/test-runner/test/stop', { id });
-export const scheduleRun = (administratorCodes: string[], testIds: string[]) => api.post<TestRun>('/dev-tools/test-runner/schedule', { administratorCodes, testIds });
+export const scheduleRun = (administratorCodes: string[], testIds: string[]) =>
+  api.post<TestRun>('/dev-tools/test-runner/schedule', { administratorCodes, testIds });

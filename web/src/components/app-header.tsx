@@ -13,7 +13,9 @@ export function AppHeader({ frame }: { frame: Frame }) {
         <span className="fa-app-name">Fund Audit</span>
         {frame === 'auditor' && <span className="fa-marketplace">Marketplace</span>}
       </div>
-      <div className="fa-header-title" data-testid="page-title">{title}</div>
+      <div className="fa-header-title" data-testid="page-title">
+        {title}
+      </div>
       <div className="fa-header-tools">
         <ConnectionIndicator />
         <ProfileMenu />

@@ -23,9 +23,7 @@ export function AuditorTabs() {
           );
         })}
       </ul>
-      {canSwitchToDelivery(user, config) && (
-        <RoleSwitchLink view="delivery" label="Switch to delivery team" icon="pi pi-sync" />
-      )}
+      {canSwitchToDelivery(user, config) && <RoleSwitchLink view="delivery" label="Switch to delivery team" icon="pi pi-sync" />}
     </nav>
   );
 }

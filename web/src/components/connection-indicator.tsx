@@ -14,13 +14,7 @@ export function ConnectionIndicator() {
   const lines = config ? featureLines(config) : [];
   return (
     <div className="fa-conn">
-      <button
-        type="button"
-        className="fa-conn-button"
-        aria-describedby="fa-conn-details"
-        data-state={state}
-        data-testid="connection-indicator"
-      >
+      <button type="button" className="fa-conn-button" aria-describedby="fa-conn-details" data-state={state} data-testid="connection-indicator">
         <span className="fa-conn-dot" style={{ background: look.color }} aria-hidden="true" />
         <span style={{ color: look.color }}>{look.text}</span>
       </button>

@@ -5,7 +5,13 @@ export function EmptyPage({ title, showHeading = true }: { title: string; showHe
   usePageTitle(title);
   return (
     <section className="fa-empty-page" aria-labelledby="fa-empty-title">
-      {showHeading ? <h1 id="fa-empty-title">{title}</h1> : <h2 id="fa-empty-title" className="fa-sr-only">{title}</h2>}
+      {showHeading ? (
+        <h1 id="fa-empty-title">{title}</h1>
+      ) : (
+        <h2 id="fa-empty-title" className="fa-sr-only">
+          {title}
+        </h2>
+      )}
       <p className="fa-empty-text">This page is not available yet.</p>
     </section>
   );

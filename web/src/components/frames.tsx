@@ -10,11 +10,15 @@ import { DemoWidget } from './demo-widget';
 export function DeliveryFrame({ children }: { children: ReactNode }) {
   return (
     <div className="fa-frame fa-frame-delivery" data-frame="delivery">
-      <a className="fa-skip" href="#fa-main">Skip to content</a>
+      <a className="fa-skip" href="#fa-main">
+        Skip to content
+      </a>
       <DeliverySider />
       <div className="fa-frame-body">
         <AppHeader frame="delivery" />
-        <main id="fa-main" className="fa-main" tabIndex={-1}>{children}</main>
+        <main id="fa-main" className="fa-main" tabIndex={-1}>
+          {children}
+        </main>
         <AppFooter />
       </div>
       <DemoWidget />
@@ -26,11 +30,15 @@ export function DeliveryFrame({ children }: { children: ReactNode }) {
 export function AuditorFrame({ children }: { children: ReactNode }) {
   return (
     <div className="fa-frame fa-frame-auditor" data-frame="auditor">
-      <a className="fa-skip" href="#fa-main">Skip to content</a>
+      <a className="fa-skip" href="#fa-main">
+        Skip to content
+      </a>
       <div className="fa-frame-body">
         <AppHeader frame="auditor" />
         <AuditorTabs />
-        <main id="fa-main" className="fa-main" tabIndex={-1}>{children}</main>
+        <main id="fa-main" className="fa-main" tabIndex={-1}>
+          {children}
+        </main>
         <AppFooter />
       </div>
       <DemoWidget />

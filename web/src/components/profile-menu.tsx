@@ -45,9 +45,18 @@ export function ProfileMenu() {
       {open && (
         <div className="fa-profile-menu" id={menuId} role="group" aria-label="Profile">
           <dl>
-            <div><dt>Email</dt><dd>{user.email}</dd></div>
-            <div><dt>First name</dt><dd>{user.firstName}</dd></div>
-            <div><dt>Last name</dt><dd>{user.lastName}</dd></div>
+            <div>
+              <dt>Email</dt>
+              <dd>{user.email}</dd>
+            </div>
+            <div>
+              <dt>First name</dt>
+              <dd>{user.firstName}</dd>
+            </div>
+            <div>
+              <dt>Last name</dt>
+              <dd>{user.lastName}</dd>
+            </div>
           </dl>
           <button ref={logoutRef} type="button" className="fa-profile-logout" onClick={() => void logoutAndReload()}>
             <i className="pi pi-sign-out" aria-hidden="true" /> Logout

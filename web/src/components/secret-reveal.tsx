@@ -38,7 +38,11 @@ export function SecretReveal({ label, value, details = [] }: SecretRevealProps) 
         {copied === 'copied' ? 'Copied to the clipboard. ' : copied === 'select' ? 'Selected: press Ctrl+C to copy. ' : ''}
         Copy it now: it is not shown again.
       </p>
-      {details.map((d) => <p key={d} className="fa-secret-detail">{d}</p>)}
+      {details.map((d) => (
+        <p key={d} className="fa-secret-detail">
+          {d}
+        </p>
+      ))}
     </div>
   );
 }

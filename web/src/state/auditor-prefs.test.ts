@@ -10,7 +10,11 @@ describe('auditor column order', () => {
 
   it('restores a saved order and drops unknown or repeated keys', () => {
     expect(applyColumnOrder(defaults, ['status', 'gone', 'name', 'status', 'client', 'type', 'dueDate'])).toEqual([
-      'status', 'name', 'client', 'type', 'dueDate',
+      'status',
+      'name',
+      'client',
+      'type',
+      'dueDate',
     ]);
   });
 

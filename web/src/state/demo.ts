@@ -4,7 +4,11 @@ import { demoCalls, type DemoState } from '../api/endpoints';
 
 export type DemoStepNumber = 1 | 2 | 3;
 
-export const demo = proxy<{ step: DemoStepNumber; loading: boolean; startedBy: { email: string; start_date: string } | null }>({ step: 1, loading: false, startedBy: null });
+export const demo = proxy<{ step: DemoStepNumber; loading: boolean; startedBy: { email: string; start_date: string } | null }>({
+  step: 1,
+  loading: false,
+  startedBy: null,
+});
 
 /** Takes the step and who started the demo from the server's answer. */
 function apply(state: DemoState | null | undefined): void {

@@ -24,14 +24,23 @@ describe('listing preferences', () => {
     };
     expect(sanitizeListingPrefs(prefs)).toEqual({
       ...prefs,
-      filters: [prefs.filters[0], prefs.filters[1], { field: 'dataDue', type: 'date', value: { from: '2023-01-01', to: undefined } }, { field: 'PM', type: 'number', value: { min: 1, max: undefined } }],
+      filters: [
+        prefs.filters[0],
+        prefs.filters[1],
+        { field: 'dataDue', type: 'date', value: { from: '2023-01-01', to: undefined } },
+        { field: 'PM', type: 'number', value: { min: 1, max: undefined } },
+      ],
     });
   });
 
   it('fall back to the defaults for anything malformed', () => {
     expect(sanitizeListingPrefs(null)).toEqual(defaultListingPrefs());
     const p = sanitizeListingPrefs({
-      filters: [{ field: 'x', type: 'regex', value: '.*' }, { type: 'text', value: 'a' }, { field: 'status', type: 'enum', value: 'Pending' }],
+      filters: [
+        { field: 'x', type: 'regex', value: '.*' },
+        { type: 'text', value: 'a' },
+        { field: 'status', type: 'enum', value: 'Pending' },
+      ],
       sorting: [{ field: 'name', order: 'up' }, 'name'],
       offset: -5,
       rows: 7,

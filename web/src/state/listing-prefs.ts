@@ -56,7 +56,9 @@ export function sanitizeListingPrefs(raw: unknown): ListingPrefs {
   if (!isRecord(raw)) return d;
   const filters = Array.isArray(raw.filters) ? raw.filters.map(sanitizeFilter).filter((f): f is ListingFilter => f !== null) : d.filters;
   const sorting = Array.isArray(raw.sorting)
-    ? raw.sorting.filter((s): s is SortSpec => isRecord(s) && typeof s.field === 'string' && (s.order === 'asc' || s.order === 'desc')).map((s) => ({ field: s.field, order: s.order }))
+    ? raw.sorting
+        .filter((s): s is SortSpec => isRecord(s) && typeof s.field === 'string' && (s.order === 'asc' || s.order === 'desc'))
+        .map((s) => ({ field: s.field, order: s.order }))
     : d.sorting;
   const rows = LISTING_PAGE_SIZES.includes(raw.rows as 50) ? (raw.rows as number) : d.rows;
   const offset = typeof raw.offset === 'number' && Number.isInteger(raw.offset) && raw.offset >= 0 ? raw.offset : 0;

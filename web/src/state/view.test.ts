@@ -26,7 +26,16 @@ describe('siderEntries', () => {
   it('shows every entry in spec order when everything is enabled', () => {
     const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
     expect(siderEntries(all).map((e) => e.label)).toEqual([
-      'Dashboard', 'Bulk upload', 'Settings', 'Key generator', 'Input Files', 'Test Runner', 'Import files', 'Export files', 'PowerBI Inputs', 'Live mappings',
+      'Dashboard',
+      'Bulk upload',
+      'Settings',
+      'Key generator',
+      'Input Files',
+      'Test Runner',
+      'Import files',
+      'Export files',
+      'PowerBI Inputs',
+      'Live mappings',
     ]);
   });
   it('needs a local environment for the key generator', () => {
@@ -57,8 +66,16 @@ describe('featureLines', () => {
   it('lists mode, flags and versions', () => {
     const lines = featureLines({ ...base, demo: true, deleteLuxData: false, dependencies: [{ name: 'api', version: '1.15.223' }] });
     expect(lines.map((l) => `${l.label}=${l.value}`)).toEqual([
-      'Mode=local', 'DevTools=disabled', 'Live mappings=disabled', 'Test runner=disabled', 'Demo=enabled', 'Aggregation=disabled',
-      'Self-Onboarding=disabled', 'Custom Mapping=disabled', 'Delete Lux Data=disabled', 'api=1.15.223',
+      'Mode=local',
+      'DevTools=disabled',
+      'Live mappings=disabled',
+      'Test runner=disabled',
+      'Demo=enabled',
+      'Aggregation=disabled',
+      'Self-Onboarding=disabled',
+      'Custom Mapping=disabled',
+      'Delete Lux Data=disabled',
+      'api=1.15.223',
     ]);
   });
   it('omits Delete Lux Data when the server does not send it', () => {

@@ -3,20 +3,42 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCountriesModule } from './generate-countries.js';
 import { buildCurrencies, currencyCsvPath, renderCurrenciesModule } from './generate-currencies.js';
-import {
-  CATALOG_SOURCES, CURRENCY_MINOR_UNITS, isKnownCode, lookup, STATIC_LIST_NAMES, STATIC_LISTS,
-  type StaticListName,
-} from './index.js';
+import { CATALOG_SOURCES, CURRENCY_MINOR_UNITS, isKnownCode, lookup, STATIC_LIST_NAMES, STATIC_LISTS, type StaticListName } from './index.js';
 
 const ALL_LISTS: StaticListName[] = [
-  'accountingStandards', 'countries', 'regions', 'currencies', 'structures', 'auditTypes', 'roles',
-  'jobType', 'soiRecType', 'fundSubType', 'priceType', 'priceSource', 'aggregateType', 'fihiType',
-  'hasInvestmentAnalyzer', 'hasConnectedAudit',
+  'accountingStandards',
+  'countries',
+  'regions',
+  'currencies',
+  'structures',
+  'auditTypes',
+  'roles',
+  'jobType',
+  'soiRecType',
+  'fundSubType',
+  'priceType',
+  'priceSource',
+  'aggregateType',
+  'fihiType',
+  'hasInvestmentAnalyzer',
+  'hasConnectedAudit',
 ];
 
 /** Codes each list must hold (non-deprecated unless listed under DEPRECATED). */
 const REQUIRED: Record<StaticListName, string[]> = {
-  accountingStandards: ['IFRS', 'US_GAAP', 'UK_GAAP_FRS102', 'IRISH_GAAP_FRS102', 'LUX_GAAP', 'JP_GAAP', 'CA_ASPE', 'AU_AAS', 'CH_SWISS_GAAP_FER', 'DE_HGB', 'FR_PCG'],
+  accountingStandards: [
+    'IFRS',
+    'US_GAAP',
+    'UK_GAAP_FRS102',
+    'IRISH_GAAP_FRS102',
+    'LUX_GAAP',
+    'JP_GAAP',
+    'CA_ASPE',
+    'AU_AAS',
+    'CH_SWISS_GAAP_FER',
+    'DE_HGB',
+    'FR_PCG',
+  ],
   countries: ['US', 'GB', 'LU', 'IE', 'JP', 'DE', 'FR', 'CH', 'KY', 'AX'],
   regions: ['EMEA', 'AMER', 'APAC'],
   currencies: ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'XAU'],
@@ -157,7 +179,7 @@ describe('generated data files are up to date', () => {
   it.skipIf(!existsSync(csv))('currencies.data.ts matches the shared ISO 4217 csv', () => {
     const committed = readFileSync(resolve(here, 'currencies.data.ts'), 'utf8');
     const regenerated = renderCurrenciesModule(readFileSync(csv, 'utf8'));
-    const body = (text: string) => text.slice(text.indexOf("import type"));
+    const body = (text: string) => text.slice(text.indexOf('import type'));
     expect(body(committed)).toBe(body(regenerated));
   });
 
@@ -174,7 +196,10 @@ describe('generated data files are up to date', () => {
     ].join('\n');
     const { entries, minorUnits } = buildCurrencies(csvText);
     expect(entries.map((e) => [e.code, e.alt_code, e.deprecated])).toEqual([
-      ['DEM', 'Deutsche Mark', true], ['EUR', 'Euro', false], ['XAU', 'Gold', false], ['ZWD', 'Zimbabwe Dollar', true],
+      ['DEM', 'Deutsche Mark', true],
+      ['EUR', 'Euro', false],
+      ['XAU', 'Gold', false],
+      ['ZWD', 'Zimbabwe Dollar', true],
     ]);
     expect(minorUnits).toEqual({ EUR: 2 });
   });

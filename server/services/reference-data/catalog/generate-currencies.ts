@@ -19,7 +19,14 @@ import type { RefEntry } from './types.js';
 const CSV_NAME = 'iso4217_codes-all.csv';
 const REQUIRED_COLUMNS = ['Currency', 'AlphabeticCode', 'MinorUnit', 'WithdrawalDate'] as const;
 
-interface IsoRow { Entity: string; Currency: string; AlphabeticCode: string; NumericCode: string; MinorUnit: string; WithdrawalDate: string }
+interface IsoRow {
+  Entity: string;
+  Currency: string;
+  AlphabeticCode: string;
+  NumericCode: string;
+  MinorUnit: string;
+  WithdrawalDate: string;
+}
 
 /** Result of reading the ISO 4217 table: entries sorted by name, minor units of active codes. */
 export interface CurrencyTable {
@@ -29,9 +36,7 @@ export interface CurrencyTable {
 
 /** Folder of the shared reference data (`FUND_AUDIT_SHARED_DATA` or `<repo>/../shared/data`). */
 export function sharedDataDir(): string {
-  return process.env.FUND_AUDIT_SHARED_DATA
-    ? resolve(process.env.FUND_AUDIT_SHARED_DATA)
-    : resolve(CATALOG_DIR, '../../../..', '../shared/data');
+  return process.env.FUND_AUDIT_SHARED_DATA ? resolve(process.env.FUND_AUDIT_SHARED_DATA) : resolve(CATALOG_DIR, '../../../..', '../shared/data');
 }
 
 /** Absolute path of the ISO 4217 csv inside the shared data folder. */
@@ -86,7 +91,9 @@ export function buildCurrencies(csvText: string): CurrencyTable {
 function sourceNote(dir: string): string | undefined {
   const file = resolve(dir, 'reference', 'SOURCE.txt');
   if (!existsSync(file)) return undefined;
-  return readFileSync(file, 'utf8').match(/iso4217_codes-all\.csv\s*\r?\n\s*Source:\s*(.+)/)?.[1].trim();
+  return readFileSync(file, 'utf8')
+    .match(/iso4217_codes-all\.csv\s*\r?\n\s*Source:\s*(.+)/)?.[1]
+    .trim();
 }
 
 /** The full text of `currencies.data.ts` for the given csv text (and optional provenance note). */
@@ -123,6 +130,9 @@ if (isMainModule(import.meta.url)) {
   }
   const csvText = readFileSync(csvPath, 'utf8');
   const { entries, minorUnits } = buildCurrencies(csvText);
-  writeGenerated('currencies.data.ts', renderCurrenciesModule(csvText, sourceNote(dir)),
-    `${entries.length} currencies, ${Object.keys(minorUnits).length} with minor units`);
+  writeGenerated(
+    'currencies.data.ts',
+    renderCurrenciesModule(csvText, sourceNote(dir)),
+    `${entries.length} currencies, ${Object.keys(minorUnits).length} with minor units`,
+  );
 }

@@ -19,7 +19,11 @@ function ItemList({ items, tone, title }: { items: QaItem[]; tone: 'fail' | 'war
       <ul style={{ listStyle: 'none', margin: '0 0 .5rem', padding: 0 }}>
         {items.map((item, n) => (
           <li key={n} style={{ display: 'flex', gap: '.4rem', alignItems: 'baseline', padding: '.1rem 0' }}>
-            <i className={tone === 'fail' ? 'pi pi-times-circle' : 'pi pi-exclamation-triangle'} style={{ color: COLORS[tone], fontSize: '.8rem' }} aria-hidden="true" />
+            <i
+              className={tone === 'fail' ? 'pi pi-times-circle' : 'pi pi-exclamation-triangle'}
+              style={{ color: COLORS[tone], fontSize: '.8rem' }}
+              aria-hidden="true"
+            />
             <span>{qaItemText(item)}</span>
           </li>
         ))}
@@ -34,7 +38,13 @@ export function QaPopover({ qa, fileName }: { qa: QaValidations; fileName: strin
   const summary = qaSummary(qa);
   if (!summary) return <span className="fa-empty-text">Not checked</span>;
   const dot = <i className="pi pi-circle-fill" style={{ color: COLORS[summary.tone], fontSize: '.7rem', marginRight: '.35rem' }} aria-hidden="true" />;
-  if (summary.tone === 'clear') return <span data-qa="clear">{dot}{summary.label}</span>;
+  if (summary.tone === 'clear')
+    return (
+      <span data-qa="clear">
+        {dot}
+        {summary.label}
+      </span>
+    );
   return (
     <>
       <button
@@ -48,7 +58,12 @@ export function QaPopover({ qa, fileName }: { qa: QaValidations; fileName: strin
         {dot}
         {summary.label}
       </button>
-      <OverlayPanel ref={panel} aria-label={`QA validations of ${fileName}`} style={{ maxWidth: '32rem' }} pt={{ content: { style: { maxHeight: '20rem', overflow: 'auto' } } }}>
+      <OverlayPanel
+        ref={panel}
+        aria-label={`QA validations of ${fileName}`}
+        style={{ maxWidth: '32rem' }}
+        pt={{ content: { style: { maxHeight: '20rem', overflow: 'auto' } } }}
+      >
         <div role="dialog" aria-label="QA Validations">
           <ItemList items={qa.failed} tone="fail" title="Failed" />
           <ItemList items={qa.warnings} tone="warning" title="Warnings" />

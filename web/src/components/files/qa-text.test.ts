@@ -4,7 +4,9 @@ import { qaItemText, qaSummary } from './qa-text';
 describe('QA Validations popover texts', () => {
   it('names a check with its difference, an unmapped code with its column and file, or the error', () => {
     expect(qaItemText({ kind: 'amount', status: 'fail', name: 'NAV', diff: -1234.5 })).toBe('NAV: diff -1,234.50');
-    expect(qaItemText({ kind: 'mapping', status: 'fail', column: 'Asset Class', file: 'MFS_HOLDINGS.csv', name: 'BANK LOAN' })).toBe('Asset Class - MFS_HOLDINGS.csv (BANK LOAN)');
+    expect(qaItemText({ kind: 'mapping', status: 'fail', column: 'Asset Class', file: 'MFS_HOLDINGS.csv', name: 'BANK LOAN' })).toBe(
+      'Asset Class - MFS_HOLDINGS.csv (BANK LOAN)',
+    );
     expect(qaItemText({ kind: 'error', status: 'warning', error: 'Mapping file missing' })).toBe('Mapping file missing');
     expect(qaItemText({ kind: 'amount', status: 'warning', name: 'US01F0606420', diff: 0, message: 'held twice' })).toBe('US01F0606420: held twice');
     expect(qaItemText({ kind: 'amount', status: 'fail', name: 'NAV', diff: 0.5, message: 'over threshold' })).toBe('NAV: diff 0.50 (over threshold)');

@@ -22,4 +22,3 @@ export function qaSummary(qa: QaValidations): { tone: 'fail' | 'warning' | 'clea
   if (qa.allClear) return { tone: 'clear', label: 'All clear' };
   return null;
 }
-

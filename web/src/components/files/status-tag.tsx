@@ -27,5 +27,7 @@ export function statusText(status: string): string {
 
 /** A status tag; `id` lets a tooltip target it. */
 export function StatusTag({ status, id, tabIndex }: { status: string; id?: string; tabIndex?: number }) {
-  return <Tag id={id} value={statusText(status)} severity={statusSeverity(status)} className="fa-status-tag" data-status={status} tabIndex={tabIndex} rounded />;
+  return (
+    <Tag id={id} value={statusText(status)} severity={statusSeverity(status)} className="fa-status-tag" data-status={status} tabIndex={tabIndex} rounded />
+  );
 }

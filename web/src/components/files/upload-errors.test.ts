@@ -15,7 +15,9 @@ describe('upload error toasts', () => {
   });
 
   it('shows the first server error, else names the file', () => {
-    expect(uploadErrorNotice({ status: 400, errors: ['Choose an administrator before importing files'] }, 'a.csv').detail).toBe('Choose an administrator before importing files');
+    expect(uploadErrorNotice({ status: 400, errors: ['Choose an administrator before importing files'] }, 'a.csv').detail).toBe(
+      'Choose an administrator before importing files',
+    );
     expect(uploadErrorNotice({ status: 400, errors: [] }, 'a.csv').detail).toBe('a.csv upload failed');
   });
 });

@@ -44,8 +44,8 @@ export function ColumnFilter({ label, field, type, options = [], current, onAppl
   const cur = current?.type === type ? current : undefined;
   const [values, setValues] = useState<string[]>(cur?.type === 'enum' ? [...cur.value] : []);
   const [text, setText] = useState(cur?.type === 'text' ? cur.value : '');
-  const [from, setFrom] = useState(cur?.type === 'date' ? cur.value.from ?? '' : cur?.type === 'number' ? String(cur.value.min ?? '') : '');
-  const [to, setTo] = useState(cur?.type === 'date' ? cur.value.to ?? '' : cur?.type === 'number' ? String(cur.value.max ?? '') : '');
+  const [from, setFrom] = useState(cur?.type === 'date' ? (cur.value.from ?? '') : cur?.type === 'number' ? String(cur.value.min ?? '') : '');
+  const [to, setTo] = useState(cur?.type === 'date' ? (cur.value.to ?? '') : cur?.type === 'number' ? String(cur.value.max ?? '') : '');
   const id = `fa-filter-${field}`;
 
   const build = (): ListingFilter => {
@@ -77,7 +77,12 @@ export function ColumnFilter({ label, field, type, options = [], current, onAppl
           <legend className="fa-sr-only">{label} values</legend>
           {options.map((o, i) => (
             <div key={o.value} className="fa-col-filter-option">
-              <Checkbox inputId={`${id}-${o.value}`} checked={values.includes(o.value)} onChange={(e) => toggle(o.value, Boolean(e.checked))} autoFocus={i === 0} />
+              <Checkbox
+                inputId={`${id}-${o.value}`}
+                checked={values.includes(o.value)}
+                onChange={(e) => toggle(o.value, Boolean(e.checked))}
+                autoFocus={i === 0}
+              />
               <label htmlFor={`${id}-${o.value}`}>{o.label}</label>
             </div>
           ))}

@@ -36,7 +36,11 @@ export function GridHeader({ label, sortField, sorting, onSort, filterable, filt
         >
           <span>{label}</span>
           <i className={icon} aria-hidden="true" />
-          {sort && sorting.length > 1 && <span className="fa-grid-sort-rank" aria-label={`sort priority ${index + 1}`}>{index + 1}</span>}
+          {sort && sorting.length > 1 && (
+            <span className="fa-grid-sort-rank" aria-label={`sort priority ${index + 1}`}>
+              {index + 1}
+            </span>
+          )}
         </button>
       ) : (
         <span className="fa-grid-label">{label}</span>

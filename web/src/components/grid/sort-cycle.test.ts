@@ -17,8 +17,14 @@ describe('header-click sorting', () => {
     const one = nextSorting([], 'name', false);
     expect(nextSorting(one, 'client', false)).toEqual([{ field: 'client', order: 'desc' }]);
     const two = nextSorting(one, 'client', true);
-    expect(two).toEqual([{ field: 'name', order: 'desc' }, { field: 'client', order: 'desc' }]);
-    expect(nextSorting(two, 'name', true)).toEqual([{ field: 'name', order: 'asc' }, { field: 'client', order: 'desc' }]);
+    expect(two).toEqual([
+      { field: 'name', order: 'desc' },
+      { field: 'client', order: 'desc' },
+    ]);
+    expect(nextSorting(two, 'name', true)).toEqual([
+      { field: 'name', order: 'asc' },
+      { field: 'client', order: 'desc' },
+    ]);
     const removed = nextSorting(nextSorting(two, 'client', true), 'client', true);
     expect(removed).toEqual([{ field: 'name', order: 'desc' }]);
     expect(two).toHaveLength(2); // the input is not changed

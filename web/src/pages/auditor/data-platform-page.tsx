@@ -52,7 +52,10 @@ export function DataPlatformPage() {
     dataPlatform.tab = tab;
   }, [tab]);
 
-  const index = Math.max(0, tabs.findIndex((t) => t.key === tab));
+  const index = Math.max(
+    0,
+    tabs.findIndex((t) => t.key === tab),
+  );
   return (
     <section className="fa-page fa-aud" aria-labelledby="fa-dp-title">
       <h1 id="fa-dp-title">Data Platform</h1>

@@ -7,11 +7,7 @@ import { RELEASES } from './whats-new.data';
 
 /** A changelog line with its `code` spans. */
 function ChangeText({ text }: { text: string }) {
-  return (
-    <>
-      {codeSpans(text).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}
-    </>
-  );
+  return <>{codeSpans(text).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}</>;
 }
 
 /** One release of the 'What's New' list. */
@@ -47,9 +43,8 @@ export function AuditorHomePage() {
     <section className="fa-page fa-aud" aria-labelledby="fa-home-title">
       <h1 id="fa-home-title">Welcome{user?.firstName ? `, ${user.firstName}` : ''}</h1>
       <p>
-        Fund Audit tracks the fund requests received from administrators (TPAs) and clients: data due dates, the input files
-        received, work papers and the status of each fund. Start from the Data Platform to follow your funds, upload new fund
-        requests in bulk and download their outputs.
+        Fund Audit tracks the fund requests received from administrators (TPAs) and clients: data due dates, the input files received, work papers and the
+        status of each fund. Start from the Data Platform to follow your funds, upload new fund requests in bulk and download their outputs.
       </p>
       <h2 id="fa-whats-new">What's New</h2>
       <div aria-labelledby="fa-whats-new" data-testid="whats-new">

@@ -17,7 +17,7 @@ export interface Release {
 /** 'YYYY-MM-DD' as DD/MM/YYYY (the auditor views' date format); anything else unchanged. */
 export function releaseDate(iso: string | null): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso ?? '');
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso ?? '';
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : (iso ?? '');
 }
 
 /** Splits a changelog line on `code` spans: odd entries are code. */

@@ -87,8 +87,16 @@ export function WikiPage() {
       <h1 id="fa-wiki-title">WAM Wiki</h1>
       <TabView>
         <TabPanel header="Wiki">
-          {failed && <div className="fa-error-banner" role="alert">The wiki could not be loaded.</div>}
-          {!failed && !wiki && <p className="fa-muted" role="status">Loading wiki...</p>}
+          {failed && (
+            <div className="fa-error-banner" role="alert">
+              The wiki could not be loaded.
+            </div>
+          )}
+          {!failed && !wiki && (
+            <p className="fa-muted" role="status">
+              Loading wiki...
+            </p>
+          )}
           {wiki && (
             <div className="fa-wiki-sections">
               {wiki.sections.map((s) => (

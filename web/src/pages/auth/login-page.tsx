@@ -55,9 +55,7 @@ export function LoginPage() {
   return (
     <AuthLayout>
       <PageLoading text="Negotiating sign in..." />
-      {showNotice && (
-        <PrivacyNotice busy={accepting} onAccept={() => void accept()} onReject={() => navigate('/unauthorized', { replace: true })} />
-      )}
+      {showNotice && <PrivacyNotice busy={accepting} onAccept={() => void accept()} onReject={() => navigate('/unauthorized', { replace: true })} />}
     </AuthLayout>
   );
 }

@@ -19,8 +19,7 @@ export function AuthenticatePage() {
       <h1>Sign in</h1>
       <p>Fund Audit signs you in with a one-time link printed by the server.</p>
       <p>
-        Ask your administrator to run <code>fund-audit users link EMAIL</code> with your e-mail address, then open the
-        link it prints in this browser.
+        Ask your administrator to run <code>fund-audit users link EMAIL</code> with your e-mail address, then open the link it prints in this browser.
       </p>
     </AuthLayout>
   );

@@ -74,7 +74,13 @@ export function BulkUploadPage() {
         fundsChanged();
         notify({ severity: 'success', detail: 'Save successful', life: DURATION.saveSuccess });
       }
-      if (res.failed.length) notify({ severity: 'warn', summary: `${res.failed.length} row${res.failed.length === 1 ? '' : 's'} not saved`, detail: 'Their errors are in the grid.', life: DURATION.default });
+      if (res.failed.length)
+        notify({
+          severity: 'warn',
+          summary: `${res.failed.length} row${res.failed.length === 1 ? '' : 's'} not saved`,
+          detail: 'Their errors are in the grid.',
+          life: DURATION.default,
+        });
     } catch (err) {
       const e = err as ApiError;
       notify({ severity: 'error', summary: 'Save failed', detail: e.message, life: DURATION.default });
@@ -99,13 +105,38 @@ export function BulkUploadPage() {
           </p>
           <ReviewGrid title="Approved" rows={approved} onSelect={select(approved)} />
           <div className="fa-bulk-actions" role="toolbar" aria-label="Move selected rows">
-            <Button icon="pi pi-check" rounded aria-label="Accept selected rows" tooltip="Accept selected rows" disabled={!pendingTicked.size} onClick={() => setRows((all) => acceptRows(all, pendingTicked))} />
-            <Button icon="pi pi-times" rounded severity="danger" aria-label="Decline selected rows" tooltip="Decline selected rows" disabled={!pendingTicked.size} onClick={() => setRows((all) => declineRows(all, pendingTicked))} />
+            <Button
+              icon="pi pi-check"
+              rounded
+              aria-label="Accept selected rows"
+              tooltip="Accept selected rows"
+              disabled={!pendingTicked.size}
+              onClick={() => setRows((all) => acceptRows(all, pendingTicked))}
+            />
+            <Button
+              icon="pi pi-times"
+              rounded
+              severity="danger"
+              aria-label="Decline selected rows"
+              tooltip="Decline selected rows"
+              disabled={!pendingTicked.size}
+              onClick={() => setRows((all) => declineRows(all, pendingTicked))}
+            />
           </div>
           <ReviewGrid title="Requires action and declined" rows={pending} onSelect={select(pending)} />
           <div className="fa-bulk-save">
-            <Button label={`Save ${toSave.batch.length} fund request${toSave.batch.length === 1 ? '' : 's'}`} icon="pi pi-save" disabled={!toSave.batch.length} loading={saving} onClick={() => setConfirming(true)} />
-            {toSave.remaining > 0 && <span className="fa-muted">{toSave.remaining} more selected rows wait for the next save (at most {MAX_SAVE} at a time).</span>}
+            <Button
+              label={`Save ${toSave.batch.length} fund request${toSave.batch.length === 1 ? '' : 's'}`}
+              icon="pi pi-save"
+              disabled={!toSave.batch.length}
+              loading={saving}
+              onClick={() => setConfirming(true)}
+            />
+            {toSave.remaining > 0 && (
+              <span className="fa-muted">
+                {toSave.remaining} more selected rows wait for the next save (at most {MAX_SAVE} at a time).
+              </span>
+            )}
           </div>
         </>
       )}
@@ -115,7 +146,10 @@ export function BulkUploadPage() {
         header="Save fund requests"
         message={
           <div>
-            <p>Save {toSave.batch.length} fund request{toSave.batch.length === 1 ? '' : 's'}{toSave.batch.some((r) => r.isEditable) ? ', overwriting the existing requests you accepted' : ''}?</p>
+            <p>
+              Save {toSave.batch.length} fund request{toSave.batch.length === 1 ? '' : 's'}
+              {toSave.batch.some((r) => r.isEditable) ? ', overwriting the existing requests you accepted' : ''}?
+            </p>
             <p>{TURNAROUND_NOTE}</p>
           </div>
         }

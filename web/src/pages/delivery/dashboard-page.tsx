@@ -161,7 +161,14 @@ export function DashboardPage() {
           onSort={(field, multi) => setSorting(nextSorting(snap.sorting, field, multi))}
           onFilter={setColumnFilter}
           onPage={setPage}
-          onReorder={(keys) => setColumnLayout({ columnOrder: mergeColumnOrder(ordered.map((c) => c.key), keys) })}
+          onReorder={(keys) =>
+            setColumnLayout({
+              columnOrder: mergeColumnOrder(
+                ordered.map((c) => c.key),
+                keys,
+              ),
+            })
+          }
           onOpen={openFund}
           onDownloadAll={actions.onDownloadAll}
         />

@@ -28,10 +28,14 @@ export function DevToolsPage() {
     <section className="fa-page fa-dev-page" aria-labelledby="fa-dev-title">
       <div className="fa-page-head">
         <h1 id="fa-dev-title">Settings</h1>
-        <span className="fa-empty-text">{local ? 'Local environment' : 'Not a local environment: database actions, user tokens and impersonation are off'}</span>
+        <span className="fa-empty-text">
+          {local ? 'Local environment' : 'Not a local environment: database actions, user tokens and impersonation are off'}
+        </span>
       </div>
       <TabView>
-        <TabPanel header="Options"><OptionsTab /></TabPanel>
+        <TabPanel header="Options">
+          <OptionsTab />
+        </TabPanel>
         <TabPanel header="Developer tools">
           <div className="fa-card-grid">
             <DevInfo config={config as SessionConfig} />
@@ -39,7 +43,9 @@ export function DevToolsPage() {
             <DatabaseActions local={local} />
           </div>
         </TabPanel>
-        <TabPanel header="Developer logs"><LogsTab /></TabPanel>
+        <TabPanel header="Developer logs">
+          <LogsTab />
+        </TabPanel>
       </TabView>
       <ConfirmDialog />
     </section>

@@ -41,7 +41,11 @@ export function ExportPage() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = socketEvents.on('export', (data) => {
       if (!isExportEvent(data)) return;
-      if (data.status !== 'deleted') patch((r) => r.id === data.id, (r) => ({ ...r, status: data.status }));
+      if (data.status !== 'deleted')
+        patch(
+          (r) => r.id === data.id,
+          (r) => ({ ...r, status: data.status }),
+        );
       clearTimeout(timer);
       timer = setTimeout(() => void reload(true), 500);
     });
@@ -91,7 +95,16 @@ export function ExportPage() {
         <h1 id="fa-export-title">Export files</h1>
         <span className="fa-action-spacer" />
         <Button type="button" label="Refresh" icon="pi pi-refresh" size="small" outlined onClick={() => void reload()} />
-        <Button type="button" label="Delete export files older than 90 days" icon="pi pi-trash" size="small" severity="danger" outlined loading={deleting} onClick={confirmDelete} />
+        <Button
+          type="button"
+          label="Delete export files older than 90 days"
+          icon="pi pi-trash"
+          size="small"
+          severity="danger"
+          outlined
+          loading={deleting}
+          onClick={confirmDelete}
+        />
       </div>
       <ExportGrid list={list} onDownload={(r) => void download(r)} />
       <ConfirmDialog />

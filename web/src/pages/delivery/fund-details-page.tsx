@@ -91,7 +91,12 @@ export function FundDetailsPage({ id }: { id?: string }) {
 
   if (target === null) return <Problem message={`No such fund request with id: ${id}`} />;
   if (f.loadError && !fund) return <Problem message={f.loadError.message} onRetry={f.loadError.status === 404 ? undefined : f.reload} />;
-  if (!fund || !draft) return <p className="fa-page-loading" role="status">Loading fund details...</p>;
+  if (!fund || !draft)
+    return (
+      <p className="fa-page-loading" role="status">
+        Loading fund details...
+      </p>
+    );
 
   const save = async () => {
     const saved = await f.save();
@@ -125,25 +130,63 @@ export function FundDetailsPage({ id }: { id?: string }) {
   const tabProps = { fund, reload: f.reload };
   const nrdList = nrd as Nrd | null;
   const panels = [
-    !creating && <TabPanel key="files" header="Files"><FilesTab {...tabProps} /></TabPanel>,
-    !creating && <TabPanel key="processes" header="Processes"><ProcessesTab {...tabProps} /></TabPanel>,
-    !creating && <TabPanel key="logs" header="Logs"><LogsTab {...tabProps} /></TabPanel>,
-    !creating && <TabPanel key="errors" header="Errors"><ErrorsTab {...tabProps} /></TabPanel>,
-    !creating && <TabPanel key="trail" header="Trail"><TrailTab {...tabProps} /></TabPanel>,
+    !creating && (
+      <TabPanel key="files" header="Files">
+        <FilesTab {...tabProps} />
+      </TabPanel>
+    ),
+    !creating && (
+      <TabPanel key="processes" header="Processes">
+        <ProcessesTab {...tabProps} />
+      </TabPanel>
+    ),
+    !creating && (
+      <TabPanel key="logs" header="Logs">
+        <LogsTab {...tabProps} />
+      </TabPanel>
+    ),
+    !creating && (
+      <TabPanel key="errors" header="Errors">
+        <ErrorsTab {...tabProps} />
+      </TabPanel>
+    ),
+    !creating && (
+      <TabPanel key="trail" header="Trail">
+        <TrailTab {...tabProps} />
+      </TabPanel>
+    ),
     <TabPanel key="codes" header="Fund Codes">
       <FundCodesTab fund={fund} draft={draft} editing={editing && (creating || Boolean(fund.editable?.rows))} creating={creating} onChange={f.change} />
     </TabPanel>,
-    fund.children.length > 0 && <TabPanel key="children" header={`Children (${fund.children.length})`}><ChildrenList fund={fund} onOpen={open} /></TabPanel>,
+    fund.children.length > 0 && (
+      <TabPanel key="children" header={`Children (${fund.children.length})`}>
+        <ChildrenList fund={fund} onOpen={open} />
+      </TabPanel>
+    ),
     <TabPanel key="comments" header="Comments">
       <div className="fa-field-grid">
-        {DELIVERY_COMMENT_FIELDS.map((x) => <FieldRow key={x.key} field={x} details={fund} draft={draft} nrd={nrdList} editable={editing} onChange={f.change} />)}
+        {DELIVERY_COMMENT_FIELDS.map((x) => (
+          <FieldRow key={x.key} field={x} details={fund} draft={draft} nrd={nrdList} editable={editing} onChange={f.change} />
+        ))}
       </div>
     </TabPanel>,
     <TabPanel key="recipients" header="Recipients">
-      {editing ? <RecipientsEditor recipients={draft.recipients} nrd={nrdList} onChange={(r: Recipient[]) => f.change('recipients', r)} /> : <RecipientList recipients={draft.recipients} />}
+      {editing ? (
+        <RecipientsEditor recipients={draft.recipients} nrd={nrdList} onChange={(r: Recipient[]) => f.change('recipients', r)} />
+      ) : (
+        <RecipientList recipients={draft.recipients} />
+      )}
     </TabPanel>,
-    !creating && config?.aggregation && <TabPanel key="aggregation" header="Aggregation"><AggregationTab fund={fund} onOpen={open} reload={f.reload} /></TabPanel>,
-    !creating && fund.administrator && <TabPanel key="mappings" header="Mappings"><MappingsTab fund={fund} reload={f.reload} /></TabPanel>,
+    !creating && config?.aggregation && (
+      <TabPanel key="aggregation" header="Aggregation">
+        <AggregationTab fund={fund} onOpen={open} reload={f.reload} />
+      </TabPanel>
+    ),
+    !creating && fund.administrator && (
+      <TabPanel key="mappings" header="Mappings">
+        <MappingsTab fund={fund} reload={f.reload} />
+      </TabPanel>
+    ),
   ];
 
   return (
@@ -151,31 +194,59 @@ export function FundDetailsPage({ id }: { id?: string }) {
       <header className="fa-fd-header">
         <div>
           <h2>{creating ? 'New fund request' : fund.name}</h2>
-          <span className="fa-fd-status" data-testid="fund-status">{fund.statusLabel}</span>
-          {!creating && fund.editable?.reason && <span className="fa-empty-text"> - only comments and recipients can change because {fund.editable.reason}</span>}
+          <span className="fa-fd-status" data-testid="fund-status">
+            {fund.statusLabel}
+          </span>
+          {!creating && fund.editable?.reason && (
+            <span className="fa-empty-text"> - only comments and recipients can change because {fund.editable.reason}</span>
+          )}
         </div>
         <FundToolbar
-          fund={fund} creating={creating} editing={editing} dirty={f.dirty} saving={f.saving} dbPushEnabled={Boolean(config?.isDbPushEnabled)}
-          onEdit={() => setEditing(true)} onSave={() => void save()} onDiscard={discard}
-          onDownload={() => setDownloading(true)} onDelete={() => setDeleting(true)} onChanged={f.reload}
+          fund={fund}
+          creating={creating}
+          editing={editing}
+          dirty={f.dirty}
+          saving={f.saving}
+          dbPushEnabled={Boolean(config?.isDbPushEnabled)}
+          onEdit={() => setEditing(true)}
+          onSave={() => void save()}
+          onDiscard={discard}
+          onDownload={() => setDownloading(true)}
+          onDelete={() => setDeleting(true)}
+          onChanged={f.reload}
         />
       </header>
       <ValidationErrors errors={f.errors} onOpenFund={open} />
       <div className="fa-fd-body">
         <FundFormPanel
-          fund={fund} draft={draft} editing={editing} creating={creating} nrd={nrdList}
-          config={{ aggregation: config?.aggregation, investmentAnalyzerEnabled: config?.investmentAnalyzerEnabled }} onChange={f.change}
+          fund={fund}
+          draft={draft}
+          editing={editing}
+          creating={creating}
+          nrd={nrdList}
+          config={{ aggregation: config?.aggregation, investmentAnalyzerEnabled: config?.investmentAnalyzerEnabled }}
+          onChange={f.change}
         />
         <div className="fa-fd-tabs">
           {!creating && <Button icon="pi pi-refresh" text rounded aria-label="Reload the fund" tooltip="Reload" className="fa-fd-reload" onClick={f.reload} />}
           {/* a new fund starts on its first tab; absent tabs are left out, not rendered as holes */}
-          <TabView scrollable key={String(target)}>{panels.filter(Boolean)}</TabView>
+          <TabView scrollable key={String(target)}>
+            {panels.filter(Boolean)}
+          </TabView>
         </div>
       </div>
       {!creating && <DownloadDialog fundIds={[fund.id]} visible={downloading} onHide={() => setDownloading(false)} onShowQueue={() => navigate('/export')} />}
       <ConfirmDialog
-        visible={deleting} onHide={() => setDeleting(false)} header="Delete fund request" message={DELETE_QUESTION}
-        icon="pi pi-exclamation-triangle" acceptLabel="Delete" rejectLabel="Cancel" acceptClassName="p-button-danger" defaultFocus="reject" accept={() => void remove()}
+        visible={deleting}
+        onHide={() => setDeleting(false)}
+        header="Delete fund request"
+        message={DELETE_QUESTION}
+        icon="pi pi-exclamation-triangle"
+        acceptLabel="Delete"
+        rejectLabel="Cancel"
+        acceptClassName="p-button-danger"
+        defaultFocus="reject"
+        accept={() => void remove()}
       />
       <UnsavedChangesDialog
         visible={asking !== null}
@@ -195,7 +266,9 @@ export function FundDetailsPage({ id }: { id?: string }) {
 function Problem({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div className="fa-page fa-fd">
-      <div className="fa-error-banner" role="alert">{message}</div>
+      <div className="fa-error-banner" role="alert">
+        {message}
+      </div>
       <div className="fa-fd-toolbar">
         {onRetry && <Button label="Try again" icon="pi pi-refresh" onClick={onRetry} />}
         <Button label="Back to the dashboard" text onClick={() => navigate('/')} />
@@ -209,8 +282,22 @@ function RecipientList({ recipients }: { recipients: readonly Recipient[] }) {
   if (!recipients.length) return <p className="fa-empty-text">No recipients</p>;
   return (
     <table className="fa-fd-table" aria-label="Recipients">
-      <thead><tr><th>Full name</th><th>Email</th><th>Role</th></tr></thead>
-      <tbody>{recipients.map((r, i) => <tr key={r.id ?? i}><td>{r.full_name}</td><td>{r.email}</td><td>{r.role}</td></tr>)}</tbody>
+      <thead>
+        <tr>
+          <th>Full name</th>
+          <th>Email</th>
+          <th>Role</th>
+        </tr>
+      </thead>
+      <tbody>
+        {recipients.map((r, i) => (
+          <tr key={r.id ?? i}>
+            <td>{r.full_name}</td>
+            <td>{r.email}</td>
+            <td>{r.role}</td>
+          </tr>
+        ))}
+      </tbody>
     </table>
   );
 }

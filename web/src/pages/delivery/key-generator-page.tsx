@@ -74,9 +74,13 @@ export function KeyGeneratorPage() {
       <div className="fa-page-head">
         <h1 id="fa-keys-title">Key generator</h1>
       </div>
-      <p className="fa-page-intro">API keys for the services that call Fund Audit; send a key in the <code>x-access-token</code> header.</p>
+      <p className="fa-page-intro">
+        API keys for the services that call Fund Audit; send a key in the <code>x-access-token</code> header.
+      </p>
       <div className="fa-card-grid">
-        {KEY_SECTIONS.map((s) => <KeySection key={s.path} section={s} />)}
+        {KEY_SECTIONS.map((s) => (
+          <KeySection key={s.path} section={s} />
+        ))}
       </div>
       <ConfirmDialog />
     </section>

@@ -24,7 +24,8 @@ import { groupByAdministrator } from '../auditor/custom-mapping/mapping-rules';
 import './delivery.css';
 
 /** Rows in group order (administrator name), with the group's label for the subheader. */
-const grouped = (mappings: readonly MappingRow[]) => groupByAdministrator(mappings).flatMap((g) => g.mappings.map((m) => ({ ...m, group: `${g.administrator} (${g.mappings.length})` })));
+const grouped = (mappings: readonly MappingRow[]) =>
+  groupByAdministrator(mappings).flatMap((g) => g.mappings.map((m) => ({ ...m, group: `${g.administrator} (${g.mappings.length})` })));
 
 /** The Live mappings page. */
 export function MappingsPage() {
@@ -66,10 +67,20 @@ export function MappingsPage() {
     <div className="fa-page fa-mappings-page">
       {mappings && <UploadForm mappings={mappings} onUploaded={load} allowMaster title="Upload a mapping" />}
       <div className="fa-mappings-toolbar" role="toolbar" aria-label="Mapping actions">
-        <Button label="Download report" icon="pi pi-download" outlined onClick={() => void downloadWithToken('/mappings/custom-mapping-info', { inPlace: true })} disabled={!customs.length} />
+        <Button
+          label="Download report"
+          icon="pi pi-download"
+          outlined
+          onClick={() => void downloadWithToken('/mappings/custom-mapping-info', { inPlace: true })}
+          disabled={!customs.length}
+        />
         <Button label="Delete selected" icon="pi pi-trash" severity="danger" outlined disabled={!selected.length} onClick={() => setDeleting(selected)} />
       </div>
-      {mappings && !customs.length && <p className="fa-empty-text" role="status">No custom mappings active</p>}
+      {mappings && !customs.length && (
+        <p className="fa-empty-text" role="status">
+          No custom mappings active
+        </p>
+      )}
       <DataTable
         value={mappings ? grouped(mappings) : []}
         loading={!mappings}
@@ -101,12 +112,28 @@ export function MappingsPage() {
           header={<span className="fa-sr-only">Actions</span>}
           body={(m: MappingRow) => (
             <span style={{ whiteSpace: 'nowrap' }}>
-              <Button icon="pi pi-download" rounded text aria-label={`Download ${m.description}`} onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`, { inPlace: true })} />
+              <Button
+                icon="pi pi-download"
+                rounded
+                text
+                aria-label={`Download ${m.description}`}
+                onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`, { inPlace: true })}
+              />
               {m.kind === 'custom' && (
                 <Button
-                  icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${m.description}`}
+                  icon="pi pi-trash"
+                  rounded
+                  text
+                  severity="danger"
+                  aria-label={`Delete ${m.description}`}
                   disabled={!m.canLiveMappingBeDeleted || !m.canToggle}
-                  tooltip={!m.canToggle ? 'Only its creator or a delivery team member can delete it' : !m.canLiveMappingBeDeleted ? `In use by ${m.fundRequests.map((f) => f.code ?? f.id).join(', ')}` : undefined}
+                  tooltip={
+                    !m.canToggle
+                      ? 'Only its creator or a delivery team member can delete it'
+                      : !m.canLiveMappingBeDeleted
+                        ? `In use by ${m.fundRequests.map((f) => f.code ?? f.id).join(', ')}`
+                        : undefined
+                  }
                   tooltipOptions={{ showOnDisabled: true }}
                   onClick={() => setDeleting([m])}
                 />
@@ -119,7 +146,9 @@ export function MappingsPage() {
         visible={deleting !== null}
         onHide={() => setDeleting(null)}
         header="Delete mappings"
-        message={deleting ? (deleting.length === 1 ? `Delete the custom mapping ${deleting[0].description}?` : `Delete ${deleting.length} custom mappings?`) : ''}
+        message={
+          deleting ? (deleting.length === 1 ? `Delete the custom mapping ${deleting[0].description}?` : `Delete ${deleting.length} custom mappings?`) : ''
+        }
         icon="pi pi-exclamation-triangle"
         acceptLabel="Delete"
         rejectLabel="Cancel"

@@ -78,14 +78,20 @@ export function PbiInputsPage() {
       <div className="fa-toolbar">
         <label htmlFor="fa-pbi-type">Input type</label>
         <Dropdown
-          inputId="fa-pbi-type" value={type} className="fa-pbi-type"
+          inputId="fa-pbi-type"
+          value={type}
+          className="fa-pbi-type"
           options={(types ?? []).map((t) => ({ value: t.code, label: t.name }))}
           onChange={(e) => setType(e.value as string)}
           placeholder={typesFailed ? 'Input types could not be loaded' : types ? 'Choose an input type' : 'Loading input types...'}
           showClear
         />
       </div>
-      {chosen && <p className="fa-empty-text" data-testid="pbi-type-help">{chosen.description} Columns needed: {chosen.columns.join(', ')}.</p>}
+      {chosen && (
+        <p className="fa-empty-text" data-testid="pbi-type-help">
+          {chosen.description} Columns needed: {chosen.columns.join(', ')}.
+        </p>
+      )}
       <UploadZone
         label="PowerBI input file"
         onUpload={upload}
@@ -101,7 +107,9 @@ export function PbiInputsPage() {
           <SecretReveal
             label={`Download address of ${saved.file_name}`}
             value={saved.url}
-            details={[`PowerBI reads the file at this address until ${formatFileDate(saved.token_expiry_date, true)}; the token in it is the file's SAS token.`]}
+            details={[
+              `PowerBI reads the file at this address until ${formatFileDate(saved.token_expiry_date, true)}; the token in it is the file's SAS token.`,
+            ]}
           />
         </section>
       )}

@@ -29,18 +29,21 @@ export function TestRunnerPage() {
   const [loading, setLoading] = useState(true);
   const [detail, setDetail] = useState<TestRun | null>(null);
 
-  const load = useCallback(async (at = offset) => {
-    try {
-      const list = await fetchRuns(at, RUN_PAGE_SIZE);
-      setRows(list.rows);
-      setSuites(list.suites);
-      setCount(list.pagination.count);
-    } catch {
-      // the default error notification was shown
-    } finally {
-      setLoading(false);
-    }
-  }, [offset]);
+  const load = useCallback(
+    async (at = offset) => {
+      try {
+        const list = await fetchRuns(at, RUN_PAGE_SIZE);
+        setRows(list.rows);
+        setSuites(list.suites);
+        setCount(list.pagination.count);
+      } catch {
+        // the default error notification was shown
+      } finally {
+        setLoading(false);
+      }
+    },
+    [offset],
+  );
 
   useEffect(() => void load(), [load]);
   useEffect(() => socketEvents.on('test-run', () => void load()), [load]);
@@ -55,7 +58,10 @@ export function TestRunnerPage() {
   const detailRow = detail ? rows.find((r) => r.id === detail.id) : undefined;
   useEffect(() => {
     if (!detail || !detailRow) return;
-    if (detailRow.status !== detail.status || detailRow.updated_at !== detail.updated_at) void fetchRun(detail.id).then(setDetail).catch(() => undefined);
+    if (detailRow.status !== detail.status || detailRow.updated_at !== detail.updated_at)
+      void fetchRun(detail.id)
+        .then(setDetail)
+        .catch(() => undefined);
   }, [detail, detailRow]);
 
   const open = async (run: TestRun) => {
@@ -69,7 +75,9 @@ export function TestRunnerPage() {
   const statusCell = (r: TestRun) => (
     <span className="run-status">
       {r.status}
-      {ACTIVE.has(r.status) && <Button icon="pi pi-times" text size="small" aria-label={`Cancel run ${r.id}`} onClick={() => void stopRun(r.id).then(() => load())} />}
+      {ACTIVE.has(r.status) && (
+        <Button icon="pi pi-times" text size="small" aria-label={`Cancel run ${r.id}`} onClick={() => void stopRun(r.id).then(() => load())} />
+      )}
     </span>
   );
 
@@ -77,20 +85,43 @@ export function TestRunnerPage() {
     <div className="page test-runner-page">
       <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
         <TabPanel header="Test suites listing">
-          <DataTable value={rows} loading={loading} dataKey="id" size="small" lazy paginator rows={RUN_PAGE_SIZE} totalRecords={count} first={offset}
-            onPage={(e) => setOffset(e.first)} emptyMessage="No data available" selectionMode="single" onRowSelect={(e) => void open(e.data as TestRun)}>
+          <DataTable
+            value={rows}
+            loading={loading}
+            dataKey="id"
+            size="small"
+            lazy
+            paginator
+            rows={RUN_PAGE_SIZE}
+            totalRecords={count}
+            first={offset}
+            onPage={(e) => setOffset(e.first)}
+            emptyMessage="No data available"
+            selectionMode="single"
+            onRowSelect={(e) => void open(e.data as TestRun)}
+          >
             <Column field="user" header="User" />
             <Column header="Administrators" body={(r: TestRun) => r.administratorCodes.join(', ')} />
             <Column header="Test ids" body={(r: TestRun) => (r.testIds.length ? r.testIds.join(', ') : 'all')} />
             <Column header="Has errors" body={(r: TestRun) => (r.hasErrors ? 'Yes' : 'No')} />
             <Column header="Status" body={statusCell} />
             <Column header="Last update" body={(r: TestRun) => when(r.updated_at)} />
-            <Column header="Details" body={(r: TestRun) => <Button label="Details" text size="small" onClick={() => void open(r)} aria-label={`Details of run ${r.id}`} />} />
+            <Column
+              header="Details"
+              body={(r: TestRun) => <Button label="Details" text size="small" onClick={() => void open(r)} aria-label={`Details of run ${r.id}`} />}
+            />
           </DataTable>
           {detail && <RunDetail run={detail} />}
         </TabPanel>
         <TabPanel header="Schedule run">
-          <ScheduleForm suites={suites} onScheduled={(run) => { setTab(0); void load(0); void open(run); }} />
+          <ScheduleForm
+            suites={suites}
+            onScheduled={(run) => {
+              setTab(0);
+              void load(0);
+              void open(run);
+            }}
+          />
         </TabPanel>
       </TabView>
     </div>

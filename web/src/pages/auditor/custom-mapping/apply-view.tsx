@@ -40,7 +40,7 @@ export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingR
   const customs = mappings.filter((m) => m.kind === 'custom' && m.administrator.code === admin && m.type === type);
   const ids = selected.map((f) => f.id);
   // the custom mapping in use is part of the row data so the grid redraws it when mappings change
-  const rows = funds.map((f) => ({ ...f, customMapping: admin && type ? customOf(f.id, mappings, admin, type)?.description ?? '' : '' }));
+  const rows = funds.map((f) => ({ ...f, customMapping: admin && type ? (customOf(f.id, mappings, admin, type)?.description ?? '') : '' }));
   const selection = rows.filter((r) => ids.includes(r.id));
 
   const run = async (what: 'apply' | 'reset' | 'rerun') => {
@@ -62,7 +62,8 @@ export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingR
       }
       onChanged();
     } catch (err) {
-      if (what === 'rerun' && err instanceof ApiError && err.status === 403) notify({ severity: 'error', detail: 'Rerun is not available to your role on this server' });
+      if (what === 'rerun' && err instanceof ApiError && err.status === 403)
+        notify({ severity: 'error', detail: 'Rerun is not available to your role on this server' });
       else if (what === 'rerun' && err instanceof ApiError) notifyError(err);
     } finally {
       setBusy(null);
@@ -74,18 +75,65 @@ export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingR
       <div className="fa-aud-card">
         <div className="fa-field-grid">
           <label htmlFor="fa-ap-admin">Administrator</label>
-          <Dropdown inputId="fa-ap-admin" value={admin} options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))} onChange={(e) => { setAdmin(e.value); setMappingId(null); }} placeholder="Select an administrator" />
+          <Dropdown
+            inputId="fa-ap-admin"
+            value={admin}
+            options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))}
+            onChange={(e) => {
+              setAdmin(e.value);
+              setMappingId(null);
+            }}
+            placeholder="Select an administrator"
+          />
           <label htmlFor="fa-ap-type">Mapping type</label>
-          <Dropdown inputId="fa-ap-type" value={type} options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))} onChange={(e) => { setType(e.value); setMappingId(null); }} placeholder="Select a mapping type" />
+          <Dropdown
+            inputId="fa-ap-type"
+            value={type}
+            options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))}
+            onChange={(e) => {
+              setType(e.value);
+              setMappingId(null);
+            }}
+            placeholder="Select a mapping type"
+          />
           <label htmlFor="fa-ap-mapping">Mapping</label>
-          <Dropdown inputId="fa-ap-mapping" value={mappingId} options={customs.map((m) => ({ value: m.id, label: m.description }))} onChange={(e) => setMappingId(e.value)} placeholder={admin && type && !customs.length ? 'No custom mapping of this type' : 'Select a custom mapping'} />
+          <Dropdown
+            inputId="fa-ap-mapping"
+            value={mappingId}
+            options={customs.map((m) => ({ value: m.id, label: m.description }))}
+            onChange={(e) => setMappingId(e.value)}
+            placeholder={admin && type && !customs.length ? 'No custom mapping of this type' : 'Select a custom mapping'}
+          />
         </div>
       </div>
       <p className="fa-muted">The funds listed are those in Pending, Open or Closed states.</p>
       <div className="fa-aud-toolbar">
-        <Button label="Apply Selected" icon="pi pi-check" size="small" disabled={!admin || !type || !mappingId || !ids.length || busy !== null} loading={busy === 'apply'} onClick={() => void run('apply')} />
-        <Button label="Reset Selected" icon="pi pi-undo" size="small" outlined disabled={!admin || !type || !ids.length || busy !== null} loading={busy === 'reset'} onClick={() => void run('reset')} />
-        <Button label="Rerun Selected" icon="pi pi-replay" size="small" outlined disabled={!ids.length || busy !== null} loading={busy === 'rerun'} onClick={() => void run('rerun')} />
+        <Button
+          label="Apply Selected"
+          icon="pi pi-check"
+          size="small"
+          disabled={!admin || !type || !mappingId || !ids.length || busy !== null}
+          loading={busy === 'apply'}
+          onClick={() => void run('apply')}
+        />
+        <Button
+          label="Reset Selected"
+          icon="pi pi-undo"
+          size="small"
+          outlined
+          disabled={!admin || !type || !ids.length || busy !== null}
+          loading={busy === 'reset'}
+          onClick={() => void run('reset')}
+        />
+        <Button
+          label="Rerun Selected"
+          icon="pi pi-replay"
+          size="small"
+          outlined
+          disabled={!ids.length || busy !== null}
+          loading={busy === 'rerun'}
+          onClick={() => void run('rerun')}
+        />
       </div>
       <DataTable
         value={rows}

@@ -19,14 +19,19 @@ export function CustomMapping() {
     <div data-testid="custom-mapping">
       <SelectButton
         value={view}
-        options={[{ value: 'manage', label: 'Manage' }, { value: 'apply', label: 'Apply & Rerun' }]}
+        options={[
+          { value: 'manage', label: 'Manage' },
+          { value: 'apply', label: 'Apply & Rerun' },
+        ]}
         onChange={(e) => e.value && setView(e.value as View)}
         allowEmpty={false}
         aria-label="Custom mapping view"
         style={{ marginBottom: '1rem' }}
       />
       {!mappings ? (
-        <p className="fa-muted" role="status">Loading mappings...</p>
+        <p className="fa-muted" role="status">
+          Loading mappings...
+        </p>
       ) : view === 'manage' ? (
         <ManageView mappings={mappings} onChanged={load} />
       ) : (

@@ -31,7 +31,17 @@ const EMPTY: MappingForm = { administrator: null, mappingType: null, mode: 'cust
  * The upload form: administrator, type and mode, then the csv. `allowMaster` (delivery Live
  * mappings) adds the master mode, which replaces the TPA's master mapping of that type.
  */
-export function UploadForm({ mappings, onUploaded, allowMaster = false, title = 'Create or update a custom mapping' }: { mappings: readonly MappingRow[]; onUploaded: () => void; allowMaster?: boolean; title?: string }) {
+export function UploadForm({
+  mappings,
+  onUploaded,
+  allowMaster = false,
+  title = 'Create or update a custom mapping',
+}: {
+  mappings: readonly MappingRow[];
+  onUploaded: () => void;
+  allowMaster?: boolean;
+  title?: string;
+}) {
   const [form, setForm] = useState<MappingForm>(EMPTY);
   const [banner, setBanner] = useState<UploadBanner | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,8 +57,15 @@ export function UploadForm({ mappings, onUploaded, allowMaster = false, title = 
     setBanner(null);
     try {
       await uploadCustomMapping({
-        administrator: form.administrator, mappingType: form.mappingType, mappingMode: form.mode, file,
-        ...(form.mode === 'custom' ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() } : form.mode === 'update-custom' ? { customId: form.customId ?? undefined } : {}),
+        administrator: form.administrator,
+        mappingType: form.mappingType,
+        mappingMode: form.mode,
+        file,
+        ...(form.mode === 'custom'
+          ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() }
+          : form.mode === 'update-custom'
+            ? { customId: form.customId ?? undefined }
+            : {}),
       });
       notify({ severity: 'success', detail: `${file.name} uploaded`, life: 2400 });
       setForm((f) => ({ ...f, name: '', clientName: '', rationale: '', customId: null }));
@@ -68,19 +85,47 @@ export function UploadForm({ mappings, onUploaded, allowMaster = false, title = 
 
   return (
     <section className="fa-aud-card" aria-labelledby="fa-cm-upload">
-      <h3 id="fa-cm-upload" style={{ marginTop: 0 }}>{title}</h3>
+      <h3 id="fa-cm-upload" style={{ marginTop: 0 }}>
+        {title}
+      </h3>
       <div className="fa-field-grid">
         <label htmlFor="fa-cm-admin">Administrator</label>
-        <Dropdown inputId="fa-cm-admin" value={form.administrator} options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))} onChange={(e) => set({ administrator: e.value, customId: null })} placeholder="Select an administrator" />
+        <Dropdown
+          inputId="fa-cm-admin"
+          value={form.administrator}
+          options={administratorsWithMappings(mappings).map((a) => ({ value: a.code, label: a.name }))}
+          onChange={(e) => set({ administrator: e.value, customId: null })}
+          placeholder="Select an administrator"
+        />
         <label htmlFor="fa-cm-type">Mapping type</label>
-        <Dropdown inputId="fa-cm-type" value={form.mappingType} options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))} onChange={(e) => set({ mappingType: e.value, customId: null })} placeholder="Select a mapping type" />
+        <Dropdown
+          inputId="fa-cm-type"
+          value={form.mappingType}
+          options={MAPPING_TYPES.map((t) => ({ value: t, label: t }))}
+          onChange={(e) => set({ mappingType: e.value, customId: null })}
+          placeholder="Select a mapping type"
+        />
         <label htmlFor="fa-cm-mode">Mode</label>
-        <Dropdown inputId="fa-cm-mode" value={form.mode} options={[...(allowMaster ? [{ value: 'master', label: 'Master (replace)' }] : []), { value: 'custom', label: 'Create new' }, { value: 'update-custom', label: 'Update existing' }]} onChange={(e) => set({ mode: e.value })} />
+        <Dropdown
+          inputId="fa-cm-mode"
+          value={form.mode}
+          options={[
+            ...(allowMaster ? [{ value: 'master', label: 'Master (replace)' }] : []),
+            { value: 'custom', label: 'Create new' },
+            { value: 'update-custom', label: 'Update existing' },
+          ]}
+          onChange={(e) => set({ mode: e.value })}
+        />
         {form.mode === 'master' ? null : form.mode === 'custom' ? (
           <>
             <label htmlFor="fa-cm-name">Mapping name</label>
             <div>
-              <InputText id="fa-cm-name" value={form.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={Boolean(touched('name') && errors.name)} />
+              <InputText
+                id="fa-cm-name"
+                value={form.name}
+                onChange={(e) => set({ name: e.target.value })}
+                aria-invalid={Boolean(touched('name') && errors.name)}
+              />
               {touched('name') && errors.name && <div className="fa-field-error">{errors.name}</div>}
             </div>
             <label htmlFor="fa-cm-client">Client name</label>
@@ -97,13 +142,35 @@ export function UploadForm({ mappings, onUploaded, allowMaster = false, title = 
         ) : (
           <>
             <label htmlFor="fa-cm-existing">Custom mapping</label>
-            <Dropdown inputId="fa-cm-existing" value={form.customId} options={customs.map((m) => ({ value: m.id, label: m.description }))} onChange={(e) => set({ customId: e.value })} placeholder={customs.length ? 'Select a custom mapping' : 'No custom mapping of this type'} />
+            <Dropdown
+              inputId="fa-cm-existing"
+              value={form.customId}
+              options={customs.map((m) => ({ value: m.id, label: m.description }))}
+              onChange={(e) => set({ customId: e.value })}
+              placeholder={customs.length ? 'Select a custom mapping' : 'No custom mapping of this type'}
+            />
           </>
         )}
       </div>
       <div className="fa-aud-toolbar" style={{ marginTop: '.75rem' }}>
-        <Button label="Upload mapping csv" icon="pi pi-upload" disabled={!canUpload(form, mappings) || busy} loading={busy} onClick={() => input.current?.click()} />
-        <input ref={input} type="file" accept=".csv" hidden data-testid="custom-mapping-input" onChange={(e) => { void upload(e.target.files?.[0]); e.target.value = ''; }} />
+        <Button
+          label="Upload mapping csv"
+          icon="pi pi-upload"
+          disabled={!canUpload(form, mappings) || busy}
+          loading={busy}
+          onClick={() => input.current?.click()}
+        />
+        <input
+          ref={input}
+          type="file"
+          accept=".csv"
+          hidden
+          data-testid="custom-mapping-input"
+          onChange={(e) => {
+            void upload(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
       </div>
       {banner && (
         <div className="fa-error-banner" role="alert">
@@ -132,8 +199,14 @@ function MappingGroup({ name, mappings, onDelete }: { name: string; mappings: re
       <table style={{ width: '100%', borderCollapse: 'collapse' }}>
         <thead>
           <tr>
-            {['Name', 'Type', 'Kind', 'Client', 'Owner', 'Updated', 'Used by'].map((h) => <th key={h} style={{ textAlign: 'left' }}>{h}</th>)}
-            <th><span className="fa-sr-only">Actions</span></th>
+            {['Name', 'Type', 'Kind', 'Client', 'Owner', 'Updated', 'Used by'].map((h) => (
+              <th key={h} style={{ textAlign: 'left' }}>
+                {h}
+              </th>
+            ))}
+            <th>
+              <span className="fa-sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -147,9 +220,24 @@ function MappingGroup({ name, mappings, onDelete }: { name: string; mappings: re
               <td>{formatDate(m.updated_at)}</td>
               <td>{m.fundRequests.map((f) => f.code ?? f.id).join(', ')}</td>
               <td style={{ whiteSpace: 'nowrap' }}>
-                <Button icon="pi pi-download" rounded text aria-label={`Download ${m.description}`} onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`)} />
+                <Button
+                  icon="pi pi-download"
+                  rounded
+                  text
+                  aria-label={`Download ${m.description}`}
+                  onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`)}
+                />
                 {m.kind === 'custom' && (
-                  <Button icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${m.description}`} disabled={!m.canLiveMappingBeDeleted} tooltip={m.canLiveMappingBeDeleted ? undefined : 'In use by fund requests'} onClick={() => onDelete(m)} />
+                  <Button
+                    icon="pi pi-trash"
+                    rounded
+                    text
+                    severity="danger"
+                    aria-label={`Delete ${m.description}`}
+                    disabled={!m.canLiveMappingBeDeleted}
+                    tooltip={m.canLiveMappingBeDeleted ? undefined : 'In use by fund requests'}
+                    onClick={() => onDelete(m)}
+                  />
                 )}
               </td>
             </tr>

@@ -4,16 +4,36 @@ import type { MappingRow } from '../../../api/custom-mappings';
 import { applicableFunds, canUpload, CLIENT_MESSAGE, formErrors, groupByAdministrator, NAME_MESSAGE, resetPairs, type MappingForm } from './mapping-rules';
 
 const mapping = (id: number, admin: string, type: string, kind: 'master' | 'custom', funds: number[] = [], description = `m${id}`): MappingRow => ({
-  id, type, kind, description, owner: null, clientName: null, rationale: null, updated_at: '', administrator: { code: admin, name: admin.toUpperCase(), id: 1 },
-  rowCount: 1, canLiveMappingBeDeleted: kind === 'custom' && !funds.length, fundRequests: funds.map((f) => ({ id: f, code: null })),
+  id,
+  type,
+  kind,
+  description,
+  owner: null,
+  clientName: null,
+  rationale: null,
+  updated_at: '',
+  administrator: { code: admin, name: admin.toUpperCase(), id: 1 },
+  rowCount: 1,
+  canLiveMappingBeDeleted: kind === 'custom' && !funds.length,
+  fundRequests: funds.map((f) => ({ id: f, code: null })),
 });
-const form: MappingForm = { administrator: 'demo', mappingType: 'account_mapping', mode: 'custom', name: 'my_map', clientName: '', rationale: 'client asked', customId: null };
+const form: MappingForm = {
+  administrator: 'demo',
+  mappingType: 'account_mapping',
+  mode: 'custom',
+  name: 'my_map',
+  clientName: '',
+  rationale: 'client asked',
+  customId: null,
+};
 
 describe('custom mapping rules', () => {
   it('checks the name, client name and reason of a new custom mapping', () => {
     expect(formErrors(form, [])).toEqual({});
     expect(formErrors({ ...form, name: 'My Map' }, []).name).toBe(NAME_MESSAGE);
-    expect(formErrors(form, [mapping(1, 'demo', 'account_mapping', 'custom', [], 'my_map')]).name).toBe('Custom mapping my_map already exist. Please choose different name.');
+    expect(formErrors(form, [mapping(1, 'demo', 'account_mapping', 'custom', [], 'my_map')]).name).toBe(
+      'Custom mapping my_map already exist. Please choose different name.',
+    );
     expect(formErrors({ ...form, clientName: 'Bad-Client!' }, []).clientName).toBe(CLIENT_MESSAGE);
     expect(formErrors({ ...form, rationale: '' }, []).rationale).toBeDefined();
     expect(formErrors({ ...form, rationale: 'x'.repeat(51) }, []).rationale).toBeDefined();
@@ -26,8 +46,15 @@ describe('custom mapping rules', () => {
   });
 
   it('groups mappings by administrator', () => {
-    const groups = groupByAdministrator([mapping(1, 'zeta', 'account_mapping', 'master'), mapping(2, 'alpha', 'file_layout', 'master'), mapping(3, 'zeta', 'file_layout', 'custom')]);
-    expect(groups.map((g) => [g.administrator, g.mappings.length])).toEqual([['ALPHA', 1], ['ZETA', 2]]);
+    const groups = groupByAdministrator([
+      mapping(1, 'zeta', 'account_mapping', 'master'),
+      mapping(2, 'alpha', 'file_layout', 'master'),
+      mapping(3, 'zeta', 'file_layout', 'custom'),
+    ]);
+    expect(groups.map((g) => [g.administrator, g.mappings.length])).toEqual([
+      ['ALPHA', 1],
+      ['ZETA', 2],
+    ]);
   });
 
   it('resets only funds holding a custom mapping of that administrator and type', () => {

@@ -2,7 +2,8 @@
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import type { MappingMode, MappingRow } from '../../../api/custom-mappings';
 
-export const NAME_MESSAGE = 'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
+export const NAME_MESSAGE =
+  'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
 export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
 export const REASON_MESSAGE = 'A reason is required (at most 50 characters).';
 
@@ -62,7 +63,12 @@ export function customOf(fundId: number, mappings: readonly MappingRow[], admini
 }
 
 /** Reset pairs: only selected funds that hold a custom mapping of that administrator and type. */
-export function resetPairs(fundIds: readonly number[], mappings: readonly MappingRow[], administrator: string, type: string): Array<{ fundRequestId: number; mappingId: number }> {
+export function resetPairs(
+  fundIds: readonly number[],
+  mappings: readonly MappingRow[],
+  administrator: string,
+  type: string,
+): Array<{ fundRequestId: number; mappingId: number }> {
   return fundIds.flatMap((id) => {
     const m = customOf(id, mappings, administrator, type);
     return m ? [{ fundRequestId: id, mappingId: m.id }] : [];

@@ -83,7 +83,9 @@ export function BulkUploadModal({ visible, onHide, onUpload }: { visible: boolea
       >
         <i className="pi pi-cloud-upload" style={{ fontSize: '2rem', color: 'var(--fa-brand)' }} aria-hidden="true" />
         <p style={{ margin: '.5rem 0 0' }}>Drag and drop the filled-in template here, or click to browse.</p>
-        <p className="fa-muted" style={{ margin: '.25rem 0 0' }}>One .csv file only.</p>
+        <p className="fa-muted" style={{ margin: '.25rem 0 0' }}>
+          One .csv file only.
+        </p>
       </div>
       <input
         ref={input}

@@ -49,9 +49,19 @@ export function bulkRows(result: BulkResult): BulkRow[] {
         errors: faults.map((x) => x.message),
       };
     });
-  const saved = result.saved.map((s): BulkRow => ({
-    key: `s${s.id}`, line: null, status: 'Completed', fundName: s.fundName, clientName: '', tpa: s.tpa, fundShortCode: s.fundShortCode, dataDueDate: '', errors: [],
-  }));
+  const saved = result.saved.map(
+    (s): BulkRow => ({
+      key: `s${s.id}`,
+      line: null,
+      status: 'Completed',
+      fundName: s.fundName,
+      clientName: '',
+      tpa: s.tpa,
+      fundShortCode: s.fundShortCode,
+      dataDueDate: '',
+      errors: [],
+    }),
+  );
   return [...failed, ...saved];
 }
 
@@ -106,17 +116,28 @@ export function BulkUpload() {
       <h2 style={{ marginTop: 0 }}>Follow the steps below to bulk upload funds</h2>
       <ol className="fa-steps" style={{ listStyle: 'none', padding: 0 }}>
         <li className="fa-aud-card fa-step">
-          <h3><span className="fa-step-number">1</span>Download new template</h3>
+          <h3>
+            <span className="fa-step-number">1</span>Download new template
+          </h3>
           <p className="fa-muted">The CSV template with every column and one example row.</p>
-          <Button label="Download" icon="pi pi-download" outlined onClick={() => void downloadWithToken('/fund-request/download', { inPlace: true, notice: 'Downloading the bulk upload template' })} />
+          <Button
+            label="Download"
+            icon="pi pi-download"
+            outlined
+            onClick={() => void downloadWithToken('/fund-request/download', { inPlace: true, notice: 'Downloading the bulk upload template' })}
+          />
         </li>
         <li className="fa-aud-card fa-step">
-          <h3><span className="fa-step-number">2</span>Upload template</h3>
+          <h3>
+            <span className="fa-step-number">2</span>Upload template
+          </h3>
           <p className="fa-muted">Fill in one row per fund request, then upload the .csv file.</p>
           <Button label="Upload" icon="pi pi-upload" loading={bulk.uploading} onClick={() => setModalOpen(true)} />
         </li>
         <li className="fa-aud-card fa-step" data-testid="bulk-review">
-          <h3><span className="fa-step-number">3</span>Review</h3>
+          <h3>
+            <span className="fa-step-number">3</span>Review
+          </h3>
           {bulk.uploading && <p role="status">Uploading {bulk.fileName}...</p>}
           {!bulk.uploading && !result && <p className="fa-muted">The results of your upload show here.</p>}
           {!bulk.uploading && result && (
@@ -126,7 +147,9 @@ export function BulkUpload() {
               </p>
               {rejected > 0 ? (
                 <p>
-                  <strong>You have {rejected} rejected fund{rejected === 1 ? '' : 's'}</strong>{' '}
+                  <strong>
+                    You have {rejected} rejected fund{rejected === 1 ? '' : 's'}
+                  </strong>{' '}
                   <button type="button" className="fa-linkbutton" onClick={() => setErrorsOpen(true)}>
                     View errors
                   </button>
@@ -139,8 +162,20 @@ export function BulkUpload() {
         </li>
       </ol>
       {result && (
-        <DataTable value={rows} dataKey="key" size="small" paginator={rows.length > 200} rows={200} emptyMessage="No data available" aria-label="Bulk upload results" stripedRows>
-          <Column header="Status" body={(r: BulkRow) => <span className={`fa-tag ${r.status === 'Completed' ? 'fa-tag-done' : 'fa-tag-error'}`}>{r.status}</span>} />
+        <DataTable
+          value={rows}
+          dataKey="key"
+          size="small"
+          paginator={rows.length > 200}
+          rows={200}
+          emptyMessage="No data available"
+          aria-label="Bulk upload results"
+          stripedRows
+        >
+          <Column
+            header="Status"
+            body={(r: BulkRow) => <span className={`fa-tag ${r.status === 'Completed' ? 'fa-tag-done' : 'fa-tag-error'}`}>{r.status}</span>}
+          />
           <Column header="Row" body={(r: BulkRow) => r.line ?? ''} />
           <Column field="fundName" header="Fund name" />
           <Column field="clientName" header="Client" />

@@ -19,7 +19,17 @@ export const CSV_WARNING =
 type Phase = 'choose' | 'csv-warning' | 'sending' | 'queued';
 
 /** Download dialog for the selected funds. */
-export function DownloadDialog({ fundIds, visible, onHide, onShowQueue }: { fundIds: number[]; visible: boolean; onHide: () => void; onShowQueue: () => void }) {
+export function DownloadDialog({
+  fundIds,
+  visible,
+  onHide,
+  onShowQueue,
+}: {
+  fundIds: number[];
+  visible: boolean;
+  onHide: () => void;
+  onShowQueue: () => void;
+}) {
   const [stages, setStages] = useState<string[]>([]);
   const [phase, setPhase] = useState<Phase>('choose');
 
@@ -37,7 +47,10 @@ export function DownloadDialog({ fundIds, visible, onHide, onShowQueue }: { fund
   const send = async () => {
     setPhase('sending');
     try {
-      await requestExport(fundIds, EXPORT_STAGES.map((s) => s.code).filter((c) => stages.includes(c)));
+      await requestExport(
+        fundIds,
+        EXPORT_STAGES.map((s) => s.code).filter((c) => stages.includes(c)),
+      );
       setPhase('queued');
     } catch {
       setPhase('choose');
@@ -63,7 +76,13 @@ export function DownloadDialog({ fundIds, visible, onHide, onShowQueue }: { fund
     ) : (
       <div className="fa-dialog-footer">
         <Button label="Cancel" outlined onClick={onHide} />
-        <Button label="Download" icon="pi pi-download" disabled={stages.length === 0 || phase === 'sending'} loading={phase === 'sending'} onClick={onDownload} />
+        <Button
+          label="Download"
+          icon="pi pi-download"
+          disabled={stages.length === 0 || phase === 'sending'}
+          loading={phase === 'sending'}
+          onClick={onDownload}
+        />
       </div>
     );
 

@@ -63,7 +63,11 @@ export function DownloadsQueue() {
   const deleteOld = async () => {
     try {
       const { deleted } = await deleteOldExports();
-      notify({ severity: 'success', detail: deleted ? `${deleted} export file${deleted === 1 ? '' : 's'} deleted` : 'No export files older than 90 days', life: 2400 });
+      notify({
+        severity: 'success',
+        detail: deleted ? `${deleted} export file${deleted === 1 ? '' : 's'} deleted` : 'No export files older than 90 days',
+        life: 2400,
+      });
       load();
     } catch {
       notify({ severity: 'error', summary: 'Failed request', detail: 'Delete export files older than 90 days failed.' });
@@ -98,7 +102,7 @@ export function DownloadsQueue() {
           body={(r: ExportRow) => {
             const label = exportStatusLabel(r.status);
             return (
-              <span className={`fa-tag ${TAG[label]}`} title={label === 'Error' ? r.payload?.error ?? undefined : undefined}>
+              <span className={`fa-tag ${TAG[label]}`} title={label === 'Error' ? (r.payload?.error ?? undefined) : undefined}>
                 {label}
               </span>
             );
@@ -110,7 +114,13 @@ export function DownloadsQueue() {
           header={<span className="fa-sr-only">Download</span>}
           body={(r: ExportRow) =>
             exportStatusLabel(r.status) === 'Done' ? (
-              <Button icon="pi pi-download" rounded text aria-label={`Download export ${r.id}`} onClick={() => void downloadWithToken(`/export/file/${r.id}`, { notice: 'Your download is starting' })} />
+              <Button
+                icon="pi pi-download"
+                rounded
+                text
+                aria-label={`Download export ${r.id}`}
+                onClick={() => void downloadWithToken(`/export/file/${r.id}`, { notice: 'Your download is starting' })}
+              />
             ) : null
           }
           style={{ width: '4rem' }}

@@ -144,9 +144,25 @@ export function FundsListing() {
             onClick={() => void run(a)}
           />
         ))}
-        <Button label="Delete" icon="pi pi-trash" size="small" severity="danger" outlined disabled={!isDeleteEnabled(statuses) || busy !== null} loading={busy === 'remove'} onClick={() => setConfirmDelete(true)} />
+        <Button
+          label="Delete"
+          icon="pi pi-trash"
+          size="small"
+          severity="danger"
+          outlined
+          disabled={!isDeleteEnabled(statuses) || busy !== null}
+          loading={busy === 'remove'}
+          onClick={() => setConfirmDelete(true)}
+        />
         <Button label="Download" icon="pi pi-download" size="small" outlined disabled={selection.length === 0} onClick={() => setDownloadOpen(true)} />
-        <Button label="Details" icon="pi pi-search" size="small" outlined disabled={selection.length !== 1} onClick={() => setDetailsId(selection[0]?.id ?? null)} />
+        <Button
+          label="Details"
+          icon="pi pi-search"
+          size="small"
+          outlined
+          disabled={selection.length !== 1}
+          onClick={() => setDetailsId(selection[0]?.id ?? null)}
+        />
         <span className="fa-grow" />
         <span className="fa-muted" aria-live="polite">
           {selection.length ? `${selection.length} selected` : `${total} fund request${total === 1 ? '' : 's'}`}
@@ -188,7 +204,15 @@ export function FundsListing() {
       >
         <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} headerStyle={{ width: '3rem' }} />
         {columns.map((c) => (
-          <Column key={c.key} columnKey={c.key} field={c.key} header={c.header} sortable={Boolean(c.sortField)} body={(r: AuditorFundRow) => <span data-col={c.key}>{c.body(r)}</span>} style={c.width ? { minWidth: c.width } : undefined} />
+          <Column
+            key={c.key}
+            columnKey={c.key}
+            field={c.key}
+            header={c.header}
+            sortable={Boolean(c.sortField)}
+            body={(r: AuditorFundRow) => <span data-col={c.key}>{c.body(r)}</span>}
+            style={c.width ? { minWidth: c.width } : undefined}
+          />
         ))}
         <Column
           columnKey={ACTIONS_KEY}
@@ -211,7 +235,12 @@ export function FundsListing() {
         acceptClassName="p-button-danger"
         accept={() => void run('remove')}
       />
-      <DownloadDialog fundIds={selection.map((r) => r.id)} visible={downloadOpen} onHide={() => setDownloadOpen(false)} onShowQueue={() => showTab('downloads')} />
+      <DownloadDialog
+        fundIds={selection.map((r) => r.id)}
+        visible={downloadOpen}
+        onHide={() => setDownloadOpen(false)}
+        onShowQueue={() => showTab('downloads')}
+      />
       {detailsId !== null && <FundDetailsModal fundId={detailsId} onClose={() => setDetailsId(null)} onSaved={load} onOpenFund={setDetailsId} />}
     </div>
   );

@@ -61,7 +61,9 @@ function DonutCard({ id, title, tooltip, group }: { id: string; title: string; t
             {legend.map((e, i) => (
               <li key={e.name}>
                 <span className="fa-swatch" style={{ background: colors[i] }} aria-hidden="true" />
-                <span className="fa-legend-name" title={e.name}>{e.name}</span>
+                <span className="fa-legend-name" title={e.name}>
+                  {e.name}
+                </span>
                 <strong>{e.count}</strong>
               </li>
             ))}
@@ -97,10 +99,15 @@ export function StatusReporting() {
   if (!report) {
     return failed ? (
       <div className="fa-error-banner" role="alert">
-        The status report could not be loaded. <button type="button" className="fa-linkbutton" onClick={load}>Try again</button>
+        The status report could not be loaded.{' '}
+        <button type="button" className="fa-linkbutton" onClick={load}>
+          Try again
+        </button>
       </div>
     ) : (
-      <p className="fa-muted" role="status">Loading status report...</p>
+      <p className="fa-muted" role="status">
+        Loading status report...
+      </p>
     );
   }
   return (

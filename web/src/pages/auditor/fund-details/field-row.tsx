@@ -83,7 +83,9 @@ export function FieldRow({ field, details, draft, editable, nrd, onChange }: Fie
     const text = displayValue(field, details, draft, nrd);
     return (
       <>
-        <span className="fa-field-label" id={`${id}-label`}>{field.label}</span>
+        <span className="fa-field-label" id={`${id}-label`}>
+          {field.label}
+        </span>
         <span className="fa-field-ro" aria-labelledby={`${id}-label`} data-field={field.key}>
           {text || <span className="fa-muted">-</span>}
         </span>
@@ -96,7 +98,15 @@ export function FieldRow({ field, details, draft, editable, nrd, onChange }: Fie
     case 'select': {
       const options = refOptions(nrd?.[field.list ?? '']);
       control = (
-        <Dropdown inputId={id} value={value ?? null} options={options} onChange={(e) => onChange(field.key, e.value ?? null)} filter={options.length > 10} showClear placeholder="Select" />
+        <Dropdown
+          inputId={id}
+          value={value ?? null}
+          options={options}
+          onChange={(e) => onChange(field.key, e.value ?? null)}
+          filter={options.length > 10}
+          showClear
+          placeholder="Select"
+        />
       );
       break;
     }
@@ -113,10 +123,27 @@ export function FieldRow({ field, details, draft, editable, nrd, onChange }: Fie
       control = <PercentInput id={id} value={value} onChange={(v) => onChange(field.key, v)} />;
       break;
     case 'textarea':
-      control = <InputTextarea id={id} value={(value as string | null) ?? ''} rows={3} autoResize onChange={(e) => onChange(field.key, e.target.value)} style={{ width: '100%' }} />;
+      control = (
+        <InputTextarea
+          id={id}
+          value={(value as string | null) ?? ''}
+          rows={3}
+          autoResize
+          onChange={(e) => onChange(field.key, e.target.value)}
+          style={{ width: '100%' }}
+        />
+      );
       break;
     case 'codes':
-      control = <Chips inputId={id} value={draft.alternative_codes} separator="," onChange={(e) => onChange('alternative_codes', e.value ?? [])} allowDuplicate={false} />;
+      control = (
+        <Chips
+          inputId={id}
+          value={draft.alternative_codes}
+          separator=","
+          onChange={(e) => onChange('alternative_codes', e.value ?? [])}
+          allowDuplicate={false}
+        />
+      );
       break;
     default:
       control = <InputText id={id} value={(value as string | null) ?? ''} onChange={(e) => onChange(field.key, e.target.value)} />;

@@ -13,7 +13,9 @@ function FileGroup({ title, files, qa }: { title: string; files: readonly FundFi
     <section>
       <h3 style={{ fontSize: '1rem', margin: '1rem 0 .35rem' }}>{title}</h3>
       {files.length === 0 ? (
-        <p className="fa-empty-text" style={{ margin: 0 }}>No data</p>
+        <p className="fa-empty-text" style={{ margin: 0 }}>
+          No data
+        </p>
       ) : (
         <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label={title}>
           <thead>
@@ -32,7 +34,11 @@ function FileGroup({ title, files, qa }: { title: string; files: readonly FundFi
                 <td>{f.name ?? f.fileType ?? ''}</td>
                 <td>{formatDateTime(f.timestamp)}</td>
                 <td>{f.statusLabel}</td>
-                {qa && <td><QaPopover qa={f.qa} fileName={f.filename} /></td>}
+                {qa && (
+                  <td>
+                    <QaPopover qa={f.qa} fileName={f.filename} />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -43,8 +49,16 @@ function FileGroup({ title, files, qa }: { title: string; files: readonly FundFi
 }
 
 /** The three file groups of a fund. */
-export function FilesSection({ inputFiles, standardizationFiles, workPapers, qa }: {
-  inputFiles: readonly FundFile[]; standardizationFiles: readonly FundFile[]; workPapers: readonly FundFile[]; qa: boolean;
+export function FilesSection({
+  inputFiles,
+  standardizationFiles,
+  workPapers,
+  qa,
+}: {
+  inputFiles: readonly FundFile[];
+  standardizationFiles: readonly FundFile[];
+  workPapers: readonly FundFile[];
+  qa: boolean;
 }) {
   return (
     <div data-testid="fund-files">

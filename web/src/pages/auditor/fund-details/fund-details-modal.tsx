@@ -21,8 +21,19 @@ import { ChildrenList } from './children-list';
 import { FieldRow } from './field-row';
 import { FilesSection } from './files-section';
 import {
-  canEdit, changedFields, COMMENT_FIELDS, draftOf, EXTERNAL_VALUATION_FIELDS, FUND_INFO_FIELDS, MATERIALITY_FIELDS, MAX_SHOWN_ERRORS,
-  rowsEditable, RUN_PARAMETER_FIELDS, type Draft, type FieldDef, type FormContext,
+  canEdit,
+  changedFields,
+  COMMENT_FIELDS,
+  draftOf,
+  EXTERNAL_VALUATION_FIELDS,
+  FUND_INFO_FIELDS,
+  MATERIALITY_FIELDS,
+  MAX_SHOWN_ERRORS,
+  rowsEditable,
+  RUN_PARAMETER_FIELDS,
+  type Draft,
+  type FieldDef,
+  type FormContext,
 } from './fund-form';
 import { RecipientsTab } from './recipients-tab';
 import { ValidationErrors } from './validation-errors';
@@ -37,14 +48,30 @@ export interface FundDetailsModalProps {
   onOpenFund?: (id: number) => void;
 }
 
-function Fields({ fields, details, draft, nrd, ctx, editable, onChange }: {
-  fields: readonly FieldDef[]; details: FundDetails; draft: Draft; nrd: Nrd | null; ctx: FormContext; editable: boolean; onChange: (k: string, v: unknown) => void;
+function Fields({
+  fields,
+  details,
+  draft,
+  nrd,
+  ctx,
+  editable,
+  onChange,
+}: {
+  fields: readonly FieldDef[];
+  details: FundDetails;
+  draft: Draft;
+  nrd: Nrd | null;
+  ctx: FormContext;
+  editable: boolean;
+  onChange: (k: string, v: unknown) => void;
 }) {
   return (
     <div className="fa-field-grid">
-      {fields.filter((f) => !f.show || f.show(ctx)).map((f) => (
-        <FieldRow key={f.key} field={f} details={details} draft={draft} nrd={nrd} editable={canEdit(f, editable)} onChange={onChange} />
-      ))}
+      {fields
+        .filter((f) => !f.show || f.show(ctx))
+        .map((f) => (
+          <FieldRow key={f.key} field={f} details={details} draft={draft} nrd={nrd} editable={canEdit(f, editable)} onChange={onChange} />
+        ))}
     </div>
   );
 }
@@ -84,7 +111,10 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
   const changes = useMemo(() => (details && draft ? changedFields(details, draft) : {}), [details, draft]);
   const dirty = Object.keys(changes).length > 0;
   const editable = details ? rowsEditable(details) : false;
-  const ctx: FormContext = { draft: draft ?? ({ alternative_codes: [], recipients: [] } as Draft), config: { aggregation: config?.aggregation, investmentAnalyzerEnabled: config?.investmentAnalyzerEnabled } };
+  const ctx: FormContext = {
+    draft: draft ?? ({ alternative_codes: [], recipients: [] } as Draft),
+    config: { aggregation: config?.aggregation, investmentAnalyzerEnabled: config?.investmentAnalyzerEnabled },
+  };
 
   const onChange = (key: string, value: unknown) => {
     setErrors([]);
@@ -92,7 +122,8 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
       if (!d) return d;
       const next: Draft = { ...d, [key]: value };
       // rows that disappear take their values with them
-      if (key === 'external_valuations' && value !== 'Y') for (const k of ['price_type_1', 'price_type_2', 'price_type_3', 'price_type_4', 'price_source_1', 'price_source_2', 'price_source_3']) next[k] = null;
+      if (key === 'external_valuations' && value !== 'Y')
+        for (const k of ['price_type_1', 'price_type_2', 'price_type_3', 'price_type_4', 'price_source_1', 'price_source_2', 'price_source_3']) next[k] = null;
       if (key === 'connected_audit' && value !== true) next.RTTPlus = next.RTTMinus = null;
       return next;
     });
@@ -121,7 +152,14 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
       if (err instanceof ApiError) {
         const list: FundError[] = err.errors.length ? err.errors : [err.message];
         setErrors(list);
-        notify({ severity: 'error', summary: 'Action failed', detail: list.slice(0, MAX_SHOWN_ERRORS).map((e) => (typeof e === 'string' ? e : e.message)).join('; ') });
+        notify({
+          severity: 'error',
+          summary: 'Action failed',
+          detail: list
+            .slice(0, MAX_SHOWN_ERRORS)
+            .map((e) => (typeof e === 'string' ? e : e.message))
+            .join('; '),
+        });
       }
     } finally {
       setSaving(false);
@@ -137,22 +175,32 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
     </div>
   );
   const n = nrd as Nrd | null;
-  const childrenPanel = details && details.children.length > 0 ? (
-                <TabPanel header={`Children (${details.children.length})`}>
-                  <ChildrenList fund={details} onOpen={openOther} />
-                </TabPanel>
-  ) : null;
+  const childrenPanel =
+    details && details.children.length > 0 ? (
+      <TabPanel header={`Children (${details.children.length})`}>
+        <ChildrenList fund={details} onOpen={openOther} />
+      </TabPanel>
+    ) : null;
 
   return (
     <>
       <Dialog header={title} visible onHide={() => guard(onClose)} footer={footer} style={{ width: 'min(1000px, 96vw)' }} className="fa-aud" modal maximizable>
-        {failed && <div className="fa-error-banner" role="alert">The fund details could not be loaded.</div>}
-        {!failed && (!details || !draft) && <p className="fa-muted" role="status">Loading fund details...</p>}
+        {failed && (
+          <div className="fa-error-banner" role="alert">
+            The fund details could not be loaded.
+          </div>
+        )}
+        {!failed && (!details || !draft) && (
+          <p className="fa-muted" role="status">
+            Loading fund details...
+          </p>
+        )}
         {details && draft && (
           <>
             {!editable && (
               <p className="fa-muted" style={{ marginTop: 0 }}>
-                <i className="pi pi-lock" aria-hidden="true" /> Only comments and recipients can be changed{details.editable?.reason ? ` because ${details.editable.reason}` : ''}.
+                <i className="pi pi-lock" aria-hidden="true" /> Only comments and recipients can be changed
+                {details.editable?.reason ? ` because ${details.editable.reason}` : ''}.
               </p>
             )}
             <ValidationErrors errors={errors} onOpenFund={openOther} />
@@ -162,7 +210,12 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
               </TabPanel>
               <TabPanel header="Run parameters">
                 <Fields fields={RUN_PARAMETER_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />
-                <FilesSection inputFiles={details.inputFiles} standardizationFiles={details.standardizationFiles} workPapers={details.workPapers} qa={Boolean(config?.allowQAValidation)} />
+                <FilesSection
+                  inputFiles={details.inputFiles}
+                  standardizationFiles={details.standardizationFiles}
+                  workPapers={details.workPapers}
+                  qa={Boolean(config?.allowQAValidation)}
+                />
               </TabPanel>
               <TabPanel header="External valuations">
                 <Fields fields={EXTERNAL_VALUATION_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />

@@ -3,15 +3,48 @@ import type { FundDetails } from '../../../api/auditor-types';
 import { canEdit, capPercent, changedFields, draftOf, FUND_INFO_FIELDS, MATERIALITY_FIELDS, presentErrors, rowsEditable, searchRecipients } from './fund-form';
 
 const details = {
-  id: 1, name: 'Goldman Sachs Bond Fund', client: 'GOLDMAN SACHS TRUST', fund_code: 'S1',
-  fund_codes: [{ code: 'S1', main: true }, { code: 'ALT', main: false }],
-  administrator: { id: 3, code: 'meridian', name: 'Meridian' }, status: 'Pending', statusLabel: 'Pending',
-  rerun_count: 0, rerun_by: null, rerun_date: null, external_valuations: 'Y', connected_audit: false,
+  id: 1,
+  name: 'Goldman Sachs Bond Fund',
+  client: 'GOLDMAN SACHS TRUST',
+  fund_code: 'S1',
+  fund_codes: [
+    { code: 'S1', main: true },
+    { code: 'ALT', main: false },
+  ],
+  administrator: { id: 3, code: 'meridian', name: 'Meridian' },
+  status: 'Pending',
+  statusLabel: 'Pending',
+  rerun_count: 0,
+  rerun_by: null,
+  rerun_date: null,
+  external_valuations: 'Y',
+  connected_audit: false,
   administrator_recipients: [{ id: 5, full_name: 'Jane', email: 'jane@example.com', role: 'Auditor' }],
-  children: [], inputFiles: [], standardizationFiles: [], workPapers: [], hasCsvOutputs: false,
-  dataStatusCounts: { rawCount: 0, pendingCount: 0, processingCount: 0, processedCount: 0, assignedCount: 0, errorCount: 0, onBoardingCount: 0, notRequiredCount: 0, notReviewedCount: 0 },
-  editable: { rows: true, reason: null, comments: true, recipients: true }, assignedCount: 0, is_parent: false, parentId: null,
-  PM: 1, TE: 0.75, SAD: 0.05, audit_comments: null, country: 'US',
+  children: [],
+  inputFiles: [],
+  standardizationFiles: [],
+  workPapers: [],
+  hasCsvOutputs: false,
+  dataStatusCounts: {
+    rawCount: 0,
+    pendingCount: 0,
+    processingCount: 0,
+    processedCount: 0,
+    assignedCount: 0,
+    errorCount: 0,
+    onBoardingCount: 0,
+    notRequiredCount: 0,
+    notReviewedCount: 0,
+  },
+  editable: { rows: true, reason: null, comments: true, recipients: true },
+  assignedCount: 0,
+  is_parent: false,
+  parentId: null,
+  PM: 1,
+  TE: 0.75,
+  SAD: 0.05,
+  audit_comments: null,
+  country: 'US',
 } as unknown as FundDetails;
 
 describe('fund details form', () => {
@@ -29,7 +62,13 @@ describe('fund details form', () => {
   it('sends the codes with the main code kept when alternatives change', () => {
     const d = draftOf(details);
     d.alternative_codes = ['ALT', 'NEW', ' '];
-    expect(changedFields(details, d)).toEqual({ fund_codes: [{ code: 'S1', main: true }, { code: 'ALT', main: false }, { code: 'NEW', main: false }] });
+    expect(changedFields(details, d)).toEqual({
+      fund_codes: [
+        { code: 'S1', main: true },
+        { code: 'ALT', main: false },
+        { code: 'NEW', main: false },
+      ],
+    });
   });
 
   it('sends the recipients when one is added', () => {

@@ -68,7 +68,11 @@ export const FUND_INFO_FIELDS: readonly FieldDef[] = [
   { key: 'aggreg_consol_flag', label: 'Aggregation / consolidation', kind: 'select', list: 'aggregateType', show: (c) => Boolean(c.config.aggregation) },
   { key: 'group_key', label: 'Group key', kind: 'text', show: (c) => Boolean(c.config.aggregation) },
   {
-    key: 'parent', label: 'Parent', kind: 'readonly', readOnly: true, show: (c) => Boolean(c.config.aggregation),
+    key: 'parent',
+    label: 'Parent',
+    kind: 'readonly',
+    readOnly: true,
+    show: (c) => Boolean(c.config.aggregation),
     display: (d) => (d.children?.length ? 'Parent' : d.is_parent ? 'Parent (empty)' : d.parentId ? `Child of ${d.parentId}` : ''),
   },
 ];
@@ -83,8 +87,18 @@ export const RUN_PARAMETER_FIELDS: readonly FieldDef[] = [
 ];
 
 const PRICE_FIELDS: FieldDef[] = [
-  ...[1, 2, 3, 4].map((n): FieldDef => ({ key: `price_type_${n}`, label: `Price type ${n}`, kind: 'select', list: 'priceType', show: (c) => isYes(c.draft.external_valuations) })),
-  ...[1, 2, 3].map((n): FieldDef => ({ key: `price_source_${n}`, label: `Price source ${n}`, kind: 'select', list: 'priceSource', show: (c) => isYes(c.draft.external_valuations) })),
+  ...[1, 2, 3, 4].map(
+    (n): FieldDef => ({ key: `price_type_${n}`, label: `Price type ${n}`, kind: 'select', list: 'priceType', show: (c) => isYes(c.draft.external_valuations) }),
+  ),
+  ...[1, 2, 3].map(
+    (n): FieldDef => ({
+      key: `price_source_${n}`,
+      label: `Price source ${n}`,
+      kind: 'select',
+      list: 'priceSource',
+      show: (c) => isYes(c.draft.external_valuations),
+    }),
+  ),
 ];
 
 /** External valuations tab: the price rows show only when external valuations is Y. */
@@ -194,7 +208,8 @@ let nextRecipientKey = 1;
  */
 export function recipientEdits(recipients: readonly Recipient[], onChange: (next: Recipient[]) => void) {
   return {
-    update: (target: Recipient, patch: Partial<Recipient>) => onChange(recipients.map((r) => (recipientRowKey(r) === recipientRowKey(target) ? { ...r, ...patch } : r))),
+    update: (target: Recipient, patch: Partial<Recipient>) =>
+      onChange(recipients.map((r) => (recipientRowKey(r) === recipientRowKey(target) ? { ...r, ...patch } : r))),
     remove: (target: Recipient) => onChange(recipients.filter((r) => recipientRowKey(r) !== recipientRowKey(target))),
     add: (role: string) => onChange([...recipients, { key: `new-${nextRecipientKey++}`, full_name: '', email: '', role }]),
   };

@@ -25,7 +25,13 @@ export function RecipientsTab({ recipients, nrd, onChange }: { recipients: reado
     <div data-testid="recipients">
       <div className="fa-aud-toolbar">
         <span className="p-input-icon-left fa-grow">
-          <InputText value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by name, email or role" aria-label="Search recipients" style={{ width: '100%', maxWidth: 360 }} />
+          <InputText
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search by name, email or role"
+            aria-label="Search recipients"
+            style={{ width: '100%', maxWidth: 360 }}
+          />
         </span>
         <Button label="Add recipient" icon="pi pi-user-plus" size="small" onClick={add} />
       </div>
@@ -38,23 +44,49 @@ export function RecipientsTab({ recipients, nrd, onChange }: { recipients: reado
               <th style={{ textAlign: 'left' }}>Full name</th>
               <th style={{ textAlign: 'left' }}>Email</th>
               <th style={{ textAlign: 'left' }}>Role</th>
-              <th><span className="fa-sr-only">Remove</span></th>
+              <th>
+                <span className="fa-sr-only">Remove</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {visible.map((r, i) => (
               <tr key={keyOf(r)}>
                 <td>
-                  <InputText value={r.full_name} onChange={(e) => update(r, { full_name: e.target.value })} aria-label={`Full name of recipient ${i + 1}`} style={{ width: '100%' }} />
+                  <InputText
+                    value={r.full_name}
+                    onChange={(e) => update(r, { full_name: e.target.value })}
+                    aria-label={`Full name of recipient ${i + 1}`}
+                    style={{ width: '100%' }}
+                  />
                 </td>
                 <td>
-                  <InputText value={r.email} onChange={(e) => update(r, { email: e.target.value })} aria-label={`Email of recipient ${i + 1}`} style={{ width: '100%' }} />
+                  <InputText
+                    value={r.email}
+                    onChange={(e) => update(r, { email: e.target.value })}
+                    aria-label={`Email of recipient ${i + 1}`}
+                    style={{ width: '100%' }}
+                  />
                 </td>
                 <td>
-                  <Dropdown value={r.role || null} options={roles} onChange={(e) => update(r, { role: e.value ?? '' })} placeholder="Role" aria-label={`Role of recipient ${i + 1}`} style={{ width: '100%' }} />
+                  <Dropdown
+                    value={r.role || null}
+                    options={roles}
+                    onChange={(e) => update(r, { role: e.value ?? '' })}
+                    placeholder="Role"
+                    aria-label={`Role of recipient ${i + 1}`}
+                    style={{ width: '100%' }}
+                  />
                 </td>
                 <td>
-                  <Button icon="pi pi-times" rounded text severity="danger" aria-label={`Remove recipient ${r.full_name || r.email || i + 1}`} onClick={() => remove(r)} />
+                  <Button
+                    icon="pi pi-times"
+                    rounded
+                    text
+                    severity="danger"
+                    aria-label={`Remove recipient ${r.full_name || r.email || i + 1}`}
+                    onClick={() => remove(r)}
+                  />
                 </td>
               </tr>
             ))}

@@ -23,7 +23,9 @@ function FileTable({ title, files, empty }: { title: string; files: readonly Sdm
     <section style={{ marginTop: '1rem' }}>
       <h4 style={{ margin: '0 0 .35rem' }}>{title}</h4>
       {files.length === 0 ? (
-        <p className="fa-empty-text" style={{ margin: 0 }}>{empty}</p>
+        <p className="fa-empty-text" style={{ margin: 0 }}>
+          {empty}
+        </p>
       ) : (
         <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label={title}>
           <thead>
@@ -53,8 +55,20 @@ function FileTable({ title, files, empty }: { title: string; files: readonly Sdm
 }
 
 /** The drop files step. `onFile` receives each file the server accepted (or refused with errors). */
-export function FilesStep({ uploadId, files, onFile, onBack, onProcess, processing }: {
-  uploadId: number; files: readonly SdmFile[]; onFile: (f: SdmFile) => void; onBack: () => void; onProcess: (forceRun: boolean) => void; processing: boolean;
+export function FilesStep({
+  uploadId,
+  files,
+  onFile,
+  onBack,
+  onProcess,
+  processing,
+}: {
+  uploadId: number;
+  files: readonly SdmFile[];
+  onFile: (f: SdmFile) => void;
+  onBack: () => void;
+  onProcess: (forceRun: boolean) => void;
+  processing: boolean;
 }) {
   const [failed, setFailed] = useState<FailedFile[]>([]);
   const [sending, setSending] = useState(0);
@@ -115,10 +129,27 @@ export function FilesStep({ uploadId, files, onFile, onBack, onProcess, processi
         onDrop={onDrop}
       >
         <i className="pi pi-cloud-upload" style={{ fontSize: '2rem', color: 'var(--fa-brand)' }} aria-hidden="true" />
-        <p style={{ margin: '.5rem 0 0' }}>Drop fund_request.csv and SDM files ({SDM_FILE_TYPES.map((t) => `${t}.csv`).join(', ')}) here, or click to browse.</p>
-        {sending > 0 && <p role="status">Uploading {sending} file{sending === 1 ? '' : 's'}...</p>}
+        <p style={{ margin: '.5rem 0 0' }}>
+          Drop fund_request.csv and SDM files ({SDM_FILE_TYPES.map((t) => `${t}.csv`).join(', ')}) here, or click to browse.
+        </p>
+        {sending > 0 && (
+          <p role="status">
+            Uploading {sending} file{sending === 1 ? '' : 's'}...
+          </p>
+        )}
       </div>
-      <input ref={input} type="file" accept=".csv" multiple hidden data-testid="sdm-file-input" onChange={(e) => { void add(e.target.files); e.target.value = ''; }} />
+      <input
+        ref={input}
+        type="file"
+        accept=".csv"
+        multiple
+        hidden
+        data-testid="sdm-file-input"
+        onChange={(e) => {
+          void add(e.target.files);
+          e.target.value = '';
+        }}
+      />
       {failed.length > 0 && (
         <section className="fa-error-banner" aria-label="Failed files" aria-live="polite">
           <strong>Failed files</strong>

@@ -25,7 +25,9 @@ function ValidationBanner({ type, result }: { type: string; result: MappingValid
   const more = result.totalErrorsFound - result.errors.length;
   return (
     <div className="fa-error-banner" role="alert">
-      <strong>{type}: {result.error ?? 'invalid'}</strong>
+      <strong>
+        {type}: {result.error ?? 'invalid'}
+      </strong>
       <ul>
         {result.errors.map((e, i) => (
           <li key={i}>{e}</li>
@@ -37,8 +39,18 @@ function ValidationBanner({ type, result }: { type: string; result: MappingValid
 }
 
 /** The master mappings step. */
-export function MappingsStep({ code, name, existingTypes, onBack, onSaved }: {
-  code: string; name?: string; existingTypes: readonly string[]; onBack: () => void; onSaved: (upload: SdmUpload) => void;
+export function MappingsStep({
+  code,
+  name,
+  existingTypes,
+  onBack,
+  onSaved,
+}: {
+  code: string;
+  name?: string;
+  existingTypes: readonly string[];
+  onBack: () => void;
+  onSaved: (upload: SdmUpload) => void;
 }) {
   const [files, setFiles] = useState<Record<string, File>>({});
   const [results, setResults] = useState<Record<string, MappingValidation>>({});
@@ -81,7 +93,15 @@ export function MappingsStep({ code, name, existingTypes, onBack, onSaved }: {
       onSaved(await createSdmUpload(Object.values(files), code, name, touchedMappings(existingTypes, uploadedTypes)));
     } catch (err) {
       const e = err instanceof ApiError ? err : null;
-      notify({ severity: 'error', summary: e?.message ?? 'Save failed', detail: (e?.errors ?? []).slice(0, 5).map((x) => (typeof x === 'string' ? x : x.message)).join('; ') || 'The mappings could not be saved' });
+      notify({
+        severity: 'error',
+        summary: e?.message ?? 'Save failed',
+        detail:
+          (e?.errors ?? [])
+            .slice(0, 5)
+            .map((x) => (typeof x === 'string' ? x : x.message))
+            .join('; ') || 'The mappings could not be saved',
+      });
     } finally {
       setBusy(null);
     }
@@ -106,16 +126,48 @@ export function MappingsStep({ code, name, existingTypes, onBack, onSaved }: {
           );
         })}
       </ul>
-      {fileError && <p className="fa-field-error" role="alert">{fileError}</p>}
-      <input ref={input} type="file" accept=".csv" hidden data-testid="sdm-mapping-input" onChange={(e) => { choose(e.target.files); e.target.value = ''; }} />
-      {Object.entries(results).filter(([, r]) => !r.valid).map(([t, r]) => <ValidationBanner key={t} type={t} result={r} />)}
+      {fileError && (
+        <p className="fa-field-error" role="alert">
+          {fileError}
+        </p>
+      )}
+      <input
+        ref={input}
+        type="file"
+        accept=".csv"
+        hidden
+        data-testid="sdm-mapping-input"
+        onChange={(e) => {
+          choose(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      {Object.entries(results)
+        .filter(([, r]) => !r.valid)
+        .map(([t, r]) => (
+          <ValidationBanner key={t} type={t} result={r} />
+        ))}
       <div className="fa-aud-toolbar" style={{ marginTop: '1rem' }}>
         <Button label="Back" icon="pi pi-arrow-left" outlined onClick={onBack} />
         <Button label="Upload mapping file" icon="pi pi-upload" outlined onClick={() => input.current?.click()} />
-        <Button label="Validate" icon="pi pi-check" outlined disabled={!uploadedTypes.length || busy !== null} loading={busy === 'validate'} onClick={() => void validate()} />
+        <Button
+          label="Validate"
+          icon="pi pi-check"
+          outlined
+          disabled={!uploadedTypes.length || busy !== null}
+          loading={busy === 'validate'}
+          onClick={() => void validate()}
+        />
         {!uploadedTypes.length && <span className="fa-muted">In order to validate, upload mapping files</span>}
         <span className="fa-grow" />
-        <Button label="Save & Next" icon="pi pi-arrow-right" iconPos="right" disabled={!canSaveMappings(existingTypes, uploadedTypes, results) || busy !== null} loading={busy === 'save'} onClick={() => void save()} />
+        <Button
+          label="Save & Next"
+          icon="pi pi-arrow-right"
+          iconPos="right"
+          disabled={!canSaveMappings(existingTypes, uploadedTypes, results) || busy !== null}
+          loading={busy === 'save'}
+          onClick={() => void save()}
+        />
       </div>
     </div>
   );

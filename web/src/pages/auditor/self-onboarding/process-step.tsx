@@ -12,11 +12,24 @@ export function ProgressRing({ label, done, total }: { label: string; done: numb
     <div className="fa-progress-ring" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
       <svg width="64" height="64" viewBox="0 0 64 64" aria-hidden="true">
         <circle cx="32" cy="32" r={r} fill="none" stroke="#e2e8f0" strokeWidth="6" />
-        <circle cx="32" cy="32" r={r} fill="none" stroke="var(--fa-brand)" strokeWidth="6" strokeDasharray={`${share * c} ${c}`} transform="rotate(-90 32 32)" />
-        <text x="32" y="37" textAnchor="middle" fontSize="14" fill="currentColor">{Math.round(share * 100)}%</text>
+        <circle
+          cx="32"
+          cy="32"
+          r={r}
+          fill="none"
+          stroke="var(--fa-brand)"
+          strokeWidth="6"
+          strokeDasharray={`${share * c} ${c}`}
+          transform="rotate(-90 32 32)"
+        />
+        <text x="32" y="37" textAnchor="middle" fontSize="14" fill="currentColor">
+          {Math.round(share * 100)}%
+        </text>
       </svg>
       <span>{label}</span>
-      <span className="fa-muted">{done} / {total}</span>
+      <span className="fa-muted">
+        {done} / {total}
+      </span>
     </div>
   );
 }
@@ -47,7 +60,9 @@ export function ProcessStep({ files, tpa, onRestart }: { files: readonly SdmFile
       {failed.length > 0 && (
         <ul style={{ textAlign: 'left', display: 'inline-block' }}>
           {failed.map((f) => (
-            <li key={f.id} className="fa-field-error">{f.file_name}: {f.errors.join('; ')}</li>
+            <li key={f.id} className="fa-field-error">
+              {f.file_name}: {f.errors.join('; ')}
+            </li>
           ))}
         </ul>
       )}

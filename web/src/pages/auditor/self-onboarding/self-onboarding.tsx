@@ -37,7 +37,7 @@ export function SelfOnboarding() {
     });
   }, [upload]);
 
-  const code = creating ? newCode : chosen ?? '';
+  const code = creating ? newCode : (chosen ?? '');
   const existingTypes = creating ? [] : [...new Set((tpas.find((t) => t.code === chosen)?.mappings ?? []).map((m) => m.type))];
 
   const restart = () => {
@@ -72,7 +72,7 @@ export function SelfOnboarding() {
   };
 
   const current = WIZARD_STEPS.findIndex((s) => s.key === step);
-  const tpaLabel = creating ? newName || newCode : tpas.find((t) => t.code === chosen)?.name ?? code;
+  const tpaLabel = creating ? newName || newCode : (tpas.find((t) => t.code === chosen)?.name ?? code);
   return (
     <div data-testid="self-onboarding">
       <ol className="fa-wizard-steps" aria-label="Self-Onboarding steps">
@@ -113,10 +113,23 @@ export function SelfOnboarding() {
         />
       )}
       {step === 'MasterMappings' && (
-        <MappingsStep code={code} name={creating ? newName.trim() || undefined : undefined} existingTypes={existingTypes} onBack={() => setStep(creating ? 'CreateTpa' : 'SelectTpa')} onSaved={onSaved} />
+        <MappingsStep
+          code={code}
+          name={creating ? newName.trim() || undefined : undefined}
+          existingTypes={existingTypes}
+          onBack={() => setStep(creating ? 'CreateTpa' : 'SelectTpa')}
+          onSaved={onSaved}
+        />
       )}
       {step === 'Files' && upload && (
-        <FilesStep uploadId={upload.id} files={files} onFile={(f) => setFiles((list) => mergeFile(list, f))} onBack={restart} onProcess={(force) => void process(force)} processing={processing} />
+        <FilesStep
+          uploadId={upload.id}
+          files={files}
+          onFile={(f) => setFiles((list) => mergeFile(list, f))}
+          onBack={restart}
+          onProcess={(force) => void process(force)}
+          processing={processing}
+        />
       )}
       {step === 'Review' && <ProcessStep files={files} tpa={tpaLabel} onRestart={restart} />}
     </div>

@@ -6,8 +6,18 @@ import { InputText } from 'primereact/inputtext';
 import { checkTpaName, type SdmTpa, type TpaNameCheck } from '../../../api/self-onboarding';
 
 /** Select TPA: Next appears once a TPA is chosen; 'Create new TPA' goes to step 2. */
-export function SelectTpaStep({ tpas, chosen, onChoose, onNext, onCreate }: {
-  tpas: readonly SdmTpa[]; chosen: string | null; onChoose: (code: string | null) => void; onNext: () => void; onCreate: () => void;
+export function SelectTpaStep({
+  tpas,
+  chosen,
+  onChoose,
+  onNext,
+  onCreate,
+}: {
+  tpas: readonly SdmTpa[];
+  chosen: string | null;
+  onChoose: (code: string | null) => void;
+  onNext: () => void;
+  onCreate: () => void;
 }) {
   return (
     <div className="fa-aud-card" data-testid="sdm-select-tpa">
@@ -32,8 +42,18 @@ export function SelectTpaStep({ tpas, chosen, onChoose, onNext, onCreate }: {
 }
 
 /** Create TPA: a name with live feedback ('New' or 'Administrator already exist' or the name rule); Next only for a valid, new name. */
-export function CreateTpaStep({ code, name, onChange, onBack, onNext }: {
-  code: string; name: string; onChange: (code: string, name: string) => void; onBack: () => void; onNext: () => void;
+export function CreateTpaStep({
+  code,
+  name,
+  onChange,
+  onBack,
+  onNext,
+}: {
+  code: string;
+  name: string;
+  onChange: (code: string, name: string) => void;
+  onBack: () => void;
+  onNext: () => void;
 }) {
   const [check, setCheck] = useState<TpaNameCheck | null>(null);
   useEffect(() => {
@@ -55,7 +75,13 @@ export function CreateTpaStep({ code, name, onChange, onBack, onNext }: {
       <div className="fa-field-grid">
         <label htmlFor="fa-sdm-code">TPA code</label>
         <div>
-          <InputText id="fa-sdm-code" value={code} onChange={(e) => onChange(e.target.value, name)} aria-describedby="fa-sdm-code-check" placeholder="e.g. harbor_fund_admin" />
+          <InputText
+            id="fa-sdm-code"
+            value={code}
+            onChange={(e) => onChange(e.target.value, name)}
+            aria-describedby="fa-sdm-code-check"
+            placeholder="e.g. harbor_fund_admin"
+          />
           <div id="fa-sdm-code-check" role="status" aria-live="polite" style={{ marginTop: '.25rem' }}>
             {check && (
               <span className={ok ? '' : 'fa-field-error'} style={ok ? { color: '#15803d', fontWeight: 600 } : undefined}>

@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { SdmFile } from '../../../api/self-onboarding';
-import { canProcess, canSaveMappings, chipState, isProcessing, mappingTypeOf, mergeFile, progressByType, sdmTypeOf, stepForUpload, touchedMappings } from './wizard-state';
+import {
+  canProcess,
+  canSaveMappings,
+  chipState,
+  isProcessing,
+  mappingTypeOf,
+  mergeFile,
+  progressByType,
+  sdmTypeOf,
+  stepForUpload,
+  touchedMappings,
+} from './wizard-state';
 
-const file = (id: number, type: string, sub: string, status: string): SdmFile => ({ id, file_name: `${sub}.csv`, status, type, sub_type: sub, errors: [], received_at: null });
+const file = (id: number, type: string, sub: string, status: string): SdmFile => ({
+  id,
+  file_name: `${sub}.csv`,
+  status,
+  type,
+  sub_type: sub,
+  errors: [],
+  received_at: null,
+});
 const valid = { valid: true, error: null, errors: [], totalErrorsFound: 0, maxErrorsNo: 20, fileName: 'x.csv' };
 const invalid = { ...valid, valid: false, error: 'bad', totalErrorsFound: 2 };
 
@@ -35,7 +54,11 @@ describe('self-onboarding wizard rules', () => {
     expect(canSaveMappings(['instrument_mapping'], ['file_layout', 'account_mapping'], { file_layout: valid, account_mapping: valid })).toBe(true);
     expect(canSaveMappings(['file_layout', 'account_mapping', 'instrument_mapping'], ['account_mapping'], { account_mapping: invalid })).toBe(false);
     expect(canSaveMappings(['file_layout', 'account_mapping', 'instrument_mapping'], [], {})).toBe(true);
-    expect(touchedMappings(['file_layout'], ['file_layout', 'account_mapping'])).toEqual({ deletedMappings: [], newMappings: ['account_mapping'], updatedMappings: ['file_layout'] });
+    expect(touchedMappings(['file_layout'], ['file_layout', 'account_mapping'])).toEqual({
+      deletedMappings: [],
+      newMappings: ['account_mapping'],
+      updatedMappings: ['file_layout'],
+    });
   });
 
   it('offers Process with a fund request and an SDM file, and follows the progress per type', () => {
@@ -44,7 +67,10 @@ describe('self-onboarding wizard rules', () => {
     expect(canProcess(files.slice(1))).toBe(false);
     expect(isProcessing(files)).toBe(true);
     const after = mergeFile(files, file(2, 'SDM', 'holdings', 'Uploaded'));
-    expect(progressByType(after)).toEqual([{ type: 'fund_request', done: 0, total: 1 }, { type: 'holdings', done: 1, total: 1 }]);
+    expect(progressByType(after)).toEqual([
+      { type: 'fund_request', done: 0, total: 1 },
+      { type: 'holdings', done: 1, total: 1 },
+    ]);
     expect(isProcessing(mergeFile(after, file(1, 'FundRequest', 'fund_request', 'Uploaded')))).toBe(false);
   });
 });

@@ -63,7 +63,11 @@ export function chipState(existing: boolean, uploaded: boolean, result: MappingV
  * Whether 'Save & Next' may go on: every uploaded file validated and valid, and every needed type
  * either existing or uploaded.
  */
-export function canSaveMappings(existingTypes: readonly string[], uploadedTypes: readonly string[], results: Record<string, MappingValidation | undefined>): boolean {
+export function canSaveMappings(
+  existingTypes: readonly string[],
+  uploadedTypes: readonly string[],
+  results: Record<string, MappingValidation | undefined>,
+): boolean {
   if (uploadedTypes.some((t) => !results[t]?.valid)) return false;
   return REQUIRED_MAPPING_TYPES.every((t) => existingTypes.includes(t) || uploadedTypes.includes(t));
 }

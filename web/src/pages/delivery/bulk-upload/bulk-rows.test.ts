@@ -1,15 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkUploadResult } from '../../../api/bulk-upload';
-import { acceptRows, actionRows, approvedRows, declineRows, errorSummary, isSelectable, NOT_OVERWRITTEN_NOTE, reviewRows, rowsToSave, selectRows } from './bulk-rows';
+import {
+  acceptRows,
+  actionRows,
+  approvedRows,
+  declineRows,
+  errorSummary,
+  isSelectable,
+  NOT_OVERWRITTEN_NOTE,
+  reviewRows,
+  rowsToSave,
+  selectRows,
+} from './bulk-rows';
 
 const row = (line: number, status: 'accepted' | 'editable' | 'declined', faults: string[] = [], warnings: string[] = []) => ({
-  id: line, columnName: line, fundName: `Fund ${line}`, fundShortCode: `F${line}`, tpa: 'keystone_admin', frBulkuploadStatus: status, isEditable: false,
-  selected: status === 'accepted', duplicateOfId: null,
+  id: line,
+  columnName: line,
+  fundName: `Fund ${line}`,
+  fundShortCode: `F${line}`,
+  tpa: 'keystone_admin',
+  frBulkuploadStatus: status,
+  isEditable: false,
+  selected: status === 'accepted',
+  duplicateOfId: null,
   errors: { faults: faults.map((message) => ({ column: 'x', message })), warnings: warnings.map((message) => ({ column: 'fundShortCode', message })) },
 });
 const result = (rows: ReturnType<typeof row>[]): BulkUploadResult => ({
-  fileName: 'real-funds.csv', encoding: 'utf-8', totalRows: rows.length,
-  accepted: rows.filter((r) => r.frBulkuploadStatus === 'accepted'), editable: rows.filter((r) => r.frBulkuploadStatus === 'editable'), declined: rows.filter((r) => r.frBulkuploadStatus === 'declined'),
+  fileName: 'real-funds.csv',
+  encoding: 'utf-8',
+  totalRows: rows.length,
+  accepted: rows.filter((r) => r.frBulkuploadStatus === 'accepted'),
+  editable: rows.filter((r) => r.frBulkuploadStatus === 'editable'),
+  declined: rows.filter((r) => r.frBulkuploadStatus === 'declined'),
 });
 const OVERWRITE = 'Another request exists with same unique identifier. Do you want to overwrite?';
 
@@ -17,7 +39,11 @@ describe('bulk upload review', () => {
   const rows = reviewRows(result([row(3, 'declined', ["tpa 'demo_test' is not a known TPA"]), row(1, 'accepted'), row(2, 'editable', [], [OVERWRITE])]));
 
   it('lists rows in file order, accepted ones selected, split into the approved and requires-action grids', () => {
-    expect(rows.map((r) => [r.columnName, r.selected])).toEqual([[1, true], [2, false], [3, false]]);
+    expect(rows.map((r) => [r.columnName, r.selected])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
     expect(approvedRows(rows).map((r) => r.columnName)).toEqual([1]);
     expect(actionRows(rows).map((r) => r.columnName)).toEqual([2, 3]);
     expect(rows.map(isSelectable)).toEqual([true, true, false]);

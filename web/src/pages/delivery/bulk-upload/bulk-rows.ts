@@ -51,13 +51,17 @@ export function canAccept(r: ReviewRow): boolean {
  * overwrite the request they repeat) and stay selected for saving. Rows with faults are left as they are.
  */
 export function acceptRows(rows: readonly ReviewRow[], lines: ReadonlySet<number>): ReviewRow[] {
-  return rows.map((r) => (lines.has(r.columnName) && canAccept(r) ? { ...r, frBulkuploadStatus: 'accepted', isEditable: true, selected: true, note: undefined } : r));
+  return rows.map((r) =>
+    lines.has(r.columnName) && canAccept(r) ? { ...r, frBulkuploadStatus: 'accepted', isEditable: true, selected: true, note: undefined } : r,
+  );
 }
 
 /** Declines the given rows: declined, unselected, noting when the overwrite question is thereby answered no. */
 export function declineRows(rows: readonly ReviewRow[], lines: ReadonlySet<number>): ReviewRow[] {
   return rows.map((r) =>
-    lines.has(r.columnName) ? { ...r, frBulkuploadStatus: 'declined', isEditable: false, selected: false, note: asksOverwrite(r) ? NOT_OVERWRITTEN_NOTE : r.note } : r,
+    lines.has(r.columnName)
+      ? { ...r, frBulkuploadStatus: 'declined', isEditable: false, selected: false, note: asksOverwrite(r) ? NOT_OVERWRITTEN_NOTE : r.note }
+      : r,
   );
 }
 

@@ -20,8 +20,16 @@ function ErrorsCell({ row }: { row: ReviewRow }) {
       </span>
       <Tooltip target={`#${id}`} event="both" position="left">
         <ul className="fa-bulk-tip">
-          {row.errors.faults.map((f, i) => <li key={`f${i}`}><strong>Fault:</strong> {f.message}</li>)}
-          {row.errors.warnings.map((w, i) => <li key={`w${i}`}><strong>Warning:</strong> {w.message}</li>)}
+          {row.errors.faults.map((f, i) => (
+            <li key={`f${i}`}>
+              <strong>Fault:</strong> {f.message}
+            </li>
+          ))}
+          {row.errors.warnings.map((w, i) => (
+            <li key={`w${i}`}>
+              <strong>Warning:</strong> {w.message}
+            </li>
+          ))}
           {row.note && <li>{row.note}</li>}
         </ul>
       </Tooltip>
@@ -29,7 +37,14 @@ function ErrorsCell({ row }: { row: ReviewRow }) {
   );
 }
 
-const statusLabel = (r: ReviewRow) => (r.frBulkuploadStatus === 'editable' ? 'Requires action' : r.frBulkuploadStatus === 'accepted' ? (r.isEditable ? 'Accepted (overwrite)' : 'Accepted') : 'Declined');
+const statusLabel = (r: ReviewRow) =>
+  r.frBulkuploadStatus === 'editable'
+    ? 'Requires action'
+    : r.frBulkuploadStatus === 'accepted'
+      ? r.isEditable
+        ? 'Accepted (overwrite)'
+        : 'Accepted'
+      : 'Declined';
 
 /** A review grid; `onSelect` gets the CSV line numbers ticked in this grid. */
 export function ReviewGrid({ title, rows, onSelect }: { title: string; rows: ReviewRow[]; onSelect: (lines: Set<number>) => void }) {

@@ -65,7 +65,16 @@ export function ActionBar({ selection, busy, exporting, onAction, onDataStatus, 
   return (
     <div className="fa-action-bar" role="toolbar" aria-label="Actions on selected funds">
       <Button type="button" label="Reset" icon="pi pi-replay" size="small" outlined disabled={off(can.reset)} onClick={() => onAction('reset')} />
-      <Button type="button" label="Delete" icon="pi pi-trash" size="small" severity="danger" outlined disabled={off(can.remove)} onClick={() => onAction('remove')} />
+      <Button
+        type="button"
+        label="Delete"
+        icon="pi pi-trash"
+        size="small"
+        severity="danger"
+        outlined
+        disabled={off(can.remove)}
+        onClick={() => onAction('remove')}
+      />
       <Button
         type="button"
         label="Download available work papers"

@@ -40,7 +40,10 @@ describe('listing action rules (delivery spec section 4)', () => {
   });
 
   it('disables the data-requested status all selected funds share', () => {
-    const funds = [{ status: 'Pending', dataRequestStatus: 'Requested' }, { status: 'Approved', dataRequestStatus: 'Requested' }];
+    const funds = [
+      { status: 'Pending', dataRequestStatus: 'Requested' },
+      { status: 'Approved', dataRequestStatus: 'Requested' },
+    ];
     expect(dataRequestEnabled(funds, 'Requested')).toBe(false);
     expect(dataRequestEnabled(funds, 'Chased1')).toBe(true);
     expect(dataRequestEnabled([{ status: 'Pending', dataRequestStatus: 'Chased1' }, ...funds], 'Requested')).toBe(true);

@@ -7,8 +7,22 @@ describe('listing columns', () => {
   it('follow the spec order, aggregation columns only with the feature', () => {
     const headers = availableColumns(false).map((c) => c.header);
     expect(headers.slice(0, 16)).toEqual([
-      'Administrator', 'Country', 'Request date', 'Period end', 'Status', 'Error flag', 'Process status', 'Data status',
-      'Work papers', 'Data Requested Status', 'Self Onboarded', 'Client', 'Fund Name', 'Fund Code', 'Alternate Codes', 'Currency',
+      'Administrator',
+      'Country',
+      'Request date',
+      'Period end',
+      'Status',
+      'Error flag',
+      'Process status',
+      'Data status',
+      'Work papers',
+      'Data Requested Status',
+      'Self Onboarded',
+      'Client',
+      'Fund Name',
+      'Fund Code',
+      'Alternate Codes',
+      'Currency',
     ]);
     expect(headers.at(-1)).toBe('Rerun by role');
     const withAggregation = availableColumns(true).map((c) => c.header);

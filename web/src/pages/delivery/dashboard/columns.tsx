@@ -55,7 +55,8 @@ type Kind = 'text' | 'date' | 'datetime' | 'percent' | 'number' | 'bool';
 
 /** A column showing one field of the row, sortable and filterable by that field. */
 function col(key: keyof FundListingRow & string, header: string, kind: Kind = 'text', extra: Partial<ListingColumn> = {}): ListingColumn {
-  const filterType: FilterType = kind === 'date' || kind === 'datetime' ? 'date' : kind === 'percent' || kind === 'number' ? 'number' : kind === 'bool' ? 'enum' : 'text';
+  const filterType: FilterType =
+    kind === 'date' || kind === 'datetime' ? 'date' : kind === 'percent' || kind === 'number' ? 'number' : kind === 'bool' ? 'enum' : 'text';
   const body = (r: FundListingRow): ReactNode => {
     const v = r[key];
     if (kind === 'date') return formatDate(v as string | null);

@@ -51,7 +51,14 @@ export function FundGrid(props: FundGridProps) {
   const [menuRow, setMenuRow] = useState<FundListingRow | null>(null);
   const ctx: CellContext = { starred: props.starred, openFund: props.onOpen };
   // remount when the set of shown columns changes (the grid's own reorder state would misplace them)
-  const tableKey = useMemo(() => columns.map((c) => c.key).sort().join(','), [columns]);
+  const tableKey = useMemo(
+    () =>
+      columns
+        .map((c) => c.key)
+        .sort()
+        .join(','),
+    [columns],
+  );
 
   // the filter button that opened the overlay gets the focus back when it closes
   const filterButton = useRef<HTMLButtonElement | null>(null);
@@ -64,7 +71,9 @@ export function FundGrid(props: FundGridProps) {
   };
 
   const onReorder = (e: DataTableColReorderEvent) => {
-    const keys = (e.columns as unknown as Array<{ props: { columnKey?: string } }>).map((c) => c.props.columnKey).filter((k): k is string => !!k && k !== SELECT_KEY);
+    const keys = (e.columns as unknown as Array<{ props: { columnKey?: string } }>)
+      .map((c) => c.props.columnKey)
+      .filter((k): k is string => !!k && k !== SELECT_KEY);
     props.onReorder(keys);
   };
 

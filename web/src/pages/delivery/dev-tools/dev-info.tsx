@@ -39,7 +39,12 @@ function Services() {
         <ul className="fa-dev-services">
           {Object.entries(services).map(([name, value]) => (
             <li key={name}>
-              <InputSwitch inputId={`fa-service-${name}`} checked={value === 'on'} disabled={busy !== null} onChange={(e) => void flip(name, Boolean(e.value))} />
+              <InputSwitch
+                inputId={`fa-service-${name}`}
+                checked={value === 'on'}
+                disabled={busy !== null}
+                onChange={(e) => void flip(name, Boolean(e.value))}
+              />
               <label htmlFor={`fa-service-${name}`}>{SERVICE_LABELS[name] ?? name}</label>
               <span className={`fa-dev-state fa-dev-state-${value}`}>{value}</span>
             </li>
@@ -78,18 +83,44 @@ function Branch({ kind, config }: { kind: BranchKind; config: SessionConfig }) {
           return (
             <>
               <dl className="fa-dev-facts">
-                <dt>Branch</dt><dd data-field="branch">{b.branch}</dd>
-                {kind === 'configurations' && <><dt>Behind</dt><dd data-field="behind">{b.behind} commit{b.behind === 1 ? '' : 's'}</dd></>}
-                <dt>Latest commit</dt><dd data-field="latestCommit"><code>{b.latestCommit.id}</code> {b.latestCommit.message} ({b.latestCommit.files} files in {b.source})</dd>
+                <dt>Branch</dt>
+                <dd data-field="branch">{b.branch}</dd>
+                {kind === 'configurations' && (
+                  <>
+                    <dt>Behind</dt>
+                    <dd data-field="behind">
+                      {b.behind} commit{b.behind === 1 ? '' : 's'}
+                    </dd>
+                  </>
+                )}
+                <dt>Latest commit</dt>
+                <dd data-field="latestCommit">
+                  <code>{b.latestCommit.id}</code> {b.latestCommit.message} ({b.latestCommit.files} files in {b.source})
+                </dd>
               </dl>
               <div className="fa-toolbar">
                 <InputText
-                  value={value} onChange={(e) => setWanted(e.target.value)} disabled={!config.branchChangeEnabled} aria-label={`${title} to update to`}
+                  value={value}
+                  onChange={(e) => setWanted(e.target.value)}
+                  disabled={!config.branchChangeEnabled}
+                  aria-label={`${title} to update to`}
                   title={config.branchChangeEnabled ? undefined : 'Changing branches is turned off (setting branchChangeEnabled)'}
                 />
                 <Button
-                  type="button" label="Update" icon="pi pi-sync" size="small" loading={busy} disabled={!allowed} onClick={() => void update(value)}
-                  tooltip={allowed ? undefined : changed ? 'Changing branches is turned off (setting branchChangeEnabled)' : 'Updating branches is turned off (setting branchUpdateEnabled)'}
+                  type="button"
+                  label="Update"
+                  icon="pi pi-sync"
+                  size="small"
+                  loading={busy}
+                  disabled={!allowed}
+                  onClick={() => void update(value)}
+                  tooltip={
+                    allowed
+                      ? undefined
+                      : changed
+                        ? 'Changing branches is turned off (setting branchChangeEnabled)'
+                        : 'Updating branches is turned off (setting branchUpdateEnabled)'
+                  }
                   tooltipOptions={{ showOnDisabled: true }}
                 />
               </div>
@@ -110,19 +141,38 @@ function Ongoing() {
         <Button type="button" icon="pi pi-refresh" text rounded aria-label="Reload the ongoing processes" onClick={() => void state.reload()} />
       </div>
       <PanelState state={state} what="the ongoing processes">
-        {(rows) => rows.length === 0 ? <p className="fa-empty-text">No running processes</p> : (
-          <table className="fa-dev-table" aria-label="Ongoing processes">
-            <thead><tr><th>Fund code</th><th>Administrator</th><th>Stage</th><th>Status</th><th>Created by</th><th>Rerun by</th><th>Since</th></tr></thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr key={p.id}>
-                  <td>{p.fundCode ?? ''}</td><td>{p.tpaName ?? ''}</td><td>{p.stage}</td><td>{p.status}</td>
-                  <td>{p.createdBy ?? ''}</td><td>{p.reRunBy ?? ''}</td><td>{formatFileDate(p.process_at, true)}</td>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p className="fa-empty-text">No running processes</p>
+          ) : (
+            <table className="fa-dev-table" aria-label="Ongoing processes">
+              <thead>
+                <tr>
+                  <th>Fund code</th>
+                  <th>Administrator</th>
+                  <th>Stage</th>
+                  <th>Status</th>
+                  <th>Created by</th>
+                  <th>Rerun by</th>
+                  <th>Since</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {rows.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.fundCode ?? ''}</td>
+                    <td>{p.tpaName ?? ''}</td>
+                    <td>{p.stage}</td>
+                    <td>{p.status}</td>
+                    <td>{p.createdBy ?? ''}</td>
+                    <td>{p.reRunBy ?? ''}</td>
+                    <td>{formatFileDate(p.process_at, true)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
       </PanelState>
     </div>
   );

@@ -59,34 +59,78 @@ export function LogsTab() {
           <Button type="button" icon="pi pi-refresh" text rounded aria-label="Reload the log files" onClick={() => void files.reload()} />
         </div>
         <PanelState state={files} what="the log files">
-          {(list) => list.length === 0 ? <p className="fa-empty-text">No log files</p> : (
-            <table className="fa-dev-table" aria-label="Log files">
-              <thead><tr><th>File</th><th>Size</th><th>Last written</th><th><span className="fa-sr-only">Download</span></th></tr></thead>
-              <tbody>
-                {list.map((f) => (
-                  <tr key={f.file}>
-                    <td>{f.file}</td><td>{size(f.size)}</td><td>{formatFileDate(f.modified, true)}</td>
-                    <td><Button type="button" icon="pi pi-download" label="Download" size="small" text aria-label={`Download ${f.file}`} onClick={() => void download(f.file)} /></td>
+          {(list) =>
+            list.length === 0 ? (
+              <p className="fa-empty-text">No log files</p>
+            ) : (
+              <table className="fa-dev-table" aria-label="Log files">
+                <thead>
+                  <tr>
+                    <th>File</th>
+                    <th>Size</th>
+                    <th>Last written</th>
+                    <th>
+                      <span className="fa-sr-only">Download</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+                </thead>
+                <tbody>
+                  {list.map((f) => (
+                    <tr key={f.file}>
+                      <td>{f.file}</td>
+                      <td>{size(f.size)}</td>
+                      <td>{formatFileDate(f.modified, true)}</td>
+                      <td>
+                        <Button
+                          type="button"
+                          icon="pi pi-download"
+                          label="Download"
+                          size="small"
+                          text
+                          aria-label={`Download ${f.file}`}
+                          onClick={() => void download(f.file)}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
         </PanelState>
       </section>
       <section className="fa-card" aria-labelledby="fa-dev-tail">
         <h2 id="fa-dev-tail">Tail</h2>
         <form className="fa-toolbar" onSubmit={(e) => (e.preventDefault(), void show())}>
           <label htmlFor="fa-dev-tail-file">File</label>
-          <Dropdown inputId="fa-dev-tail-file" value={file} options={(files.data ?? []).map((f) => ({ value: f.file, label: f.file }))} onChange={(e) => setFile(e.value as string)} placeholder="Choose a log file" />
+          <Dropdown
+            inputId="fa-dev-tail-file"
+            value={file}
+            options={(files.data ?? []).map((f) => ({ value: f.file, label: f.file }))}
+            onChange={(e) => setFile(e.value as string)}
+            placeholder="Choose a log file"
+          />
           <label htmlFor="fa-dev-tail-count">Lines</label>
-          <InputNumber inputId="fa-dev-tail-count" value={count} onValueChange={(e) => setCount(e.value ?? null)} min={1} max={10_000} useGrouping={false} size={6} />
+          <InputNumber
+            inputId="fa-dev-tail-count"
+            value={count}
+            onValueChange={(e) => setCount(e.value ?? null)}
+            min={1}
+            max={10_000}
+            useGrouping={false}
+            size={6}
+          />
           <Button type="submit" label="Show last lines" icon="pi pi-align-left" size="small" loading={busy} disabled={!file} />
         </form>
         {tail && (
           <>
-            <p className="fa-empty-text">{tail.lines.length} line{tail.lines.length === 1 ? '' : 's'} of {tail.file}{tail.truncated ? ' (the end of the file)' : ' (the whole file)'}</p>
-            <pre className="fa-dev-tail" role="log" aria-label={`Last lines of ${tail.file}`} tabIndex={0}>{tail.lines.join('\n')}</pre>
+            <p className="fa-empty-text">
+              {tail.lines.length} line{tail.lines.length === 1 ? '' : 's'} of {tail.file}
+              {tail.truncated ? ' (the end of the file)' : ' (the whole file)'}
+            </p>
+            <pre className="fa-dev-tail" role="log" aria-label={`Last lines of ${tail.file}`} tabIndex={0}>
+              {tail.lines.join('\n')}
+            </pre>
           </>
         )}
       </section>

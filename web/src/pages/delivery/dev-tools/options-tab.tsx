@@ -13,10 +13,12 @@ const show = (value: unknown) => (value === undefined || value === null ? '' : t
 
 /** The Options tab. */
 export function OptionsTab() {
-  const settings = useLoad(useCallback(async () => {
-    const [values, sources] = await Promise.all([fetchConfig(), fetchConfigSources()]);
-    return { values, sources };
-  }, []));
+  const settings = useLoad(
+    useCallback(async () => {
+      const [values, sources] = await Promise.all([fetchConfig(), fetchConfigSources()]);
+      return { values, sources };
+    }, []),
+  );
   const iom = useLoad(fetchIomConfig);
   return (
     <div className="fa-dev-options">
@@ -25,16 +27,29 @@ export function OptionsTab() {
         <PanelState state={settings} what="the settings">
           {({ values, sources }) => (
             <>
-              <p className="fa-empty-text">Set in {sources.file}, in environment variables or on the command line (later ones win: {sources.precedence.join(' < ')}).</p>
+              <p className="fa-empty-text">
+                Set in {sources.file}, in environment variables or on the command line (later ones win: {sources.precedence.join(' < ')}).
+              </p>
               <table className="fa-dev-table" aria-label="Settings">
-                <thead><tr><th>Setting</th><th>Value</th><th>Source</th><th>Environment variable</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>Setting</th>
+                    <th>Value</th>
+                    <th>Source</th>
+                    <th>Environment variable</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {values.map((v) => (
                     <tr key={v.key}>
-                      <td><code>{v.key}</code></td>
+                      <td>
+                        <code>{v.key}</code>
+                      </td>
                       <td>{show(v.value)}</td>
                       <td>{sources.settings.find((s) => s.key === v.key)?.source ?? 'set by the program'}</td>
-                      <td><code>{v.env}</code></td>
+                      <td>
+                        <code>{v.env}</code>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -50,20 +65,41 @@ export function OptionsTab() {
             <>
               <p>Stages: {m.stages.join(' → ')}</p>
               <table className="fa-dev-table" aria-label="Input types">
-                <thead><tr><th>Input type</th><th>Required columns</th><th>Other columns</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>Input type</th>
+                    <th>Required columns</th>
+                    <th>Other columns</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {m.inputs.map((i) => (
                     <tr key={i.type}>
-                      <td><code>{i.type}</code></td>
-                      <td>{i.columns.filter((c) => c.required).map((c) => c.name).join(', ')}</td>
-                      <td>{i.columns.filter((c) => !c.required).map((c) => c.name).join(', ')}</td>
+                      <td>
+                        <code>{i.type}</code>
+                      </td>
+                      <td>
+                        {i.columns
+                          .filter((c) => c.required)
+                          .map((c) => c.name)
+                          .join(', ')}
+                      </td>
+                      <td>
+                        {i.columns
+                          .filter((c) => !c.required)
+                          .map((c) => c.name)
+                          .join(', ')}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
               <p>Mapping types: {m.mappingTypes.join(', ')}</p>
               <p>Export files: {m.outputs.join(', ')}</p>
-              <p>Limits: identification reads up to {m.limits.identificationLimitBytes.toLocaleString('en-US')} bytes per file; uploads up to {m.limits.maxUploadBytes.toLocaleString('en-US')} bytes.</p>
+              <p>
+                Limits: identification reads up to {m.limits.identificationLimitBytes.toLocaleString('en-US')} bytes per file; uploads up to{' '}
+                {m.limits.maxUploadBytes.toLocaleString('en-US')} bytes.
+              </p>
             </>
           )}
         </PanelState>

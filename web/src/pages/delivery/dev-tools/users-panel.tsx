@@ -25,7 +25,14 @@ function UserAction({ id, users, action, busy, onRun }: { id: string; users: Ses
   return (
     <div className="fa-toolbar">
       <label htmlFor={id}>User</label>
-      <Dropdown inputId={id} value={userId} options={users.map((u) => ({ value: u.id, label: label(u) }))} onChange={(e) => setUserId(e.value)} placeholder="Choose a user" filter />
+      <Dropdown
+        inputId={id}
+        value={userId}
+        options={users.map((u) => ({ value: u.id, label: label(u) }))}
+        onChange={(e) => setUserId(e.value)}
+        placeholder="Choose a user"
+        filter
+      />
       <Button type="button" label={action} size="small" loading={busy} disabled={!user} onClick={() => user && onRun(user)} />
     </div>
   );
@@ -51,7 +58,10 @@ export function UsersPanel({ local, impersonate }: { local: boolean; impersonate
     confirmDialog({
       header: 'Impersonate',
       message: `Sign in as ${label(u)} for 10 hours? This tab leaves your session and acts as that user; log out to end it.`,
-      icon: 'pi pi-user', acceptLabel: 'Impersonate', rejectLabel: 'Cancel', defaultFocus: 'reject',
+      icon: 'pi pi-user',
+      acceptLabel: 'Impersonate',
+      rejectLabel: 'Cancel',
+      defaultFocus: 'reject',
       accept: async () => {
         setBusy('impersonate');
         try {
@@ -71,14 +81,36 @@ export function UsersPanel({ local, impersonate }: { local: boolean; impersonate
         {(users) => (
           <>
             <table className="fa-dev-table" aria-label="Users">
-              <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Original role</th></tr></thead>
-              <tbody>{users.map((u) => <tr key={u.id}><td>{u.fullName}</td><td>{u.email}</td><td>{u.role}</td><td>{u.originalRole}</td></tr>)}</tbody>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Role</th>
+                  <th>Original role</th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((u) => (
+                  <tr key={u.id}>
+                    <td>{u.fullName}</td>
+                    <td>{u.email}</td>
+                    <td>{u.role}</td>
+                    <td>{u.originalRole}</td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
             {local && (
               <div role="group" aria-label="User token">
                 <h3>User token</h3>
                 <UserAction id="fa-dev-key-user" users={users} action="Generate token" busy={busy === 'key'} onRun={(u) => void generate(u)} />
-                {key && <SecretReveal label={`API key of ${key.email}`} value={key.token} details={[`Signs in as ${key.name} (${key.role}); valid until ${formatFileDate(key.expiresAt)}.`]} />}
+                {key && (
+                  <SecretReveal
+                    label={`API key of ${key.email}`}
+                    value={key.token}
+                    details={[`Signs in as ${key.name} (${key.role}); valid until ${formatFileDate(key.expiresAt)}.`]}
+                  />
+                )}
               </div>
             )}
             {local && impersonate && (

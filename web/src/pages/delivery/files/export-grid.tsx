@@ -43,10 +43,7 @@ export interface ExportGridProps {
 export function ExportGrid({ list, onDownload }: ExportGridProps) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
-    <DataTable
-      {...pagedTableProps(list, 'No downloads requested')}
-      className="fa-file-grid fa-export-grid"
-    >
+    <DataTable {...pagedTableProps(list, 'No downloads requested')} className="fa-file-grid fa-export-grid">
       <Column header="User" body={(r: ExportRow) => r.user ?? ''} />
       <Column header="Administrators" body={(r: ExportRow) => r.administrators.join(', ')} />
       <Column header="Files" body={(r: ExportRow) => <FilesCell row={r} />} style={{ minWidth: '16rem' }} />
@@ -54,7 +51,15 @@ export function ExportGrid({ list, onDownload }: ExportGridProps) {
         header="Download"
         body={(r: ExportRow) =>
           r.status === 'done' ? (
-            <Button type="button" icon="pi pi-download" rounded text aria-label={`Download ${r.fileName}`} title={`Download ${r.fileName}`} onClick={() => onDownload(r)} />
+            <Button
+              type="button"
+              icon="pi pi-download"
+              rounded
+              text
+              aria-label={`Download ${r.fileName}`}
+              title={`Download ${r.fileName}`}
+              onClick={() => onDownload(r)}
+            />
           ) : (
             <span className="fa-muted" aria-label="Not available yet">
               -

@@ -42,7 +42,15 @@ const COLUMNS: Array<{ header: string; field: string; body: (r: ImportFileRow) =
 ];
 
 /** The grid of imported files; header clicks sort on the server (None -> descending -> ascending -> None). */
-export function ImportGrid({ list, sorting, onSort }: { list: PagedList<ImportFileRow>; sorting: readonly SortSpec[]; onSort: (field: string, multi: boolean) => void }) {
+export function ImportGrid({
+  list,
+  sorting,
+  onSort,
+}: {
+  list: PagedList<ImportFileRow>;
+  sorting: readonly SortSpec[];
+  onSort: (field: string, multi: boolean) => void;
+}) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
     <DataTable

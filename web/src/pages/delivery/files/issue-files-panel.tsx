@@ -108,7 +108,9 @@ export function IssueFilesPanel({ kind, users }: IssueFilesPanelProps) {
         {kind === 'unidentified' && <Column header="Errors" body={(r: UnidentifiedRow) => <SheetErrors errors={r.errors} />} style={{ minWidth: '20rem' }} />}
         {kind === 'unmatched' && <Column header="File type" body={(r: UnmatchedRow) => r.file_type} />}
         {kind === 'unmatched' && <Column header="Fund code" body={(r: UnmatchedRow) => r.fund_code ?? ''} />}
-        {kind === 'unmatched' && <Column header="Reason" body={(r: UnmatchedRow) => (typeof r.payload?.reason === 'string' ? r.payload.reason : '')} style={{ minWidth: '16rem' }} />}
+        {kind === 'unmatched' && (
+          <Column header="Reason" body={(r: UnmatchedRow) => (typeof r.payload?.reason === 'string' ? r.payload.reason : '')} style={{ minWidth: '16rem' }} />
+        )}
         <Column header="Assigned to" body={(r: IssueRowBase) => r.assignedTo ?? ''} />
         <Column header="Action" body={(r: IssueRowBase) => r.action} />
         <Column header="Date" body={(r: IssueRowBase) => formatFileDate(r.timestamp, true)} />

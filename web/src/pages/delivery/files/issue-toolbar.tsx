@@ -52,7 +52,14 @@ export function IssueToolbar({ idPrefix, selected, users, busy, onAssign, onActi
         filter
         className="fa-assignee-select"
       />
-      <Button type="button" label="Assign" size="small" outlined disabled={none || !assignee} onClick={() => assignee && onAssign(assignee === UNASSIGNED ? null : Number(assignee))} />
+      <Button
+        type="button"
+        label="Assign"
+        size="small"
+        outlined
+        disabled={none || !assignee}
+        onClick={() => assignee && onAssign(assignee === UNASSIGNED ? null : Number(assignee))}
+      />
       <label htmlFor={`${idPrefix}-action`}>Action</label>
       <Dropdown
         inputId={`${idPrefix}-action`}

@@ -30,10 +30,7 @@ export function SweptPanel() {
 
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void reload()} />;
   return (
-    <DataTable
-      {...pagedTableProps(list, 'No files available')}
-      className="fa-file-grid fa-swept-grid"
-    >
+    <DataTable {...pagedTableProps(list, 'No files available')} className="fa-file-grid fa-swept-grid">
       <Column header="File" field="original_file_name" style={{ minWidth: '14rem' }} />
       <Column header="Administrator" body={(r: SweptRow) => r.tpa ?? ''} />
       <Column header="Uploaded by" body={(r: SweptRow) => [r.file_uploader_real_name, r.file_uploader_email].filter(Boolean).join(' - ')} />

@@ -6,7 +6,14 @@
  * and sets the fund code on a new fund. Pure: no React. The server checks every rule again.
  */
 import type { FundDetails } from '../../../api/auditor-types';
-import { EXTERNAL_VALUATION_FIELDS, FUND_INFO_FIELDS, MATERIALITY_FIELDS, RUN_PARAMETER_FIELDS, type Draft, type FieldDef } from '../../auditor/fund-details/fund-form';
+import {
+  EXTERNAL_VALUATION_FIELDS,
+  FUND_INFO_FIELDS,
+  MATERIALITY_FIELDS,
+  RUN_PARAMETER_FIELDS,
+  type Draft,
+  type FieldDef,
+} from '../../auditor/fund-details/fund-form';
 
 /** A titled section of the left form. */
 export interface FormSection {
@@ -26,7 +33,19 @@ const date = (key: string, label: string): FieldDef => ({ key, label, kind: 'dat
 export const CREATE_ONLY = new Set(['fund_code']);
 
 /** Fields required by a save (spec section 5; fund code, client and name only when creating). */
-export const REQUIRED_FIELDS = new Set(['administrator', 'fund_code', 'client', 'name', 'period_end', 'currency', 'request_date', 'country', 'PM', 'TE', 'SAD']);
+export const REQUIRED_FIELDS = new Set([
+  'administrator',
+  'fund_code',
+  'client',
+  'name',
+  'period_end',
+  'currency',
+  'request_date',
+  'country',
+  'PM',
+  'TE',
+  'SAD',
+]);
 
 /** The left form, top to bottom. The administrator has its own row (lock reason, create). */
 export const FORM_SECTIONS: readonly FormSection[] = [
@@ -60,9 +79,7 @@ export const FORM_SECTIONS: readonly FormSection[] = [
   },
   {
     title: 'Run parameters',
-    fields: [
-      ...['job_type', 'group_work_papers', 'dataStatusUIField', 'workPaperStatusUIField', 'rerun_count', 'rerun_by', 'rerun_date'].map(auditorField),
-    ],
+    fields: [...['job_type', 'group_work_papers', 'dataStatusUIField', 'workPaperStatusUIField', 'rerun_count', 'rerun_by', 'rerun_date'].map(auditorField)],
   },
   { title: 'Aggregation', fields: ['aggreg_consol_flag', 'group_key', 'parent'].map(auditorField) },
   { title: 'External valuations', fields: EXTERNAL_VALUATION_FIELDS },
@@ -104,11 +121,29 @@ export function canEditField(field: FieldDef, opts: { rowsEditable: boolean; cre
 /** What a new fund request (`/fund/create`) starts from: nothing set but today's request date. */
 export function blankFund(today = new Date()): FundDetails {
   return {
-    id: 0, name: '', client: '', fund_code: null, fund_codes: [], administrator: null,
-    status: 'Pending', statusLabel: 'New', rerun_count: 0, rerun_by: null, rerun_date: null,
-    external_valuations: 'N', connected_audit: false, is_parent: false, parentId: null,
-    administrator_recipients: [], children: [], inputFiles: [], standardizationFiles: [], calculationFiles: [], workPapers: [],
-    hasCsvOutputs: false, assignedCount: 0,
+    id: 0,
+    name: '',
+    client: '',
+    fund_code: null,
+    fund_codes: [],
+    administrator: null,
+    status: 'Pending',
+    statusLabel: 'New',
+    rerun_count: 0,
+    rerun_by: null,
+    rerun_date: null,
+    external_valuations: 'N',
+    connected_audit: false,
+    is_parent: false,
+    parentId: null,
+    administrator_recipients: [],
+    children: [],
+    inputFiles: [],
+    standardizationFiles: [],
+    calculationFiles: [],
+    workPapers: [],
+    hasCsvOutputs: false,
+    assignedCount: 0,
     dataStatusCounts: {} as FundDetails['dataStatusCounts'],
     editable: { rows: true, reason: null, comments: true, recipients: true, administratorLock: null },
     request_date: today.toISOString().slice(0, 10),
@@ -130,6 +165,7 @@ export function newFundPayload(draft: Draft): Record<string, unknown> {
   const alternates = draft.alternative_codes.map((c) => c.trim()).filter(Boolean);
   out.fund_codes = [...(main ? [{ code: main, main: true }] : []), ...alternates.map((code) => ({ code, main: false }))];
   if (draft.administrator_code) out.administrator = draft.administrator_code;
-  if (draft.recipients.length) out.administrator_recipients = draft.recipients.map((r) => ({ full_name: r.full_name.trim(), email: r.email.trim(), role: r.role }));
+  if (draft.recipients.length)
+    out.administrator_recipients = draft.recipients.map((r) => ({ full_name: r.full_name.trim(), email: r.email.trim(), role: r.role }));
   return out;
 }

@@ -28,7 +28,10 @@ export function ErrorsTab({ fund }: FundTabProps) {
           { header: 'Stage', cell: (r) => r.stage },
           { header: 'Status', cell: (r) => <StatusTag status={r.status} /> },
           { header: 'Message', cell: (r) => [r.message, ...r.warnings].filter(Boolean).join('; ') },
-          { header: 'Payload', cell: (r) => <Button label="View payload" size="small" text aria-label={`Payload of entry ${r.id}`} onClick={() => setPayload(r)} /> },
+          {
+            header: 'Payload',
+            cell: (r) => <Button label="View payload" size="small" text aria-label={`Payload of entry ${r.id}`} onClick={() => setPayload(r)} />,
+          },
         ]}
       />
       <Dialog header="Raw payload" visible={payload !== null} onHide={() => setPayload(null)} style={{ width: 'min(800px, 95vw)' }}>

@@ -31,18 +31,42 @@ async function run(action: () => Promise<unknown>, done: string, reload: () => v
   reload();
 }
 
-function FileGrid({ title, group, files, fundId, reload, onRemove }: { title: string; group: Group; files: readonly FundFile[]; fundId: number; reload: () => void; onRemove: (f: FundFile) => void }) {
+function FileGrid({
+  title,
+  group,
+  files,
+  fundId,
+  reload,
+  onRemove,
+}: {
+  title: string;
+  group: Group;
+  files: readonly FundFile[];
+  fundId: number;
+  reload: () => void;
+  onRemove: (f: FundFile) => void;
+}) {
   const canDisable = group === 'input' || group === 'work_paper';
   const canReview = group !== 'calculation';
   return (
     <section className="fa-fd-files" aria-label={title}>
-      <h3>{title} <span className="fa-muted">({files.length})</span></h3>
+      <h3>
+        {title} <span className="fa-muted">({files.length})</span>
+      </h3>
       {!files.length ? (
         <p className="fa-empty-text">No files</p>
       ) : (
         <table className="fa-fd-table" aria-label={title}>
           <thead>
-            <tr><th>File</th><th>Type</th><th>Date</th><th>Rows</th><th>Status</th><th>QA validation</th><th>Actions</th></tr>
+            <tr>
+              <th>File</th>
+              <th>Type</th>
+              <th>Date</th>
+              <th>Rows</th>
+              <th>Status</th>
+              <th>QA validation</th>
+              <th>Actions</th>
+            </tr>
           </thead>
           <tbody>
             {files.map((f) => (
@@ -52,17 +76,35 @@ function FileGrid({ title, group, files, fundId, reload, onRemove }: { title: st
                 <td>{formatFileDate(f.timestamp, true)}</td>
                 <td>{f.rowCount ?? ''}</td>
                 <td data-col="status">{f.statusLabel}</td>
-                <td><QaPopover qa={f.qa} fileName={f.filename} /></td>
+                <td>
+                  <QaPopover qa={f.qa} fileName={f.filename} />
+                </td>
                 <td className="fa-fd-actions">
                   {canReview && (
-                    <Button size="small" text label={f.reviewed ? 'Unreview' : 'Review'} aria-label={`${f.reviewed ? 'Unreview' : 'Review'} ${f.filename}`}
-                      onClick={() => void run(() => reviewFiles([f.id], !f.reviewed, fundId), `${f.filename} ${f.reviewed ? 'unreviewed' : 'reviewed'}`, reload)} />
+                    <Button
+                      size="small"
+                      text
+                      label={f.reviewed ? 'Unreview' : 'Review'}
+                      aria-label={`${f.reviewed ? 'Unreview' : 'Review'} ${f.filename}`}
+                      onClick={() =>
+                        void run(() => reviewFiles([f.id], !f.reviewed, fundId), `${f.filename} ${f.reviewed ? 'unreviewed' : 'reviewed'}`, reload)
+                      }
+                    />
                   )}
                   {canDisable && (
-                    <Button size="small" text label={f.disabled ? 'Required' : 'Not required'} aria-label={`${f.disabled ? 'Mark required' : 'Mark not required'} ${f.filename}`}
-                      onClick={() => void run(() => disableFiles([f.id], !f.disabled), `${f.filename} marked ${f.disabled ? 'required' : 'not required'}`, reload)} />
+                    <Button
+                      size="small"
+                      text
+                      label={f.disabled ? 'Required' : 'Not required'}
+                      aria-label={`${f.disabled ? 'Mark required' : 'Mark not required'} ${f.filename}`}
+                      onClick={() =>
+                        void run(() => disableFiles([f.id], !f.disabled), `${f.filename} marked ${f.disabled ? 'required' : 'not required'}`, reload)
+                      }
+                    />
                   )}
-                  {group === 'input' && <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />}
+                  {group === 'input' && (
+                    <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />
+                  )}
                 </td>
               </tr>
             ))}
@@ -97,8 +139,20 @@ export function FilesTab({ fund, reload }: FundTabProps) {
       {grid('Calculation files', 'calculation', fund.calculationFiles)}
       {grid('Work papers', 'work_paper', fund.workPapers)}
       <div className="fa-fd-toolbar" role="toolbar" aria-label="Work paper release">
-        <Button label="Release all" size="small" outlined disabled={!fund.workPapers.length} onClick={() => void run(() => releaseWorkPapers(fund.id, true), 'Work papers released', reload)} />
-        <Button label="Unrelease all" size="small" outlined disabled={!fund.workPapers.length} onClick={() => void run(() => releaseWorkPapers(fund.id, false), 'Work papers unreleased', reload)} />
+        <Button
+          label="Release all"
+          size="small"
+          outlined
+          disabled={!fund.workPapers.length}
+          onClick={() => void run(() => releaseWorkPapers(fund.id, true), 'Work papers released', reload)}
+        />
+        <Button
+          label="Unrelease all"
+          size="small"
+          outlined
+          disabled={!fund.workPapers.length}
+          onClick={() => void run(() => releaseWorkPapers(fund.id, false), 'Work papers unreleased', reload)}
+        />
       </div>
       <ConfirmDialog
         visible={removing !== null}

@@ -49,7 +49,14 @@ export function FundFormPanel({ fund, draft, editing, creating, nrd, config, onC
                       onChange={(code) => onChange('administrator_code', code)}
                     />
                   )}
-                  <FieldRow field={x} details={fund} draft={draft} nrd={nrd} editable={editing && canEditField(x, { rowsEditable, creating })} onChange={onChange} />
+                  <FieldRow
+                    field={x}
+                    details={fund}
+                    draft={draft}
+                    nrd={nrd}
+                    editable={editing && canEditField(x, { rowsEditable, creating })}
+                    onChange={onChange}
+                  />
                 </Fragment>
               ))}
             </div>
@@ -61,20 +68,50 @@ export function FundFormPanel({ fund, draft, editing, creating, nrd, config, onC
 }
 
 /** The administrator: a choice while it may change; else its name and the lock reason. */
-function AdministratorRow({ current, value, editable, lock, nrd, onChange }: {
-  current: { code: string; name: string } | null; value: string | null; editable: boolean; lock: string | null; nrd: Nrd | null; onChange: (code: string | null) => void;
+function AdministratorRow({
+  current,
+  value,
+  editable,
+  lock,
+  nrd,
+  onChange,
+}: {
+  current: { code: string; name: string } | null;
+  value: string | null;
+  editable: boolean;
+  lock: string | null;
+  nrd: Nrd | null;
+  onChange: (code: string | null) => void;
 }) {
   return (
     <>
-      {editable ? <label htmlFor="fa-fd-administrator">Administrator (TPA)</label> : <span className="fa-field-label" id="fa-fd-administrator-label">Administrator (TPA)</span>}
+      {editable ? (
+        <label htmlFor="fa-fd-administrator">Administrator (TPA)</label>
+      ) : (
+        <span className="fa-field-label" id="fa-fd-administrator-label">
+          Administrator (TPA)
+        </span>
+      )}
       {editable ? (
         <div data-field="administrator">
-          <Dropdown inputId="fa-fd-administrator" value={value} options={refOptions(nrd?.administrators)} onChange={(e) => onChange((e.value as string | null) ?? null)} filter placeholder="Select" />
+          <Dropdown
+            inputId="fa-fd-administrator"
+            value={value}
+            options={refOptions(nrd?.administrators)}
+            onChange={(e) => onChange((e.value as string | null) ?? null)}
+            filter
+            placeholder="Select"
+          />
         </div>
       ) : (
         <span className="fa-field-ro" data-field="administrator" aria-labelledby="fa-fd-administrator-label">
           {current?.name ?? '-'}
-          {lock && <span className="fa-fd-lock" title="The administrator cannot be changed"> <i className="pi pi-lock" aria-hidden="true" /> {lock}</span>}
+          {lock && (
+            <span className="fa-fd-lock" title="The administrator cannot be changed">
+              {' '}
+              <i className="pi pi-lock" aria-hidden="true" /> {lock}
+            </span>
+          )}
         </span>
       )}
     </>

@@ -54,9 +54,18 @@ export function FundToolbar(p: FundToolbarProps) {
     p.onChanged();
   };
   const moreItems: MenuItem[] = [
-    { label: 'Review all work papers', icon: 'pi pi-check-square', command: () => void act('Review all work papers', () => reviewAllWorkPapers(fund.id), 'Every work paper is reviewed') },
+    {
+      label: 'Review all work papers',
+      icon: 'pi pi-check-square',
+      command: () => void act('Review all work papers', () => reviewAllWorkPapers(fund.id), 'Every work paper is reviewed'),
+    },
     ...(p.dbPushEnabled
-      ? [{ label: 'Db push', items: [{ label: 'set', icon: 'pi pi-database', command: () => void act('Db push', () => triggerDbPush(fund.id), `Db push of ${fund.name} done`) }] }]
+      ? [
+          {
+            label: 'Db push',
+            items: [{ label: 'set', icon: 'pi pi-database', command: () => void act('Db push', () => triggerDbPush(fund.id), `Db push of ${fund.name} done`) }],
+          },
+        ]
       : []),
   ];
 
@@ -64,15 +73,24 @@ export function FundToolbar(p: FundToolbarProps) {
     <div className="fa-fd-toolbar" role="toolbar" aria-label="Fund actions">
       {/* a stable wrapper: the tooltip of a disabled button next to it moves DOM nodes */}
       <span className="fa-fd-edit">
-        <Button label="Edit" icon="pi pi-pencil" disabled={editing || creating || p.saving || EDIT_DISABLED_STATUSES.includes(fund.status)} onClick={p.onEdit} />
+        <Button
+          label="Edit"
+          icon="pi pi-pencil"
+          disabled={editing || creating || p.saving || EDIT_DISABLED_STATUSES.includes(fund.status)}
+          onClick={p.onEdit}
+        />
         <Button label="Save" icon="pi pi-check" disabled={!editing || !p.dirty} loading={p.saving} onClick={p.onSave} />
         {editing && <Button label={creating ? 'Cancel' : 'Discard'} outlined onClick={p.onDiscard} />}
       </span>
       {!creating && (
         <>
           <Button
-            label="Rerun workpapers" icon="pi pi-replay" outlined disabled={!open}
-            tooltip={open ? undefined : 'Only open funds can be rerun'} tooltipOptions={{ showOnDisabled: true }}
+            label="Rerun workpapers"
+            icon="pi pi-replay"
+            outlined
+            disabled={!open}
+            tooltip={open ? undefined : 'Only open funds can be rerun'}
+            tooltipOptions={{ showOnDisabled: true }}
             onClick={() => void act('Rerun', () => runFundAction('rerun', [fund.id], null, { forceRun }), 'Rerun queued')}
           />
           <span className="fa-fd-force">

@@ -35,9 +35,15 @@ function OrchestrationLog({ fund }: FundTabProps) {
 export function LogsTab(props: FundTabProps) {
   return (
     <TabView className="fa-fd-subtabs">
-      <TabPanel header="User trail"><TrailTab {...props} /></TabPanel>
-      <TabPanel header="Orchestration logs"><OrchestrationLog {...props} /></TabPanel>
-      <TabPanel header="Processes"><ProcessesTab {...props} /></TabPanel>
+      <TabPanel header="User trail">
+        <TrailTab {...props} />
+      </TabPanel>
+      <TabPanel header="Orchestration logs">
+        <OrchestrationLog {...props} />
+      </TabPanel>
+      <TabPanel header="Processes">
+        <ProcessesTab {...props} />
+      </TabPanel>
     </TabView>
   );
 }

@@ -42,8 +42,23 @@ export function ProcessesTab({ fund, reload: reloadFund }: FundTabProps) {
           header: 'Actions',
           cell: (p) => (
             <span className="fa-fd-actions">
-              <Button label="Reset" size="small" text aria-label={`Reset ${p.stage} process ${p.id}`} disabled={p.status === 'pending' || p.status === 'running'} onClick={() => void act('reset', p)} />
-              <Button label="Cancel" size="small" text severity="danger" aria-label={`Cancel ${p.stage} process ${p.id}`} disabled={p.status !== 'pending' && p.status !== 'running'} onClick={() => void act('cancel', p)} />
+              <Button
+                label="Reset"
+                size="small"
+                text
+                aria-label={`Reset ${p.stage} process ${p.id}`}
+                disabled={p.status === 'pending' || p.status === 'running'}
+                onClick={() => void act('reset', p)}
+              />
+              <Button
+                label="Cancel"
+                size="small"
+                text
+                severity="danger"
+                aria-label={`Cancel ${p.stage} process ${p.id}`}
+                disabled={p.status !== 'pending' && p.status !== 'running'}
+                onClick={() => void act('cancel', p)}
+              />
             </span>
           ),
         },

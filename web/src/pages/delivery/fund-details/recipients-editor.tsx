@@ -23,9 +23,20 @@ export function RecipientsEditor({ recipients, nrd, onChange }: { recipients: re
       <div className="fa-aud-toolbar">
         <Button label="Add recipient" icon="pi pi-user-plus" size="small" onClick={add} />
       </div>
-      {recipients.length === 0 ? <p className="fa-empty-text">No recipients</p> : (
+      {recipients.length === 0 ? (
+        <p className="fa-empty-text">No recipients</p>
+      ) : (
         <table className="fa-fd-table" aria-label="Recipients">
-          <thead><tr><th>Full name</th><th>Email</th><th>Role</th><th><span className="fa-sr-only">Remove</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Full name</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>
+                <span className="fa-sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {recipients.map((r, i) => (
               <tr key={keyOf(r)}>
@@ -33,17 +44,34 @@ export function RecipientsEditor({ recipients, nrd, onChange }: { recipients: re
                   {r.full_name || <span className="fa-empty-text">{r.id === undefined ? 'From the user with this e-mail, when saved' : ''}</span>}
                 </td>
                 <td>
-                  <InputText value={r.email} onChange={(e) => update(r, { email: e.target.value })} aria-label={`Email of recipient ${i + 1}`} style={{ width: '100%' }} />
+                  <InputText
+                    value={r.email}
+                    onChange={(e) => update(r, { email: e.target.value })}
+                    aria-label={`Email of recipient ${i + 1}`}
+                    style={{ width: '100%' }}
+                  />
                 </td>
                 <td>
                   <Dropdown
-                    value={r.role || null} options={roles} onChange={(e) => update(r, { role: e.value ?? '' })} placeholder="Choose a role"
-                    aria-label={`Role of recipient ${i + 1}`} className={r.role ? undefined : 'p-invalid'} style={{ width: '100%' }}
+                    value={r.role || null}
+                    options={roles}
+                    onChange={(e) => update(r, { role: e.value ?? '' })}
+                    placeholder="Choose a role"
+                    aria-label={`Role of recipient ${i + 1}`}
+                    className={r.role ? undefined : 'p-invalid'}
+                    style={{ width: '100%' }}
                   />
                   {!r.role && <small className="fa-field-error">A role is required</small>}
                 </td>
                 <td>
-                  <Button icon="pi pi-times" rounded text severity="danger" aria-label={`Remove recipient ${r.full_name || r.email || i + 1}`} onClick={() => remove(r)} />
+                  <Button
+                    icon="pi pi-times"
+                    rounded
+                    text
+                    severity="danger"
+                    aria-label={`Remove recipient ${r.full_name || r.email || i + 1}`}
+                    onClick={() => remove(r)}
+                  />
                 </td>
               </tr>
             ))}

@@ -20,8 +20,18 @@ import type { Draft } from '../../auditor/fund-details/fund-form';
  * changed and removed (empty ones are dropped on save); the main code is never removable and is
  * typed only on a new fund.
  */
-export function FundCodesTab({ fund, draft, editing, creating, onChange }: {
-  fund: FundDetails; draft: Draft; editing: boolean; creating: boolean; onChange: (k: string, v: unknown) => void;
+export function FundCodesTab({
+  fund,
+  draft,
+  editing,
+  creating,
+  onChange,
+}: {
+  fund: FundDetails;
+  draft: Draft;
+  editing: boolean;
+  creating: boolean;
+  onChange: (k: string, v: unknown) => void;
 }) {
   const main = creating ? String(draft.fund_code ?? '') : (fund.fund_codes.find((c) => c.main)?.code ?? fund.fund_code ?? '');
   const alternates = draft.alternative_codes;
@@ -29,27 +39,54 @@ export function FundCodesTab({ fund, draft, editing, creating, onChange }: {
   return (
     <div>
       <table className="fa-fd-table" aria-label="Fund codes">
-        <thead><tr><th>Code</th><th>Kind</th><th><span className="fa-sr-only">Remove</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Code</th>
+            <th>Kind</th>
+            <th>
+              <span className="fa-sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           <tr>
             <td>
-              {editing && creating
-                ? <InputText value={main} onChange={(e) => onChange('fund_code', e.target.value)} aria-label="Main fund code" />
-                : <span data-field="main_code">{main || '-'}</span>}
+              {editing && creating ? (
+                <InputText value={main} onChange={(e) => onChange('fund_code', e.target.value)} aria-label="Main fund code" />
+              ) : (
+                <span data-field="main_code">{main || '-'}</span>
+              )}
             </td>
             <td>Main</td>
-            <td><i className="pi pi-lock fa-muted" title="A main fund code cannot be removed" aria-label="A main fund code cannot be removed" /></td>
+            <td>
+              <i className="pi pi-lock fa-muted" title="A main fund code cannot be removed" aria-label="A main fund code cannot be removed" />
+            </td>
           </tr>
           {alternates.map((code, i) => (
             <tr key={i}>
               <td>
-                {editing
-                  ? <InputText value={code} onChange={(e) => setAlternates(alternates.map((c, j) => (j === i ? e.target.value : c)))} aria-label={`Alternate code ${i + 1}`} />
-                  : <span data-field="alternate_code">{code}</span>}
+                {editing ? (
+                  <InputText
+                    value={code}
+                    onChange={(e) => setAlternates(alternates.map((c, j) => (j === i ? e.target.value : c)))}
+                    aria-label={`Alternate code ${i + 1}`}
+                  />
+                ) : (
+                  <span data-field="alternate_code">{code}</span>
+                )}
               </td>
               <td>Alternate</td>
               <td>
-                {editing && <Button icon="pi pi-times" rounded text severity="danger" aria-label={`Remove code ${code || i + 1}`} onClick={() => setAlternates(alternates.filter((_, j) => j !== i))} />}
+                {editing && (
+                  <Button
+                    icon="pi pi-times"
+                    rounded
+                    text
+                    severity="danger"
+                    aria-label={`Remove code ${code || i + 1}`}
+                    onClick={() => setAlternates(alternates.filter((_, j) => j !== i))}
+                  />
+                )}
               </td>
             </tr>
           ))}
@@ -60,7 +97,6 @@ export function FundCodesTab({ fund, draft, editing, creating, onChange }: {
     </div>
   );
 }
-
 
 /** Aggregation: group key, parent link and the forced aggregation rerun switch. */
 export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; onOpen: (id: number) => void; reload: () => void }) {
@@ -82,7 +118,15 @@ export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; on
       <span className="fa-field-label">Group key</span>
       <span>{String(fund.group_key ?? '') || '-'}</span>
       <span className="fa-field-label">Parent</span>
-      <span>{fund.parentId ? <button type="button" className="fa-linkbutton" onClick={() => onOpen(fund.parentId!)}>Open parent</button> : '-'}</span>
+      <span>
+        {fund.parentId ? (
+          <button type="button" className="fa-linkbutton" onClick={() => onOpen(fund.parentId!)}>
+            Open parent
+          </button>
+        ) : (
+          '-'
+        )}
+      </span>
       <label htmlFor="fa-fd-aggreg-force">Forced aggregation rerun</label>
       <InputSwitch inputId="fa-fd-aggreg-force" checked={Boolean(fund.aggreg_force_run)} disabled={busy} onChange={(e) => void toggle(Boolean(e.value))} />
     </div>
@@ -109,7 +153,12 @@ export function MappingsTab({ fund, reload }: { fund: FundDetails; reload: () =>
     load();
     reload();
   };
-  if (!types) return <p className="fa-empty-text" role="status">Loading...</p>;
+  if (!types)
+    return (
+      <p className="fa-empty-text" role="status">
+        Loading...
+      </p>
+    );
   if (!types.length) return <p className="fa-empty-text">No mappings for this administrator</p>;
   return (
     <div className="fa-field-grid">
@@ -125,7 +174,12 @@ function FragmentRow({ t, onChoose }: { t: FundMappingType; onChoose: (id: numbe
   return (
     <>
       <label htmlFor={id}>{t.type}</label>
-      <Dropdown inputId={id} value={t.inUse} options={t.mappings.map((m) => ({ value: m.id, label: `${m.description} (${m.kind})` }))} onChange={(e) => onChoose(e.value as number)} />
+      <Dropdown
+        inputId={id}
+        value={t.inUse}
+        options={t.mappings.map((m) => ({ value: m.id, label: `${m.description} (${m.kind})` }))}
+        onChange={(e) => onChoose(e.value as number)}
+      />
     </>
   );
 }

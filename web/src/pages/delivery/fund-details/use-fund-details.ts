@@ -52,7 +52,8 @@ export function useFundDetails(target: FundTarget) {
     if (!fund || !draft) return {};
     const out = changedFields(fund, draft, DELIVERY_FIELDS);
     // the delivery team sets the administrator, unless the server locks it
-    if (draft.administrator_code !== undefined && (draft.administrator_code ?? null) !== (fund.administrator?.code ?? null)) out.administrator = draft.administrator_code;
+    if (draft.administrator_code !== undefined && (draft.administrator_code ?? null) !== (fund.administrator?.code ?? null))
+      out.administrator = draft.administrator_code;
     return out;
   }, [fund, draft]);
   const dirty = Object.keys(changes).length > 0;

@@ -17,17 +17,37 @@ import type { PagedList } from '../../../components/grid/use-paged-list';
 const COLUMNS: Array<{ header: string; field: string | null; key: string; body: (r: PbiInputView) => ReactNode }> = [
   { header: 'Input Type', field: 'pbi_input_type', key: 'pbi_input_type', body: (r) => r.pbi_input_type_name },
   { header: 'File Name', field: 'file_name', key: 'file_name', body: (r) => r.file_name },
-  { header: 'SAS Token', field: null, key: 'sas_token', body: (r) => <code aria-label={r.sas_token ? `Token ending in ${r.sas_token.slice(-4)}` : 'No token'}>{r.sas_token ?? ''}</code> },
+  {
+    header: 'SAS Token',
+    field: null,
+    key: 'sas_token',
+    body: (r) => <code aria-label={r.sas_token ? `Token ending in ${r.sas_token.slice(-4)}` : 'No token'}>{r.sas_token ?? ''}</code>,
+  },
   { header: 'Uploaded By', field: 'uploaded_by', key: 'uploaded_by', body: (r) => r.uploaded_by ?? '' },
   {
-    header: 'Token Expiry Date', field: 'token_expiry_date', key: 'token_expiry_date',
-    body: (r) => <>{formatFileDate(r.token_expiry_date, true)}{r.token_expired && <span className="fa-expired"> expired</span>}</>,
+    header: 'Token Expiry Date',
+    field: 'token_expiry_date',
+    key: 'token_expiry_date',
+    body: (r) => (
+      <>
+        {formatFileDate(r.token_expiry_date, true)}
+        {r.token_expired && <span className="fa-expired"> expired</span>}
+      </>
+    ),
   },
   { header: 'Upload Date', field: 'created_at', key: 'created_at', body: (r) => formatFileDate(r.upload_date, true) },
 ];
 
 /** The grid; header clicks sort on the server (None -> descending -> ascending -> None). */
-export function PbiGrid({ list, sorting, onSort }: { list: PagedList<PbiInputView>; sorting: readonly SortSpec[]; onSort: (field: string, multi: boolean) => void }) {
+export function PbiGrid({
+  list,
+  sorting,
+  onSort,
+}: {
+  list: PagedList<PbiInputView>;
+  sorting: readonly SortSpec[];
+  onSort: (field: string, multi: boolean) => void;
+}) {
   if (list.error && !list.loading) return <GridError message={list.error} onRetry={() => void list.reload()} />;
   return (
     <DataTable {...pagedTableProps(list, 'No PowerBI inputs uploaded')} className="fa-file-grid fa-pbi-grid">

@@ -22,7 +22,11 @@ function StepDetail({ step }: { step: TestStep }) {
     return (
       <div className="test-step-error">
         <Message severity="error" text={`Error message: ${step.error.message}`} />
-        {step.error.traceback && <pre className="test-traceback" aria-label="Traceback">{step.error.traceback}</pre>}
+        {step.error.traceback && (
+          <pre className="test-traceback" aria-label="Traceback">
+            {step.error.traceback}
+          </pre>
+        )}
       </div>
     );
   }
@@ -35,7 +39,9 @@ export function RunDetail({ run }: { run: TestRun }) {
   const stats = run.results?.stats;
   return (
     <section aria-label={`Test run ${run.id}`} className="test-run-detail">
-      <h3>Run {run.id}: {run.status}</h3>
+      <h3>
+        Run {run.id}: {run.status}
+      </h3>
       {stats?.totalTime !== undefined && <p>Total time: {(stats.totalTime / 1000).toFixed(1)} s</p>}
       {run.results?.error && <Message severity="error" text={`Error message: ${run.results.error}`} />}
       {!reports.length && <p>No results yet.</p>}
@@ -44,8 +50,22 @@ export function RunDetail({ run }: { run: TestRun }) {
           <h4>{code}</h4>
           <Accordion multiple activeIndex={report.tests.map((t, i) => (t.success ? -1 : i)).filter((i) => i >= 0)}>
             {report.tests.map((t) => (
-              <AccordionTab key={t.id} header={<span>{t.success ? '✔' : '✘'} Test {t.id}: {t.title}</span>}>
-                <DataTable value={t.steps} size="small" paginator={t.steps.length > STEP_PAGE_SIZE} rows={STEP_PAGE_SIZE} dataKey="stepId" emptyMessage="No data available">
+              <AccordionTab
+                key={t.id}
+                header={
+                  <span>
+                    {t.success ? '✔' : '✘'} Test {t.id}: {t.title}
+                  </span>
+                }
+              >
+                <DataTable
+                  value={t.steps}
+                  size="small"
+                  paginator={t.steps.length > STEP_PAGE_SIZE}
+                  rows={STEP_PAGE_SIZE}
+                  dataKey="stepId"
+                  emptyMessage="No data available"
+                >
                   <Column field="stepId" header="Step" />
                   <Column header="Result" body={(s: TestStep) => <StepResult step={s} />} />
                   <Column header="Details" body={(s: TestStep) => <StepDetail step={s} />} />

@@ -11,7 +11,10 @@ import { notifySuccess } from '../../../state/notifications';
 
 /** Splits '1, 2,3' into ['1', '2', '3']. */
 export function parseTestIds(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function ScheduleForm({ suites, onScheduled }: { suites: Suite[]; onScheduled: (run: TestRun) => void }) {
@@ -32,10 +35,23 @@ export function ScheduleForm({ suites, onScheduled }: { suites: Suite[]; onSched
     }
   };
   return (
-    <form className="schedule-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      className="schedule-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <label htmlFor="tr-admins">Administrators</label>
-      <MultiSelect id="tr-admins-select" inputId="tr-admins" value={codes} onChange={(e) => setCodes(e.value)} display="chip" placeholder="Choose administrators"
-        options={suites.map((s) => ({ label: `${s.administratorName} (${s.tests.length} tests)`, value: s.administratorCode }))} />
+      <MultiSelect
+        id="tr-admins-select"
+        inputId="tr-admins"
+        value={codes}
+        onChange={(e) => setCodes(e.value)}
+        display="chip"
+        placeholder="Choose administrators"
+        options={suites.map((s) => ({ label: `${s.administratorName} (${s.tests.length} tests)`, value: s.administratorCode }))}
+      />
       <label htmlFor="tr-ids">Test ids</label>
       <InputText id="tr-ids" value={ids} onChange={(e) => setIds(e.target.value)} placeholder="e.g. 1, 2 (empty: all)" />
       <Button type="submit" label="Save" icon="pi pi-play" loading={saving} disabled={!codes.length} />

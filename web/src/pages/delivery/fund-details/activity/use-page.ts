@@ -19,10 +19,12 @@ export function useFundLog<R>(fetch: () => Promise<PageOf<R>>, liveEvents: reado
   useEffect(reload, [reload]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const offs = liveEvents.map((e) => socketEvents.on(e, () => {
-      clearTimeout(timer);
-      timer = setTimeout(reload, 300);
-    }));
+    const offs = liveEvents.map((e) =>
+      socketEvents.on(e, () => {
+        clearTimeout(timer);
+        timer = setTimeout(reload, 300);
+      }),
+    );
     return () => {
       clearTimeout(timer);
       offs.forEach((off) => off());
