@@ -5,26 +5,26 @@ import type { Release } from './whats-new';
 /** Releases of the changelog, newest first. */
 export const RELEASES: readonly Release[] = [
   {
-    version: '1.15.223',
-    date: '2026-11-22',
-    groups: [
+    "version": "1.15.223",
+    "date": "2026-11-22",
+    "groups": [
       {
-        title: 'Added',
-        items: [
-          'Sign-in with one-time links: `fund-audit users link EMAIL` prints a link that signs the user in, with the privacy notice to accept on first use; the session stays in the browser tab and logout ends it.',
-          'Auditor and delivery views: auditors get Home, Data Platform, WAM Tools and WAM Wiki; delivery-team members get the dashboard, file lists, imports, exports and mappings; administrators can switch between the two.',
-          'Bulk upload of fund requests from the CSV template: every row is checked (required fields, TPA, dates, countries, currencies, materialities, e-mail addresses, mappings, duplicates) and rejected rows list their errors.',
-          'Funds listing with the status of each fund request (data received, work papers, late funds), sorting, paging, a column order kept per user, and the Open, Close, Issue and Delete actions.',
-          'Fund details: fund information, run parameters, external valuations, materialities, comments and recipients, validated before every save.',
-          'Status reporting: active, late and on-time fund requests by client and by TPA.',
-          'The data pipeline runs on real SEC N-PORT filings: import, identification, standardization, calculations and work papers, with live progress.',
-          'Exports: download work papers, calculations, standardization, identification, raw imports and fund requests as a zip from the Downloads Queue; exports older than 90 days can be deleted.',
-          'Mappings: master mappings per TPA and custom mappings that can be applied to fund requests and rerun.',
-          'Self-onboarding: a TPA uploads its master mappings, input files and a fund request in a five-step wizard and follows the processing live.',
-          'Demo mode: a scripted three-step demonstration (demo fund request, demo input files, reset) on the demo TPA.',
-          'WAM Wiki with links, contacts, a data sandbox and sample outputs, edited by the operator in the data directory.',
-        ],
-      },
-    ],
-  },
+        "title": "Added",
+        "items": [
+          "Sign-in with one-time links: `fund-audit users link EMAIL` prints a link that signs the user in, with the privacy notice to accept on first use; the session stays in the browser tab and logout ends it.",
+          "Auditor and delivery views: auditors get Home, Data Platform, WAM Tools and WAM Wiki; delivery-team members get the dashboard, file lists, imports, exports and mappings; administrators can switch between the two.",
+          "Bulk upload of fund requests from the CSV template: every row is checked (required fields, TPA, dates, countries, currencies, materialities, e-mail addresses, mappings, duplicates) and rejected rows list their errors.",
+          "Funds listing with the status of each fund request (data received, work papers, late funds), sorting, paging, a column order kept per user, and the Open, Close, Issue and Delete actions.",
+          "Fund details: fund information, run parameters, external valuations, materialities, comments and recipients, validated before every save.",
+          "Status reporting: active, late and on-time fund requests by client and by TPA.",
+          "The data pipeline runs on real SEC N-PORT filings: import, identification, standardization, calculations and work papers, with live progress.",
+          "Exports: download work papers, calculations, standardization, identification, raw imports and fund requests as a zip from the Downloads Queue; exports older than 90 days can be deleted.",
+          "Mappings: master mappings per TPA and custom mappings that can be applied to fund requests and rerun.",
+          "Self-onboarding: a TPA uploads its master mappings, input files and a fund request in a five-step wizard and follows the processing live.",
+          "Demo mode: a scripted three-step demonstration (demo fund request, demo input files, reset) on the demo TPA.",
+          "WAM Wiki with links, contacts, a data sandbox and sample outputs, edited by the operator in the data directory."
+        ]
+      }
+    ]
+  }
 ];
