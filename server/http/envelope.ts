@@ -47,13 +47,16 @@ export function encodePayload(json: string, withGzip: boolean): EncodedPayload {
 
 /**
  * A successful answer whose payload is already JSON text (`source.json`, e.g. a cached listing
- * page). The encoded envelope, and its gzip form for clients that accept it, are made once per
+ * page), or already encoded (`source.encoded`, made by a pool thread). The encoded envelope, and its gzip form for clients that accept it, are made once per
  * `source` object and reused while that object lives; `source.encoded` gives them made ahead.
  */
-export function okSerialized(source: { readonly json: string; readonly encoded?: EncodedPayload }, acceptsGzip: boolean): Response {
+export function okSerialized(
+  source: { readonly json: string; readonly encoded?: EncodedPayload } | { readonly encoded: EncodedPayload },
+  acceptsGzip: boolean,
+): Response {
   let encoded = encodedPayloads.get(source);
   if (!encoded) {
-    encoded = source.encoded ? { ...source.encoded } : encodePayload(source.json, false);
+    encoded = source.encoded ? { ...source.encoded } : encodePayload((source as { json: string }).json, false);
     encodedPayloads.set(source, encoded);
   }
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', vary: 'accept-encoding' };

@@ -63,7 +63,7 @@ export class Reply<T = unknown> {
  * gzip-compressed for clients that accept it; `source` is kept while its cache entry is fresh.
  */
 export class SerializedPayload {
-  constructor(readonly source: { readonly json: string; readonly encoded?: EncodedPayload }) {}
+  constructor(readonly source: { readonly json: string; readonly encoded?: EncodedPayload } | { readonly encoded: EncodedPayload }) {}
 }
 
 /** Wraps a payload with a success message for the envelope. */

@@ -21,7 +21,9 @@ export const diagnostics = { enabled: false };
 
 export const tasks = {
   // parse pool
-  'bulk-upload.validate': (ctx: AppContext, fileName: string, bytes: Uint8Array) => validateBulkUpload(ctx, fileName, bytes),
+  // the answer of `POST funds/upload` encoded here: a 20,000-row validation is megabytes of JSON
+  'bulk-upload.validate': (ctx: AppContext, fileName: string, bytes: Uint8Array) =>
+    encodePayload(JSON.stringify(validateBulkUpload(ctx, fileName, bytes)), true),
   'bulk-upload.prepare-save': (ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions) => prepareBulkSave(ctx, input, opts),
   'bulk-upload.prepare-upload': (ctx: AppContext, fileName: string, bytes: Uint8Array) => prepareBulkUpload(ctx, fileName, bytes),
   'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),

@@ -1,10 +1,10 @@
 /** Bulk upload of fund requests: template, delivery validate + save, auditor upload (spec section 7). */
 import { z } from 'zod';
 import { MAX_BULK_SAVE } from '../../services/bulk-upload/bulk-upload.js';
-import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadOffThread } from '../../services/bulk-upload/off-thread.js';
+import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadEncoded } from '../../services/bulk-upload/off-thread.js';
 import { bulkTemplateCsv, TEMPLATE_FILE_NAME } from '../../services/bulk-upload/template.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, SerializedPayload } from '../route.js';
 
 export const bulkUploadRoutes = [
   defineRoute({
@@ -26,7 +26,7 @@ export const bulkUploadRoutes = [
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     handler: async ({ ctx, event }) => {
       const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
-      return validateBulkUploadOffThread(ctx, file.fileName, file.bytes);
+      return new SerializedPayload({ encoded: await validateBulkUploadEncoded(ctx, file.fileName, file.bytes) });
     },
   }),
   defineRoute({

@@ -4,20 +4,16 @@
  * transaction on the calling thread.
  */
 import type { AppContext } from '../../context.js';
+import type { EncodedPayload } from '../../http/envelope.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
-import {
-  AUDITOR_UPLOAD,
-  commitBulkSave,
-  type BulkSaveInput,
-  type BulkSaveOptions,
-  type BulkUploadResult,
-  type FailedFund,
-  type SavedFund,
-} from './bulk-upload.js';
+import { AUDITOR_UPLOAD, commitBulkSave, type BulkSaveInput, type BulkSaveOptions, type FailedFund, type SavedFund } from './bulk-upload.js';
 
-/** `validateBulkUpload` in the parse pool (delivery `POST funds/upload`). */
-export function validateBulkUploadOffThread(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
+/**
+ * `validateBulkUpload` in the parse pool (delivery `POST funds/upload`), answered as the response's bytes (plain and gzip) made
+ * there too, so the calling thread neither serialises nor compresses the rows.
+ */
+export function validateBulkUploadEncoded(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<EncodedPayload> {
   const file = movable(bytes);
   return runTask(ctx, 'parse', 'bulk-upload.validate', [fileName, file.bytes], file.transfer);
 }
