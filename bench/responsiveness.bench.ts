@@ -88,11 +88,13 @@ async function api<T = unknown>(s: Server, method: string, path: string, body?: 
 
 // ---------------------------------------------------------------- measuring
 
-/** Latencies (ms) of answered calls, and how many got no answer within 30 s or failed. */
+/** Latencies (ms) of answered calls; calls with no answer within 30 s; calls answered with an error status or whose connection failed. */
 class Sample {
   readonly ms: number[] = [];
   unanswered = 0;
   failed = 0;
+  /** Connection failures by error code (e.g. a reset keep-alive socket). */
+  readonly errors = new Map<string, number>();
   async time(call: () => Promise<Response>): Promise<void> {
     const t0 = performance.now();
     try {
@@ -100,8 +102,13 @@ class Sample {
       await res.arrayBuffer();
       if (!res.ok) this.failed++;
       this.ms.push(performance.now() - t0);
-    } catch {
-      this.unanswered++;
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') this.unanswered++;
+      else {
+        this.failed++;
+        const code = String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name);
+        this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
+      }
     }
   }
   stat(p: number): number {
@@ -110,10 +117,12 @@ class Sample {
   }
   row(name: string): string {
     const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(1));
-    return `| ${name} | ${this.ms.length} | ${this.unanswered} | ${this.failed} | ${f(this.stat(50))} | ${f(this.stat(95))} | ${f(this.stat(99))} | ${f(this.stat(100))} |`;
+    const errors = [...this.errors].map(([code, n]) => `${n} ${code}`).join(', ');
+    return `| ${name} | ${this.ms.length} | ${this.unanswered} | ${this.failed}${errors ? ` (${errors})` : ''} | ${f(this.stat(50))} | ${f(this.stat(95))} | ${f(this.stat(99))} | ${f(this.stat(100))} |`;
   }
 }
-const HEADER = '| calls | answered | unanswered (30 s) | errors | p50 ms | p95 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|---:|---:|';
+const HEADER =
+  '| calls | answered | unanswered (30 s) | errors (status or connection) | p50 ms | p95 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|---:|---:|';
 
 const LISTING = { pagination: { offset: 0, limit: 50 }, sort: { field: 'dataDueDate', order: 'asc' } };
 const get = (s: Server, path: string) => fetch(`${s.url}${path}`, { headers: { 'x-access-token': s.token }, signal: AbortSignal.timeout(TIMEOUT_MS) });
