@@ -4,6 +4,7 @@
  * 500 'An error occurred' with nothing internal sent to the client (the stack is logged instead).
  */
 import { gzipSync } from 'node:zlib';
+import { encodePayload, type EncodedPayload } from '../threads/encoded.js';
 import type { Logger } from '../log.js';
 import { AppError, ValidationError, type ErrorItem } from '../errors.js';
 
@@ -28,22 +29,7 @@ export function ok<T>(payload: T, message?: string): Response {
   return json(body);
 }
 
-/** A JSON payload in the success envelope as bytes, and their gzip form once made. */
-export interface EncodedPayload {
-  body: Uint8Array<ArrayBuffer>;
-  gzip?: Uint8Array<ArrayBuffer>;
-}
-
 const encodedPayloads = new WeakMap<object, EncodedPayload>();
-
-/**
- * Encodes a JSON payload in the success envelope, with its gzip form when `withGzip` (a pool
- * thread does both ahead, so that the thread serving requests does not compress).
- */
-export function encodePayload(json: string, withGzip: boolean): EncodedPayload {
-  const body = new TextEncoder().encode(`{"success":true,"payload":${json},"errors":[]}`);
-  return withGzip && body.length > 1024 ? { body, gzip: new Uint8Array(gzipSync(body)) } : { body };
-}
 
 /**
  * A successful answer whose payload is already JSON text (`source.json`, e.g. a cached listing

@@ -11,7 +11,8 @@ import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
-import { errorResponse, ok, okSerialized, type EncodedPayload } from './envelope.js';
+import type { EncodedPayload } from '../threads/encoded.js';
+import { errorResponse, ok, okSerialized } from './envelope.js';
 
 export interface ApiRequest<B = unknown, Q = unknown> {
   ctx: AppContext;

@@ -8,7 +8,7 @@ import { exit } from 'node:process';
 import { threadId } from 'node:worker_threads';
 import type { MappingType } from '../../pipeline/sdm/model.js';
 import type { AppContext } from '../context.js';
-import { encodePayload } from '../http/envelope.js';
+import { encodePayload } from './encoded.js';
 import type { User } from '../services/auth/tokens.js';
 import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveInput, type BulkSaveOptions } from '../services/bulk-upload/bulk-upload.js';
 import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';

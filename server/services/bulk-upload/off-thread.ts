@@ -4,7 +4,7 @@
  * transaction on the calling thread.
  */
 import type { AppContext } from '../../context.js';
-import type { EncodedPayload } from '../../http/envelope.js';
+import type { EncodedPayload } from '../../threads/encoded.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
 import { AUDITOR_UPLOAD, commitBulkSave, type BulkSaveInput, type BulkSaveOptions, type FailedFund, type SavedFund } from './bulk-upload.js';
