@@ -213,8 +213,10 @@ describe('settings and key generator', () => {
     await settings.tab('Developer tools');
     await settings.choose('fa-dev-imp-user', 'ada@example.com');
     await settings.region('Impersonation').getByRole('button', { name: 'Impersonate' }).click();
+    // the tab reloads as the other user: listen before the click, or a fast reload is missed
+    const reloaded = page.waitForEvent('load');
     await settings.dialog('Impersonate').getByRole('button', { name: 'Impersonate' }).click();
-    await page.waitForEvent('load');
+    await reloaded;
     await expect.poll(async () => (await sessionOf(page, server.url)).user.email).toBe('ada@example.com');
     expect(pageErrors).toEqual([]);
   });
