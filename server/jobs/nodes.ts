@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { eq, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { nodes, type NodeKind } from '../db/schema/index.js';
 import { ConflictError } from '../errors.js';
@@ -123,9 +123,4 @@ export function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: 
       ctx.db.delete(nodes).where(eq(nodes.id, id)).run();
     },
   };
-}
-
-/** The other live nodes on the data directory (dev info, tests). */
-export function otherNodes(ctx: AppContext, selfId: string): NodeRow[] {
-  return ctx.db.select().from(nodes).where(ne(nodes.id, selfId)).all();
 }
