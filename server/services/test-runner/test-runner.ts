@@ -61,20 +61,24 @@ function view(row: TestRunRow, user?: { username: string; firstName: string; las
 }
 export type TestRunView = ReturnType<typeof view>;
 
+/**
+ * Changes a run and publishes it. With `onlyFrom`, only a run whose status is one of those changes
+ * (a run stopped meanwhile stays stopped); undefined when it did not.
+ */
 function update(
   ctx: AppContext,
   id: number,
   set: Partial<Pick<TestRunRow, 'status' | 'hasErrors'>> & { results?: RunResults | object | null },
-  publish = true,
-): TestRunRow {
+  onlyFrom?: TestRunRow['status'][],
+): TestRunRow | undefined {
   const { results, ...rest } = set;
   const row = ctx.db
     .update(testRuns)
     .set({ ...rest, ...(results !== undefined ? { results: results as Record<string, unknown> | null } : {}), updatedAt: now() })
-    .where(eq(testRuns.id, id))
+    .where(onlyFrom ? and(eq(testRuns.id, id), inArray(testRuns.status, onlyFrom)) : eq(testRuns.id, id))
     .returning()
     .get();
-  if (publish) ctx.events.publish('test-run', { id, status: row.status });
+  if (row) ctx.events.publish('test-run', { id, status: row.status });
   return row;
 }
 
@@ -156,21 +160,31 @@ export const testRunJob: StageHandler = async (ctx, job, signal) => {
   if (run.status !== 'pending' && run.status !== 'running') return { result: { testRunId: id, skipped: run.status } };
   try {
     const plan = planRun(loadSuites(suitesDir ?? defaultSuitesDir()), run.administratorCodes, run.testIds);
-    update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } });
+    // a run stopped since the job was claimed is left stopped
+    const started = update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } }, [
+      'pending',
+      'running',
+    ]);
+    if (!started) return { result: { testRunId: id, skipped: 'suspended' } };
     const { results, cancelled } = await runPlan(plan, {
       mappings: mappings === 'production' ? { kind: 'production', ctx } : { kind: 'fixtures' },
       signal,
       onProgress: (p, partial) => {
-        if (p.type === 'case-done' && !signal.aborted) update(ctx, id, { results: partial, hasErrors: hasFailures(partial) });
+        if (p.type === 'case-done' && !signal.aborted) update(ctx, id, { results: partial, hasErrors: hasFailures(partial) }, ['running']);
       },
     });
-    if (!(cancelled || signal.aborted)) update(ctx, id, { status: 'done', results, hasErrors: hasFailures(results) });
-    else update(ctx, id, { status: 'suspended', results, hasErrors: hasFailures(results) });
+    const status = cancelled || signal.aborted ? 'suspended' : 'done';
+    // a run stopped while its last case ended is suspended, with the results it has
+    update(ctx, id, { status, results, hasErrors: hasFailures(results) }, ['running']) ??
+      update(ctx, id, { results, hasErrors: hasFailures(results) }, ['suspended']);
     return { result: { testRunId: id, cancelled: cancelled || signal.aborted } };
   } catch (err) {
     ctx.log.error({ err, testRunId: id }, 'test run failed');
     const row = ctx.db.select().from(testRuns).where(eq(testRuns.id, id)).get();
-    update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true });
+    update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true }, [
+      'pending',
+      'running',
+    ]);
     return { result: { testRunId: id, error: (err as Error).message } };
   }
 };
