@@ -65,6 +65,21 @@ export class BlobStore implements BlobAccess {
   }
 
   /**
+   * Stores a file already written to this store's tmp folder and hashed by its writer (an
+   * upload streamed to disk): moved in by rename, or removed when identical content exists.
+   * @param sha256 hex digest of the file's content, as computed while it was written
+   */
+  putStaged(tmpFile: string, sha256: string, size: number): PutResult {
+    const dest = this.path(sha256);
+    if (existsSync(dest)) {
+      rmSync(tmpFile, { force: true });
+      return { key: sha256, size, existed: true };
+    }
+    this.adopt(tmpFile, sha256);
+    return { key: sha256, size, existed: false };
+  }
+
+  /**
    * A blob written piece by piece (text appended as it is produced, hashed on the way), stored
    * under its sha256 by `commit` or thrown away by `discard`. Appends are buffered up to
    * `bufferChars` characters (64 Ki by default), so memory stays flat whatever the blob's size.

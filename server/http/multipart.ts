@@ -1,9 +1,21 @@
 /**
  * Reading uploaded files from multipart requests (field names from the spec: `upload` for bulk
- * uploads and imports). Undecodable bodies become the spec's 'Unexpected end of multipart data'
- * validation error, which the screens show as a size-limit message.
+ * uploads and imports). The body is parsed as it streams in (busboy): each file goes straight to
+ * a temporary file in the blob store's tmp folder and is hashed on the way, so the serving thread
+ * never holds or hashes a whole upload in one piece, and the upload limit answers 413 as soon as
+ * the body passes it (chunked bodies included), before the rest is read. Temporary files are
+ * removed when the request ends (see `disposeUploads`). Undecodable bodies become the spec's
+ * 'Unexpected end of multipart data' validation error.
  */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
 import type { H3Event } from 'h3';
+import type { AppContext } from '../context.js';
 import { TooLargeError, ValidationError } from '../errors.js';
 
 export interface UploadedFile {
@@ -11,42 +23,198 @@ export interface UploadedFile {
   bytes: Uint8Array;
 }
 
-/** The whole multipart form. */
-export async function readForm(event: H3Event, maxBytes: number): Promise<FormData> {
+/** A file of a multipart form, already on disk: its temporary path, sha256 (hex) and size in bytes. */
+export interface StagedUpload {
+  field: string;
+  fileName: string;
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+/** The text fields and staged files of one multipart request. */
+export class UploadForm {
+  constructor(
+    private readonly fields: Map<string, string[]>,
+    readonly files: StagedUpload[],
+  ) {}
+
+  /** The first value of a text field, or null. */
+  get(name: string): string | null {
+    return this.fields.get(name)?.[0] ?? null;
+  }
+
+  /** true when a text field or a file field of this name was sent. */
+  has(name: string): boolean {
+    return this.fields.has(name) || this.files.some((f) => f.field === name);
+  }
+
+  /**
+   * The staged files of one field, in order.
+   * @throws ValidationError when the field came as text: its part named a file the parser could
+   *   not read (an unescaped quote in `filename="..."`)
+   */
+  staged(field: string): StagedUpload[] {
+    const files = this.files.filter((f) => f.field === field);
+    if (!files.length && this.fields.has(field))
+      throw new ValidationError(
+        `The file in the upload's '${field}' part has a file name that cannot be read: a quote, CR or LF in a file name must be sent as %22, %0D or %0A, as browsers do`,
+      );
+    return files;
+  }
+}
+
+const CLEANUP = Symbol('uploads');
+const MAX_FIELDS = 100;
+const MAX_FIELD_BYTES = 1024 * 1024;
+/**
+ * How much of an upload may wait in memory between the socket, the parser and the file. Small
+ * buffers (Node's 16-64 KiB) make every few KiB wait for a disk write to come back through the
+ * event loop, which starves an upload while the server answers many other calls.
+ */
+const BUFFER_BYTES = 4 * 1024 * 1024;
+// characters a file name may not carry: control characters (CR, LF ...) and path separators
+const BAD_NAME = /[\u0000-\u001f\u007f/\\]/;
+
+/** The request body as a Node stream (the Node request itself when served by Node). */
+function bodyStream(event: H3Event): Readable {
+  const node = (event as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  if (node) return node;
+  const body = event.req.body;
+  if (!body) throw new ValidationError('Unexpected end of multipart data');
+  return Readable.fromWeb(body as import('node:stream/web').ReadableStream);
+}
+
+/**
+ * Reads a multipart form, streaming each file to a temporary file in the blob store's tmp folder
+ * (same filesystem, so an import can move it into the store without copying).
+ * The limit on the whole body (and on each file) is `ctx.config.maxUploadBytes`; passing it
+ * answers 413 at once.
+ * @throws TooLargeError (413) over the limit; ValidationError for a body that is not multipart,
+ *   is malformed or truncated, or names a file with control characters
+ */
+export async function readForm(event: H3Event, ctx: AppContext): Promise<UploadForm> {
+  const maxBytes = ctx.config.maxUploadBytes;
   const length = Number(event.req.headers.get('content-length') ?? 0);
   if (length > maxBytes) throw new TooLargeError(maxBytes);
   const type = event.req.headers.get('content-type') ?? '';
   if (!type.startsWith('multipart/form-data')) throw new ValidationError('Expected a multipart/form-data upload');
-  let form: FormData;
+  const staged: StagedUpload[] = [];
+  (event.context as Record<symbol, StagedUpload[]>)[CLEANUP] = staged;
+  const fields = new Map<string, string[]>();
+  let parser: busboy.Busboy;
   try {
-    form = await event.req.formData();
+    parser = busboy({
+      headers: { 'content-type': type },
+      limits: { fileSize: maxBytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      highWaterMark: BUFFER_BYTES,
+      fileHwm: BUFFER_BYTES,
+      defParamCharset: 'utf8',
+    });
   } catch {
     throw new ValidationError('Unexpected end of multipart data');
   }
-  // a request without content-length (chunked) is measured once read
-  let total = 0;
-  for (const [, value] of form) if (typeof value !== 'string') total += value.size;
-  if (total > maxBytes) throw new TooLargeError(maxBytes);
-  return form;
+  const source = bodyStream(event);
+  let received = 0;
+  let failure: Error | undefined;
+  const writes: Promise<void>[] = [];
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const fail = (err: Error) => {
+    if (failure) return;
+    failure = err;
+    source.unpipe(parser);
+    source.resume(); // let the rest of the body drain without keeping it
+    parser.destroy();
+    finish();
+  };
+  source.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) fail(new TooLargeError(maxBytes));
+  });
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated) return fail(new ValidationError(`The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes`));
+    fields.set(name, [...(fields.get(name) ?? []), value]);
+  });
+  parser.on('fieldsLimit', () => fail(new ValidationError(`The form has more than ${MAX_FIELDS} fields`)));
+  parser.on('file', (field, stream, info) => {
+    stream.on('error', () => {}); // a failed upload is reported once, by `fail`
+    // browsers send '"', CR and LF of a file name as %22, %0D and %0A (HTML's multipart encoding)
+    const fileName = (info.filename ?? '').replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+    if (BAD_NAME.test(fileName)) {
+      stream.resume();
+      return fail(
+        new ValidationError(
+          `The file name ${JSON.stringify(fileName)} contains a line break, control character or path separator; rename the file and upload it again`,
+        ),
+      );
+    }
+    const path = ctx.blobs.tmpPath('.upload');
+    const hash = createHash('sha256');
+    const entry: StagedUpload = { field, fileName, path, sha256: '', size: 0 };
+    staged.push(entry);
+    stream.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      entry.size += chunk.length;
+    });
+    stream.on('limit', () => fail(new TooLargeError(maxBytes, fileName || 'File')));
+    writes.push(
+      pipeline(stream, createWriteStream(path, { highWaterMark: BUFFER_BYTES })).then(
+        () => {
+          entry.sha256 = hash.digest('hex');
+        },
+        (err: Error) => fail(err),
+      ),
+    );
+  });
+  parser.on('close', () => finish());
+  parser.on('error', (err: Error) => fail(err));
+  source.on('error', (err) => fail(err));
+  source.on('aborted', () => fail(new ValidationError('Unexpected end of multipart data')));
+  source.pipe(parser);
+  await finished;
+  await Promise.allSettled(writes);
+  if (failure) {
+    await disposeUploads(event);
+    if (failure instanceof TooLargeError || failure instanceof ValidationError) throw failure;
+    throw new ValidationError('Unexpected end of multipart data', [failure.message]);
+  }
+  return new UploadForm(fields, staged);
 }
 
-/** Files of one field, in order. */
-export async function filesOf(form: FormData, field: string): Promise<UploadedFile[]> {
-  const out: UploadedFile[] = [];
-  for (const value of form.getAll(field)) {
-    if (typeof value === 'string') continue;
-    out.push({ fileName: value.name, bytes: new Uint8Array(await value.arrayBuffer()) });
-  }
-  return out;
+/** Removes the temporary files of a request's multipart form (no-op when there was none). */
+export async function disposeUploads(event: H3Event): Promise<void> {
+  const context = event.context as Record<symbol, StagedUpload[] | undefined>;
+  const staged = context[CLEANUP];
+  if (!staged) return;
+  context[CLEANUP] = undefined;
+  await Promise.all(staged.map((f) => rm(f.path, { force: true })));
+}
+
+/**
+ * The error for a form without a file in `field`. A part whose `filename="..."` holds an
+ * unescaped quote, CR or LF cannot be read at all, so the message says how to send one.
+ */
+export function noFileError(field: string, what = 'file'): ValidationError {
+  return new ValidationError(
+    `No ${what} was uploaded (multipart field '${field}'); a quote, CR or LF in a file name must be sent as %22, %0D or %0A, as browsers do`,
+  );
+}
+
+/** Files of one field, in order, with their bytes read back (for small files: csv, mappings). */
+export async function filesOf(form: UploadForm, field: string): Promise<UploadedFile[]> {
+  return Promise.all(form.staged(field).map(async (f) => ({ fileName: f.fileName, bytes: new Uint8Array(await readFile(f.path)) })));
 }
 
 /**
  * Exactly one file from a field.
  * @throws ValidationError when there is none or more than one
  */
-export async function singleFile(form: FormData, field: string, what = 'file'): Promise<UploadedFile> {
+export async function singleFile(form: UploadForm, field: string, what = 'file'): Promise<UploadedFile> {
   const files = await filesOf(form, field);
-  if (!files.length) throw new ValidationError(`No ${what} was uploaded (multipart field '${field}')`);
+  if (!files.length) throw noFileError(field, what);
   if (files.length > 1) throw new ValidationError(`Only one ${what} can be uploaded at a time (got ${files.length})`);
   return files[0];
 }

@@ -56,7 +56,9 @@ describe('PowerBI inputs over HTTP', () => {
     const xlsx = await saveForm({ pbiInputsTypes: 'audit_team' }, { name: 'team.xlsx', text: TEAM });
     expect(xlsx.body.errors).toEqual(['PowerBI inputs take .csv files only']);
     const none = await saveForm({ pbiInputsTypes: 'audit_team' });
-    expect(none.body.message).toBe("No csv file was uploaded (multipart field 'upload')");
+    expect(none.body.message).toBe(
+      "No csv file was uploaded (multipart field 'upload'); a quote, CR or LF in a file name must be sent as %22, %0D or %0A, as browsers do",
+    );
   });
 
   it('answers 409 while PowerBI inputs are off', async () => {

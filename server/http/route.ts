@@ -1,7 +1,8 @@
 /**
  * Route definitions: each API route names its method, path, permission group and zod schemas, and
  * calls one service. `mountRoutes` wraps every handler with token checks, input validation, the
- * envelope, error mapping and request logging; the same definitions feed the OpenAPI document.
+ * envelope and error mapping, and notes the route and user for the request log; the same
+ * definitions feed the OpenAPI document.
  */
 import type { H3, H3Event } from 'h3';
 import { getRouterParams } from 'h3';
@@ -9,10 +10,12 @@ import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.js';
 import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
+import { disposeUploads } from './multipart.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
 import type { EncodedPayload } from '../threads/encoded.js';
 import { errorResponse, ok, okSerialized } from './envelope.js';
+import { noteRequest } from './request-log.js';
 
 export interface ApiRequest<B = unknown, Q = unknown> {
   ctx: AppContext;
@@ -86,10 +89,51 @@ function zodErrors(error: z.ZodError, where: string): string[] {
   return error.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`);
 }
 
+/** JSON bodies nested deeper than this are refused (a parser or validator would recurse that deep). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Reads the body as text, stopping with 413 as soon as it passes `limit` bytes (chunked bodies included). */
+async function readText(event: H3Event, limit: number): Promise<string> {
+  const body = event.req.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new TooLargeError(limit, 'The request body');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The deepest nesting of arrays and objects in JSON text (strings skipped), stopping past `max`. */
+function jsonDepth(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return depth;
+}
+
 async function readJson(event: H3Event, limit: number): Promise<unknown> {
-  const text = await event.req.text();
-  if (Buffer.byteLength(text) > limit) throw new TooLargeError(limit);
+  const text = await readText(event, limit);
   if (!text.trim()) return {};
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ValidationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch {
@@ -117,7 +161,6 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
     const path = fullPath(def);
     const method = def.method.toLowerCase() as 'get' | 'post' | 'delete';
     app[method](path, async (event) => {
-      const started = performance.now();
       const url = new URL(event.req.url);
       let userId: number | undefined;
       let response: Response;
@@ -149,11 +192,10 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
               : ok(result);
       } catch (err) {
         response = errorResponse(err, ctx.log, { route: path, method: def.method });
+      } finally {
+        if (def.multipart) await disposeUploads(event);
       }
-      ctx.log.info(
-        { userId, method: def.method, route: path, url: url.pathname, status: response.status, ms: Math.round(performance.now() - started) },
-        'request',
-      );
+      noteRequest(event, { route: path, userId });
       return response;
     });
   }

@@ -14,7 +14,8 @@ import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveIn
 import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';
 import { listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
 import { parseMappingFile } from '../services/mappings/mappings.js';
-import { checkSdmFile, prepareSdmFundRequests, readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
+import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
+import { prepareSdmFundRequests, readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
 
 /** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
 export const diagnostics = { enabled: false };
@@ -28,7 +29,7 @@ export const tasks = {
   'bulk-upload.prepare-upload': (ctx: AppContext, fileName: string, bytes: Uint8Array) => prepareBulkUpload(ctx, fileName, bytes),
   'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),
   'sdm-upload.read-mappings': (_ctx: AppContext, files: UploadedCsv[]) => readMappingFiles(files),
-  'sdm-upload.check-file': (ctx: AppContext, type: 'FundRequest' | 'SDM', file: UploadedCsv) => checkSdmFile(ctx, type, file),
+  'sdm-upload.check-file': (ctx: AppContext, file: SdmFileToCheck) => checkSdmFile(ctx, file),
   'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
     prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),

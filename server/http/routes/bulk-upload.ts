@@ -25,7 +25,7 @@ export const bulkUploadRoutes = [
     multipart: true,
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     handler: async ({ ctx, event }) => {
-      const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
+      const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
       return new SerializedPayload({ encoded: await validateBulkUploadEncoded(ctx, file.fileName, file.bytes) });
     },
   }),
@@ -46,7 +46,7 @@ export const bulkUploadRoutes = [
     multipart: true,
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
     handler: async ({ ctx, user, event }) => {
-      const file = await singleFile(await readForm(event, ctx.config.maxUploadBytes), 'upload', '.csv file');
+      const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
       return uploadAndSaveBulkOffThread(ctx, user, file.fileName, file.bytes);
     },
   }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
 import { importFile, listImports } from '../../services/imports/imports.js';
-import { filesOf, readForm } from '../multipart.js';
+import { noFileError, readForm } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
 export const importRoutes = [
@@ -16,12 +16,12 @@ export const importRoutes = [
       "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
     handler: async ({ ctx, user, event }) => {
       // an over-size request is answered as the file-too-large response (413, spec section 8)
-      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const form = await readForm(event, ctx);
       const administrator = form.get('administrator');
       if (typeof administrator !== 'string' || !administrator) throw new ValidationError('Choose an administrator before importing files');
-      const files = [...(await filesOf(form, 'upload')), ...(await filesOf(form, 'files'))];
-      if (!files.length) throw new ValidationError("No file was uploaded (multipart field 'upload')");
-      return files.map((f) => importFile(ctx, { administratorCode: administrator, fileName: f.fileName, bytes: f.bytes, userId: user.id, source: 'upload' }));
+      const files = [...form.staged('upload'), ...form.staged('files')];
+      if (!files.length) throw noFileError('upload');
+      return files.map((f) => importFile(ctx, { administratorCode: administrator, fileName: f.fileName, staged: f, userId: user.id, source: 'upload' }));
     },
   }),
   defineRoute({

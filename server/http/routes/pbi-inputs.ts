@@ -38,7 +38,7 @@ export const pbiInputRoutes = [
     multipart: true,
     summary: `Save a PowerBI input csv (multipart: 'pbiInputsTypes' = input type code, one .csv in 'upload'): checked against the type's columns, stored, given a file token -> ${ROW} + {token (shown once), url}`,
     handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const form = await readForm(event, ctx);
       const type = form.get('pbiInputsTypes');
       const file = await singleFile(form, form.has('file') ? 'file' : 'upload', 'csv file');
       const base = ctx.config.publicUrl ?? new URL(event.req.url).origin;

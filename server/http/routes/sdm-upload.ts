@@ -8,13 +8,13 @@ import {
   validateMappingFilesOffThread,
 } from '../../services/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
-import { filesOf, readForm, singleFile } from '../multipart.js';
+import { filesOf, readForm, singleFile, type UploadForm } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
 const id = z.coerce.number().int().positive();
 
 /** Mapping files of a multipart form (field 'mappings', also 'files' or 'upload'). */
-async function mappingFiles(form: FormData) {
+async function mappingFiles(form: UploadForm) {
   return [...(await filesOf(form, 'mappings')), ...(await filesOf(form, 'files')), ...(await filesOf(form, 'upload'))];
 }
 
@@ -44,7 +44,7 @@ export const sdmUploadRoutes = [
     multipart: true,
     summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
     handler: async ({ ctx, event }) => {
-      const files = await mappingFiles(await readForm(event, ctx.config.maxUploadBytes));
+      const files = await mappingFiles(await readForm(event, ctx));
       if (!files.length) throw new ValidationError('In order to validate, upload mapping files');
       return validateMappingFilesOffThread(ctx, files);
     },
@@ -57,7 +57,7 @@ export const sdmUploadRoutes = [
     multipart: true,
     summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
     handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const form = await readForm(event, ctx);
       const code = String(form.get('code') ?? '').trim();
       if (!code) throw new ValidationError('Choose or create a TPA');
       let touched: unknown;
@@ -82,7 +82,7 @@ export const sdmUploadRoutes = [
     multipart: true,
     summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)',
     handler: async ({ ctx, event }) => {
-      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const form = await readForm(event, ctx);
       const sdmUploadId = Number(form.get('sdmUploadId'));
       if (!Number.isInteger(sdmUploadId) || sdmUploadId <= 0) throw new ValidationError('sdmUploadId is required');
       return addSdmFileOffThread(ctx, { sdmUploadId, file: await singleFile(form, 'upload', '.csv file') });

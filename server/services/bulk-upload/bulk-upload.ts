@@ -203,7 +203,7 @@ export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: Bul
  * Rows validated as new whose request was saved by someone else since (while the rows were being
  * validated in a pool thread) become duplicates of it, as validation would have found them.
  */
-function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
+function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave, ownIds: ReadonlySet<number>): void {
   const open = prepared.validated.filter((v) => v.uniqueKey && v.duplicateOfId === null);
   if (!open.length) return;
   const since = tx
@@ -213,7 +213,7 @@ function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
     .where(and(gt(fundRequests.id, prepared.lastFundId), ne(fundRequests.status, 'Deleted')))
     .all();
   if (!since.length) return;
-  const keys = new Map(since.map((e) => [`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id]));
+  const keys = new Map(since.filter((e) => !ownIds.has(e.id)).map((e) => [`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id]));
   for (const v of open) {
     const id = keys.get(v.uniqueKey!);
     if (id === undefined) continue;
@@ -223,7 +223,8 @@ function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave): void {
 }
 
 /**
- * The writing half of `saveBulkFunds`: saves prepared rows in one transaction (see there).
+ * The writing half of `saveBulkFunds`: saves prepared rows in one transaction (see there), then
+ * tells watchers and re-matches files delivered before their fund requests existed.
  * @param input the funds as sent, in the order `prepareBulkSave` validated them
  */
 export function commitBulkSave(
@@ -233,11 +234,63 @@ export function commitBulkSave(
   prepared: PreparedBulkSave,
   opts: BulkSaveOptions,
 ): { saved: SavedFund[]; failed: FailedFund[] } {
+  const result = commitBulkRows(ctx, user, input, prepared, opts);
+  afterBulkSave(ctx, prepared, result.saved);
+  return result;
+}
+
+/** Rows a bulk save writes in one transaction before letting other work run (`commitBulkSaveInTurns`). */
+export const BULK_ROWS_PER_TURN = 500;
+
+/**
+ * `commitBulkSave` for large files on a thread that serves other requests: the rows are written
+ * `rowsPerTurn` to a transaction, with a turn of the event loop between transactions (10,000 rows
+ * in one transaction held the thread ~1.6 s). Each transaction checks again for requests saved
+ * since validation, so the outcome per row is the one a single transaction gives.
+ */
+export async function commitBulkSaveInTurns(
+  ctx: AppContext,
+  user: User,
+  input: BulkSaveInput,
+  prepared: PreparedBulkSave,
+  opts: BulkSaveOptions,
+  rowsPerTurn = BULK_ROWS_PER_TURN,
+): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
+  const saved: SavedFund[] = [];
+  const failed: FailedFund[] = [];
+  // requests this save made in its earlier transactions are not duplicates to check again
+  const ownIds = new Set<number>();
+  for (let i = 0; i < prepared.validated.length; i += rowsPerTurn) {
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    const part = commitBulkRows(
+      ctx,
+      user,
+      { ...input, funds: input.funds.slice(i, i + rowsPerTurn) },
+      { ...prepared, validated: prepared.validated.slice(i, i + rowsPerTurn) },
+      opts,
+      ownIds,
+    );
+    for (const x of part.saved) ownIds.add(x.id);
+    saved.push(...part.saved);
+    failed.push(...part.failed);
+  }
+  afterBulkSave(ctx, prepared, saved);
+  return { saved, failed };
+}
+
+function commitBulkRows(
+  ctx: AppContext,
+  user: User,
+  input: BulkSaveInput,
+  prepared: PreparedBulkSave,
+  opts: BulkSaveOptions,
+  ownIds: ReadonlySet<number> = new Set(),
+): { saved: SavedFund[]; failed: FailedFund[] } {
   const { requestDate, validated } = prepared;
   const saved: SavedFund[] = [];
   const failed: FailedFund[] = [];
   ctx.db.transaction((tx) => {
-    recheckDuplicates(tx, prepared);
+    recheckDuplicates(tx, prepared, ownIds);
     validated.forEach((v, i) => {
       const faults = [...v.faults];
       const row = input.funds[i];
@@ -248,6 +301,8 @@ export function commitBulkSave(
           faults.push({
             column: 'fundShortCode',
             message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite`,
+            id: existing.id,
+            type: 'Duplicate Fund',
           });
         else if (!edit.rowsEditable)
           faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
@@ -287,12 +342,14 @@ export function commitBulkSave(
       saved.push({ ...v.values, id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
     });
   });
-  if (saved.length) {
-    ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
-    // files that matched no fund request may match one of these now
-    for (const adminId of new Set(validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null))) rematchUnmatched(ctx, adminId);
-  }
   return { saved, failed };
+}
+
+function afterBulkSave(ctx: AppContext, prepared: PreparedBulkSave, saved: SavedFund[]): void {
+  if (!saved.length) return;
+  ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+  // files that matched no fund request may match one of these now
+  for (const adminId of new Set(prepared.validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null))) rematchUnmatched(ctx, adminId);
 }
 
 function codesOf(v: ValidatedRow) {

@@ -1,13 +1,22 @@
 /**
  * Bulk upload for requests: the same services as bulk-upload.ts, with the CSV parsing and the
  * validation of every row done in the parse pool (server/threads/pools.ts) and only the saving
- * transaction on the calling thread.
+ * transactions on the calling thread (a large file's rows a few hundred to a transaction, with
+ * other requests answered between them).
  */
 import type { AppContext } from '../../context.js';
 import type { EncodedPayload } from '../../threads/encoded.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
-import { AUDITOR_UPLOAD, commitBulkSave, type BulkSaveInput, type BulkSaveOptions, type FailedFund, type SavedFund } from './bulk-upload.js';
+import {
+  AUDITOR_UPLOAD,
+  commitBulkSave,
+  commitBulkSaveInTurns,
+  type BulkSaveInput,
+  type BulkSaveOptions,
+  type FailedFund,
+  type SavedFund,
+} from './bulk-upload.js';
 
 /**
  * `validateBulkUpload` in the parse pool (delivery `POST funds/upload`), answered as the response's bytes (plain and gzip) made
@@ -38,5 +47,5 @@ export async function uploadAndSaveBulkOffThread(
 ): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
   const file = movable(bytes);
   const { input, prepared, totalRows } = await runTask(ctx, 'parse', 'bulk-upload.prepare-upload', [fileName, file.bytes], file.transfer);
-  return { ...commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD), totalRows };
+  return { ...(await commitBulkSaveInTurns(ctx, user, input, prepared, AUDITOR_UPLOAD)), totalRows };
 }

@@ -44,7 +44,14 @@ export function administratorByCode(ctx: AppContext, code: string | null | undef
 }
 
 /** The content of a file to import: bytes in memory, or a file on disk (copied in chunks). */
-export type ImportContent = { bytes: Uint8Array; path?: undefined } | { path: string; bytes?: undefined };
+/**
+ * A file's content: its bytes, a file to copy (`path`), or an upload already streamed to the blob
+ * store's tmp folder and hashed on the way (`staged`: moved into the store, not read again).
+ */
+export type ImportContent =
+  | { bytes: Uint8Array; path?: undefined; staged?: undefined }
+  | { path: string; bytes?: undefined; staged?: undefined }
+  | { staged: { path: string; sha256: string; size: number }; bytes?: undefined; path?: undefined };
 
 /**
  * Stores one file and queues its identification. A file given by `path` is hashed and copied in
@@ -59,9 +66,13 @@ export function importFile(
 ): ImportView {
   const admin = administratorByCode(ctx, input.administratorCode);
   if (!input.fileName.trim()) throw new ValidationError('The file has no name');
-  const size = input.bytes ? input.bytes.byteLength : statSync(input.path).size;
+  const size = input.bytes ? input.bytes.byteLength : input.staged ? input.staged.size : statSync(input.path).size;
   if (size === 0) throw new ValidationError(`${input.fileName}: the file is empty`);
-  const blob = input.bytes ? ctx.blobs.put(input.bytes) : ctx.blobs.putFile(input.path);
+  const blob = input.bytes
+    ? ctx.blobs.put(input.bytes)
+    : input.staged
+      ? ctx.blobs.putStaged(input.staged.path, input.staged.sha256, input.staged.size)
+      : ctx.blobs.putFile(input.path);
   const earlier = ctx.db
     .select()
     .from(importFiles)

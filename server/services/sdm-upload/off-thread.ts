@@ -47,7 +47,7 @@ export async function createSdmUploadOffThread(ctx: AppContext, user: User, inpu
 export async function addSdmFileOffThread(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
   const started = startSdmFile(ctx, input);
   const file = movable(input.file.bytes);
-  const errors = await runTask(ctx, 'parse', 'sdm-upload.check-file', [started.type, { fileName: input.file.fileName, bytes: file.bytes }], file.transfer);
+  const errors = await runTask(ctx, 'parse', 'sdm-upload.check-file', [{ ...started.check, fileName: input.file.fileName, bytes: file.bytes }], file.transfer);
   return finishSdmFile(ctx, started, errors);
 }
 

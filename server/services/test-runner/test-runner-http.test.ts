@@ -65,7 +65,7 @@ describe('test runner API', () => {
       ['2', true],
     ]);
     expect(tests[1].steps.find((s: any) => s.stepId === 'load-mappings').payload.source).toBe('production');
-    expect(tests[1].steps.find((s: any) => s.stepId === 'calculations').payload).toMatchObject({ status: 'pass', nav: 41349926.01 });
+    expect(tests[1].steps.find((s: any) => s.stepId === 'calculations').payload).toMatchObject({ status: 'warning', nav: 41349926.01 });
     expect(events.filter((e) => e.id === run.id).map((e) => e.status)).toEqual(expect.arrayContaining(['pending', 'running', 'done']));
   }, 30_000);
 
@@ -104,7 +104,10 @@ describe('test runner API', () => {
     const stoppedPending = await api.post('dev-tools/test-runner/test/stop', { id: second.id }, token);
     expect(stoppedPending.body.payload.status).toBe('suspended');
     expect((await waitForRun(ctx, first.id)).status).toBe('suspended');
-    expect(await waitForRun(ctx, second.id)).toMatchObject({ status: 'suspended', results: null });
+    // the second run is stopped before any of its cases ran (its job may have just started it)
+    const stoppedSecond = await waitForRun(ctx, second.id);
+    expect(stoppedSecond.status).toBe('suspended');
+    expect(Object.keys((stoppedSecond.results as { reports?: object } | null)?.reports ?? {})).toEqual([]);
     const again = await api.post('dev-tools/test-runner/test/stop', { id: first.id }, token);
     expect(again.status).toBe(409);
   }, 30_000);
