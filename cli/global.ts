@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { bootstrap } from '../server/bootstrap.js';
 import { createContext, type AppContext } from '../server/context.js';
 import type { ConfigInput } from '../server/config.js';
+import { requireDataDir } from '../server/data-dir.js';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -17,10 +18,11 @@ export function globals(cmd: Command): GlobalOptions {
 }
 
 /**
- * Opens the local data directory (migrating and bootstrapping it like `serve` does: reference data,
+ * Opens the local data directory, which must exist (migrating and bootstrapping it like `serve` does: reference data,
  * first administrator, demo data on first use); logs go to its log file only.
  */
 export async function openLocal(opts: GlobalOptions, flags: ConfigInput = {}): Promise<AppContext> {
+  requireDataDir(opts.dataDir);
   const ctx = await createContext({ dataDir: opts.dataDir, flags, terminalLog: false });
   try {
     bootstrap(ctx);

@@ -3,6 +3,8 @@
  * tables; errors print one clear line (and the next step to take) on stderr and set the exit code.
  */
 import { ConfigError } from '../server/config.js';
+import { MissingDataDirError } from '../server/data-dir.js';
+import { SchemaTooNewError } from '../server/db/client.js';
 import { AppError } from '../server/errors.js';
 
 /** Exit codes (docs/cli.md). */
@@ -23,6 +25,9 @@ export function exitCodeOf(err: unknown): number {
 /** The next step to take after an error, by its kind. */
 export function nextStep(err: unknown): string {
   if (err instanceof ConfigError) return 'fix the setting (docs/configuration.md lists every setting and where to set it)';
+  if (err instanceof MissingDataDirError) return 'give the right --data-dir, or create the data directory with `fund-audit init`';
+  if (err instanceof SchemaTooNewError)
+    return 'run the newer Fund Audit that upgraded this database, or restore a backup taken with this version (fund-audit restore)';
   if (err instanceof AppError) {
     if (err.status === 401) return 'pass --token KEY (an API key or session token) or set FUND_AUDIT_TOKEN, and check it has not expired';
     if (err.status === 403) return 'ask an administrator for a role that may do this';

@@ -30,7 +30,8 @@ export interface AppContext {
  * @param opts.dataDir data directory (created when missing)
  * @param opts.flags configuration given on the command line
  * @param opts.config a complete configuration (tests), skipping file/env loading
- * @param opts.terminalLog print logs on the terminal (default: stdout is a TTY)
+ * @param opts.terminalLog log to stdout, as `serve` and `worker` do (default true)
+ * @param opts.rotateLog with terminalLog, rotate the log file (default true: `serve`; a `worker` beside it only appends)
  * @throws ConfigError for a bad setting; Error when the database cannot be opened or migrated
  */
 export async function createContext(opts: {
@@ -39,9 +40,19 @@ export async function createContext(opts: {
   config?: AppConfig;
   env?: NodeJS.ProcessEnv;
   terminalLog?: boolean;
+  rotateLog?: boolean;
 }): Promise<AppContext> {
   const config = opts.config ?? loadConfig({ dataDir: opts.dataDir, flags: opts.flags, env: opts.env });
-  const log = createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: opts.terminalLog });
+  // a server (terminal logging) owns the log file and rotates it; others append
+  const terminal = opts.terminalLog !== false;
+  const log = createLogger({
+    dataDir: config.dataDir,
+    level: config.logLevel,
+    terminal,
+    file: config.logFile,
+    rotateSize: terminal && opts.rotateLog !== false ? config.logFileMaxSize : undefined,
+    keep: config.logFileKeep,
+  });
   const { db, sqlite, schemaVersion, applied, backup } = await openDb(config.dataDir, config.dbName);
   if (applied) log.info({ applied, schemaVersion, backup }, 'database schema upgraded');
   const closing: Array<() => void> = [];

@@ -1,15 +1,36 @@
 /** `fund-audit serve`: the server with the UI on the data directory's SQLite database. */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError, type AppConfig } from '../../server/config.js';
 import { bootstrap } from '../../server/bootstrap.js';
 import { createContext } from '../../server/context.js';
 import { startServer } from '../../server/http/server.js';
+import { publicBaseUrl } from '../../server/public-url.js';
+import { startBackupSchedule } from '../../server/services/backup/schedule.js';
+import { setWorkerProbe } from '../../server/services/health/health.js';
 import { registerNode } from '../../server/jobs/nodes.js';
 import { tailEventsFromDb } from '../../server/jobs/relay.js';
 import { startRuntime } from '../../server/runtime.js';
 import { recoverInterruptedRuns } from '../../server/services/test-runner/test-runner.js';
+import { queueDueDemoDeliveries } from '../../server/services/demo/deliveries.js';
 import { appVersion } from '../../server/paths.js';
 import { signinLink } from '../../server/services/auth/session.js';
 import { globals } from '../global.js';
+
+/** The TLS files of the configuration, checked. @throws ConfigError when only one is set or a file is missing */
+function tlsFiles(config: AppConfig): { cert: string; key: string } | undefined {
+  const { tlsCert, tlsKey } = config;
+  if (!tlsCert && !tlsKey) return undefined;
+  if (!tlsCert || !tlsKey) throw new ConfigError(`TLS needs both tlsCert and tlsKey (--tls-cert and --tls-key); only ${tlsCert ? 'tlsCert' : 'tlsKey'} is set`);
+  for (const [name, file] of [
+    ['tlsCert', tlsCert],
+    ['tlsKey', tlsKey],
+  ]) {
+    if (!existsSync(file)) throw new ConfigError(`${name}: the file ${file} does not exist`);
+  }
+  return { cert: resolve(tlsCert), key: resolve(tlsKey) };
+}
 
 export function registerServe(program: Command): void {
   program
@@ -23,6 +44,8 @@ export function registerServe(program: Command): void {
     .option('--demo', 'enable demo mode')
     .option('--dev-tools', 'enable developer tools')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .option('--tls-cert <file>', 'TLS certificate (PEM) to serve HTTPS; with --tls-key')
+    .option('--tls-key <file>', 'TLS private key (PEM) to serve HTTPS; with --tls-cert')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1; 0 runs no jobs here)')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
@@ -37,27 +60,37 @@ export function registerServe(program: Command): void {
           demo: opts.demo,
           devToolsEnabled: opts.devTools,
           workers: opts.workers,
+          tlsCert: opts.tlsCert,
+          tlsKey: opts.tlsKey,
         },
       });
+      const tls = tlsFiles(ctx.config);
       // refuses at once when another server uses the data directory, before anything is changed
       const node = registerNode(ctx, 'serve', { workers: ctx.config.workers });
       const boot = bootstrap(ctx);
+      // the demo deliveries of a first start are queued here, run by the job threads started below
+      const demoFiles = queueDueDemoDeliveries(ctx, boot.admin.id);
       recoverInterruptedRuns(ctx);
       const runtime = startRuntime(ctx, { nodeId: node.id });
+      setWorkerProbe(ctx, { expected: ctx.config.workers, running: () => runtime.threads.threadIds().length });
+      const stopBackups = startBackupSchedule(ctx);
       const untail = tailEventsFromDb(ctx, node.id);
-      const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port });
+      const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port, tls });
       node.setUrl(server.url);
-      const base = ctx.config.publicUrl ?? server.url;
+      const { url: base, note } = publicBaseUrl(ctx.config, server);
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
+      if (note) lines.push(note);
       if (opts.signinLink !== false) {
         const link = signinLink(ctx, boot.admin, base);
         lines.push(`Sign in as ${boot.admin.email} with this one-time link (valid until ${link.expiresAt}):`, `  ${link.url}`);
       }
       if (boot.demoSeeded) lines.push('Demo data loaded.');
+      if (demoFiles) lines.push(`${demoFiles} demo files are going through the pipeline: open a fund for its work papers.`);
       process.stdout.write(lines.join('\n') + '\n');
       ctx.log.info({ url: server.url, dataDir: ctx.config.dataDir, workers: ctx.config.workers, node: node.id }, 'server started');
       const stop = async (signal: string) => {
         ctx.log.info({ signal }, 'server stopping');
+        stopBackups?.();
         await server.close();
         untail();
         await runtime.stop();

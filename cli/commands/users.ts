@@ -4,6 +4,7 @@ import { ROLES } from '../../server/db/schema/index.js';
 import { sessionUser, signinLink } from '../../server/services/auth/session.js';
 import { generateServiceKey, SERVICE_USERS } from '../../server/services/dev-tools/keys.js';
 import { addUser, ensureAdmin, getUserByEmail, listUsers } from '../../server/services/users/users.js';
+import { publicBaseUrl } from '../../server/public-url.js';
 import { globals, openLocal } from '../global.js';
 import { output } from '../output.js';
 import { showTable } from '../ui/reporter.js';
@@ -57,13 +58,13 @@ export function registerUsers(program: Command): void {
     .command('link')
     .description('Print a new one-time sign-in link for a user')
     .argument('<email>', 'the user e-mail address')
-    .option('--base-url <url>', 'server base URL (default: publicUrl, else http://<host>:<port>)')
+    .option('--base-url <url>', 'server base URL (default: publicUrl, else http://<host>:<port>, with this machine name for 0.0.0.0)')
     .action(async (email: string, opts, cmd: Command) => {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
         const user = getUserByEmail(ctx, email);
-        const base = opts.baseUrl ?? ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+        const base = opts.baseUrl ?? publicBaseUrl(ctx.config).url;
         const link = signinLink(ctx, user, base);
         output(link, !!g.json, () => process.stdout.write(`${link.url}\n(one-time link for ${user.email}, valid until ${link.expiresAt})\n`));
       } finally {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createContext } from '../../server/context.js';
+import { requireDataDir } from '../../server/data-dir.js';
 import { NotFoundError } from '../../server/errors.js';
 import { registerNode } from '../../server/jobs/nodes.js';
 import { relayEventsToDb } from '../../server/jobs/relay.js';
@@ -23,7 +24,8 @@ export function registerWorker(program: Command): void {
     .addHelpText('after', '\nExample:\n  fund-audit serve -d /srv/fund-audit &\n  fund-audit worker -d /srv/fund-audit --workers 4')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
-      const ctx = await createContext({ dataDir: g.dataDir, flags: { workers: opts.workers, logLevel: opts.logLevel } });
+      requireDataDir(g.dataDir);
+      const ctx = await createContext({ dataDir: g.dataDir, flags: { workers: opts.workers, logLevel: opts.logLevel }, rotateLog: false });
       if (!existsSync(join(ctx.config.dataDir, ctx.config.dbName)) || !ctx.db.$client.prepare('SELECT 1 FROM administrators LIMIT 1').get()) {
         ctx.close();
         throw new NotFoundError(

@@ -9,7 +9,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrationsDir } from '../paths.js';
+import { appVersion, migrationsDir } from '../paths.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -51,6 +51,12 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
   const migrations = readMigrationFiles({ migrationsFolder });
   sqlite.exec(`CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)`);
   const last = sqlite.prepare('SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1').get() as { created_at: number } | undefined;
+  try {
+    refuseNewerSchema(sqlite, migrations, file);
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
   const pending = migrations.filter((m) => !last || Number(last.created_at) < m.folderMillis);
   let backup: string | undefined;
   if (pending.length && existed && last) {
@@ -65,6 +71,28 @@ export async function openDb(dataDir: string, dbName: string, migrationsFolder =
   }
   const { schemaVersion, applied } = applyMigrations(sqlite, migrationsFolder);
   return { db, sqlite, schemaVersion, applied, backup };
+}
+
+/** Thrown when a database was written by a newer Fund Audit than the one opening it. */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError';
+}
+
+/**
+ * Refuses a database whose schema is newer than the migrations this program ships (it was opened
+ * by a newer version; using it could lose or corrupt data).
+ * @param migrations this program's migrations (oldest first)
+ * @throws SchemaTooNewError naming the database's schema version and the newest one known here
+ */
+export function refuseNewerSchema(sqlite: Database.Database, migrations: Array<{ folderMillis: number }>, file: string): void {
+  const row = sqlite.prepare('SELECT count(*) AS n, max(created_at) AS last FROM __drizzle_migrations').get() as { n: number; last: number | null };
+  const newest = migrations.at(-1)?.folderMillis ?? 0;
+  if (row.n > migrations.length || (row.last !== null && Number(row.last) > newest)) {
+    throw new SchemaTooNewError(
+      `The database ${file} has schema version ${row.n}, but Fund Audit ${appVersion()} knows schema versions up to ${migrations.length}: ` +
+        'it was upgraded by a newer Fund Audit. Run that version (or a newer one), or restore a backup taken with this one.',
+    );
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * Starts the HTTP + WebSocket server of a context on a host and port (0 picks a free port).
+ * Starts the HTTP(S) + WebSocket server of a context on a host and port (0 picks a free port), and
+ * the separate metrics listener when `metricsPort` is set.
  */
 import { serve } from 'crossws/server/node';
 import type { AppContext } from '../context.js';
 import { createApp } from './app.js';
+import { startMetricsServer } from './metrics.js';
 import { createSocketHooks } from './ws.js';
 
 export interface RunningServer {
@@ -14,7 +16,10 @@ export interface RunningServer {
 }
 
 /** Listens and resolves once the port is bound. */
-export async function startServer(ctx: AppContext, opts: { host: string; port: number; heartbeatMs?: number }): Promise<RunningServer> {
+export async function startServer(
+  ctx: AppContext,
+  opts: { host: string; port: number; heartbeatMs?: number; tls?: { cert: string; key: string } },
+): Promise<RunningServer> {
   const app = createApp(ctx);
   const socket = createSocketHooks(ctx, opts.heartbeatMs);
   const server = serve({
@@ -24,18 +29,24 @@ export async function startServer(ctx: AppContext, opts: { host: string; port: n
     port: opts.port,
     silent: true,
     gracefulShutdown: false,
+    tls: opts.tls,
   });
   await server.ready();
+  const metrics = await startMetricsServer(ctx);
   const address = server.node?.server?.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     close: async () => {
       socket.close();
       for (const peer of socket.peers) peer.close();
       await server.close(true);
+      if (metrics) {
+        metrics.closeAllConnections();
+        await new Promise<void>((resolve) => metrics.close(() => resolve()));
+      }
     },
   };
 }

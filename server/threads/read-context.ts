@@ -33,7 +33,7 @@ export function openReadContext(config: AppConfig): AppContext {
     config,
     db,
     sqlite,
-    log: createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: false }),
+    log: createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: false, file: config.logFile }),
     events: new EventBus(),
     blobs: new BlobStore(join(config.dataDir, 'blobs')),
     schemaVersion,

@@ -1,0 +1,67 @@
+/**
+ * Liveness and readiness of a running install. Live: the process answers. Ready: the database
+ * schema is the one this program ships (migrations done) and job workers are up, in this process
+ * (as many threads as configured) or, with `workers` 0 here, in another live process on the same
+ * data directory.
+ */
+import { hostname } from 'node:os';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { AppContext } from '../../context.js';
+import { nodes } from '../../db/schema/index.js';
+import { HEARTBEAT_MS } from '../../jobs/nodes.js';
+import { appVersion, migrationsDir } from '../../paths.js';
+
+/** The job threads a process runs: how many are wanted and how many are up. */
+export interface WorkerProbe {
+  expected: number;
+  running(): number;
+}
+
+const probes = new WeakMap<AppContext, WorkerProbe>();
+
+/** Records how to count this process's job threads (called once the runtime starts). */
+export function setWorkerProbe(ctx: AppContext, probe: WorkerProbe): void {
+  probes.set(ctx, probe);
+}
+
+let shippedSchema: number | undefined;
+
+/** Number of migrations this program ships (its schema version). */
+export function shippedSchemaVersion(): number {
+  return (shippedSchema ??= readMigrationFiles({ migrationsFolder: migrationsDir() }).length);
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: {
+    migrations: { ok: boolean; schemaVersion: number; expected: number };
+    workers: { ok: boolean; expected: number; running: number; otherProcesses: number };
+  };
+}
+
+/**
+ * Whether the install is ready to do its work.
+ * @returns `ready` and each check: migrations (database schema = shipped schema) and workers
+ *   (threads of this process up, or another live process with job threads when this one runs none)
+ */
+export function readiness(ctx: AppContext): Readiness {
+  const expected = shippedSchemaVersion();
+  const migrations = { ok: ctx.schemaVersion === expected, schemaVersion: ctx.schemaVersion, expected };
+  const probe = probes.get(ctx);
+  const running = probe?.running() ?? 0;
+  const wanted = probe?.expected ?? 0;
+  const fresh = Date.now() - 3 * HEARTBEAT_MS;
+  const otherProcesses = ctx.db
+    .select({ workers: nodes.workers, heartbeatAt: nodes.heartbeatAt, pid: nodes.pid, host: nodes.hostname })
+    .from(nodes)
+    .all()
+    .filter((n) => n.workers > 0 && n.heartbeatAt >= fresh && !(n.pid === process.pid && n.host === hostname())).length;
+  const workersOk = wanted > 0 ? running >= wanted : otherProcesses > 0;
+  const workers = { ok: workersOk, expected: wanted, running, otherProcesses };
+  return { ready: migrations.ok && workers.ok, checks: { migrations, workers } };
+}
+
+/** The health payload: liveness (always true when it answers), readiness, versions. */
+export function health(ctx: AppContext): { status: 'ok'; live: true; version: string; schemaVersion: number } & Readiness {
+  return { status: 'ok', live: true, version: appVersion(), schemaVersion: ctx.schemaVersion, ...readiness(ctx) };
+}
