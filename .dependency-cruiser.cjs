@@ -1,6 +1,6 @@
 /**
  * The import layering of Fund Audit (docs/architecture.md, "Layers"), checked in `npm test`:
- *   web/, cli/  ->  server/http  ->  server/services, server/jobs  ->  pipeline/
+ *   web/, cli/  ->  server/http  ->  server/services, server/jobs  ->  pipeline/  ->  rules/
  * Nothing points back up. The browser imports only types from the server.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -40,6 +40,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^web/src/' },
       to: { path: '^(server|pipeline|cli)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'rules-import-only-rules',
+      comment:
+        'rules/ (statuses, action rules, messages) is shared by server, browser and CLI: it imports no framework and nothing from server/, pipeline/, web/ or cli/',
+      severity: 'error',
+      from: { path: '^rules/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: '^rules/' },
     },
     {
       name: 'no-unresolvable-imports',

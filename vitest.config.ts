@@ -6,7 +6,14 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'pipeline/**/*.test.ts', 'fixtures/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+          include: [
+            'rules/**/*.test.ts',
+            'server/**/*.test.ts',
+            'cli/**/*.test.ts',
+            'pipeline/**/*.test.ts',
+            'fixtures/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

@@ -1,7 +1,7 @@
 /**
  * The import layering (.dependency-cruiser.cjs, run by `npm test`): on a small tree that breaks
  * each rule once, the check names every break and accepts what is allowed (type-only imports of
- * server types in the browser, services importing the pipeline).
+ * server types in the browser, services importing the pipeline, the pipeline importing rules/).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const files: Record<string, string> = {
   'pipeline/checks/nav.ts': "import { NotFoundError } from '../../server/errors.js';\nexport const nav = () => NotFoundError;\n",
-  'pipeline/readers/ok.ts': 'export const ok = 1;\n',
+  'pipeline/readers/ok.ts': "import { rule } from '../../rules/ok.js';\nexport const ok = rule;\n",
+  'rules/ok.ts': 'export const rule = 1;\n',
+  'rules/bad.ts':
+    "import { ok } from '../pipeline/readers/ok.js';\nimport { H3 } from 'h3';\nimport { route } from '../server/http/route.js';\nexport const b = [ok, H3, route];\n",
   'server/errors.ts': 'export class NotFoundError extends Error {}\n',
   'server/http/route.ts': "export const route = 'r';\n",
   'server/services/funds/bad.ts': "import { route } from '../../http/route.js';\nimport { H3 } from 'h3';\nexport const x = [route, H3];\n",
@@ -33,10 +36,14 @@ function cruise() {
   copyFileSync(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-  const r = spawnSync(process.execPath, [bin, 'pipeline', 'server', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin, 'rules', 'pipeline', 'server', 'web/src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'json'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   return JSON.parse(r.stdout) as { summary: { violations: Array<{ from: string; to: string; rule: { name: string } }> } };
 }
 
@@ -50,6 +57,9 @@ describe('import layering', () => {
       'browser-imports-only-types-from-the-server: web/src/page.ts -> server/http/route.ts',
       'domain-without-frameworks: server/services/funds/bad.ts -> h3',
       'pipeline-stays-pure: pipeline/checks/nav.ts -> server/errors.ts',
+      'rules-import-only-rules: rules/bad.ts -> h3',
+      'rules-import-only-rules: rules/bad.ts -> pipeline/readers/ok.ts',
+      'rules-import-only-rules: rules/bad.ts -> server/http/route.ts',
       'services-below-http: server/services/funds/bad.ts -> server/http/route.ts',
     ]);
   });

@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { AppContext } from '../../server/context.js';
-import { FUND_STATUSES } from '../../server/db/schema/index.js';
+import { STATUS_MOVES } from '../../rules/status-moves.js';
+import { FUND_STATUSES, parseStatus, statusLabel } from '../../rules/statuses.js';
 import { ValidationError } from '../../server/errors.js';
 import type { User } from '../../server/services/auth/tokens.js';
 import { runFundAction, type ActionResult, type FundAction } from '../../server/services/funds/actions.js';
@@ -18,12 +19,18 @@ import { isRemote, remoteCall } from '../remote.js';
 
 type CliAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
 
+/** The statuses a move starts from, as labels ('Pending, Paused, Closed or Issued'), from the status machine. */
+const fromLabels = (action: keyof typeof STATUS_MOVES) => {
+  const labels = STATUS_MOVES[action].from.map((s) => statusLabel(s));
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : labels.join('');
+};
+
 /** CLI action -> API path and what it does (help text). */
 const ACTIONS: Record<CliAction, { path: string; help: string }> = {
-  approve: { path: 'fund/approve', help: 'Open funds (status Approved) from Pending, Paused, Closed or Issued' },
-  close: { path: 'fund/close', help: 'Close funds (Completed - Fund Closed) from Open, Paused or Issued' },
-  issue: { path: 'fund/issue', help: 'Issue funds from Open or Closed' },
-  pause: { path: 'fund/pause', help: 'Pause funds from Open, Closed or Issued' },
+  approve: { path: 'fund/approve', help: `Open funds (status Approved) from ${fromLabels('approve')}` },
+  close: { path: 'fund/close', help: `Close funds (Completed - Fund Closed) from ${fromLabels('close')}` },
+  issue: { path: 'fund/issue', help: `Issue funds from ${fromLabels('issue')}` },
+  pause: { path: 'fund/pause', help: `Pause funds from ${fromLabels('pause')}` },
   decline: { path: 'fund/decline', help: 'Decline pending funds' },
   remove: { path: 'fund/remove', help: 'Delete funds (not issued ones); undo with undo-delete' },
   'undo-delete': { path: 'fund/undo-delete', help: 'Restore deleted funds to their previous status' },
@@ -55,7 +62,9 @@ function parseCount(name: string, value: string | undefined, min: number, max: n
 }
 
 function printActionResult(result: ActionResult): void {
-  printTable(result.funds.map((f) => ({ id: f.id, status: `${f.statusLabel}${f.isStatusUnChanged ? ' *' : ''}`, moved: f.isStatusUnChanged ? 'no' : 'yes' })));
+  printTable(
+    result.funds.map((f) => ({ id: f.id, status: `${statusLabel(f.status)}${f.isStatusUnChanged ? ' *' : ''}`, moved: f.isStatusUnChanged ? 'no' : 'yes' })),
+  );
   if (result.warning) process.stdout.write(`\n${result.warning}\n`);
 }
 
@@ -71,6 +80,9 @@ export function registerFunds(program: Command): void {
     .option('--offset <n>', 'rows to skip (default 0)')
     .action(async (opts: { status?: string[]; search?: string; limit?: string; offset?: string }, cmd: Command) => {
       const g = globals(cmd);
+      const unknown = opts.status?.find((s) => !parseStatus(s));
+      if (unknown)
+        throw new ValidationError(`--status ${unknown} is not a fund status; use one of ${FUND_STATUSES.join(', ')} (Open and Closed also accepted)`);
       const input: ListingInput = {
         filters: opts.status?.length ? [{ field: 'status', type: 'enum', value: opts.status }] : [],
         search: opts.search,
@@ -91,7 +103,7 @@ export function registerFunds(program: Command): void {
           name: r.name,
           client: r.client,
           administrator: r.administrator,
-          status: r.statusLabel,
+          status: statusLabel(r.status),
           'period end': r.period_end,
           'data due': r.dataDue,
           'data status': r.dataStatusUIField,

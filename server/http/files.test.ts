@@ -223,15 +223,15 @@ describe('process routes', () => {
       name: 'reset a finished process',
       path: 'fund/process/reset',
       body: () => ({ id: id.doneProcess }),
-      status: 200,
-      check: (p: any) => expect(p).toMatchObject({ id: id.doneProcess, status: 'pending', force_run: true }),
+      status: 400,
+      message: /is done; only pending or running processes can be reset/,
     },
     {
       name: 'reset a running process',
       path: 'fund/process/reset',
       body: () => ({ id: id.runningProcess }),
-      status: 400,
-      message: /is running; cancel it first/,
+      status: 200,
+      check: (p: any) => expect(p).toMatchObject({ id: id.runningProcess, status: 'pending', force_run: true }),
     },
     { name: 'reset an unknown process', path: 'fund/process/reset', body: () => ({ id: 9999 }), status: 404, message: 'No such process with id: 9999' },
     { name: 'cancel without id', path: 'fund/process/cancel', body: () => ({}), status: 400, message: 'The request is not valid' },
@@ -255,10 +255,12 @@ describe('process routes', () => {
     const res = await api.get('processes', token);
     expect(res.status).toBe(200);
     const ids = res.body.payload.map((p: any) => p.id);
-    expect(ids).toEqual(expect.arrayContaining([id.doneProcess, id.runningProcess]));
+    // the running process was reset (queued again), the pending one cancelled, the done one left alone
+    expect(ids).toContain(id.runningProcess);
     expect(ids).not.toContain(id.pendingProcess);
-    const running = ctx.db.select().from(processes).where(eq(processes.id, id.runningProcess)).get();
-    expect(running?.status).toBe('running');
+    expect(ids).not.toContain(id.doneProcess);
+    const reset = ctx.db.select().from(processes).where(eq(processes.id, id.runningProcess)).get();
+    expect(reset?.status).toBe('pending');
     const actions = ctx.db
       .select()
       .from(trail)
@@ -267,7 +269,7 @@ describe('process routes', () => {
       .filter((t) => t.action.startsWith('process-'));
     expect(actions.map((a) => [a.action, (a.before as any).status, (a.after as any).status])).toEqual([
       ['process-cancel', 'pending', 'suspended'],
-      ['process-reset', 'done', 'pending'],
+      ['process-reset', 'running', 'pending'],
     ]);
   });
 });

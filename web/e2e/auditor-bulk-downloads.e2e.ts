@@ -1,7 +1,9 @@
 /**
  * Auditor Bulk Upload and Downloads Queue, for a user added with the Auditor role on the demo data:
  * the template download, a bulk upload of fixtures/fund-requests/real-funds.csv (one fund deleted
- * first, so one row is Completed and the three still-existing funds are Incomplete duplicates),
+ * first, so one row is Completed with its row, client and data due date, and the three
+ * still-existing funds are Incomplete duplicates whose errors link to the existing fund, in the
+ * notification and in the Validation modal), the 4-second notice of a download request,
  * bad-rows.csv ('You have 17 rejected funds' and the Validation modal), a file that is not a CSV,
  * then work papers of a fund requested from the listing and seen Done in the queue with its
  * download, the CSV warning for CSV stages, and deleting old exports (and its failure).
@@ -67,6 +69,12 @@ describe('auditor bulk upload and downloads queue', () => {
     const download = page.waitForEvent('download');
     await aud.bulk.getByRole('button', { name: 'Download', exact: true }).click();
     expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+    // the download request's notice shows for 4 seconds
+    const notice = aud.toast('Downloading the bulk upload template');
+    await notice.waitFor();
+    const shownAt = Date.now();
+    await notice.waitFor({ state: 'detached', timeout: 8000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(2500);
   });
 
   it('uploads real-funds.csv: the deleted fund is Completed again, the existing ones Incomplete', async () => {
@@ -79,8 +87,32 @@ describe('auditor bulk upload and downloads queue', () => {
     expect(statuses.sort()).toEqual(['Completed', 'Incomplete', 'Incomplete', 'Incomplete']);
     expect(await aud.bulkResults.filter({ hasText: 'Completed' }).innerText()).toContain('AST Bond Portfolio 2022');
     expect(await aud.bulkResults.filter({ hasText: GS }).innerText()).toMatch(/Incomplete[\s\S]*another request exists with same unique identifier/);
+    // the accepted row shows its row, client and data due date (DD/MM/YYYY)
+    const done = aud.bulkResults.filter({ hasText: 'Completed' }).locator('td');
+    expect((await done.nth(1).innerText()).trim()).toMatch(/^\d+$/);
+    expect((await done.nth(3).innerText()).trim()).not.toBe('');
+    expect((await done.nth(6).innerText()).trim()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    // the notification links each 'Duplicate Fund' error to the existing fund
+    const notice = aud.toast('You have 3 rejected funds');
+    expect(await notice.getByRole('button', { name: /^Open fund \d+$/ }).count()).toBe(3);
+    await page.screenshot({ path: screenshotPath('auditor-bulk-duplicate-notice.png') });
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-bulk-upload.png'), fullPage: true });
+    // ... and so does the Validation modal: the link opens the fund's details
+    await aud.bulk.getByRole('button', { name: 'View errors' }).click();
+    const modal = aud.dialog('Validation');
+    const links = modal.getByRole('button', { name: /^Open fund \d+$/ });
+    expect(await links.count()).toBe(3);
+    await modal
+      .locator('li', { hasText: GS })
+      .or(modal.locator('li').first())
+      .first()
+      .getByRole('button', { name: /^Open fund/ })
+      .click();
+    await aud.details.waitFor();
+    await expect.poll(async () => (await aud.details.locator('.p-dialog-title').innerText()).startsWith('Fund details - ')).toBe(true);
+    await aud.detailsFooter.getByRole('button', { name: 'Close', exact: true }).click();
+    await aud.details.waitFor({ state: 'hidden' });
   });
 
   it("lists the errors of bad-rows.csv in the 'Validation' modal", async () => {

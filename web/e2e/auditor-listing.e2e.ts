@@ -1,15 +1,18 @@
 /**
  * Auditor Funds Listing and Fund details modal on the demo data (four real fund requests, all
  * Pending), as the administrator switched to the auditor view: default sort and header sort
- * cycle, column order saved per user and restored after a reload, Close on a pending fund ('*'
- * and the warning), Open on a pending fund, the details modal (comment saved, recipient added,
- * invalid PM refused with 'You have validation errors', unsaved-changes question, read-only rows
- * of an open fund), and Delete with its confirmation.
+ * cycle, column order saved per user and restored after a reload, Open, Close and Issue disabled
+ * for a selection of only pending funds, Close on an open and a pending fund ('*' on the pending
+ * one and the warning), Open on a closed fund, the details modal (dates as DD/MM/YYYY, comment
+ * saved, recipient added, an emptied PM listed under 'You have validation errors' with no 'Save
+ * changes', unsaved-changes question, read-only rows of an open fund), and Delete with its
+ * confirmation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, screenshotPath } from './browser';
 import { startServer, type ServerHandle } from './harness';
+import { pageApi } from './page-api';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -77,19 +80,42 @@ describe('auditor funds listing and fund details', () => {
     expect((await aud.headers()).slice(0, 2)).toEqual(['Fund name', 'Client']);
   });
 
-  it("marks a pending fund '*' with the warning when it cannot be closed", async () => {
-    expect(await aud.action('Close').isDisabled()).toBe(true);
+  it('keeps Open, Close and Issue disabled for a selection of only pending funds', async () => {
+    for (const a of ['Open', 'Close', 'Issue', 'Delete']) expect(await aud.action(a).isDisabled()).toBe(true);
     await aud.select(GS);
+    await aud.select(AST);
+    for (const a of ['Open', 'Close', 'Issue']) expect(await aud.action(a).isDisabled()).toBe(true);
+    expect(await aud.action('Delete').isEnabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('auditor-listing-pending-selection.png') });
+    await aud.select(GS);
+    await aud.select(AST); // unselect both
+  });
+
+  it("closes an open fund and marks the pending one '*' with the warning", async () => {
+    // the delivery team opened Goldman Sachs meanwhile
+    const { rows } = await pageApi(page).get<{ rows: Array<{ id: number; name: string }> }>('/user/funds/0/100');
+    const gs = rows.find((r) => r.name === GS)!.id;
+    await pageApi(page).post('/fund/approve', { ids: [gs], requestedBy: 'Delivery' });
+    await page.reload();
+    await expect.poll(() => aud.status(GS)).toBe('Approved');
+    await aud.select(GS);
+    await aud.select(AST);
+    // Open: one fund is open already and the other pending, so no fund can move
+    expect(await aud.action('Open').isDisabled()).toBe(true);
     expect(await aud.action('Close').isEnabled()).toBe(true);
+    expect(await aud.action('Issue').isEnabled()).toBe(true);
     await aud.action('Close').click();
-    await expect.poll(() => aud.status(GS)).toBe('Pending*');
+    await expect.poll(() => aud.status(GS)).toBe('Completed - Fund Closed');
+    await expect.poll(() => aud.status(AST)).toBe('Pending*');
     expect(await page.getByTestId('unchanged-warning').innerText()).toBe(WARNING);
     await aud.toast(WARNING).waitFor();
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-listing-warning.png') });
+    await aud.select(AST); // unselect
   });
 
-  it('opens a pending fund', async () => {
+  it('opens a closed fund', async () => {
+    expect(await aud.action('Close').isDisabled()).toBe(true); // already closed
     await aud.action('Open').click();
     await expect.poll(() => aud.status(GS)).toBe('Approved');
     await aud.toast('1 fund request opened').waitFor();
@@ -107,6 +133,10 @@ describe('auditor funds listing and fund details', () => {
     expect(await dialog.locator('[data-field="fund_code"]').innerText()).toBe('S000030880');
     expect(await dialog.locator('[data-field="administrator"]').innerText()).toBe('Keystone Administration');
     expect(await dialog.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+    // dates read and typed as DD/MM/YYYY, whatever the browser's locale
+    const periodEnd = dialog.getByLabel('Period end', { exact: true });
+    expect(await periodEnd.inputValue()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    expect(await periodEnd.getAttribute('placeholder')).toBe('DD/MM/YYYY');
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-fund-details.png') });
 
@@ -136,7 +166,7 @@ describe('auditor funds listing and fund details', () => {
     await dialog.getByText('No recipient matches the search.').waitFor();
   });
 
-  it("refuses an empty PM with 'You have validation errors' and asks before dropping the change", async () => {
+  it("lists an emptied PM under 'You have validation errors' without 'Save changes', and asks before dropping the change", async () => {
     const dialog = aud.details;
     await aud.detailsTab('Materialities');
     expect(await dialog.getByLabel('PM', { exact: true }).inputValue()).toBe('1');
@@ -144,7 +174,6 @@ describe('auditor funds listing and fund details', () => {
     expect(await dialog.getByLabel('TE', { exact: true }).inputValue()).toBe('100');
     await dialog.getByLabel('TE', { exact: true }).fill('0.75');
     await dialog.getByLabel('PM', { exact: true }).fill('');
-    await dialog.getByRole('button', { name: 'Save changes' }).click();
     const errors = dialog.getByTestId('validation-errors');
     await errors.waitFor();
     expect(await errors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);

@@ -2,7 +2,8 @@
  * Delivery Live mappings on the demo data (the master mappings of three TPAs): the grid grouped by
  * administrator with 'No custom mappings active', master rows that cannot be selected, a broken
  * mapping file refused with the validation banner, a custom mapping uploaded and listed, the
- * report download, and 'Delete selected' after its confirmation back to the empty state.
+ * report download, and 'Delete selected' after its confirmation (one call with the selected ids)
+ * back to the empty state.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,8 +88,12 @@ describe('delivery live mappings', () => {
     await page.getByRole('button', { name: 'Delete selected' }).click();
     const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog', { name: 'Delete mappings' }));
     await confirm.getByText('Delete the custom mapping demo_accounts?').waitFor();
+    const calls: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/v2.0/mappings/delete') && calls.push(`${new URL(r.url()).pathname} ${r.postData()}`));
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await toast('demo_accounts deleted').waitFor();
+    // one call with the selected ids, never one per row
+    expect(calls).toEqual([expect.stringMatching(/^\/api\/v2\.0\/mappings\/delete-selected-custom-mappings \{"ids":\[\d+\]\}$/)]);
     await expect.poll(() => row('demo_accounts').count()).toBe(0);
     await page.getByText('No custom mappings active').waitFor();
     expect(pageErrors).toEqual([]);

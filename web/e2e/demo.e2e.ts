@@ -1,7 +1,8 @@
 /**
  * Demo mode end to end: the widget's three steps over the real demo calls. Step 1 creates the
  * demo fund request, step 2 delivers its input files through the pipeline (the fund gets its work
- * paper), step 3 resets; the tooltip names who started the demo.
+ * paper), step 3 resets; the tooltip names who started the demo. The widget sits beside the page
+ * and never covers its content (the Live mappings download buttons included).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -69,6 +70,22 @@ describe('demo mode', () => {
     await step(3).click();
     await expect.poll(() => step(1).getAttribute('aria-current')).toBe('step');
     expect((await apiPost('/demo/step')).fundRequestDemo).toEqual([]);
+  });
+
+  it('keeps the widget beside the page content, never over it', async () => {
+    const widget = page.getByRole('complementary', { name: 'Live demo' });
+    for (const path of ['/', '/mappings']) {
+      await page.goto(`${server.url}${path}`);
+      await widget.waitFor();
+      const main = (await page.locator('main#fa-main').boundingBox())!;
+      const box = (await widget.boundingBox())!;
+      expect(box.x, path).toBeGreaterThanOrEqual(main.x + main.width - 0.5);
+    }
+    // the download buttons of the demo TPA's mappings stay clickable
+    const download = page.getByRole('button', { name: /^Download (?!report)/ }).last();
+    await download.waitFor();
+    await download.click({ trial: true, timeout: 5000 });
+    await page.screenshot({ path: screenshotPath('demo-widget-beside-content.png') });
   });
 
   it('refuses a step out of order with the server message', async () => {

@@ -4,13 +4,10 @@ import { bool, createdAt, id, json, updatedAt } from './common.js';
 import { administrators } from './reference.js';
 import { users } from './users.js';
 
-/** Fund upload statuses (spec section 4), stored as written here. */
-export const FUND_STATUSES = ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Deleted', 'Issued', 'Paused'] as const;
-export type FundStatus = (typeof FUND_STATUSES)[number];
+import type { DataRequestStatus, FundStatus } from '../../../rules/statuses.js';
 
-/** Data-requested statuses (spec section 4). */
-export const DATA_REQUEST_STATUSES = ['Requested', 'ReRequested', 'Chased1', 'Chased2', 'Chased3', 'NotRequested'] as const;
-export type DataRequestStatus = (typeof DATA_REQUEST_STATUSES)[number];
+/** Fund upload and data-requested statuses (spec section 4), stored as the rules module writes them. */
+export { DATA_REQUEST_STATUSES, FUND_STATUSES, type DataRequestStatus, type FundStatus } from '../../../rules/statuses.js';
 
 export const fundRequests = sqliteTable(
   'fund_requests',

@@ -47,7 +47,8 @@ export const fundRoutes = [
     group: 'delivery',
     tag: 'files',
     body: reviewAllInputSchema,
-    summary: "Review all work papers of a fund {id}: every produced, required and unreviewed one; 400 'No work papers to review' when none",
+    summary:
+      "Review status of the work papers of a fund {id} or of funds {ids}: every produced, required one set to {reviewed} (default true); 400 'No work papers to review' when none",
     handler: ({ ctx, user, body }) => reviewAllWorkPapers(ctx, user, body),
   }),
   defineRoute({

@@ -13,6 +13,9 @@ import { BULK_REQUIRED_COLUMNS, type BulkUploadColumn } from './columns.js';
 export interface BulkIssue {
   column: string;
   message: string;
+  /** a 'Duplicate Fund' fault names the existing fund request (auditor spec section 8: it links to fund/{id}) */
+  id?: number;
+  type?: 'Duplicate Fund';
 }
 
 /** What validation needs, loaded once per upload. */

@@ -7,49 +7,9 @@ import type { fundFiles } from '../../db/schema/index.js';
 
 type FileRow = typeof fundFiles.$inferSelect;
 
-/**
- * Statuses meaning a work paper has been produced and attached to its fund. The spec says
- * "assigned"; the visualization stage writes "done" for a finished work paper, so both count.
- */
-export const PRODUCED_STATUSES: readonly string[] = ['assigned', 'done'];
-
-/** Whether a file is still waiting for (or going through) processing; review and disable are refused then. */
-export const isPendingStatus = (status: string | null | undefined): boolean => status === 'pending' || status === 'processing';
-
-/**
- * The status cell of a file.
- * - Work papers (file grid): 'Not applicable' when disabled, 'Released' / 'Not released' when
- *   produced, otherwise the raw status.
- * - Other files (File status): 'Not applicable' (disabled), 'Pending' (status pending),
- *   'Ready rerun' (reviewed, `rerunCount` above 0), 'Ready' (reviewed), else 'In review'.
- * @param rerunCount the fund's `rerun_count`
- */
-export function fileStatusLabel(file: Pick<FileRow, 'kind' | 'status' | 'reviewed' | 'disabled' | 'released'>, rerunCount = 0): string {
-  if (file.disabled) return 'Not applicable';
-  if (file.kind === 'work_paper') {
-    if (PRODUCED_STATUSES.includes(file.status)) return file.released ? 'Released' : 'Not released';
-    return file.status;
-  }
-  if (file.status === 'pending') return 'Pending';
-  if (file.reviewed) return rerunCount > 0 ? 'Ready rerun' : 'Ready';
-  return 'In review';
-}
-
-export type ValidationCell = 'Valid' | 'Invalid' | 'Not Received' | 'Not Required';
-
-/**
- * The validation cell of a file (or of a required SDM type with no file, `undefined`):
- * 'Not Received' without a file or before it was validated, 'Not Required' when disabled, else
- * the stored validation status (Valid / Invalid; a file in error without one is Invalid).
- */
-export function validationCell(file: Pick<FileRow, 'disabled' | 'validationStatus' | 'status'> | null | undefined): ValidationCell {
-  if (!file) return 'Not Received';
-  if (file.disabled) return 'Not Required';
-  const v = file.validationStatus?.toLowerCase();
-  if (v === 'valid') return 'Valid';
-  if (v === 'invalid' || file.status === 'error') return 'Invalid';
-  return 'Not Received';
-}
+// what may be done with a file and the status / validation cells are the rules module's
+// (delivery spec section 4 "Files"; auditor spec section 4 "File status")
+export { fileStatusLabel, isFilePending as isPendingStatus, PRODUCED_STATUSES, validationCell, type ValidationCell } from '../../../rules/files.js';
 
 /**
  * One popover item. `amount`: a check with its difference in fund currency; `mapping`: a code of

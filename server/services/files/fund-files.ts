@@ -19,6 +19,7 @@ import type { User } from '../auth/tokens.js';
 import { fileView } from '../funds/details.js';
 import { writeTrail, type Tx } from '../funds/trail.js';
 import { parseInput } from '../funds/validate.js';
+import { reviewRefusal, requiredRefusal } from '../../../rules/files.js';
 import { isPendingStatus, PRODUCED_STATUSES } from './display.js';
 
 export { fileStatusLabel, qaValidations, validationCell, type QaItem, type QaValidations, type ValidationCell } from './display.js';
@@ -126,9 +127,6 @@ function applyChange(ctx: AppContext, user: User, ids: number[], spec: ChangeSpe
   return { files: files.map((f) => fileView(f)), queued: requeue(ctx, user, requeueFunds) };
 }
 
-const pendingProblem = (f: FundFileRow) =>
-  isPendingStatus(f.status) && (f.status === 'pending' ? `File ${f.fileName} is still pending` : `File ${f.fileName} is still being processed`);
-
 /**
  * Marks files reviewed or unreviewed. With `fundRequestId`, every file must belong to that fund.
  * @throws ValidationError (pending file, disabled file reviewed, file of another fund); NotFoundError 'No such file with id: {id}'
@@ -140,8 +138,7 @@ export function reviewFiles(ctx: AppContext, user: User, input: z.input<typeof r
     action: reviewed ? 'file-review' : 'file-unreview',
     check: (f) => [
       !!fundRequestId && f.fundRequestId !== fundRequestId && `File ${f.fileName} does not belong to fund request ${fundRequestId}`,
-      pendingProblem(f),
-      reviewed && f.disabled && `File ${f.fileName} is not required (disabled) and cannot be reviewed; mark it required first`,
+      reviewRefusal(f, reviewed),
     ],
     plan: (f) => (f.reviewed === reviewed ? null : { set: { reviewed }, requeue: false }),
   });
@@ -158,8 +155,7 @@ export function disableFiles(ctx: AppContext, user: User, input: z.input<typeof 
     action: disabled ? 'file-disable' : 'file-enable',
     check: (f) => [
       f.kind !== 'input' && f.kind !== 'work_paper' && `File ${f.fileName} is a ${f.kind} file; only input files and work papers can be marked not required`,
-      pendingProblem(f),
-      disabled && f.reviewed && `File ${f.fileName} is reviewed and cannot be marked not required; mark it unreviewed first`,
+      requiredRefusal(f, disabled),
     ],
     plan: (f) => (f.disabled === disabled ? null : { set: { disabled }, requeue: f.kind === 'input' }),
   });

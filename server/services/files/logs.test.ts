@@ -114,14 +114,14 @@ describe('process actions', () => {
 
   it('reset and cancel write trail entries with before/after status', () => {
     const fund = insertFund(ctx);
-    const done = insertProcess(ctx, fund.id, 'calculations', 'done');
+    const done = insertProcess(ctx, fund.id, 'calculations', 'running');
     const pending = insertProcess(ctx, fund.id, 'standardization', 'pending');
     expect(resetFundProcess(ctx, ctx.boot.admin, { id: done })).toMatchObject({ id: done, status: 'pending', force_run: true });
     expect(cancelFundProcess(ctx, ctx.boot.admin, { id: pending })).toMatchObject({ id: pending, status: 'suspended' });
     expect(trailOf(fund.id).map((t) => [t.action, t.before, t.after])).toEqual([
       [
         'process-reset',
-        { id: done, stage: 'calculations', status: 'done', force_run: false },
+        { id: done, stage: 'calculations', status: 'running', force_run: false },
         { id: done, stage: 'calculations', status: 'pending', force_run: true },
       ],
       [
@@ -135,9 +135,10 @@ describe('process actions', () => {
 
   it('a refused action writes no trail entry', () => {
     const fund = insertFund(ctx);
-    const running = insertProcess(ctx, fund.id, 'calculations', 'running');
+    const failed = insertProcess(ctx, fund.id, 'calculations', 'error');
     const finished = insertProcess(ctx, fund.id, 'visualization', 'done');
-    expect(() => resetFundProcess(ctx, ctx.boot.admin, { id: running })).toThrow(/is running/);
+    expect(() => resetFundProcess(ctx, ctx.boot.admin, { id: failed })).toThrow(/is error; only pending or running processes can be reset/);
+    expect(() => resetFundProcess(ctx, ctx.boot.admin, { id: finished })).toThrow(/is done; only pending or running/);
     expect(() => cancelFundProcess(ctx, ctx.boot.admin, { id: finished })).toThrow(/only pending or running/);
     expect(trailOf(fund.id)).toEqual([]);
   });

@@ -2,11 +2,13 @@
  * Process actions of the Fund details Processes tab (delivery spec 2 "Logs: processes", 3
  * "Process", 4 "Processes": pending and running may be reset or cancelled; 7
  * `POST /fund/process/reset`, `/fund/process/cancel`, `POST /logs/processes`, `GET /processes`).
- * The rules live in `server/jobs/processes.ts`; this adds the trail entry each user action writes and
+ * Which process may be reset or cancelled is the rules module's (pending or running); the queue
+ * changes live in `server/jobs/processes.ts`; this adds the trail entry each user action writes and
  * the fund check of the list.
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { canResetProcess } from '../../../rules/files.js';
 import { cancelProcess, listFundProcesses, ongoingProcesses, processView, resetProcess } from '../../jobs/processes.js';
 import type { AppContext } from '../../context.js';
 import { fundRequests, JOB_STATUSES, processes } from '../../db/schema/index.js';
@@ -43,12 +45,18 @@ function act(ctx: AppContext, user: User, id: number, action: 'process-reset' | 
 }
 
 /**
- * Puts a process back in the queue with force run.
- * @throws NotFoundError 'No such process with id: {id}'; ValidationError while it is running
+ * Puts a pending or running process back in the queue with force run; a running one is cancelled
+ * first (its worker stops at its next check), then queued again.
+ * @throws NotFoundError 'No such process with id: {id}'; ValidationError when it is done, failed or suspended
  */
 export function resetFundProcess(ctx: AppContext, user: User, input: z.input<typeof processActionSchema>): ProcessView {
   const { id } = parseInput(processActionSchema, input);
-  return act(ctx, user, id, 'process-reset', (pid) => resetProcess(ctx, pid));
+  return act(ctx, user, id, 'process-reset', (pid) => {
+    const row = ctx.db.select({ status: processes.status }).from(processes).where(eq(processes.id, pid)).get();
+    if (!row || !canResetProcess(row.status)) throw new ValidationError(`Process ${pid} is ${row?.status}; only pending or running processes can be reset`);
+    if (row.status === 'running') cancelProcess(ctx, pid);
+    return resetProcess(ctx, pid);
+  });
 }
 
 /**

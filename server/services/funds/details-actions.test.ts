@@ -63,6 +63,14 @@ describe('review all work papers', () => {
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId })).toThrow(/No work papers to review/);
     expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: 999_999 })).toThrow(NotFoundError);
   });
+
+  it('sets the review status of the work papers of a selection of funds, both ways', () => {
+    const r = reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false });
+    expect(r.files.map((f) => [f.filename, f.reviewed])).toEqual([['wp.xlsx', false]]);
+    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false })).toThrow(/No work papers to mark not reviewed/);
+    expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId] }).files.map((f) => f.reviewed)).toEqual([true]);
+    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId, 999_999] })).toThrow(NotFoundError);
+  });
 });
 
 describe('forced aggregation rerun', () => {

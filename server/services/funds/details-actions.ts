@@ -26,7 +26,9 @@ import { writeTrail } from './trail.js';
 import { parseInput } from './validate.js';
 
 const fundId = z.coerce.number().int().positive();
-export const reviewAllInputSchema = z.object({ id: fundId });
+export const reviewAllInputSchema = z
+  .object({ id: fundId.optional(), ids: z.array(fundId).min(1).max(1000).optional(), reviewed: z.boolean().default(true) })
+  .refine((v) => v.id !== undefined || v.ids !== undefined, { message: 'give the fund request id (id) or ids' });
 export const aggregForceRunInputSchema = z.object({ id: fundId, value: z.boolean() });
 export const dbPushInputSchema = z.object({ fundId });
 
@@ -37,21 +39,30 @@ function requireFund(ctx: AppContext, id: number) {
 }
 
 /**
- * Marks every work paper of a fund that is produced, required and not reviewed as reviewed.
- * @returns the file action result of the review (files now, nothing queued)
- * @throws NotFoundError for an unknown fund; ValidationError 'No work papers to review' when none qualify
+ * Sets the review status of the work papers of one fund (`id`) or of several (`ids`, the listing's
+ * Work paper actions): every produced, required work paper not yet in the wanted state is marked
+ * reviewed (`reviewed`, default true) or not reviewed.
+ * @returns the file action result of the change (files now, nothing queued)
+ * @throws NotFoundError for an unknown fund; ValidationError 'No work papers to review' (or 'to
+ *   mark not reviewed') when no work paper of the funds qualifies
  */
 export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<typeof reviewAllInputSchema>): FileActionResult {
-  const { id } = parseInput(reviewAllInputSchema, input);
-  requireFund(ctx, id);
+  const { id, ids, reviewed } = parseInput(reviewAllInputSchema, input);
+  const fundIds = [...new Set([...(id !== undefined ? [id] : []), ...(ids ?? [])])];
+  for (const f of fundIds) requireFund(ctx, f);
   const papers = ctx.db
     .select()
     .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, id), eq(fundFiles.kind, 'work_paper')))
+    .where(and(inArray(fundFiles.fundRequestId, fundIds), eq(fundFiles.kind, 'work_paper')))
     .all()
-    .filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && !f.reviewed);
-  if (!papers.length) throw new ValidationError('No work papers to review: every produced work paper is reviewed or not required');
-  return reviewFiles(ctx, user, { ids: papers.map((p) => p.id), reviewed: true, fundRequestId: id });
+    .filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && f.reviewed !== reviewed);
+  if (!papers.length)
+    throw new ValidationError(
+      reviewed
+        ? 'No work papers to review: every produced work paper is reviewed or not required'
+        : 'No work papers to mark not reviewed: no produced, required work paper is reviewed',
+    );
+  return reviewFiles(ctx, user, { ids: papers.map((p) => p.id), reviewed, fundRequestId: fundIds.length === 1 ? fundIds[0] : null });
 }
 
 /**

@@ -91,15 +91,5 @@ export function fromFundFields(fields: FundFields): Partial<FundInsert> {
   return out as Partial<FundInsert>;
 }
 
-/** Display labels of statuses in delivery views (spec section 4). */
-export const STATUS_LABELS: Record<string, string> = {
-  Approved: 'Open',
-  'Completed - Fund Closed': 'Closed',
-};
-
-/** Normalises a status compared case-insensitively; null is Pending (spec section 4). */
-export function normalizeStatus(status: string | null | undefined): string {
-  if (!status) return 'Pending';
-  const known = ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Deleted', 'Issued', 'Paused'];
-  return known.find((s) => s.toLowerCase() === status.toLowerCase()) ?? status;
-}
+/** Status labels and case-insensitive status reading (spec section 4) come from the rules module. */
+export { normalizeStatus, STATUS_LABELS } from '../../../rules/statuses.js';

@@ -6,6 +6,7 @@
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { administrators, fundCodes, fundRequests as fr, processes, users } from '../../db/schema/index.js';
 import { DATA_REQUEST_LABELS } from './derive.js';
+import { parseStatus } from '../../../rules/statuses.js';
 import { normalizeStatus } from './fields.js';
 import { containsText, type FieldDef, type FieldRegistry, type FilterType, type ListingFilter } from './query-filters.js';
 
@@ -50,10 +51,7 @@ const processStatusExpr = sql<string>`case
 
 /** Stored status of a status given by value or delivery label, case-insensitively ('Open' -> 'Approved'). */
 export function statusFromInput(v: string): string {
-  const lower = v.trim().toLowerCase();
-  if (lower === 'open') return 'Approved';
-  if (lower === 'closed') return 'Completed - Fund Closed';
-  return normalizeStatus(v.trim());
+  return parseStatus(v) ?? normalizeStatus(v.trim());
 }
 
 /** Stored data-requested status of a value or its label ('Re-requested' -> 'ReRequested'). */

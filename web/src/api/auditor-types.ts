@@ -108,12 +108,18 @@ export type FundError = string | ApiErrorEntry;
 export interface BulkIssue {
   column: string;
   message: string;
+  /** the existing fund request of a 'Duplicate Fund' fault */
+  id?: number;
+  type?: 'Duplicate Fund';
 }
 
-/** A saved bulk row. */
+/** A saved bulk row: its CSV values (columnName is the CSV line) and the saved request's id. */
 export interface BulkSaved {
   id: number;
+  columnName?: number;
   fundName: string;
+  clientName?: string;
+  dataDueDate?: string;
   fundShortCode: string;
   tpa: string;
   overwritten: boolean;

@@ -3,9 +3,8 @@
  * actions (sent with requestedBy 'Auditor'), fund details, bulk upload, exports and the wiki.
  */
 import { api, apiUrl } from './client';
-import { DURATION } from './errors';
 import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
-import { notify } from '../state/notifications';
+import { noticeDownload } from './download';
 
 /** Status report of the data platform. */
 export function fetchStatusReport(): Promise<StatusReport> {
@@ -135,7 +134,7 @@ export async function downloadWithToken(path: string, opts: { notice?: string; i
     return false;
   }
   const url = `${apiUrl(path)}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-  if (opts.notice) notify({ severity: 'info', detail: opts.notice, life: DURATION.downloadRequest });
+  noticeDownload(opts.notice);
   openInNewWindow(url, opts.inPlace);
   return true;
 }

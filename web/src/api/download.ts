@@ -22,8 +22,17 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Starts the download of a URL (the server answers with `content-disposition: attachment`). */
+/** The notice every download request shows, for 4 s (spec sections 7 and 9). */
+export const DOWNLOAD_NOTICE = 'Your download is starting';
+
+/** Shows the download-request notice (4 s). */
+export function noticeDownload(text: string = DOWNLOAD_NOTICE): void {
+  notify({ severity: 'info', detail: text, life: DURATION.downloadRequest });
+}
+
+/** Starts the download of a URL (the server answers with `content-disposition: attachment`), with the 4-s notice. */
 export function openDownload(url: string): void {
+  noticeDownload();
   const a = document.createElement('a');
   a.href = url;
   a.rel = 'noopener';
@@ -47,6 +56,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
 export async function downloadPost(path: string, body: unknown, fallbackName: string): Promise<boolean> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (session.token) headers['x-access-token'] = session.token;
+  noticeDownload();
   let res: Response;
   try {
     res = await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(body) });

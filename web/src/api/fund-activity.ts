@@ -28,6 +28,8 @@ export const releaseWorkPapers = (fundRequestId: number, released: boolean) =>
   api.post<unknown>('/fund/workpapers/release', { fundRequestId, released }, quiet);
 /** Reviews every produced, required work paper of a fund. */
 export const reviewAllWorkPapers = (id: number) => api.post<unknown>('/fund/reviewall', { id }, quiet);
+/** Sets the review status of the produced, required work papers of several funds (the listing's Work paper actions). */
+export const setWorkPaperReview = (ids: number[], reviewed: boolean) => api.post<{ files: unknown[] }>('/fund/reviewall', { ids, reviewed });
 /** Sets the forced aggregation rerun flag. */
 export const setAggregForceRun = (id: number, value: boolean) =>
   api.post<{ id: number; aggreg_force_run: boolean }>('/fund/set-aggreg-force-run', { id, value }, quiet);

@@ -61,8 +61,12 @@ export interface SessionConfig {
   isDbPushEnabled?: boolean;
   dbName?: string;
   dependencies: readonly Dependency[];
-  /** Optional address of the external WAM Sampling Wizard (not in the spec's config list). */
-  samplingWizardUrl?: string;
+  /** Address of the external WAM Sampling Wizard (setting `samplingWizardUrl`; not in the spec's config list). */
+  samplingWizardUrl?: string | null;
+  /** Largest upload in bytes (setting `maxUploadBytes`), shown on Import files. */
+  maxUploadBytes?: number;
+  /** Support contact e-mail (setting `supportEmail`), null when not configured. */
+  supportEmail?: string | null;
 }
 
 /** The payload of sign-in and role switch. */

@@ -18,7 +18,18 @@ export function NotificationsHost() {
       notices.map((n) => ({
         severity: n.severity,
         summary: n.summary,
-        detail: n.detail,
+        detail: n.links?.length ? (
+          <>
+            <span style={{ whiteSpace: 'pre-line' }}>{n.detail}</span>
+            {n.links.map((l) => (
+              <button key={l.label} type="button" className="fa-linkbutton" style={{ display: 'block' }} onClick={l.onClick}>
+                {l.label}
+              </button>
+            ))}
+          </>
+        ) : (
+          n.detail
+        ),
         life: n.life,
       })),
     );

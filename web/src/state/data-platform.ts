@@ -28,14 +28,14 @@ export function isTabKey(value: string | null | undefined): value is DataPlatfor
 
 export interface DataPlatformState {
   tab: DataPlatformTab;
-  bulk: { result: BulkResult | null; fileName: string | null; uploading: boolean };
+  bulk: { result: BulkResult | null; fileName: string | null; uploading: boolean; openFundId: number | null };
   /** Bumped when fund requests changed (bulk upload): the listing and report reload. */
   fundsVersion: number;
 }
 
 export const dataPlatform = proxy<DataPlatformState>({
   tab: 'status',
-  bulk: { result: null, fileName: null, uploading: false },
+  bulk: { result: null, fileName: null, uploading: false, openFundId: null },
   fundsVersion: 0,
 });
 

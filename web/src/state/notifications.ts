@@ -11,6 +11,8 @@ export interface Notice {
   summary?: string;
   detail: string;
   life: number;
+  /** link-style buttons shown under the text (e.g. 'Open fund 12' of a 'Duplicate Fund' error) */
+  links?: Array<{ label: string; onClick: () => void }>;
 }
 
 /** Pending notices; the host drains this queue. */

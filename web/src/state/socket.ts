@@ -70,13 +70,16 @@ function onMessage(socket: WebSocket, raw: unknown): void {
   socketEvents.emit(msg.event, msg.data);
 }
 
+/**
+ * Waits, then opens the socket again. The indicator says 'reconnecting' for the whole wait (spec
+ * section 4), not only the moment an attempt starts: a failed attempt's error shows
+ * 'disconnected' until the next wait begins.
+ */
 function scheduleRetry(): void {
   if (!running) return;
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(() => {
-    dispatchConnection('retry');
-    void open();
-  }, backoffDelay(attempt));
+  dispatchConnection('retry');
+  retryTimer = setTimeout(() => void open(), backoffDelay(attempt));
   attempt++;
 }
 

@@ -33,20 +33,8 @@ export function percent(value: unknown): string {
   return `${value}%`;
 }
 
-/** Labels of the data request status (spec section 4). */
-export const DATA_REQUEST_LABELS: Record<string, string> = {
-  Requested: 'Requested',
-  ReRequested: 'Re-requested',
-  Chased1: 'Chased 1',
-  Chased2: 'Chased 2',
-  Chased3: 'Chased 3',
-  NotRequested: 'Not requested',
-};
-
-/** The label of a data request status ('Not requested' by default). */
-export function dataRequestLabel(status: string | null | undefined): string {
-  return (status && DATA_REQUEST_LABELS[status]) || 'Not requested';
-}
+/** Labels of the data request status (spec section 4), from the rules module. */
+export { DATA_REQUEST_LABELS, dataRequestStatusLabel as dataRequestLabel } from '../../../../rules';
 
 /** Export job statuses as the Downloads Queue shows them: Done, Error, Running or Pending. */
 export function exportStatusLabel(status: string | null | undefined): 'Done' | 'Error' | 'Running' | 'Pending' {

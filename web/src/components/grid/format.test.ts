@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatFileDate, formatPercent, yesNo } from './format';
+import { formatCsvDate, formatDate, formatFileDate, formatPercent, yesNo } from './format';
 
 describe('grid formats', () => {
   it('shows listing dates as DD/MM/YYYY and file dates as MM/DD/YYYY', () => {
@@ -27,5 +27,13 @@ describe('grid formats', () => {
     expect(yesNo('N')).toBe('No');
     expect(yesNo('no')).toBe('No');
     expect(yesNo(null)).toBe('');
+  });
+
+  it('shows a csv date typed as YYYY-MM-DD or DD/MM/YYYY as DD/MM/YYYY, never as typed ISO', () => {
+    expect(formatCsvDate('2023-04-30')).toBe('30/04/2023');
+    expect(formatCsvDate('3/4/2023')).toBe('03/04/2023');
+    expect(formatCsvDate(' 30/04/2023 ')).toBe('30/04/2023');
+    expect(formatCsvDate('soon')).toBe('soon');
+    expect(formatCsvDate(undefined)).toBe('');
   });
 });

@@ -30,6 +30,20 @@ export function formatDate(value: string | null | undefined, withTime = false): 
   return withTime && p.time ? `${date} ${p.time}` : date;
 }
 
+/**
+ * A date typed in an uploaded csv (YYYY-MM-DD or DD/MM/YYYY, the template's two forms) as
+ * DD/MM/YYYY, so one grid never mixes forms; other text is shown as typed.
+ */
+export function formatCsvDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const v = value.trim();
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (iso) return `${iso[3]}/${iso[2]}/${iso[1]}`;
+  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
+  if (dmy) return `${pad(Number(dmy[1]))}/${pad(Number(dmy[2]))}/${dmy[3]}`;
+  return v;
+}
+
 /** MM/DD/YYYY for the file views (a timestamp adds HH:mm:ss when `withTime`). */
 export function formatFileDate(value: string | null | undefined, withTime = false): string {
   const p = partsOf(value);

@@ -5,7 +5,7 @@ import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
 import { SelfOnboarding } from './self-onboarding/self-onboarding';
 
-function SamplingWizardPanel({ url }: { url?: string }) {
+function SamplingWizardPanel({ url }: { url?: string | null }) {
   return (
     <div className="fa-panel">
       {url ? (
@@ -17,7 +17,7 @@ function SamplingWizardPanel({ url }: { url?: string }) {
           - for Americas use only.
         </p>
       ) : (
-        <p>WAM Sampling Wizard (for Americas use only): its address is not configured on this server.</p>
+        <p>WAM Sampling Wizard (for Americas use only): its address is not configured on this server (setting samplingWizardUrl).</p>
       )}
     </div>
   );

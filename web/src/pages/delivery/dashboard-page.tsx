@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { InputText } from 'primereact/inputtext';
-import { useSnapshot } from 'valtio';
+import { snapshot, useSnapshot } from 'valtio';
 import type { FundListingRow, SavedFilter } from '../../api/delivery-types';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { GridError } from '../../components/grid/grid-message';
@@ -87,10 +87,14 @@ export function DashboardPage() {
     };
   }, []);
 
+  // the rows as plain objects: the grid copies them, and reading a store view field by field is slow
+  const rowsData = snap.rowsData;
+  const rows = useMemo(() => (rowsData ? (snapshot(fundListing).rowsData as FundListingRow[]) : []), [rowsData]);
   // keep the selection on the rows as last loaded (fresh statuses for the action rules)
   useEffect(() => {
-    setSelection((sel) => sel.map((s) => snap.rowsData.find((r) => r.id === s.id)).filter((r): r is FundListingRow => r !== undefined));
-  }, [snap.rowsData]);
+    // an empty selection stays the same array: a new one would render the grid again for nothing
+    setSelection((sel) => (sel.length ? sel.map((s) => rows.find((r) => r.id === s.id)).filter((r): r is FundListingRow => r !== undefined) : sel));
+  }, [rows]);
 
   const available = useMemo(() => availableColumns(Boolean(config?.aggregation)), [config?.aggregation]);
   const ordered = useMemo(() => orderColumns(available, snap.columnOrder), [available, snap.columnOrder]);
@@ -138,6 +142,7 @@ export function DashboardPage() {
         exporting={actions.exporting}
         onAction={actions.onAction}
         onDataStatus={actions.onDataStatus}
+        onWorkPaperReview={actions.onWorkPaperReview}
         onDownloadWorkPapers={actions.onDownloadWorkPapers}
         onExport={actions.onExport}
       />
@@ -146,7 +151,7 @@ export function DashboardPage() {
       ) : (
         <FundGrid
           columns={visible}
-          rows={snap.rowsData}
+          rows={rows}
           count={snap.count}
           offset={snap.offset}
           pageSize={snap.rows}

@@ -15,6 +15,7 @@ import { nextSorting } from '../../components/grid/sort-cycle';
 import { usePagedList, type PageFetcher } from '../../components/grid/use-paged-list';
 import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
+import { session } from '../../state/session';
 import { loadNrd, nrdStore, optionsOf } from '../../state/nrd';
 import { socketEvents } from '../../state/socket';
 import { ImportGrid } from './files/import-grid';
@@ -22,6 +23,18 @@ import './delivery.css';
 
 /** Import files page size (spec section 9). */
 export const IMPORT_PAGE_SIZE = 200;
+
+/** A byte count as the largest fitting unit (1024-based): '200 MB', '1.5 GB'. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
 
 /** An `import-file` socket event. */
 interface ImportEvent {
@@ -38,6 +51,8 @@ function isImportEvent(data: unknown): data is ImportEvent {
 export function ImportPage() {
   usePageTitle('Import files');
   const { nrd, failed } = useSnapshot(nrdStore);
+  // the configured upload limit (delivery spec 5: the maximum size shown is a configured limit)
+  const maxBytes = useSnapshot(session).config?.maxUploadBytes ?? 200 * 1024 * 1024;
   const [administrator, setAdministrator] = useState<string | null>(null);
   const [sorting, setSorting] = useState<SortSpec[]>([]);
   const fetcher = useCallback<PageFetcher<ImportFileRow>>((offset, limit, signal) => fetchImports(offset, limit, signal, sorting), [sorting]);
@@ -114,7 +129,7 @@ export function ImportPage() {
         onUpload={upload}
         disabled={!administrator}
         disabledHint="Choose an administrator first."
-        hint="Files larger than the upload size limit go by the MOVEit transfer service."
+        hint={`Maximum size ${formatBytes(maxBytes)} per upload; larger files go by the MOVEit transfer service.`}
       />
       <ImportGrid list={list} sorting={sorting} onSort={(field, multi) => setSorting((s) => nextSorting(s, field, multi))} />
     </section>

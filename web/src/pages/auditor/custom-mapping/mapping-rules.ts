@@ -2,10 +2,11 @@
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import type { MappingMode, MappingRow } from '../../../api/custom-mappings';
 
-export const NAME_MESSAGE =
-  'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
-export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
-export const REASON_MESSAGE = 'A reason is required (at most 50 characters).';
+import { clientNameError, duplicateMappingMessage, mappingNameError, MESSAGES, normalizeStatus, reasonError } from '../../../../../rules';
+
+export const NAME_MESSAGE = MESSAGES.invalidName;
+export const CLIENT_MESSAGE = MESSAGES.invalidClientName;
+export const REASON_MESSAGE = MESSAGES.reasonRequired;
 
 /** The upload form's fields. */
 export interface MappingForm {
@@ -22,10 +23,13 @@ export interface MappingForm {
 export function formErrors(f: MappingForm, mappings: readonly MappingRow[]): Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> {
   const out: Partial<Record<'name' | 'clientName' | 'rationale' | 'customId', string>> = {};
   if (f.mode === 'custom') {
-    if (!/^[a-z0-9_]{1,50}$/.test(f.name)) out.name = NAME_MESSAGE;
-    else if (mappings.some((m) => m.description === f.name)) out.name = `Custom mapping ${f.name} already exist. Please choose different name.`;
-    if (f.clientName && !/^[A-Za-z0-9_ ]{1,300}$/.test(f.clientName)) out.clientName = CLIENT_MESSAGE;
-    if (!f.rationale.trim() || f.rationale.length > 50) out.rationale = REASON_MESSAGE;
+    const nameError = mappingNameError(f.name);
+    if (nameError) out.name = nameError;
+    else if (mappings.some((m) => m.description === f.name)) out.name = duplicateMappingMessage(f.name);
+    const clientError = clientNameError(f.clientName);
+    if (clientError) out.clientName = clientError;
+    const reason = reasonError(f.rationale);
+    if (reason) out.rationale = reason;
   }
   if (f.mode === 'update-custom' && !f.customId) out.customId = 'Choose the custom mapping to update';
   return out;
@@ -54,7 +58,7 @@ export function administratorsWithMappings(mappings: readonly MappingRow[]): Arr
 
 /** Funds listed for Apply & Rerun: those Pending, Open (Approved) or Closed. */
 export function applicableFunds(rows: readonly AuditorFundRow[]): AuditorFundRow[] {
-  return rows.filter((r) => ['Pending', 'Approved', 'Completed - Fund Closed'].includes(r.uploadStatus || 'Pending'));
+  return rows.filter((r) => ['Pending', 'Approved', 'Completed - Fund Closed'].includes(normalizeStatus(r.uploadStatus)));
 }
 
 /** The custom mapping of an administrator and type a fund holds, if any. */

@@ -2,6 +2,7 @@
  * Bulk Upload tab (auditor spec 2.3): Step 1 download the template, Step 2 upload it (the 'Bulk
  * upload' modal, `POST /fund-request/bulk`), Step 3 review ('You have N rejected funds', 'View
  * errors' opening the 'Validation' modal), then the results grid with Completed / Incomplete rows.
+ * A 'Duplicate Fund' error (in the notice and the modal) links to the existing fund's details.
  */
 import { useState } from 'react';
 import { Button } from 'primereact/button';
@@ -12,9 +13,10 @@ import { useSnapshot } from 'valtio';
 import { downloadWithToken, uploadBulk } from '../../../api/auditor';
 import type { BulkResult } from '../../../api/auditor-types';
 import { ApiError, DURATION, formatUploadError } from '../../../api/errors';
-import { formatDate } from '../../../components/auditor/format';
+import { formatCsvDate } from '../../../components/grid/format';
 import { dataPlatform, fundsChanged } from '../../../state/data-platform';
 import { notify } from '../../../state/notifications';
+import { FundDetailsModal } from '../fund-details/fund-details-modal';
 import { BulkUploadModal } from './bulk-upload-modal';
 
 /** A row of the results grid. */
@@ -28,6 +30,14 @@ export interface BulkRow {
   fundShortCode: string;
   dataDueDate: string;
   errors: string[];
+  /** existing fund requests named by 'Duplicate Fund' errors */
+  duplicateOf: number[];
+}
+
+/** One error of the upload: 'Row N: message', with the fund a 'Duplicate Fund' error names. */
+export interface BulkError {
+  text: string;
+  fundId: number | null;
 }
 
 /** Results grid rows: rejected rows (by CSV line) then saved ones. Completed when a row has no faults. */
@@ -47,28 +57,44 @@ export function bulkRows(result: BulkResult): BulkRow[] {
         fundShortCode: String(v.fundShortCode ?? ''),
         dataDueDate: String(v.dataDueDate ?? ''),
         errors: faults.map((x) => x.message),
+        duplicateOf: faults.flatMap((x) => (x.type === 'Duplicate Fund' && Number.isInteger(x.id) ? [x.id as number] : [])),
       };
     });
   const saved = result.saved.map(
     (s): BulkRow => ({
       key: `s${s.id}`,
-      line: null,
+      line: typeof s.columnName === 'number' ? s.columnName : null,
       status: 'Completed',
       fundName: s.fundName,
-      clientName: '',
+      clientName: s.clientName ?? '',
       tpa: s.tpa,
       fundShortCode: s.fundShortCode,
-      dataDueDate: '',
+      dataDueDate: s.dataDueDate ?? '',
       errors: [],
+      duplicateOf: [],
     }),
   );
   return [...failed, ...saved];
 }
 
-/** Every error of the rejected rows as 'Row N: message'. */
-export function bulkErrors(result: BulkResult): string[] {
-  return bulkRows(result).flatMap((r) => r.errors.map((e) => (r.line !== null ? `Row ${r.line}: ${e}` : e)));
+/** Every error of the rejected rows as 'Row N: message', with the fund a 'Duplicate Fund' error names. */
+export function bulkErrors(result: BulkResult): BulkError[] {
+  const out: BulkError[] = [];
+  for (const f of [...result.failed].sort((a, b) => (a.fund.columnName ?? 0) - (b.fund.columnName ?? 0))) {
+    const line = typeof f.fund.columnName === 'number' ? f.fund.columnName : null;
+    for (const x of f.errors?.faults ?? [])
+      out.push({
+        text: line !== null ? `Row ${line}: ${x.message}` : x.message,
+        fundId: x.type === 'Duplicate Fund' && Number.isInteger(x.id) ? (x.id as number) : null,
+      });
+  }
+  return out;
 }
+
+/** Opens the details of the fund a 'Duplicate Fund' error names. */
+const openFund = (id: number) => {
+  dataPlatform.bulk.openFundId = id;
+};
 
 /** The bulk validation notice (spec section 8): up to 5 errors and 'Showing X out of Y errors', 60 s. */
 function notifyRejected(result: BulkResult): void {
@@ -78,8 +104,9 @@ function notifyRejected(result: BulkResult): void {
   notify({
     severity: 'warn',
     summary: `You have ${result.failed.length} rejected fund${result.failed.length === 1 ? '' : 's'}`,
-    detail: `${shown.join('\n')}${errors.length > shown.length ? `\nShowing ${shown.length} out of ${errors.length} errors` : ''}`,
+    detail: `${shown.map((e) => e.text).join('\n')}${errors.length > shown.length ? `\nShowing ${shown.length} out of ${errors.length} errors` : ''}`,
     life: DURATION.validation,
+    links: [...new Set(shown.flatMap((e) => (e.fundId !== null ? [e.fundId] : [])))].map((id) => ({ label: `Open fund ${id}`, onClick: () => openFund(id) })),
   });
 }
 
@@ -181,9 +208,18 @@ export function BulkUpload() {
           <Column field="clientName" header="Client" />
           <Column field="tpa" header="TPA" />
           <Column field="fundShortCode" header="Fund code" />
-          <Column header="Data due date" body={(r: BulkRow) => (/^\d{4}-\d{2}-\d{2}$/.test(r.dataDueDate) ? formatDate(r.dataDueDate) : r.dataDueDate)} />
+          <Column header="Data due date" body={(r: BulkRow) => formatCsvDate(r.dataDueDate)} />
           <Column header="Errors" body={(r: BulkRow) => (r.errors.length ? r.errors.join('; ') : '')} style={{ maxWidth: '28rem' }} />
         </DataTable>
+      )}
+      {bulk.openFundId !== null && (
+        <FundDetailsModal
+          fundId={bulk.openFundId}
+          onClose={() => {
+            dataPlatform.bulk.openFundId = null;
+          }}
+          onOpenFund={openFund}
+        />
       )}
       <BulkUploadModal visible={modalOpen} onHide={() => setModalOpen(false)} onUpload={(f) => void upload(f)} />
       <Dialog
@@ -201,7 +237,28 @@ export function BulkUpload() {
       >
         <p style={{ marginTop: 0 }}>Fix these errors then upload a new csv file</p>
         <ul style={{ maxHeight: '50vh', overflowY: 'auto', paddingLeft: '1.25rem' }} data-testid="bulk-errors">
-          {result ? bulkErrors(result).map((e, i) => <li key={i}>{e}</li>) : null}
+          {result
+            ? bulkErrors(result).map((e, i) => (
+                <li key={i}>
+                  {e.text}
+                  {e.fundId !== null && (
+                    <>
+                      {' '}
+                      <button
+                        type="button"
+                        className="fa-linkbutton"
+                        onClick={() => {
+                          setErrorsOpen(false);
+                          openFund(e.fundId as number);
+                        }}
+                      >
+                        Open fund {e.fundId}
+                      </button>
+                    </>
+                  )}
+                </li>
+              ))
+            : null}
         </ul>
       </Dialog>
     </div>

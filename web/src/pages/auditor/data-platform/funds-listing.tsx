@@ -2,7 +2,9 @@
  * Funds Listing tab (auditor spec 2.3, 4, 8): a paged grid of fund requests with multi-select,
  * default sort data due date descending, a column order kept per user, the Open / Close / Issue /
  * Delete actions (requestedBy 'Auditor') with '*' on funds the action left unchanged and the
- * warning, the download dialog, and the Fund details modal (double-click or 'Details').
+ * warning, the download dialog, and the Fund details modal (double-click or 'Details'). Rows
+ * render only while in view, and a selection renders again only the rows it changes
+ * (components/grid/fast-rows.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from 'primereact/button';
@@ -13,20 +15,26 @@ import { useSnapshot } from 'valtio';
 import { fetchAuditorFunds, runAuditorAction, type AuditorAction, type AuditorSort } from '../../../api/auditor';
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
+import { CELL_MEMO_PROPS, useRevisedRows, virtualRows } from '../../../components/grid/fast-rows';
 import { applyColumnOrder, readColumnOrder, saveColumnOrder } from '../../../state/auditor-prefs';
 import { dataPlatform, showTab } from '../../../state/data-platform';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
 import { FundDetailsModal } from '../fund-details/fund-details-modal';
 import { DownloadDialog } from './download-dialog';
-import { DELETE_CONFIRMATION, isActionEnabled, isDeleteEnabled, UNCHANGED_WARNING, type StatusActionKey } from './listing-actions';
+import './funds-listing.css';
+import { isAuditorActionEnabled as isActionEnabled, isDeleteEnabled, MESSAGES, type AuditorAction as StatusActionKey } from '../../../../../rules';
 import { DEFAULT_COLUMN_ORDER, DEFAULT_SORT, LISTING_COLUMNS, nextSort } from './listing-columns';
+
+const { auditorDeleteConfirmation: DELETE_CONFIRMATION, unchangedWarning: UNCHANGED_WARNING } = MESSAGES;
 
 /** Page size of the auditor listing (spec section 9: fund listing 100) and its choices. */
 export const LISTING_ROWS = 100;
 const ROW_CHOICES = [50, 100, 200];
 const SELECT_KEY = '__select';
 const ACTIONS_KEY = '__actions';
+/** Height of a body row in pixels (funds-listing.css gives the rows exactly this height). */
+export const LISTING_ROW_HEIGHT = 44;
 
 const ACTION_LABELS: Record<StatusActionKey, { label: string; icon: string; done: string }> = {
   open: { label: 'Open', icon: 'pi pi-folder-open', done: 'opened' },
@@ -78,7 +86,8 @@ export function FundsListing() {
   }, [load, fundsVersion]);
   useSocketRefresh(['fund-request'], load, 600);
 
-  const shown = useMemo(() => rows.map((r) => ({ ...r, isStatusUnChanged: r.isStatusUnChanged || unchanged.includes(r.id) })), [rows, unchanged]);
+  const starred = useMemo(() => rows.map((r) => ({ ...r, isStatusUnChanged: r.isStatusUnChanged || unchanged.includes(r.id) })), [rows, unchanged]);
+  const shown = useRevisedRows(starred);
   const selection = useMemo(() => shown.filter((r) => selectedIds.includes(r.id)), [shown, selectedIds]);
   const statuses = selection.map((r) => r.uploadStatus);
   const columns = order.map((k) => LISTING_COLUMNS.find((c) => c.key === k)!).filter(Boolean);
@@ -200,7 +209,11 @@ export function FundsListing() {
         stripedRows
         emptyMessage="No data available"
         aria-label="Fund requests"
+        className="fa-aud-listing-grid"
         scrollable
+        scrollHeight="calc(100vh - 300px)"
+        cellMemoProps={CELL_MEMO_PROPS}
+        virtualScrollerOptions={virtualRows(LISTING_ROW_HEIGHT)}
       >
         <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} headerStyle={{ width: '3rem' }} />
         {columns.map((c) => (

@@ -1,4 +1,5 @@
 /** Pure helpers of the status report: the top-5 legend with 'Other' and the donut colours (spec 2.3, 9). */
+import { LATE_THRESHOLD_PCT } from '../../../../../rules';
 import type { NameCount } from '../../../api/auditor-types';
 
 /** Legend entries shown before the rest is merged into 'Other'. */
@@ -10,9 +11,9 @@ export const SLICE_COLORS = ['#1d4ed8', '#0891b2', '#16a34a', '#ca8a04', '#9333e
 /** The tooltip of the active count. */
 export const ACTIVE_TOOLTIP = 'Fund requests where "Data Due Date" is in the past and are not "Issued"';
 
-/** Tooltips of the two donuts (threshold 80% of the required input files). */
-export const LATE_TOOLTIP = 'Active fund requests with fewer than 80% of the required input files received';
-export const ON_TIME_TOOLTIP = 'Active fund requests with more than 80% of the required input files received';
+/** Tooltips of the two donuts (the rules module's threshold: 80% of the required input files). */
+export const LATE_TOOLTIP = `Active fund requests with fewer than ${LATE_THRESHOLD_PCT}% of the required input files received`;
+export const ON_TIME_TOOLTIP = `Active fund requests with more than ${LATE_THRESHOLD_PCT}% of the required input files received`;
 
 /** The largest `top` entries (by count, then name) and the rest summed as 'Other' (left out when empty). */
 export function topWithOther(list: readonly NameCount[], top = LEGEND_TOP): NameCount[] {

@@ -44,6 +44,46 @@ function PercentInput({ id, value, onChange }: { id: string; value: unknown; onC
   );
 }
 
+/** DD/MM/YYYY text of an ISO date ('' for none). */
+const isoToText = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? formatDate(v.slice(0, 10)) : typeof v === 'string' ? v : '');
+
+/** ISO `YYYY-MM-DD` of a real DD/MM/YYYY date, else null. */
+export function textToIso(text: string): string | null {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * A date typed as DD/MM/YYYY (auditor views, spec section 9), whatever the browser's locale:
+ * reports the ISO date once the text is a real date, null when emptied, and the text itself
+ * otherwise (the server's validation then names the field).
+ */
+function DateInput({ id, value, onChange }: { id: string; value: unknown; onChange: (v: string | null) => void }) {
+  const [text, setText] = useState(isoToText(value));
+  useEffect(() => {
+    // an external change (reset after a save) rewrites the text; typing keeps it as typed
+    setText((t) => (textToIso(t) === (value ?? null) || t === value ? t : isoToText(value)));
+  }, [value]);
+  return (
+    <InputText
+      id={id}
+      value={text}
+      placeholder="DD/MM/YYYY"
+      inputMode="numeric"
+      style={{ maxWidth: 160 }}
+      onChange={(e) => {
+        const t = e.target.value;
+        setText(t);
+        onChange(t.trim() === '' ? null : (textToIso(t) ?? t));
+      }}
+    />
+  );
+}
+
 /** Read-only text of a field. */
 function displayValue(field: FieldDef, details: FundDetails, draft: Draft, nrd: Nrd | null): string {
   if (field.display) return field.display(details);
@@ -117,7 +157,7 @@ export function FieldRow({ field, details, draft, editable, nrd, onChange }: Fie
       control = <Dropdown inputId={id} value={value === 'Y' ? 'Y' : 'N'} options={Y_N} onChange={(e) => onChange(field.key, e.value)} />;
       break;
     case 'date':
-      control = <InputText id={id} type="date" value={(value as string | null) ?? ''} onChange={(e) => onChange(field.key, e.target.value || null)} />;
+      control = <DateInput id={id} value={value} onChange={(v) => onChange(field.key, v)} />;
       break;
     case 'percent':
       control = <PercentInput id={id} value={value} onChange={(v) => onChange(field.key, v)} />;

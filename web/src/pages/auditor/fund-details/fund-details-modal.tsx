@@ -23,6 +23,7 @@ import { FilesSection } from './files-section';
 import {
   canEdit,
   changedFields,
+  emptiedRequired,
   COMMENT_FIELDS,
   draftOf,
   EXTERNAL_VALUATION_FIELDS,
@@ -110,6 +111,9 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
 
   const changes = useMemo(() => (details && draft ? changedFields(details, draft) : {}), [details, draft]);
   const dirty = Object.keys(changes).length > 0;
+  // a required field emptied is a validation error before any call (spec 2.3: no 'Save changes' then)
+  const missing = useMemo(() => emptiedRequired(changes), [changes]);
+  const shownErrors: readonly FundError[] = errors.length ? errors : missing;
   const editable = details ? rowsEditable(details) : false;
   const ctx: FormContext = {
     draft: draft ?? ({ alternative_codes: [], recipients: [] } as Draft),
@@ -170,7 +174,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
   const title = details ? `Fund details - ${details.name}` : 'Fund details';
   const footer = (
     <div className="fa-dialog-footer">
-      {dirty && errors.length === 0 && <Button label="Save changes" icon="pi pi-check" loading={saving} onClick={() => void save()} />}
+      {dirty && shownErrors.length === 0 && <Button label="Save changes" icon="pi pi-check" loading={saving} onClick={() => void save()} />}
       <Button label="Close" outlined onClick={() => guard(onClose)} />
     </div>
   );
@@ -203,7 +207,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
                 {details.editable?.reason ? ` because ${details.editable.reason}` : ''}.
               </p>
             )}
-            <ValidationErrors errors={errors} onOpenFund={openOther} />
+            <ValidationErrors errors={shownErrors} onOpenFund={openOther} />
             <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
               <TabPanel header="Fund info">
                 <Fields fields={FUND_INFO_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />

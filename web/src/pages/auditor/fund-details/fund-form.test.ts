@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FundDetails } from '../../../api/auditor-types';
-import { canEdit, capPercent, changedFields, draftOf, FUND_INFO_FIELDS, MATERIALITY_FIELDS, presentErrors, rowsEditable, searchRecipients } from './fund-form';
+import {
+  canEdit,
+  capPercent,
+  changedFields,
+  draftOf,
+  emptiedRequired,
+  FUND_INFO_FIELDS,
+  MATERIALITY_FIELDS,
+  presentErrors,
+  rowsEditable,
+  searchRecipients,
+} from './fund-form';
 
 const details = {
   id: 1,
@@ -119,5 +130,10 @@ describe('fund details form', () => {
     expect(searchRecipients(list, 'MANAGER').map((r) => r.full_name)).toEqual(['Sam']);
     expect(searchRecipients(list, 'jane@').map((r) => r.full_name)).toEqual(['Jane Doe']);
     expect(searchRecipients(list, '')).toHaveLength(2);
+  });
+
+  it('names the required fields a change empties (no Save changes then), and only those', () => {
+    expect(emptiedRequired({ PM: null, period_end: '', audit_comments: '' })).toEqual(['Period end is required', 'PM is required']);
+    expect(emptiedRequired({ PM: 0.5, notes: null })).toEqual([]);
   });
 });

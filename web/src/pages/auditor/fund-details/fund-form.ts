@@ -3,6 +3,7 @@
  * which are read-only, the editable draft, the payload of changed fields for `POST /fund/validate`
  * and `POST /fund`, materialities capped at 100, and how save errors are presented. Pure: no React.
  */
+import { requiredFundFields } from '../../../../../rules';
 import type { FundDetails, FundError, Recipient } from '../../../api/auditor-types';
 
 /** How a field is shown and edited. */
@@ -172,6 +173,16 @@ export function changedFields(original: FundDetails, draft: Draft, fields: reado
     out.administrator_recipients = draft.recipients.map((r) => ({ full_name: r.full_name.trim(), email: r.email.trim(), role: r.role }));
   }
   return out;
+}
+
+/**
+ * The required fields (spec section 5, rules module) that the changes empty, as '{label} is
+ * required' (the server's wording): 'Save changes' is not offered while there are any.
+ */
+export function emptiedRequired(changes: Record<string, unknown>, fields: readonly FieldDef[] = ALL_FIELDS): string[] {
+  return requiredFundFields(false)
+    .filter((k) => k in changes && (changes[k] === null || (typeof changes[k] === 'string' && !(changes[k] as string).trim())))
+    .map((k) => `${fields.find((f) => f.key === k)?.label ?? k} is required`);
 }
 
 /** Whether a field can be edited now: comments always; other rows only when the fund's rows are editable. */

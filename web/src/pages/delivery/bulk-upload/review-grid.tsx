@@ -6,6 +6,7 @@
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Tooltip } from 'primereact/tooltip';
+import { formatCsvDate } from '../../../components/grid/format';
 import { errorSummary, isSelectable, type ReviewRow } from './bulk-rows';
 
 /** The Errors cell with its tooltip. */
@@ -76,8 +77,8 @@ export function ReviewGrid({ title, rows, onSelect }: { title: string; rows: Rev
         <Column header="Client" field="clientName" />
         <Column header="Fund Name" field="fundName" />
         <Column header="Fund Code" field="fundShortCode" />
-        <Column header="Period end" field="financialEndDate" />
-        <Column header="Data due" field="dataDueDate" />
+        <Column header="Period end" body={(r: ReviewRow) => formatCsvDate(r.financialEndDate as string | undefined)} />
+        <Column header="Data due" body={(r: ReviewRow) => formatCsvDate(r.dataDueDate as string | undefined)} />
         <Column header="Currency" field="fundCurrency" />
       </DataTable>
     </section>

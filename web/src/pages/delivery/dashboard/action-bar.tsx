@@ -1,6 +1,7 @@
 /**
  * The listing's action buttons (delivery spec sections 2 and 4), enabled by the selection's
- * statuses: Reset, Delete, Download available work papers, Work paper actions (Rerun), Data
+ * statuses (rules module): Reset, Delete, Download available work papers, Work paper actions (Rerun,
+ * review status: mark the work papers reviewed or not reviewed), Data
  * actions (data-requested status), Fund actions (Open, Close, Issue, Pause, Decline), Undo delete,
  * and Export of the listing to xlsx.
  */
@@ -9,7 +10,13 @@ import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import type { FundAction } from '../../../api/funds';
-import { actionStates, dataRequestEnabled, DATA_REQUEST_STATUSES, type SelectedFund } from './action-rules';
+import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, deliveryActionStates, isDataRequestEnabled } from '../../../../../rules';
+
+/** What the enabling rules look at in a selected fund. */
+export interface SelectedFund {
+  status: string | null | undefined;
+  dataRequestStatus?: string | null;
+}
 
 export interface ActionBarProps {
   selection: readonly SelectedFund[];
@@ -17,6 +24,7 @@ export interface ActionBarProps {
   exporting: boolean;
   onAction: (action: FundAction) => void;
   onDataStatus: (value: string, label: string) => void;
+  onWorkPaperReview: (reviewed: boolean) => void;
   onDownloadWorkPapers: () => void;
   onExport: () => void;
 }
@@ -44,8 +52,8 @@ function MenuButton({ id, label, icon, items, disabled }: { id: string; label: s
 }
 
 /** The action buttons on the selected funds. */
-export function ActionBar({ selection, busy, exporting, onAction, onDataStatus, onDownloadWorkPapers, onExport }: ActionBarProps) {
-  const can = actionStates(selection);
+export function ActionBar({ selection, busy, exporting, onAction, onDataStatus, onWorkPaperReview, onDownloadWorkPapers, onExport }: ActionBarProps) {
+  const can = deliveryActionStates(selection.map((f) => f.status));
   const off = (enabled: boolean) => busy || !enabled;
   const fundItems: MenuItem[] = [
     { label: 'Open', disabled: !can.open, command: () => onAction('open') },
@@ -54,11 +62,15 @@ export function ActionBar({ selection, busy, exporting, onAction, onDataStatus, 
     { label: 'Pause', disabled: !can.pause, command: () => onAction('pause') },
     { label: 'Decline', disabled: !can.decline, command: () => onAction('decline') },
   ];
-  const workPaperItems: MenuItem[] = [{ label: 'Rerun', disabled: !can.rerun, command: () => onAction('rerun') }];
-  const dataItems: MenuItem[] = DATA_REQUEST_STATUSES.map((s) => ({
-    label: s.label,
-    disabled: !dataRequestEnabled(selection, s.value),
-    command: () => onDataStatus(s.value, s.label),
+  const workPaperItems: MenuItem[] = [
+    { label: 'Rerun', disabled: !can.rerun, command: () => onAction('rerun') },
+    { label: 'Mark reviewed', disabled: !can.review, command: () => onWorkPaperReview(true) },
+    { label: 'Mark not reviewed', disabled: !can.review, command: () => onWorkPaperReview(false) },
+  ];
+  const dataItems: MenuItem[] = DATA_REQUEST_STATUSES.map((value) => ({
+    label: DATA_REQUEST_LABELS[value],
+    disabled: !isDataRequestEnabled(selection, value),
+    command: () => onDataStatus(value, DATA_REQUEST_LABELS[value]),
   }));
   const anyFund = selection.length > 0;
 
@@ -84,7 +96,7 @@ export function ActionBar({ selection, busy, exporting, onAction, onDataStatus, 
         disabled={off(can.downloadWorkPapers)}
         onClick={onDownloadWorkPapers}
       />
-      <MenuButton id="fa-menu-workpapers" label="Work paper actions" icon="pi pi-chevron-down" items={workPaperItems} disabled={off(can.reset)} />
+      <MenuButton id="fa-menu-workpapers" label="Work paper actions" icon="pi pi-chevron-down" items={workPaperItems} disabled={off(can.workPaperActions)} />
       <MenuButton id="fa-menu-data" label="Data actions" icon="pi pi-chevron-down" items={dataItems} disabled={off(can.dataActions)} />
       <MenuButton id="fa-menu-fund" label="Fund actions" icon="pi pi-chevron-down" items={fundItems} disabled={busy || !anyFund} />
       <Button type="button" label="Undo delete" icon="pi pi-undo" size="small" outlined disabled={off(can.undoDelete)} onClick={() => onAction('undoDelete')} />

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { FilterType, FundListingRow } from '../../../api/delivery-types';
 import type { FilterOption } from '../../../components/grid/column-filter';
 import { formatDate, formatPercent, yesNo } from '../../../components/grid/format';
-import { DATA_REQUEST_STATUSES, statusLabel } from './action-rules';
+import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, statusLabel, type FundStatus } from '../../../../../rules';
 
 /** What a cell renderer may need besides its row. */
 export interface CellContext {
@@ -31,15 +31,9 @@ export interface ListingColumn {
 }
 
 /** Status filter values (stored statuses with their delivery labels). */
-export const STATUS_OPTIONS: readonly FilterOption[] = [
-  { value: 'Pending', label: 'Pending' },
-  { value: 'Approved', label: 'Open' },
-  { value: 'Completed - Fund Closed', label: 'Closed' },
-  { value: 'Issued', label: 'Issued' },
-  { value: 'Paused', label: 'Paused' },
-  { value: 'Declined', label: 'Declined' },
-  { value: 'Deleted', label: 'Deleted' },
-];
+export const STATUS_OPTIONS: readonly FilterOption[] = (
+  ['Pending', 'Approved', 'Completed - Fund Closed', 'Issued', 'Paused', 'Declined', 'Deleted'] as const
+).map((value: FundStatus) => ({ value, label: statusLabel(value) }));
 const PROCESS_OPTIONS: readonly FilterOption[] = ['Processing', 'Ready', 'Idle'].map((v) => ({ value: v, label: v }));
 const YES_NO: readonly FilterOption[] = [
   { value: 'Yes', label: 'Yes' },
@@ -49,7 +43,7 @@ const Y_N: readonly FilterOption[] = [
   { value: 'Y', label: 'Yes' },
   { value: 'N', label: 'No' },
 ];
-const DATA_REQUEST_OPTIONS: readonly FilterOption[] = DATA_REQUEST_STATUSES.map((s) => ({ value: s.value, label: s.label }));
+const DATA_REQUEST_OPTIONS: readonly FilterOption[] = DATA_REQUEST_STATUSES.map((value) => ({ value, label: DATA_REQUEST_LABELS[value] }));
 
 type Kind = 'text' | 'date' | 'datetime' | 'percent' | 'number' | 'bool';
 

@@ -2,7 +2,8 @@
  * The fund listing grid: server-side paging (page sizes 50/100/200), multi-select (checkboxes,
  * click, or arrow keys and Space/Enter on a focused row), custom sort headers, per-column filter
  * overlay, reorderable columns, a row context menu (View details, Download all) and double-click
- * to open a fund.
+ * to open a fund. Rows render only while in view, and a selection renders again only the rows it
+ * changes (components/grid/fast-rows.ts).
  */
 import { useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Column } from 'primereact/column';
@@ -14,6 +15,7 @@ import { ColumnFilter, type FilterOption } from '../../../components/grid/column
 import { GridHeader } from '../../../components/grid/grid-header';
 import { GridEmpty } from '../../../components/grid/grid-message';
 import { ariaSort } from '../../../components/grid/sort-cycle';
+import { CELL_MEMO_PROPS, useRevisedRows, virtualRows } from '../../../components/grid/fast-rows';
 import { LISTING_PAGE_SIZES } from '../../../state/listing-prefs';
 import type { CellContext, ListingColumn } from './columns';
 
@@ -41,6 +43,8 @@ export interface FundGridProps {
 }
 
 const SELECT_KEY = '__select';
+/** Height of a body row in pixels (delivery.css gives the rows exactly this height). */
+export const FUND_GRID_ROW_HEIGHT = 36;
 
 /** The listing grid. */
 export function FundGrid(props: FundGridProps) {
@@ -49,7 +53,11 @@ export function FundGrid(props: FundGridProps) {
   const menu = useRef<ContextMenu>(null);
   const [filterCol, setFilterCol] = useState<ListingColumn | null>(null);
   const [menuRow, setMenuRow] = useState<FundListingRow | null>(null);
-  const ctx: CellContext = { starred: props.starred, openFund: props.onOpen };
+  // the cells see the latest callback without being rendered again for a new one
+  const openRef = useRef(props.onOpen);
+  openRef.current = props.onOpen;
+  const ctx: CellContext = useMemo(() => ({ starred: props.starred, openFund: (id: number) => openRef.current(id) }), [props.starred]);
+  const rows = useRevisedRows(props.rows, props.starred);
   // remount when the set of shown columns changes (the grid's own reorder state would misplace them)
   const tableKey = useMemo(
     () =>
@@ -90,7 +98,7 @@ export function FundGrid(props: FundGridProps) {
       <ContextMenu model={menuModel} ref={menu} onHide={() => setMenuRow(null)} />
       <DataTable
         key={tableKey}
-        value={props.rows as FundListingRow[]}
+        value={rows}
         dataKey="id"
         lazy
         paginator
@@ -108,6 +116,8 @@ export function FundGrid(props: FundGridProps) {
         selection={props.selection}
         onSelectionChange={(e) => props.onSelectionChange(e.value as FundListingRow[])}
         selectionAriaLabel="name"
+        cellMemoProps={CELL_MEMO_PROPS}
+        virtualScrollerOptions={virtualRows(FUND_GRID_ROW_HEIGHT)}
         contextMenuSelection={menuRow ?? undefined}
         onContextMenuSelectionChange={(e) => setMenuRow(e.value as unknown as FundListingRow)}
         onContextMenu={(e) => menu.current?.show(e.originalEvent)}
@@ -123,7 +133,15 @@ export function FundGrid(props: FundGridProps) {
         tableStyle={{ minWidth: '60rem' }}
         rowClassName={(r: FundListingRow) => ({ 'fa-row-starred': props.starred.has(r.id) })}
       >
-        <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} headerStyle={{ width: '3rem' }} frozen />
+        {/* kept in view when scrolling sideways by CSS (position: sticky): PrimeReact's frozen columns measure the page for every cell */}
+        <Column
+          selectionMode="multiple"
+          columnKey={SELECT_KEY}
+          reorderable={false}
+          headerStyle={{ width: '3rem' }}
+          className="fa-grid-sticky"
+          headerClassName="fa-grid-sticky"
+        />
         {columns.map((c) => (
           <Column
             key={c.key}

@@ -9,16 +9,17 @@ import { confirmDialog } from 'primereact/confirmdialog';
 import { ALL_EXPORT_STAGES, requestExport } from '../../../api/delivery-files';
 import type { ActionResult, FundListingRow } from '../../../api/delivery-types';
 import { DURATION } from '../../../api/errors';
+import { setWorkPaperReview } from '../../../api/fund-activity';
 import { changeDataRequestedStatus, exportListing, runFundAction, type FundAction } from '../../../api/funds';
 import { fundListing, listingQuery, loadListing, setStarred } from '../../../state/fund-listing';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
-import { deleteConfirmation } from './action-rules';
+import { deliveryDeleteConfirmation as deleteConfirmation, MESSAGES } from '../../../../../rules';
 
 /** The spec's bulk status warning (section 8). */
-export const UNCHANGED_WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
+export const UNCHANGED_WARNING = MESSAGES.unchangedWarning;
 /** Success text of a queued export (auditor spec 2.3), shown for 4 s. */
-export const QUEUED_MESSAGE = 'Successfully added to Queue.';
+export const QUEUED_MESSAGE = MESSAGES.queued;
 
 /** Action handlers for the Dashboard, bound to the current selection. */
 export function useFundActions(selection: readonly FundListingRow[], setSelection: (rows: FundListingRow[]) => void) {
@@ -74,6 +75,25 @@ export function useFundActions(selection: readonly FundListingRow[], setSelectio
     if (ids.length) void run(() => changeDataRequestedStatus(ids, value));
   };
 
+  /** Work paper actions, review status: marks the selected funds' work papers reviewed or not. */
+  const onWorkPaperReview = async (reviewed: boolean) => {
+    if (!ids.length) return;
+    setBusy(true);
+    try {
+      const res = await setWorkPaperReview(ids, reviewed);
+      notify({
+        severity: 'success',
+        detail: `${res.files.length} work paper${res.files.length === 1 ? '' : 's'} marked ${reviewed ? 'reviewed' : 'not reviewed'}`,
+        life: DURATION.success,
+      });
+      await loadListing();
+    } catch {
+      // the default error notification was shown
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const queueExport = async (fundIds: number[], stages: readonly string[], options?: { excludeDisabledVisualizations?: boolean }) => {
     try {
       await requestExport(fundIds, stages, options);
@@ -95,5 +115,14 @@ export function useFundActions(selection: readonly FundListingRow[], setSelectio
     }
   };
 
-  return { busy, exporting, onAction, onDataStatus, onDownloadWorkPapers, onDownloadAll, onExport: () => void onExport() };
+  return {
+    busy,
+    exporting,
+    onAction,
+    onDataStatus,
+    onWorkPaperReview: (reviewed: boolean) => void onWorkPaperReview(reviewed),
+    onDownloadWorkPapers,
+    onDownloadAll,
+    onExport: () => void onExport(),
+  };
 }

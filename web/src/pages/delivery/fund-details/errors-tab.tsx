@@ -1,7 +1,8 @@
-/** The Errors tab: log entries in error, or successful with warnings, with their message and a raw payload viewer. */
+/** The Errors tab: log entries in error, or successful with warnings, with their message (each text once) and a raw payload viewer. */
 import { useCallback, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { joinMessages } from '../../../../../rules';
 import { fetchErrorLogs, type ErrorLogRow } from '../../../api/fund-activity';
 import { StatusTag } from '../../../components/files/status-tag';
 import { formatFileDate } from '../../../components/grid/format';
@@ -27,7 +28,7 @@ export function ErrorsTab({ fund }: FundTabProps) {
           { header: 'Date', cell: (r) => formatFileDate(r.created_at, true) },
           { header: 'Stage', cell: (r) => r.stage },
           { header: 'Status', cell: (r) => <StatusTag status={r.status} /> },
-          { header: 'Message', cell: (r) => [r.message, ...r.warnings].filter(Boolean).join('; ') },
+          { header: 'Message', cell: (r) => joinMessages([r.message, ...r.warnings]) },
           {
             header: 'Payload',
             cell: (r) => <Button label="View payload" size="small" text aria-label={`Payload of entry ${r.id}`} onClick={() => setPayload(r)} />,

@@ -1,13 +1,16 @@
 /**
  * The Files tab: the fund's four file grids (input, standardization, calculation, work papers)
- * with the server's status label and QA Validations popover, and the file actions of delivery
- * spec section 4: review / unreview, required / not required, remove an input file (after a
- * confirmation), Release all / Unrelease all work papers. The server decides what is allowed and
- * names the files it refuses. File events from the socket reload the fund.
+ * with the server's status label, the validation cell (Valid, Invalid, Not Received, Not Required)
+ * and QA Validations popover, and the file actions of delivery spec section 4: review / unreview,
+ * required / not required (offered only where the rules module allows them: neither on a pending
+ * file, no review of a not-required file, no not-required of a reviewed one), remove an input file
+ * (after a confirmation), Release all / Unrelease all work papers. File events from the socket
+ * reload the fund.
  */
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
+import { canToggleRequired, canToggleReview, validationCell } from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { ApiError, errorText } from '../../../api/errors';
 import { disableFiles, releaseWorkPapers, removeFiles, reviewFiles } from '../../../api/fund-activity';
@@ -26,7 +29,10 @@ async function run(action: () => Promise<unknown>, done: string, reload: () => v
     notify({ severity: 'success', detail: done, life: 2400 });
   } catch (err) {
     const e = err as ApiError;
-    notify({ severity: 'error', summary: e.message || 'The action failed', detail: (e.errors ?? []).map(errorText).join('; ') });
+    const summary = e.message || 'The action failed';
+    // the message is the first error already: list only the others
+    const others = (e.errors ?? []).map(errorText).filter((t) => t && t !== summary);
+    notify({ severity: 'error', summary, detail: others.join('; ') });
   }
   reload();
 }
@@ -46,8 +52,7 @@ function FileGrid({
   reload: () => void;
   onRemove: (f: FundFile) => void;
 }) {
-  const canDisable = group === 'input' || group === 'work_paper';
-  const canReview = group !== 'calculation';
+  const kind = group;
   return (
     <section className="fa-fd-files" aria-label={title}>
       <h3>
@@ -64,6 +69,7 @@ function FileGrid({
               <th>Date</th>
               <th>Rows</th>
               <th>Status</th>
+              <th>Validation</th>
               <th>QA validation</th>
               <th>Actions</th>
             </tr>
@@ -76,11 +82,12 @@ function FileGrid({
                 <td>{formatFileDate(f.timestamp, true)}</td>
                 <td>{f.rowCount ?? ''}</td>
                 <td data-col="status">{f.statusLabel}</td>
+                <td data-col="validation">{validationCell({ disabled: f.disabled, validationStatus: f.validation_status, status: f.status })}</td>
                 <td>
                   <QaPopover qa={f.qa} fileName={f.filename} />
                 </td>
                 <td className="fa-fd-actions">
-                  {canReview && (
+                  {canToggleReview({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
                     <Button
                       size="small"
                       text
@@ -91,7 +98,7 @@ function FileGrid({
                       }
                     />
                   )}
-                  {canDisable && (
+                  {canToggleRequired({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
                     <Button
                       size="small"
                       text

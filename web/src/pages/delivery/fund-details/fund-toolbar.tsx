@@ -11,6 +11,7 @@ import { Button } from 'primereact/button';
 import { InputSwitch } from 'primereact/inputswitch';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
+import { DETAILS_EDIT_DISABLED_STATUSES, fundDetailsActions } from '../../../../../rules';
 import type { FundDetails } from '../../../api/auditor-types';
 import { ApiError } from '../../../api/errors';
 import { reviewAllWorkPapers, triggerDbPush } from '../../../api/fund-activity';
@@ -18,7 +19,7 @@ import { runFundAction } from '../../../api/funds';
 import { notify } from '../../../state/notifications';
 
 /** Statuses in which Edit stays disabled (the page leaves them for / anyway). */
-export const EDIT_DISABLED_STATUSES = ['Deleted', 'Completed - Fund Closed'];
+export const EDIT_DISABLED_STATUSES = DETAILS_EDIT_DISABLED_STATUSES;
 
 /** Props of the toolbar. */
 export interface FundToolbarProps {
@@ -42,7 +43,8 @@ export function FundToolbar(p: FundToolbarProps) {
   const { fund, creating, editing } = p;
   const [forceRun, setForceRun] = useState(true);
   const more = useRef<Menu>(null);
-  const open = fund.status === 'Approved';
+  const can = fundDetailsActions(fund.status);
+  const open = can.rerun;
 
   const act = async (what: string, call: () => Promise<unknown>, done: string) => {
     try {
@@ -73,12 +75,7 @@ export function FundToolbar(p: FundToolbarProps) {
     <div className="fa-fd-toolbar" role="toolbar" aria-label="Fund actions">
       {/* a stable wrapper: the tooltip of a disabled button next to it moves DOM nodes */}
       <span className="fa-fd-edit">
-        <Button
-          label="Edit"
-          icon="pi pi-pencil"
-          disabled={editing || creating || p.saving || EDIT_DISABLED_STATUSES.includes(fund.status)}
-          onClick={p.onEdit}
-        />
+        <Button label="Edit" icon="pi pi-pencil" disabled={editing || creating || p.saving || !can.edit} onClick={p.onEdit} />
         <Button label="Save" icon="pi pi-check" disabled={!editing || !p.dirty} loading={p.saving} onClick={p.onSave} />
         {editing && <Button label={creating ? 'Cancel' : 'Discard'} outlined onClick={p.onDiscard} />}
       </span>
@@ -98,7 +95,7 @@ export function FundToolbar(p: FundToolbarProps) {
             <label htmlFor="fa-fd-force-run">Force run</label>
           </span>
           <Button label="Download options" icon="pi pi-download" outlined onClick={p.onDownload} />
-          <Button label="Delete" icon="pi pi-trash" severity="danger" outlined onClick={p.onDelete} />
+          <Button label="Delete" icon="pi pi-trash" severity="danger" outlined disabled={!can.remove} onClick={p.onDelete} />
           <Button label="More actions" icon="pi pi-ellipsis-v" text aria-haspopup="menu" aria-controls="fa-fd-more" onClick={(e) => more.current?.toggle(e)} />
           <Menu id="fa-fd-more" model={moreItems} popup ref={more} aria-label="More actions" />
         </>

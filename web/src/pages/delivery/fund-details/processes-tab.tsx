@@ -1,6 +1,7 @@
-/** The Processes tab: the fund's pipeline jobs, newest first, with reset (requeue with force run) and cancel; live through the socket. */
+/** The Processes tab: the fund's pipeline jobs, newest first, with reset (requeue with force run) and cancel, offered only on pending and running processes (rules module); live through the socket. */
 import { useCallback } from 'react';
 import { Button } from 'primereact/button';
+import { canCancelProcess, canResetProcess } from '../../../../../rules';
 import { fetchProcesses, processAction, type ProcessRow } from '../../../api/fund-activity';
 import { ApiError } from '../../../api/errors';
 import { StatusTag } from '../../../components/files/status-tag';
@@ -47,7 +48,7 @@ export function ProcessesTab({ fund, reload: reloadFund }: FundTabProps) {
                 size="small"
                 text
                 aria-label={`Reset ${p.stage} process ${p.id}`}
-                disabled={p.status === 'pending' || p.status === 'running'}
+                disabled={!canResetProcess(p.status)}
                 onClick={() => void act('reset', p)}
               />
               <Button
@@ -56,7 +57,7 @@ export function ProcessesTab({ fund, reload: reloadFund }: FundTabProps) {
                 text
                 severity="danger"
                 aria-label={`Cancel ${p.stage} process ${p.id}`}
-                disabled={p.status !== 'pending' && p.status !== 'running'}
+                disabled={!canCancelProcess(p.status)}
                 onClick={() => void act('cancel', p)}
               />
             </span>

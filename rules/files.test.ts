@@ -1,0 +1,64 @@
+/** File and process rules, from delivery spec section 4 "Files", "Processes" and the file status derivations. */
+import { describe, expect, it } from 'vitest';
+import { canCancelProcess, canResetProcess, canToggleRequired, canToggleReview, fileStatusLabel, validationCell, type FileFacts } from './files.js';
+
+const file = (over: Partial<FileFacts>): FileFacts => ({ kind: 'input', status: 'assigned', reviewed: false, disabled: false, ...over });
+
+describe('file review and not-required', () => {
+  // "neither is offered while the file is pending; a reviewed file cannot be disabled; a disabled
+  // file cannot be reviewed"
+  it.each([
+    ['a pending file', file({ status: 'pending' }), false, false],
+    ['a file being processed', file({ status: 'processing' }), false, false],
+    ['a received file', file({}), true, true],
+    ['a reviewed file (Unreview offered, Not required not)', file({ reviewed: true }), true, false],
+    ['a not-required file (Required offered, Review not)', file({ disabled: true }), false, true],
+    ['a calculation file', file({ kind: 'calculation' }), false, false],
+    ['a standardization file (review only)', file({ kind: 'standardization' }), true, false],
+    ['a produced work paper', file({ kind: 'work_paper', status: 'done' }), true, true],
+  ])('%s: review %s, not required %s', (_name, f, review, required) => {
+    expect(canToggleReview(f)).toBe(review);
+    expect(canToggleRequired(f)).toBe(required);
+  });
+});
+
+describe('file status and validation cells', () => {
+  // "File status: Pending, Ready, Ready rerun (reviewed and rerun_count above 0), In review (not
+  // reviewed), Not applicable (disabled)"; work papers "Not applicable when disabled, Released or
+  // Not released when assigned, otherwise raw status"
+  it.each([
+    [file({ status: 'pending' }), 0, 'Pending'],
+    [file({ reviewed: true }), 0, 'Ready'],
+    [file({ reviewed: true }), 2, 'Ready rerun'],
+    [file({}), 0, 'In review'],
+    [file({ disabled: true }), 0, 'Not applicable'],
+    [file({ kind: 'work_paper', status: 'assigned', released: true }), 0, 'Released'],
+    [file({ kind: 'work_paper', status: 'assigned' }), 0, 'Not released'],
+    [file({ kind: 'work_paper', status: 'error' }), 0, 'error'],
+    [file({ kind: 'work_paper', disabled: true }), 0, 'Not applicable'],
+  ])('%j with rerun count %i is %s', (f, rerun, label) => expect(fileStatusLabel(f, rerun)).toBe(label));
+
+  // "Validation cell: Valid, Invalid, Not Received, Not Required."
+  it.each([
+    [null, 'Not Received'],
+    [{ disabled: true, validationStatus: 'valid', status: 'assigned' }, 'Not Required'],
+    [{ disabled: false, validationStatus: 'Valid', status: 'assigned' }, 'Valid'],
+    [{ disabled: false, validationStatus: 'invalid', status: 'assigned' }, 'Invalid'],
+    [{ disabled: false, validationStatus: null, status: 'error' }, 'Invalid'],
+    [{ disabled: false, validationStatus: null, status: 'pending' }, 'Not Received'],
+  ])('%j shows %s', (f, cell) => expect(validationCell(f)).toBe(cell));
+});
+
+describe('processes', () => {
+  // "pending and running may be reset or cancelled; done; error."
+  it.each([
+    ['pending', true],
+    ['running', true],
+    ['done', false],
+    ['error', false],
+    ['suspended', false],
+  ])('%s: reset and cancel offered = %s', (status, allowed) => {
+    expect(canResetProcess(status)).toBe(allowed);
+    expect(canCancelProcess(status)).toBe(allowed);
+  });
+});
