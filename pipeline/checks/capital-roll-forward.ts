@@ -94,6 +94,7 @@ export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[
         diff: 0,
         threshold: null,
         message: 'No share capital rows delivered: roll-forward not performed',
+        notPerformed: 'no share capital rows delivered',
       },
     ];
   }
@@ -109,6 +110,7 @@ export function capitalRollForward(data: FundSdmData, ctx: CheckContext): QaRec[
         status: 'fail',
         diff: 0,
         message: `Share class ${c.shareClass}: no ${missing} row, the roll-forward cannot be done`,
+        notPerformed: `share class ${c.shareClass} has no ${missing} row`,
         details: { unit: 'shares', ...c },
       };
     }

@@ -113,8 +113,16 @@ describe('GS (Meridian) real data', () => {
 
   it('price testing against ECB rates: small FX differences (SEK ~0.08%) pass', () => {
     const items = priceTesting(gs, ctx);
-    expect(items).toHaveLength(1);
-    const total = items[0];
+    // the ECB publishes no CLP or TWD rate: each such position is NOT PERFORMED with its file and line
+    const noRate = gs.holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD');
+    expect(noRate.length).toBeGreaterThan(0);
+    const notTested = items.filter((i) => i.notPerformed);
+    expect(notTested.map((i) => [i.file, i.line])).toEqual(noRate.map((h) => [h.file, h.line]));
+    expect(
+      notTested.every((i) => i.status === 'warning' && /no independent (CLP|TWD) rate dated on or before the period end 2023-03-31/.test(i.notPerformed!)),
+    ).toBe(true);
+    expect(items).toHaveLength(noRate.length + 1);
+    const total = items[items.length - 1];
     expect(total).toMatchObject({ name: 'Price testing: total impact', status: 'pass' });
     expect(Math.abs(total.diff)).toBeLessThan(ctx.materiality.sad);
     const d = total.details as any;
@@ -133,7 +141,9 @@ describe('GS (Meridian) real data', () => {
   it('runChecks: every check runs in order, GS ends as warning (the 8 two-leg ids) with no fail', () => {
     const run = runChecks(gs, ctx);
     expect([...new Set(run.items.map((i) => i.check))]).toEqual(Object.keys(CHECK_LABELS));
-    expect(run.summary).toEqual({ pass: 8, warning: 8, fail: 0 });
+    // warnings: the 8 two-leg ids and the CLP / TWD positions no independent rate covers
+    const noRate = gs.holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD').length;
+    expect(run.summary).toEqual({ pass: 8, warning: 8 + noRate, fail: 0 });
     expect(run.status).toBe('warning');
   });
 });
@@ -229,9 +239,29 @@ describe('GS failure cases (one row altered)', () => {
     const d = copy(gs);
     (d.holdings[3] as any).security_id = undefined;
     const run = runChecks(d, ctx);
-    expect(run.items.find((i) => i.check === 'holdings_integrity')).toMatchObject({ status: 'fail', name: 'Holdings integrity could not run' });
+    expect(run.items.find((i) => i.check === 'holdings_integrity')).toMatchObject({
+      status: 'fail',
+      name: 'Holdings integrity could not run',
+      notPerformed: expect.stringMatching(/^the check failed with an error: /),
+    });
     expect(run.items.find((i) => i.check === 'tb_balance')?.status).toBe('pass');
     expect(run.status).toBe('fail');
+  });
+
+  it('a check with nothing to check is not performed, with its reason, never a pass', () => {
+    const d = copy(gs);
+    d.holdings = [];
+    d.share_capital = [];
+    const run = runChecks(d, ctx);
+    const notPerformed = run.items.filter((i) => i.notPerformed).map((i) => [i.check, i.status, i.notPerformed]);
+    expect(notPerformed).toEqual([
+      ['price_testing', 'warning', 'no holdings delivered'],
+      ['capital_roll_forward', 'warning', 'no share capital rows delivered'],
+      ['holdings_integrity', 'warning', 'no holdings delivered'],
+    ]);
+    const noTb = runChecks({ ...d, trial_balance: [] }, ctx);
+    expect(noTb.items.find((i) => i.check === 'tb_balance')).toMatchObject({ status: 'fail', notPerformed: 'no trial balance rows delivered' });
+    expect(noTb.items.find((i) => i.check === 'nav')).toMatchObject({ status: 'fail', notPerformed: expect.stringContaining('no TB account') });
   });
 
   it('caps the items of one check and says how many were left out', () => {
@@ -245,20 +275,24 @@ describe('GS failure cases (one row altered)', () => {
 });
 
 describe('Dupree (demo_test and keystone) real data', () => {
-  it.each([['demo_test'], ['keystone_admin']])('%s: every check passes (external valuations N)', async (tpa) => {
+  it.each([['demo_test'], ['keystone_admin']])('%s: every check performed passes; price testing is not performed (external valuations N)', async (tpa) => {
     const data = tpa === 'keystone_admin' ? await loadKeystone() : loadCsvTpa(tpa);
     const exp = expectedFund(tpa);
     const ctx = contextFor(data, '2022-12-31', { fxRates: dupreeFx, externalValuations: false });
     expect(ctx.nav).toBe(exp.net_assets);
     const run = runChecks(data, ctx);
-    expect(run.status).toBe('pass');
+    // a check that could not be performed is never a pass: the run is a warning, not a clean pass
+    expect(run.status).toBe('warning');
+    expect(run.items.filter((i) => i.status !== 'pass').map((i) => [i.check, i.notPerformed])).toEqual([
+      ['price_testing', 'the fund has no external valuations (external_valuations = N)'],
+    ]);
     expect(run.items.map((i) => [i.check, i.name, i.status])).toEqual([
       ['tb_balance', 'Trial balance sums to zero', 'pass'],
       ['investments_reconciliation', 'Investments vs INVESTMENTS_AT_VALUE', 'pass'],
       ['investments_reconciliation', 'Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY', 'pass'],
       ['nav', 'NAV vs share capital', 'pass'],
       ['nav', 'NAV vs TB capital accounts', 'pass'],
-      ['price_testing', 'Price testing', 'pass'],
+      ['price_testing', 'Price testing', 'warning'],
       ['capital_roll_forward', 'Shares roll-forward C000032728', 'pass'],
       ['capital_roll_forward', 'Closing capital vs TB capital accounts', 'pass'],
       ['holdings_integrity', 'All holdings', 'pass'],
@@ -269,6 +303,53 @@ describe('Dupree (demo_test and keystone) real data', () => {
   it('keystone with external valuations: its own prices are no evidence, so price testing is not performed (warning)', async () => {
     const data = await loadKeystone();
     const [item] = priceTesting(data, contextFor(data, '2022-12-31', { fxRates: dupreeFx }));
-    expect(item).toMatchObject({ status: 'warning', details: { performed: false } });
+    expect(item).toMatchObject({ status: 'warning', notPerformed: expect.stringContaining('no independent prices'), details: { performed: false } });
+  });
+});
+
+describe('independent rates with their dates (GS, real ECB rates)', () => {
+  let gs: FundSdmArrays;
+  beforeAll(() => {
+    gs = loadCsvTpa(GS);
+  });
+  const total = (items: QaRec[]) => items.find((i) => i.name === 'Price testing: total impact')!;
+
+  it('a rate dated more than 5 days before the period end is a stale rate warning per currency, naming its date and source', () => {
+    // the ECB rates of 2022-12-30 used for a fund at 2023-03-31: 91 days old
+    const items = priceTesting(gs, contextFor(gs, '2023-03-31', { fxRates: dupreeFx }));
+    const stale = items.filter((i) => i.name.startsWith('Stale rate '));
+    const d = total(items).details as any;
+    expect(d.currencies.length).toBeGreaterThan(10);
+    expect(stale.map((i) => i.name.slice('Stale rate '.length))).toEqual(d.currencies.map((c: any) => c.currency));
+    const sek = only(items, 'Stale rate SEK');
+    expect(sek.status).toBe('warning');
+    expect(sek.notPerformed).toBeUndefined();
+    expect(sek.message).toContain('is dated 2022-12-30, 91 days before the period end 2023-03-31 (more than 5)');
+    expect(sek.message).toContain('ECB 2022-12-30: 11.1218 SEK per EUR / 1.0666 USD per EUR');
+    expect(d.currencies.find((c: any) => c.currency === 'SEK')).toMatchObject({ rateDate: '2022-12-30', rateAgeDays: 91, stale: true });
+    expect(d.largest.filter((x: any) => x.independentFx !== null).every((x: any) => x.rateDate === '2022-12-30' && /^ECB 2022-12-30/.test(x.rateSource))).toBe(
+      true,
+    );
+  });
+
+  it('the limit is FUND_AUDIT_FX_MAX_AGE_DAYS: 5 days old is current, 6 days is stale', () => {
+    const at = (periodEnd: string, fxMaxAgeDays?: number) =>
+      priceTesting(gs, contextFor(gs, periodEnd, { fxRates: gsFx, ...(fxMaxAgeDays === undefined ? {} : { fxMaxAgeDays }) })).filter((i) =>
+        i.name.startsWith('Stale rate '),
+      ).length;
+    expect(at('2023-03-31')).toBe(0);
+    expect(at('2023-04-05')).toBe(0);
+    expect(at('2023-04-06')).toBeGreaterThan(10);
+    expect(at('2023-04-06', 6)).toBe(0);
+    expect(at('2023-03-31', 0)).toBe(0);
+  });
+
+  it('no rate on or before the period end: the FX test is NOT PERFORMED for each foreign position, never a pass', () => {
+    const items = priceTesting(gs, contextFor(gs, '2022-12-29', { fxRates: gsFx }));
+    const foreign = gs.holdings.filter((h) => h.price_currency && h.price_currency !== 'USD');
+    const notTested = items.filter((i) => i.name.endsWith(': FX not tested'));
+    expect(notTested).toHaveLength(foreign.length);
+    expect(notTested[0]).toMatchObject({ status: 'warning', file: foreign[0].file, line: foreign[0].line });
+    expect(notTested[0].notPerformed).toMatch(/^no independent [A-Z]{3} rate dated on or before the period end 2022-12-29$/);
   });
 });

@@ -33,6 +33,8 @@ export interface CheckContext {
   tpaPriceSources?: string[];
   /** Administrator (TPA) name: a price source it contains, e.g. 'Meridian', is the TPA's own. */
   administrator?: string;
+  /** Price testing: a rate dated more than this many days before the period end is stale (default 5). */
+  fxMaxAgeDays?: number;
   /** Most items one check may list; the rest is summarised in one item (default 1,000). */
   maxItemsPerCheck?: number;
 }

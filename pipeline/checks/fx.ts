@@ -1,7 +1,10 @@
 /**
- * Independent FX rates for price testing (DOMAIN.md 2.4 item 4). Reads the csv format of
- * `fixtures/fx/*.csv` (`currency,rate_date,units_per_usd,source`, ECB-derived, units of currency
- * per 1 USD) into `FxRate[]` (units per base currency) and looks rates up by date.
+ * Independent FX rates for price testing (DOMAIN.md 2.4 item 4). Reads two csv formats into
+ * `FxRate[]` (units per base currency) and looks rates up by date:
+ * - cross rates, as in `fixtures/fx/*.csv`: `currency,rate_date,units_per_usd,source` (ECB-derived,
+ *   units of currency per 1 USD);
+ * - the ECB's `eurofxref-hist.csv` as published: `Date,USD,JPY,...`, one row per day, units of
+ *   each currency per 1 EUR, `N/A` for currencies not quoted that day.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -16,6 +19,7 @@ const REQUIRED = ['currency', 'rate_date', 'units_per_usd'] as const;
  * line on a missing column, a bad date or a non-positive / non-numeric rate.
  */
 export function parseFxCsv(text: string, base = 'USD', fileName = 'fx.csv'): FxRate[] {
+  if (isEcbHistory(text)) return ecbPerBase(parseEcbHistory(text, fileName), base);
   const records = parse(text.replace(/^\uFEFF/, ''), { columns: true, skip_empty_lines: true, trim: true, info: true }) as Array<{
     record: Record<string, string>;
     info: { lines: number };
@@ -87,4 +91,78 @@ export function rateFor(rates: FxRate[], currency: string, date: string): FxRate
     } else hi = mid - 1;
   }
   return hit;
+}
+
+/** Whether a csv is in the ECB `eurofxref-hist` layout (first header cell `Date`, then currency codes). */
+export function isEcbHistory(text: string): boolean {
+  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const cells = header.split(',').map((c) => c.trim());
+  return cells[0] === 'Date' && cells.length > 1 && /^[A-Z]{3}$/.test(cells[1]);
+}
+
+/**
+ * Parses an ECB `eurofxref-hist` csv (see the module's description) into rates per EUR (EUR itself
+ * is 1 on every date); `source` names the file, the date and the ECB figure. The trailing empty
+ * column is ignored; `N/A` and empty values are skipped. Throws Error naming the file and line on
+ * a bad date, a non-positive or non-numeric rate, a header without `Date` and currency codes, or
+ * a file with no rate at all.
+ */
+export function parseEcbHistory(text: string, fileName = 'eurofxref-hist.csv'): FxRate[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = lines[0].split(',').map((c) => c.trim());
+  if (header[0] !== 'Date') throw new Error(`${fileName}: not an ECB eurofxref-hist file (the first column must be "Date")`);
+  const currencies = header.slice(1);
+  currencies.forEach((c, i) => {
+    if (c && !/^[A-Z]{3}$/.test(c)) throw new Error(`${fileName} line 1: column ${i + 2} "${c}" is not a currency code`);
+  });
+  const out: FxRate[] = [];
+  for (let n = 1; n < lines.length; n++) {
+    const line = lines[n].trim();
+    if (!line) continue;
+    const cells = line.split(',').map((c) => c.trim());
+    const date = cells[0];
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+      throw new Error(`${fileName} line ${n + 1}: bad date "${date}" (YYYY-MM-DD expected)`);
+    out.push({ currency: 'EUR', rate_date: date, units_per_base: 1, source: `${fileName} ECB ${date}: EUR 1` });
+    currencies.forEach((ccy, i) => {
+      const raw = cells[i + 1] ?? '';
+      if (!ccy || raw === '' || /^n\/?a$/i.test(raw)) return;
+      const rate = Number(raw);
+      if (!Number.isFinite(rate) || rate <= 0) throw new Error(`${fileName} line ${n + 1}: bad ${ccy} rate "${raw}"`);
+      out.push({ currency: ccy, rate_date: date, units_per_base: rate, source: `${fileName} ECB ${date}: ${raw} ${ccy} per EUR` });
+    });
+  }
+  if (out.length === 0) throw new Error(`${fileName}: no rate in the file`);
+  return out;
+}
+
+/** Dates a set of rates covers: first and last date, number of dates and currencies. */
+export interface FxCoverage {
+  firstDate: string | null;
+  lastDate: string | null;
+  dates: number;
+  currencies: string[];
+}
+
+/** What dates and currencies `rates` cover. */
+export function fxCoverage(rates: FxRate[]): FxCoverage {
+  const dates = new Set<string>();
+  const currencies = new Set<string>();
+  let first: string | null = null;
+  let last: string | null = null;
+  for (const r of rates) {
+    dates.add(r.rate_date);
+    currencies.add(r.currency);
+    if (first === null || r.rate_date < first) first = r.rate_date;
+    if (last === null || r.rate_date > last) last = r.rate_date;
+  }
+  return { firstDate: first, lastDate: last, dates: dates.size, currencies: [...currencies].sort() };
+}
+
+/** ECB rates per EUR re-expressed per `base`, each source also naming the base's ECB figure of that date. */
+function ecbPerBase(perEur: FxRate[], base: string): FxRate[] {
+  const b = base.toUpperCase();
+  if (b === 'EUR') return perEur;
+  const baseByDate = new Map(perEur.filter((r) => r.currency === b).map((r) => [r.rate_date, r.units_per_base]));
+  return rebase(perEur, b).map((r) => ({ ...r, source: `${r.source} / ${baseByDate.get(r.rate_date)} ${b} per EUR` }));
 }

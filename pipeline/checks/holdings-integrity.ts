@@ -158,7 +158,18 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
     }));
   };
   const finish = (): QaRec[] => {
-    if (!items.count) {
+    if (!holdings) {
+      // nothing was checked: never a pass
+      items.add({
+        check: HOLDINGS_INTEGRITY,
+        name: 'All holdings',
+        status: 'warning',
+        diff: 0,
+        threshold: null,
+        message: 'No holdings delivered: holdings integrity not performed',
+        notPerformed: 'no holdings delivered',
+      });
+    } else if (!items.count) {
       items.add({
         check: HOLDINGS_INTEGRITY,
         name: 'All holdings',

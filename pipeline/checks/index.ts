@@ -95,6 +95,7 @@ const failItem = (id: string, e: unknown): QaRec => ({
   diff: 0,
   threshold: null,
   message: `${CHECK_LABELS[id]} failed with an error: ${e instanceof Error ? e.message : String(e)}`,
+  notPerformed: `the check failed with an error: ${e instanceof Error ? e.message : String(e)}`,
 });
 
 /** Runs the holdings passes over one read of the holdings: each check's items or its error. */

@@ -62,6 +62,7 @@ export function navCheck(data: FundSdmData, ctx: CheckContext): QaRec[] {
       diff: 0,
       threshold: null,
       message: 'No TB account is mapped to an asset or liability standard account: NAV cannot be computed',
+      notPerformed: 'no TB account is mapped to an asset or liability standard account',
     });
     return out;
   }
@@ -80,6 +81,7 @@ export function navCheck(data: FundSdmData, ctx: CheckContext): QaRec[] {
         diff: 0,
         threshold: null,
         message: `NAV from share capital not computed: ${what}`,
+        notPerformed: what,
         details: { missing },
       });
     } else {

@@ -7,14 +7,19 @@
  *   / q / TPA fx rate, q = 100 for prices per 100 of nominal (`priceFactor`), 1 per unit.
  * - FX, for holdings priced in another currency: the independent rate (`rateFor`, units per base,
  *   latest on or before the period end) re-translates the local value; impact = TPA
- *   market_value_base - market_value_local / independent rate.
+ *   market_value_base - market_value_local / independent rate. A rate dated more than
+ *   `ctx.fxMaxAgeDays` (default 5) before the period end gives one 'Stale rate' warning item per
+ *   currency (the positions are still tested with it); a foreign holding with no rate on or
+ *   before the period end gets an item 'FX not tested' (NOT PERFORMED, file + line).
+ *   Every rate and price used is reported with its date and source (`price-evidence.ts`).
  * A holding's impact = price impact + FX impact. Holdings with |impact| > TE amount are flagged,
  * one fail item each (file + line). A summary item compares the net total impact with PM: fail
  * above PM, warning above SAD, pass otherwise (gross total, untested holdings, per-currency rates
  * and the 25 largest impacts in details; rate differences as percentages 0-100).
- * Not performed (one item): external valuations off (pass), or no independent price / FX rate at
- * all (warning). Holdings are read in one pass (plus one to find the TPA's own price sources);
- * only totals, the 25 largest impacts and the flagged items (limited as they come) are kept.
+ * Not performed (one item, a warning with `notPerformed` giving the reason, never a pass):
+ * external valuations off, no holdings, or no independent price / FX rate at all. Holdings are
+ * read in one pass (plus one to find the TPA's own price sources); only totals, the 25 largest
+ * impacts and the flagged items (limited as they come) are kept.
  */
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, QaRec } from '../sdm/rows.js';
 import {
@@ -31,35 +36,14 @@ import {
   type CheckContext,
   type HoldingsPass,
 } from './common.js';
-import { rateFor } from './fx.js';
+import { daysBetween, evidenceLookup } from './price-evidence.js';
+import type { CurrencyImpact, LargestImpact, PriceTestingSummary } from './price-testing-types.js';
+
+export type { CurrencyImpact, LargestImpact, PriceTestingSummary } from './price-testing-types.js';
 
 export const PRICE_TESTING = 'price_testing';
 
-const key = (id: string) => id.trim().toUpperCase();
-const same = (a: number, b: number) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
-
-/**
- * Price sources that are the TPA's own, not independent evidence: those in ctx.tpaPriceSources;
- * those contained in the administrator's name (source 'Meridian' for 'Meridian Fund Services');
- * and any source whose every price equals the TPA's holding price of the same security (a copy of
- * the TPA's prices, as in the fixtures' prices files).
- */
-export function tpaOwnSources(data: FundSdmData, ctx: CheckContext): Set<string> {
-  const own = new Set((ctx.tpaPriceSources ?? []).map((s) => s.trim().toLowerCase()));
-  const admin = (ctx.administrator ?? '').toLowerCase();
-  if (!data.prices.length) return own;
-  const holdingPrice = new Map<string, number>();
-  for (const h of data.holdings) holdingPrice.set(key(h.security_id), h.price);
-  const copies = new Map<string, boolean>();
-  for (const p of data.prices) {
-    const s = p.price_source.trim().toLowerCase();
-    const hp = holdingPrice.get(key(p.security_id));
-    if (hp === undefined) continue;
-    copies.set(s, (copies.get(s) ?? true) && same(hp, p.price));
-  }
-  for (const [s, copy] of copies) if (copy || (admin && s && admin.includes(s))) own.add(s);
-  return own;
-}
+export { tpaOwnSources } from './price-own-sources.js';
 
 /** A tested holding's impacts (fund currency) and the evidence used. */
 interface Impact {
@@ -99,63 +83,6 @@ interface CcyTotals {
   rate: FxRate;
 }
 
-/** One currency's FX re-translation in the price-testing summary (rates in units per base). */
-export interface CurrencyImpact {
-  currency: string;
-  positions: number;
-  tpaRateMin: number | null;
-  tpaRateMax: number | null;
-  tpaRateEffective: number | null;
-  independentRate: number;
-  rateDate: string;
-  rateSource: string;
-  /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
-  rateDiffPct: number | null;
-  /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
-  tpaRates: Array<{ rate: number; positions: number; marketValueBase: number; rateDiffPct: number | null; impact: number }>;
-  marketValueLocal: number;
-  marketValueBaseTpa: number;
-  marketValueBaseIndependent: number;
-  impact: number;
-}
-
-/** One of the largest impacts in the price-testing summary (fund currency). */
-export interface LargestImpact {
-  securityId: string;
-  name: string;
-  currency: string | null;
-  quantity: number;
-  tpaPrice: number;
-  independentPrice: number | null;
-  tpaFx: number | null;
-  independentFx: number | null;
-  marketValueBase: number;
-  priceImpact: number;
-  fxImpact: number;
-  impact: number;
-  file: string;
-  line: number;
-}
-
-/** `details` of the 'Price testing: total impact' item (the test was performed). */
-export interface PriceTestingSummary {
-  performed: true;
-  tested: number;
-  priceTested: number;
-  fxTested: number;
-  noIndependentPrice: number;
-  flagged: number;
-  net: number;
-  gross: number;
-  ownPriceSources: string[];
-  currencies: CurrencyImpact[];
-  untestedCurrencies: Array<{ currency: string; positions: number; marketValueBase: number }>;
-  largest: LargestImpact[];
-  pm: number;
-  te: number;
-  sad: number;
-}
-
 /** Price testing as a holdings pass (see the module's description); prices are read when it is made. */
 export function priceTestingPass(data: FundSdmData, ctx: CheckContext): HoldingsPass {
   const { pm, te, sad } = ctx.materiality;
@@ -166,23 +93,18 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       finish: () => [
         {
           ...base,
-          status: 'pass',
+          status: 'warning',
           diff: 0,
           threshold: null,
           message: 'Not performed: the fund has no external valuations (external_valuations = N)',
+          notPerformed: 'the fund has no external valuations (external_valuations = N)',
           details: { performed: false },
         },
       ],
     };
   }
-  const own = tpaOwnSources(data, ctx);
-  const independent = new Map<string, PriceRow>();
-  for (const p of data.prices) {
-    if (own.has(p.price_source.trim().toLowerCase()) || p.price_date > ctx.periodEnd) continue;
-    const k = key(p.security_id);
-    const prev = independent.get(k);
-    if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
-  }
+  const evidence = evidenceLookup(data, ctx);
+  const { own, independent } = evidence;
   const rates = ctx.fxRates ?? [];
   // whether the test is performed is known at the end of the pass (a foreign holding may come last):
   // until then a holding that cannot be tested is remembered, and only thrown when it is performed
@@ -204,15 +126,15 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
   const byCcy = new Map<string, CcyTotals>();
   const test = (h: HoldingRow): void => {
     holdings++;
-    const isForeign = !isBaseCurrency(h.price_currency, ctx.currency);
+    const ev = evidence.of(h);
+    const isForeign = ev.foreign;
     if (isForeign && rates.length) anyForeign = true;
-    const ccy = (h.price_currency ?? ctx.currency).toUpperCase();
+    const ccy = ev.currency;
     const local = localValue(h);
-    const rate = isForeign ? (rateFor(rates, ccy, ctx.periodEnd) ?? null) : null;
+    const rate = ev.rate;
     const tpaFx = isForeign ? (h.fx_rate ?? (local && h.market_value_base ? local / h.market_value_base : (rate?.units_per_base ?? null))) : 1;
     let priceImpact = 0;
-    let ip = independent.get(key(h.security_id)) ?? null;
-    if (ip && ip.price_currency && h.price_currency && ip.price_currency.toUpperCase() !== ccy) ip = null;
+    const ip = ev.price;
     if (ip && tpaFx) priceImpact = (h.quantity * (h.price - ip.price)) / priceFactor(h) / tpaFx;
     else noPrice++;
     let fxImpact = 0;
@@ -254,6 +176,22 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       if (!c) noRate.set(ccy, (c = { positions: 0, base: new Sum() }));
       c.positions++;
       c.base.add(h.market_value_base);
+      const reason =
+        local === null
+          ? `no local market value or TPA rate to re-translate the ${ccy} position`
+          : `no independent ${ccy} rate dated on or before the period end ${ctx.periodEnd}`;
+      items.offer('warning', () => ({
+        check: PRICE_TESTING,
+        name: `${h.security_id}: FX not tested`,
+        status: 'warning',
+        diff: 0,
+        threshold: null,
+        file: h.file,
+        line: h.line,
+        message: `Not performed: FX test of ${h.security_name} (${ccy}, ${fmt(h.market_value_base)} ${ctx.currency}): ${reason}`,
+        notPerformed: reason,
+        details: { currency: ccy, marketValueBase: h.market_value_base },
+      }));
     }
     const fxTestedHere = isForeign && rate !== null && local !== null;
     if (!((ip && tpaFx) || fxTestedHere)) return;
@@ -270,7 +208,7 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       const parts = [
         x.independentPrice &&
           `price ${h.price} vs ${x.independentPrice.price} (${x.independentPrice.price_source} ${x.independentPrice.price_date}): ${fmt(x.priceImpact)}`,
-        x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
+        x.rate && `FX ${h.fx_rate} vs ${x.rate.units_per_base} (${x.rate.source} ${x.rate.rate_date}): ${fmt(x.fxImpact)}`,
       ].filter(Boolean);
       return {
         check: PRICE_TESTING,
@@ -286,6 +224,9 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
           tpaPrice: h.price,
           independentPrice: x.independentPrice?.price ?? null,
           priceSource: x.independentPrice?.price_source ?? null,
+          priceDate: x.independentPrice?.price_date ?? null,
+          rateDate: x.rate?.rate_date ?? null,
+          rateSource: x.rate?.source ?? null,
           tpaFx: h.fx_rate,
           independentFx: x.rate?.units_per_base ?? null,
           priceImpact: round(x.priceImpact),
@@ -306,6 +247,19 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
     }
   };
   const finish = (): QaRec[] => {
+    if (!holdings) {
+      return [
+        {
+          ...base,
+          status: 'warning',
+          diff: 0,
+          threshold: null,
+          message: 'Not performed: no holdings delivered',
+          notPerformed: 'no holdings delivered',
+          details: { performed: false },
+        },
+      ];
+    }
     if (!independent.size && !anyForeign) {
       return [
         {
@@ -314,6 +268,7 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
           diff: 0,
           threshold: null,
           message: `Not performed: no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`,
+          notPerformed: `no independent prices (price sources ${[...own].join(', ') || 'none'} are the TPA's own) and no independent FX rates for foreign-currency holdings`,
           details: { performed: false },
         },
       ];
@@ -350,6 +305,8 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
           independentRate: ind,
           rateDate: c.rate.rate_date,
           rateSource: c.rate.source,
+          rateAgeDays: daysBetween(c.rate.rate_date, ctx.periodEnd),
+          stale: daysBetween(c.rate.rate_date, ctx.periodEnd) > evidence.maxAgeDays,
           /** (value-weighted TPA rate, sum |local| / sum |base|, - independent) / independent x 100: percent 0-100. */
           rateDiffPct: pct(effective, ind),
           /** Every distinct TPA rate of the currency with its positions, rate difference (%) and FX impact. */
@@ -368,8 +325,12 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
         quantity: x.h.quantity,
         tpaPrice: x.h.price,
         independentPrice: x.independentPrice?.price ?? null,
+        independentPriceDate: x.independentPrice?.price_date ?? null,
+        independentPriceSource: x.independentPrice?.price_source ?? null,
         tpaFx: x.h.fx_rate,
         independentFx: x.rate?.units_per_base ?? null,
+        rateDate: x.rate?.rate_date ?? null,
+        rateSource: x.rate?.source ?? null,
         marketValueBase: x.h.market_value_base,
         priceImpact: round(x.priceImpact),
         fxImpact: round(x.fxImpact),
@@ -379,6 +340,24 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       }),
     );
     const untestedCcy = [...noRate].map(([currency, c]) => ({ currency, positions: c.positions, marketValueBase: round(c.base.value) }));
+    for (const c of currencies.filter((x) => x.stale)) {
+      items.offer('warning', () => ({
+        check: PRICE_TESTING,
+        name: `Stale rate ${c.currency}`,
+        status: 'warning',
+        diff: c.impact,
+        threshold: null,
+        message: `Stale rate: the independent ${c.currency} rate ${c.independentRate} (${c.rateSource}) is dated ${c.rateDate}, ${c.rateAgeDays} days before the period end ${ctx.periodEnd} (more than ${evidence.maxAgeDays}); ${c.positions} position(s) re-translated with it, FX impact ${fmt(c.impact)} ${ctx.currency}`,
+        details: {
+          currency: c.currency,
+          rateDate: c.rateDate,
+          rateSource: c.rateSource,
+          rateAgeDays: c.rateAgeDays,
+          maxAgeDays: evidence.maxAgeDays,
+          positions: c.positions,
+        },
+      }));
+    }
     const out = items.items();
     out.push({
       ...base,

@@ -21,6 +21,7 @@ export function tbBalance(data: FundSdmData, ctx: CheckContext): QaRec[] {
         diff: 0,
         threshold: sad,
         message: 'No trial balance rows: the TB balance cannot be checked',
+        notPerformed: 'no trial balance rows delivered',
       },
     ];
   }

@@ -126,6 +126,11 @@ export interface QaRec {
   threshold: number | null;
   /** Human explanation with the figures compared. */
   message: string;
+  /**
+   * Set when the check could not be performed: the reason. Such an item is shown NOT PERFORMED
+   * and counts as a warning, never as a pass (nothing was verified).
+   */
+  notPerformed?: string;
   /** Source file and line when the item comes from one row. */
   file?: string;
   line?: number;

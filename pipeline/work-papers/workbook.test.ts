@@ -26,7 +26,7 @@ const fund = {
 function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPaperInput {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
-  const checks = runChecks(data, {
+  const checkContext: CheckContext = {
     fundCode: fund.fundCode,
     periodEnd: fund.periodEnd,
     currency: 'USD',
@@ -36,8 +36,9 @@ function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPa
     fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')),
     accountClasses: STANDARD_ACCOUNTS,
     ...over,
-  });
-  return { fund, materiality: m, nav, data, checks, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
+  };
+  const checks = runChecks(data, checkContext);
+  return { fund, materiality: m, nav, data, checks, checkContext, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
 }
 
 async function open(buf: Buffer) {
@@ -85,7 +86,7 @@ describe('buildWorkPaper on the GS data', () => {
     wb = await open(buf);
   });
 
-  it('has exactly the six sheets, in order', () => {
+  it('has exactly the eight sheets, in order', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual([...SHEETS]);
     expect(size).toBeGreaterThan(5000);
   });
@@ -164,13 +165,73 @@ describe('buildWorkPaper on the GS data', () => {
 
   it('Exceptions lists every warning / fail with its file and line', () => {
     const ws = wb.getWorksheet('Exceptions')!;
-    expect(ws.rowCount).toBe(1 + 8);
+    // the 8 two-leg ids and, NOT PERFORMED, the FX test of each CLP / TWD position (no ECB rate)
+    const noRate = loadCsvTpa('meridian_fund_services').holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD');
+    expect(ws.rowCount).toBe(1 + 8 + noRate.length);
+    const first = rowOf(ws, `${noRate[0].security_id}: FX not tested`, 2);
+    expect([first.getCell(3).value, first.getCell(7).value, first.getCell(8).value]).toEqual(['NOT PERFORMED', noRate[0].file, noRate[0].line]);
     const row = rowOf(ws, 'US01F0606420', 2);
     expect([row.getCell(1).value, row.getCell(3).value, row.getCell(7).value, row.getCell(8).value]).toEqual([
       'Holdings integrity',
       'WARNING',
       'MFS_HOLDINGS_S000013795_20230331.csv',
       441,
+    ]);
+  });
+});
+
+describe('buildWorkPaper: honest outcomes', () => {
+  it('a check that could not be performed says NOT PERFORMED with its reason, never PASS', async () => {
+    const wb = await open(await buildWorkPaper(inputFor(loadCsvTpa('meridian_fund_services'), { externalValuations: false })));
+    const summary = wb.getWorksheet('Summary')!;
+    const pt = rowOf(summary, 'Price testing', 2);
+    expect([pt.getCell(1).value, pt.getCell(5).value, pt.getCell(8).value]).toEqual([
+      'Price testing',
+      'NOT PERFORMED',
+      'Not performed: the fund has no external valuations (external_valuations = N)',
+    ]);
+    expect(rowOf(summary, 'Items passed / warnings / failed / not performed').getCell(2).value).toBe('7 / 8 / 0 / 1');
+    expect(rowOf(wb.getWorksheet('Price testing')!, 'Price testing').getCell(2).value).toBe('NOT PERFORMED');
+    expect(rowOf(wb.getWorksheet('Exceptions')!, 'Price testing', 2).getCell(3).value).toBe('NOT PERFORMED');
+  });
+
+  it("an Invalid standardization makes the outcome 'Incomplete data' and lists each unmapped code and row error with file, line and column", async () => {
+    const input = inputFor(loadCsvTpa('meridian_fund_services'));
+    input.standardization = [
+      {
+        file: 'H.csv',
+        sdmType: 'holdings',
+        validationStatus: 'Invalid',
+        qaMapping: [
+          { name: 'BANK LOAN', column: 'Asset Class', file: 'H.csv', error: "'BANK LOAN' is not in the instrument_mapping of this TPA", lines: [7, 12] },
+        ],
+        rowErrors: [{ file: 'H.csv', line: 9, column: 'Market Value USD', error: "'#VALUE!' is not a number" }],
+        rowErrorsTotal: 1,
+      },
+      { file: 'TB.csv', sdmType: 'trial_balance', validationStatus: 'Valid', qaMapping: [], rowErrors: [], rowErrorsTotal: 0 },
+    ];
+    input.mappings = [{ type: 'instrument_mapping', id: 3, kind: 'custom', description: 'gs_instruments', version: 4, sha256: 'ab'.repeat(32) }];
+    const wb = await open(await buildWorkPaper(input));
+    const summary = wb.getWorksheet('Summary')!;
+    expect(rowOf(summary, 'Overall status').getCell(2).value).toBe('Incomplete data');
+    expect(rowOf(summary, 'Standardization').getCell(2).value).toBe('Invalid');
+    const m = rowOf(summary, 'instrument_mapping');
+    expect([m.getCell(2).value, m.getCell(3).value, m.getCell(5).value]).toEqual(['gs_instruments', 4, 'custom']);
+    const ex = wb.getWorksheet('Exceptions')!;
+    const code = rowOf(ex, 'Unmapped code BANK LOAN', 2);
+    expect([code.getCell(3).value, code.getCell(7).value, code.getCell(8).value, code.getCell(9).value]).toEqual([
+      'INCOMPLETE DATA',
+      'H.csv',
+      7,
+      'Asset Class',
+    ]);
+    expect(String(code.getCell(6).value)).toContain('line(s) 7, 12');
+    const err = rowOf(ex, 'Row error line 9', 2);
+    expect([err.getCell(6).value, err.getCell(7).value, err.getCell(8).value, err.getCell(9).value]).toEqual([
+      "'#VALUE!' is not a number",
+      'H.csv',
+      9,
+      'Market Value USD',
     ]);
   });
 });

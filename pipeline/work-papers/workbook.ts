@@ -1,6 +1,14 @@
 /**
  * The fund's audit work paper (DOMAIN.md 2.5): one xlsx with the sheets, in order, Summary, Trial
- * balance, Investments reconciliation, Price testing, Capital roll-forward, Exceptions.
+ * balance, Holdings, Investments reconciliation, Price testing, Capital roll-forward, Exceptions.
+ * The Summary names the mapping versions applied and says 'Incomplete data' when a
+ * standardization is Invalid; the Exceptions list each unmapped code and row error first
+ * (`data-quality.ts`); a check that could not be performed shows NOT PERFORMED. Lineage: the
+ * Holdings sheet has one row per position with its file, line and mapping rows applied
+ * (`holdings-sheet.ts`), and every check row of the Summary and Exceptions names its source file
+ * and line, or the files and line ranges of the rows it was computed from (`lineage.ts`); price
+ * testing shows every independent rate and price with its date and source. The Unadjusted
+ * differences sheet judges every difference against PM, TE and SAD (`unadjusted-differences.ts`).
  * Conventions: amounts are numbers in fund currency with `#,##0.00`; percentages are fractions
  * with a `0.00%` format (PM 1 is stored 0.01 and shown 1.00%; FX rate differences 0.000%); share
  * counts `#,##0.000`; dates are real dates `dd/mm/yyyy`; every text cell goes through
@@ -13,12 +21,27 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
-import { CHECK_LABELS, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
+import { CHECK_LABELS, type CheckContext, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
 import { rollForwardByClass } from '../checks/capital-roll-forward.js';
-import type { PriceTestingSummary } from '../checks/price-testing.js';
 import { DERIVATIVE_ACCOUNTS, INVESTMENT_ACCOUNTS, investmentTotals } from '../checks/investments-reconciliation.js';
 import { round, sum, tbByClass } from '../checks/common.js';
-import { safeCellText } from './safe-cell.js';
+import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
+import { holdingsSheet } from './holdings-sheet.js';
+import { priceTestingSheet } from './price-testing-sheet.js';
+import { itemSource, sourceFiles, type SourceFiles } from './lineage.js';
+import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
+import {
+  itemStatusText,
+  invalidFiles,
+  outcomeCounts,
+  overallStatusText,
+  writeDataExceptions,
+  writeDataSummary,
+  type MappingUsed,
+  type StandardizedFile,
+} from './data-quality.js';
+
+export { FMT, isoDate } from './sheet-writer.js';
 
 export interface WorkPaperInput {
   fund: {
@@ -41,81 +64,30 @@ export interface WorkPaperInput {
   /** The investments reconciliation's totals from the checks' run; computed from `data` (one pass over the holdings) when absent. */
   investmentTotals?: InvestmentTotals;
   generatedAt: Date;
+  /** The standardization outcome of each current input file; an Invalid one makes the outcome 'Incomplete data'. */
+  standardization?: StandardizedFile[];
+  /** The mapping versions the standardization applied, named in the Summary and per position in Holdings. */
+  mappings?: MappingUsed[];
+  /** The checks' context (independent rates, stale limit): the Holdings sheet shows each position's evidence with it. */
+  checkContext?: CheckContext;
 }
 
-export const SHEETS = ['Summary', 'Trial balance', 'Investments reconciliation', 'Price testing', 'Capital roll-forward', 'Exceptions'] as const;
-
-export const FMT = {
-  money: '#,##0.00',
-  pct: '0.00%',
-  pct3: '0.000%',
-  date: 'dd/mm/yyyy',
-  datetime: 'dd/mm/yyyy hh:mm',
-  int: '#,##0',
-  shares: '#,##0.000',
-  rate: '0.00000000',
-  price: '#,##0.00########',
-} as const;
-type Fmt = keyof typeof FMT;
-
-/** A cell value; numbers / dates may carry their format as `[value, fmt]`. */
-type Cell = string | number | Date | null | undefined | [number | Date | null | undefined, Fmt];
-
-/** ISO date -> Date at UTC midnight (an integer Excel serial), or the text when not a date. */
-export function isoDate(s: string | null | undefined): Date | string | null {
-  if (!s) return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  return m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : s;
-}
-
-class SheetWriter {
-  private ws: ExcelJS.Worksheet;
-  constructor(
-    wb: ExcelJS.stream.xlsx.WorkbookWriter,
-    name: string,
-    widths: number[],
-    private defaults: Array<Fmt | null> = [],
-  ) {
-    this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-    this.ws.columns = widths.map((width) => ({ width }));
-  }
-  /** Writes one row; `bold` for header and section rows. Row is committed at once. */
-  row(cells: Cell[], bold = false): void {
-    const row = this.ws.addRow([]);
-    cells.forEach((c, i) => {
-      if (c === null || c === undefined) return;
-      const cell = row.getCell(i + 1);
-      const [v, f] = Array.isArray(c) ? c : [c, null];
-      if (v === null || v === undefined) return;
-      if (typeof v === 'string') cell.value = safeCellText(v);
-      else if (typeof v === 'number') {
-        if (!Number.isFinite(v)) return;
-        cell.value = v;
-        cell.numFmt = FMT[f ?? this.defaults[i] ?? 'money'];
-      } else {
-        cell.value = v;
-        cell.numFmt = FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')];
-      }
-      if (bold) cell.font = { bold: true };
-    });
-    if (bold) row.font = { bold: true };
-    row.commit();
-  }
-  blank(): void {
-    this.row([]);
-  }
-  commit(): void {
-    this.ws.commit();
-  }
-}
+export const SHEETS = [
+  'Summary',
+  'Trial balance',
+  'Holdings',
+  'Investments reconciliation',
+  'Price testing',
+  'Capital roll-forward',
+  UNADJUSTED_SHEET,
+  'Exceptions',
+] as const;
 
 const label = (id: string) => CHECK_LABELS[id] ?? id;
 const statusText = (s: string) => s.toUpperCase();
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-/** A percentage (0-100) as a fraction, null when not a finite number. */
-const fraction = (pct: number | null): number | null => (num(pct) === null ? null : (pct as number) / 100);
 
-function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles, holdingsTotal: number, sad: UnadjustedDifferences) {
   const { fund, materiality: m, checks } = input;
   const s = new SheetWriter(wb, 'Summary', [34, 40, 12, 18, 10, 18, 18, 90, 44, 8], [null, null, 'pct', 'money', null, 'money', 'money', null, null, 'int']);
   s.row(['Item', 'Value', '% of NAV', 'Amount', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
@@ -126,15 +98,39 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.row(['Client', fund.client ?? '']);
   s.row(['Period end', isoDate(fund.periodEnd)]);
   s.row(['Currency', fund.currency]);
-  s.row(['NAV', [input.nav, 'money']]);
-  s.row(['Overall status', statusText(checks.status)]);
-  s.row(['Items passed / warnings / failed', `${checks.summary.pass} / ${checks.summary.warning} / ${checks.summary.fail}`]);
+  const tb = sources.trial_balance;
+  s.row(['NAV', [input.nav, 'money'], null, null, null, null, null, 'Trial balance: assets - liabilities (sheet Trial balance)', ...lines(tb)]);
+  s.row([
+    'Holdings',
+    `${input.data.holdings.length} position(s)`,
+    null,
+    [holdingsTotal, 'money'],
+    null,
+    null,
+    null,
+    'Market value (base) of every position: sheet Holdings, one row per position with its file and line',
+    ...lines(sources.holdings),
+  ]);
+  s.row(['Overall status', overallStatusText(checks.status, input.standardization)]);
+  const counts = outcomeCounts(checks.items);
+  s.row(['Items passed / warnings / failed / not performed', `${counts.pass} / ${counts.warning} / ${counts.fail} / ${counts.notPerformed}`]);
   s.row(['Generated at', [input.generatedAt, 'datetime']]);
+  writeDataSummary(s, input.standardization, input.mappings);
   s.blank();
   s.row(['Materiality', null, '% of NAV', 'Amount'], true);
   s.row(['Planning materiality (PM)', null, fund.pm / 100, m.pm]);
   s.row(['Tolerable error (TE)', null, fund.te / 100, m.te]);
   s.row(['Summary of audit differences (SAD)', null, fund.sad / 100, m.sad]);
+  s.row([
+    'Unadjusted differences above SAD (absolute)',
+    `${sad.differences.length} difference(s) found`,
+    m.pm ? sad.aggregateGross / m.pm : null,
+    sad.aggregateGross,
+    conclusionText(sad),
+    null,
+    m.pm,
+    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; % of PM)`,
+  ]);
   s.blank();
   s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
   for (const it of checks.items) {
@@ -144,16 +140,21 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
       it.name,
       null,
       null,
-      statusText(it.status),
+      itemStatusText(it),
       [it.diff, shares ? 'shares' : 'money'],
       [it.threshold, shares ? 'shares' : 'money'],
       it.message,
-      it.file,
-      it.line,
+      ...itemSource(it, sources),
     ]);
   }
   s.commit();
 }
+
+/** File and Line cells of the rows of one SDM type (files and line ranges). */
+const lines = (files: SourceFiles[keyof SourceFiles]): [Cell, Cell] =>
+  files.length
+    ? [files.map((f) => f.file).join('; '), files.map((f) => (f.first === f.last ? String(f.first) : `${f.first}-${f.last}`)).join('; ')]
+    : [null, null];
 
 function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
   const s = new SheetWriter(wb, 'Trial balance', [16, 44, 26, 12, 10, 20, 20, 44, 8], [null, null, null, null, null, 'money', 'money', null, 'int']);
@@ -190,7 +191,7 @@ function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPap
   s.row(['Item', 'Positions', 'Holdings (base)', 'Trial balance', 'Difference', 'Threshold', 'Status', 'Message'], true);
   for (const it of input.checks.items.filter((i) => i.check === 'investments_reconciliation')) {
     const d = (it.details ?? {}) as Record<string, unknown>;
-    s.row([it.name, num(d.positions), num(d.holdings), num(d.tb), it.diff, it.threshold, statusText(it.status), it.message]);
+    s.row([it.name, num(d.positions), num(d.holdings), num(d.tb), it.diff, it.threshold, itemStatusText(it), it.message]);
   }
   const t = input.investmentTotals ?? investmentTotals(input.data);
   s.blank();
@@ -201,104 +202,6 @@ function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPap
   s.row(['Trial balance accounts', 'Account', 'Standard account', 'Balance (base)'], true);
   for (const r of input.data.trial_balance.filter((r) => r.standard_account && [...INVESTMENT_ACCOUNTS, ...DERIVATIVE_ACCOUNTS].includes(r.standard_account))) {
     s.row([r.account_name ?? r.account_code, r.account_code, r.standard_account, [r.balance_base, 'money']]);
-  }
-  s.commit();
-}
-
-function priceTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
-  const s = new SheetWriter(wb, 'Price testing', [40, 40, 12, 18, 18, 18, 18, 18, 18, 18, 18, 18, 44, 8]);
-  s.row(['Item', 'Status', 'Currency', 'Impact', 'Threshold', 'Message'], true);
-  const items = input.checks.items.filter((i) => i.check === 'price_testing');
-  for (const it of items) s.row([it.name, statusText(it.status), input.fund.currency, it.diff, it.threshold, it.message]);
-  const total = items.find((i) => (i.details as { performed?: boolean } | undefined)?.performed)?.details as PriceTestingSummary | undefined;
-  if (total) {
-    s.blank();
-    s.row(
-      [
-        'FX by currency',
-        'Positions',
-        'TPA rate (min)',
-        'TPA rate (max)',
-        'TPA rate (weighted)',
-        'Independent rate',
-        'Rate date',
-        'Difference %',
-        'Value local',
-        'Value base (TPA)',
-        'Value base (independent)',
-        'FX impact',
-      ],
-      true,
-    );
-    for (const c of total.currencies ?? []) {
-      s.row([
-        c.currency,
-        [c.positions, 'int'],
-        [c.tpaRateMin, 'rate'],
-        [c.tpaRateMax, 'rate'],
-        [c.tpaRateEffective, 'rate'],
-        [c.independentRate, 'rate'],
-        isoDate(c.rateDate),
-        [fraction(c.rateDiffPct), 'pct3'],
-        c.marketValueLocal,
-        c.marketValueBaseTpa,
-        c.marketValueBaseIndependent,
-        c.impact,
-      ]);
-    }
-    s.blank();
-    s.row(['FX by TPA rate', 'Positions', 'TPA rate', 'Independent rate', 'Difference %', 'Value base (TPA)', 'FX impact'], true);
-    for (const c of total.currencies ?? []) {
-      for (const r of c.tpaRates ?? [])
-        s.row([
-          c.currency,
-          [r.positions, 'int'],
-          [r.rate, 'rate'],
-          [c.independentRate, 'rate'],
-          [fraction(r.rateDiffPct), 'pct3'],
-          r.marketValueBase,
-          r.impact,
-        ]);
-    }
-    for (const u of total.untestedCurrencies ?? []) s.row([`${u.currency}: no independent rate`, [u.positions, 'int'], null, null, null, u.marketValueBase]);
-    s.blank();
-    s.row(
-      [
-        'Largest impacts: security id',
-        'Name',
-        'Currency',
-        'Quantity',
-        'TPA price',
-        'Independent price',
-        'TPA FX',
-        'Independent FX',
-        'Value base',
-        'Price impact',
-        'FX impact',
-        'Impact',
-        'File',
-        'Line',
-      ],
-      true,
-    );
-    for (const x of total.largest ?? []) {
-      s.row([
-        x.securityId,
-        x.name,
-        x.currency,
-        [x.quantity, 'price'],
-        [x.tpaPrice, 'price'],
-        [x.independentPrice, 'price'],
-        [x.tpaFx, 'rate'],
-        [x.independentFx, 'rate'],
-        x.marketValueBase,
-        x.priceImpact,
-        x.fxImpact,
-        x.impact,
-        x.file,
-        [x.line, 'int'],
-      ]);
-    }
   }
   s.commit();
 }
@@ -352,19 +255,20 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
       null,
       null,
       null,
-      statusText(it.status),
+      itemStatusText(it),
       it.message,
     ]);
   }
   s.commit();
 }
 
-function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
-  const s = new SheetWriter(wb, 'Exceptions', [28, 36, 10, 18, 18, 100, 44, 8], [null, null, null, 'money', 'money', null, null, 'int']);
-  s.row(['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
+function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles) {
+  const s = new SheetWriter(wb, 'Exceptions', [28, 36, 16, 18, 18, 100, 44, 8, 24], [null, null, null, 'money', 'money', null, null, 'int', null]);
+  s.row(['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column'], true);
+  const data = writeDataExceptions(s, input.standardization);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
-  for (const it of exceptions) s.row([label(it.check), it.name, statusText(it.status), it.diff, it.threshold, it.message, it.file, it.line]);
-  if (!exceptions.length) s.row(['No exceptions: every check item passed']);
+  for (const it of exceptions) s.row([label(it.check), it.name, itemStatusText(it), it.diff, it.threshold, it.message, ...itemSource(it, sources)]);
+  if (!exceptions.length && !data) s.row(['No exceptions: every check item passed']);
   s.commit();
 }
 
@@ -376,12 +280,28 @@ export async function buildWorkPaper(input: WorkPaperInput): Promise<Buffer> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
   wb.creator = 'Fund Audit';
   wb.created = input.generatedAt;
-  summarySheet(wb, input);
+  // one pass over the rows first: the files and line ranges every aggregate figure names
+  const sources = sourceFiles(input.data);
+  const holdingsTotal = round(sum(holdingValues(input.data)));
+  const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0);
+  summarySheet(wb, input, sources, holdingsTotal, sad);
   trialBalanceSheet(wb, input);
+  holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext);
   investmentsSheet(wb, input);
   priceTestingSheet(wb, input);
   capitalSheet(wb, input);
-  exceptionsSheet(wb, input);
+  writeUnadjustedSheet(
+    new SheetWriter(wb, UNADJUSTED_SHEET, [30, 40, 18, 18, 36, 100, 44, 10], [null, null, 'money', 'money', null, null, null, 'int']),
+    sad,
+    input.materiality,
+    sources,
+  );
+  exceptionsSheet(wb, input, sources);
   await wb.commit();
   return Buffer.concat(chunks);
+}
+
+/** Market values (base) of the holdings, read one at a time. */
+function* holdingValues(data: WorkPaperInput['data']): Iterable<number> {
+  for (const h of data.holdings) yield h.market_value_base;
 }

@@ -181,6 +181,30 @@ describe('self-onboarding', () => {
       .get() as any;
     expect(fund.name).toBe('Kentucky Tax-Free Short-to-Medium Series');
     expect(ctx.sqlite.prepare("select count(*) n from import_files where source = 'sdm-upload'").get()).toEqual({ n: 1 });
+    // the fund request came through self-onboarding, and says so
+    expect((await api.get(`fund/${fund.id}`, token)).body.payload.selfOnboarded).toBe(true);
+    // its TPA's master mappings start at version 1, recorded as self-onboarding
+    const layout = (await api.get('mappings', token)).body.payload.find((m: any) => m.administrator.code === 'acme_fund_admin' && m.type === 'file_layout');
+    expect(layout.version).toBe(1);
+    const history = (await api.get(`mappings/${layout.id}/history`, token)).body.payload;
+    expect(history.versions).toMatchObject([{ version: 1, reason: 'self-onboarding', current: true, author: expect.any(String) }]);
+  });
+
+  it("marks an added SDM file Error when it is junk or its header is not the TPA's layout for its type", async () => {
+    const created = await api.call('POST', 'sdm-upload/create', { token, body: form({ code: 'acme_three' }, demoMappings()) });
+    const sdmUploadId = String(created.body.payload.id);
+    const add = async (name: string, bytes: Buffer) =>
+      (await api.call('POST', 'sdm-upload/add-file', { token, body: form({ sdmUploadId }, [{ field: 'upload', name, bytes }]) })).body.payload;
+    const junk = await add('holdings.csv', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    expect(junk.status).toBe('Error');
+    expect(junk.errors[0]).toMatch(/^holdings\.csv cannot be read: /);
+    const holdings = readFileSync(join(fixturesDir(), 'tpas/demo_test/inputs/demo_holdings.csv'));
+    const wrongType = await add('trial_balance.csv', holdings);
+    expect(wrongType.status).toBe('Error');
+    expect(wrongType.errors[0]).toMatch(
+      /^trial_balance\.csv: the header does not match the TPA's trial_balance layout \(\d+(\.\d+)?% of its required columns found; missing /,
+    );
+    expect(await add('holdings.csv', holdings)).toMatchObject({ status: 'Validated', errors: [] });
   });
 
   it('needs a fund request file and an SDM file before processing', async () => {

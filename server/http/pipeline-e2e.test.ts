@@ -6,12 +6,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { fixturesDir } from '../paths.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { seedFxRates } from '../runtime.js';
+import { unzipAll } from '../../pipeline/readers/zip-testing.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);
@@ -45,6 +45,13 @@ async function importFiles(code: string, dir: string, names?: string[]) {
 }
 
 const runPipeline = () => new Engine(ctx, allJobs).drain();
+
+/** GS positions priced in a currency the ECB does not quote (CLP, TWD), read from the delivered file. */
+const gsNoRateLines = () =>
+  readFileSync(join(tpaDir('meridian_fund_services'), 'inputs', 'MFS_HOLDINGS_S000013795_20230331.csv'), 'utf8')
+    .split(/\r?\n/)
+    .map((l, i) => ({ line: i + 1, ccy: l.split(';')[8] }))
+    .filter((x) => x.line > 4 && (x.ccy === 'CLP' || x.ccy === 'TWD'));
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
@@ -106,19 +113,29 @@ describe('real funds through the pipeline', () => {
     expect(byCheck(gs.QA_Rec, 'tb_balance')).toEqual(['pass']);
     expect(byCheck(gs.QA_Rec, 'investments_reconciliation')).toEqual(['pass']);
     expect(byCheck(gs.QA_Rec, 'nav')).toEqual(['pass']);
-    expect(byCheck(gs.QA_Rec, 'price_testing')).toEqual(['pass']);
+    // the total passes; each CLP / TWD position's FX test is NOT PERFORMED (the ECB quotes neither), with its line
+    const noRate = gsNoRateLines();
+    expect(noRate.length).toBeGreaterThan(0);
+    expect(gs.QA_Rec.find((i: any) => i.name === 'Price testing: total impact').status).toBe('pass');
+    const notTested = gs.QA_Rec.filter((i: any) => i.check === 'price_testing' && i.notPerformed);
+    expect(notTested.map((i: any) => [i.file, i.line])).toEqual(noRate.map((x) => ['MFS_HOLDINGS_S000013795_20230331.csv', x.line]));
     expect(byCheck(gs.QA_Rec, 'capital_roll_forward')).toEqual(['pass']);
     // eight securities are held twice (long and short legs): flagged for review, not failed
     expect(gs.QA_Rec.filter((i: any) => i.check === 'holdings_integrity' && i.status === 'warning')).toHaveLength(8);
-    expect(gs.summary).toEqual({ pass: 8, warning: 8, fail: 0 });
-    // the work paper's QA Validations popover carries the calculation checks: the 8 warnings, in orange
+    expect(gs.summary).toEqual({ pass: 8, warning: 8 + noRate.length, fail: 0 });
+    // the work paper's QA Validations popover carries the calculation checks: the warnings, in orange
     const gsFund = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
     expect(gsFund.workPapers[0].qa.failed).toEqual([]);
-    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8);
+    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8 + noRate.length);
     expect(gsFund.workPapers[0].statusLabel).toBe('Not released');
     const dupree = (await api.get(`fund/${fundIds.S000012000}`, token)).body.payload.calculationFiles[0].validation;
     expect(dupree.nav).toBeCloseTo(41349926.01, 2);
-    expect(dupree.summary).toEqual({ pass: 9, warning: 0, fail: 0 });
+    // external valuations N: price testing is not performed, which is never a pass
+    expect(dupree.summary).toEqual({ pass: 8, warning: 1, fail: 0 });
+    expect(dupree.QA_Rec.find((i: any) => i.check === 'price_testing')).toMatchObject({
+      status: 'warning',
+      notPerformed: expect.stringContaining('external_valuations = N'),
+    });
   });
 
   it('exports the work paper, whose Summary shows the real net assets as a number', async () => {
@@ -130,23 +147,54 @@ describe('real funds through the pipeline', () => {
     const dl = (await api.get('export/token', token)).body.payload.token;
     const res = await api.app.fetch(new Request(`http://t/api/v2.0/export/file/${exp.id}?token=${dl}`));
     expect(res.status).toBe(200);
-    const zip = await JSZip.loadAsync(await res.arrayBuffer());
-    const names = Object.keys(zip.files);
+    const zip = await unzipAll(new Uint8Array(await res.arrayBuffer()));
+    const names = [...zip.keys()];
     expect(names).toContain('fund_S000013795_dd_2023-04-30_work_papers.xlsx');
     expect(names).toContain('fund_S000013795_dd_2023-04-30_calculations.csv');
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(await zip.file('fund_S000013795_dd_2023-04-30_work_papers.xlsx')!.async('arraybuffer'));
+    await wb.xlsx.load(zip.get('fund_S000013795_dd_2023-04-30_work_papers.xlsx') as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'Summary',
       'Trial balance',
+      'Holdings',
       'Investments reconciliation',
       'Price testing',
       'Capital roll-forward',
+      'Unadjusted differences',
       'Exceptions',
     ]);
     const values: unknown[] = [];
     wb.getWorksheet('Summary')!.eachRow((row) => row.eachCell((cell) => values.push(cell.value)));
     expect(values).toContain(361898455.93);
+    // lineage: one Holdings row per delivered line, with the file as delivered, the line, the
+    // mapping version the standardization recorded and the independent rate with its date
+    const delivered = readFileSync(join(tpaDir('meridian_fund_services'), 'inputs', 'MFS_HOLDINGS_S000013795_20230331.csv'), 'utf8')
+      .split(/\r?\n/)
+      .map((l) => l.split(';'));
+    const ws = wb.getWorksheet('Holdings')!;
+    const head = (ws.getRow(1).values as unknown[]).map(String);
+    const col = (name: string) => head.indexOf(name);
+    let rows = 0;
+    let cents = 0;
+    for (let r = 2; r <= ws.rowCount && ws.getRow(r).getCell(col('File')).value; r++, rows++) {
+      const row = ws.getRow(r);
+      const line = row.getCell(col('Line')).value as number;
+      const cells = delivered[line - 1];
+      expect(row.getCell(col('File')).value).toBe('MFS_HOLDINGS_S000013795_20230331.csv');
+      expect(row.getCell(col('Security id')).value).toBe(cells[2]);
+      const value = Number(cells[11].replace(/\./g, '').replace(',', '.'));
+      expect(row.getCell(col('Value base (USD)')).value).toBe(value);
+      cents += Math.round(value * 100);
+      expect(String(row.getCell(col('Mapping rows applied')).value)).toMatch(
+        new RegExp(`^instrument_mapping meridian_fund_services_instrument_mapping \\(id \\d+\\) v1: '${cells[5]}' -> [A-Z_]+; file_layout `),
+      );
+      if (cells[8] === 'SEK') {
+        expect(row.getCell(col('Independent FX rate')).value).toBe(10.37287356);
+        expect((row.getCell(col('Rate date')).value as Date).toISOString().slice(0, 10)).toBe('2023-03-31');
+      }
+    }
+    expect(rows).toBe(1685);
+    expect(cents / 100).toBe(376129711.56);
   });
 });
 

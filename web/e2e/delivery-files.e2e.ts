@@ -116,6 +116,19 @@ describe('delivery file pages', () => {
     await expect.poll(() => imports.status(TB_FILE)).toBe('Success');
   });
 
+  it('shows in the grid that a file delivered again was already imported', async () => {
+    const imports = new ImportFilesPage(page);
+    await imports.upload(join(MFS, 'inputs', TB_FILE));
+    await expect.poll(() => imports.rows.filter({ hasText: TB_FILE }).count(), { timeout: 30_000 }).toBe(2);
+    // newest first: the second delivery is Finished, with the duplicate warning visible in the cell
+    expect(await imports.status(TB_FILE)).toBe('Finished');
+    expect((await imports.row(TB_FILE).locator('.fa-import-warning').innerText()).trim()).toMatch(/^Duplicate of import \d+: not processed again$/);
+    const tip = await imports.statusTooltip(TB_FILE);
+    expect(tip).toContain('Import file warning');
+    expect(tip).toContain(`The same file was already imported as ${TB_FILE}`);
+    await page.mouse.move(0, 0);
+  });
+
   it('imports a file of the wrong layout that turns Error with the tooltip', async () => {
     const imports = new ImportFilesPage(page);
     await imports.upload(join(MFS, 'broken', WRONG_LAYOUT));
@@ -158,18 +171,18 @@ describe('delivery file pages', () => {
     const sortButton = header.getByRole('button', { name: 'File' });
     await sortButton.click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
-    await expect.poll(files).toEqual([TB_FILE, WRONG_LAYOUT]);
+    await expect.poll(files).toEqual([TB_FILE, TB_FILE, WRONG_LAYOUT]);
     await sortButton.click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
-    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE]);
+    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE, TB_FILE]);
     await sortButton.click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('none');
-    // newest first again: the wrong-layout file was imported last
-    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE]);
+    // newest first again: the wrong-layout file was imported last (the trial balance twice before it)
+    await expect.poll(files).toEqual([WRONG_LAYOUT, TB_FILE, TB_FILE]);
     await header.getByRole('button', { name: 'File' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
-    await expect.poll(files).toEqual([TB_FILE, WRONG_LAYOUT]);
+    await expect.poll(files).toEqual([TB_FILE, TB_FILE, WRONG_LAYOUT]);
   });
 
   it('lists the wrong-layout file under Unidentified with its missing columns', async () => {

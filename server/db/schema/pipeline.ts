@@ -75,11 +75,54 @@ export const mappings = sqliteTable(
     userId: integer('user_id').references(() => users.id),
     rows: json<Record<string, string>[]>('rows').notNull(),
     sha256: text('sha256').notNull(),
+    /** The current version (`mapping_versions.version`) of the content in `rows`. */
+    version: integer('version').notNull().default(1),
     active: bool('active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('mappings_admin_type_idx').on(t.administratorId, t.type)],
+);
+
+/**
+ * An immutable version of a mapping (a master or custom mapping's content at one time): every
+ * upload, self-onboarding or update that changes the content adds the next version; earlier
+ * versions stay readable and downloadable.
+ */
+export const mappingVersions = sqliteTable(
+  'mapping_versions',
+  {
+    id: id(),
+    mappingId: integer('mapping_id')
+      .notNull()
+      .references(() => mappings.id),
+    /** 1, 2, 3 ... per mapping. */
+    version: integer('version').notNull(),
+    sha256: text('sha256').notNull(),
+    rows: json<Record<string, string>[]>('rows').notNull(),
+    userId: integer('user_id').references(() => users.id),
+    reason: text('reason').notNull(),
+    fileName: text('file_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mapping_versions_unique').on(t.mappingId, t.version)],
+);
+
+/** Which mapping versions fed a fund's standardizations (first and last time each did). */
+export const mappingVersionUses = sqliteTable(
+  'mapping_version_uses',
+  {
+    id: id(),
+    mappingVersionId: integer('mapping_version_id')
+      .notNull()
+      .references(() => mappingVersions.id),
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    firstUsedAt: createdAt(),
+    lastUsedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('mapping_version_uses_unique').on(t.mappingVersionId, t.fundRequestId), index('mapping_version_uses_fund_idx').on(t.fundRequestId)],
 );
 
 export const fundMappings = sqliteTable(

@@ -12,6 +12,7 @@ import {
 } from '../../services/mappings/mappings.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
 import { createMappingOffThread } from '../../services/mappings/off-thread.js';
+import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
@@ -49,10 +50,20 @@ export const mappingRoutes = [
     group: 'shared',
     tag: 'mappings',
     multipart: true,
+    multipartFields: {
+      mappingMode: { kind: 'text', required: true, description: 'master, custom or update-custom' },
+      administrator: { kind: 'text', required: true, description: 'TPA code' },
+      mappingType: { kind: 'text', required: true, description: 'Mapping type code' },
+      mappingName: { kind: 'text', description: 'Name of the mapping' },
+      customId: { kind: 'text', description: 'Id of the custom mapping to update (update-custom)' },
+      clientName: { kind: 'text', description: 'Client of a custom mapping' },
+      rationale: { kind: 'text', description: 'Why the mapping is added or changed' },
+      upload: { kind: 'file', required: true, description: 'The mapping .csv' },
+    },
     summary:
       'Upload a mapping csv: multipart mappingName, mappingType, mappingMode (master | custom | update-custom), administrator, customId, rationale, clientName, upload',
     handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx.config.maxUploadBytes);
+      const form = await readForm(event, ctx);
       const text = (k: string) => (typeof form.get(k) === 'string' ? String(form.get(k)).trim() : undefined) || undefined;
       const mode = text('mappingMode') as MappingMode | undefined;
       if (!mode || !['master', 'custom', 'update-custom'].includes(mode)) throw new ValidationError('mappingMode must be master, custom or update-custom');
@@ -133,12 +144,29 @@ export const mappingRoutes = [
     tag: 'mappings',
     tokenFrom: 'query',
     raw: true,
-    summary: 'Download a mapping as csv (?id=&token= download token)',
-    query: z.object({ id, token: z.string() }),
+    summary: 'Download a mapping as csv (?id=&token= download token; &version= one of its versions, default the current content)',
+    query: z.object({ id, token: z.string(), version: id.optional() }),
     handler: ({ ctx, query }) => {
-      const f = mappingCsv(ctx, query.id);
+      const f = mappingCsv(ctx, query.id, query.version);
       return fileResponse(f.text, f.fileName, 'text/csv; charset=utf-8');
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/mappings/:id/history',
+    group: 'shared',
+    tag: 'mappings',
+    summary: "A mapping's versions, newest first: number, sha256, author, reason, time, row count, current, and the funds each version fed",
+    handler: ({ ctx, params }) => mappingHistory(ctx, Number(params.id)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/mappings/:id/diff',
+    group: 'shared',
+    tag: 'mappings',
+    summary: 'Rows added, removed and changed between two versions of a mapping (?from=&to=)',
+    query: z.object({ from: id, to: id }),
+    handler: ({ ctx, params, query }) => diffMappingVersions(ctx, Number(params.id), query.from, query.to),
   }),
   defineRoute({
     method: 'GET',

@@ -1,8 +1,9 @@
 /**
  * The calculations job (DOMAIN.md 2.4): loads a fund's standardized rows, computes NAV and the
  * materiality amounts from its PM / TE / SAD, runs every audit check against independent FX rates
- * (`<data dir>/reference/fx/*.csv`, ECB-derived units per base currency), and stores the QA_Rec
- * items as the fund's calculation file. Queues visualization.
+ * (`<data dir>/reference/fx/*.csv`: ECB-derived cross rates, or an ECB eurofxref-hist csv loaded by
+ * `fund-audit reference fx import`; a rate older than `fxMaxAgeDays` before the period end is
+ * stale), and stores the QA_Rec items as the fund's calculation file. Queues visualization.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { fundFiles } from '../../db/schema/index.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
-import { runChecks, type CalculationValidation } from '../../../pipeline/checks/index.js';
+import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
 import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../queue.js';
@@ -87,23 +88,34 @@ export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmDat
   };
 }
 
-export const calculationsJob: StageHandler = async (ctx, job) => {
-  const fundRequestId = job.fundRequestId!;
+/**
+ * What the checks of a fund receive besides its rows (NAV from its trial balance, PM / TE / SAD
+ * amounts, independent FX rates in its currency, the stale-rate limit); the work paper's Holdings
+ * sheet uses the same to show each position's evidence.
+ */
+export function checkContextFor(ctx: AppContext, fundRequestId: number, data: FundSdmData): CheckContext {
   const { fund, admin, code } = loadFund(ctx, fundRequestId);
-  const data = loadFundData(ctx, fundRequestId);
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const amounts = materiality({ nav, pm: fund.pm ?? 0, te: fund.te ?? 0, sad: fund.sad ?? 0 });
-  const checks = runChecks(data, {
+  return {
     fundCode: code,
     periodEnd: fund.periodEnd ?? '',
     currency: fund.currency ?? 'USD',
-    materiality: amounts,
+    materiality: materiality({ nav, pm: fund.pm ?? 0, te: fund.te ?? 0, sad: fund.sad ?? 0 }),
     nav,
     fxRates: loadFxRates(ctx, fund.currency ?? 'USD'),
+    fxMaxAgeDays: ctx.config.fxMaxAgeDays,
     externalValuations: fund.externalValuations === 'Y',
     accountClasses: STANDARD_ACCOUNTS,
     administrator: admin?.name,
-  });
+  };
+}
+
+export const calculationsJob: StageHandler = async (ctx, job) => {
+  const fundRequestId = job.fundRequestId!;
+  const data = loadFundData(ctx, fundRequestId);
+  const checkCtx = checkContextFor(ctx, fundRequestId, data);
+  const { nav, materiality: amounts } = checkCtx;
+  const checks = runChecks(data, checkCtx);
   const validation: CalculationValidation = {
     QA_Rec: checks.items,
     summary: checks.summary,

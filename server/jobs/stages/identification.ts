@@ -7,7 +7,7 @@
  * fund part written to its identified file as rows go by (`identified-file.ts`), so memory does
  * not grow with the file.
  */
-import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unmatchedFiles } from '../../db/schema/index.js';
 import { NotFoundError } from '../../errors.js';
@@ -125,7 +125,10 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
     const fundsOfFile = [...new Set([...matched.values()].filter((m): m is FundMatch => !!m).map((m) => m.id))];
     const attached: Array<{ fundRequestId: number; sdmType: string; rows: number }> = [];
     const unmatched: Array<{ fundCode: string; sdmType: string }> = [];
+    const alreadyAttached: Array<{ fundRequestId: number; sdmType: string }> = [];
     const forcedFund = typeof imp.payload?.fundRequestId === 'number' ? (imp.payload.fundRequestId as number) : null;
+    // a fund reset identifies the file again for its fund: that fund's parts are replaced, not skipped
+    const resetFund = job.payload?.reset === true && job.fundRequestId ? job.fundRequestId : null;
     ctx.db.transaction((tx) => {
       for (const { table, sdmType, parts } of identified) {
         for (const part of parts) {
@@ -157,24 +160,52 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
             unmatched.push({ fundCode: part.fundCode, sdmType });
             continue;
           }
-          const fresh = targets.filter(
+          const existing = (fundRequestId: number) =>
+            tx
+              .select({ id: fundFiles.id })
+              .from(fundFiles)
+              .where(
+                and(
+                  eq(fundFiles.fundRequestId, fundRequestId),
+                  eq(fundFiles.importFileId, imp.id),
+                  eq(fundFiles.kind, 'input'),
+                  eq(fundFiles.fileType, sdmType),
+                  eq(fundFiles.fileName, table.file),
+                ),
+              )
+              .get();
+          const again = resetFund !== null && targets.includes(resetFund) ? existing(resetFund) : undefined;
+          const targetsLeft = targets.filter((fundRequestId) => !existing(fundRequestId));
+          if (!targetsLeft.length && !again) continue;
+          // stored once the part is attached: a part no fund takes is thrown away below
+          const blobKey = part.writer.commit();
+          // the same rows delivered again in another file (e.g. one that waited for its fund
+          // request, then came in again): a fund that already has them as an input of this type
+          // gets no second copy, which would wait 'Pending' next to the processed one forever
+          const fresh = targetsLeft.filter(
             (fundRequestId) =>
               !tx
                 .select({ id: fundFiles.id })
                 .from(fundFiles)
                 .where(
-                  and(
-                    eq(fundFiles.fundRequestId, fundRequestId),
-                    eq(fundFiles.importFileId, imp.id),
-                    eq(fundFiles.fileType, sdmType),
-                    eq(fundFiles.fileName, table.file),
-                  ),
+                  and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, sdmType), eq(fundFiles.blobKey, blobKey)),
                 )
                 .get(),
           );
-          if (!fresh.length) continue;
-          // stored once the part is attached: a part no fund takes is thrown away below
-          const blobKey = part.writer.commit();
+          for (const fundRequestId of targetsLeft) if (!fresh.includes(fundRequestId)) alreadyAttached.push({ fundRequestId, sdmType });
+          if (again) {
+            // only the fund's newest delivery of the type is standardized: an older one keeps its status
+            const superseded = tx
+              .select({ id: fundFiles.id })
+              .from(fundFiles)
+              .where(and(eq(fundFiles.fundRequestId, resetFund!), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, sdmType), gt(fundFiles.id, again.id)))
+              .get();
+            tx.update(fundFiles)
+              .set({ blobKey, rowCount: part.rowCount, updatedAt: new Date().toISOString(), ...(superseded ? {} : { status: 'pending' }) })
+              .where(eq(fundFiles.id, again.id))
+              .run();
+            attached.push({ fundRequestId: resetFund!, sdmType, rows: part.rowCount });
+          }
           for (const fundRequestId of fresh) {
             tx.insert(fundFiles)
               .values({
@@ -193,14 +224,26 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
         }
       }
     });
-    const result = { identified: identified.map((i) => ({ file: i.table.file, sdmType: i.sdmType })), unidentifiedSheets: errors, attached, unmatched };
+    const result = {
+      identified: identified.map((i) => ({ file: i.table.file, sdmType: i.sdmType })),
+      unidentifiedSheets: errors,
+      attached,
+      unmatched,
+      ...(alreadyAttached.length
+        ? {
+            alreadyAttached,
+            warning: `The same rows were already delivered to fund request(s) ${[...new Set(alreadyAttached.map((a) => a.fundRequestId))].join(', ')} in another file; they were not attached again.`,
+          }
+        : {}),
+    };
+    const ok = attached.length > 0 || alreadyAttached.length > 0;
     setImportStatus(
       ctx,
       imp.id,
-      attached.length ? 'Success' : 'Error',
+      ok ? 'Success' : 'Error',
       {
         ...result,
-        ...(attached.length ? {} : { error: `${imp.fileName}: no fund request matches (${unmatched.map((u) => u.fundCode || 'no fund code').join(', ')})` }),
+        ...(ok ? {} : { error: `${imp.fileName}: no fund request matches (${unmatched.map((u) => u.fundCode || 'no fund code').join(', ')})` }),
       },
       {
         type: [...new Set(identified.map((i) => i.sdmType))].join(', '),

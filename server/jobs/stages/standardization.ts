@@ -16,7 +16,8 @@ import { fundFiles, sdmRows } from '../../db/schema/index.js';
 import { effectiveMappings } from '../../services/mappings/store.js';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
-import type { SdmType } from '../../../pipeline/sdm/model.js';
+import { CODE_MAPPING_COLUMN, type MappingType, type SdmType } from '../../../pipeline/sdm/model.js';
+import { recordMappingUses, type MappingVersionUsed } from '../../services/mappings/versions.js';
 import type { StageHandler } from '../queue.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
@@ -131,6 +132,16 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
   return { stagingId, rowCount, out: std.finish() };
 }
 
+/** The mapping versions a fund's standardization applies: the file layout, and the code mappings of its inputs' SDM types. */
+function mappingsApplied(mappings: ReturnType<typeof effectiveMappings>, inputs: FundFileRow[]): Partial<Record<MappingType, MappingVersionUsed>> {
+  const types = new Set(inputs.map((i) => i.fileType));
+  return Object.fromEntries(
+    Object.entries(mappings.used).filter(
+      ([type]) => type === 'file_layout' || types.has(CODE_MAPPING_COLUMN[type as Exclude<MappingType, 'file_layout'>]?.sdmType),
+    ),
+  );
+}
+
 export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const fundRequestId = job.fundRequestId!;
   const inputs = currentInputs(ctx, fundRequestId);
@@ -145,7 +156,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
       QA_Mapping: out.qaMapping,
       rowErrors: out.errors.slice(0, MAX_ROW_ERRORS),
       rowErrorsTotal: out.errors.length,
-      mappingsUsed: mappings.used,
+      mappingsUsed: mappingsApplied(mappings, [input]),
       validation_status_detail: { cy: out.validationStatus, py: null },
     };
     const status = out.validationStatus === 'Valid' ? 'assigned' : 'error';
@@ -189,6 +200,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
       rowErrors: out.errors.length,
     });
   }
+  recordMappingUses(ctx, fundRequestId, Object.values(mappingsApplied(mappings, inputs)));
   const invalid = results.filter((r) => r.validationStatus !== 'Valid');
   logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', {
     files: results,

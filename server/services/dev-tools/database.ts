@@ -32,6 +32,8 @@ import {
   fundRequests,
   importFiles,
   mappings,
+  mappingVersions,
+  mappingVersionUses,
   orchestrationLogs,
   pbiInputFiles,
   processes,
@@ -122,6 +124,11 @@ function removeWork(ctx: AppContext, alsoTpas: boolean): Removed {
   ctx.db.transaction((tx) => {
     for (const t of WORK_TABLES) removed[getTableName(t)] = tx.delete(t).run().changes;
     removed.fund_requests = tx.delete(fundRequests).run().changes;
+    removed.mapping_version_uses = tx.delete(mappingVersionUses).run().changes;
+    const custom = tx.select({ id: mappings.id }).from(mappings).where(eq(mappings.kind, 'custom'));
+    tx.delete(mappingVersions)
+      .where(alsoTpas ? undefined : inArray(mappingVersions.mappingId, custom))
+      .run();
     removed.custom_mappings = tx.delete(mappings).where(eq(mappings.kind, 'custom')).run().changes;
     removed.saved_filters = tx.delete(savedFilters).where(eq(savedFilters.fixed, false)).run().changes;
     tx.delete(settings).where(eq(settings.key, 'demo')).run();

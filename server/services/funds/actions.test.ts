@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fundRequests, processes, trail, type FundStatus } from '../../db/schema/index.js';
+import { fundFiles, fundRequests, importFiles, processes, trail, type FundStatus } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { addUser } from '../users/users.js';
 import { createTestContext, type TestContext } from '../../testing.js';
@@ -101,9 +101,15 @@ describe('status actions', () => {
     ]);
   });
 
-  it('reset queues identification with force run for funds not deleted', () => {
+  it('reset queues identification of each file delivered to the fund, with force run, for funds not deleted', () => {
     const a = insertFund(ctx, { status: 'Approved' });
     const d = insertFund(ctx, { status: 'Deleted' });
+    const imp = ctx.db
+      .insert(importFiles)
+      .values({ fileName: 'tb.csv', sha256: 'x'.repeat(64), size: 10, status: 'Success' })
+      .returning()
+      .get();
+    ctx.db.insert(fundFiles).values({ fundRequestId: a.id, importFileId: imp.id, kind: 'input', fileType: 'trial_balance', fileName: 'tb.csv' }).run();
     const seen: unknown[] = [];
     ctx.events.on('process', (e) => seen.push(e));
     const result = resetFunds(ctx, ctx.boot.admin, { ids: [a.id, d.id] });
@@ -111,7 +117,9 @@ describe('status actions', () => {
       ['Approved', false],
       ['Deleted', true],
     ]);
-    expect(ctx.db.select().from(processes).all()).toMatchObject([{ fundRequestId: a.id, stage: 'identification', status: 'pending', forceRun: true }]);
+    expect(ctx.db.select().from(processes).all()).toMatchObject([
+      { fundRequestId: a.id, stage: 'identification', status: 'pending', forceRun: true, payload: { importFileId: imp.id, reset: true } },
+    ]);
     expect(seen).toMatchObject([{ fundRequestId: a.id, stage: 'identification', status: 'pending' }]);
     expect(trailOf(a.id)).toMatchObject([{ action: 'reset', before: { status: 'Approved' } }]);
   });

@@ -6,33 +6,25 @@
  * `UNCHANGED_WARNING`). One transaction per call; every change writes a trail entry and the call
  * publishes a 'fund-request' event (plus 'process' events for queued pipeline work).
  */
-import { eq, inArray } from 'drizzle-orm';
+import { MESSAGES } from '../../../rules/messages.js';
+import { AUDITOR_CLOSE_FROM, STATUS_MOVES, type StatusAction } from '../../../rules/status-moves.js';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { DATA_REQUEST_STATUSES, fundRequests as fr, processes, type DataRequestStatus, type FundStatus, type Stage } from '../../db/schema/index.js';
+import { DATA_REQUEST_STATUSES, fundFiles, fundRequests as fr, processes, type DataRequestStatus, type FundStatus, type Stage } from '../../db/schema/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { statusLabel } from './derive.js';
 import { normalizeStatus, type FundInsert, type FundRow } from './fields.js';
 import { writeTrail } from './trail.js';
 import { parseInput } from './validate.js';
+import { recordAudit } from '../audit/audit-log.js';
 
 /** The spec's bulk status warning (section 8 of both documents). */
-export const UNCHANGED_WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
+export const UNCHANGED_WARNING = MESSAGES.unchangedWarning;
 
-/** Status moves: target status and the statuses a fund may come from. */
-export const STATUS_MOVES = {
-  approve: { to: 'Approved', from: ['Pending', 'Paused', 'Completed - Fund Closed', 'Issued'] },
-  close: { to: 'Completed - Fund Closed', from: ['Approved', 'Paused', 'Issued'] },
-  issue: { to: 'Issued', from: ['Approved', 'Completed - Fund Closed'] },
-  pause: { to: 'Paused', from: ['Approved', 'Completed - Fund Closed', 'Issued'] },
-  decline: { to: 'Declined', from: ['Pending'] },
-  remove: { to: 'Deleted', from: ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Paused'] },
-} as const satisfies Record<string, { to: FundStatus; from: FundStatus[] }>;
-export type StatusAction = keyof typeof STATUS_MOVES;
-
-/** Close from the auditor area: paused and issued funds block it too (auditor spec section 4). */
-export const AUDITOR_CLOSE_FROM: FundStatus[] = ['Approved'];
+// the status machine (moves and the auditor's Close) is the rules module's
+export { AUDITOR_CLOSE_FROM, STATUS_MOVES, type StatusAction } from '../../../rules/status-moves.js';
 
 /** Every action name (also the trail's action names). */
 export const FUND_ACTIONS = [...(Object.keys(STATUS_MOVES) as StatusAction[]), 'undo-delete', 'reset', 'rerun', 'changeDataRequestedStatus'] as const;
@@ -72,6 +64,8 @@ interface Change {
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   queue?: Stage;
+  /** One job of `queue` per payload (identification: one per delivered file); one job with no payload when absent. */
+  payloads?: Array<Record<string, unknown>>;
 }
 
 /** Runs an action over funds in one transaction. @throws NotFoundError for the first unknown id (nothing changes) */
@@ -110,13 +104,14 @@ function runAction(
             .where(eq(fr.id, id))
             .run();
         if (change.queue) {
-          queued.push(
-            tx
-              .insert(processes)
-              .values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id })
-              .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status })
-              .get(),
-          );
+          for (const payload of change.payloads ?? [null])
+            queued.push(
+              tx
+                .insert(processes)
+                .values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id, payload })
+                .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status })
+                .get(),
+            );
         }
         writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
         const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
@@ -127,6 +122,7 @@ function runAction(
   );
   const changed = funds.filter((f) => !f.isStatusUnChanged).map((f) => f.id);
   if (changed.length) ctx.events.publish('fund-request', { ids: changed, action });
+  if (action === 'remove' && changed.length) recordAudit(ctx, user, 'fund-deleted', `funds:${changed.join(',')}`, { ids: changed });
   for (const p of queued) ctx.events.publish('process', p);
   return funds.some((f) => f.isStatusUnChanged) ? { funds, warning: UNCHANGED_WARNING } : { funds };
 }
@@ -162,7 +158,12 @@ export function undoDelete(ctx: AppContext, user: User, input: ActionInput): Act
   });
 }
 
-/** Queues a fund's pipeline again from identification (force run); any fund not deleted. @throws as changeStatus */
+/**
+ * Queues a fund's pipeline again from identification (force run); any fund not deleted: one
+ * identification job per file delivered to the fund, which identifies it again with the TPA's
+ * current layouts and replaces the fund's parts of it. A fund with no delivered file has nothing
+ * to identify (the trail says so). @throws as changeStatus
+ */
 export function resetFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
   const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   return runAction(
@@ -170,7 +171,27 @@ export function resetFunds(ctx: AppContext, user: User, input: ActionInput): Act
     user,
     'reset',
     ids,
-    (_f, status) => (status === 'Deleted' ? null : { before: { status }, after: { status, queued: 'identification', forceRun }, queue: 'identification' }),
+    (f, status) => {
+      if (status === 'Deleted') return null;
+      const importFileIds = [
+        ...new Set(
+          ctx.db
+            .select({ id: fundFiles.importFileId })
+            .from(fundFiles)
+            .where(and(eq(fundFiles.fundRequestId, f.id), eq(fundFiles.kind, 'input'), isNotNull(fundFiles.importFileId)))
+            .orderBy(asc(fundFiles.importFileId))
+            .all()
+            .map((r) => r.id as number),
+        ),
+      ];
+      if (!importFileIds.length) return { before: { status }, after: { status, queued: null, reason: 'no file delivered to identify' } };
+      return {
+        before: { status },
+        after: { status, queued: 'identification', importFileIds, forceRun },
+        queue: 'identification',
+        payloads: importFileIds.map((importFileId) => ({ importFileId, reset: true })),
+      };
+    },
     forceRun,
   );
 }

@@ -6,11 +6,12 @@
  */
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundCodes, fundFiles, fundMappings, fundRequests, processes, type DataRequestStatus } from '../../db/schema/index.js';
-import { normalizeStatus, STATUS_LABELS } from './fields.js';
+import { fundCodes, fundFiles, fundMappings, fundRequests, processes } from '../../db/schema/index.js';
+import * as rules from '../../../rules/index.js';
+import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
 /** Share of required input files received below which a fund past its due date is late (%). */
-export const LATE_THRESHOLD_PCT = 80;
+export { LATE_THRESHOLD_PCT } from '../../../rules/index.js';
 
 /** Input-file states counted per fund (the `status` column of `fund_files` rows of kind input). */
 export const DATA_STATES = ['raw', 'pending', 'processing', 'processed', 'assigned', 'error', 'onBoarding'] as const;
@@ -85,12 +86,6 @@ export function computeDataStatusCounts(
   return counts;
 }
 
-/** Received share in percent (0-100): assigned / (total - notRequired); 100 when nothing is required. */
-export function receivedShare(c: Pick<DataStatusCounts, 'assignedCount' | 'total' | 'notRequiredCount'>): number {
-  const required = c.total - c.notRequiredCount;
-  return required <= 0 ? 100 : (100 * c.assignedCount) / required;
-}
-
 /** Today as ISO `YYYY-MM-DD` (UTC). */
 export function todayIso(now = new Date()): string {
   return now.toISOString().slice(0, 10);
@@ -98,67 +93,25 @@ export function todayIso(now = new Date()): string {
 
 /** Whether a data due date (ISO date) is before today. */
 export function isDuePast(dueDate: string | null | undefined, today = todayIso()): boolean {
-  return !!dueDate && dueDate.slice(0, 10) < today;
+  return rules.isDuePast(dueDate, today);
 }
 
 /** Late: due date past, status not Issued, received share under 80% (DOMAIN.md section 5). */
 export function isLate(fund: { dueDate: string | null; status: string | null }, share: number, today = todayIso()): boolean {
-  return isDuePast(fund.dueDate, today) && normalizeStatus(fund.status) !== 'Issued' && share < LATE_THRESHOLD_PCT;
+  return rules.isLate(fund, share, today);
 }
 
-/** Data status label: Too large, Received, Partially received, Late or Not received. */
-export function dataStatusLabel(c: DataStatusCounts, opts: { oversized: boolean; late: boolean }): string {
-  if (opts.oversized) return 'Too large';
-  const required = c.total - c.notRequiredCount;
-  if (c.assignedCount >= required) return 'Received';
-  if (c.assignedCount > 0) return 'Partially received';
-  return opts.late ? 'Late' : 'Not received';
-}
-
-/**
- * Work paper label: every required work paper reviewed -> Available (Available Rerun after a
- * rerun); some reviewed -> Partially available; else Not available.
- */
-export function workPaperStatusLabel(c: WorkPaperStatusCounts, rerunCount: number): string {
-  const required = c.total - c.notRequiredCount;
-  if (required > 0 && c.reviewedCount >= required) return rerunCount > 0 ? 'Available Rerun' : 'Available';
-  if (c.reviewedCount > 0) return 'Partially available';
-  return 'Not available';
-}
-
-/** Parent display: Parent, Parent (empty), Child or null. */
-export function parentDisplay(f: { childrenCount: number; isParent: boolean; parentId: number | null }): string | null {
-  if (f.childrenCount > 0) return 'Parent';
-  if (f.isParent) return 'Parent (empty)';
-  if (f.parentId != null) return 'Child';
-  return null;
-}
-
-/** Listing process status: Processing (any pending/running), Ready (any done or at visualization), else Idle. */
-export function processStatusLabel(busy: boolean, ready: boolean): 'Processing' | 'Ready' | 'Idle' {
-  return busy ? 'Processing' : ready ? 'Ready' : 'Idle';
-}
-
-/** Display labels of data-requested statuses (spec section 4). */
-export const DATA_REQUEST_LABELS: Record<DataRequestStatus, string> = {
-  Requested: 'Requested',
-  ReRequested: 'Re-requested',
-  Chased1: 'Chased 1',
-  Chased2: 'Chased 2',
-  Chased3: 'Chased 3',
-  NotRequested: 'Not requested',
-};
-
-/** The label of a data-requested status (unknown values as stored; null is Not requested). */
-export function dataRequestStatusLabel(status: string | null | undefined): string {
-  return DATA_REQUEST_LABELS[(status ?? 'NotRequested') as DataRequestStatus] ?? String(status);
-}
-
-/** Delivery-view label of a fund status: Approved -> Open, Completed - Fund Closed -> Closed. */
-export function statusLabel(status: string | null | undefined): string {
-  const s = normalizeStatus(status);
-  return STATUS_LABELS[s] ?? s;
-}
+// the display labels are the rules module's (spec section 4, both documents)
+export {
+  DATA_REQUEST_LABELS,
+  dataRequestStatusLabel,
+  dataStatusLabel,
+  parentDisplay,
+  processStatusLabel,
+  receivedShare,
+  statusLabel,
+  workPaperStatusLabel,
+} from '../../../rules/index.js';
 
 /** Everything the derivations need about one fund, loaded in batches. */
 export interface FundFacts {
@@ -333,6 +286,16 @@ export interface DerivedFields {
   calculationStatus: string | null;
 }
 
+/**
+ * The work-paper label of a fund (spec: completed -> Available, in progress -> Partially
+ * available, else Not available): a work paper made but not yet reviewed (not released) is in
+ * progress, so it reads 'Partially available', never 'Not available'.
+ */
+export function workPaperLabel(c: WorkPaperStatusCounts, rerunCount: number): string {
+  const label = workPaperStatusLabel(c, rerunCount);
+  return label === 'Not available' && c.notReviewedCount > 0 ? 'Partially available' : label;
+}
+
 /** Derives the display fields of a fund (row fields: status, dueDate, jobType, rerunCount, isParent, parentId). */
 export function deriveFields(
   fund: { status: string | null; dueDate: string | null; jobType: string | null; rerunCount: number; isParent: boolean; parentId: number | null },
@@ -349,7 +312,7 @@ export function deriveFields(
     isLate: late,
     hasErrors: facts.processError || counts.errorCount > 0,
     dataStatusUIField: dataStatusLabel(counts, { oversized: facts.oversized, late }),
-    workPaperStatusUIField: workPaperStatusLabel(facts.workPapers, fund.rerunCount),
+    workPaperStatusUIField: workPaperLabel(facts.workPapers, fund.rerunCount),
     isParentUIField: parentDisplay({ childrenCount: facts.children.length, isParent: fund.isParent, parentId: fund.parentId }),
     processStatus: processStatusLabel(facts.runningProcesses.length > 0, facts.processReady),
     calculationStatus: facts.oversized ? 'tooLarge' : facts.calculationStatus,

@@ -79,12 +79,25 @@ export function getFundDetails(ctx: AppContext, id: number) {
   const byKind = (kind: FileRow['kind']) => files.filter((f) => f.kind === kind);
   const view = (f: FileRow, qaSource?: FileRow | null) => fileView(f, { rerunCount: row.rerunCount ?? 0, qaSource });
   const calculation = byKind('calculation')[0] ?? null;
+  // the delivery of each type the results are built from: the newest one (the pipeline's rule);
+  // an older delivery of the same type says which one replaced it
+  const newest = new Map<string, FileRow>();
+  for (const f of byKind('input')) if (!newest.has(f.fileType) || newest.get(f.fileType)!.id < f.id) newest.set(f.fileType, f);
+  const inputView = (f: FileRow) => {
+    const latest = newest.get(f.fileType)!;
+    const current = latest.id === f.id && !f.disabled;
+    return {
+      ...view(f),
+      current,
+      ...(latest.id === f.id ? {} : { statusLabel: 'Superseded', supersededBy: { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt } }),
+    };
+  };
   const inputFiles = byKind('input').map((f) => ({
-    ...view(f),
+    ...inputView(f),
     identifiedFiles: files
       .filter((x) => x.kind === 'input' && x.fileType === f.fileType && x.id !== f.id)
       .slice(0, 3)
-      .map((x) => view(x)),
+      .map(inputView),
   }));
 
   return {

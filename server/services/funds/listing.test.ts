@@ -241,7 +241,8 @@ describe('fund listing', () => {
         dataStatusCounts: { rawCount: 1, errorCount: 0, notRequiredCount: 1, notReviewedCount: 1, assignedCount: 0, total: 4 },
         dataStatusUIField: 'Late',
         isLate: true,
-        workPaperStatusUIField: 'Not available',
+        // a work paper made but not reviewed (not released) is in progress
+        workPaperStatusUIField: 'Partially available',
         processStatus: 'Processing',
         hasErrors: true,
         runningProcesses: [{ status: 'pending', stage: 'identification' }],

@@ -31,7 +31,15 @@ export function forceFixtureMasterMappings(ctx: AppContext, user: User): Array<{
       if (!type) continue;
       const parsed = parseMappingCsv(type, file, readFileSync(join(mdir, file)));
       if (!parsed.valid) throw new ValidationError(`Shipped mapping ${admin.code}/${file} is not valid`, parsed.errors);
-      const { mapping, changed } = upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type, rows: parsed.rows, userId: user.id });
+      const { mapping, changed } = upsertMasterMapping(ctx, {
+        administratorId: admin.id,
+        adminCode: admin.code,
+        type,
+        rows: parsed.rows,
+        userId: user.id,
+        reason: 'shipped mapping reloaded',
+        fileName: file,
+      });
       entry.loaded.push(type);
       if (changed) {
         entry.changed.push(type);

@@ -5,8 +5,9 @@
  * deletion of custom mappings only; assignment to funds, single and bulk, each rerunning the fund
  * from standardization.
  */
-import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { duplicateMappingMessage, MESSAGES } from '../../../rules/messages.js';
+import { CLIENT_RULE, NAME_RULE } from '../../../rules/names.js';
 import { enqueue } from '../../jobs/queue.js';
 import { parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
@@ -17,12 +18,13 @@ import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import { writeTrail } from '../funds/trail.js';
 import { fundsUsingMapping, upsertMasterMapping, type MappingRow } from './store.js';
+import { mappingContentHash, recordMappingVersion } from './versions.js';
+import { recordAudit } from '../audit/audit-log.js';
 
-export const NAME_RULE = /^[a-z0-9_]{1,50}$/;
-export const NAME_MESSAGE =
-  'Provided name is invalid. Name can contain only lowercase characters, numbers or underscore sign. Maximum length is 50 characters.';
-export const CLIENT_RULE = /^[A-Za-z0-9_ ]{1,300}$/;
-export const CLIENT_MESSAGE = 'Provided name is invalid. Only alphanumeric, underscore and white spaces allowed. Maximum length is 300 characters.';
+// the name rules and their messages are the rules module's (spec section 5)
+export { CLIENT_RULE, NAME_RULE };
+export const NAME_MESSAGE = MESSAGES.invalidName;
+export const CLIENT_MESSAGE = MESSAGES.invalidClientName;
 
 export type MappingMode = 'master' | 'custom' | 'update-custom';
 
@@ -81,12 +83,11 @@ export function checkMappingInput(ctx: AppContext, user: User, input: CreateMapp
   const problems: string[] = [];
   if (input.mappingMode === 'custom') {
     if (!input.mappingName || !NAME_RULE.test(input.mappingName)) problems.push(NAME_MESSAGE);
-    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get())
-      problems.push(`Custom mapping ${input.mappingName} already exist. Please choose different name.`);
+    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get()) problems.push(duplicateMappingMessage(input.mappingName));
     if (input.clientName && !CLIENT_RULE.test(input.clientName)) problems.push(CLIENT_MESSAGE);
     if (!input.rationale?.trim()) problems.push('A reason for creating the mapping is required');
     else if (input.rationale.length > 50) problems.push('The reason can be at most 50 characters');
-  }
+  } else if (input.rationale && input.rationale.length > 200) problems.push('The reason for the change can be at most 200 characters');
   let existing: MappingRow | undefined;
   if (input.mappingMode === 'update-custom') {
     if (!input.customId) problems.push('Choose the custom mapping to update');
@@ -117,30 +118,40 @@ export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInp
   }
   let saved: MappingRow;
   if (input.mappingMode === 'master') {
-    saved = upsertMasterMapping(ctx, { administratorId: a.id, adminCode: a.code, type, rows: parsed.rows, userId: user.id }).mapping;
-  } else if (existing) {
-    saved = ctx.db
-      .update(mappings)
-      .set({ rows: parsed.rows, sha256: hash(parsed.rows), updatedAt: new Date().toISOString() })
-      .where(eq(mappings.id, existing.id))
-      .returning()
-      .get();
+    saved = upsertMasterMapping(ctx, {
+      administratorId: a.id,
+      adminCode: a.code,
+      type,
+      rows: parsed.rows,
+      userId: user.id,
+      reason: input.rationale?.trim() || `uploaded ${input.fileName}`,
+      fileName: input.fileName,
+    }).mapping;
   } else {
-    saved = ctx.db
-      .insert(mappings)
-      .values({
-        administratorId: a.id,
-        type,
-        kind: 'custom',
-        description: input.mappingName!,
-        clientName: input.clientName ?? null,
-        rationale: input.rationale ?? null,
-        userId: user.id,
-        rows: parsed.rows,
-        sha256: hash(parsed.rows),
-      })
-      .returning()
-      .get();
+    const sha256 = mappingContentHash(parsed.rows);
+    if (existing && existing.sha256 === sha256) return existing;
+    saved = ctx.db.transaction((tx) => {
+      const row = existing
+        ? tx.update(mappings).set({ rows: parsed.rows, sha256, updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get()
+        : tx
+            .insert(mappings)
+            .values({
+              administratorId: a.id,
+              type,
+              kind: 'custom',
+              description: input.mappingName!,
+              clientName: input.clientName ?? null,
+              rationale: input.rationale ?? null,
+              userId: user.id,
+              rows: parsed.rows,
+              sha256,
+            })
+            .returning()
+            .get();
+      const reason = input.rationale?.trim() || (existing ? `updated from ${input.fileName}` : `created from ${input.fileName}`);
+      const v = recordMappingVersion(tx, row.id, { rows: parsed.rows, sha256, userId: user.id, reason, fileName: input.fileName });
+      return { ...row, version: v.version };
+    });
   }
   rerunFunds(ctx, user, fundsAffectedBy(ctx, saved), `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`);
   return saved;
@@ -153,10 +164,6 @@ export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInp
 export function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): MappingRow {
   const checked = checkMappingInput(ctx, user, input);
   return saveMapping(ctx, user, input, checked, parseMappingFile(checked.type, input.fileName, input.bytes));
-}
-
-function hash(rows: unknown): string {
-  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }
 
 /** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */
@@ -176,12 +183,17 @@ export function rerunFunds(ctx: AppContext, user: User | null, ids: number[], re
     enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
 }
 
-/** A mapping as the grids show it (spec delivery section 3 "Mapping"). */
+/**
+ * A mapping as the grids show it (spec delivery section 3 "Mapping"): `fundRequests` are the funds
+ * that block deleting it (assigned custom mappings), `funds` every live fund it feeds (for a
+ * master: the TPA's live funds with no custom mapping of its type).
+ */
 export function mappingView(
   m: MappingRow,
   a: { code: string; name: string; id: number },
   blocking: Array<{ id: number; code: string | null }>,
   owner?: string | null,
+  feeds: Array<{ id: number; code: string | null }> = blocking,
 ) {
   return {
     id: m.id,
@@ -193,11 +205,13 @@ export function mappingView(
     clientName: m.clientName,
     rationale: m.rationale,
     updated_at: m.updatedAt,
+    version: m.version,
     administratorName: a.name,
     administrator: { code: a.code, name: a.name, id: a.id },
     rowCount: m.rows.length,
     canLiveMappingBeDeleted: m.kind === 'custom' && blocking.length === 0,
     fundRequests: blocking,
+    funds: feeds,
   };
 }
 export type MappingView = ReturnType<typeof mappingView>;
@@ -220,31 +234,50 @@ export function listMappings(ctx: AppContext, filter: { administrator?: string; 
     ctx,
     rows.map((r) => r.m.id),
   );
-  const codes = usage.length
+  const masters = rows.filter((r) => r.m.kind === 'master');
+  const live = masters.length
     ? ctx.db
-        .select()
-        .from(fundCodes)
+        .select({ id: fundRequests.id, administratorId: fundRequests.administratorId })
+        .from(fundRequests)
         .where(
           and(
+            inArray(fundRequests.status, ['Pending', 'Approved']),
             inArray(
-              fundCodes.fundRequestId,
-              usage.map((u) => u.fundRequestId),
+              fundRequests.administratorId,
+              masters.map((r) => r.m.administratorId),
             ),
-            eq(fundCodes.main, true),
           ),
         )
         .all()
     : [];
-  return rows.map(({ m, a, u }) =>
-    mappingView(
-      m,
-      a,
-      usage
-        .filter((x) => x.mappingId === m.id)
-        .map((x) => ({ id: x.fundRequestId, code: codes.find((c) => c.fundRequestId === x.fundRequestId)?.code ?? null })),
-      u ? `${u.firstName} ${u.lastName}`.trim() : null,
-    ),
+  // funds with an assigned custom mapping, by type: a master of that type does not feed them
+  const customOf = new Set(
+    live.length
+      ? ctx.db
+          .select({ f: fundMappings.fundRequestId, type: mappings.type })
+          .from(fundMappings)
+          .innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
+          .where(and(eq(mappings.active, true), eq(mappings.kind, 'custom')))
+          .all()
+          .map((x) => `${x.f}|${x.type}`)
+      : [],
   );
+  const fundIds = [...new Set([...usage.map((u) => u.fundRequestId), ...live.map((f) => f.id)])];
+  const codes = new Map<number, string>();
+  for (let i = 0; i < fundIds.length; i += 500)
+    for (const c of ctx.db
+      .select()
+      .from(fundCodes)
+      .where(and(inArray(fundCodes.fundRequestId, fundIds.slice(i, i + 500)), eq(fundCodes.main, true)))
+      .all())
+      codes.set(c.fundRequestId, c.code);
+  const ref = (id: number) => ({ id, code: codes.get(id) ?? null });
+  return rows.map(({ m, a, u }) => {
+    const blocking = usage.filter((x) => x.mappingId === m.id).map((x) => ref(x.fundRequestId));
+    const feeds =
+      m.kind === 'master' ? live.filter((f) => f.administratorId === m.administratorId && !customOf.has(`${f.id}|${m.type}`)).map((f) => ref(f.id)) : blocking;
+    return mappingView(m, a, blocking, u ? `${u.firstName} ${u.lastName}`.trim() : null, feeds);
+  });
 }
 
 /** The mapping types of a TPA and its mappings of each (spec `GET /mappings/types/{administratorCode}`). */
@@ -293,6 +326,7 @@ export function deleteMappings(ctx: AppContext, user: User, ids: number[]): { de
   }
   if (errors.length) throw new ValidationError('Something went wrong when we tried to delete the mapping', errors);
   ctx.db.update(mappings).set({ active: false, updatedAt: new Date().toISOString() }).where(inArray(mappings.id, ids)).run();
+  recordAudit(ctx, user, 'mapping-deleted', `mappings:${ids.join(',')}`, { ids, names: views.map((v) => v.description) });
   return { deleted: ids };
 }
 

@@ -4,7 +4,6 @@
  * funds they are assigned to. `effectiveMappings` gives a fund the layouts and code maps the
  * pipeline applies: the assigned custom mapping of a type if any, else the TPA's master.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -14,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { administrators, fundMappings, fundRequests, mappings } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
+import { mappingContentHash, recordMappingVersion, type MappingVersionUsed } from './versions.js';
 
 export type MappingRow = typeof mappings.$inferSelect;
 export type CodeMap = ReturnType<typeof buildCodeMap>;
@@ -22,49 +22,62 @@ export interface EffectiveMappings {
   layouts: Layout[];
   codeMaps: Partial<Record<MappingType, CodeMap>>;
   /** The mapping rows used, by type. */
-  used: Partial<Record<MappingType, { id: number; kind: 'master' | 'custom'; description: string }>>;
+  used: Partial<Record<MappingType, MappingVersionUsed>>;
 }
 
 /** Default name of a TPA's master mapping of a type. */
 export const masterName = (adminCode: string, type: MappingType) => `${adminCode}_${type}`;
 
 /**
- * Creates or replaces the master mapping of one type for a TPA from parsed rows.
+ * Creates or replaces the master mapping of one type for a TPA from parsed rows; a new or changed
+ * content adds the mapping's next version (`versions.ts`) with the reason and author.
+ * @param input.reason why the content changed (upload, self-onboarding, shipped mappings ...)
  * @returns the mapping row and whether its content changed
  */
 export function upsertMasterMapping(
   ctx: AppContext,
-  input: { administratorId: number; adminCode: string; type: MappingType; rows: Array<Record<string, string>>; userId: number | null },
+  input: {
+    administratorId: number;
+    adminCode: string;
+    type: MappingType;
+    rows: Array<Record<string, string>>;
+    userId: number | null;
+    reason?: string;
+    fileName?: string | null;
+  },
 ): { mapping: MappingRow; changed: boolean } {
-  const sha256 = createHash('sha256').update(JSON.stringify(input.rows)).digest('hex');
+  const sha256 = mappingContentHash(input.rows);
   const existing = ctx.db
     .select()
     .from(mappings)
     .where(and(eq(mappings.administratorId, input.administratorId), eq(mappings.type, input.type), eq(mappings.kind, 'master')))
     .get();
-  if (existing) {
-    if (existing.sha256 === sha256) return { mapping: existing, changed: false };
-    const mapping = ctx.db
-      .update(mappings)
-      .set({ rows: input.rows, sha256, userId: input.userId, updatedAt: new Date().toISOString() })
-      .where(eq(mappings.id, existing.id))
-      .returning()
-      .get();
-    return { mapping, changed: true };
-  }
-  const mapping = ctx.db
-    .insert(mappings)
-    .values({
-      administratorId: input.administratorId,
-      type: input.type,
-      kind: 'master',
-      description: masterName(input.adminCode, input.type),
-      rows: input.rows,
-      sha256,
-      userId: input.userId,
-    })
-    .returning()
-    .get();
+  if (existing?.sha256 === sha256) return { mapping: existing, changed: false };
+  const reason = input.reason ?? (existing ? 'master mapping replaced' : 'master mapping created');
+  const mapping = ctx.db.transaction((tx) => {
+    const saved = existing
+      ? tx
+          .update(mappings)
+          .set({ rows: input.rows, sha256, userId: input.userId, updatedAt: new Date().toISOString() })
+          .where(eq(mappings.id, existing.id))
+          .returning()
+          .get()
+      : tx
+          .insert(mappings)
+          .values({
+            administratorId: input.administratorId,
+            type: input.type,
+            kind: 'master',
+            description: masterName(input.adminCode, input.type),
+            rows: input.rows,
+            sha256,
+            userId: input.userId,
+          })
+          .returning()
+          .get();
+    const v = recordMappingVersion(tx, saved.id, { rows: input.rows, sha256, userId: input.userId, reason, fileName: input.fileName });
+    return { ...saved, version: v.version };
+  });
   return { mapping, changed: true };
 }
 
@@ -74,7 +87,7 @@ export function compileMappings(byType: Partial<Record<MappingType, MappingRow>>
   for (const type of MAPPING_TYPES) {
     const m = byType[type];
     if (!m) continue;
-    out.used[type] = { id: m.id, kind: m.kind, description: m.description };
+    out.used[type] = { id: m.id, kind: m.kind, description: m.description, version: m.version, sha256: m.sha256 };
     if (type === 'file_layout') out.layouts = buildLayouts(m.rows);
     else out.codeMaps[type] = buildCodeMap(m.rows);
   }
@@ -143,7 +156,15 @@ export function seedFixtureMappings(ctx: AppContext): number {
       if (!type) continue;
       const parsed = parseMappingCsv(type, file, readFileSync(join(mdir, file)));
       if (!parsed.valid) throw new ValidationError(`Demo mapping ${admin.code}/${file} is not valid`, parsed.errors);
-      upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type, rows: parsed.rows, userId: null });
+      upsertMasterMapping(ctx, {
+        administratorId: admin.id,
+        adminCode: admin.code,
+        type,
+        rows: parsed.rows,
+        userId: null,
+        reason: 'shipped demo mapping',
+        fileName: file,
+      });
       n++;
     }
   }

@@ -6,16 +6,17 @@
  * pipeline. File states move Uploading -> Validated -> Uploaded, each change pushed as an
  * 'upload-file' event.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { mappingTypeFromFileName, parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, SDM_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
-import { administrators, mappings, sdmUploadFiles, sdmUploads } from '../../db/schema/index.js';
+import { administrators, fundRequests as fundRequestsTable, mappings, sdmUploadFiles, sdmUploads } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import { commitBulkSave, prepareBulkSave, type BulkSaveInput, type BulkSaveOptions, type PreparedBulkSave } from '../bulk-upload/bulk-upload.js';
 import { readBulkCsv } from '../bulk-upload/read-csv.js';
+import { checkSdmFile, type SdmFileToCheck } from './check-file.js';
 import { importFile } from '../imports/imports.js';
 import { NAME_MESSAGE, NAME_RULE } from '../mappings/mappings.js';
 import { upsertMasterMapping } from '../mappings/store.js';
@@ -174,7 +175,8 @@ export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploa
         .values({ code: input.code, name: input.name?.trim() || input.code, selfOnboarded: true })
         .returning()
         .get();
-    for (const m of read.rows) upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: m.type, rows: m.rows, userId: user.id });
+    for (const m of read.rows)
+      upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: m.type, rows: m.rows, userId: user.id, reason: 'self-onboarding' });
     return ctx.db
       .insert(sdmUploads)
       .values({
@@ -211,16 +213,19 @@ export interface StartedSdmFile {
   row: typeof sdmUploadFiles.$inferSelect;
   type: 'FundRequest' | 'SDM';
   blobKey: string;
+  /** what `checkSdmFile` needs besides the file */
+  check: Omit<SdmFileToCheck, 'fileName' | 'bytes'>;
 }
 
 /**
  * Adds one file to an upload: `fund_request.csv` or `<sdm type>.csv`; fund-request files are
- * validated as a bulk upload, SDM files by their name and content being a readable CSV.
+ * validated as a bulk upload, SDM files by their name and their header matching the TPA's file
+ * layout for that type (`checkSdmFile`).
  * @throws ValidationError for a name that is not a valid type or a file that is not .csv
  */
-export function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
+export async function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
   const started = startSdmFile(ctx, input);
-  return finishSdmFile(ctx, started, checkSdmFile(ctx, started.type, input.file));
+  return finishSdmFile(ctx, started, await checkSdmFile(ctx, { ...started.check, ...input.file }));
 }
 
 /**
@@ -245,19 +250,7 @@ export function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file
     .returning()
     .get();
   publishFile(ctx, row);
-  return { row, type, blobKey: blob.key };
-}
-
-/** The check of an added file (heavy for a large fund-request file: the parse pool does it for requests): its errors, none when valid. */
-export function checkSdmFile(ctx: AppContext, type: 'FundRequest' | 'SDM', file: UploadedCsv): string[] {
-  const errors: string[] = [];
-  try {
-    if (type === 'FundRequest') readBulkCsv(file.fileName, file.bytes, ctx.config.maxUploadBytes);
-    else if (!file.bytes.byteLength) errors.push(`${file.fileName}: the file is empty`);
-  } catch (err) {
-    errors.push((err as Error).message);
-  }
-  return errors;
+  return { row, type, blobKey: blob.key, check: { type, subType, administratorId: upload.administratorId } };
 }
 
 /** The last step of `addSdmFile`: records the check's outcome (Validated or Error) and where the bytes are. */
@@ -362,7 +355,15 @@ export function processSdmFile(
   const errors: string[] = [];
   let importFileId: number | null = null;
   if (fundRequests) {
-    const { failed } = commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
+    const { saved, failed } = commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
+    // fund requests created or overwritten by self-onboarding are self-onboarded (Fund details, listing)
+    const ids = saved.map((x) => x.id);
+    for (let i = 0; i < ids.length; i += 500)
+      ctx.db
+        .update(fundRequestsTable)
+        .set({ selfOnboarded: true })
+        .where(inArray(fundRequestsTable.id, ids.slice(i, i + 500)))
+        .run();
     for (const x of failed) errors.push(`row ${x.fund.columnName}: ${x.errors.faults.map((e) => e.message).join('; ')}`);
   } else {
     importFileId = importFile(ctx, {

@@ -17,6 +17,10 @@ export interface MappingRow {
   canLiveMappingBeDeleted: boolean;
   /** fund requests using the mapping */
   fundRequests: Array<{ id: number; code: string | null }>;
+  /** live funds the mapping feeds (a master: the TPA's funds with no custom mapping of its type) */
+  funds?: Array<{ id: number; code: string | null }>;
+  /** the current version of its content (Live mappings history) */
+  version?: number;
   /** whether the user may select it on Live mappings (custom; its creator or a delivery team member) */
   canToggle?: boolean;
 }

@@ -2,7 +2,9 @@
  * Live mappings (`/mappings`, delivery spec section 2 "Live mappings"): upload a mapping csv for an
  * administrator, type and mode (master, new custom, update custom) with the server's validation
  * banners; every active mapping in a grid grouped by administrator (Type, Kind, Name, Owner,
- * Client, Reason, Date, delete); 'Download report' of the custom mappings; 'Delete selected'.
+ * Client, Reason, Date, Version, Funds fed, history, download, delete); a mapping's history shows
+ * its versions and the rows changed between two; 'Download report' of the custom mappings;
+ * 'Delete selected'.
  * Only rows the server marks `canToggle` can be selected (custom mappings of their creator, or any
  * for a delivery team member; never masters); the server checks the rule again on delete.
  */
@@ -21,11 +23,18 @@ import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
 import { UploadForm } from '../auditor/custom-mapping/manage-view';
 import { groupByAdministrator } from '../auditor/custom-mapping/mapping-rules';
+import { MappingHistoryDialog } from './mappings/mapping-history';
 import './delivery.css';
 
 /** Rows in group order (administrator name), with the group's label for the subheader. */
 const grouped = (mappings: readonly MappingRow[]) =>
   groupByAdministrator(mappings).flatMap((g) => g.mappings.map((m) => ({ ...m, group: `${g.administrator} (${g.mappings.length})` })));
+
+/** The funds a mapping feeds, the first five by code and how many more. */
+const fundsText = (funds: ReadonlyArray<{ id: number; code: string | null }>) => {
+  const shown = funds.slice(0, 5).map((f) => f.code ?? f.id);
+  return funds.length > 5 ? `${shown.join(', ')} and ${funds.length - 5} more` : shown.join(', ');
+};
 
 /** The Live mappings page. */
 export function MappingsPage() {
@@ -36,6 +45,9 @@ export function MappingsPage() {
   const [failed, setFailed] = useState(false);
   const [selected, setSelected] = useState<MappingRow[]>([]);
   const [deleting, setDeleting] = useState<MappingRow[] | null>(null);
+  // 'Delete selected' deletes through one call (`POST /mappings/delete-selected-custom-mappings`)
+  const [bySelection, setBySelection] = useState(false);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
   const load = useCallback(() => {
     fetchMappings().then(
       (list) => {
@@ -48,11 +60,11 @@ export function MappingsPage() {
   }, []);
   useEffect(load, [load]);
 
-  const remove = async (rows: MappingRow[]) => {
+  const remove = async (rows: MappingRow[], selection: boolean) => {
     setDeleting(null);
     try {
-      if (rows.length === 1) await deleteMapping(rows[0].id);
-      else await deleteSelectedMappings(rows.map((r) => r.id));
+      if (selection) await deleteSelectedMappings(rows.map((r) => r.id));
+      else await deleteMapping(rows[0].id);
       notify({ severity: 'success', detail: rows.length === 1 ? `${rows[0].description} deleted` : `${rows.length} mappings deleted`, life: 2400 });
     } catch (err) {
       const list = err instanceof ApiError ? err.errors.map(errorText) : [];
@@ -74,7 +86,17 @@ export function MappingsPage() {
           onClick={() => void downloadWithToken('/mappings/custom-mapping-info', { inPlace: true })}
           disabled={!customs.length}
         />
-        <Button label="Delete selected" icon="pi pi-trash" severity="danger" outlined disabled={!selected.length} onClick={() => setDeleting(selected)} />
+        <Button
+          label="Delete selected"
+          icon="pi pi-trash"
+          severity="danger"
+          outlined
+          disabled={!selected.length}
+          onClick={() => {
+            setBySelection(true);
+            setDeleting(selected);
+          }}
+        />
       </div>
       {mappings && !customs.length && (
         <p className="fa-empty-text" role="status">
@@ -108,10 +130,13 @@ export function MappingsPage() {
         <Column header="Client" body={(m: MappingRow) => m.clientName ?? ''} />
         <Column header="Reason" body={(m: MappingRow) => m.rationale ?? ''} />
         <Column header="Date" body={(m: MappingRow) => formatFileDate(m.updated_at, true)} />
+        <Column header="Version" body={(m: MappingRow) => m.version ?? ''} />
+        <Column header="Funds" body={(m: MappingRow) => fundsText(m.funds ?? m.fundRequests)} />
         <Column
           header={<span className="fa-sr-only">Actions</span>}
           body={(m: MappingRow) => (
             <span style={{ whiteSpace: 'nowrap' }}>
+              <Button icon="pi pi-history" rounded text aria-label={`History of ${m.description}`} onClick={() => setHistoryOf(m.id)} />
               <Button
                 icon="pi pi-download"
                 rounded
@@ -135,13 +160,17 @@ export function MappingsPage() {
                         : undefined
                   }
                   tooltipOptions={{ showOnDisabled: true }}
-                  onClick={() => setDeleting([m])}
+                  onClick={() => {
+                    setBySelection(false);
+                    setDeleting([m]);
+                  }}
                 />
               )}
             </span>
           )}
         />
       </DataTable>
+      <MappingHistoryDialog mappingId={historyOf} onHide={() => setHistoryOf(null)} />
       <ConfirmDialog
         visible={deleting !== null}
         onHide={() => setDeleting(null)}
@@ -153,7 +182,7 @@ export function MappingsPage() {
         acceptLabel="Delete"
         rejectLabel="Cancel"
         acceptClassName="p-button-danger"
-        accept={() => deleting && void remove(deleting)}
+        accept={() => deleting && void remove(deleting, bySelection)}
       />
     </div>
   );

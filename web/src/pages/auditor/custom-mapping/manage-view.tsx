@@ -64,8 +64,8 @@ export function UploadForm({
         ...(form.mode === 'custom'
           ? { mappingName: form.name, clientName: form.clientName.trim() || undefined, rationale: form.rationale.trim() }
           : form.mode === 'update-custom'
-            ? { customId: form.customId ?? undefined }
-            : {}),
+            ? { customId: form.customId ?? undefined, rationale: form.rationale.trim() || undefined }
+            : { rationale: form.rationale.trim() || undefined }),
       });
       notify({ severity: 'success', detail: `${file.name} uploaded`, life: 2400 });
       setForm((f) => ({ ...f, name: '', clientName: '', rationale: '', customId: null }));
@@ -82,6 +82,20 @@ export function UploadForm({
       setBusy(false);
     }
   };
+
+  // a change of an existing mapping records its reason with the new version (optional)
+  const changeReason = (
+    <>
+      <label htmlFor="fa-cm-change-reason">Reason for the change</label>
+      <InputText
+        id="fa-cm-change-reason"
+        value={form.rationale}
+        maxLength={200}
+        placeholder="Recorded with the new version"
+        onChange={(e) => set({ rationale: e.target.value })}
+      />
+    </>
+  );
 
   return (
     <section className="fa-aud-card" aria-labelledby="fa-cm-upload">
@@ -116,7 +130,9 @@ export function UploadForm({
           ]}
           onChange={(e) => set({ mode: e.value })}
         />
-        {form.mode === 'master' ? null : form.mode === 'custom' ? (
+        {form.mode === 'master' ? (
+          changeReason
+        ) : form.mode === 'custom' ? (
           <>
             <label htmlFor="fa-cm-name">Mapping name</label>
             <div>
@@ -149,6 +165,7 @@ export function UploadForm({
               onChange={(e) => set({ customId: e.value })}
               placeholder={customs.length ? 'Select a custom mapping' : 'No custom mapping of this type'}
             />
+            {changeReason}
           </>
         )}
       </div>

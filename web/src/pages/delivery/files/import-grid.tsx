@@ -1,6 +1,7 @@
 /**
  * The Import files grid: Administrator, File, Type, Sub Type, Status, Date (newest first unless
- * sorted by a header, 200 per page). An Error status carries the tooltip 'Import file error' with the payload's error.
+ * sorted by a header, 200 per page). An Error status carries the tooltip 'Import file error' with the payload's error;
+ * a warning (a file already imported, not processed again) shows in the cell too.
  */
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
@@ -20,9 +21,17 @@ export function ImportStatusCell({ row }: { row: ImportFileRow }) {
   const error = row.status === 'Error' ? row.payload?.error || 'The file could not be imported' : null;
   const warning = !error && typeof row.payload?.warning === 'string' ? row.payload.warning : null;
   if (!error && !warning) return <StatusTag status={row.status} />;
+  // a warning is shown in the cell, not only on hover: a file already imported is not processed again
+  const duplicateOf = typeof row.payload?.duplicateOf === 'number' ? row.payload.duplicateOf : null;
   return (
     <>
       <StatusTag status={row.status} id={id} tabIndex={0} />
+      {warning && (
+        <span className="fa-import-warning" role="note">
+          <i className="pi pi-exclamation-triangle" aria-hidden="true" />{' '}
+          {duplicateOf !== null ? `Duplicate of import ${duplicateOf}: not processed again` : 'Warning'}
+        </span>
+      )}
       <Tooltip target={`#${id}`} event="both" position="left" className="fa-import-tooltip">
         <strong>{error ? 'Import file error' : 'Import file warning'}</strong>
         <div>{error ?? warning}</div>

@@ -1,0 +1,79 @@
+/**
+ * The independent evidence price testing uses for one holding (DOMAIN.md 2.4 item 4): the
+ * independent price (latest on or before the period end from a source that is not the TPA's own)
+ * and the independent FX rate (latest on or before the period end), each with its date and
+ * source, and whether that rate is stale (dated more than `fxMaxAgeDays` before the period end).
+ * Shared by the check and the work paper's Holdings sheet, so both show the same evidence.
+ */
+import type { FundSdmData, FxRate, HoldingRow, PriceRow } from '../sdm/rows.js';
+import { isBaseCurrency, type CheckContext } from './common.js';
+import { rateFor } from './fx.js';
+import { tpaOwnSources } from './price-own-sources.js';
+
+/** Default of `CheckContext.fxMaxAgeDays` (setting `fxMaxAgeDays`, FUND_AUDIT_FX_MAX_AGE_DAYS). */
+export const DEFAULT_FX_MAX_AGE_DAYS = 5;
+
+const key = (id: string) => id.trim().toUpperCase();
+
+/** Whole days from ISO date `from` to ISO date `to` (positive when `from` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The evidence for one holding. */
+export interface HoldingEvidence {
+  /** Priced in a currency other than the fund's. */
+  foreign: boolean;
+  /** Price currency (upper case; the fund currency when none is given). */
+  currency: string;
+  /** Independent price of the same security (same price currency when both give one), or null. */
+  price: PriceRow | null;
+  /** Independent rate (units per fund currency) for a foreign holding, or null (none, or not foreign). */
+  rate: FxRate | null;
+  /** Days the rate is dated before the period end (null without a rate). */
+  rateAgeDays: number | null;
+  /** The rate is dated more than `fxMaxAgeDays` before the period end. */
+  stale: boolean;
+}
+
+/** Looks up the evidence of holdings; built once per fund (reads the prices once). */
+export interface EvidenceLookup {
+  /** Price sources taken as the TPA's own (lower case). */
+  own: Set<string>;
+  /** Independent prices by security id (upper case). */
+  independent: Map<string, PriceRow>;
+  /** Oldest acceptable rate age in days. */
+  maxAgeDays: number;
+  of(h: HoldingRow): HoldingEvidence;
+}
+
+/**
+ * Builds the evidence lookup of a fund: reads `data.prices` once (and the holdings once when
+ * there are prices, to find the TPA's own sources); `of(h)` is then O(log n) per holding.
+ */
+export function evidenceLookup(data: FundSdmData, ctx: CheckContext): EvidenceLookup {
+  const own = tpaOwnSources(data, ctx);
+  const independent = new Map<string, PriceRow>();
+  for (const p of data.prices) {
+    if (own.has(p.price_source.trim().toLowerCase()) || p.price_date > ctx.periodEnd) continue;
+    const k = key(p.security_id);
+    const prev = independent.get(k);
+    if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
+  }
+  const rates = ctx.fxRates ?? [];
+  const maxAgeDays = ctx.fxMaxAgeDays ?? DEFAULT_FX_MAX_AGE_DAYS;
+  return {
+    own,
+    independent,
+    maxAgeDays,
+    of(h) {
+      const foreign = !isBaseCurrency(h.price_currency, ctx.currency);
+      const currency = (h.price_currency ?? ctx.currency).toUpperCase();
+      const rate = foreign ? (rateFor(rates, currency, ctx.periodEnd) ?? null) : null;
+      let price = independent.get(key(h.security_id)) ?? null;
+      if (price?.price_currency && h.price_currency && price.price_currency.toUpperCase() !== currency) price = null;
+      const rateAgeDays = rate ? daysBetween(rate.rate_date, ctx.periodEnd) : null;
+      return { foreign, currency, price, rate, rateAgeDays, stale: rateAgeDays !== null && rateAgeDays > maxAgeDays };
+    },
+  };
+}

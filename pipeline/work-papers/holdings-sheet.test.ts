@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { STANDARD_ACCOUNTS } from '../sdm/model.js';
+import type { FundSdmArrays } from '../sdm/rows.js';
+import { loadFxCsv } from '../checks/fx.js';
+import { runChecks, type CheckContext } from '../checks/index.js';
+import { materiality, navFromTrialBalance } from '../checks/materiality.js';
+import { FIXTURES, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
+import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
+
+const GS = 'meridian_fund_services';
+const HOLDINGS_FILE = 'MFS_HOLDINGS_S000013795_20230331.csv';
+const fund = {
+  id: 7,
+  name: 'Goldman Sachs Bond Fund',
+  fundCode: 'S000013795',
+  administrator: 'Meridian Fund Services',
+  client: 'GOLDMAN SACHS TRUST',
+  periodEnd: '2023-03-31',
+  currency: 'USD',
+  pm: 1,
+  te: 0.75,
+  sad: 0.05,
+};
+const mappings = [
+  {
+    type: 'instrument_mapping',
+    id: 12,
+    kind: 'master' as const,
+    description: 'meridian_fund_services_instrument_mapping',
+    version: 3,
+    sha256: 'cd'.repeat(32),
+  },
+  { type: 'file_layout', id: 11, kind: 'master' as const, description: 'meridian_fund_services_file_layout', version: 1, sha256: 'ef'.repeat(32) },
+];
+
+async function workPaper(data: FundSdmArrays, fxFile: string): Promise<ExcelJS.Workbook> {
+  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
+  const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
+  const checkContext: CheckContext = {
+    fundCode: fund.fundCode,
+    periodEnd: fund.periodEnd,
+    currency: 'USD',
+    materiality: m,
+    nav,
+    externalValuations: true,
+    fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
+    accountClasses: STANDARD_ACCOUNTS,
+  };
+  const input: WorkPaperInput = { fund, materiality: m, nav, data, checks: runChecks(data, checkContext), checkContext, mappings, generatedAt: new Date() };
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
+  return wb;
+}
+
+/** The holdings file as delivered, read on its own: line number -> cells (';', decimal comma, '.' thousands). */
+function deliveredLines(): Map<number, string[]> {
+  const text = readFileSync(join(tpaDir(GS), 'inputs', HOLDINGS_FILE), 'utf8');
+  const out = new Map<number, string[]>();
+  text.split(/\r?\n/).forEach((l, i) => {
+    if (i >= 4 && l.trim()) out.set(i + 1, l.split(';'));
+  });
+  return out;
+}
+const amount = (t: string) => Number(t.replace(/\./g, '').replace(',', '.'));
+
+/** The rows of a sheet as objects keyed by the header's names (rows up to the first empty one). */
+function table(ws: ExcelJS.Worksheet): Array<Record<string, unknown>> {
+  const head = (ws.getRow(1).values as unknown[]).slice(1).map(String);
+  const out: Array<Record<string, unknown>> = [];
+  for (let r = 2; r <= ws.rowCount; r++) {
+    const row = ws.getRow(r);
+    if (!row.hasValues) break;
+    out.push(Object.fromEntries(head.map((h, i) => [h, row.getCell(i + 1).value])));
+  }
+  return out;
+}
+
+function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
+  let hit: ExcelJS.Row | undefined;
+  ws.eachRow((r) => {
+    if (!hit && r.getCell(col).value === label) hit = r;
+  });
+  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
+  return hit;
+}
+
+describe('work paper lineage: the Holdings sheet (GS, real data)', () => {
+  let wb: ExcelJS.Workbook;
+  let rows: Array<Record<string, unknown>>;
+  const expected = JSON.parse(readFileSync(join(tpaDir(GS), 'expected.json'), 'utf8')).funds[0];
+  beforeAll(async () => {
+    wb = await workPaper(loadCsvTpa(GS), 'ecb-usd-cross-rates-2023-03-31.csv');
+    rows = table(wb.getWorksheet('Holdings')!);
+  });
+
+  it('has one row per delivered line, with the values, file and line as delivered', () => {
+    const delivered = deliveredLines();
+    expect(Object.keys(rows[0]).slice(0, 5)).toEqual(HOLDINGS_COLUMNS.slice(0, 5));
+    expect(rows).toHaveLength(delivered.size);
+    expect(rows).toHaveLength(expected.positions);
+    for (const r of rows) {
+      const cells = delivered.get(r.Line as number)!;
+      expect(r.File).toBe(HOLDINGS_FILE);
+      expect([r['Security id'], r['Instrument type (delivered)'], r['Price currency']]).toEqual([cells[2], cells[5], cells[8]]);
+      expect(r['Value base (USD)']).toBe(amount(cells[11]));
+      expect(r.Quantity).toBe(amount(cells[6]));
+    }
+  });
+
+  it('the total of the sheet is the Summary figure and the filing’s holdings value, and the Summary points to the rows', () => {
+    const cents = rows.reduce((s, r) => s + Math.round((r['Value base (USD)'] as number) * 100), 0);
+    expect(cents / 100).toBe(expected.holdings_market_value_base);
+    const ws = wb.getWorksheet('Holdings')!;
+    expect(ws.getRow(ws.rowCount).getCell(11).value).toBe(expected.holdings_market_value_base);
+    expect(ws.getRow(ws.rowCount).getCell(1).value).toBe(`Total: ${expected.positions} position(s)`);
+    const summary = wb.getWorksheet('Summary')!;
+    const h = rowOf(summary, 'Holdings');
+    expect([h.getCell(4).value, h.getCell(9).value, h.getCell(10).value]).toEqual([
+      expected.holdings_market_value_base,
+      HOLDINGS_FILE,
+      `5-${4 + expected.positions}`,
+    ]);
+    const nav = rowOf(summary, 'NAV');
+    expect([nav.getCell(2).value, nav.getCell(9).value]).toEqual([expected.net_assets, 'MFS_TB_S000013795_20230331.csv']);
+    // an item computed over many rows names the files and lines it was computed from
+    const tb = rowOf(summary, 'Trial balance', 1);
+    expect(tb.getCell(9).value).toBe('MFS_TB_S000013795_20230331.csv');
+    expect(String(tb.getCell(10).value)).toMatch(/^\d+-\d+$/);
+    const pt = rowOf(summary, 'Price testing: total impact', 2);
+    expect(pt.getCell(9).value).toBe(`${HOLDINGS_FILE}; MFS_PRICES_S000013795_20230331.csv`);
+  });
+
+  it('names the mapping row applied to each position with the mapping id and version', () => {
+    const codes = new Map(
+      readFileSync(join(tpaDir(GS), 'mappings/instrument_mapping.csv'), 'utf8')
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((l) => l.split(',') as [string, string]),
+    );
+    for (const r of rows) {
+      const code = r['Instrument type (delivered)'] as string;
+      expect(r['Standard instrument']).toBe(codes.get(code));
+      expect(r['Mapping rows applied']).toBe(
+        `instrument_mapping meridian_fund_services_instrument_mapping (id 12) v3: '${code}' -> ${codes.get(code)}; file_layout meridian_fund_services_file_layout (id 11) v1: holdings columns`,
+      );
+    }
+  });
+
+  it('shows the independent rate of each position with its date and source; no rate: NOT PERFORMED', () => {
+    const sek = rows.find((r) => r.Line === 7)!;
+    expect(sek['Security id']).toBe('23CSKBB736N');
+    expect([sek['Independent FX rate'], (sek['Rate date'] as Date).toISOString().slice(0, 10), sek['Rate source'], sek['FX rate status']]).toEqual([
+      10.37287356,
+      '2023-03-31',
+      'ECB 2023-03-31: 11.2805 SEK per EUR / 1.0875 USD per EUR',
+      'current: 0 day(s) before the period end',
+    ]);
+    const clp = rows.find((r) => r.Line === 31)!;
+    expect(clp['Price currency']).toBe('CLP');
+    expect([clp['Independent FX rate'], clp['FX rate status']]).toEqual([null, 'NOT PERFORMED: no independent rate on or before the period end']);
+    const usd = rows.find((r) => r.Line === 5)!;
+    expect(usd['FX rate status']).toBe('fund currency');
+    // the TPA's own prices are no independent evidence
+    expect(usd['Price source']).toBe('no independent price');
+  });
+});
+
+describe('work paper: stale rates (GS at 2023-03-31 against the ECB rates of 2022-12-30)', () => {
+  it('says STALE RATE per position, per currency in Price testing, and warns in the Summary', async () => {
+    const wb = await workPaper(loadCsvTpa(GS), 'ecb-usd-cross-rates-2022-12-30.csv');
+    const sek = table(wb.getWorksheet('Holdings')!).find((r) => r.Line === 7)!;
+    expect([sek['Independent FX rate'], sek['Rate source'], sek['FX rate status']]).toEqual([
+      10.42733921,
+      'ECB 2022-12-30: 11.1218 SEK per EUR / 1.0666 USD per EUR',
+      'STALE RATE: 91 days before the period end (limit 5)',
+    ]);
+    const pt = wb.getWorksheet('Price testing')!;
+    const ccy = rowOf(pt, 'SEK');
+    expect([ccy.getCell(7).value instanceof Date, ccy.getCell(13).value, ccy.getCell(14).value, ccy.getCell(15).value]).toEqual([
+      true,
+      'ECB 2022-12-30: 11.1218 SEK per EUR / 1.0666 USD per EUR',
+      91,
+      'STALE RATE',
+    ]);
+    const warn = rowOf(wb.getWorksheet('Summary')!, 'Stale rate SEK', 2);
+    expect(warn.getCell(5).value).toBe('WARNING');
+    expect(String(warn.getCell(8).value)).toContain('is dated 2022-12-30, 91 days before the period end 2023-03-31');
+  });
+});

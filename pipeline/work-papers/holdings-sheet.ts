@@ -1,0 +1,157 @@
+/**
+ * The work paper's Holdings sheet: one row per position in file order, with its SDM values, the
+ * file as delivered and its line, the mapping rows applied (the instrument mapping's source code
+ * -> standard type, with the mapping's id and version, and the file layout's version), and the
+ * independent price and FX rate price testing used for it, each with its date and source (a rate
+ * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED). A totals row
+ * gives the positions and market value that the Summary and the investments reconciliation show.
+ * Streams: one row is written per holding, nothing per holding is kept.
+ */
+import type ExcelJS from 'exceljs';
+import type { CheckContext } from '../checks/common.js';
+import { Sum, round } from '../checks/common.js';
+import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
+import type { FundSdmData, HoldingRow } from '../sdm/rows.js';
+import type { MappingUsed } from './data-quality.js';
+import { isoDate, SheetWriter } from './sheet-writer.js';
+
+export const HOLDINGS_SHEET = 'Holdings';
+
+/** The header of the Holdings sheet (tests read columns by these names). */
+export const HOLDINGS_COLUMNS = [
+  'Security id',
+  'Id type',
+  'Name',
+  'Instrument type (delivered)',
+  'Standard instrument',
+  'Quantity',
+  'Price',
+  'Price currency',
+  'TPA FX rate',
+  'Value local',
+  'Value base',
+  'Cost base',
+  'Accrued income base',
+  'Country',
+  'As of',
+  'File',
+  'Line',
+  'Mapping rows applied',
+  'Independent price',
+  'Price date',
+  'Price source',
+  'Independent FX rate',
+  'Rate date',
+  'Rate source',
+  'FX rate status',
+] as const;
+
+const mappingName = (m: MappingUsed | undefined) => (m ? `${m.description} (id ${m.id}) v${m.version}` : null);
+
+/** The mapping rows applied to a holding: its instrument code's row and the file layout. */
+export function mappingApplied(h: HoldingRow, mappings: MappingUsed[] | undefined): string {
+  const instrument = mappings?.find((m) => m.type === 'instrument_mapping');
+  const layout = mappings?.find((m) => m.type === 'file_layout');
+  const parts = [
+    `instrument_mapping ${mappingName(instrument) ?? '(not recorded)'}: '${h.instrument_type}' -> ${h.standard_instrument ?? '(unmapped)'}`,
+    layout && `file_layout ${mappingName(layout)}: holdings columns`,
+  ];
+  return parts.filter(Boolean).join('; ');
+}
+
+/** The FX rate status of a holding as the Holdings sheet shows it. */
+function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): string {
+  if (!ev.foreign) return 'fund currency';
+  if (!ev.rate) return 'NOT PERFORMED: no independent rate on or before the period end';
+  return ev.stale
+    ? `STALE RATE: ${ev.rateAgeDays} days before the period end (limit ${maxAgeDays})`
+    : `current: ${ev.rateAgeDays} day(s) before the period end`;
+}
+
+/**
+ * Writes the Holdings sheet.
+ * @param checkContext the checks' context (period end, currency, independent rates, stale limit);
+ *   without it, or when the fund has no external valuations, the evidence columns stay empty
+ */
+export function holdingsSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  data: FundSdmData,
+  currency: string,
+  mappings: MappingUsed[] | undefined,
+  checkContext: CheckContext | undefined,
+): void {
+  const s = new SheetWriter(
+    wb,
+    HOLDINGS_SHEET,
+    [20, 10, 40, 18, 18, 16, 16, 10, 14, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40],
+    [
+      null,
+      null,
+      null,
+      null,
+      null,
+      'price',
+      'price',
+      null,
+      'rate',
+      'money',
+      'money',
+      'money',
+      'money',
+      null,
+      null,
+      null,
+      'int',
+      null,
+      'price',
+      null,
+      null,
+      'rate',
+      null,
+      null,
+      null,
+    ],
+  );
+  s.row(
+    HOLDINGS_COLUMNS.map((c) => (c === 'Value base' ? `Value base (${currency})` : c)),
+    true,
+  );
+  const evidence = checkContext?.externalValuations ? evidenceLookup(data, checkContext) : null;
+  const total = new Sum();
+  let positions = 0;
+  for (const h of data.holdings) {
+    positions++;
+    total.add(h.market_value_base);
+    const ev = evidence?.of(h);
+    s.row([
+      h.security_id,
+      h.id_type,
+      h.security_name,
+      h.instrument_type,
+      h.standard_instrument ?? '(unmapped)',
+      h.quantity,
+      h.price,
+      h.price_currency,
+      h.fx_rate,
+      h.market_value_local,
+      h.market_value_base,
+      h.cost_base,
+      h.accrued_income_base,
+      h.country,
+      isoDate(h.as_of),
+      h.file,
+      h.line,
+      mappingApplied(h, mappings),
+      ev?.price?.price ?? null,
+      isoDate(ev?.price?.price_date),
+      ev ? (ev.price?.price_source ?? 'no independent price') : null,
+      ev?.rate?.units_per_base ?? null,
+      isoDate(ev?.rate?.rate_date),
+      ev?.rate?.source ?? null,
+      ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
+    ]);
+  }
+  s.blank();
+  s.row([`Total: ${positions} position(s)`, null, null, null, null, null, null, null, null, null, round(total.value)], true);
+  s.commit();
+}

@@ -1,0 +1,64 @@
+/**
+ * Where a work paper's figures come from: for each SDM type, the delivered files its rows came
+ * from and the line range of each, so that a check item computed over many rows (a total, a
+ * comparison) names its source files and lines in the Summary and Exceptions, as a one-row item
+ * names its file and line.
+ */
+import type { FundSdmData, QaRec } from '../sdm/rows.js';
+import type { Cell } from './sheet-writer.js';
+
+/** The rows one delivered file gave to one SDM type. */
+export interface FileLines {
+  file: string;
+  first: number;
+  last: number;
+  rows: number;
+}
+
+/** Delivered files per SDM type (in the order first seen). */
+export type SourceFiles = Record<keyof FundSdmData, FileLines[]>;
+
+/** The SDM types each check reads, for the items that come from no single row. */
+export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
+  tb_balance: ['trial_balance'],
+  investments_reconciliation: ['holdings', 'trial_balance'],
+  nav: ['trial_balance', 'share_capital'],
+  price_testing: ['holdings', 'prices'],
+  capital_roll_forward: ['share_capital'],
+  holdings_integrity: ['holdings'],
+};
+
+/** One pass over each SDM type: the files and line ranges of its rows. */
+export function sourceFiles(data: FundSdmData): SourceFiles {
+  const of = (rows: Iterable<{ file: string; line: number }>): FileLines[] => {
+    const byFile = new Map<string, FileLines>();
+    for (const r of rows) {
+      const f = byFile.get(r.file);
+      if (!f) byFile.set(r.file, { file: r.file, first: r.line, last: r.line, rows: 1 });
+      else {
+        f.rows++;
+        if (r.line < f.first) f.first = r.line;
+        if (r.line > f.last) f.last = r.line;
+      }
+    }
+    return [...byFile.values()];
+  };
+  return {
+    trial_balance: of(data.trial_balance),
+    holdings: of(data.holdings),
+    transactions: of(data.transactions),
+    share_capital: of(data.share_capital),
+    prices: of(data.prices),
+  };
+}
+
+/**
+ * The File and Line cells of a check item: its own file and line when it comes from one row, else
+ * the files of the SDM types its check reads with their line ranges (`a.csv; b.csv`, `5-60; 2-9`).
+ */
+export function itemSource(it: Pick<QaRec, 'check' | 'file' | 'line'>, sources: SourceFiles | undefined): [Cell, Cell] {
+  if (it.file) return [it.file, it.line === undefined ? null : [it.line, 'int']];
+  const files = (CHECK_SOURCES[it.check] ?? []).flatMap((t) => sources?.[t] ?? []);
+  if (!files.length) return [null, null];
+  return [files.map((f) => f.file).join('; '), files.map((f) => (f.first === f.last ? String(f.first) : `${f.first}-${f.last}`)).join('; ')];
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { STANDARD_ACCOUNTS } from '../sdm/model.js';
+import { loadFxCsv } from '../checks/fx.js';
+import { runChecks, type CheckContext } from '../checks/index.js';
+import { materiality, navFromTrialBalance } from '../checks/materiality.js';
+import { FIXTURES, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { unadjustedDifferences } from './unadjusted-differences.js';
+import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
+
+const GS = 'meridian_fund_services';
+const fund = {
+  id: 7,
+  name: 'Goldman Sachs Bond Fund',
+  fundCode: 'S000013795',
+  administrator: 'Meridian Fund Services',
+  client: 'GOLDMAN SACHS TRUST',
+  periodEnd: '2023-03-31',
+  currency: 'USD',
+  pm: 1,
+  te: 0.75,
+  sad: 0.05,
+};
+
+/** The FX re-translation impact recomputed from the delivered holdings file and an ECB fx file alone. */
+function fxImpactFromSources(fxFile: string): number {
+  const rates = new Map(
+    readFileSync(join(FIXTURES, 'fx', fxFile), 'utf8')
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(','))
+      .map((c) => [c[0], Number(c[2])] as const),
+  );
+  const amount = (t: string) => Number(t.replace(/\./g, '').replace(',', '.'));
+  let cents = 0;
+  const lines = readFileSync(join(tpaDir(GS), 'inputs', 'MFS_HOLDINGS_S000013795_20230331.csv'), 'utf8')
+    .split(/\r?\n/)
+    .slice(4);
+  for (const l of lines.filter((x) => x.trim())) {
+    const c = l.split(';');
+    const rate = rates.get(c[8]);
+    if (c[8] === 'USD' || !rate) continue;
+    cents += (amount(c[11]) - amount(c[10]) / rate) * 100;
+  }
+  return Math.round(cents) / 100;
+}
+
+async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: fund.sad }) {
+  const data = loadCsvTpa(GS);
+  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
+  const m = materiality({ nav, ...pct });
+  const checkContext: CheckContext = {
+    fundCode: fund.fundCode,
+    periodEnd: fund.periodEnd,
+    currency: 'USD',
+    materiality: m,
+    nav,
+    externalValuations: true,
+    fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
+    accountClasses: STANDARD_ACCOUNTS,
+  };
+  const checks = runChecks(data, checkContext);
+  const input: WorkPaperInput = { fund: { ...fund, ...pct }, materiality: m, nav, data, checks, checkContext, generatedAt: new Date() };
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
+  return { wb, m, schedule: unadjustedDifferences(checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
+}
+
+function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
+  let hit: ExcelJS.Row | undefined;
+  ws.eachRow((r) => {
+    if (!hit && r.getCell(col).value === label) hit = r;
+  });
+  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
+  return hit;
+}
+
+describe('summary of unadjusted differences (GS, real data)', () => {
+  it('lists the price-testing difference, recomputed from the delivered files, as clearly trivial below SAD', async () => {
+    const { ws, m, wb } = await workPaper('ecb-usd-cross-rates-2023-03-31.csv');
+    const expected = fxImpactFromSources('ecb-usd-cross-rates-2023-03-31.csv');
+    const row = rowOf(ws, 'Price testing: total impact', 2);
+    expect(row.getCell(3).value).toBeCloseTo(expected, 2);
+    expect(Math.abs((row.getCell(3).value as number) - expected)).toBeLessThan(0.011);
+    expect(Math.abs(expected)).toBeLessThan(m.sad);
+    expect([row.getCell(1).value, row.getCell(5).value, row.getCell(7).value]).toEqual([
+      'Price testing',
+      'Clearly trivial (at or below SAD)',
+      'MFS_HOLDINGS_S000013795_20230331.csv; MFS_PRICES_S000013795_20230331.csv',
+    ]);
+    expect(rowOf(ws, 'Summary of audit differences (SAD): clearly trivial at or below').getCell(3).value).toBe(m.sad);
+    expect(rowOf(ws, 'Differences above SAD (absolute): compared with PM').getCell(3).value).toBe(0);
+    const conclusion = rowOf(ws, 'Conclusion');
+    expect(conclusion.getCell(2).value).toBe('NOT MATERIAL');
+    expect(conclusion.getCell(6).value).toBe(
+      'No difference above SAD 180,949.23: every difference found is clearly trivial; 32 check item(s) NOT PERFORMED: no difference could be measured there',
+    );
+    // the positions whose FX test could not be performed are listed, each with its file and line
+    expect(rowOf(ws, 'Not performed (no difference measured)').number).toBeGreaterThan(conclusion.number);
+    const summary = rowOf(wb.getWorksheet('Summary')!, 'Unadjusted differences above SAD (absolute)');
+    expect([summary.getCell(4).value, summary.getCell(5).value]).toEqual([0, 'NOT MATERIAL']);
+  });
+
+  it('with rates 91 days old and a tight materiality, the aggregate above SAD is compared with PM: material', async () => {
+    // PM 0.01%, TE 0.0075%, SAD 0.005% of NAV
+    const { ws, m, schedule } = await workPaper('ecb-usd-cross-rates-2022-12-30.csv', { pm: 0.01, te: 0.0075, sad: 0.005 });
+    const expected = fxImpactFromSources('ecb-usd-cross-rates-2022-12-30.csv');
+    expect(Math.abs(expected)).toBeGreaterThan(m.pm);
+    const total = schedule.differences.find((d) => d.item.name === 'Price testing: total impact')!;
+    expect(Math.abs(total.amount - expected)).toBeLessThan(0.011);
+    expect(total.judgement).toBe('Above TE: individually significant');
+    // the stale-rate items are parts of the total: listed in Price testing, not counted twice here
+    expect(schedule.differences.filter((d) => d.item.check === 'price_testing')).toHaveLength(1);
+    expect(schedule.aggregateGross).toBe(Math.abs(total.amount));
+    const conclusion = rowOf(ws, 'Conclusion');
+    expect(conclusion.getCell(2).value).toBe('MATERIAL');
+    expect(String(conclusion.getCell(6).value)).toContain(`more than PM ${m.pm.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+  });
+
+  it('an Invalid standardization: no conclusion can be signed', () => {
+    const u = unadjustedDifferences([], { pm: 100, te: 75, sad: 5 }, true);
+    expect(u.conclusion).toBe(
+      'Incomplete data: No difference above SAD 5.00: every difference found is clearly trivial; the checks ran on incomplete data, so no conclusion can be signed',
+    );
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * The summary of unadjusted differences (DOMAIN.md 2.5): every difference in fund currency the
+ * checks measured, judged against the fund's materiality: a difference at or below SAD is clearly
+ * trivial; one above TE is individually significant; the differences above SAD are accumulated
+ * and their aggregate (absolute, and net) is compared with PM, which gives the conclusion. A check
+ * that could not be performed measured nothing and is listed as a limitation, never as nil.
+ * Price testing counts once, by its total impact (its per-holding and per-currency items are parts
+ * of that total); amounts in shares and the 'Items not listed' item are not differences in money.
+ */
+import type { CheckContext } from '../checks/common.js';
+import { ITEMS_NOT_LISTED, round, ROUNDING, Sum } from '../checks/common.js';
+import { CHECK_LABELS } from '../checks/index.js';
+import type { QaRec } from '../sdm/rows.js';
+import { INCOMPLETE_DATA } from './data-quality.js';
+import type { SourceFiles } from './lineage.js';
+import { itemSource } from './lineage.js';
+import type { SheetWriter } from './sheet-writer.js';
+
+export const UNADJUSTED_SHEET = 'Unadjusted differences';
+
+export type Judgement = 'Clearly trivial (at or below SAD)' | 'Above SAD: accumulated' | 'Above TE: individually significant';
+
+/** One difference on the schedule. */
+export interface Difference {
+  item: QaRec;
+  amount: number;
+  judgement: Judgement;
+}
+
+/** The schedule and its conclusion. */
+export interface UnadjustedDifferences {
+  differences: Difference[];
+  notPerformed: QaRec[];
+  trivialTotal: number;
+  /** Sum of the differences above SAD (net, signed) and of their absolute values. */
+  aggregateNet: number;
+  aggregateGross: number;
+  aboveTe: number;
+  /** Whether the aggregate (absolute) of the differences above SAD exceeds PM. */
+  material: boolean;
+  /** A standardization was Invalid: nothing can be concluded. */
+  incomplete: boolean;
+  conclusion: string;
+}
+
+const PRICE_TOTAL = 'Price testing: total impact';
+
+/** Whether an item is a difference in money the schedule lists. */
+function isMoneyDifference(it: QaRec): boolean {
+  if (it.notPerformed || it.name === ITEMS_NOT_LISTED) return false;
+  if ((it.details as { unit?: string } | undefined)?.unit === 'shares') return false;
+  if (it.check === 'price_testing' && it.name !== PRICE_TOTAL) return false;
+  return Number.isFinite(it.diff) && Math.abs(it.diff) >= ROUNDING;
+}
+
+/**
+ * Builds the schedule from the check items and PM / TE / SAD amounts (fund currency).
+ * @param incomplete a standardization was Invalid: the conclusion says the data is incomplete
+ */
+export function unadjustedDifferences(items: QaRec[], m: CheckContext['materiality'], incomplete = false): UnadjustedDifferences {
+  const differences: Difference[] = [];
+  const trivial = new Sum();
+  const net = new Sum();
+  const gross = new Sum();
+  let aboveTe = 0;
+  for (const it of items.filter(isMoneyDifference)) {
+    const a = Math.abs(it.diff);
+    const judgement: Judgement =
+      a <= m.sad + ROUNDING / 10
+        ? 'Clearly trivial (at or below SAD)'
+        : a > m.te + ROUNDING / 10
+          ? 'Above TE: individually significant'
+          : 'Above SAD: accumulated';
+    differences.push({ item: it, amount: it.diff, judgement });
+    if (judgement === 'Clearly trivial (at or below SAD)') trivial.add(it.diff);
+    else {
+      net.add(it.diff);
+      gross.add(a);
+      if (judgement === 'Above TE: individually significant') aboveTe++;
+    }
+  }
+  const notPerformed = items.filter((i) => i.notPerformed);
+  const aggregateGross = round(gross.value);
+  const material = aggregateGross > m.pm + ROUNDING / 10;
+  const fmt = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const above = differences.length - differences.filter((d) => d.judgement === 'Clearly trivial (at or below SAD)').length;
+  let conclusion = material
+    ? `Material: the unadjusted differences above SAD total ${fmt(aggregateGross)}, more than PM ${fmt(m.pm)}; adjustments are required before the figures can be accepted`
+    : above
+      ? `Not material: the ${above} unadjusted difference(s) above SAD total ${fmt(aggregateGross)}, within PM ${fmt(m.pm)}${aboveTe ? `; ${aboveTe} above TE ${fmt(m.te)} to be discussed with the TPA` : ''}`
+      : `No difference above SAD ${fmt(m.sad)}: every difference found is clearly trivial`;
+  if (notPerformed.length) conclusion += `; ${notPerformed.length} check item(s) NOT PERFORMED: no difference could be measured there`;
+  if (incomplete) conclusion = `${INCOMPLETE_DATA}: ${conclusion}; the checks ran on incomplete data, so no conclusion can be signed`;
+  return {
+    differences,
+    notPerformed,
+    trivialTotal: round(trivial.value),
+    aggregateNet: round(net.value),
+    aggregateGross,
+    aboveTe,
+    material,
+    incomplete,
+    conclusion,
+  };
+}
+
+/** Writes the schedule sheet (columns: Check, Item, Difference, Absolute, Judgement, Message, File, Line). */
+export function writeUnadjustedSheet(s: SheetWriter, u: UnadjustedDifferences, m: CheckContext['materiality'], sources: SourceFiles): void {
+  s.row(['Check', 'Item', 'Difference', 'Absolute', 'Judgement', 'Message', 'File', 'Line'], true);
+  for (const d of u.differences)
+    s.row([CHECK_LABELS[d.item.check] ?? d.item.check, d.item.name, d.amount, Math.abs(d.amount), d.judgement, d.item.message, ...itemSource(d.item, sources)]);
+  if (!u.differences.length) s.row(['No difference in money was found by the checks']);
+  s.blank();
+  s.row(['Materiality', null, 'Amount'], true);
+  s.row(['Summary of audit differences (SAD): clearly trivial at or below', null, m.sad]);
+  s.row(['Tolerable error (TE)', null, m.te]);
+  s.row(['Planning materiality (PM)', null, m.pm]);
+  s.blank();
+  s.row(['Totals', null, 'Amount'], true);
+  s.row(['Clearly trivial differences (net)', null, u.trivialTotal]);
+  s.row(['Differences above SAD (net)', null, u.aggregateNet]);
+  s.row(['Differences above SAD (absolute): compared with PM', null, u.aggregateGross]);
+  s.row(['Conclusion', conclusionText(u), null, null, null, u.conclusion], true);
+  if (u.notPerformed.length) {
+    s.blank();
+    s.row(['Not performed (no difference measured)', 'Item', null, null, null, 'Reason', 'File', 'Line'], true);
+    for (const it of u.notPerformed) s.row([CHECK_LABELS[it.check] ?? it.check, it.name, null, null, null, it.notPerformed, ...itemSource(it, sources)]);
+  }
+}
+
+/** The schedule's outcome in one word or two: INCOMPLETE DATA, MATERIAL or NOT MATERIAL. */
+export function conclusionText(u: UnadjustedDifferences): string {
+  return u.incomplete ? INCOMPLETE_DATA.toUpperCase() : u.material ? 'MATERIAL' : 'NOT MATERIAL';
+}
