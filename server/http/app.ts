@@ -6,15 +6,23 @@ import { H3 } from 'h3';
 import type { AppContext } from '../context.js';
 import { NotFoundError } from '../errors.js';
 import { errorResponse } from './envelope.js';
+import { mountOperations } from './operations.js';
+import { rateLimits } from './rate-limit.js';
 import { mountRoutes, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
+import { securityHeaders } from './security-headers.js';
+import { serviceKeyScopes } from './service-keys.js';
 import { serveWeb } from './static.js';
 
 /** Builds the h3 app for a context. */
 export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   const app = new H3({ silent: true });
+  app.use(securityHeaders(ctx.config));
+  app.use(rateLimits(ctx));
+  app.use(serviceKeyScopes(ctx, routes));
+  mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));
-  app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname));
+  app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname, event.req.headers.get('accept-encoding')));
   return app;
 }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { signinLink } from '../services/auth/session.js';
-import { addUser } from '../services/users/users.js';
+import { issueToken, verifyToken } from '../services/auth/tokens.js';
+import { addUser, getUserByEmail } from '../services/users/users.js';
 import { tokens } from '../db/schema/index.js';
 
 let ctx: TestContext;
@@ -114,7 +115,33 @@ describe('role switch', () => {
     expect(back.body.payload.user).toMatchObject({ role: 'Admin', originalRole: 'Admin' });
   });
 
-  it.each(['Root', 'Auditor'] as const)('refuses the delivery view to a %s original', async (role) => {
+  it("switches only the session that asked: the user's other sessions, API keys and the CLI keep the user's role", async () => {
+    const browser = sessionToken(ctx, ctx.boot.admin.id);
+    const otherTab = sessionToken(ctx, ctx.boot.admin.id);
+    const key = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    expect((await api.post('user/switch-role', { view: 'auditor' }, browser)).body.payload.user.role).toBe('Auditor');
+    expect((await api.post('/api/sso/login', {}, browser)).body.payload.user).toMatchObject({ role: 'Auditor', originalRole: 'Admin' });
+    expect((await api.post('/api/sso/login', {}, otherTab)).body.payload.user).toMatchObject({ role: 'Admin', originalRole: 'Admin' });
+    // a delivery call: refused to the auditor view, answered for the API key and the other session
+    expect((await api.get('filters', browser)).status).toBe(403);
+    expect((await api.get('filters', key)).status).toBe(200);
+    expect((await api.get('filters', otherTab)).status).toBe(200);
+    // the CLI works on the user row, which keeps the user's own role
+    expect(getUserByEmail(ctx, 'admin@fund-audit.local').role).toBe('Admin');
+    // a socket token asked for by the auditor view acts in that view too
+    const socket = (await api.get('ws-token', browser)).body.payload.token;
+    expect(verifyToken(ctx, socket, ['socket']).user.role).toBe('Auditor');
+  });
+
+  it('loses the auditor view of a session when the user is no longer allowed it', async () => {
+    const user = addUser(ctx, { email: 'dtm@example.com', name: 'Dee Tee', role: 'DeliveryTeamMember' });
+    const token = sessionToken(ctx, user.id);
+    await api.post('user/switch-role', { view: 'auditor' }, token);
+    ctx.sqlite.prepare("update users set role = 'Client', original_role = 'Client' where id = ?").run(user.id);
+    expect((await api.post('/api/sso/login', {}, token)).body.payload.user).toMatchObject({ role: 'Client', originalRole: 'Client' });
+  });
+
+  it.each(['Root', 'Auditor', 'Client'] as const)('refuses the delivery view to a %s original', async (role) => {
     const user = addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} User`, role });
     const res = await api.post('user/switch-role', { view: 'delivery' }, sessionToken(ctx, user.id));
     expect(res.status).toBe(403);

@@ -152,11 +152,11 @@ describe('developer tools over HTTP', () => {
   it('generates a service key that works at once and stops working when a new one is generated', async () => {
     const first = (await api.get('key/sweeper', token)).body.payload;
     expect(first).toMatchObject({ service: 'sweeper', role: 'DeliveryTeamMember' });
-    expect((await api.post('funds/listing', { pagination: { limit: 1 } }, first.token)).status).toBe(200);
+    expect((await api.post('import/list', {}, first.token)).status).toBe(200);
     const second = (await api.get('key/sweeper', token)).body.payload;
     expect(second.revoked).toBe(1);
-    expect((await api.post('funds/listing', {}, first.token)).status).toBe(401);
-    expect((await api.post('funds/listing', {}, second.token)).status).toBe(200);
+    expect((await api.post('import/list', {}, first.token)).status).toBe(401);
+    expect((await api.post('import/list', {}, second.token)).status).toBe(200);
     const system = (await api.get('dev-tools/user/key/system', token)).body.payload;
     expect(system).toMatchObject({ service: 'system', role: 'Admin', email: 'system@service.fund-audit.local' });
   });

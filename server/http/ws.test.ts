@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { Role } from '../db/schema/index.js';
+import { addUser } from '../services/users/users.js';
 import { createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -63,5 +65,66 @@ describe('live socket', () => {
     const { ws, next } = await open(payload.token);
     expect((await next('connect')).event).toBe('connect');
     ws.close();
+  });
+
+  it('tells each role only the events whose data it may read over HTTP', async () => {
+    const roles: Role[] = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'];
+    const sockets = new Map<Role, Awaited<ReturnType<typeof open>>>();
+    const ids = new Map<Role, number>();
+    for (const role of roles) {
+      const user = addUser(ctx, { email: `socket-${role.toLowerCase()}@example.com`, name: `${role} Socket`, role });
+      ids.set(role, user.id);
+      const socket = await open(sessionToken(ctx, user.id));
+      await socket.next('connect');
+      sockets.set(role, socket);
+    }
+    const events: Array<[string, Parameters<typeof ctx.events.publish>[1]]> = [
+      ['process', { id: 1, fundRequestId: 3, stage: 'identification', status: 'running' }],
+      ['import-file', { id: 2, fileName: 'tb.csv', status: 'Awaiting', administratorId: 4 }],
+      ['file', { id: 3, fundRequestId: null, status: 'Unidentified', fileName: 'junk.csv' }],
+      ['file', { id: 4, fundRequestId: 3, status: 'Valid', fileName: 'holdings.csv' }],
+      ['fund-request', { ids: [3], action: 'approve' }],
+      ['upload-file', { sdmUploadId: 5, file: { id: 6 } }],
+      ['test-run', { id: 7, status: 'done' }],
+      ['export', { id: 8, status: 'done', userId: ids.get('Auditor') }],
+      ['export', { id: 9, status: 'done', userId: ids.get('Admin') }],
+    ];
+    for (const [name, data] of events) ctx.events.publish(name as 'process', data as never);
+    // a last event everyone may read would be none for a Client: wait on heartbeats instead
+    for (const socket of sockets.values()) {
+      await socket.next('heartbeat');
+      await socket.next('heartbeat');
+    }
+    const seen = (role: Role) =>
+      (sockets.get(role)?.messages ?? [])
+        .filter((m) => m.event !== 'heartbeat' && m.event !== 'connect')
+        .map((m) => `${m.event}:${m.data.id ?? m.data.sdmUploadId ?? m.data.ids?.join()}`);
+    const delivery = ['process:1', 'import-file:2', 'file:3', 'file:4', 'fund-request:3', 'test-run:7', 'export:8', 'export:9'];
+    expect(seen('Root')).toEqual([...delivery.slice(0, 5), 'upload-file:5', ...delivery.slice(5)]);
+    expect(seen('Admin')).toEqual([...delivery.slice(0, 5), 'upload-file:5', ...delivery.slice(5)]);
+    expect(seen('DeliveryTeamMember')).toEqual(delivery);
+    expect(seen('Auditor')).toEqual(['file:4', 'fund-request:3', 'upload-file:5', 'export:8']);
+    expect(seen('Client')).toEqual([]);
+    for (const socket of sockets.values()) socket.ws.close();
+  });
+
+  it("follows the view of the session it was opened from, and closes a disabled user's socket", async () => {
+    const user = addUser(ctx, { email: 'socket-viewer@example.com', name: 'View Switcher', role: 'Admin' });
+    const session = sessionToken(ctx, user.id);
+    await fetch(`${server.url}/api/v2.0/user/switch-role`, {
+      method: 'POST',
+      headers: { 'x-access-token': session, 'content-type': 'application/json' },
+      body: JSON.stringify({ view: 'auditor' }),
+    });
+    const res = await fetch(`${server.url}/api/v2.0/ws-token`, { headers: { 'x-access-token': session } });
+    const socket = await open((await res.json()).payload.token);
+    await socket.next('connect');
+    ctx.events.publish('process', { id: 11, fundRequestId: 3, stage: 'identification', status: 'running' });
+    ctx.events.publish('fund-request', { ids: [12], action: 'approve' });
+    expect((await socket.next('fund-request')).data.ids).toEqual([12]);
+    expect(socket.messages.some((m) => m.event === 'process')).toBe(false);
+    const closed = new Promise<number>((r) => socket.ws.on('close', (code) => r(code)));
+    ctx.sqlite.prepare('update users set disabled = 1 where id = ?').run(user.id);
+    expect(await closed).toBe(4401);
   });
 });

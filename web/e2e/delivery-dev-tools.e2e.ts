@@ -150,15 +150,18 @@ describe('settings and key generator', () => {
     const keys = new KeyGeneratorPage(page);
     expect(await keys.sectionTitles()).toEqual(['Sweeper', 'Canvas', 'Worker', 'Test user key', 'Test runner key']);
     const first = await keys.generate('Sweeper');
-    expect((await callWith(first, '/funds/listing')).status).toBe(200);
+    expect((await callWith(first, '/import/list')).status).toBe(200);
+    // a service key reaches only what its service needs
+    expect((await callWith(first, '/funds/listing')).status).toBe(403);
     expect(await keys.section('Sweeper').innerText()).toContain('Signs in as Sweeper Service (sweeper@service.fund-audit.local, DeliveryTeamMember)');
     const second = await keys.generate('Sweeper');
     expect(second).not.toBe(first);
     expect(await keys.section('Sweeper').innerText()).toContain('1 earlier key was revoked.');
-    expect((await callWith(first, '/funds/listing')).status).toBe(401);
-    expect((await callWith(second, '/funds/listing')).status).toBe(200);
+    expect((await callWith(first, '/import/list')).status).toBe(401);
+    expect((await callWith(second, '/import/list')).status).toBe(200);
     const testUser = await keys.generate('Test user key');
-    expect((await callWith(testUser, '/logs/list')).status).toBe(200);
+    expect((await callWith(testUser, '/funds/listing')).status).toBe(200);
+    expect((await callWith(testUser, '/logs/list')).status).toBe(403);
     await keys.section('Sweeper').getByRole('button', { name: 'Copy' }).click();
     await keys.section('Sweeper').getByText('Copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(second);

@@ -44,7 +44,7 @@ describe('error destinations', () => {
     await page.context().close();
   });
 
-  it('answers a forbidden role switch with /unauthorized (real 403 from the server)', async () => {
+  it('is not offered the delivery view as a Client, and answers a forbidden call with /unauthorized (real 403 from the server)', async () => {
     const link = addUserWithLink(server, { email: 'client@example.com', name: 'Cleo Client', role: 'Client' });
     const page = await (await newContext(browser)).newPage();
     const shell = new ShellPage(page);
@@ -52,8 +52,10 @@ describe('error destinations', () => {
     expect(await shell.frameKind()).toBe('auditor');
     expect(await shell.header.innerText()).toContain('Marketplace');
     expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
-    const forbidden = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/switch-role'));
-    await shell.switchToDelivery();
+    expect(await page.getByRole('button', { name: 'Switch to delivery team' }).count()).toBe(0);
+    // the auditor area's status report is not a Client's to read
+    const forbidden = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/status-report'));
+    await shell.auditorTabs.getByRole('link', { name: 'Data Platform' }).click();
     expect((await forbidden).status()).toBe(403);
     const messages = new MessagePages(page);
     await messages.unauthorizedMessage.waitFor();
@@ -61,10 +63,12 @@ describe('error destinations', () => {
     expect(await messages.unauthorizedMessage.innerText()).toBe('Welcome to WAMapps - click here to begin your session.');
     await page.screenshot({ path: screenshotPath('unauthorized.png') });
 
-    // 'click here' leads back in: /authenticate -> /login -> the remembered route
+    // 'click here' leads back in: /authenticate -> /login -> the remembered route, here the
+    // forbidden data platform again
+    const again = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/status-report'));
     await page.getByRole('link', { name: 'click here' }).click();
-    await shell.frameKind();
-    expect(pathOf(page)).toBe('/');
+    expect((await again).status()).toBe(403);
+    await page.waitForURL((url) => url.pathname === '/unauthorized');
     await page.context().close();
   });
 

@@ -5,3 +5,4 @@ export * from './funds.js';
 export * from './files.js';
 export * from './pipeline.js';
 export * from './nodes.js';
+export * from './audit.js';

@@ -15,6 +15,8 @@ export const users = sqliteTable('users', {
   role: text('role').$type<Role>().notNull(),
   originalRole: text('original_role').$type<Role>().notNull(),
   acceptedPrivacyVersion: text('accepted_privacy_version'),
+  /** The OpenID Connect identity (`<issuer> <sub>`) of a user who signs in through single sign-on. */
+  externalId: text('external_id').unique(),
   disabled: bool('disabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -37,6 +39,10 @@ export const tokens = sqliteTable(
     kind: text('kind').$type<TokenKind>().notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     label: text('label'),
+    /** The view a session took (`role` of the spec's session); null: the user's own role. */
+    viewRole: text('view_role').$type<Role>(),
+    /** The identity provider's ID token of a single sign-on session, for ending the provider's session at logout. */
+    idToken: text('id_token'),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),
     revokedAt: text('revoked_at'),

@@ -1,10 +1,32 @@
 /** Sign-in, session, privacy notice, view switch and socket tokens (spec section 7, sign-in calls). */
 import { z } from 'zod';
+import { ssoLogoutUrl } from '../../services/auth/oidc.js';
 import { acceptPrivacy, getSession, logout, redeemSigninToken, switchView } from '../../services/auth/session.js';
-import { issueToken } from '../../services/auth/tokens.js';
+import { issueToken, viewRoleOf } from '../../services/auth/tokens.js';
 import { defineRoute } from '../route.js';
 
 export const authRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/data-layer/navigate',
+    group: 'session',
+    tag: 'auth',
+    summary: 'Page information for analytics {page, path}: written to the server log (debug) with the user; answers {recorded: true}',
+    body: z.object({ page: z.string().min(1).max(100), path: z.string().min(1).max(2000) }),
+    handler: ({ ctx, user, body }) => {
+      ctx.log.debug({ userId: user.id, role: user.role, page: body.page, path: body.path }, 'navigate');
+      return { recorded: true };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/support-contact',
+    base: 'api',
+    group: 'public',
+    tag: 'auth',
+    summary: 'The support contact {supportEmail} (null when not configured): /signup shows it to users without access',
+    handler: ({ ctx }) => ({ supportEmail: ctx.config.supportEmail ?? null }),
+  }),
   defineRoute({
     method: 'POST',
     path: '/sso/redeemToken',
@@ -30,10 +52,10 @@ export const authRoutes = [
     base: 'api',
     group: 'session',
     tag: 'auth',
-    summary: 'Revoke the session token',
-    handler: ({ ctx, token }) => {
-      if (token) logout(ctx, token);
-      return { loggedOut: true };
+    summary: 'Revoke the session token; endSessionUrl: where the browser ends a single sign-on session at the identity provider',
+    handler: async ({ ctx, event, token }) => {
+      const { idToken } = token ? logout(ctx, token) : { idToken: null };
+      return { loggedOut: true, endSessionUrl: await ssoLogoutUrl(ctx, idToken, new URL(event.req.url).origin) };
     },
   }),
   defineRoute({
@@ -52,7 +74,7 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Switch between the delivery and auditor views, keeping originalRole',
     body: z.object({ view: z.enum(['auditor', 'delivery']) }),
-    handler: ({ ctx, user, body }) => switchView(ctx, user, body.view),
+    handler: ({ ctx, user, token, body }) => switchView(ctx, user, token ?? '', body.view),
   }),
   defineRoute({
     method: 'GET',
@@ -60,6 +82,6 @@ export const authRoutes = [
     group: 'session',
     tag: 'auth',
     summary: 'A short-lived (60 s) token to open or reopen the live socket',
-    handler: ({ ctx, user }) => ({ token: issueToken(ctx, user.id, 'socket', 60_000).token }),
+    handler: ({ ctx, user }) => ({ token: issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user) }).token }),
   }),
 ];

@@ -1,5 +1,6 @@
 /** Every API route definition, in mounting order. */
 import type { RouteDef } from '../route.js';
+import { auditLogRoutes } from './audit-log.js';
 import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
 import { bulkUploadRoutes } from './bulk-upload.js';
@@ -16,16 +17,21 @@ import { importRoutes } from './imports.js';
 import { mappingRoutes } from './mappings.js';
 import { pbiInputRoutes } from './pbi-inputs.js';
 import { processRoutes } from './processes.js';
+import { referenceFxRoutes } from './reference-fx.js';
 import { sdmUploadRoutes } from './sdm-upload.js';
+import { ssoRoutes } from './sso.js';
 import { systemRoutes } from './system.js';
 import { testRunnerRoutes } from './test-runner.js';
 
 export const allRoutes: RouteDef[] = [
   ...systemRoutes,
   ...authRoutes,
+  ...ssoRoutes,
   ...devToolsRoutes,
   ...devToolsLocalRoutes,
   ...devLogRoutes,
+  ...referenceFxRoutes,
+  ...auditLogRoutes,
   ...downloadRoutes,
   ...exportRoutes,
   ...bulkUploadRoutes,

@@ -7,11 +7,12 @@
 import { eq } from 'drizzle-orm';
 import type { AppConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { privacyAcceptances, users, type Role } from '../../db/schema/index.js';
+import { privacyAcceptances, tokens, users, type Role } from '../../db/schema/index.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { DELIVERY_VIEW_ROLES } from './permissions.js';
-import { issueToken, markUsed, revokeToken, verifyToken, type User } from './tokens.js';
+import { hashToken, issueToken, markUsed, revokeToken, verifyToken, type User } from './tokens.js';
 
 /** The user part of the session (spec field names). */
 export interface SessionUser {
@@ -49,6 +50,12 @@ export interface SessionConfig {
   isDbPushEnabled: boolean;
   dbName: string;
   dependencies: Array<{ name: string; version: string }>;
+  /** largest upload (bytes), shown on Import files */
+  maxUploadBytes: number;
+  /** support contact e-mail, null when not configured */
+  supportEmail: string | null;
+  /** WAM Sampling Wizard address, null when not configured */
+  samplingWizardUrl: string | null;
 }
 
 export interface Session {
@@ -96,6 +103,9 @@ export function sessionConfig(ctx: AppContext): SessionConfig {
     impersonateEnabled: c.impersonateEnabled,
     isDbPushEnabled: c.isDbPushEnabled,
     dbName: c.dbName,
+    maxUploadBytes: c.maxUploadBytes,
+    supportEmail: c.supportEmail ?? null,
+    samplingWizardUrl: c.samplingWizardUrl ?? null,
     dependencies: [
       { name: 'fund-audit', version: appVersion() },
       { name: 'api', version: 'v2.0' },
@@ -116,10 +126,19 @@ export function getSession(ctx: AppContext, user: User): Session {
  * @throws UnauthorizedError when the link is unknown, used, expired or revoked
  */
 export function redeemSigninToken(ctx: AppContext, token: string): { token: string; expiresAt: string } {
-  const { user, tokenId } = verifyToken(ctx, token, ['signin']);
+  let verified: ReturnType<typeof verifyToken>;
+  try {
+    verified = verifyToken(ctx, token, ['signin']);
+  } catch (err) {
+    recordAudit(ctx, null, 'sign-in-failed', null, { method: 'sign-in link', reason: (err as Error).message });
+    throw err;
+  }
+  const { user, tokenId, idToken } = verified;
   markUsed(ctx, tokenId);
   ctx.log.info({ userId: user.id }, 'sign-in link redeemed');
-  return issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000);
+  const session = issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000, undefined, { idToken });
+  recordAudit(ctx, user, 'sign-in', `user:${user.id}`, { method: idToken ? 'single sign-on' : 'sign-in link', role: user.role });
+  return session;
 }
 
 /** Issues a one-time sign-in link for a user: `<publicUrl>/redeemToken/#<token>`. */
@@ -128,9 +147,19 @@ export function signinLink(ctx: AppContext, user: User, baseUrl: string): { url:
   return { url: `${baseUrl.replace(/\/$/, '')}/redeemToken/#${token}`, expiresAt };
 }
 
-/** Ends a session: revokes its token. */
-export function logout(ctx: AppContext, token: string): void {
+/**
+ * Ends a session: revokes its token.
+ * @returns the single sign-on ID token the session was opened with (null for a sign-in link's session or an unknown token)
+ */
+export function logout(ctx: AppContext, token: string): { idToken: string | null } {
+  let idToken: string | null = null;
+  try {
+    idToken = verifyToken(ctx, token, ['session']).idToken;
+  } catch {
+    // an expired or revoked session has nothing left to end at the identity provider
+  }
   revokeToken(ctx, token);
+  return { idToken };
 }
 
 /**
@@ -149,12 +178,15 @@ export function acceptPrivacy(ctx: AppContext, user: User, version: string | und
 }
 
 /**
- * Switches the user's view (spec section 6): to 'auditor' sets role Auditor; to 'delivery' restores
- * the original role. Root and Auditor originals (and Clients) cannot take the delivery view; demo
- * mode disables switching.
+ * Switches the view of one session (spec section 6 and the session's `role`/`originalRole`): to
+ * 'auditor' the session acts as an Auditor; to 'delivery' it takes the original role again. Only
+ * the token the call was made with changes: the user's other sessions, API keys and the CLI keep
+ * their roles. Root and Auditor originals and Clients cannot take the delivery view; demo mode
+ * disables switching.
+ * @param token the raw token of the session that switches
  * @throws ForbiddenError when the switch is not allowed
  */
-export function switchView(ctx: AppContext, user: User, view: 'auditor' | 'delivery'): Session {
+export function switchView(ctx: AppContext, user: User, token: string, view: 'auditor' | 'delivery'): Session {
   if (ctx.config.demo) throw new ForbiddenError('Switching view is disabled in demo mode');
   let role: Role;
   if (view === 'delivery') {
@@ -164,6 +196,12 @@ export function switchView(ctx: AppContext, user: User, view: 'auditor' | 'deliv
   } else {
     role = user.originalRole === 'Root' || user.originalRole === 'Client' ? user.originalRole : 'Auditor';
   }
-  ctx.db.update(users).set({ role, updatedAt: new Date().toISOString() }).where(eq(users.id, user.id)).run();
+  const viewRole = role === user.originalRole ? null : role;
+  ctx.db
+    .update(tokens)
+    .set({ viewRole })
+    .where(eq(tokens.tokenHash, hashToken(token)))
+    .run();
+  recordAudit(ctx, user, 'view-switch', `user:${user.id}`, { from: user.role, to: role, view });
   return getSession(ctx, { ...user, role });
 }

@@ -16,9 +16,12 @@ export interface SettingValue {
   env: string;
 }
 
+/** Settings whose value is a secret: shown as `(set)`, never as the value. */
+const SECRET_SETTINGS = new Set(['metricsKey', 'oidcClientSecret']);
+
 /** The effective configuration: every setting, its value and its environment variable. */
 export function effectiveConfig(ctx: AppContext): SettingValue[] {
-  return Object.entries(ctx.config).map(([key, value]) => ({ key, value, env: envName(key) }));
+  return Object.entries(ctx.config).map(([key, value]) => ({ key, value: SECRET_SETTINGS.has(key) && value ? '(set)' : value, env: envName(key) }));
 }
 
 /** Where the configuration came from: the file read, and the source of every setting. */

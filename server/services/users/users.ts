@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ROLES, users, type Role } from '../../db/schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { recordAudit } from '../audit/audit-log.js';
 import type { User } from '../auth/tokens.js';
 
 export const newUserSchema = z.object({
@@ -37,11 +38,13 @@ export function addUser(ctx: AppContext, input: NewUser): User {
   }
   const { email, name, role } = parsed.data;
   if (findUserByEmail(ctx, email)) throw new ConflictError(`A user with e-mail ${email} already exists`);
-  return ctx.db
+  const user = ctx.db
     .insert(users)
     .values({ email, username: email.split('@')[0], ...splitName(name), role, originalRole: role })
     .returning()
     .get();
+  recordAudit(ctx, null, 'user-created', `user:${user.id}`, { email, role });
+  return user;
 }
 
 export function findUserByEmail(ctx: AppContext, email: string): User | undefined {

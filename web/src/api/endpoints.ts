@@ -12,9 +12,18 @@ export function login(): Promise<SessionPayload> {
   return api.post<SessionPayload>('/api/sso/login', {}, { suppressError: true, suppressSuccess: true });
 }
 
-/** Revokes the session token on the server. */
-export function logout(): Promise<unknown> {
-  return api.post<unknown>('/api/sso/logout', {}, { suppressError: true, noAuthRedirect: true, suppressSuccess: true });
+/** Revokes the session token on the server; `endSessionUrl` ends a single sign-on session at the identity provider. */
+export function logout(): Promise<{ loggedOut: boolean; endSessionUrl?: string | null }> {
+  return api.post<{ loggedOut: boolean; endSessionUrl?: string | null }>(
+    '/api/sso/logout',
+    {},
+    { suppressError: true, noAuthRedirect: true, suppressSuccess: true },
+  );
+}
+
+/** How the server signs users in: `oidc` when /authenticate goes to an OpenID Connect identity provider. */
+export function ssoProviders(): Promise<{ oidc: boolean }> {
+  return api.get<{ oidc: boolean }>('/api/sso/providers', { anonymous: true, noAuthRedirect: true, suppressError: true, suppressSuccess: true });
 }
 
 /** Records acceptance of the given privacy statement version. */
@@ -55,3 +64,18 @@ export const demoCalls = {
   // 'reset demo' is excluded from error logging in the spec; failures still reach the user.
   reset: () => api.post<DemoState>('/demo/reset', DEMO_BODY),
 };
+
+/** The support contact shown on /signup (`GET /api/support-contact`, no session needed). */
+export function supportContact(): Promise<{ supportEmail: string | null }> {
+  return api.get<{ supportEmail: string | null }>('/api/support-contact', {
+    anonymous: true,
+    noAuthRedirect: true,
+    suppressError: true,
+    suppressSuccess: true,
+  });
+}
+
+/** Page information for analytics, sent on every page shown (`POST /data-layer/navigate`); failures are ignored. */
+export function trackNavigation(page: string, path: string): Promise<unknown> {
+  return api.post('/data-layer/navigate', { page, path }, { suppressError: true, suppressSuccess: true, noAuthRedirect: true }).catch(() => undefined);
+}

@@ -46,15 +46,20 @@ export async function switchView(view: View): Promise<void> {
   navigate('/');
 }
 
-/** Logs out: revokes the token, clears the browser session storage and reloads. */
+/**
+ * Logs out: revokes the token, clears the browser session storage and reloads; a session opened
+ * through single sign-on goes on to the identity provider's logout, which returns to /unauthorized.
+ */
 export async function logoutAndReload(): Promise<void> {
   stopSocket();
+  let endSessionUrl: string | null | undefined = null;
   try {
-    await endpoints.logout();
+    endSessionUrl = (await endpoints.logout()).endSessionUrl;
   } catch (err) {
     if (!(err instanceof ApiError)) console.error(err);
   }
   setToken(null);
   clearSessionStorage();
-  window.location.reload();
+  if (endSessionUrl) window.location.assign(endSessionUrl);
+  else window.location.reload();
 }

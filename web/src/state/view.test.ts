@@ -46,11 +46,12 @@ describe('siderEntries', () => {
 });
 
 describe('canSwitchToDelivery', () => {
-  it('hides the switch for original Root or Auditor and in demo mode', () => {
+  it('hides the switch for original Root, Auditor or Client and in demo mode', () => {
     expect(canSwitchToDelivery({ originalRole: 'Admin' }, { demo: false })).toBe(true);
     expect(canSwitchToDelivery({ originalRole: 'DeliveryTeamMember' }, { demo: false })).toBe(true);
     expect(canSwitchToDelivery({ originalRole: 'Root' }, { demo: false })).toBe(false);
     expect(canSwitchToDelivery({ originalRole: 'Auditor' }, { demo: false })).toBe(false);
+    expect(canSwitchToDelivery({ originalRole: 'Client' }, { demo: false })).toBe(false);
     expect(canSwitchToDelivery({ originalRole: 'Admin' }, { demo: true })).toBe(false);
   });
 });

@@ -34,9 +34,12 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
 ];
 
-/** 'Switch to delivery team' is hidden for original role Root or Auditor, and in demo mode. */
+/**
+ * 'Switch to delivery team' is offered only to Admin and delivery team member originals (hidden
+ * for Root and Auditor originals, and for Clients, whom the server refuses), and never in demo mode.
+ */
 export function canSwitchToDelivery(user: Pick<SessionUser, 'originalRole'>, config: Pick<SessionConfig, 'demo'>): boolean {
-  return !(user.originalRole === 'Root' || user.originalRole === 'Auditor' || config.demo);
+  return (user.originalRole === 'Admin' || user.originalRole === 'DeliveryTeamMember') && !config.demo;
 }
 
 /** 'Switch to auditor' is hidden in demo mode (the spec's demo mode hides the switch; the server refuses it). */

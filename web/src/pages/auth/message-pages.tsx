@@ -1,19 +1,41 @@
 /** Message pages of the sign-in flow: /authenticate, /unauthorized, /signup, /404. */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { ssoProviders, supportContact } from '../../api/endpoints';
 import { AuthLayout } from '../../components/auth-layout';
+import { PageLoading } from '../../components/page-loading';
 import { usePageTitle } from '../../components/use-page-title';
 import { navigate } from '../../state/navigation';
 import { session } from '../../state/session';
 
-/** /authenticate: with a token continue to /login; otherwise explain the one-time sign-in link. */
+/**
+ * /authenticate: with a token continue to /login; with single sign-on go to the identity provider
+ * (its session signs a new tab in without a link); otherwise explain the one-time sign-in link.
+ */
 export function AuthenticatePage() {
   usePageTitle('Sign in');
   const { token } = useSnapshot(session);
+  const [method, setMethod] = useState<'asking' | 'sso' | 'link'>('asking');
   useEffect(() => {
-    if (token) navigate('/login', { replace: true });
+    if (token) {
+      navigate('/login', { replace: true });
+      return;
+    }
+    ssoProviders().then(
+      ({ oidc }) => {
+        setMethod(oidc ? 'sso' : 'link');
+        if (oidc) window.location.assign('/api/sso/authorize');
+      },
+      () => setMethod('link'),
+    );
   }, [token]);
+  if (method !== 'link')
+    return (
+      <AuthLayout>
+        <PageLoading text="Negotiating sign in..." />
+      </AuthLayout>
+    );
   return (
     <AuthLayout>
       <h1>Sign in</h1>
@@ -37,13 +59,30 @@ export function UnauthorizedPage() {
   );
 }
 
-/** /signup: no access; the support address is not shown. */
+/** /signup: no access, with the support contact's e-mail when the server has one (setting `supportEmail`). */
 export function SignupPage() {
   usePageTitle('No access');
+  const [email, setEmail] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    supportContact().then(
+      (c) => live && setEmail(c.supportEmail),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   return (
     <AuthLayout>
       <p className="fa-auth-message">You do not currently have access to the WAMapps portal.</p>
-      <p>Contact your Fund Audit administrator.</p>
+      {email ? (
+        <p data-testid="signup-contact">
+          Contact <a href={`mailto:${email}`}>{email}</a> to ask for access.
+        </p>
+      ) : (
+        <p data-testid="signup-contact">Contact your Fund Audit administrator.</p>
+      )}
     </AuthLayout>
   );
 }

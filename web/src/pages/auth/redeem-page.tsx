@@ -1,11 +1,16 @@
-/** /redeemToken/#<token>: redeems the one-time token for a session token, then goes to /login. */
+/**
+ * /redeemToken/#<token>: redeems the one-time token for a session token, then goes to /login; a
+ * rejected token leaves to the external sign-in (the identity provider, when single sign-on is on)
+ * or to /unauthorized.
+ */
 import { useEffect } from 'react';
-import { redeemToken } from '../../api/endpoints';
+import { redeemToken, ssoProviders } from '../../api/endpoints';
 import { AuthLayout } from '../../components/auth-layout';
 import { PageLoading } from '../../components/page-loading';
 import { usePageTitle } from '../../components/use-page-title';
 import { navigate } from '../../state/navigation';
 import { clearSession, setToken } from '../../state/session';
+import { readSession, writeSession } from '../../state/storage';
 import { tokenFromRedeemUrl } from './sign-in-token';
 
 // One redeem per one-time token, even if the effect runs twice.
@@ -23,6 +28,24 @@ function redeemOnce(token: string): Promise<void> {
   return p;
 }
 
+/** Set while a rejected link sent this tab to the identity provider, so a second rejection stops on /unauthorized. */
+const SSO_RETRY_KEY = 'fa.ssoRetry';
+
+/** A rejected link leaves to the external sign-in (the identity provider) when there is one, once; else /unauthorized. */
+async function leaveAfterRejection(): Promise<void> {
+  const sso = await ssoProviders().then(
+    (p) => p.oidc,
+    () => false,
+  );
+  if (sso && !readSession(SSO_RETRY_KEY)) {
+    writeSession(SSO_RETRY_KEY, '1');
+    window.location.assign('/api/sso/authorize');
+    return;
+  }
+  writeSession(SSO_RETRY_KEY, null);
+  navigate('/unauthorized', { replace: true });
+}
+
 export function RedeemPage() {
   usePageTitle('Sign in');
   useEffect(() => {
@@ -32,8 +55,11 @@ export function RedeemPage() {
       return;
     }
     redeemOnce(token).then(
-      () => navigate('/login', { replace: true }),
-      () => navigate('/unauthorized', { replace: true }),
+      () => {
+        writeSession(SSO_RETRY_KEY, null);
+        navigate('/login', { replace: true });
+      },
+      () => void leaveAfterRejection(),
     );
   }, []);
   return (

@@ -1,8 +1,9 @@
 /**
  * Settings (/dev-tools, only with dev tools enabled; delivery spec "Developer tools"): three tabs,
  * Options (settings and the input/output model), Developer tools (dev info, users, database
- * actions, and in a local environment a user token and impersonation), Developer logs (log files
- * and a tail viewer).
+ * actions, the dates the independent FX rates cover, and in a local environment a user token and
+ * impersonation), Developer logs (log files,
+ * a tail viewer and the security audit log).
  */
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { TabPanel, TabView } from 'primereact/tabview';
@@ -10,8 +11,10 @@ import { useSnapshot } from 'valtio';
 import type { SessionConfig } from '../../api/types';
 import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
+import { AuditLogPanel } from './dev-tools/audit-log-panel';
 import { DatabaseActions } from './dev-tools/database-actions';
 import { DevInfo } from './dev-tools/dev-info';
+import { FxRatesPanel } from './dev-tools/fx-rates-panel';
 import { LogsTab } from './dev-tools/logs-tab';
 import { OptionsTab } from './dev-tools/options-tab';
 import { UsersPanel } from './dev-tools/users-panel';
@@ -41,10 +44,12 @@ export function DevToolsPage() {
             <DevInfo config={config as SessionConfig} />
             <UsersPanel local={local} impersonate={Boolean(config.impersonateEnabled)} />
             <DatabaseActions local={local} />
+            <FxRatesPanel />
           </div>
         </TabPanel>
         <TabPanel header="Developer logs">
           <LogsTab />
+          <AuditLogPanel />
         </TabPanel>
       </TabView>
       <ConfirmDialog />

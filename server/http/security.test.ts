@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppConfig } from '../config.js';
+import { issueToken } from '../services/auth/tokens.js';
+import { signinLink } from '../services/auth/session.js';
+import { startServer, type RunningServer } from './server.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+
+const contexts: TestContext[] = [];
+async function serverWith(overrides: Partial<AppConfig> = {}) {
+  const ctx = await createTestContext({ seedDemoData: false, ...overrides });
+  contexts.push(ctx);
+  return { ctx, api: apiClient(ctx) };
+}
+const servers: RunningServer[] = [];
+/** A server listening on a free port of 127.0.0.1 (requests then come from a real connection address). */
+async function listening(overrides: Partial<AppConfig> = {}) {
+  const { ctx } = await serverWith(overrides);
+  const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
+  servers.push(server);
+  return { ctx, url: server.url };
+}
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const ctx of contexts.splice(0)) ctx.dispose();
+});
+
+describe('security headers', () => {
+  it('are on API answers, errors and the UI, with a Content-Security-Policy that allows no inline script and no framing', async () => {
+    const { ctx, api } = await serverWith();
+    const answers = [
+      await api.get('/api/health'),
+      await api.post('/api/sso/login', {}),
+      await api.get('/api/v2.0/no-such-route'),
+      await api.get('/'),
+      await api.get('/data-platform'),
+      await api.get('filters', sessionToken(ctx, ctx.boot.admin.id)),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 404, expect.any(Number), expect.any(Number), 200]);
+    for (const { headers } of answers) {
+      const csp = headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('referrer-policy')).toBe('no-referrer');
+      expect(headers.get('x-frame-options')).toBe('DENY');
+      expect(headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('add HSTS when the server is reached over TLS', async () => {
+    const { api } = await serverWith({ publicUrl: 'https://audit.example.com' });
+    expect((await api.get('/api/health')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    // behind a TLS-terminating proxy: believed only from a trusted proxy
+    const proxied = await listening({ trustedProxies: '127.0.0.1' });
+    const viaProxy = await fetch(`${proxied.url}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(viaProxy.headers.get('strict-transport-security')).toMatch(/max-age=/);
+    const direct = await listening();
+    const claimed = await fetch(`${direct.url}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('rate limits', () => {
+  it('refuses an address that sends too many wrong tokens with 429 and Retry-After, whatever it sends next', async () => {
+    const { ctx, api } = await serverWith({ rateLimitBadTokensPerMinute: 5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await api.post('/api/sso/login', {}, `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const refused = await api.post('/api/sso/login', {}, sessionToken(ctx, ctx.boot.admin.id));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.body).toMatchObject({ success: false, payload: null });
+    expect(refused.body.errors[0]).toMatch(/Too many wrong tokens: try again in \d+ s/);
+  });
+
+  it('keys on the client address: the forwarded one behind a trusted proxy, never one a client claims', async () => {
+    const proxied = await listening({ rateLimitBadTokensPerMinute: 2, trustedProxies: '127.0.0.1' });
+    const login = (url: string, ip: string, token: string) =>
+      fetch(`${url}/api/sso/login`, { method: 'POST', headers: { 'x-access-token': token, 'x-forwarded-for': ip } }).then((r) => r.status);
+    const good = () => sessionToken(proxied.ctx, proxied.ctx.boot.admin.id);
+    for (let i = 0; i < 3; i++) await login(proxied.url, '10.0.0.1', `guess-${i}`);
+    expect(await login(proxied.url, '10.0.0.1', good())).toBe(429);
+    expect(await login(proxied.url, '10.0.0.2', good())).toBe(200);
+    // no trusted proxy: the connection's address counts, whatever X-Forwarded-For says
+    const direct = await listening({ rateLimitBadTokensPerMinute: 2 });
+    for (let i = 0; i < 3; i++) await login(direct.url, `10.0.1.${i}`, `guess-${i}`);
+    expect(await login(direct.url, '10.0.2.1', sessionToken(direct.ctx, direct.ctx.boot.admin.id))).toBe(429);
+  });
+
+  it('limits redeeming sign-in links, right or wrong, per address', async () => {
+    const { ctx, api } = await serverWith({ rateLimitSignInPerMinute: 3 });
+    const link = (user = ctx.boot.admin) => signinLink(ctx, user, 'http://x').url.split('#')[1];
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.post('/api/sso/redeemToken', { token: link() })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('counts wrong sign-in links as wrong tokens', async () => {
+    const { api } = await serverWith({ rateLimitBadTokensPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api.post('/api/sso/redeemToken', { token: `guess-${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('limits the calls of one API key, not of other keys or sessions', async () => {
+    const { ctx, api } = await serverWith({ rateLimitApiKeyPerMinute: 3 });
+    const key = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.get('filters', key)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const another = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    expect((await api.get('filters', another)).status).toBe(200);
+    const session = sessionToken(ctx, ctx.boot.admin.id);
+    for (let i = 0; i < 5; i++) expect((await api.get('filters', session)).status).toBe(200);
+  });
+
+  it('limits starting single sign-on per address', async () => {
+    const { api } = await serverWith({ rateLimitSignInPerMinute: 2 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await api.call('GET', '/api/sso/authorize')).status);
+    // without single sign-on configured the call sends the browser back to /authenticate
+    expect(statuses).toEqual([302, 302, 429]);
+  });
+});

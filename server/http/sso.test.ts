@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/index.js';
+import { startTestIdp, type TestIdp } from '../testing-idp.js';
+import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { eq } from 'drizzle-orm';
+
+const APP = 'http://test.local';
+let idp: TestIdp;
+let ctx: TestContext;
+let api: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  idp = await startTestIdp(APP, {
+    ada: { email: 'ada@example.com', name: 'Ada Lovelace', groups: ['fa-admins', 'staff'] },
+    carl: { email: 'carl@client.example', name: 'Carl Client', groups: ['fa-clients'] },
+    nora: { email: 'nora@example.com', name: 'Nora Nobody', groups: ['staff'] },
+  });
+  ctx = await createTestContext({
+    publicUrl: APP,
+    oidcIssuer: idp.issuer,
+    oidcClientId: idp.clientId,
+    oidcClientSecret: idp.clientSecret,
+    oidcScopes: 'openid email profile groups',
+    oidcRolesClaim: 'groups',
+    oidcRoleMap: { 'fa-admins': 'Admin', 'fa-auditors': 'Auditor', 'fa-clients': 'Client' },
+  });
+  api = apiClient(ctx);
+});
+afterAll(async () => {
+  ctx?.dispose();
+  await idp?.close();
+});
+
+/** A browser's cookies for the provider, and following its redirects and login form by hand. */
+class ProviderBrowser {
+  private cookies = new Map<string, string>();
+  private keep(res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [name, ...v] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), v.join('='));
+    }
+  }
+  private async go(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    this.keep(res);
+    return res;
+  }
+  /** Follows the provider until it redirects to the application; logs in as `login` when asked. */
+  async signIn(authorizationUrl: string, login: string): Promise<URL> {
+    let url = authorizationUrl;
+    let res = await this.go(url);
+    for (let hop = 0; hop < 10; hop++) {
+      if (res.status >= 300 && res.status < 400) {
+        url = new URL(res.headers.get('location') ?? '', url).href;
+        if (url.startsWith(APP)) return new URL(url);
+        res = await this.go(url);
+        continue;
+      }
+      const html = await res.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+      if (!action) throw new Error(`no login form at ${url}: ${html.slice(0, 300)}`);
+      url = new URL(action.replace(/&amp;/g, '&'), url).href;
+      const body = new URLSearchParams({ prompt: 'login', login, password: 'any' });
+      res = await this.go(url, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+/** Starts a sign-in at the application: the provider's address and the flow cookie. */
+async function start(): Promise<{ location: string; cookie: string }> {
+  const res = await api.call('GET', '/api/sso/authorize');
+  expect(res.status).toBe(302);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { location: res.headers.get('location') ?? '', cookie };
+}
+
+async function callback(url: URL, cookie: string): Promise<string> {
+  const res = await api.call('GET', `/api/sso/callback${url.search}`, { headers: { cookie } });
+  expect(res.status).toBe(302);
+  return res.headers.get('location') ?? '';
+}
+
+async function sessionFromRedeem(location: string) {
+  expect(location).toMatch(/^\/redeemToken\/#[\w-]{40,}$/);
+  const redeemed = await api.post('/api/sso/redeemToken', { token: location.split('#')[1] });
+  expect(redeemed.status).toBe(200);
+  const login = await api.post('/api/sso/login', {}, redeemed.body.payload.token);
+  return { token: redeemed.body.payload.token as string, user: login.body.payload.user };
+}
+
+describe('single sign-on through OpenID Connect', () => {
+  it('tells the browser that /authenticate goes to the identity provider', async () => {
+    const res = await api.get('/api/sso/providers');
+    expect(res.body.payload).toEqual({ oidc: true, redirectUri: `${APP}/api/sso/callback` });
+  });
+
+  it('starts the Authorization Code flow with PKCE, a state and a nonce bound to the browser', async () => {
+    const { location, cookie } = await start();
+    const auth = new URL(location);
+    expect(auth.origin).toBe(idp.issuer);
+    expect(auth.searchParams.get('response_type')).toBe('code');
+    expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(auth.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(auth.searchParams.get('redirect_uri')).toBe(`${APP}/api/sso/callback`);
+    expect(auth.searchParams.get('scope')).toBe('openid email profile groups');
+    expect(auth.searchParams.get('nonce')).toBeTruthy();
+    expect(cookie).toBe(`fa_sso=${auth.searchParams.get('state')}`);
+  });
+
+  it('creates the user from the claims with the role of its groups, and updates it at the next sign-in', async () => {
+    const first = await start();
+    const back = await new ProviderBrowser().signIn(first.location, 'ada');
+    const { user } = await sessionFromRedeem(await callback(back, first.cookie));
+    expect(user).toMatchObject({ email: 'ada@example.com', fullName: 'Ada Lovelace', role: 'Admin', originalRole: 'Admin' });
+
+    (idp.users.get('ada') as { groups: string[] }).groups = ['fa-auditors'];
+    (idp.users.get('ada') as { name: string }).name = 'Ada King';
+    const second = await start();
+    const again = await sessionFromRedeem(await callback(await new ProviderBrowser().signIn(second.location, 'ada'), second.cookie));
+    expect(again.user).toMatchObject({ id: user.id, fullName: 'Ada King', role: 'Auditor', originalRole: 'Auditor' });
+    const row = ctx.db.select().from(users).where(eq(users.id, user.id)).get();
+    expect(row?.externalId).toBe(`${idp.issuer} ada`);
+  });
+
+  it('sends a user the role map gives no role to /signup, and creates no user', async () => {
+    const flow = await start();
+    expect(await callback(await new ProviderBrowser().signIn(flow.location, 'nora'), flow.cookie)).toBe('/signup');
+    expect(ctx.db.select().from(users).where(eq(users.email, 'nora@example.com')).get()).toBeUndefined();
+  });
+
+  it('refuses a callback from another browser, a replayed callback and a changed state', async () => {
+    const flow = await start();
+    const back = await new ProviderBrowser().signIn(flow.location, 'carl');
+    expect(await callback(back, '')).toBe('/unauthorized');
+    expect(await callback(back, 'fa_sso=guessed')).toBe('/unauthorized');
+    const changed = new URL(back);
+    changed.searchParams.set('state', 'changed');
+    expect(await callback(changed, flow.cookie)).toBe('/unauthorized');
+    // the flow was used up by the refused attempt: the genuine answer cannot be replayed either
+    expect(await callback(back, flow.cookie)).toBe('/unauthorized');
+  });
+
+  it("refuses the provider's error answer", async () => {
+    const flow = await start();
+    const state = new URL(flow.location).searchParams.get('state');
+    expect(await callback(new URL(`${APP}/api/sso/callback?error=access_denied&state=${state}`), flow.cookie)).toBe('/unauthorized');
+  });
+
+  it("ends the provider's session at logout (RP-initiated logout back to /unauthorized)", async () => {
+    const flow = await start();
+    const back = await new ProviderBrowser().signIn(flow.location, 'carl');
+    const { token, user } = await sessionFromRedeem(await callback(back, flow.cookie));
+    expect(user.role).toBe('Client');
+    const out = await api.post('/api/sso/logout', {}, token);
+    const end = new URL(out.body.payload.endSessionUrl);
+    expect(end.origin).toBe(idp.issuer);
+    expect(end.searchParams.get('post_logout_redirect_uri')).toBe(`${APP}/unauthorized`);
+    expect(end.searchParams.get('id_token_hint')).toMatch(/^ey/);
+    expect((await api.post('/api/sso/login', {}, token)).status).toBe(401);
+  });
+});
