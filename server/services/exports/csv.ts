@@ -1,42 +1,53 @@
 /**
- * CSV for export files (DOMAIN.md 2.6): UTF-8 with BOM (spreadsheet programs then read UTF-8),
- * CRLF line ends, RFC 4180 quoting. Numbers stay numbers (plain digits, no thousands separators);
- * text goes through `safeCellText` (pipeline/work-papers/safe-cell.ts, shared with the work
- * papers), so no cell is read as a formula. Rows come from an iterable and are written in
- * batches, so a table of any size streams with bounded memory.
+ * CSV files users download (DOMAIN.md 2.6): the export files, mapping downloads, the
+ * custom-mapping report and the bulk-upload template all go through here. UTF-8 with BOM
+ * (spreadsheet programs then read UTF-8), CRLF line ends, RFC 4180 quoting by csv-stringify (the
+ * project's one CSV writer, as csv-parse is its one reader). Numbers stay numbers (plain digits,
+ * no thousands separators); text goes through `safeCellText` (pipeline/work-papers/safe-cell.ts,
+ * shared with the work papers), so no cell is read as a formula. Rows come from an iterable and
+ * are written in batches, so a table of any size streams with bounded memory.
  */
 import { Readable } from 'node:stream';
+import { stringify, type Options } from 'csv-stringify/sync';
 import { safeCellText } from '../../../pipeline/work-papers/safe-cell.js';
 
 const BOM = '\ufeff';
-const NEEDS_QUOTES = /[",\r\n]/;
+const OPTIONS: Options = { record_delimiter: 'windows' };
 
-/** One cell as CSV text: finite numbers as digits, booleans Yes/No (spec), null empty, objects as JSON, text neutralised. */
-export function csvValue(value: unknown): string {
+/** One cell's text before quoting: finite numbers as digits, booleans Yes/No (spec), null empty, objects as JSON, text neutralised. */
+export function cellText(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (value === null || value === undefined) return '';
-  const text = safeCellText(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return safeCellText(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+}
+
+/** CSV text of rows (no BOM), each line ending in CRLF. */
+function csvRows(rows: ReadonlyArray<readonly unknown[]>): string {
+  return stringify(
+    rows.map((r) => r.map(cellText)),
+    OPTIONS,
+  );
 }
 
 /** One CSV line with its CRLF. */
 export function csvLine(cells: readonly unknown[]): string {
-  return cells.map(csvValue).join(',') + '\r\n';
+  return csvRows([cells]);
 }
 
-function* lines(header: readonly string[], rows: Iterable<readonly unknown[]>, batch: number): Generator<Buffer> {
-  let chunk = BOM + csvLine(header);
-  let n = 0;
+function* chunks(header: readonly string[], rows: Iterable<readonly unknown[]>, batch: number): Generator<Buffer> {
+  let pending: Array<readonly unknown[]> = [header];
+  let prefix = BOM;
   for (const row of rows) {
-    chunk += csvLine(row);
-    if (++n % batch === 0) {
-      yield Buffer.from(chunk, 'utf8');
-      chunk = '';
+    pending.push(row);
+    if (pending.length >= batch) {
+      yield Buffer.from(prefix + csvRows(pending), 'utf8');
+      pending = [];
+      prefix = '';
     }
   }
-  if (chunk) yield Buffer.from(chunk, 'utf8');
+  if (pending.length) yield Buffer.from(prefix + csvRows(pending), 'utf8');
 }
 
 /**
@@ -44,12 +55,10 @@ function* lines(header: readonly string[], rows: Iterable<readonly unknown[]>, b
  * Destroying the stream closes the row iterable (e.g. a database iterator).
  */
 export function csvStream(header: readonly string[], rows: Iterable<readonly unknown[]>, batch = 500): Readable {
-  return Readable.from(lines(header, rows, batch), { objectMode: false });
+  return Readable.from(chunks(header, rows, batch), { objectMode: false });
 }
 
 /** A whole (small) CSV file as text, with its BOM. */
 export function csvText(header: readonly string[], rows: Iterable<readonly unknown[]>): string {
-  let out = BOM + csvLine(header);
-  for (const row of rows) out += csvLine(row);
-  return out;
+  return BOM + csvRows([header, ...rows]);
 }

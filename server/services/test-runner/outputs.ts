@@ -55,12 +55,14 @@ export function writeStandardizedCsv(type: LayoutSdmType, rows: Array<Record<str
 
 /** Reads an expected standardized CSV into cell records. @throws Error when a column is missing */
 export function readStandardizedCsv(type: LayoutSdmType, text: string): Array<Record<string, string>> {
-  const rows = parse(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }) as Array<Record<string, string>>;
+  let header: string[] = [];
+  const rows = parse(text, {
+    columns: (names: string[]) => (header = names),
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+  }) as Array<Record<string, string>>;
   const cols = standardizedColumns(type).map((c) => c.name);
-  const header = text
-    .split(/\r?\n/, 1)[0]
-    .replace(/^\uFEFF/, '')
-    .split(',');
   const missing = cols.filter((c) => !header.includes(c));
   if (missing.length) throw new Error(`${type}.csv lacks the column(s) ${missing.join(', ')}`);
   return rows.map((r) => Object.fromEntries(cols.map((c) => [c, r[c] ?? ''])));
