@@ -2,7 +2,8 @@
  * First-start and every-start preparation of a data directory: reference data, the fixed saved
  * filters, the first administrator, and (on first start, when enabled) the demo data: the TPAs
  * shipped in `fixtures/tpas` (including the demo TPA `demo_test`) and the real fund requests of
- * `fixtures/fund-requests/real-funds.csv` (SEC N-PORT filers).
+ * `fixtures/fund-requests/real-funds.csv` (SEC N-PORT filers); their demo deliveries are marked
+ * due for the first `serve` (server/services/demo/deliveries.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedFixtureMappings } from './services/mappings/store.js';
+import { markDemoDeliveriesDue } from './services/demo/deliveries.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
 
@@ -87,6 +89,7 @@ export function bootstrap(ctx: AppContext): BootstrapResult {
   if (adminCreated && ctx.config.seedDemoData) {
     demoSeeded = seedDemoAdministrators(ctx) > 0;
     if (demoSeeded) seedFixtureMappings(ctx);
+    if (demoSeeded) markDemoDeliveriesDue(ctx);
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
     if (demoSeeded && existsSync(csv)) {
       try {

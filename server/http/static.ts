@@ -1,6 +1,7 @@
 /**
- * Serves the prebuilt React UI from `dist/web`: files by path, long-cached hashed assets, and
- * index.html for every other GET path so the client-side router can take over.
+ * Serves the prebuilt React UI from `dist/web`: files by path, long-cached hashed assets, the
+ * brotli/gzip variants the build wrote by content negotiation, and index.html for every other GET
+ * path so the client-side router can take over.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
@@ -34,16 +35,59 @@ export function setWebFileReader(reader: (relPath: string) => Buffer | undefined
   readWebFile = reader;
 }
 
-/** Answers a GET for a UI path. */
-export function serveWeb(pathname: string): Response {
+/** Content codings the build writes beside a file, best first: brotli (`.br`), then gzip (`.gz`). */
+const CODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * The codings a client accepts, from its `Accept-Encoding` header (RFC 9110 12.5.3): names with
+ * `q=0` are refused, `*` stands for any coding not named.
+ */
+export function acceptedCodings(header: string | null | undefined): Set<string> {
+  const accepted = new Set<string>();
+  const refused = new Set<string>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    (q !== undefined && Number(q) === 0 ? refused : accepted).add(name.trim());
+  }
+  if (accepted.has('*')) for (const c of CODINGS) if (!refused.has(c.name)) accepted.add(c.name);
+  for (const name of refused) accepted.delete(name);
+  return accepted;
+}
+
+/** A UI file answer: the precompressed variant the client accepts when the build made one. */
+function fileResponse(rel: string, raw: Buffer, acceptEncoding: string | null | undefined, cache: string): Response {
+  const headers: Record<string, string> = {
+    'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
+    'cache-control': cache,
+    vary: 'accept-encoding',
+  };
+  const accepted = acceptedCodings(acceptEncoding);
+  for (const coding of CODINGS) {
+    if (!accepted.has(coding.name)) continue;
+    const encoded = readWebFile(rel + coding.suffix);
+    if (encoded) return new Response(new Uint8Array(encoded), { headers: { ...headers, 'content-encoding': coding.name } });
+  }
+  return new Response(new Uint8Array(raw), { headers });
+}
+
+/**
+ * Answers a GET for a UI path: a file of the build, else index.html (the client-side router takes
+ * over). Hashed files under `assets/` are cached for a year as immutable; index.html is `no-cache`
+ * so a new build is picked up at once. JS, CSS and HTML go out brotli- or gzip-encoded by content
+ * negotiation (`Accept-Encoding`) from the variants `build.mjs` writes, never compressed per request.
+ * @param acceptEncoding the request's `Accept-Encoding` header (none: the file as built)
+ */
+export function serveWeb(pathname: string, acceptEncoding?: string | null): Response {
   const rel = decodeURIComponent(pathname).replace(/^\/+/, '');
   const file = rel ? readWebFile(rel) : undefined;
-  if (file) {
-    const cache = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-    return new Response(new Uint8Array(file), { headers: { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'cache-control': cache } });
-  }
+  if (file) return fileResponse(rel, file, acceptEncoding, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   if (rel.startsWith('assets/')) return new Response('Not found', { status: 404 });
   const index = readWebFile('index.html');
   if (!index) return new Response('The web UI is not built: run `npm run build`.', { status: 503, headers: { 'content-type': 'text/plain' } });
-  return new Response(new Uint8Array(index), { headers: { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' } });
+  return fileResponse('index.html', index, acceptEncoding, 'no-cache');
 }

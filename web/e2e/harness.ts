@@ -43,6 +43,8 @@ export interface StartOptions {
   args?: string[];
   /** Reuse a data directory (e.g. to restart a stopped server) instead of a fresh one. */
   dataDir?: string;
+  /** Let the first start import its demo deliveries (off by default, so a suite sees only its own files). */
+  demoDeliveries?: boolean;
 }
 
 /** Spawns the server on a free port with a fresh data directory (or the given one). */
@@ -54,7 +56,7 @@ export async function startServer(options: StartOptions | string[] = {}): Promis
   const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...extraArgs], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', FUND_AUDIT_DEMO_DELIVERIES: opts.demoDeliveries ? 'true' : 'false' },
   });
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));

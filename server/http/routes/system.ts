@@ -1,7 +1,8 @@
 /** Health and reference data. */
-import { appVersion } from '../../paths.js';
+import { health } from '../../services/health/health.js';
+import { readyResponse } from '../health.js';
 import { getNrd } from '../../services/reference-data/reference-data.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, SerializedPayload } from '../route.js';
 
 export const systemRoutes = [
   defineRoute({
@@ -10,8 +11,27 @@ export const systemRoutes = [
     base: 'api',
     group: 'public',
     tag: 'system',
-    summary: 'Application version and database schema version',
-    handler: ({ ctx }) => ({ status: 'ok', version: appVersion(), schemaVersion: ctx.schemaVersion }),
+    summary: 'Liveness and readiness (migrations done, job workers up), application and database schema versions; also HEAD',
+    handler: ({ ctx }) => health(ctx),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/health/live',
+    base: 'api',
+    group: 'public',
+    tag: 'system',
+    summary: 'Liveness: 200 while the process answers; also HEAD',
+    handler: () => ({ live: true }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/health/ready',
+    base: 'api',
+    group: 'public',
+    tag: 'system',
+    summary: 'Readiness: 200 when migrations are done and job workers are up, else 503 naming the failing check; also HEAD',
+    raw: true,
+    handler: ({ ctx }) => readyResponse(ctx),
   }),
   defineRoute({
     method: 'GET',
@@ -19,6 +39,7 @@ export const systemRoutes = [
     group: 'session',
     tag: 'reference-data',
     summary: 'Reference data lists, each entry {code, alt_code, deprecated}; deprecated entries omitted',
-    handler: ({ ctx }) => getNrd(ctx),
+    // serialized once per answer so it goes out gzip-compressed to clients that accept it (first-load size)
+    handler: ({ ctx }) => new SerializedPayload({ json: JSON.stringify(getNrd(ctx)) }),
   }),
 ];
