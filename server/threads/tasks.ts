@@ -15,7 +15,8 @@ import { exportListing, type ExportListingInput } from '../services/funds/export
 import { listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
 import { parseMappingFile } from '../services/mappings/mappings.js';
 import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
-import { prepareSdmFundRequests, readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
+import { prepareSdmFundRequests } from '../services/sdm-upload/process.js';
+import { readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
 
 /** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
 export const diagnostics = { enabled: false };

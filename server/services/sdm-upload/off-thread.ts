@@ -6,14 +6,12 @@
 import type { AppContext } from '../../context.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
+import { finishSdmProcessing, processSdmFile, startSdmProcessing } from './process.js';
 import {
   checkSdmTpa,
   finishSdmFile,
-  finishSdmProcessing,
-  processSdmFile,
   saveSdmUpload,
   startSdmFile,
-  startSdmProcessing,
   type CreateSdmUploadInput,
   type MappingValidation,
   type ReadMappingFiles,
