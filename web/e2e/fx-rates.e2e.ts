@@ -1,0 +1,49 @@
+/**
+ * The independent FX rates in Settings, Developer tools: the shipped ECB-derived rates and an ECB
+ * history loaded with `fund-audit reference fx import`, each with the dates it covers.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './browser';
+import { repoRoot, runCli, startServer, type ServerHandle } from './harness';
+import { SettingsPage } from './pages/dev-tools-page';
+import { ShellPage } from './pages/shell-page';
+import { SignInPage } from './pages/sign-in-page';
+
+describe('independent FX rates in the developer tools', () => {
+  let server: ServerHandle;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
+    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ devToolsEnabled: true }));
+    server = await startServer({ dataDir });
+    browser = await launchBrowser();
+    page = await (await newContext(browser)).newPage();
+    await new SignInPage(page).signIn(server.signInLink);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows which dates the loaded rates cover, including an imported ECB history', async () => {
+    const out = runCli(server, ['reference', 'fx', 'import', join(repoRoot, 'fixtures', 'ecb', 'eurofxref-hist_2022-12_2024-02.csv')]);
+    expect(out).toContain('on 319 dates from 2022-12-01 to 2024-02-29');
+    await new ShellPage(page).sider.getByRole('link', { name: 'Settings' }).click();
+    await new SettingsPage(page).tab('Developer tools');
+    const table = page.getByRole('table', { name: 'Independent FX rates' });
+    await table.waitFor();
+    const rows = (await table.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 5));
+    expect(rows).toEqual([
+      ['ecb-usd-cross-rates-2022-12-30.csv', 'cross rates', '2022-12-30', '2022-12-30', '1'],
+      ['ecb-usd-cross-rates-2023-03-31.csv', 'cross rates', '2023-03-31', '2023-03-31', '1'],
+      ['eurofxref-hist_2022-12_2024-02.csv', 'ECB eurofxref-hist', '2022-12-01', '2024-02-29', '319'],
+    ]);
+  });
+});
