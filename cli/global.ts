@@ -12,9 +12,17 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
-/** The global options of a (sub)command. */
+/**
+ * The global options of a (sub)command. `--server` and `--token` fall back to `FUND_AUDIT_SERVER` and
+ * `FUND_AUDIT_TOKEN`; flags win: `--token` over the variable, and an explicit `--data-dir` keeps the
+ * command local even when `FUND_AUDIT_SERVER` is set.
+ */
 export function globals(cmd: Command): GlobalOptions {
-  return cmd.optsWithGlobals() as GlobalOptions;
+  const opts = cmd.optsWithGlobals() as GlobalOptions;
+  const dataDirFlag = cmd.getOptionValueSourceWithGlobals('dataDir') === 'cli';
+  const server = opts.server ?? (dataDirFlag ? undefined : process.env.FUND_AUDIT_SERVER || undefined);
+  const token = opts.token ?? (process.env.FUND_AUDIT_TOKEN || undefined);
+  return { ...opts, server, token };
 }
 
 /**

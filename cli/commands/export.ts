@@ -15,7 +15,7 @@ import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../
 import { EXPORT_STAGE_CODES, exportDownload, exportStageHandler, listExports, requestExport, type ExportView } from '../../server/services/exports/exports.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal, type GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { fetchWithRetry, isRemote, remoteCall } from '../remote.js';
 import { createReporter } from '../ui/reporter.js';
 
 interface ExportOptions {
@@ -83,7 +83,7 @@ function remoteBackend(g: GlobalOptions): Backend {
     save: async (id, file) => {
       const { token } = await remoteCall<{ token: string }>(g, 'GET', 'export/token');
       const url = `${g.server!.replace(/\/$/, '')}/api/v2.0/export/file/${id}?token=${encodeURIComponent(token)}`;
-      const res = await fetch(url);
+      const res = await fetchWithRetry(g, url, {}, true);
       if (!res.ok || !res.body) throw await downloadError(res);
       await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));
       return statSync(file).size;

@@ -15,7 +15,7 @@ import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal } from '../global.js';
 import { output } from '../output.js';
 import { showTable } from '../ui/reporter.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { fetchWithRetry, isRemote, remoteCall } from '../remote.js';
 
 export function registerMappings(program: Command): void {
   const cmd = program.command('mappings').description('List, upload and download TPA mappings');
@@ -115,8 +115,11 @@ export function registerMappings(program: Command): void {
       let f: { fileName: string; text: string };
       if (isRemote(g)) {
         const { token } = await remoteCall<{ token: string }>(g, 'GET', 'export/token');
-        const res = await fetch(
+        const res = await fetchWithRetry(
+          g,
           `${g.server!.replace(/\/$/, '')}/api/v2.0/mappings/download?id=${mappingId}&token=${token}${version ? `&version=${version}` : ''}`,
+          {},
+          true,
         );
         if (!res.ok) throw new ValidationError(`Download failed: HTTP ${res.status}`);
         f = { fileName: version ? `mapping_${mappingId}_v${version}.csv` : `mapping_${mappingId}.csv`, text: await res.text() };

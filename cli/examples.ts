@@ -1,0 +1,103 @@
+/**
+ * Examples shown at the end of each command's `--help`, keyed by the command's path
+ * ('funds list'). `addExamples` attaches them to the program's commands; a command without an
+ * entry here gets none (the CLI test checks every command has some).
+ */
+import type { Command } from 'commander';
+
+const REMOTE = 'FUND_AUDIT_SERVER=https://audit.example.com FUND_AUDIT_TOKEN=KEY';
+
+/** Command path -> example command lines (each one a complete command). */
+export const EXAMPLES: Record<string, string[]> = {
+  '': [
+    'fund-audit serve --port 8080',
+    'fund-audit -d /srv/fund-audit funds list',
+    'fund-audit --server https://audit.example.com --token KEY funds list --json',
+  ],
+  serve: ['fund-audit -d /srv/fund-audit serve --port 8080', 'fund-audit serve --host 0.0.0.0 --public-url https://audit.example.com --no-demo-data'],
+  init: ['fund-audit -d /srv/fund-audit init --no-demo-data', 'fund-audit -d /srv/fund-audit init --json'],
+  users: ['fund-audit users list', 'fund-audit users add --email ada@example.com --name "Ada Lovelace" --role Auditor'],
+  'users add': ['fund-audit users add --email ada@example.com --name "Ada Lovelace" --role Auditor'],
+  'users list': ['fund-audit users list', 'fund-audit --json users list'],
+  'users link': ['fund-audit users link ada@example.com --base-url https://audit.example.com'],
+  'users key': ['fund-audit users key worker', `export FUND_AUDIT_TOKEN=$(fund-audit users key test-runner | head -1)`],
+  openapi: ['fund-audit openapi > openapi.json'],
+  'bulk-upload': ['fund-audit bulk-upload fund-requests.csv --dry-run', 'fund-audit bulk-upload fund-requests.csv --request-date 2024-01-31 --overwrite'],
+  import: [
+    'fund-audit import --tpa meridian_fund_services MFS_HOLDINGS_S000013795_20230331.csv MFS_TB_S000013795_20230331.csv',
+    `${REMOTE} fund-audit import --tpa meridian_fund_services --no-wait *.csv`,
+  ],
+  mappings: ['fund-audit mappings list --tpa meridian_fund_services', 'fund-audit mappings history 3'],
+  'mappings list': ['fund-audit mappings list', 'fund-audit mappings list --tpa meridian_fund_services --type account_mapping --json'],
+  'mappings upload': [
+    'fund-audit mappings upload account_mapping.csv --tpa meridian_fund_services --type account_mapping --reason "new cash accounts"',
+    'fund-audit mappings upload accounts.csv --tpa meridian_fund_services --type account_mapping --mode custom --name acme_accounts --client "Acme Capital" --reason "client chart"',
+  ],
+  'mappings download': ['fund-audit mappings download 3 -o account_mapping.csv', 'fund-audit mappings download 3 --at-version 1'],
+  'mappings history': ['fund-audit mappings history 3', 'fund-audit --json mappings history 3'],
+  'mappings diff': ['fund-audit mappings diff 3 1 2'],
+  funds: ['fund-audit funds list --status Pending', 'fund-audit funds approve 12 13'],
+  'funds list': [
+    'fund-audit funds list --status Pending Paused --limit 20',
+    'fund-audit funds list --search S000013795 --json',
+    `${REMOTE} fund-audit funds list`,
+  ],
+  'funds approve': ['fund-audit funds approve 12 13'],
+  'funds close': ['fund-audit funds close 12'],
+  'funds issue': ['fund-audit funds issue 12'],
+  'funds pause': ['fund-audit funds pause 12'],
+  'funds decline': ['fund-audit funds decline 14'],
+  'funds remove': ['fund-audit funds remove 14', 'fund-audit funds undo-delete 14'],
+  'funds undo-delete': ['fund-audit funds undo-delete 14'],
+  'funds reset': ['fund-audit funds reset 12'],
+  'funds rerun': ['fund-audit funds rerun 12 13'],
+  export: [
+    'fund-audit export --funds 12,13 --stages all -o audit.zip',
+    'fund-audit export --funds 12 --stages visualization,calculations --reviewed-only -o papers.zip',
+  ],
+  test: ['fund-audit test list', 'fund-audit test run --admin meridian_fund_services'],
+  'test list': ['fund-audit test list', 'fund-audit --json test list'],
+  'test run': [
+    'fund-audit test run --admin meridian_fund_services --tests 1,2',
+    'fund-audit test run --admin meridian_fund_services,keystone_admin --reporter junit --output results.xml',
+  ],
+  worker: ['fund-audit -d /srv/fund-audit worker -w 2'],
+  backup: ['fund-audit -d /srv/fund-audit backup --to /backups/fund-audit-2024-01-31.zip'],
+  restore: [
+    'fund-audit restore /backups/fund-audit-2024-01-31.zip --data-dir /srv/fund-audit-restored',
+    'fund-audit restore backup.zip --data-dir /srv/fund-audit --force',
+  ],
+  audit: ['fund-audit audit list -n 20', 'fund-audit audit verify'],
+  'audit list': ['fund-audit audit list -n 20', 'fund-audit --json audit list'],
+  'audit verify': ['fund-audit audit verify'],
+  'audit export': ['fund-audit audit export --to audit-trail.jsonl'],
+  reference: ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
+  'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
+  'reference fx import': ['fund-audit reference fx import eurofxref-hist.csv'],
+  'reference fx list': ['fund-audit reference fx list', 'fund-audit --json reference fx list'],
+  completion: [
+    'fund-audit completion bash > /etc/bash_completion.d/fund-audit',
+    'source <(fund-audit completion bash)',
+    'fund-audit completion zsh > "${fpath[1]}/_fund-audit"',
+  ],
+};
+
+/** The space-separated path of a command below the program ('' for the program itself). */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Every command of the program, the program first, depth first. */
+export function allCommands(program: Command): Command[] {
+  return [program, ...program.commands.flatMap((c) => allCommands(c))];
+}
+
+/** Adds an "Examples:" section after the help of every command listed in `EXAMPLES`. */
+export function addExamples(program: Command): void {
+  for (const cmd of allCommands(program)) {
+    const lines = EXAMPLES[commandPath(cmd)];
+    if (lines?.length) cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
+  }
+}
