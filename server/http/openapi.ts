@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the routes that exist, generated from the same route definitions the
- * server mounts (paths, methods, permission group, zod request schemas), so docs/openapi.json
- * cannot drift: a test compares the committed file with this output.
+ * server mounts (paths, methods, permission group, zod request and response schemas, multipart
+ * parts), so docs/openapi.json cannot drift: a test compares the committed file with this output,
+ * and the server answers it at GET /api/openapi.json.
  */
 import { z } from 'zod';
 import { appVersion } from '../paths.js';
@@ -9,66 +10,156 @@ import { GROUP_ROLES } from '../services/auth/permissions.js';
 import { fullPath, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 
+const ENVELOPE_REF = { $ref: '#/components/schemas/Envelope' };
+const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
+
+const errorItem = {
+  oneOf: [
+    { type: 'string' },
+    { type: 'object', properties: { id: { type: 'integer' }, type: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true },
+  ],
+};
+
 const envelope = {
   type: 'object',
   required: ['success', 'payload', 'errors'],
   properties: {
     success: { type: 'boolean' },
     payload: {},
-    errors: {
-      type: 'array',
-      items: {
-        oneOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'integer' }, type: { type: 'string' }, message: { type: 'string' } } }],
-      },
-    },
+    errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
     message: { type: 'string' },
     totalErrorsFound: { type: 'integer' },
   },
 };
 
-function schemaOf(schema: z.ZodType): unknown {
+/** The envelope of every error answer: success false, payload null, the errors and a message. */
+const errorEnvelope = {
+  type: 'object',
+  required: ['success', 'payload', 'errors'],
+  properties: {
+    success: { const: false },
+    payload: { type: 'null' },
+    errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
+    message: { type: 'string' },
+    totalErrorsFound: { type: 'integer', description: 'Validation errors only' },
+  },
+};
+
+const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: ERROR_REF } },
+});
+
+/** The error answers any route may give (server/http/envelope.ts, server/http/rate-limit.ts). */
+const errorResponses = {
+  ValidationError: errorResponse('Validation error: message, errors[] and totalErrorsFound'),
+  Unauthorized: errorResponse('No, unknown, expired or revoked token'),
+  Forbidden: errorResponse('The role of the signed-in user is not allowed this call'),
+  NotFound: errorResponse('The resource named by the call does not exist'),
+  Conflict: errorResponse('The call conflicts with the current state (e.g. a duplicate or a job already running)'),
+  TooLarge: errorResponse('The request body is larger than the upload limit'),
+  TooManyRequests: errorResponse('Rate limit reached (sign-in attempts, wrong tokens or calls per API key)', {
+    'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  }),
+  ServerError: errorResponse("Unexpected error: 'An error occurred' (details are in the server log)"),
+};
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): unknown {
   try {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
     return rest;
   } catch {
     return {};
   }
 }
 
+/** `getFundById` from `GET /fund/:id`: the method, then each path segment in camel case. */
+export function operationIdOf(def: RouteDef): string {
+  if (def.operationId) return def.operationId;
+  const words = def.path
+    .split('/')
+    .filter(Boolean)
+    .flatMap((seg) => (seg.startsWith(':') ? ['by', ...seg.slice(1).split(/[^A-Za-z0-9]+/)] : seg.split(/[^A-Za-z0-9]+/)))
+    .filter(Boolean);
+  return def.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+function requestBody(def: RouteDef): Record<string, unknown> | undefined {
+  if (def.multipart) {
+    const fields = def.multipartFields ?? { upload: { kind: 'file', required: true, description: 'The file' } };
+    const properties: Record<string, unknown> = {};
+    for (const [name, f] of Object.entries(fields)) {
+      const one = f.kind === 'file' ? { type: 'string', format: 'binary' } : { type: 'string' };
+      properties[name] = f.multiple ? { type: 'array', items: one, description: f.description } : { ...one, description: f.description };
+    }
+    const required = Object.entries(fields)
+      .filter(([, f]) => f.required)
+      .map(([name]) => name);
+    return {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', properties, ...(required.length ? { required } : {}) } } },
+    };
+  }
+  if (def.body) return { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } };
+  return undefined;
+}
+
+function success(def: RouteDef): Record<string, unknown> {
+  if (def.raw) return { description: 'The file or document itself (not in the envelope)' };
+  const schema = def.response ? { allOf: [ENVELOPE_REF, { type: 'object', properties: { payload: schemaOf(def.response, 'output') } }] } : ENVELOPE_REF;
+  return { description: 'Success: the envelope with the payload', content: { 'application/json': { schema } } };
+}
+
 function operation(def: RouteDef): Record<string, unknown> {
-  const params = [...fullPath(def).matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const params: Record<string, unknown>[] = [...fullPath(def).matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   if (def.tokenFrom === 'query') params.push({ name: 'token', in: 'query', required: true, schema: { type: 'string' } });
   const roles = def.group === 'public' ? 'anyone' : GROUP_ROLES[def.group].join(', ');
+  const ref = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
   const op: Record<string, unknown> = {
+    operationId: operationIdOf(def),
     tags: [def.tag],
     summary: def.summary,
     description: `Permission group: ${def.group} (${roles}).`,
     parameters: params,
     security: def.group === 'public' ? [] : def.tokenFrom === 'query' ? [{ downloadToken: [] }] : [{ accessToken: [] }],
     responses: {
-      '200': def.raw
-        ? { description: 'A file' }
-        : { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
-      '400': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
-      ...(def.group === 'public' ? {} : { '401': { description: 'No, unknown, expired or revoked token' }, '403': { description: 'Role not allowed' } }),
-      '500': { description: "'An error occurred'" },
+      '200': success(def),
+      '400': ref('ValidationError'),
+      ...(def.group === 'public' && def.tokenFrom !== 'query' ? {} : { '401': ref('Unauthorized') }),
+      ...(def.group === 'public' ? {} : { '403': ref('Forbidden') }),
+      '404': ref('NotFound'),
+      '409': ref('Conflict'),
+      '413': ref('TooLarge'),
+      '429': ref('TooManyRequests'),
+      '500': ref('ServerError'),
     },
   };
-  if (def.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body) } } };
-  if (def.multipart)
-    op.requestBody = {
-      required: true,
-      content: { 'multipart/form-data': { schema: { type: 'object', properties: { upload: { type: 'string', format: 'binary' } } } } },
-    };
+  const body = requestBody(def);
+  if (body) op.requestBody = body;
   return op;
 }
 
-/** Builds the document. */
+/**
+ * Builds the document for `routes` (default: every mounted route).
+ * @throws Error when two routes share an operationId or a method and path
+ */
 export function buildOpenApi(routes: RouteDef[] = allRoutes): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const ids = new Set<string>();
   for (const def of routes) {
     const path = fullPath(def).replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[def.method.toLowerCase()] = operation(def);
+    const method = def.method.toLowerCase();
+    const op = operation(def);
+    if (ids.has(op.operationId as string)) throw new Error(`Two routes have the operationId ${op.operationId}: set operationId on ${def.method} ${path}`);
+    if (paths[path]?.[method]) throw new Error(`${def.method} ${path} is defined twice`);
+    ids.add(op.operationId as string);
+    (paths[path] ??= {})[method] = op;
   }
   return {
     openapi: '3.1.0',
@@ -84,7 +175,8 @@ export function buildOpenApi(routes: RouteDef[] = allRoutes): Record<string, unk
         accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
         downloadToken: { type: 'apiKey', in: 'query', name: 'token' },
       },
-      schemas: { Envelope: envelope },
+      schemas: { Envelope: envelope, ErrorEnvelope: errorEnvelope, ErrorItem: errorItem },
+      responses: errorResponses,
     },
     paths,
   };

@@ -29,6 +29,14 @@ export interface ApiRequest<B = unknown, Q = unknown> {
   params: Record<string, string>;
 }
 
+/** One part of a multipart request: a file (`multiple` when several are accepted) or a text field. */
+export interface MultipartField {
+  kind: 'file' | 'text';
+  description: string;
+  required?: boolean;
+  multiple?: boolean;
+}
+
 export interface RouteDef<B = any, Q = any> {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the API base, e.g. `/fund/:id`. */
@@ -46,6 +54,12 @@ export interface RouteDef<B = any, Q = any> {
   tokenKinds?: TokenKind[];
   /** Multipart upload: the body is read by the handler; only the size limit is checked here. */
   multipart?: boolean;
+  /** The parts a multipart route reads, by field name (documented in the OpenAPI document). */
+  multipartFields?: Record<string, MultipartField>;
+  /** The shape of the envelope's `payload` on success (documented in the OpenAPI document). */
+  response?: ZodType;
+  /** The OpenAPI operationId; derived from the method and path when absent. */
+  operationId?: string;
   /** The handler returns a Response itself (downloads) instead of a payload. */
   raw?: boolean;
   handler: (req: ApiRequest<B, Q>) => unknown | Promise<unknown>;

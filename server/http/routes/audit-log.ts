@@ -23,6 +23,7 @@ export const auditLogRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'Checks the audit log hash chain -> {ok, entries, problems: [text naming the entry]}',
+    response: z.strictObject({ ok: z.boolean(), entries: z.number().int(), problems: z.array(z.string()) }),
     handler: ({ ctx }) => verifyAuditLog(ctx),
   }),
   defineRoute({

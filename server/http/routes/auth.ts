@@ -13,6 +13,7 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Page information for analytics {page, path}: written to the server log (debug) with the user; answers {recorded: true}',
     body: z.object({ page: z.string().min(1).max(100), path: z.string().min(1).max(2000) }),
+    response: z.strictObject({ recorded: z.literal(true) }),
     handler: ({ ctx, user, body }) => {
       ctx.log.debug({ userId: user.id, role: user.role, page: body.page, path: body.path }, 'navigate');
       return { recorded: true };
@@ -25,6 +26,7 @@ export const authRoutes = [
     group: 'public',
     tag: 'auth',
     summary: 'The support contact {supportEmail} (null when not configured): /signup shows it to users without access',
+    response: z.strictObject({ supportEmail: z.string().nullable() }),
     handler: ({ ctx }) => ({ supportEmail: ctx.config.supportEmail ?? null }),
   }),
   defineRoute({
@@ -35,6 +37,7 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Exchange a one-time sign-in link token for a session token',
     body: z.object({ token: z.string().min(1, 'is required') }),
+    response: z.strictObject({ token: z.string(), expiresAt: z.string() }),
     handler: ({ ctx, body }) => redeemSigninToken(ctx, body.token),
   }),
   defineRoute({
@@ -53,6 +56,7 @@ export const authRoutes = [
     group: 'session',
     tag: 'auth',
     summary: 'Revoke the session token; endSessionUrl: where the browser ends a single sign-on session at the identity provider',
+    response: z.strictObject({ loggedOut: z.literal(true), endSessionUrl: z.string().nullable() }),
     handler: async ({ ctx, event, token }) => {
       const { idToken } = token ? logout(ctx, token) : { idToken: null };
       return { loggedOut: true, endSessionUrl: await ssoLogoutUrl(ctx, idToken, new URL(event.req.url).origin) };
@@ -82,6 +86,7 @@ export const authRoutes = [
     group: 'session',
     tag: 'auth',
     summary: 'A short-lived (60 s) token to open or reopen the live socket',
+    response: z.strictObject({ token: z.string() }),
     handler: ({ ctx, user }) => ({ token: issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user) }).token }),
   }),
 ];

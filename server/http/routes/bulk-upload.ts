@@ -23,6 +23,7 @@ export const bulkUploadRoutes = [
     group: 'delivery',
     tag: 'bulk-upload',
     multipart: true,
+    multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     handler: async ({ ctx, event }) => {
       const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
@@ -44,6 +45,7 @@ export const bulkUploadRoutes = [
     group: 'auditor',
     tag: 'bulk-upload',
     multipart: true,
+    multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
     handler: async ({ ctx, user, event }) => {
       const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');

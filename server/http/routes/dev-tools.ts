@@ -45,6 +45,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'Background services and whether each is on: {pipeline, sweeper}',
+    response: z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']) }),
     handler: ({ ctx }) => getServices(ctx),
   }),
   defineRoute({

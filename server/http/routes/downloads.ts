@@ -1,4 +1,5 @@
 /** Short-lived download tokens (spec: export token, expires after 50,000 ms). */
+import { z } from 'zod';
 import { issueToken } from '../../services/auth/tokens.js';
 import { defineRoute } from '../route.js';
 
@@ -9,6 +10,7 @@ export const downloadRoutes = [
     group: 'shared',
     tag: 'downloads',
     summary: 'A download token for ?token= on download links (expires after downloadTokenTtlMs, default 50,000 ms)',
+    response: z.strictObject({ token: z.string(), expiresAt: z.iso.datetime() }),
     handler: ({ ctx, user }) => issueToken(ctx, user.id, 'download', ctx.config.downloadTokenTtlMs, 'download'),
   }),
 ];

@@ -64,6 +64,7 @@ export const exportRoutes = [
     tag: 'exports',
     summary: `Delete exports older than {days?: number (min ${EXPORT_RETENTION_DAYS}, default ${EXPORT_RETENTION_DAYS})} and their zips (auditors: their own) -> {deleted}`,
     body: z.object({ days: z.coerce.number().int().min(EXPORT_RETENTION_DAYS).optional() }),
+    response: z.strictObject({ deleted: z.number().int() }),
     handler: ({ ctx, user, body }) => ({ deleted: deleteOldExports(ctx, user, { olderThanDays: body.days }) }),
   }),
 ];

@@ -50,6 +50,14 @@ export const fundsRoutes = [
     group: 'delivery',
     tag: 'funds',
     summary: "The fixed saved filters (ids 1-3) and the user's own: [{id, title, filter: [{field, type, value}], fixed}]",
+    response: z.array(
+      z.strictObject({
+        id: z.number().int(),
+        title: z.string(),
+        filter: z.array(z.object({ field: z.string(), type: z.string(), value: z.unknown() })),
+        fixed: z.boolean(),
+      }),
+    ),
     handler: ({ ctx, user }) => listFilters(ctx, user),
   }),
   defineRoute({

@@ -12,6 +12,10 @@ export const importRoutes = [
     group: 'delivery',
     tag: 'imports',
     multipart: true,
+    multipartFields: {
+      administrator: { kind: 'text', required: true, description: 'TPA code' },
+      upload: { kind: 'file', required: true, multiple: true, description: "One or more TPA files (also accepted as 'files')" },
+    },
     summary:
       "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
     handler: async ({ ctx, user, event }) => {

@@ -15,6 +15,7 @@ import { fundRoutes } from './fund.js';
 import { fundsRoutes } from './funds.js';
 import { importRoutes } from './imports.js';
 import { mappingRoutes } from './mappings.js';
+import { openApiRoutes } from './openapi-doc.js';
 import { pbiInputRoutes } from './pbi-inputs.js';
 import { processRoutes } from './processes.js';
 import { referenceFxRoutes } from './reference-fx.js';
@@ -25,6 +26,7 @@ import { testRunnerRoutes } from './test-runner.js';
 
 export const allRoutes: RouteDef[] = [
   ...systemRoutes,
+  ...openApiRoutes,
   ...authRoutes,
   ...ssoRoutes,
   ...devToolsRoutes,

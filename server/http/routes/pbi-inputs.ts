@@ -19,6 +19,7 @@ export const pbiInputRoutes = [
     group: 'delivery',
     tag: 'pbi-inputs',
     summary: 'The input types and the csv columns each needs -> [{code, name, description, columns}]',
+    response: z.array(z.strictObject({ code: z.string(), name: z.string(), description: z.string(), columns: z.array(z.string()) })),
     handler: ({ ctx }) => listPbiInputTypes(ctx),
   }),
   defineRoute({
@@ -36,6 +37,10 @@ export const pbiInputRoutes = [
     group: 'delivery',
     tag: 'pbi-inputs',
     multipart: true,
+    multipartFields: {
+      pbiInputsTypes: { kind: 'text', required: true, description: 'PowerBI input type code' },
+      upload: { kind: 'file', required: true, description: "The .csv (also accepted as 'file')" },
+    },
     summary: `Save a PowerBI input csv (multipart: 'pbiInputsTypes' = input type code, one .csv in 'upload'): checked against the type's columns, stored, given a file token -> ${ROW} + {token (shown once), url}`,
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx);

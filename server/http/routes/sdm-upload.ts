@@ -42,6 +42,14 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
+    multipartFields: {
+      mappings: {
+        kind: 'file',
+        required: true,
+        multiple: true,
+        description: "Mapping .csv files named <mapping type>.csv (also accepted as 'files' or 'upload')",
+      },
+    },
     summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
     handler: async ({ ctx, event }) => {
       const files = await mappingFiles(await readForm(event, ctx));
@@ -55,6 +63,12 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
+    multipartFields: {
+      code: { kind: 'text', required: true, description: 'TPA code (created when new)' },
+      name: { kind: 'text', description: 'TPA name' },
+      touchedMappings: { kind: 'text', description: 'JSON array of the mapping types changed by the user' },
+      mappings: { kind: 'file', multiple: true, description: "Master mapping .csv files (also accepted as 'files' or 'upload')" },
+    },
     summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx);
@@ -80,6 +94,10 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
+    multipartFields: {
+      sdmUploadId: { kind: 'text', required: true, description: 'Id of the upload (integer)' },
+      upload: { kind: 'file', required: true, description: 'fund_request.csv or <sdm type>.csv' },
+    },
     summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)',
     handler: async ({ ctx, event }) => {
       const form = await readForm(event, ctx);

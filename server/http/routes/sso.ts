@@ -5,6 +5,7 @@
  * redirects, not the JSON envelope. The flow's state is bound to the browser by an HttpOnly cookie.
  */
 import type { H3Event } from 'h3';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { finishSsoSignIn, ssoEnabled, ssoRedirectUri, startSsoSignIn } from '../../services/auth/oidc.js';
 import { defineRoute } from '../route.js';
@@ -40,6 +41,7 @@ export const ssoRoutes = [
     group: 'public',
     tag: 'auth',
     summary: 'How this server signs users in: oidc true when /authenticate goes to an OpenID Connect identity provider',
+    response: z.strictObject({ oidc: z.boolean(), redirectUri: z.string().nullable() }),
     handler: ({ ctx, event }) => ({
       oidc: ssoEnabled(ctx.config),
       redirectUri: ssoEnabled(ctx.config) ? ssoRedirectUri(ctx.config, new URL(event.req.url).origin) : null,

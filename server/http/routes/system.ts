@@ -2,7 +2,16 @@
 import { health } from '../../services/health/health.js';
 import { readyResponse } from '../health.js';
 import { getNrd } from '../../services/reference-data/reference-data.js';
+import { z } from 'zod';
 import { defineRoute, SerializedPayload } from '../route.js';
+
+const readiness = {
+  ready: z.boolean(),
+  checks: z.strictObject({
+    migrations: z.strictObject({ ok: z.boolean(), schemaVersion: z.number().int(), expected: z.number().int() }),
+    workers: z.strictObject({ ok: z.boolean(), expected: z.number().int(), running: z.number().int(), otherProcesses: z.number().int() }),
+  }),
+};
 
 export const systemRoutes = [
   defineRoute({
@@ -12,6 +21,7 @@ export const systemRoutes = [
     group: 'public',
     tag: 'system',
     summary: 'Liveness and readiness (migrations done, job workers up), application and database schema versions; also HEAD',
+    response: z.strictObject({ status: z.literal('ok'), live: z.literal(true), version: z.string(), schemaVersion: z.number().int(), ...readiness }),
     handler: ({ ctx }) => health(ctx),
   }),
   defineRoute({
@@ -21,6 +31,7 @@ export const systemRoutes = [
     group: 'public',
     tag: 'system',
     summary: 'Liveness: 200 while the process answers; also HEAD',
+    response: z.strictObject({ live: z.literal(true) }),
     handler: () => ({ live: true }),
   }),
   defineRoute({
