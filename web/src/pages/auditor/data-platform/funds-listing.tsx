@@ -15,7 +15,7 @@ import { useSnapshot } from 'valtio';
 import { fetchAuditorFunds, runAuditorAction, type AuditorAction, type AuditorSort } from '../../../api/auditor';
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
-import { CELL_MEMO_PROPS, useRevisedRows, virtualRows } from '../../../components/grid/fast-rows';
+import { CELL_MEMO_PROPS, useRevisedRows, useRowCountSettled, virtualRows } from '../../../components/grid/fast-rows';
 import { applyColumnOrder, readColumnOrder, saveColumnOrder } from '../../../state/auditor-prefs';
 import { dataPlatform, showTab } from '../../../state/data-platform';
 import { notify } from '../../../state/notifications';
@@ -88,6 +88,7 @@ export function FundsListing() {
 
   const starred = useMemo(() => rows.map((r) => ({ ...r, isStatusUnChanged: r.isStatusUnChanged || unchanged.includes(r.id) })), [rows, unchanged]);
   const shown = useRevisedRows(starred);
+  useRowCountSettled(shown.length);
   const selection = useMemo(() => shown.filter((r) => selectedIds.includes(r.id)), [shown, selectedIds]);
   const statuses = selection.map((r) => r.uploadStatus);
   const columns = order.map((k) => LISTING_COLUMNS.find((c) => c.key === k)!).filter(Boolean);

@@ -1,6 +1,6 @@
 /**
- * The fund listing grid: server-side paging (page sizes 50/100/200), multi-select (checkboxes,
- * click, or arrow keys and Space/Enter on a focused row), custom sort headers, per-column filter
+ * The fund listing grid: server-side paging (page sizes 50/100/200), multi-select (a click on a
+ * row or its checkbox, or Tab to a row's checkbox and Space), custom sort headers, per-column filter
  * overlay, reorderable columns, a row context menu (View details, Download all) and double-click
  * to open a fund. Rows render only while in view, and a selection renders again only the rows it
  * changes (components/grid/fast-rows.ts).
@@ -15,7 +15,7 @@ import { ColumnFilter, type FilterOption } from '../../../components/grid/column
 import { GridHeader } from '../../../components/grid/grid-header';
 import { GridEmpty } from '../../../components/grid/grid-message';
 import { ariaSort } from '../../../components/grid/sort-cycle';
-import { CELL_MEMO_PROPS, useRevisedRows, virtualRows } from '../../../components/grid/fast-rows';
+import { CELL_MEMO_PROPS, useRevisedRows, useRowCountSettled, virtualRows } from '../../../components/grid/fast-rows';
 import { LISTING_PAGE_SIZES } from '../../../state/listing-prefs';
 import type { CellContext, ListingColumn } from './columns';
 
@@ -58,6 +58,7 @@ export function FundGrid(props: FundGridProps) {
   openRef.current = props.onOpen;
   const ctx: CellContext = useMemo(() => ({ starred: props.starred, openFund: (id: number) => openRef.current(id) }), [props.starred]);
   const rows = useRevisedRows(props.rows, props.starred);
+  useRowCountSettled(rows.length);
   // remount when the set of shown columns changes (the grid's own reorder state would misplace them)
   const tableKey = useMemo(
     () =>
