@@ -4,16 +4,23 @@
  */
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
+import { registerAudit } from './commands/audit.js';
+import { registerBackup } from './commands/backup.js';
 import { registerBulkUpload } from './commands/bulk-upload.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerExport } from './commands/export.js';
 import { registerFunds } from './commands/funds.js';
 import { registerImport } from './commands/import.js';
+import { registerInit } from './commands/init.js';
 import { registerMappings } from './commands/mappings.js';
 import { registerOpenApi } from './commands/openapi.js';
+import { registerReference } from './commands/reference.js';
+import { registerRestore } from './commands/restore.js';
 import { registerServe } from './commands/serve.js';
 import { registerTest } from './commands/test.js';
 import { registerUsers } from './commands/users.js';
 import { registerWorker } from './commands/worker.js';
+import { addExamples } from './examples.js';
 import { EXIT, exitCodeOf, printError } from './output.js';
 
 /** Builds the program (exported for tests). */
@@ -22,12 +29,13 @@ export function buildProgram(): Command {
     .description('Fund Audit: fund audit requests, TPA data pipeline and work papers')
     .version(appVersion())
     .option('-d, --data-dir <dir>', 'data directory (default FUND_AUDIT_DATA_DIR or ./.data)')
-    .option('--server <url>', 'work on a running server instead of the local data directory')
+    .option('--server <url>', 'work on a running server instead of the local data directory (or FUND_AUDIT_SERVER)')
     .option('--token <key>', 'API key or session token for --server (or FUND_AUDIT_TOKEN)')
     .option('--json', 'machine-readable output')
     .showHelpAfterError()
     .exitOverride();
   registerServe(program);
+  registerInit(program);
   registerUsers(program);
   registerOpenApi(program);
   registerBulkUpload(program);
@@ -37,6 +45,12 @@ export function buildProgram(): Command {
   registerExport(program);
   registerTest(program);
   registerWorker(program);
+  registerBackup(program);
+  registerRestore(program);
+  registerAudit(program);
+  registerReference(program);
+  registerCompletion(program);
+  addExamples(program);
   return program;
 }
 

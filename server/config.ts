@@ -8,9 +8,24 @@ import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies } from './lib/proxies.js';
 
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const ROLE_NAMES = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'] as const;
+/** A JSON object (or its text) mapping identity provider groups to roles. */
+const oidcRoleMap = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .transform((v, c) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      c.addIssue({ code: 'custom', message: 'must be a JSON object such as {"fund-audit-admins":"Admin"}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string(), z.enum(ROLE_NAMES, { error: `roles are ${ROLE_NAMES.join(', ')}` })));
 
 /** The schema of every setting, with its default. Keys are camelCase; env names are FUND_AUDIT_<UPPER_SNAKE>. */
 export const configSchema = z
@@ -22,6 +37,8 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     adminEmail: z.string().email().default('admin@fund-audit.local'),
     seedDemoData: bool.default(true),
+    /** With the demo data of a first start `serve` also imports demo deliveries, which its job threads run through the pipeline. */
+    demoDeliveries: bool.default(true),
     sessionTtlHours: int(1, 24 * 365).default(12),
     signinLinkTtlHours: int(1, 24 * 30).default(24),
     downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
@@ -34,6 +51,8 @@ export const configSchema = z
     workers: int(0, 64).default(() => Math.max(1, availableParallelism() - 1)),
     /** How long a claimed job stays its worker's without a renewal; a dead worker's job is taken over after it. */
     jobLeaseSeconds: int(2, 3600).default(60),
+    /** Price testing: an independent FX rate dated more than this many days before the period end is a 'stale rate' warning. */
+    fxMaxAgeDays: int(0, 3650).default(5),
     devToolsEnabled: bool.default(false),
     devToolsLocal: bool.default(false),
     mappings: bool.default(true),
@@ -52,13 +71,66 @@ export const configSchema = z
     branchUpdateEnabled: bool.default(false),
     impersonateEnabled: bool.default(false),
     isDbPushEnabled: bool.default(false),
+    /** Support contact: its e-mail on /signup and behind the frame's 'Support' link (unset: no address is shown). */
+    supportEmail: z.string().email().optional(),
+    /** Address of the external WAM Sampling Wizard (WAM Tools tab); unset: the tab says it is not configured. */
+    samplingWizardUrl: z.string().url().optional(),
+    /** Also write JSON lines to `<dataDir>/logs/fund-audit.log`, rotated by size (`logFileMaxSize`) keeping `logFileKeep` old files. */
+    logFile: bool.default(true),
+    logFileMaxSize: z
+      .string()
+      .regex(/^\d+[KMG]$/, 'a size like 10M (K, M or G)')
+      .default('10M'),
+    logFileKeep: int(1, 1000).default(10),
+    /** Proxies whose X-Forwarded-For is believed: comma-separated addresses or CIDR ranges (e.g. `127.0.0.1,10.0.0.0/8`). */
+    trustedProxies: z
+      .string()
+      .default('')
+      .superRefine((value, check) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (err) {
+          check.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      }),
+    /** Key that `GET /metrics` requires (`Authorization: Bearer <key>`); metrics are off unless this or `metricsPort` is set. */
+    metricsKey: z.string().min(16, 'at least 16 characters').optional(),
+    /** Serve `/metrics` on its own address (`metricsHost:metricsPort`) instead of the main port. */
+    metricsPort: int(1, 65535).optional(),
+    metricsHost: z.string().min(1).default('127.0.0.1'),
+    /** TLS certificate and private key files (PEM) for HTTPS on the main port; both or neither. */
+    tlsCert: z.string().min(1).optional(),
+    tlsKey: z.string().min(1).optional(),
+    /** Cron expression of scheduled backups (5 or 6 fields, e.g. `0 3 * * *`); none when unset. */
+    backupSchedule: z.string().min(1).optional(),
+    /** How many scheduled backups to keep (older ones are deleted). */
+    backupKeep: int(1, 10_000).default(7),
+    /** Folder of scheduled backups (default `<dataDir>/backups/scheduled`). */
+    backupDir: z.string().min(1).optional(),
     privacyStatementVersion: z.string().min(1).default('1.0'),
+    /** OpenID Connect single sign-on (docs/configuration.md "Single sign-on"): on when the issuer is set. */
+    oidcIssuer: z.string().url().optional(),
+    oidcClientId: z.string().min(1).optional(),
+    oidcClientSecret: z.string().min(1).optional(),
+    oidcScopes: z.string().min(1).default('openid email profile'),
+    oidcRolesClaim: z.string().min(1).default('groups'),
+    /** Identity provider group -> role, as a JSON object (a string in the environment). */
+    oidcRoleMap: oidcRoleMap.default({}),
+    /** Requests a client may make per minute to start or finish a sign-in (links, single sign-on). */
+    rateLimitSignInPerMinute: int(1, 100_000).default(30),
+    /** Wrong tokens a client may send per minute before it is refused for a minute. */
+    rateLimitBadTokensPerMinute: int(1, 100_000).default(20),
+    /** Calls one API key may make per minute. */
+    rateLimitApiKeyPerMinute: int(1, 1_000_000).default(3000),
     dbName: z
       .string()
       .regex(/^[\w.-]+$/)
       .default('fund-audit.sqlite'),
   })
-  .strict();
+  .strict()
+  .superRefine((c, check) => {
+    if (c.oidcIssuer && !c.oidcClientId) check.addIssue({ code: 'custom', path: ['oidcClientId'], message: 'is required when oidcIssuer is set' });
+  });
 
 export type AppConfig = z.infer<typeof configSchema> & { dataDir: string };
 

@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 import { AuditorFrame, DeliveryFrame } from './components/frames';
 import { PageLoading } from './components/page-loading';
 import { decideAccess, frameForRole, PAGE_TITLES, type Frame, type PageKey } from './route-table';
+import { trackNavigation } from './api/endpoints';
 import { rememberRoute, setPageTitle } from './state/navigation';
 import { isSessionReady, session } from './state/session';
 
@@ -77,6 +78,10 @@ function ProtectedArea() {
   useLayoutEffect(() => {
     if (pageKey) setPageTitle(PAGE_TITLES[pageKey]);
   }, [pageKey]);
+  // page information for analytics (spec section 7, POST /data-layer/navigate)
+  useEffect(() => {
+    if (pageKey) void trackNavigation(pageKey, location);
+  }, [pageKey, location]);
 
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
   const Page = PAGES[decision.page];
