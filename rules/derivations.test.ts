@@ -22,7 +22,8 @@ describe('display derivations', () => {
     [{ total: 2, reviewedCount: 2, notRequiredCount: 0 }, 0, 'Available'],
     [{ total: 2, reviewedCount: 1, notRequiredCount: 1 }, 1, 'Available Rerun'],
     [{ total: 2, reviewedCount: 1, notRequiredCount: 0 }, 0, 'Partially available'],
-    [{ total: 2, reviewedCount: 0, notRequiredCount: 0 }, 0, 'Not available'],
+    [{ total: 2, reviewedCount: 0, notRequiredCount: 0, notReviewedCount: 2 }, 0, 'Partially available'],
+    [{ total: 1, reviewedCount: 0, notRequiredCount: 1, notReviewedCount: 0 }, 0, 'Not available'],
     [{ total: 0, reviewedCount: 0, notRequiredCount: 0 }, 0, 'Not available'],
   ])('work papers %j with rerun count %i are %s', (c, rerun, label) => expect(workPaperStatusLabel(c, rerun)).toBe(label));
 

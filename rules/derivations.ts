@@ -33,14 +33,19 @@ export function dataStatusLabel(c: { assignedCount: number; total: number; notRe
   return opts.late ? 'Late' : 'Not received';
 }
 
-/** Work paper status: every required one reviewed is 'Available' ('Available Rerun' after a rerun); some is 'Partially available'; else 'Not available'. */
+/**
+ * Work paper status (spec: "completed gives 'Available' (or 'Available Rerun' when rerun_count is
+ * above 0); in-progress gives 'Partially available'; otherwise 'Not available'"): every required
+ * one reviewed is completed; some reviewed, or one made but not yet reviewed (not released), is
+ * in progress; none made is 'Not available'.
+ */
 export function workPaperStatusLabel(
   c: { total: number; reviewedCount: number; notRequiredCount: number; notReviewedCount?: number },
   rerunCount: number,
 ): string {
   const required = c.total - c.notRequiredCount;
   if (required > 0 && c.reviewedCount >= required) return rerunCount > 0 ? 'Available Rerun' : 'Available';
-  if (c.reviewedCount > 0) return 'Partially available';
+  if (c.reviewedCount > 0 || (c.notReviewedCount ?? 0) > 0) return 'Partially available';
   return 'Not available';
 }
 

@@ -78,7 +78,7 @@ describe('derived display fields', () => {
     expect(workPaperStatusLabel({ total: 2, reviewedCount: 1, notReviewedCount: 0, notRequiredCount: 1 }, 0)).toBe('Available');
     expect(workPaperStatusLabel({ total: 2, reviewedCount: 2, notReviewedCount: 0, notRequiredCount: 0 }, 2)).toBe('Available Rerun');
     expect(workPaperStatusLabel({ total: 2, reviewedCount: 1, notReviewedCount: 1, notRequiredCount: 0 }, 0)).toBe('Partially available');
-    expect(workPaperStatusLabel({ total: 2, reviewedCount: 0, notReviewedCount: 2, notRequiredCount: 0 }, 0)).toBe('Not available');
+    expect(workPaperStatusLabel({ total: 2, reviewedCount: 0, notReviewedCount: 2, notRequiredCount: 0 }, 0)).toBe('Partially available');
     expect(workPaperStatusLabel(noWp, 0)).toBe('Not available');
     expect(parentDisplay({ childrenCount: 2, isParent: false, parentId: null })).toBe('Parent');
     expect(parentDisplay({ childrenCount: 0, isParent: true, parentId: null })).toBe('Parent (empty)');

@@ -286,16 +286,6 @@ export interface DerivedFields {
   calculationStatus: string | null;
 }
 
-/**
- * The work-paper label of a fund (spec: completed -> Available, in progress -> Partially
- * available, else Not available): a work paper made but not yet reviewed (not released) is in
- * progress, so it reads 'Partially available', never 'Not available'.
- */
-export function workPaperLabel(c: WorkPaperStatusCounts, rerunCount: number): string {
-  const label = workPaperStatusLabel(c, rerunCount);
-  return label === 'Not available' && c.notReviewedCount > 0 ? 'Partially available' : label;
-}
-
 /** Derives the display fields of a fund (row fields: status, dueDate, jobType, rerunCount, isParent, parentId). */
 export function deriveFields(
   fund: { status: string | null; dueDate: string | null; jobType: string | null; rerunCount: number; isParent: boolean; parentId: number | null },
@@ -312,7 +302,7 @@ export function deriveFields(
     isLate: late,
     hasErrors: facts.processError || counts.errorCount > 0,
     dataStatusUIField: dataStatusLabel(counts, { oversized: facts.oversized, late }),
-    workPaperStatusUIField: workPaperLabel(facts.workPapers, fund.rerunCount),
+    workPaperStatusUIField: workPaperStatusLabel(facts.workPapers, fund.rerunCount),
     isParentUIField: parentDisplay({ childrenCount: facts.children.length, isParent: fund.isParent, parentId: fund.parentId }),
     processStatus: processStatusLabel(facts.runningProcesses.length > 0, facts.processReady),
     calculationStatus: facts.oversized ? 'tooLarge' : facts.calculationStatus,
