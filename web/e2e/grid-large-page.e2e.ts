@@ -104,7 +104,11 @@ describe('fund grids with a page of 200 rows', () => {
     const focusedRow = () => page.evaluate(() => document.activeElement?.closest('tbody tr')?.textContent ?? '');
     /** Presses `key` until the focus is in the row of `code` (at most `limit` times); whether it got there. */
     const tabTo = async (code: string, key: string, limit: number) => {
-      for (let i = 0; i < limit && !(await focusedRow()).includes(code); i++) await page.keyboard.press(key);
+      for (let i = 0; i < limit && !(await focusedRow()).includes(code); i++) {
+        await page.keyboard.press(key);
+        // as a person does: the next key once the page has painted the rows the focus scrolled into view
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      }
       return (await focusedRow()).includes(code);
     };
     await dash.rowCheckbox(rows[0].fundCode).focus();

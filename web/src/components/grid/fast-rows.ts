@@ -59,7 +59,7 @@ export function useRevisedRows<R extends object>(rows: readonly R[], ...deps: un
 export function virtualRows(rowHeight: number): VirtualScrollerProps {
   let options = optionsByHeight.get(rowHeight);
   if (!options) {
-    options = { itemSize: rowHeight, numToleratedItems: 3 };
+    options = { itemSize: rowHeight, numToleratedItems: 10 };
     optionsByHeight.set(rowHeight, options);
   }
   return options;
