@@ -36,6 +36,15 @@ export const EXAMPLES: Record<string, string[]> = {
   'mappings download': ['fund-audit mappings download 3 -o account_mapping.csv', 'fund-audit mappings download 3 --at-version 1'],
   'mappings history': ['fund-audit mappings history 3', 'fund-audit --json mappings history 3'],
   'mappings diff': ['fund-audit mappings diff 3 1 2'],
+  tpa: ['fund-audit tpa create meridian_fund_services --name "Meridian Fund Services"', 'fund-audit tpa upload-mappings meridian_fund_services ./mappings'],
+  'tpa create': [
+    'fund-audit tpa create meridian_fund_services --name "Meridian Fund Services" --region AMER',
+    'fund-audit tpa create meridian_fund_services --name "Meridian Fund Services" --mappings ./mappings --reason onboarding',
+  ],
+  'tpa upload-mappings': [
+    'fund-audit tpa upload-mappings meridian_fund_services ./mappings --reason "new cash accounts"',
+    `${REMOTE} fund-audit tpa upload-mappings meridian_fund_services ./mappings`,
+  ],
   funds: ['fund-audit funds list --status Pending', 'fund-audit funds approve 12 13'],
   'funds list': [
     'fund-audit funds list --status Pending Paused --limit 20',

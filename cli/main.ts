@@ -18,6 +18,7 @@ import { registerReference } from './commands/reference.js';
 import { registerRestore } from './commands/restore.js';
 import { registerServe } from './commands/serve.js';
 import { registerTest } from './commands/test.js';
+import { registerTpa } from './commands/tpa.js';
 import { registerUsers } from './commands/users.js';
 import { registerWorker } from './commands/worker.js';
 import { addExamples } from './examples.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerBulkUpload(program);
   registerImport(program);
   registerMappings(program);
+  registerTpa(program);
   registerFunds(program);
   registerExport(program);
   registerTest(program);

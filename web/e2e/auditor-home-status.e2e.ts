@@ -60,8 +60,14 @@ describe('auditor home, wiki and status reporting', () => {
     await sections.first().waitFor();
     expect(await sections.locator('h2').allInnerTexts()).toEqual(['Getting started', 'Data delivery', 'Data sandbox', 'Sample outputs']);
     expect(await aud.main.getByRole('link', { name: 'Delivery team' }).getAttribute('href')).toBe('mailto:delivery@fund-audit.local');
-    const external = aud.main.getByRole('link', { name: /Standard data model/ });
-    expect(await external.getAttribute('target')).toBe('_blank');
+    // the standard data model link downloads the onboarding guide served by the product
+    const download = page.waitForEvent('download');
+    await aud.main.getByRole('link', { name: /Standard data model/ }).click();
+    const guide = await download;
+    expect(guide.suggestedFilename()).toBe('onboarding.md');
+    const guideText = readFileSync((await guide.path()) as string, 'utf8');
+    expect(guideText).toMatch(/^# Onboarding a TPA/);
+    expect(guideText).toContain('| `market_value_base` | number | yes |');
     await aud.main.getByRole('link', { name: /Bulk upload template/ }).waitFor();
     await page.screenshot({ path: screenshotPath('auditor-wiki.png'), fullPage: true });
     // an in-app link stays in the application

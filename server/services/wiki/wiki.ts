@@ -23,6 +23,11 @@ export const wikiSchema = z.object({
 });
 export type WikiData = z.infer<typeof wikiSchema>;
 
+/** Where the product serves docs/onboarding.md (a download-token link, see routes/tpa.ts). */
+export const ONBOARDING_DOC_URL = '/api/v2.0/docs/onboarding.md';
+/** The link the 'Standard data model' item had before the onboarding guide existed. */
+const FORMER_SDM_URL = 'https://www.sec.gov/files/formn-port.pdf';
+
 /** The default wiki: where the product's own documentation and formats are described. */
 export const DEFAULT_WIKI: WikiData = {
   sections: [
@@ -36,8 +41,8 @@ export const DEFAULT_WIKI: WikiData = {
         {
           type: 'link',
           title: 'Standard data model',
-          url: 'https://www.sec.gov/files/formn-port.pdf',
-          description: 'Form N-PORT, the public filing the demo data comes from',
+          url: ONBOARDING_DOC_URL,
+          description: 'Onboarding a TPA: SDM types and columns, file layouts, date and number formats, mapping targets, a worked example',
         },
         { type: 'mail', title: 'Delivery team', email: 'delivery@fund-audit.local', description: 'Questions about TPA files and mappings' },
       ],
@@ -76,5 +81,16 @@ export function wikiData(ctx: AppContext): WikiData {
       'wiki.json in the data directory is not valid',
       parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
     );
-  return parsed.data;
+  return pointSdmLinkAtGuide(parsed.data);
+}
+
+/** A wiki written before the onboarding guide existed still links 'Standard data model' to the SEC form: point it at the guide. */
+function pointSdmLinkAtGuide(wiki: WikiData): WikiData {
+  for (const section of wiki.sections)
+    for (const item of section.items)
+      if (item.url === FORMER_SDM_URL && item.title === 'Standard data model') {
+        item.url = ONBOARDING_DOC_URL;
+        item.description = 'Onboarding a TPA: SDM types and columns, file layouts, date and number formats, mapping targets, a worked example';
+      }
+  return wiki;
 }
