@@ -31,6 +31,8 @@ describe('delivery fund details: leaving and recipients', () => {
     await fd.button('Edit').click();
     await fd.tab('Comments');
     await page.getByLabel('Audit comments', { exact: true }).fill(text);
+    // the page has taken the change in (Save offered) before anything else is done, as for a person
+    await expect.poll(() => fd.button('Save').isEnabled()).toBe(true);
   };
 
   beforeAll(async () => {
