@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fxDir } from '../jobs/stages/calculations.js';
+import { importFiles, mappings, mappingVersions, mappingVersionUses, processes } from '../db/schema/index.js';
 import { appRoot } from '../paths.js';
+import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { buildOpenApi } from './openapi.js';
 import { fullPath, type RouteDef } from './route.js';
@@ -42,11 +45,90 @@ let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
 let token: string;
 beforeAll(async () => {
-  ctx = await createTestContext({ seedDemoData: false, pbiInputs: true, devToolsEnabled: true });
+  ctx = await createTestContext({ seedDemoData: false, pbiInputs: true, devToolsEnabled: true, branchUpdateEnabled: true });
   api = apiClient(ctx);
   token = sessionToken(ctx, ctx.boot.admin.id);
 });
 afterAll(() => ctx.dispose());
+
+/**
+ * Funds (one with files, a child, processes and an import; three to move through the status
+ * actions), a custom mapping with two versions that fed the first fund, so the answers hold data.
+ */
+function seedPayloadData(ctx: TestContext) {
+  const administratorId = insertAdministrator(ctx, 'openapi-tpa');
+  const fund = insertFund(ctx, { administratorId, alternateCodes: ['ALT-1'] });
+  insertFund(ctx, { parentId: fund.id });
+  const [moved, declined, removed] = [insertFund(ctx), insertFund(ctx), insertFund(ctx)];
+  const process = ctx.db
+    .insert(processes)
+    .values({ fundRequestId: fund.id, stage: 'calculations', payload: { reason: 'test' } })
+    .returning()
+    .get();
+  const queued = ctx.db.insert(processes).values({ fundRequestId: fund.id, stage: 'visualization' }).returning().get();
+  for (const fileType of ['NAV', 'NAV']) insertFundFile(ctx, fund.id, { fileType });
+  insertFundFile(ctx, fund.id, {
+    kind: 'standardization',
+    fileType: 'NAV',
+    validation: { QA_Mapping: [{ column: 'ccy', file: 'NAV.csv', error: 'unmapped' }] },
+  });
+  insertFundFile(ctx, fund.id, {
+    kind: 'calculation',
+    fileType: 'calculations',
+    validation: {
+      QA_Rec: [
+        { name: 'Total NAV', diff: 12.5, status: 'fail' },
+        { error: 'Missing price', status: 'warning' },
+      ],
+    },
+  });
+  insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'WP_NAV', fileName: 'nav.xlsx' });
+  const v1 = [
+    { source_code: 'EQ', target_code: 'Equity' },
+    { source_code: 'BD', target_code: 'Bond' },
+  ];
+  const v2 = [
+    { source_code: 'EQ', target_code: 'Equities' },
+    { source_code: 'CA', target_code: 'Cash' },
+  ];
+  const mapping = ctx.db
+    .insert(mappings)
+    .values({
+      administratorId,
+      type: 'instrument_mapping',
+      kind: 'custom',
+      description: 'openapi custom',
+      userId: ctx.boot.admin.id,
+      rows: v2,
+      sha256: 'cd'.repeat(32),
+      version: 2,
+    })
+    .returning()
+    .get();
+  for (const [i, rows] of [v1, v2].entries()) {
+    const version = ctx.db
+      .insert(mappingVersions)
+      .values({
+        mappingId: mapping.id,
+        version: i + 1,
+        sha256: String(i).repeat(64),
+        rows,
+        userId: ctx.boot.admin.id,
+        reason: 'upload',
+        fileName: 'asset.csv',
+      })
+      .returning()
+      .get();
+    ctx.db.insert(mappingVersionUses).values({ mappingVersionId: version.id, fundRequestId: fund.id }).run();
+  }
+  ctx.db
+    .insert(importFiles)
+    .values({ administratorId, fileName: 'nav.csv', sha256: 'ab'.repeat(32), size: 10 })
+    .run();
+  mkdirSync(fxDir(ctx), { recursive: true });
+  writeFileSync(join(fxDir(ctx), 'cross.csv'), 'currency,rate_date,units_per_usd,source\nEUR,2024-12-31,0.96,test\nGBP,2024-12-31,0.79,test\n');
+  return { fund, moved, declined, removed, process, queued, mapping };
+}
 
 describe('OpenAPI document', () => {
   it('docs/openapi.json matches the mounted routes (regenerate with `fund-audit openapi > docs/openapi.json`)', () => {
@@ -125,6 +207,79 @@ describe('OpenAPI document', () => {
     const health = opOf(allRoutes.find((r) => r.path === '/health')!).responses['200'].content!['application/json'].schema;
     expect(health.allOf[1].properties.payload.properties.checks).toBeDefined();
 
+    const { fund, moved, declined, removed, process, queued, mapping } = seedPayloadData(ctx);
+    const installed = allRoutes.find((r) => r.path === '/dev-tools/configurations/current')!;
+    const branch = (await api.get(fullPath(installed), token)).body.payload.branch as string;
+    const newFund = {
+      administrator: 'openapi-tpa',
+      fund_code: 'S000012000',
+      name: 'Kentucky Tax-Free Short-to-Medium Series',
+      client: 'Dupree Mutual Funds',
+      period_start: '2022-07-01',
+      period_end: '2022-12-31',
+      request_date: '2023-01-02',
+      currency: 'USD',
+      country: 'US',
+      PM: 1,
+      TE: 0.75,
+      SAD: 0.05,
+      fund_codes: [{ code: 'S000012000', main: true }],
+      administrator_recipients: [{ full_name: 'Jane Auditor', email: 'jane.auditor@example.com', role: 'Auditor' }],
+    };
+    // routes with path parameters or a body; a page of `rows` must not be empty
+    const calls: { method: 'GET' | 'POST'; path: string; url?: string; body?: unknown }[] = [
+      { method: 'POST', path: '/data-layer/navigate', body: { page: 'Funds', path: '/data-platform' } },
+      { method: 'POST', path: '/export/files/delete-old', body: {} },
+      { method: 'POST', path: '/funds/listing', body: {} },
+      { method: 'GET', path: '/user/funds/:offset/:limit', url: '/user/funds/0/10' },
+      { method: 'POST', path: '/user/fundsByTpa', body: { tpa: 'openapi-tpa' } },
+      { method: 'POST', path: '/export/files', body: { fundRequests: [fund.id], fundRequestStages: ['fundRequest'] } },
+      { method: 'POST', path: '/export/files/list', body: {} },
+      { method: 'POST', path: '/logs/processes', body: { id: fund.id } },
+      { method: 'POST', path: '/fund/process/cancel', body: { id: process.id } },
+      { method: 'POST', path: '/fund/process/reset', body: { id: queued.id } },
+      { method: 'POST', path: '/import/list', body: {} },
+      { method: 'POST', path: '/sso/login', body: {} },
+      { method: 'POST', path: '/privacy/accept', body: {} },
+      { method: 'POST', path: '/user/switch-role', body: { view: 'delivery' } },
+      { method: 'POST', path: '/dev-tools/configurations/update', body: { branch } },
+      { method: 'POST', path: '/dev-tools/testing/update', body: { branch } },
+      { method: 'GET', path: '/fund/:id', url: `/fund/${fund.id}` },
+      { method: 'GET', path: '/mappings/types/:administratorCode', url: '/mappings/types/openapi-tpa' },
+      { method: 'GET', path: '/mappings/types-for-fund-request/:id', url: `/mappings/types-for-fund-request/${fund.id}` },
+      { method: 'GET', path: '/mappings/:id/history', url: `/mappings/${mapping.id}/history` },
+      { method: 'GET', path: '/mappings/:id/diff', url: `/mappings/${mapping.id}/diff?from=1&to=2` },
+      // status actions, in an order that moves the funds (a refused move answers with a warning)
+      ...(['approve', 'rerun', 'pause', 'issue', 'close', 'reset'] as const).map((action) => ({
+        method: 'POST' as const,
+        path: `/fund/${action}`,
+        body: { ids: [moved.id] },
+      })),
+      { method: 'POST', path: '/fund/decline', body: { ids: [declined.id, moved.id] } },
+      { method: 'POST', path: '/fund/remove', body: { ids: [removed.id] } },
+      { method: 'POST', path: '/fund/undo-delete', body: { ids: [removed.id] } },
+      { method: 'POST', path: '/fund/changeDataRequestedStatus', body: { ids: [moved.id], status: 'Requested' } },
+      { method: 'POST', path: '/logs/trail', body: { id: moved.id } },
+      { method: 'POST', path: '/fund', body: { fund: newFund } },
+      { method: 'POST', path: '/fund/validate', body: { fund: newFund } },
+    ];
+    // the sign-in flows (one-time tokens, signing out) are exercised by their own tests
+    const signIn = ['/sso/redeemToken', '/sso/logout'];
+    const declared = allRoutes.filter((r) => r.response && (r.method !== 'GET' || r.path.includes(':')) && !signIn.includes(r.path));
+    expect(declared.map((r) => `${r.method} ${r.path}`).sort()).toEqual(calls.map((c) => `${c.method} ${c.path}`).sort());
+    for (const call of calls) {
+      const route = allRoutes.find((r) => r.path === call.path && r.method === call.method)!;
+      expect(route.response, `${call.method} ${call.path} declares a response`).toBeDefined();
+      const url = fullPath(route).replace(route.path, call.url ?? route.path);
+      const res = call.method === 'GET' ? await api.get(url, token) : await api.post(url, call.body, token);
+      expect(res.status, call.path).toBe(200);
+      const parsed = route.response!.safeParse(res.body.payload);
+      expect(parsed.success, `${call.path}: ${parsed.error?.message}`).toBe(true);
+      if (Array.isArray(res.body.payload?.rows)) expect(res.body.payload.rows.length, `${call.path} returns rows`).toBeGreaterThan(0);
+      if (Array.isArray(res.body.payload?.errors)) expect(res.body.payload.errors.length, `${call.path} finds the duplicate`).toBeGreaterThan(0);
+    }
+    // routes without path parameters, read after the calls above left processes, exports and audit entries
+    const seededLists = ['/mappings', '/processes', '/dev-tools/audit-log', '/dev-tools/fx-rates', '/dev-tools/users'];
     const plainGets = allRoutes.filter((r) => r.response && r.method === 'GET' && !r.path.includes(':'));
     expect(plainGets.length).toBeGreaterThan(2);
     for (const r of plainGets) {
@@ -132,17 +287,15 @@ describe('OpenAPI document', () => {
       expect(res.status, fullPath(r)).toBe(200);
       const parsed = r.response!.safeParse(res.body.payload);
       expect(parsed.success, `${fullPath(r)}: ${parsed.error?.message}`).toBe(true);
+      if (seededLists.includes(r.path)) expect(res.body.payload.length, `${r.path} lists the seeded data`).toBeGreaterThan(0);
     }
-    const posts: [string, unknown][] = [
-      ['/data-layer/navigate', { page: 'Funds', path: '/data-platform' }],
-      ['/export/files/delete-old', {}],
-    ];
-    for (const [path, body] of posts) {
-      const route = allRoutes.find((r) => r.path === path && r.method === 'POST')!;
-      const res = await api.post(fullPath(route), body, token);
-      expect(res.status, path).toBe(200);
-      expect(route.response!.safeParse(res.body.payload).success, path).toBe(true);
-    }
+  });
+
+  it('rejects a payload whose field was renamed', () => {
+    const listing = allRoutes.find((r) => r.path === '/funds/listing')!.response!;
+    const page = { rows: [], pagination: { offset: 0, limit: 10, count: 0 } };
+    expect(listing.safeParse(page).success).toBe(true);
+    expect(listing.safeParse({ ...page, pagination: { offset: 0, limit: 10, total: 0 } }).success).toBe(false);
   });
 
   it('answers errors with the documented envelope', async () => {

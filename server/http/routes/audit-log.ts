@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { exportAuditLog, listAuditLog, verifyAuditLog } from '../../services/audit/audit-log.js';
 import { defineRoute } from '../route.js';
+import { auditLogSchema } from '../schemas/dev-tools.js';
 
 export const auditLogRoutes = [
   defineRoute({
@@ -15,6 +16,7 @@ export const auditLogRoutes = [
     query: z.object({ before: z.coerce.number().int().min(1).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     summary:
       'Security audit log entries newest first ?before=<id>&limit=<1-1000, 100> -> [{id, at, actorId, actorEmail, action, subject, details, prevHash, hash}]',
+    response: auditLogSchema,
     handler: ({ ctx, query }) => listAuditLog(ctx, query),
   }),
   defineRoute({

@@ -5,6 +5,7 @@ import { MAX_LIMIT } from '../../services/funds/listing.js';
 import { listFundsForAuditorOffThread } from '../../services/funds/off-thread.js';
 import { statusReport } from '../../services/funds/status-report.js';
 import { defineRoute } from '../route.js';
+import { auditorFundPageSchema, statusReportSchema } from '../schemas/funds.js';
 
 const bound = z.coerce.number().int();
 const pageSchema = z.object({ offset: bound.min(0), limit: bound.min(1).max(MAX_LIMIT) });
@@ -19,6 +20,7 @@ export const auditorRoutes = [
     query: sortQuery,
     summary:
       'A page of funds (deleted excluded), default sort dataDueDate descending; ?sort=field&order=asc|desc -> {rows, pagination: {offset, limit, count}}',
+    response: auditorFundPageSchema,
     handler: ({ ctx, params, query }) => {
       const page = pageSchema.safeParse(params);
       if (!page.success) throw new ValidationError('The request is not valid', [`offset must be a whole number from 0 and limit from 1 to ${MAX_LIMIT}`]);
@@ -32,6 +34,7 @@ export const auditorRoutes = [
     tag: 'auditor',
     body: z.object({ offset: bound.min(0).default(0), limit: bound.min(1).max(MAX_LIMIT).default(100), tpa: z.union([z.string().min(1), z.number().int()]) }),
     summary: "A page of one administrator's funds {offset, limit, tpa (code or id)} -> {rows, pagination}",
+    response: auditorFundPageSchema,
     handler: ({ ctx, body }) => listFundsForAuditorOffThread(ctx, body),
   }),
   defineRoute({
@@ -40,6 +43,7 @@ export const auditorRoutes = [
     group: 'auditor',
     tag: 'auditor',
     summary: 'Status report: {totalFunds, activeFunds, lateFunds, onTimeFunds} with counts per client and administrator and the funds',
+    response: statusReportSchema,
     handler: ({ ctx }) => statusReport(ctx),
   }),
 ];

@@ -4,6 +4,7 @@ import { ssoLogoutUrl } from '../../services/auth/oidc.js';
 import { acceptPrivacy, getSession, logout, redeemSigninToken, switchView } from '../../services/auth/session.js';
 import { issueToken, viewRoleOf } from '../../services/auth/tokens.js';
 import { defineRoute } from '../route.js';
+import { sessionSchema, sessionUserSchema } from '../schemas/session.js';
 
 export const authRoutes = [
   defineRoute({
@@ -47,6 +48,7 @@ export const authRoutes = [
     group: 'session',
     tag: 'auth',
     summary: 'The session of the token: {user, config}',
+    response: sessionSchema,
     handler: ({ ctx, user }) => getSession(ctx, user),
   }),
   defineRoute({
@@ -69,6 +71,7 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Record acceptance of the current privacy notice version',
     body: z.object({ version: z.string().min(1).optional() }),
+    response: z.strictObject({ user: sessionUserSchema }),
     handler: ({ ctx, user, body }) => ({ user: acceptPrivacy(ctx, user, body.version) }),
   }),
   defineRoute({
@@ -78,6 +81,7 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'Switch between the delivery and auditor views, keeping originalRole',
     body: z.object({ view: z.enum(['auditor', 'delivery']) }),
+    response: sessionSchema,
     handler: ({ ctx, user, token, body }) => switchView(ctx, user, token ?? '', body.view),
   }),
   defineRoute({

@@ -11,6 +11,8 @@ import { configSourceList, effectiveConfig, iomConfig } from '../../services/dev
 import { getServices, setServices } from '../../services/settings/services.js';
 import { listUsers } from '../../services/users/users.js';
 import { defineRoute, withMessage } from '../route.js';
+import { branchInfoSchema, configSourcesSchema, effectiveConfigSchema, iomConfigSchema } from '../schemas/dev-tools.js';
+import { sessionUserSchema } from '../schemas/session.js';
 
 const BRANCH = '{kind, branch, behind, latestCommit: {id, message, files}, source, updateEnabled, changeEnabled}';
 
@@ -22,6 +24,7 @@ const branchRoutes = (kind: 'configurations' | 'testing') => [
     group: 'devTools',
     tag: 'dev-tools',
     summary: `The ${kind} branch: the installed version (self-hosted: shipped with Fund Audit, never behind) -> ${BRANCH}`,
+    response: branchInfoSchema,
     handler: ({ ctx }) => currentBranch(ctx, kind),
   }),
   defineRoute({
@@ -31,6 +34,7 @@ const branchRoutes = (kind: 'configurations' | 'testing') => [
     tag: 'dev-tools',
     summary: `Update the ${kind} branch {branch}: the installed branch is up to date (needs branchUpdateEnabled); any other branch is refused with a validation error (and needs branchChangeEnabled) -> ${BRANCH}`,
     body: z.object({ branch: z.string().max(200) }),
+    response: branchInfoSchema,
     handler: ({ ctx, body }) => {
       const { info, message } = updateBranch(ctx, kind, body.branch);
       return withMessage(info, message);
@@ -63,6 +67,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'Every user with role and original role',
+    response: z.array(sessionUserSchema),
     handler: ({ ctx }) => listUsers(ctx).map(sessionUser),
   }),
   defineRoute({
@@ -71,6 +76,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'The effective configuration (setting, value, environment variable name)',
+    response: effectiveConfigSchema,
     handler: ({ ctx }) => effectiveConfig(ctx),
   }),
   defineRoute({
@@ -79,6 +85,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: "Where each setting came from -> {file, precedence, settings: [{key, source: 'default' | 'config file' | 'environment' | 'command line', env}]}",
+    response: configSourcesSchema,
     handler: ({ ctx }) => configSourceList(ctx),
   }),
   defineRoute({
@@ -87,6 +94,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'The input/output model of the pipeline -> {stages, inputs: [{type, columns: [{name, kind, required}]}], mappingTypes, outputs, limits}',
+    response: iomConfigSchema,
     handler: ({ ctx }) => iomConfig(ctx),
   }),
   ...branchRoutes('configurations'),

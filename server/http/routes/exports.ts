@@ -17,6 +17,7 @@ import {
   requestExport,
 } from '../../services/exports/exports.js';
 import { defineRoute, withMessage } from '../route.js';
+import { exportPageSchema, exportViewSchema } from '../schemas/exports.js';
 
 export const exportRoutes = [
   defineRoute({
@@ -26,6 +27,7 @@ export const exportRoutes = [
     tag: 'exports',
     summary: `Queue a zip of fund outputs {fundRequests: ids, fundRequestStages: (${EXPORT_STAGE_CODES.join(' | ')})[], excludeDisabledVisualizations?, reviewedVisualizationsOnly?} -> the export row (pending), message '${EXPORT_QUEUED_MESSAGE}'; 400 'No such fund request with id: {id}'`,
     body: exportRequestSchema,
+    response: exportViewSchema,
     handler: ({ ctx, user, body }) => withMessage(requestExport(ctx, user, body), EXPORT_QUEUED_MESSAGE),
   }),
   defineRoute({
@@ -36,6 +38,7 @@ export const exportRoutes = [
     summary:
       'Exports newest first (auditors: their own) {filters?, sorting?, offset?, limit? (200)} -> {rows: [{id, user, user_auth_id, administrators, status, created_at, finished_at, payload: {fund_requests, inputs, error?}, fileName}], pagination}',
     body: exportListSchema,
+    response: exportPageSchema,
     handler: ({ ctx, user, body }) => listExports(ctx, user, body),
   }),
   defineRoute({

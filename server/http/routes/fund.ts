@@ -11,6 +11,8 @@ import {
   triggerDbPush,
 } from '../../services/funds/details-actions.js';
 import { defineRoute } from '../route.js';
+import { fundDetailsSchema } from '../schemas/fund-details.js';
+import { fundValidationSchema } from '../schemas/funds.js';
 
 const fundBody = z.object({ id: z.coerce.number().int().positive().nullish(), fund: z.record(z.string(), z.unknown()) });
 
@@ -21,6 +23,7 @@ export const fundRoutes = [
     group: 'shared',
     tag: 'funds',
     summary: "Fund details with codes, recipients, children, file groups and dataStatusCounts; 404 'No such fund request with id: {id}'",
+    response: fundDetailsSchema,
     handler: ({ ctx, params }) => getFundDetails(ctx, Number(params.id)),
   }),
   defineRoute({
@@ -30,6 +33,7 @@ export const fundRoutes = [
     tag: 'funds',
     summary: "Validate a fund create or update; payload lists the errors (strings or {id, type: 'Duplicate Fund', message})",
     body: fundBody,
+    response: fundValidationSchema,
     handler: ({ ctx, body }) => ({ errors: validateFund(ctx, { id: body.id, fund: body.fund as FundInput }) }),
   }),
   defineRoute({
@@ -39,6 +43,7 @@ export const fundRoutes = [
     tag: 'funds',
     summary: "Create (no id) or update a fund request; 400 'You have validation errors' with every error",
     body: fundBody,
+    response: fundDetailsSchema,
     handler: ({ ctx, user, body }) => getFundDetails(ctx, saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
   }),
   defineRoute({

@@ -19,6 +19,7 @@ import { listingInputSchema } from '../../services/funds/listing.js';
 import { exportListingOffThread, listFundsJsonOffThread } from '../../services/funds/off-thread.js';
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
 import { defineRoute, SerializedPayload, withMessage } from '../route.js';
+import { actionResultSchema, fundListingPageSchema, trailPageSchema } from '../schemas/funds.js';
 
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
 
@@ -31,6 +32,7 @@ const statusRoute = (action: StatusAction, path: string, what: string) =>
     tag: 'funds',
     body: actionInputSchema,
     summary: `${what}. ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => changeStatus(ctx, user, action, body),
   });
 
@@ -42,6 +44,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: listingInputSchema,
     summary: 'One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?} -> {rows, pagination: {offset, limit, count}}',
+    response: fundListingPageSchema,
     handler: async ({ ctx, user, body }) => new SerializedPayload(await listFundsJsonOffThread(ctx, user, body)),
   }),
   defineRoute({
@@ -103,6 +106,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: actionInputSchema,
     summary: `Decline pending funds {ids}. ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => changeStatus(ctx, user, 'decline', body),
   }),
   defineRoute({
@@ -112,6 +116,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: actionInputSchema,
     summary: `Rerun calculations and work papers of open funds {ids}. ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => rerunFunds(ctx, user, body),
   }),
   defineRoute({
@@ -121,6 +126,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: actionInputSchema,
     summary: `Queue the pipeline of funds again from identification {ids}. ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => resetFunds(ctx, user, body),
   }),
   defineRoute({
@@ -130,6 +136,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: actionInputSchema,
     summary: `Restore deleted funds to their previous status {ids}. ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => undoDelete(ctx, user, body),
   }),
   defineRoute({
@@ -139,6 +146,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: dataRequestInputSchema,
     summary: `Set the data-requested status {ids, status} (Requested, ReRequested, Chased1-3, NotRequested). ${ACTION_SUMMARY}`,
+    response: actionResultSchema,
     handler: ({ ctx, user, body }) => changeDataRequestedStatus(ctx, user, body),
   }),
   defineRoute({
@@ -149,6 +157,7 @@ export const fundsRoutes = [
     body: trailInputSchema,
     summary:
       "A fund's user trail {id, filters?, sorting?, offset?, limit?} newest first, 200 per page -> {rows: [{id, user, userId, date, action, before, after}], pagination}",
+    response: trailPageSchema,
     handler: ({ ctx, body }) => listTrail(ctx, body),
   }),
   statusRoute('approve', '/fund/approve', 'Open funds (status Approved) {ids, requestedBy}'),

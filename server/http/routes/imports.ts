@@ -4,6 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { importFile, listImports } from '../../services/imports/imports.js';
 import { noFileError, readForm } from '../multipart.js';
 import { defineRoute } from '../route.js';
+import { importPageSchema } from '../schemas/imports.js';
 
 export const importRoutes = [
   defineRoute({
@@ -50,6 +51,7 @@ export const importRoutes = [
         .partial()
         .optional(),
     }),
+    response: importPageSchema,
     handler: ({ ctx, body }) => listImports(ctx, { offset: body.offset, limit: body.pagination?.limit, filters: body.filters, sorting: body.sorting }),
   }),
 ];

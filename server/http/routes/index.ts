@@ -23,6 +23,7 @@ import { sdmUploadRoutes } from './sdm-upload.js';
 import { ssoRoutes } from './sso.js';
 import { systemRoutes } from './system.js';
 import { testRunnerRoutes } from './test-runner.js';
+import { tpaRoutes } from './tpa.js';
 
 export const allRoutes: RouteDef[] = [
   ...systemRoutes,
@@ -43,6 +44,7 @@ export const allRoutes: RouteDef[] = [
   ...importRoutes,
   ...mappingRoutes,
   ...sdmUploadRoutes,
+  ...tpaRoutes,
   ...fileRoutes,
   ...processRoutes,
   ...demoWikiRoutes,

@@ -15,6 +15,7 @@ import { createMappingOffThread } from '../../services/mappings/off-thread.js';
 import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
+import { fundMappingTypesSchema, mappingDiffSchema, mappingHistorySchema, mappingListSchema, mappingTypesSchema } from '../schemas/mappings.js';
 
 const id = z.coerce.number().int().positive();
 
@@ -26,6 +27,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary:
       'Active mappings with administrator, owner, canLiveMappingBeDeleted, blocking fundRequests and canToggle (the caller may select it: custom, and the creator or a delivery team member)',
+    response: mappingListSchema,
     handler: ({ ctx, user }) => listMappingsFor(ctx, user),
   }),
   defineRoute({
@@ -34,6 +36,7 @@ export const mappingRoutes = [
     group: 'shared',
     tag: 'mappings',
     summary: "A TPA's mapping types with the mappings of each",
+    response: mappingTypesSchema,
     handler: ({ ctx, params }) => mappingTypes(ctx, params.administratorCode),
   }),
   defineRoute({
@@ -42,6 +45,7 @@ export const mappingRoutes = [
     group: 'shared',
     tag: 'mappings',
     summary: "A fund's mapping types with the mapping in use (assigned custom, else master)",
+    response: fundMappingTypesSchema,
     handler: ({ ctx, params }) => mappingTypesForFund(ctx, Number(params.id)),
   }),
   defineRoute({
@@ -157,6 +161,7 @@ export const mappingRoutes = [
     group: 'shared',
     tag: 'mappings',
     summary: "A mapping's versions, newest first: number, sha256, author, reason, time, row count, current, and the funds each version fed",
+    response: mappingHistorySchema,
     handler: ({ ctx, params }) => mappingHistory(ctx, Number(params.id)),
   }),
   defineRoute({
@@ -166,6 +171,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Rows added, removed and changed between two versions of a mapping (?from=&to=)',
     query: z.object({ from: id, to: id }),
+    response: mappingDiffSchema,
     handler: ({ ctx, params, query }) => diffMappingVersions(ctx, Number(params.id), query.from, query.to),
   }),
   defineRoute({

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEV_INFO_FUNDS, listOngoing } from '../../services/dev-tools/ongoing.js';
 import { cancelFundProcess, listProcessesOfFund, processActionSchema, processListSchema, resetFundProcess } from '../../services/files/process-actions.js';
 import { defineRoute } from '../route.js';
+import { ongoingProcessesSchema, processPageSchema, processViewSchema } from '../schemas/processes.js';
 
 const VIEW = '{id, fund_request_id, stage, status, process_at, started_at, finished_at, attempts, force_run, payload}';
 
@@ -17,6 +18,7 @@ export const processRoutes = [
     tag: 'processes',
     body: processActionSchema,
     summary: `Put a process {id} back in the queue with force run (not while running) -> ${VIEW}`,
+    response: processViewSchema,
     handler: ({ ctx, user, body }) => resetFundProcess(ctx, user, body),
   }),
   defineRoute({
@@ -26,6 +28,7 @@ export const processRoutes = [
     tag: 'processes',
     body: processActionSchema,
     summary: `Cancel a pending or running process {id} (status suspended) -> ${VIEW}`,
+    response: processViewSchema,
     handler: ({ ctx, user, body }) => cancelFundProcess(ctx, user, body),
   }),
   defineRoute({
@@ -35,6 +38,7 @@ export const processRoutes = [
     tag: 'processes',
     body: processListSchema,
     summary: `A fund's processes {id, filters?: status enum, offset?, limit?} newest first, 200 per page -> {rows: [${VIEW}], pagination}`,
+    response: processPageSchema,
     handler: ({ ctx, body }) => listProcessesOfFund(ctx, body),
   }),
   defineRoute({
@@ -44,6 +48,7 @@ export const processRoutes = [
     tag: 'processes',
     summary: `Pending and running processes of every fund, newest first {top?: only the newest process of each of the first N funds (dev info: ${DEV_INFO_FUNDS})} -> [${VIEW} + fundCode, fundName, tpaName, createdBy, reRunBy]`,
     query: z.object({ top: z.coerce.number().int().min(1).max(100).optional() }),
+    response: ongoingProcessesSchema,
     handler: ({ ctx, query }) => listOngoing(ctx, { top: query.top }),
   }),
 ];

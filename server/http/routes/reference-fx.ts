@@ -4,6 +4,7 @@
  */
 import { listFxRates } from '../../services/reference-data/fx-rates.js';
 import { defineRoute } from '../route.js';
+import { fxRateFilesSchema } from '../schemas/dev-tools.js';
 
 export const referenceFxRoutes = [
   defineRoute({
@@ -12,6 +13,7 @@ export const referenceFxRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'The independent FX rate files price testing reads (<data dir>/reference/fx) -> [{file, format, rates, firstDate, lastDate, dates, currencies}]',
+    response: fxRateFilesSchema,
     handler: ({ ctx }) => listFxRates(ctx),
   }),
 ];

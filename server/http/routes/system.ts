@@ -4,6 +4,7 @@ import { readyResponse } from '../health.js';
 import { getNrd } from '../../services/reference-data/reference-data.js';
 import { z } from 'zod';
 import { defineRoute, SerializedPayload } from '../route.js';
+import { nrdSchema } from '../schemas/reference-data.js';
 
 const readiness = {
   ready: z.boolean(),
@@ -50,6 +51,7 @@ export const systemRoutes = [
     group: 'session',
     tag: 'reference-data',
     summary: 'Reference data lists, each entry {code, alt_code, deprecated}; deprecated entries omitted',
+    response: nrdSchema,
     // serialized once per answer so it goes out gzip-compressed to clients that accept it (first-load size)
     handler: ({ ctx }) => new SerializedPayload({ json: JSON.stringify(getNrd(ctx)) }),
   }),
