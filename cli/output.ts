@@ -5,7 +5,7 @@
 import { ConfigError } from '../server/config.js';
 import { MissingDataDirError } from '../server/data-dir.js';
 import { SchemaTooNewError } from '../server/db/client.js';
-import { AppError } from '../server/errors.js';
+import { AppError, DataDirInUseError } from '../server/errors.js';
 
 /** Exit codes (docs/cli.md). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, invalid: 3, notFound: 4, conflict: 5, denied: 6, config: 7 } as const;
@@ -28,6 +28,7 @@ export function nextStep(err: unknown): string {
   if (err instanceof MissingDataDirError) return 'give the right --data-dir, or create the data directory with `fund-audit init`';
   if (err instanceof SchemaTooNewError)
     return 'run the newer Fund Audit that upgraded this database, or restore a backup taken with this version (fund-audit restore)';
+  if (err instanceof DataDirInUseError) return 'stop the Fund Audit named above first, or give another --data-dir';
   if (err instanceof AppError) {
     if (err.status === 401) return 'pass --token KEY (an API key or session token) or set FUND_AUDIT_TOKEN, and check it has not expired';
     if (err.status === 403) return 'ask an administrator for a role that may do this';

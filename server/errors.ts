@@ -58,6 +58,9 @@ export class ConflictError extends AppError {
   }
 }
 
+/** 409: the data directory is in use by a running `serve` or `worker` (the message names it). */
+export class DataDirInUseError extends ConflictError {}
+
 /** 413: an upload over the configured limit. */
 export class TooLargeError extends AppError {
   constructor(

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { nodes, type NodeKind } from '../db/schema/index.js';
-import { ConflictError } from '../errors.js';
+import { DataDirInUseError } from '../errors.js';
 import { expireLeases } from './queue.js';
 
 export type NodeRow = typeof nodes.$inferSelect;
@@ -74,7 +74,7 @@ export interface NodeHandle {
 
 /**
  * Registers this process as a node and keeps its heartbeat. Dead nodes are reaped first.
- * @throws ConflictError for a `serve` node when another live server uses the data directory
+ * @throws DataDirInUseError (409) for a `serve` node when another live server uses the data directory
  */
 export function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: number } = {}): NodeHandle {
   const id = `${kind}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -83,7 +83,7 @@ export function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: 
     (tx) => {
       if (kind === 'serve') {
         const other = tx.select().from(nodes).where(eq(nodes.kind, 'serve')).get();
-        if (other) throw new ConflictError(alreadyServing(ctx, other));
+        if (other) throw new DataDirInUseError(alreadyServing(ctx, other));
       }
       tx.insert(nodes)
         .values({ id, kind, hostname: hostname(), pid: process.pid, workers: opts.workers ?? 0, startedAt: new Date().toISOString(), heartbeatAt: Date.now() })

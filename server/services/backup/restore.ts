@@ -16,7 +16,7 @@ import { Transform } from 'node:stream';
 import Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { refuseNewerSchema, sqliteOptions } from '../../db/client.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, DataDirInUseError, NotFoundError, ValidationError } from '../../errors.js';
 import { HEARTBEAT_MS, pidAlive } from '../../jobs/nodes.js';
 import { migrationsDir } from '../../paths.js';
 import { BACKUP_FORMAT, MANIFEST, type Manifest } from './backup.js';
@@ -132,7 +132,7 @@ export async function restoreBackup(archive: string, dataDirIn: string, opts: { 
   const dbFile = join(dataDir, dbName);
   const running = runningProcess(dbFile);
   if (running) {
-    throw new ConflictError(
+    throw new DataDirInUseError(
       `A Fund Audit ${running.kind} is using ${dataDir}${running.url ? ` at ${running.url}` : ''} (pid ${running.pid} on ${running.host}). Stop it before restoring into this directory.`,
     );
   }
