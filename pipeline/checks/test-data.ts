@@ -15,6 +15,23 @@ import type { FundSdmArrays, HoldingRow, PriceRow, ShareCapitalRow, TrialBalance
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 export const tpaDir = (tpa: string) => join(FIXTURES, 'tpas', tpa);
 
+/**
+ * The work-paper header of the Goldman Sachs Bond Fund as requested in
+ * fixtures/fund-requests/real-funds.csv (its N-PORT filing's period end; PM, TE and SAD in %).
+ */
+export const GS_FUND = {
+  id: 7,
+  name: 'Goldman Sachs Bond Fund',
+  fundCode: 'S000013795',
+  administrator: 'Meridian Fund Services',
+  client: 'GOLDMAN SACHS TRUST',
+  periodEnd: '2023-03-31',
+  currency: 'USD',
+  pm: 1,
+  te: 0.75,
+  sad: 0.05,
+};
+
 interface LayoutEntry {
   sdm_type: string;
   source_column: string;

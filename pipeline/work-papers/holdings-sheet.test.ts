@@ -7,24 +7,13 @@ import type { FundSdmArrays } from '../sdm/rows.js';
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
 import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
 
 const GS = 'meridian_fund_services';
 const HOLDINGS_FILE = 'MFS_HOLDINGS_S000013795_20230331.csv';
-const fund = {
-  id: 7,
-  name: 'Goldman Sachs Bond Fund',
-  fundCode: 'S000013795',
-  administrator: 'Meridian Fund Services',
-  client: 'GOLDMAN SACHS TRUST',
-  periodEnd: '2023-03-31',
-  currency: 'USD',
-  pm: 1,
-  te: 0.75,
-  sad: 0.05,
-};
+const fund = GS_FUND;
 const mappings = [
   {
     type: 'instrument_mapping',

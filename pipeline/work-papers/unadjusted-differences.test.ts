@@ -6,23 +6,12 @@ import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
 import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
 
 const GS = 'meridian_fund_services';
-const fund = {
-  id: 7,
-  name: 'Goldman Sachs Bond Fund',
-  fundCode: 'S000013795',
-  administrator: 'Meridian Fund Services',
-  client: 'GOLDMAN SACHS TRUST',
-  periodEnd: '2023-03-31',
-  currency: 'USD',
-  pm: 1,
-  te: 0.75,
-  sad: 0.05,
-};
+const fund = GS_FUND;
 
 /** The FX re-translation impact recomputed from the delivered holdings file and an ECB fx file alone. */
 function fxImpactFromSources(fxFile: string): number {

@@ -6,22 +6,11 @@ import type { FundSdmArrays } from '../sdm/rows.js';
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, loadCsvTpa } from '../checks/test-data.js';
+import { FIXTURES, GS_FUND, loadCsvTpa } from '../checks/test-data.js';
 import { safeCellText } from './safe-cell.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
-const fund = {
-  id: 7,
-  name: 'Goldman Sachs Bond Fund',
-  fundCode: 'S000013795',
-  administrator: 'Meridian Fund Services',
-  client: 'GOLDMAN SACHS TRUST',
-  periodEnd: '2023-03-31',
-  currency: 'USD',
-  pm: 1,
-  te: 0.75,
-  sad: 0.05,
-};
+const fund = GS_FUND;
 
 function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPaperInput {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
