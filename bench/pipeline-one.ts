@@ -69,7 +69,7 @@ if (mode === 'bare') {
   const t1 = performance.now();
   await new Engine(ctx, allJobs).drain();
   restMs = performance.now() - t1;
-  rows = (ctx.sqlite.prepare("select count(*) n from sdm_rows where sdm_type = 'holdings'").get() as { n: number }).n;
+  rows = (ctx.sqlite.prepare("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'").get() as { n: number }).n;
   const wp = ctx.sqlite.prepare("select count(*) n from fund_files where kind = 'work_paper'").get() as { n: number };
   if (!wp.n) throw new Error('no work paper was produced');
   ctx.dispose();

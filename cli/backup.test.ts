@@ -29,7 +29,7 @@ function finished(dbFile: string): { rows: number; failed: string[] } | null {
     ).map((r) => r.s);
     const std = db
       .prepare(
-        "select f.row_count c, (select count(*) from sdm_rows r where r.fund_file_id = f.id) n from fund_files f join fund_files i on i.id = f.source_file_id where f.kind = 'standardization' and i.file_name = 'MFS_HOLDINGS_BIG.csv'",
+        "select f.row_count c, (select sum(row_count) from sdm_chunks r where r.fund_file_id = f.id) n from fund_files f join fund_files i on i.id = f.source_file_id where f.kind = 'standardization' and i.file_name = 'MFS_HOLDINGS_BIG.csv'",
       )
       .get() as { c: number; n: number } | undefined;
     if (!std) return null;

@@ -74,7 +74,7 @@ describe('jobs across processes', () => {
       // every standardization is complete and made once per input; the newest delivery's is the fund's
       const std = db
         .prepare(
-          "select f.source_file_id s, f.row_count, (select count(*) from sdm_rows r where r.fund_file_id = f.id) n from fund_files f where f.kind = 'standardization' and f.file_type = 'holdings' order by f.source_file_id",
+          "select f.source_file_id s, f.row_count, (select coalesce(sum(row_count), 0) from sdm_chunks r where r.fund_file_id = f.id) n from fund_files f where f.kind = 'standardization' and f.file_type = 'holdings' order by f.source_file_id",
         )
         .all() as Array<{ s: number; row_count: number; n: number }>;
       expect(std.filter((f) => f.row_count !== f.n)).toEqual([]);

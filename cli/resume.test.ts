@@ -42,7 +42,10 @@ describe('crash safety', () => {
 
       const second = await startServe(dir, ['--no-signin-link'], env);
       try {
-        const done = await until('the fund to be complete', () => db.prepare("select id from fund_files where kind = 'work_paper'").get());
+        const done = await until('the fund to be complete', () => db.prepare("select id from fund_files where kind = 'work_paper'").get()).catch((e) => {
+          console.error(JSON.stringify(db.prepare('select * from processes').all(), null, 1).slice(0, 4000));
+          throw e;
+        });
         expect(done).toBeTruthy();
         const p = db.prepare('select status, attempts from processes where id = ?').get(running.id) as { status: string; attempts: number };
         expect(p).toEqual({ status: 'done', attempts: 2 });
@@ -52,9 +55,14 @@ describe('crash safety', () => {
         expect(holdings).toEqual([{ row_count: expectedRows }]);
         // the rows the killed run had staged were dropped when the job ran again
         expect(db.prepare("select count(*) n from fund_files where kind = 'staging'").get()).toEqual({ n: 0 });
-        const rows = db.prepare("select count(*) n from sdm_rows where sdm_type = 'holdings'").get() as { n: number };
+        const rows = db.prepare("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'").get() as { n: number };
         expect(rows.n).toBe(expectedRows);
-        expect(db.prepare("select count(*) n from processes where status in ('pending', 'running', 'error')").get()).toEqual({ n: 0 });
+        // the work paper is stored a moment before its job is marked done
+        await until(
+          'every job to finish',
+          () => (db.prepare("select count(*) n from processes where status in ('pending', 'running')").get() as { n: number }).n === 0,
+        );
+        expect(db.prepare("select stage, status from processes where status = 'error'").all()).toEqual([]);
       } finally {
         second.child.kill('SIGTERM');
       }

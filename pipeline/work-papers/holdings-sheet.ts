@@ -5,7 +5,8 @@
  * independent price and FX rate price testing used for it, each with its date and source (a rate
  * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
- * Streams: one row is written per holding, nothing per holding is kept.
+ * Streams: one row is written per holding, nothing per holding is kept, and the writing waits for
+ * the zip to take the rows every few hundred.
  */
 import type ExcelJS from 'exceljs';
 import type { CheckContext } from '../checks/common.js';
@@ -16,6 +17,9 @@ import type { MappingUsed } from './data-quality.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
 
 export const HOLDINGS_SHEET = 'Holdings';
+
+/** Rows written between two waits for the zip to take them (memory stays flat). */
+const ROWS_PER_DRAIN = 500;
 
 /** The header of the Holdings sheet (tests read columns by these names). */
 export const HOLDINGS_COLUMNS = [
@@ -73,13 +77,13 @@ function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): str
  * @param checkContext the checks' context (period end, currency, independent rates, stale limit);
  *   without it, or when the fund has no external valuations, the evidence columns stay empty
  */
-export function holdingsSheet(
+export async function holdingsSheet(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
   data: FundSdmData,
   currency: string,
   mappings: MappingUsed[] | undefined,
   checkContext: CheckContext | undefined,
-): void {
+): Promise<void> {
   const s = new SheetWriter(
     wb,
     HOLDINGS_SHEET,
@@ -120,7 +124,7 @@ export function holdingsSheet(
   const total = new Sum();
   let positions = 0;
   for (const h of data.holdings) {
-    positions++;
+    if (++positions % ROWS_PER_DRAIN === 0) await s.drain();
     total.add(h.market_value_base);
     const ev = evidence?.of(h);
     s.row([

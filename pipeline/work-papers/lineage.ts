@@ -4,7 +4,8 @@
  * comparison) names its source files and lines in the Summary and Exceptions, as a one-row item
  * names its file and line.
  */
-import type { FundSdmData, QaRec } from '../sdm/rows.js';
+import { Sum } from '../checks/common.js';
+import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
 import type { Cell } from './sheet-writer.js';
 
 /** The rows one delivered file gave to one SDM type. */
@@ -30,9 +31,19 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
 
 /** One pass over each SDM type: the files and line ranges of its rows. */
 export function sourceFiles(data: FundSdmData): SourceFiles {
-  const of = (rows: Iterable<{ file: string; line: number }>): FileLines[] => {
+  return lineageOf(data).sources;
+}
+
+/**
+ * One pass over each SDM type: the files and line ranges of its rows, and on the way the total
+ * base market value of the holdings (fund currency, unrounded) that the Summary shows.
+ */
+export function lineageOf(data: FundSdmData): { sources: SourceFiles; holdingsTotal: number } {
+  const total = new Sum();
+  const of = (rows: Iterable<{ file: string; line: number }>, each?: (r: never) => void): FileLines[] => {
     const byFile = new Map<string, FileLines>();
     for (const r of rows) {
+      each?.(r as never);
       const f = byFile.get(r.file);
       if (!f) byFile.set(r.file, { file: r.file, first: r.line, last: r.line, rows: 1 });
       else {
@@ -43,13 +54,14 @@ export function sourceFiles(data: FundSdmData): SourceFiles {
     }
     return [...byFile.values()];
   };
-  return {
+  const sources = {
     trial_balance: of(data.trial_balance),
-    holdings: of(data.holdings),
+    holdings: of(data.holdings, (h: HoldingRow) => total.add(h.market_value_base)),
     transactions: of(data.transactions),
     share_capital: of(data.share_capital),
     prices: of(data.prices),
   };
+  return { sources, holdingsTotal: total.value };
 }
 
 /**

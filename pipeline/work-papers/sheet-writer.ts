@@ -2,6 +2,11 @@
  * Writing work-paper sheets row by row with exceljs' streaming writer: a bold frozen header row,
  * column widths, number formats per column (`FMT`), every text through `safeCellText`.
  */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/** The stream exceljs pipes a sheet's XML into (the zip entry's input). */
+type ZipEntryInput = Writable & { _writableState?: { needDrain?: boolean } };
 import type ExcelJS from 'exceljs';
 import { safeCellText } from './safe-cell.js';
 
@@ -28,6 +33,18 @@ export function isoDate(s: string | null | undefined): Date | string | null {
   return m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : s;
 }
 
+/** Cell styles shared by every cell with the same format and weight (exceljs reuses a style object's id). */
+const STYLES = new Map<string, Partial<ExcelJS.Style>>();
+function styleOf(numFmt: string | null, bold: boolean): Partial<ExcelJS.Style> {
+  const key = `${numFmt ?? ''}|${bold ? 'b' : ''}`;
+  let style = STYLES.get(key);
+  if (!style) {
+    style = Object.freeze({ ...(numFmt ? { numFmt } : {}), ...(bold ? { font: { bold: true } } : {}) });
+    STYLES.set(key, style);
+  }
+  return style;
+}
+
 /** One sheet being written: `row` commits each row at once. */
 export class SheetWriter {
   private ws: ExcelJS.Worksheet;
@@ -40,30 +57,45 @@ export class SheetWriter {
     this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
     this.ws.columns = widths.map((width) => ({ width }));
   }
-  /** Writes one row; `bold` for header and section rows. Row is committed at once. */
+  /**
+   * Writes one row; `bold` for header and section rows. Row is committed at once. Each cell gets
+   * one of a few shared style objects, so exceljs registers a style once, not once a cell.
+   */
   row(cells: Cell[], bold = false): void {
     const row = this.ws.addRow([]);
     cells.forEach((c, i) => {
       if (c === null || c === undefined) return;
-      const cell = row.getCell(i + 1);
       const [v, f] = Array.isArray(c) ? c : [c, null];
       if (v === null || v === undefined) return;
-      if (typeof v === 'string') cell.value = safeCellText(v);
-      else if (typeof v === 'number') {
-        if (!Number.isFinite(v)) return;
+      if (typeof v === 'number' && !Number.isFinite(v)) return;
+      const cell = row.getCell(i + 1);
+      if (typeof v === 'string') {
+        cell.value = safeCellText(v);
+        cell.style = styleOf(null, bold);
+      } else if (typeof v === 'number') {
         cell.value = v;
-        cell.numFmt = FMT[f ?? this.defaults[i] ?? 'money'];
+        cell.style = styleOf(FMT[f ?? this.defaults[i] ?? 'money'], bold);
       } else {
         cell.value = v;
-        cell.numFmt = FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')];
+        cell.style = styleOf(FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')], bold);
       }
-      if (bold) cell.font = { bold: true };
     });
-    if (bold) row.font = { bold: true };
     row.commit();
   }
   blank(): void {
     this.row([]);
+  }
+  /**
+   * Waits while the rows written so far wait to be compressed: exceljs' streaming writer hands a
+   * sheet's XML to the zip as rows are committed, and a sheet written in one go would otherwise
+   * pile up in memory whole. Long sheets call it every few hundred rows.
+   */
+  async drain(): Promise<void> {
+    // the sheet's part of the zip: exceljs pipes it to the zip's entry as soon as it is opened
+    // (a readable-stream 2 PassThrough, which keeps its state in `_writableState` only)
+    const part = (this.ws as unknown as { stream?: { pipes?: ZipEntryInput[] } }).stream;
+    const entry = part?.pipes?.[0];
+    if (entry && (entry.writableNeedDrain ?? entry._writableState?.needDrain)) await once(entry, 'drain');
   }
   commit(): void {
     this.ws.commit();

@@ -135,19 +135,22 @@ export const pbiInputFiles = sqliteTable(
 );
 
 /**
- * Standardized rows of a standardization file (one SDM row each, as JSON), so later stages and
- * exports stream them instead of holding whole files in memory.
+ * Standardized rows of a standardization file in chunks of consecutive rows (pipeline/sdm/row-chunks.ts:
+ * one JSON document of up to 1,000 rows each, with its line range and row count), so later stages
+ * and exports stream them a chunk at a time instead of holding whole files in memory.
  */
-export const sdmRows = sqliteTable(
-  'sdm_rows',
+export const sdmChunks = sqliteTable(
+  'sdm_chunks',
   {
     id: id(),
     fundFileId: integer('fund_file_id')
       .notNull()
       .references(() => fundFiles.id, { onDelete: 'cascade' }),
     sdmType: text('sdm_type').notNull(),
-    line: integer('line').notNull(),
+    firstLine: integer('first_line').notNull(),
+    lastLine: integer('last_line').notNull(),
+    rowCount: integer('row_count').notNull(),
     data: text('data').notNull(),
   },
-  (t) => [index('sdm_rows_file_idx').on(t.fundFileId, t.line)],
+  (t) => [index('sdm_chunks_file_idx').on(t.fundFileId, t.firstLine)],
 );

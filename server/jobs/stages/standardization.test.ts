@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundFiles } from '../../db/schema/index.js';
+import { sdmRowWriter } from '../../db/sdm-store.js';
 import { fixturesDir } from '../../paths.js';
 import { allJobs } from './index.js';
 import { getFundDetails } from '../../services/funds/details.js';
@@ -57,14 +58,16 @@ describe('standardization in batches', () => {
     const running = Promise.resolve(standardizationJob(ctx, job(), abort.signal));
     running.catch(() => {});
     // the job has staged its first batch and now waits for its turn on the event loop
-    expect(count("select count(*) n from sdm_rows r join fund_files f on f.id = r.fund_file_id where f.kind = 'staging'")).toBeGreaterThan(0);
+    expect(
+      count("select coalesce(sum(r.row_count), 0) n from sdm_chunks r join fund_files f on f.id = r.fund_file_id where f.kind = 'staging'"),
+    ).toBeGreaterThan(0);
     expect(getFundDetails(ctx, fundId).standardizationFiles).toHaveLength(1);
     expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
 
     abort.abort();
     await expect(running).rejects.toBeInstanceOf(JobCancelled);
     expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
-    expect(count("select count(*) n from sdm_rows where sdm_type = 'holdings'")).toBe(ROWS);
+    expect(count("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'")).toBe(ROWS);
     expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
   });
 
@@ -81,12 +84,14 @@ describe('standardization in batches', () => {
       .values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' })
       .returning()
       .get();
-    ctx.sqlite.prepare("insert into sdm_rows (fund_file_id, sdm_type, line, data) values (?, 'holdings', 5, '{}')").run(staged.id);
+    const left = sdmRowWriter(ctx.sqlite, staged.id, 'holdings');
+    left.add({ file: 'holdings.csv', line: 5 });
+    left.flush();
 
     const out = await standardizationJob(ctx, job(), new AbortController().signal);
     expect(out.result).toMatchObject({ files: [{ sdmType: 'holdings', rows: ROWS, validationStatus: 'Valid' }] });
     expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
-    expect(count("select count(*) n from sdm_rows where sdm_type = 'holdings'")).toBe(ROWS);
+    expect(count("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'")).toBe(ROWS);
     const std = ctx.db
       .select()
       .from(fundFiles)

@@ -12,7 +12,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { insertRow } from '../../db/insert.js';
-import { fundFiles, sdmRows } from '../../db/schema/index.js';
+import { fundFiles, sdmChunks } from '../../db/schema/index.js';
+import { sdmRowWriter } from '../../db/sdm-store.js';
 import { effectiveMappings } from '../../services/mappings/store.js';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
@@ -20,6 +21,7 @@ import { CODE_MAPPING_COLUMN, type MappingType, type SdmType } from '../../../pi
 import { recordMappingUses, type MappingVersionUsed } from '../../services/mappings/versions.js';
 import type { StageHandler } from '../queue.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
+import type { StoredRow } from '../../../pipeline/sdm/row-chunks.js';
 import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
@@ -35,37 +37,9 @@ function dropStaging(ctx: AppContext, inputId: number): void {
     .map((r) => r.id);
   if (!staged.length) return;
   ctx.db.transaction((tx) => {
-    tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, staged)).run();
+    tx.delete(sdmChunks).where(inArray(sdmChunks.fundFileId, staged)).run();
     tx.delete(fundFiles).where(inArray(fundFiles.id, staged)).run();
   });
-}
-
-/** Rows one INSERT statement carries: fewer statements to run, and the rows still die young. */
-const ROWS_PER_INSERT = 16;
-
-/**
- * Inserts SDM rows of one file, `ROWS_PER_INSERT` at a time (in the order given, so ids follow
- * the lines as one insert a row would give them); `flush` inserts what waits (before a commit).
- */
-function rowInserter(ctx: AppContext, fundFileId: number, sdmType: string) {
-  const values = (n: number) =>
-    `INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')}`;
-  const one = ctx.sqlite.prepare(values(1));
-  const many = ctx.sqlite.prepare(values(ROWS_PER_INSERT));
-  const waiting: unknown[] = [];
-  return {
-    add(line: number, data: string): void {
-      waiting.push(fundFileId, sdmType, line, data);
-      if (waiting.length === ROWS_PER_INSERT * 4) {
-        many.run(waiting);
-        waiting.length = 0;
-      }
-    },
-    flush(): void {
-      for (let k = 0; k < waiting.length; k += 4) one.run(waiting[k], waiting[k + 1], waiting[k + 2], waiting[k + 3]);
-      waiting.length = 0;
-    },
-  };
 }
 
 /**
@@ -98,11 +72,12 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
     };
   }
   const std = createStandardizer({ file: meta.file, header: meta.header, headerLine: meta.headerLine, layout, sdmType, codeMaps: mappings.codeMaps });
-  const insert = rowInserter(ctx, stagingId, sdmType);
+  // a standardizer makes every row of a file with the same columns in the same order
+  const insert = sdmRowWriter(ctx.sqlite, stagingId, sdmType, { oneShape: true });
   const it = rows[Symbol.iterator]();
   let done = false;
   let rowCount = 0;
-  // each row is read, standardized and inserted at once (nothing but a few rows' JSON waits), ROWS_PER_TURN a transaction
+  // each row is read, standardized and kept in the open chunk (a chunk is inserted as it fills), ROWS_PER_TURN a transaction
   const step = ctx.sqlite.transaction(() => {
     for (let k = 0; k < ROWS_PER_TURN; k++) {
       const next = it.next();
@@ -112,7 +87,7 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
       }
       const row = std.add(next.value);
       if (!row) continue;
-      insert.add(row.line, JSON.stringify(row));
+      insert.add(row as unknown as StoredRow);
       rowCount++;
     }
     insert.flush();
@@ -167,10 +142,10 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
         .where(and(eq(fundFiles.kind, 'standardization'), eq(fundFiles.sourceFileId, input.id)))
         .all();
       if (old.length) {
-        tx.delete(sdmRows)
+        tx.delete(sdmChunks)
           .where(
             inArray(
-              sdmRows.fundFileId,
+              sdmChunks.fundFileId,
               old.map((o) => o.id),
             ),
           )

@@ -39,7 +39,7 @@ import {
   processes,
   recipients,
   savedFilters,
-  sdmRows,
+  sdmChunks,
   sdmUploadFiles,
   sdmUploads,
   settings,
@@ -99,7 +99,7 @@ function assertIdle(ctx: AppContext, action: string): void {
 
 /** Tables of the audit work, children before parents. */
 const WORK_TABLES = [
-  sdmRows,
+  sdmChunks,
   fundMappings,
   fundFiles,
   processes,

@@ -3,7 +3,7 @@
  * `fund_{code}_dd_{due date}_{kind}.{csv|xlsx}`), stage by stage:
  * - visualization: the work paper workbook -> `{prefix}_work_papers.xlsx`
  * - calculations: one row per QA_Rec item -> `{prefix}_calculations.csv`
- * - standardization: SDM rows per SDM type, streamed from `sdm_rows` -> `{prefix}_standardization_{type}.csv`
+ * - standardization: SDM rows per SDM type, streamed from `sdm_chunks` -> `{prefix}_standardization_{type}.csv`
  * - identification: the fund's identified rows per input file -> `{prefix}_identification_{type}.csv`
  * - import: the raw files, original bytes and names -> `{prefix}_input_files/{name}`
  * and always, when the fund has any: `{prefix}_logs.csv` (orchestration logs, processes, user
@@ -19,6 +19,7 @@ import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
 import type { QaMapping, QaRec, RowError } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
 import { administrators, fundCodes, fundFiles, fundRequests, importFiles, orchestrationLogs, processes, trail, users } from '../../db/schema/index.js';
+import { readSdmRows } from '../../db/sdm-store.js';
 import { FUND_FIELD_COLUMNS, normalizeStatus, toFundFields } from '../funds/fields.js';
 import { csvStream, csvText } from './csv.js';
 import type { ExportInputs } from './store.js';
@@ -112,12 +113,8 @@ function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
 
 /** Streams one SDM type's rows of several standardization files (file by file, in line order). */
 function* sdmRowsOf(reader: Database.Database, files: FileRow[], columns: string[]): Generator<unknown[]> {
-  const stmt = reader.prepare('SELECT line, data FROM sdm_rows WHERE fund_file_id = ? ORDER BY line, id');
   for (const f of files) {
-    for (const r of stmt.iterate(f.id) as IterableIterator<{ line: number; data: string }>) {
-      const d = JSON.parse(r.data) as Record<string, unknown>;
-      yield columns.map((c) => (c === 'line' ? (d.line ?? r.line) : c === 'file' ? (d.file ?? f.fileName) : d[c]));
-    }
+    for (const d of readSdmRows(reader, [f.id])) yield columns.map((c) => (c === 'file' ? (d.file ?? f.fileName) : d[c]));
   }
 }
 
@@ -128,10 +125,13 @@ function standardizationEntries(reader: Database.Database, files: FileRow[], pre
       const known = SDM_COLUMNS[type as keyof typeof SDM_COLUMNS]?.map((c) => c.name) ?? [];
       const columns = ['file', 'line', ...known, ...(STANDARD_COLUMN[type] ? [STANDARD_COLUMN[type]] : [])];
       // columns the standard model does not list (other types, extra fields) come from the first row
-      const first = reader
-        .prepare(`SELECT data FROM sdm_rows WHERE fund_file_id IN (${group.map(() => '?').join(',')}) LIMIT 1`)
-        .get(...group.map((g) => g.id)) as { data: string } | undefined;
-      if (first) for (const k of Object.keys(JSON.parse(first.data))) if (!columns.includes(k)) columns.push(k);
+      const rows = readSdmRows(
+        reader,
+        group.map((g) => g.id),
+      );
+      const first = rows.next();
+      rows.return(undefined); // closes the statement the first chunk was read with
+      if (!first.done) for (const k of Object.keys(first.value)) if (!columns.includes(k)) columns.push(k);
       return csvStream(columns, sdmRowsOf(reader, group, columns));
     },
   }));
@@ -226,7 +226,7 @@ function errorRows(files: FileRow[]): unknown[][] {
 
 /**
  * The zip entries of one fund for the asked stages (fund_list.csv is added once, by the caller).
- * @param reader a read-only connection used to stream `sdm_rows` (never the shared one: an open
+ * @param reader a read-only connection used to stream `sdm_chunks` (never the shared one: an open
  *   iterator would block every other query of the server while the zip is written)
  * @param warn records files that cannot be added (kept in the export's payload.warnings)
  */

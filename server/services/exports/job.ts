@@ -108,7 +108,7 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
   });
   failed.catch(() => {});
   aborted.catch(() => {});
-  // sdm_rows are streamed from a read-only connection of their own (WAL readers do not block writers)
+  // SDM rows are streamed from a read-only connection of their own (WAL readers do not block writers)
   const reader = new Database(ctx.sqlite.name, { ...sqliteOptions, readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
   const used = new Set<string>();

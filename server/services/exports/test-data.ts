@@ -1,6 +1,6 @@
 /**
  * Test data for exports: one fund with the files every stage leaves behind, inserted directly
- * (import file + raw bytes, identified input file, standardization file with `sdm_rows`,
+ * (import file + raw bytes, identified input file, standardization file with SDM rows,
  * calculation results, a work paper workbook, a log line), and helpers reading a zip with the
  * system's `zipinfo` / `unzip`. Not used by the application.
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, orchestrationLogs } from '../../db/schema/index.js';
+import { sdmRowWriter } from '../../db/sdm-store.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 
 /** Raw bytes of the test holdings file (also the identified rows). */
@@ -89,35 +90,31 @@ export async function seedExportFund(
     .returning()
     .get();
   const n = opts.sdmRows ?? 3;
-  const insert = ctx.sqlite.prepare('INSERT INTO sdm_rows (fund_file_id, sdm_type, line, data) VALUES (?, ?, ?, ?)');
+  const insert = sdmRowWriter(ctx.sqlite, std.id, 'holdings');
   ctx.sqlite.transaction(() => {
     for (let i = 0; i < n; i++) {
-      insert.run(
-        std.id,
-        'holdings',
-        i + 2,
-        JSON.stringify({
-          file: 'holdings 2024.csv',
-          line: i + 2,
-          fund_code: code,
-          as_of: '2024-12-31',
-          security_id: `SEC${i}`,
-          id_type: 'INTERNAL',
-          security_name: i === 0 ? '=SUM(A1)' : `Security ${i}`,
-          instrument_type: 'EQ',
-          standard_instrument: 'EQUITY',
-          quantity: 1200 + i,
-          price: -1234567.5,
-          price_currency: 'EUR',
-          fx_rate: 1,
-          market_value_local: null,
-          market_value_base: 1234567.89,
-          cost_base: null,
-          accrued_income_base: null,
-          country: 'LU',
-        }),
-      );
+      insert.add({
+        file: 'holdings 2024.csv',
+        line: i + 2,
+        fund_code: code,
+        as_of: '2024-12-31',
+        security_id: `SEC${i}`,
+        id_type: 'INTERNAL',
+        security_name: i === 0 ? '=SUM(A1)' : `Security ${i}`,
+        instrument_type: 'EQ',
+        standard_instrument: 'EQUITY',
+        quantity: 1200 + i,
+        price: -1234567.5,
+        price_currency: 'EUR',
+        fx_rate: 1,
+        market_value_local: null,
+        market_value_base: 1234567.89,
+        cost_base: null,
+        accrued_income_base: null,
+        country: 'LU',
+      });
     }
+    insert.flush();
   })();
   ctx.db
     .insert(fundFiles)

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fundFiles, processes, sdmRows, trail } from '../../db/schema/index.js';
+import { fundFiles, processes, trail } from '../../db/schema/index.js';
+import { countSdmRows, sdmRowWriter } from '../../db/sdm-store.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppEvents } from '../../events.js';
 import { insertFund, insertFundFile } from '../funds/test-factory.js';
@@ -157,10 +158,9 @@ describe('remove', () => {
       })
       .returning()
       .get().id;
-    ctx.db
-      .insert(sdmRows)
-      .values([1, 2, 3].map((line) => ({ fundFileId: std, sdmType: fileType, line, data: '{}' })))
-      .run();
+    const rows = sdmRowWriter(ctx.sqlite, std, fileType);
+    for (const line of [1, 2, 3]) rows.add({ file: `${fileType}.csv`, line });
+    rows.flush();
     return { input, std };
   }
 
@@ -172,9 +172,9 @@ describe('remove', () => {
     expect(result.removed).toEqual([tb.input]);
     expect(fileOf(tb.input)).toBeUndefined();
     expect(fileOf(tb.std)).toBeUndefined();
-    expect(ctx.db.select().from(sdmRows).where(eq(sdmRows.fundFileId, tb.std)).all()).toEqual([]);
+    expect(countSdmRows(ctx.sqlite, [tb.std])).toBe(0);
     expect(fileOf(kept.input)).toBeDefined();
-    expect(ctx.db.select().from(sdmRows).where(eq(sdmRows.fundFileId, kept.std)).all()).toHaveLength(3);
+    expect(countSdmRows(ctx.sqlite, [kept.std])).toBe(3);
     expect(queued(fund.id)).toMatchObject([{ stage: 'standardization', status: 'pending', forceRun: true }]);
     expect(result.queued).toEqual([{ fundRequestId: fund.id, processId: queued(fund.id)[0].id }]);
     expect(trailOf(fund.id)).toMatchObject([

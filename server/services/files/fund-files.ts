@@ -13,7 +13,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { enqueue } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
-import { fundFiles, fundRequests, sdmRows } from '../../db/schema/index.js';
+import { fundFiles, fundRequests, sdmChunks } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { fileView } from '../funds/details.js';
@@ -187,7 +187,7 @@ export function removeFiles(ctx: AppContext, user: User, input: z.input<typeof r
         .all()
         .map((r) => r.id);
       const all = [...derived, ...inputIds];
-      tx.delete(sdmRows).where(inArray(sdmRows.fundFileId, all)).run();
+      tx.delete(sdmChunks).where(inArray(sdmChunks.fundFileId, all)).run();
       tx.delete(fundFiles).where(inArray(fundFiles.id, all)).run();
       writeTrail(
         tx,

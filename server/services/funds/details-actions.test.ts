@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles, fundRequests, sdmRows, trail } from '../../db/schema/index.js';
+import { fundFiles, fundRequests, trail } from '../../db/schema/index.js';
+import { sdmRowWriter } from '../../db/sdm-store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { dbPushPath, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from './details-actions.js';
@@ -29,13 +30,10 @@ beforeAll(async () => {
     insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'wp-next.xlsx' }),
   ];
   const std = insertFundFile(ctx, fundId, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
-  ctx.db
-    .insert(sdmRows)
-    .values([
-      { fundFileId: std, sdmType: 'holdings', line: 5, data: JSON.stringify({ security_id: 'US38141W2734', market_value_base: 1000.5 }) },
-      { fundFileId: std, sdmType: 'holdings', line: 6, data: JSON.stringify({ security_id: 'US912828YK04', market_value_base: 250 }) },
-    ])
-    .run();
+  const rows = sdmRowWriter(ctx.sqlite, std, 'holdings');
+  rows.add({ file: 'holdings.csv', line: 5, security_id: 'US38141W2734', market_value_base: 1000.5 });
+  rows.add({ file: 'holdings.csv', line: 6, security_id: 'US912828YK04', market_value_base: 250 });
+  rows.flush();
   insertFundFile(ctx, fundId, {
     kind: 'calculation',
     fileType: 'calculations',
