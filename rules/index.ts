@@ -10,3 +10,4 @@ export * from './messages.js';
 export * from './names.js';
 export * from './statuses.js';
 export * from './status-moves.js';
+export * from './adjustments.js';

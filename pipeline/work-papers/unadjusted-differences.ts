@@ -6,7 +6,11 @@
  * that could not be performed measured nothing and is listed as a limitation, never as nil.
  * Price testing counts once, by its total impact (its per-holding and per-currency items are parts
  * of that total); amounts in shares and the 'Items not listed' item are not differences in money.
+ * Every audit adjustment the TPA has not booked is listed and judged the same way
+ * (`../adjustments/schedule.ts`); the booked ones are in the figures and listed apart.
  */
+import { bookedAdjustments, type FundAdjustment } from '../adjustments/apply.js';
+import { PROPOSED_ADJUSTMENT, PROPOSED_ADJUSTMENT_LABEL, adjustmentMessage, proposedAdjustmentItem } from '../adjustments/schedule.js';
 import type { CheckContext } from '../checks/common.js';
 import { ITEMS_NOT_LISTED, round, ROUNDING, Sum } from '../checks/common.js';
 import { CHECK_LABELS } from '../checks/index.js';
@@ -40,6 +44,8 @@ export interface UnadjustedDifferences {
   material: boolean;
   /** A standardization was Invalid: nothing can be concluded. */
   incomplete: boolean;
+  /** The adjustments booked by the TPA: in the figures, not differences. */
+  booked: FundAdjustment[];
   conclusion: string;
 }
 
@@ -56,14 +62,21 @@ function isMoneyDifference(it: QaRec): boolean {
 /**
  * Builds the schedule from the check items and PM / TE / SAD amounts (fund currency).
  * @param incomplete a standardization was Invalid: the conclusion says the data is incomplete
+ * @param adjustments the fund's audit adjustments: those not booked by the TPA are differences
  */
-export function unadjustedDifferences(items: QaRec[], m: CheckContext['materiality'], incomplete = false): UnadjustedDifferences {
+export function unadjustedDifferences(
+  items: QaRec[],
+  m: CheckContext['materiality'],
+  incomplete = false,
+  adjustments: readonly FundAdjustment[] = [],
+): UnadjustedDifferences {
   const differences: Difference[] = [];
   const trivial = new Sum();
   const net = new Sum();
   const gross = new Sum();
   let aboveTe = 0;
-  for (const it of items.filter(isMoneyDifference)) {
+  const proposed = adjustments.filter((a) => !a.bookedByTpa).map(proposedAdjustmentItem);
+  for (const it of [...items.filter(isMoneyDifference), ...proposed.filter((p) => Math.abs(p.diff) >= ROUNDING)]) {
     const a = Math.abs(it.diff);
     const judgement: Judgement =
       a <= m.sad + ROUNDING / 10
@@ -100,6 +113,7 @@ export function unadjustedDifferences(items: QaRec[], m: CheckContext['materiali
     aboveTe,
     material,
     incomplete,
+    booked: bookedAdjustments(adjustments, 'all'),
     conclusion,
   };
 }
@@ -108,7 +122,7 @@ export function unadjustedDifferences(items: QaRec[], m: CheckContext['materiali
 export function writeUnadjustedSheet(s: SheetWriter, u: UnadjustedDifferences, m: CheckContext['materiality'], sources: SourceFiles): void {
   s.row(['Check', 'Item', 'Difference', 'Absolute', 'Judgement', 'Message', 'File', 'Line'], true);
   for (const d of u.differences)
-    s.row([CHECK_LABELS[d.item.check] ?? d.item.check, d.item.name, d.amount, Math.abs(d.amount), d.judgement, d.item.message, ...itemSource(d.item, sources)]);
+    s.row([checkLabel(d.item.check), d.item.name, d.amount, Math.abs(d.amount), d.judgement, d.item.message, ...itemSource(d.item, sources)]);
   if (!u.differences.length) s.row(['No difference in money was found by the checks']);
   s.blank();
   s.row(['Materiality', null, 'Amount'], true);
@@ -126,7 +140,18 @@ export function writeUnadjustedSheet(s: SheetWriter, u: UnadjustedDifferences, m
     s.row(['Not performed (no difference measured)', 'Item', null, null, null, 'Reason', 'File', 'Line'], true);
     for (const it of u.notPerformed) s.row([CHECK_LABELS[it.check] ?? it.check, it.name, null, null, null, it.notPerformed, ...itemSource(it, sources)]);
   }
+  if (u.booked.length) {
+    s.blank();
+    s.row(['Adjustments booked by the TPA (in the figures)', 'Adjustment', 'Amount', null, null, 'Lines', 'File'], true);
+    for (const a of u.booked) {
+      const it = proposedAdjustmentItem(a);
+      s.row(['Booked adjustment', it.name, it.diff, null, null, adjustmentMessage(a), it.file ?? null]);
+    }
+  }
 }
+
+/** The Check column: a check's label, or the proposed-adjustment label. */
+const checkLabel = (check: string) => (check === PROPOSED_ADJUSTMENT ? PROPOSED_ADJUSTMENT_LABEL : (CHECK_LABELS[check] ?? check));
 
 /** The schedule's outcome in one word or two: INCOMPLETE DATA, MATERIAL or NOT MATERIAL. */
 export function conclusionText(u: UnadjustedDifferences): string {

@@ -306,7 +306,19 @@ describe('delivery fund details', () => {
     await page.goto(`${server.url}/fund/${ids.gs}`);
     await expect.poll(() => fd.heading.innerText()).toBe(GS);
     expect(await fd.field('administrator').innerText()).toContain('input files already attached');
-    expect(await fd.tabNames()).toEqual(['Files', 'Processes', 'Logs', 'Errors', 'Trail', 'Fund Codes', 'Comments', 'Recipients', 'Aggregation', 'Mappings']);
+    expect(await fd.tabNames()).toEqual([
+      'Files',
+      'Processes',
+      'Logs',
+      'Errors',
+      'Trail',
+      'Adjustments',
+      'Fund Codes',
+      'Comments',
+      'Recipients',
+      'Aggregation',
+      'Mappings',
+    ]);
     await fd.tab('Mappings');
     await expect.poll(() => page.locator('.fa-fd-tabs .p-dropdown-label').count()).toBeGreaterThan(0);
     expect(await page.locator('.fa-fd-tabs .p-dropdown-label').first().innerText()).toMatch(/\(master\)$/);

@@ -6,3 +6,4 @@ export * from './files.js';
 export * from './pipeline.js';
 export * from './nodes.js';
 export * from './audit.js';
+export * from './adjustments.js';

@@ -1,0 +1,221 @@
+/**
+ * Audit adjustments of a fund (delivery spec, Fund details: the adjustment dialogs, 'Rerun
+ * adjustments' and 'Rerun apportionment'; docs/decisions/0012-audit-adjustments.md): list, create,
+ * update and delete proposed journals, and recalculate the fund with them. The rules (types,
+ * pre/post-calc, double entry, field checks) are `rules/adjustments.ts`; the pipeline applies them
+ * (`pipeline/adjustments/`). Every create, update, delete and rerun writes a trail entry of the
+ * fund (actions `adjustment-create`, `adjustment-update`, `adjustment-delete`,
+ * `rerun-adjustments`, `rerun-apportionment`) in the same transaction as the change.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { ADJUSTMENT_RERUNS, ADJUSTMENT_TYPE_RULES, adjustmentProblems, type AdjustmentInput, type AdjustmentRerun } from '../../../rules/adjustments.js';
+import type { FundAdjustment } from '../../../pipeline/adjustments/apply.js';
+import type { AppContext } from '../../context.js';
+import { adjustments, fundRequests, processes } from '../../db/schema/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { publishProcess } from '../../jobs/queue.js';
+import type { User } from '../auth/tokens.js';
+import { writeTrail, type Tx } from '../funds/trail.js';
+
+type Row = typeof adjustments.$inferSelect;
+
+/** An adjustment as the API, the CLI and the stages see it. */
+export type AdjustmentView = FundAdjustment & { fundRequestId: number };
+
+/** The result of a rerun: the calculations job queued (the work paper follows it). */
+export interface AdjustmentRerunResult {
+  fundRequestId: number;
+  rerun: AdjustmentRerun;
+  processId: number;
+  /** Adjustments of the fund at the time, and how many of them the TPA booked. */
+  adjustments: number;
+  booked: number;
+}
+
+const view = (r: Row): AdjustmentView => ({
+  id: r.id,
+  fundRequestId: r.fundRequestId,
+  type: r.type,
+  description: r.description,
+  bookedByTpa: r.bookedByTpa,
+  lines: r.lines,
+  author: r.author,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+function requireFund(tx: Tx, id: number) {
+  const fund = tx.select({ id: fundRequests.id, status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.id, id)).get();
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
+  return fund;
+}
+
+function requireAdjustment(tx: Tx, fundRequestId: number, id: number): Row {
+  const row = tx
+    .select()
+    .from(adjustments)
+    .where(and(eq(adjustments.id, id), eq(adjustments.fundRequestId, fundRequestId)))
+    .get();
+  if (!row) throw new NotFoundError(`No such adjustment with id: ${id} on fund request ${fundRequestId}`);
+  return row;
+}
+
+const positiveId = (what: string, v: unknown): number => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new ValidationError(`${what} must be a positive whole number, not '${String(v)}'`);
+  return n;
+};
+
+/**
+ * Checks an adjustment as entered and returns it cleaned (texts trimmed, empty line descriptions
+ * and security ids of ledger lines dropped).
+ * @throws ValidationError 'The adjustment is not valid' listing every problem as `{column: field, message}`
+ */
+export function validateAdjustment(input: unknown): AdjustmentInput {
+  const problems = adjustmentProblems(input as Partial<AdjustmentInput>);
+  if (problems.length)
+    throw new ValidationError(
+      'The adjustment is not valid',
+      problems.map((p) => ({ column: p.field, message: p.message })),
+    );
+  const a = input as AdjustmentInput;
+  return {
+    type: a.type,
+    description: a.description.trim(),
+    bookedByTpa: a.bookedByTpa,
+    lines: a.lines.map((l) => ({
+      account: l.account.trim(),
+      target: l.target,
+      ...(l.target === 'holding_value' ? { securityId: (l.securityId ?? '').trim() } : {}),
+      amount: l.amount,
+      ...(l.description?.trim() ? { description: l.description.trim() } : {}),
+    })),
+  };
+}
+
+const authorName = (user: User) => `${user.firstName} ${user.lastName}`.trim() || user.email;
+
+/**
+ * Every adjustment of a fund, oldest first.
+ * @throws NotFoundError 'No such fund request with id: {id}'
+ */
+export function listAdjustments(ctx: AppContext, fundRequestId: number): AdjustmentView[] {
+  const id = positiveId('Fund request id', fundRequestId);
+  requireFund(ctx.db, id);
+  return ctx.db.select().from(adjustments).where(eq(adjustments.fundRequestId, id)).orderBy(asc(adjustments.id)).all().map(view);
+}
+
+/**
+ * The adjustments the pipeline applies to a fund (`pipeline/adjustments/apply.ts`); none for an
+ * unknown fund.
+ */
+export function fundAdjustments(ctx: AppContext, fundRequestId: number): FundAdjustment[] {
+  return ctx.db.select().from(adjustments).where(eq(adjustments.fundRequestId, fundRequestId)).orderBy(asc(adjustments.id)).all().map(view);
+}
+
+/**
+ * Adds an adjustment to a fund, authored by `user` now.
+ * @throws NotFoundError for an unknown fund; ValidationError naming each field in error
+ */
+export function createAdjustment(ctx: AppContext, user: User, fundRequestId: number, input: unknown): AdjustmentView {
+  const id = positiveId('Fund request id', fundRequestId);
+  return ctx.db.transaction((tx) => {
+    requireFund(tx, id);
+    const a = validateAdjustment(input);
+    const row = tx
+      .insert(adjustments)
+      .values({ fundRequestId: id, ...a, authorId: user.id, author: authorName(user) })
+      .returning()
+      .get();
+    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'adjustment-create', before: null, after: view(row) });
+    return view(row);
+  });
+}
+
+/**
+ * Replaces the fields of an adjustment (type, description, booked by TPA, lines); the author stays,
+ * the trail records who changed it and the before and after.
+ * @throws NotFoundError for an unknown fund or adjustment; ValidationError naming each field in error
+ */
+export function updateAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number, input: unknown): AdjustmentView {
+  const fid = positiveId('Fund request id', fundRequestId);
+  const aid = positiveId('Adjustment id', adjustmentId);
+  return ctx.db.transaction((tx) => {
+    requireFund(tx, fid);
+    const before = requireAdjustment(tx, fid, aid);
+    const a = validateAdjustment(input);
+    const row = tx
+      .update(adjustments)
+      .set({ ...a, updatedAt: new Date().toISOString() })
+      .where(eq(adjustments.id, aid))
+      .returning()
+      .get();
+    writeTrail(tx, { fundRequestId: fid, userId: user.id, action: 'adjustment-update', before: view(before), after: view(row) });
+    return view(row);
+  });
+}
+
+/**
+ * Deletes an adjustment (the trail keeps what it was).
+ * @returns `{id, deleted: true}`
+ * @throws NotFoundError for an unknown fund or adjustment
+ */
+export function deleteAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number): { id: number; deleted: true } {
+  const fid = positiveId('Fund request id', fundRequestId);
+  const aid = positiveId('Adjustment id', adjustmentId);
+  ctx.db.transaction((tx) => {
+    requireFund(tx, fid);
+    const before = requireAdjustment(tx, fid, aid);
+    tx.delete(adjustments).where(eq(adjustments.id, aid)).run();
+    writeTrail(tx, { fundRequestId: fid, userId: user.id, action: 'adjustment-delete', before: view(before), after: null });
+  });
+  return { id: aid, deleted: true };
+}
+
+export const rerunInputSchema = z.object({ rerun: z.enum(['adjustments', 'apportionment']).default('adjustments') });
+
+/**
+ * 'Rerun adjustments' / 'Rerun apportionment': queues the fund's calculations (force run), which
+ * apply its booked pre-calc adjustments before the checks and queue the work paper, which lists
+ * the unbooked ones as unadjusted differences and reports the booked post-calc ones. A pending
+ * calculations job of the fund is reused.
+ * @throws NotFoundError for an unknown fund; ConflictError for a deleted fund
+ */
+export function rerunAdjustments(ctx: AppContext, user: User, fundRequestId: number, rerun: AdjustmentRerun = 'adjustments'): AdjustmentRerunResult {
+  const id = positiveId('Fund request id', fundRequestId);
+  if (!(rerun in ADJUSTMENT_RERUNS))
+    throw new ValidationError(`Rerun must be one of ${Object.keys(ADJUSTMENT_RERUNS).join(', ')}, not ${JSON.stringify(rerun)}`);
+  const { result, process } = ctx.db.transaction(
+    (tx) => {
+      const fund = requireFund(tx, id);
+      if (fund.status === 'Deleted') throw new ConflictError(`Fund request ${id} is deleted: restore it before recalculating its adjustments`);
+      const all = tx.select().from(adjustments).where(eq(adjustments.fundRequestId, id)).all();
+      const ofRerun = all.filter((a) => ADJUSTMENT_TYPE_RULES[a.type].rerun === rerun);
+      const pending = tx
+        .select()
+        .from(processes)
+        .where(and(eq(processes.fundRequestId, id), eq(processes.stage, 'calculations'), eq(processes.status, 'pending')))
+        .get();
+      const process =
+        pending ??
+        tx
+          .insert(processes)
+          .values({ fundRequestId: id, stage: 'calculations', status: 'pending', forceRun: true, createdById: user.id, payload: { rerun } })
+          .returning()
+          .get();
+      const result: AdjustmentRerunResult = {
+        fundRequestId: id,
+        rerun,
+        processId: process.id,
+        adjustments: ofRerun.length,
+        booked: ofRerun.filter((a) => a.bookedByTpa).length,
+      };
+      writeTrail(tx, { fundRequestId: id, userId: user.id, action: `rerun-${rerun}`, before: null, after: { ...result, queued: 'calculations' } });
+      return { result, process };
+    },
+    { behavior: 'immediate' },
+  );
+  publishProcess(ctx, process);
+  return result;
+}
