@@ -18,10 +18,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { fundFiles, fundRequests } from '../../db/schema/index.js';
+import { readSdmRows } from '../../db/sdm-store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { PRODUCED_STATUSES } from '../files/display.js';
 import { reviewFiles, type FileActionResult } from '../files/fund-files.js';
+import { queueAggregationRerun } from '../aggregation/rules.js';
 import { writeTrail } from './trail.js';
 import { parseInput } from './validate.js';
 
@@ -66,11 +68,16 @@ export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<
 }
 
 /**
- * Sets a fund's forced aggregation rerun flag (`aggreg_force_run`).
- * @returns `{id, aggreg_force_run}`
+ * Sets a fund's forced aggregation rerun flag (`aggreg_force_run`); turned on for an aggregate
+ * parent, it queues the parent's aggregation (server/services/aggregation/rules.ts).
+ * @returns `{id, aggreg_force_run, processId?}` (processId: the queued calculations)
  * @throws NotFoundError for an unknown fund
  */
-export function setAggregForceRun(ctx: AppContext, user: User, input: z.input<typeof aggregForceRunInputSchema>): { id: number; aggreg_force_run: boolean } {
+export function setAggregForceRun(
+  ctx: AppContext,
+  user: User,
+  input: z.input<typeof aggregForceRunInputSchema>,
+): { id: number; aggreg_force_run: boolean; processId?: number } {
   const { id, value } = parseInput(aggregForceRunInputSchema, input);
   ctx.db.transaction((tx) => {
     const row = tx.select({ v: fundRequests.aggregForceRun }).from(fundRequests).where(eq(fundRequests.id, id)).get();
@@ -85,7 +92,9 @@ export function setAggregForceRun(ctx: AppContext, user: User, input: z.input<ty
       after: { aggreg_force_run: value },
     });
   });
-  return { id, aggreg_force_run: value };
+  // turning the switch on reruns a parent's aggregation; the run turns the switch off again
+  const processId = value ? queueAggregationRerun(ctx, user.id, id) : null;
+  return { id, aggreg_force_run: value, ...(processId ? { processId } : {}) };
 }
 
 /** Where a fund's Db push is written. */
@@ -128,14 +137,14 @@ export function triggerDbPush(
       CREATE TABLE checks (data TEXT NOT NULL);`);
     const insRow = out.prepare('INSERT INTO sdm_rows (sdm_type, file, line, data) VALUES (?, ?, ?, ?)');
     const insCheck = out.prepare('INSERT INTO checks (data) VALUES (?)');
-    const read = ctx.sqlite.prepare('SELECT sdm_type AS t, line, data FROM sdm_rows WHERE fund_file_id = ? ORDER BY line');
+
     out.transaction(() => {
       out
         .prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
       for (const f of std) {
-        for (const r of read.iterate(f.id) as IterableIterator<{ t: string; line: number; data: string }>) {
-          insRow.run(r.t, f.fileName, r.line, r.data);
+        for (const r of readSdmRows(ctx.sqlite, [f.id])) {
+          insRow.run(f.fileType, f.fileName, r.line, JSON.stringify(r));
           rows++;
         }
       }

@@ -7,7 +7,7 @@ import type { TrailRow } from '../../../server/services/funds/trail-log.js';
 import type { ErrorLogRow, LogRow } from '../../../server/services/files/logs.js';
 import type { processView } from '../../../server/jobs/processes.js';
 import type { mappingTypesForFund } from '../../../server/services/mappings/mappings.js';
-import { api } from './client';
+import { api, call } from './client';
 import type { FundDetails, FundError } from './auditor-types';
 import type { PageOf } from './delivery-types';
 
@@ -32,7 +32,7 @@ export const reviewAllWorkPapers = (id: number) => api.post<unknown>('/fund/revi
 export const setWorkPaperReview = (ids: number[], reviewed: boolean) => api.post<{ files: unknown[] }>('/fund/reviewall', { ids, reviewed });
 /** Sets the forced aggregation rerun flag. */
 export const setAggregForceRun = (id: number, value: boolean) =>
-  api.post<{ id: number; aggreg_force_run: boolean }>('/fund/set-aggreg-force-run', { id, value }, quiet);
+  api.post<{ id: number; aggreg_force_run: boolean; processId?: number }>('/fund/set-aggreg-force-run', { id, value }, quiet);
 /** Pushes the fund's standardized data to its Db push file. */
 export const triggerDbPush = (fundId: number) =>
   api.post<{ fundId: number; file: string; rows: number; checks: number }>('/fund/triggerdbpush', { fundId }, quiet);
@@ -44,9 +44,9 @@ export const processAction = (action: 'reset' | 'cancel', id: number) => api.pos
 /** One page of a fund's trail, newest first. */
 export const fetchTrail = (id: number, offset = 0, limit = 200) => api.post<PageOf<TrailRow>>('/logs/trail', { id, offset, limit });
 /** One page of a fund's orchestration log. */
-export const fetchOrchestration = (id: number, offset = 0, limit = 200) => api.post<PageOf<LogRow>>('/logs/orchestration', { id, offset, limit });
+export const fetchOrchestration = (id: number, offset = 0, limit = 200) => call('POST /api/v2.0/logs/orchestration', { body: { id, offset, limit } });
 /** One page of a fund's error log (errors, and successes with warnings). */
-export const fetchErrorLogs = (id: number, offset = 0, limit = 200) => api.post<PageOf<ErrorLogRow>>('/logs/errors', { id, offset, limit });
+export const fetchErrorLogs = (id: number, offset = 0, limit = 200) => call('POST /api/v2.0/logs/errors', { body: { id, offset, limit } });
 
 /** A mapping type of a fund with the mappings it can use and the one in use. */
 export type FundMappingType = ReturnType<typeof mappingTypesForFund>[number];

@@ -1,7 +1,7 @@
 /**
  * The fund's own tabs on the delivery Fund details page: Fund Codes (main first; alternates added
- * and removed in edit mode; the main code is never removable), Aggregation (group key,
- * 'Open parent', the forced aggregation rerun switch) and Mappings (the mapping in use per type,
+ * and removed in edit mode; the main code is never removable), Aggregation (consolidation flag,
+ * group key, 'Open parent', children, Needs rerun, 'Too large', the forced aggregation rerun switch) and Mappings (the mapping in use per type,
  * a custom one assigned or removed; each change reruns the fund from standardization).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -98,14 +98,19 @@ export function FundCodesTab({
   );
 }
 
-/** Aggregation: group key, parent link and the forced aggregation rerun switch. */
+/**
+ * Aggregation: consolidation flag, group key, parent link, children, whether the aggregate needs a
+ * rerun (a child's data changed since it ran) or was too large to compute, and the forced
+ * aggregation rerun switch (turned on, it queues the aggregation; the run turns it off).
+ */
 export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; onOpen: (id: number) => void; reload: () => void }) {
   const [busy, setBusy] = useState(false);
   const toggle = async (value: boolean) => {
     setBusy(true);
     try {
-      await setAggregForceRun(fund.id, value);
-      notify({ severity: 'success', detail: value ? 'Aggregation will be forced to rerun' : 'Forced aggregation rerun switched off', life: 2400 });
+      const r = await setAggregForceRun(fund.id, value);
+      const detail = !value ? 'Forced aggregation rerun switched off' : r.processId ? 'The aggregation will run again' : 'Aggregation will be forced to rerun';
+      notify({ severity: 'success', detail, life: 2400 });
       reload();
     } catch (err) {
       notify({ severity: 'error', summary: 'The switch could not be changed', detail: (err as ApiError).message });
@@ -113,8 +118,12 @@ export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; on
       setBusy(false);
     }
   };
+  const children = fund.children?.length ?? 0;
+  const oversized = fund.calculationFiles?.some((f) => (f as { aggDataOversized?: boolean }).aggDataOversized) ?? false;
   return (
-    <div className="fa-field-grid">
+    <div className="fa-field-grid" data-testid="fa-fd-aggregation">
+      <span className="fa-field-label">Consolidation flag</span>
+      <span>{String(fund.aggreg_consol_flag ?? '') || '-'}</span>
       <span className="fa-field-label">Group key</span>
       <span>{String(fund.group_key ?? '') || '-'}</span>
       <span className="fa-field-label">Parent</span>
@@ -127,6 +136,16 @@ export function AggregationTab({ fund, onOpen, reload }: { fund: FundDetails; on
           '-'
         )}
       </span>
+      <span className="fa-field-label">Children</span>
+      <span>{children ? `${children} child fund(s), aggregated in ${String(fund.currency ?? '')}` : '-'}</span>
+      <span className="fa-field-label">Needs rerun</span>
+      <span data-testid="fa-fd-needs-rerun">{fund.needs_rerun ? "Yes: a child fund's data changed since the aggregation ran" : 'No'}</span>
+      {children > 0 && (
+        <>
+          <span className="fa-field-label">Aggregate</span>
+          <span data-testid="fa-fd-aggregate-status">{oversized ? 'Too large' : fund.calculationFiles?.length ? 'Computed' : 'Not computed yet'}</span>
+        </>
+      )}
       <label htmlFor="fa-fd-aggreg-force">Forced aggregation rerun</label>
       <InputSwitch inputId="fa-fd-aggreg-force" checked={Boolean(fund.aggreg_force_run)} disabled={busy} onChange={(e) => void toggle(Boolean(e.value))} />
     </div>

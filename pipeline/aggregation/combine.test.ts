@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { runChecks } from '../checks/index.js';
+import { STANDARD_ACCOUNTS } from '../sdm/model.js';
+import type { FundSdmArrays, FxRate } from '../sdm/rows.js';
+import { loadCsvTpa, loadKeystone } from '../checks/test-data.js';
+import { aggregateRowCount, combineChildren, type ChildInput } from './combine.js';
+
+const rate = (currency: string, rate_date: string, units_per_base: number): FxRate => ({ currency, rate_date, units_per_base, source: `test ${rate_date}` });
+const child = (id: number, fundCode: string, currency: string, periodEnd: string, data: FundSdmArrays): ChildInput => ({
+  id,
+  fundCode,
+  name: fundCode,
+  currency,
+  periodEnd,
+  data,
+});
+const mv = (d: FundSdmArrays) => d.holdings.reduce((s, h) => s + h.market_value_base, 0);
+const cents = (x: number) => Math.round(x * 100) / 100;
+
+describe('combining child funds into the parent currency', async () => {
+  const gs = loadCsvTpa('meridian_fund_services');
+  const ky = await loadKeystone();
+
+  it('converts each child at its own period end, flags a stale rate and leaves out a child with no rate', () => {
+    // rates in units per EUR: USD on two dates, GBP only long before the GBP child's period end
+    const rates = [rate('USD', '2022-12-30', 1.0666), rate('USD', '2023-03-31', 1.0875), rate('GBP', '2022-12-01', 0.87)];
+    const agg = combineChildren(
+      [
+        child(1, 'GS', 'USD', '2023-03-31', gs),
+        child(2, 'KY', 'USD', '2022-12-31', ky),
+        child(3, 'GB', 'GBP', '2022-12-31', ky),
+        child(4, 'JP', 'JPY', '2022-12-31', ky),
+      ],
+      'EUR',
+      rates,
+      5,
+    );
+    const [g, k, gb, jp] = agg.summary.children;
+    expect(g.conversion).toMatchObject({ unitsPerParent: 1.0875, rateDate: '2023-03-31', stale: false });
+    expect(k.conversion).toMatchObject({ unitsPerParent: 1.0666, rateDate: '2022-12-30', ageDays: 1, stale: false });
+    expect(gb.conversion).toMatchObject({ unitsPerParent: 0.87, rateDate: '2022-12-01', ageDays: 30, stale: true });
+    expect(jp.conversion.unitsPerParent).toBeNull();
+    expect(jp.converted).toBeNull();
+    expect(agg.items.map((i) => i.status)).toEqual(['pass', 'pass', 'warning', 'fail']);
+    expect(agg.items[2].message).toMatch(/^Stale rate: .* 30 days before its period end 2022-12-31/);
+    expect(agg.items[3].notPerformed).toBe('no JPY rate per EUR on or before 2022-12-31');
+    expect(g.converted!.holdingsMarketValue).toBe(cents(mv(gs) / 1.0875));
+    expect(k.converted!.holdingsMarketValue).toBe(cents(mv(ky) / 1.0666));
+    // the total is over the converted children only (the JPY one is left out)
+    expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(gs) / 1.0875 + mv(ky) / 1.0666 + mv(ky) / 0.87));
+    expect(agg.data.holdings.length).toBe(gs.holdings.length + 2 * ky.holdings.length);
+    expect(agg.summary.rowCount).toBe(aggregateRowCount([{ data: gs }, { data: ky }, { data: ky }, { data: ky }]));
+  });
+
+  it('keeps the combined data consistent: the TB still balances, holdings values still agree, share classes stay apart', () => {
+    const agg = combineChildren(
+      [child(1, 'GS', 'USD', '2023-03-31', gs), child(2, 'KY', 'USD', '2022-12-31', ky)],
+      'EUR',
+      [rate('USD', '2023-03-31', 1.0875), rate('USD', '2022-12-30', 1.0666)],
+      5,
+    );
+    const nav = agg.summary.total.nav;
+    const run = runChecks(agg.data, {
+      fundCode: 'GROUP',
+      periodEnd: '2023-03-31',
+      currency: 'EUR',
+      materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
+      nav,
+      externalValuations: false,
+      accountClasses: STANDARD_ACCOUNTS,
+    });
+    const byCheck = (id: string) => run.items.filter((i) => i.check === id);
+    expect(byCheck('tb_balance').map((i) => i.status)).toEqual(['pass']);
+    expect(byCheck('investments_reconciliation').every((i) => i.status === 'pass')).toBe(true);
+    // no holding's local value / fx_rate disagrees with its converted base value
+    expect(byCheck('holdings_integrity').filter((i) => /market value base/.test(i.message))).toEqual([]);
+    expect(agg.data.share_capital.map((r) => r.share_class)).toContain('KY C000032728');
+  });
+
+  it('needs no rate for a child in the parent currency', () => {
+    const agg = combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky)], 'USD', [], 5);
+    expect(agg.summary.children[0].conversion).toMatchObject({ unitsPerParent: 1, source: 'same currency' });
+    expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(ky)));
+  });
+});

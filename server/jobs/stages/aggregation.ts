@@ -1,0 +1,185 @@
+/**
+ * The calculations and work-paper inputs of an aggregate parent fund (spec: parent and child funds;
+ * docs/decisions/0013-fund-aggregation.md): its children's standardized data, read with
+ * `loadFundData` per child, converted into the parent's currency with the independent FX rates the
+ * checks use and combined (`pipeline/aggregation`), then checked like any fund's data. An aggregate
+ * with more rows than `aggregationMaxRows` is not computed: its calculation file says so
+ * (`aggDataOversized`, data status 'Too large') and no work paper follows. The run turns the
+ * parent's `needs_rerun` and forced rerun switch off.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { fundFiles } from '../../db/schema/index.js';
+import {
+  aggregateRowCount,
+  AGGREGATION,
+  combineChildren,
+  type Aggregate,
+  type AggregationSummary,
+  type ChildInput,
+} from '../../../pipeline/aggregation/combine.js';
+import { runChecks, type CalculationValidation } from '../../../pipeline/checks/index.js';
+import { worst } from '../../../pipeline/checks/common.js';
+import type { QaRec } from '../../../pipeline/sdm/rows.js';
+import type { MappingUsed, StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import type { StageResult } from '../../../pipeline/engine.js';
+import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
+import { fundAdjustments } from '../../services/adjustments/adjustments.js';
+import { aggregatedChildren, clearRerunFlags } from '../../services/aggregation/rules.js';
+import { checkContextFor, loadFundData, loadFxRates } from './calculations.js';
+import { loadFund, logStage, publishFile } from './common.js';
+
+/** A calculation file of an aggregate parent: the checks' validation plus the aggregation's figures. */
+export type AggregateValidation = CalculationValidation & {
+  aggregation: AggregationSummary | { rowCount: number; limit: number };
+  aggDataOversized?: boolean;
+};
+
+/** The children of a parent as the combination reads them (own currency and period end, data read lazily). */
+function childInputs(ctx: AppContext, childIds: number[]): ChildInput[] {
+  return childIds.map((id) => {
+    const { fund, code } = loadFund(ctx, id);
+    return { id, fundCode: code, name: fund.name, currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', data: loadFundData(ctx, id) };
+  });
+}
+
+/** The parent's children combined in its currency (dated independent rates, stale limit `fxMaxAgeDays`). */
+function combine(ctx: AppContext, parentId: number, children: ChildInput[]): Aggregate {
+  const { fund } = loadFund(ctx, parentId);
+  const currency = fund.currency ?? 'USD';
+  return combineChildren(children, currency, loadFxRates(ctx, currency), ctx.config.fxMaxAgeDays);
+}
+
+/** Counts of items by status. */
+function summarize(items: QaRec[]) {
+  return {
+    pass: items.filter((i) => i.status === 'pass').length,
+    warning: items.filter((i) => i.status === 'warning').length,
+    fail: items.filter((i) => i.status === 'fail').length,
+  };
+}
+
+/** Replaces the parent's calculation file and turns its rerun flags off, in one transaction. */
+function storeCalculation(ctx: AppContext, parentId: number, validation: AggregateValidation) {
+  const file = ctx.db.transaction((tx) => {
+    tx.delete(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, parentId), eq(fundFiles.kind, 'calculation')))
+      .run();
+    clearRerunFlags(tx, parentId);
+    return tx
+      .insert(fundFiles)
+      .values({
+        fundRequestId: parentId,
+        kind: 'calculation',
+        fileType: 'calculations',
+        fileName: 'calculations.json',
+        status: 'done',
+        rowCount: validation.QA_Rec.length,
+        validationStatus: validation.status === 'fail' ? 'Invalid' : 'Valid',
+        validation,
+      })
+      .returning()
+      .get();
+  });
+  publishFile(ctx, file);
+  ctx.events.publish('fund-request', { ids: [parentId], action: 'aggregation' });
+}
+
+/**
+ * The calculations of an aggregate parent, or null when the fund is not one (the caller then runs a
+ * fund's own calculations). Over the row limit: an oversized calculation file and no next stage;
+ * otherwise the checks over the combined data, with one aggregation item per child first, and the
+ * work paper queued.
+ */
+export function aggregateCalculations(ctx: AppContext, parentId: number): StageResult | null {
+  const childIds = aggregatedChildren(ctx, parentId);
+  if (!childIds) return null;
+  const children = childInputs(ctx, childIds);
+  const rowCount = aggregateRowCount(children);
+  const limit = ctx.config.aggregationMaxRows;
+  if (rowCount > limit) {
+    const item: QaRec = {
+      check: AGGREGATION,
+      name: 'Aggregate too large',
+      status: 'fail',
+      diff: 0,
+      threshold: null,
+      message: `The ${children.length} child funds hold ${rowCount} rows together, more than the aggregation limit of ${limit} (setting aggregationMaxRows); the aggregate was not computed`,
+      notPerformed: `${rowCount} rows, over the limit of ${limit}`,
+    };
+    storeCalculation(ctx, parentId, {
+      QA_Rec: [item],
+      summary: summarize([item]),
+      status: 'fail',
+      nav: 0,
+      materiality: { pm: 0, te: 0, sad: 0 },
+      rowCounts: {},
+      aggregation: { rowCount, limit },
+      aggDataOversized: true,
+    });
+    logStage(ctx, parentId, 'calculations', 'error', { aggregation: 'too large', rowCount, limit, children: childIds });
+    return { result: { aggDataOversized: true, rowCount, limit } };
+  }
+  const aggregate = combine(ctx, parentId, children);
+  // the parent's booked pre-calc audit adjustments change the combined inputs, as for any fund
+  const data = applyAdjustments(aggregate.data, fundAdjustments(ctx, parentId), 'pre-calc');
+  const checkCtx = checkContextFor(ctx, parentId, data);
+  const checks = runChecks(data, checkCtx);
+  const items = [...aggregate.items, ...checks.items];
+  const summary = summarize(items);
+  const status = worst(items.map((i) => i.status));
+  storeCalculation(ctx, parentId, {
+    QA_Rec: items,
+    summary,
+    status,
+    nav: checkCtx.nav,
+    materiality: checkCtx.materiality,
+    rowCounts: aggregate.summary.total.rows,
+    ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
+    aggregation: aggregate.summary,
+  });
+  logStage(ctx, parentId, 'calculations', 'success', {
+    aggregation: { children: childIds, rowCount, total: aggregate.summary.total },
+    nav: checkCtx.nav,
+    summary,
+    status,
+  });
+  return { result: { nav: checkCtx.nav, summary, children: childIds }, next: [{ stage: 'visualization', fundRequestId: parentId }] };
+}
+
+/** What the work paper of an aggregate parent is built from. */
+export interface AggregateWorkPaperSources {
+  data: Aggregate['data'];
+  aggregation: AggregationSummary;
+}
+
+/**
+ * The combined data and the figures of a parent whose calculation file is an aggregate's (its
+ * validation has `aggregation` figures per child), or null for any other fund.
+ */
+export function aggregateWorkPaperSources(ctx: AppContext, parentId: number, validation: CalculationValidation): AggregateWorkPaperSources | null {
+  const stored = (validation as Partial<AggregateValidation>).aggregation;
+  if (!stored || !('children' in stored)) return null;
+  const aggregate = combine(
+    ctx,
+    parentId,
+    childInputs(
+      ctx,
+      stored.children.map((c) => c.id),
+    ),
+  );
+  return { data: aggregate.data, aggregation: aggregate.summary };
+}
+
+/** The standardization outcomes and mapping versions of several children, as one (files named with their fund code). */
+export function mergeOutcomes(outcomes: Array<{ code: string; outcome: { standardization: StandardizedFile[]; mappings: MappingUsed[] } }>): {
+  standardization: StandardizedFile[];
+  mappings: MappingUsed[];
+} {
+  const mappings = new Map<string, MappingUsed>();
+  for (const o of outcomes) for (const m of o.outcome.mappings) mappings.set(`${m.type}|${m.id}|${m.version}`, m);
+  return {
+    standardization: outcomes.flatMap((o) => o.outcome.standardization.map((s) => ({ ...s, file: `${o.code}: ${s.file}` }))),
+    mappings: [...mappings.values()],
+  };
+}
