@@ -46,6 +46,11 @@ export function itemStatusText(it: Pick<QaRec, 'status' | 'notPerformed'>): stri
   return it.notPerformed ? NOT_PERFORMED : it.status.toUpperCase();
 }
 
+/** An item's Difference cell: empty for a check that could not be performed (it measured nothing, which is not a nil difference). */
+export function itemDifference(it: Pick<QaRec, 'diff' | 'notPerformed'>): number | null {
+  return it.notPerformed ? null : it.diff;
+}
+
 /** Counts of items by what the Summary shows: passed, warnings (differences), failed and not performed. */
 export function outcomeCounts(items: QaRec[]): { pass: number; warning: number; fail: number; notPerformed: number } {
   const out = { pass: 0, warning: 0, fail: 0, notPerformed: 0 };

@@ -1,7 +1,7 @@
 /** The work paper's Price testing sheet (see `priceTestingSheet`). */
 import type ExcelJS from 'exceljs';
 import type { PriceTestingSummary } from '../checks/price-testing.js';
-import { itemStatusText } from './data-quality.js';
+import { itemDifference, itemStatusText } from './data-quality.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
 import type { WorkPaperInput } from './workbook.js';
 
@@ -18,7 +18,7 @@ export function priceTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input:
   const s = new SheetWriter(wb, 'Price testing', [40, 40, 12, 18, 18, 18, 18, 18, 18, 18, 18, 18, 44, 8, 12, 34, 12, 50]);
   s.row(['Item', 'Status', 'Currency', 'Impact', 'Threshold', 'Message'], true);
   const items = input.checks.items.filter((i) => i.check === 'price_testing');
-  for (const it of items) s.row([it.name, itemStatusText(it), input.fund.currency, it.diff, it.threshold, it.message]);
+  for (const it of items) s.row([it.name, itemStatusText(it), input.fund.currency, itemDifference(it), it.threshold, it.message]);
   const total = items.find((i) => (i.details as { performed?: boolean } | undefined)?.performed)?.details as PriceTestingSummary | undefined;
   if (total) {
     s.blank();

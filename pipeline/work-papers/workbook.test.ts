@@ -179,6 +179,8 @@ describe('buildWorkPaper: honest outcomes', () => {
       'NOT PERFORMED',
       'Not performed: the fund has no external valuations (external_valuations = N)',
     ]);
+    // nothing was measured: no Difference, which would read as a nil one
+    expect(pt.getCell(6).value).toBeNull();
     expect(rowOf(summary, 'Items passed / warnings / failed / not performed').getCell(2).value).toBe('7 / 8 / 0 / 1');
     expect(rowOf(wb.getWorksheet('Price testing')!, 'Price testing').getCell(2).value).toBe('NOT PERFORMED');
     expect(rowOf(wb.getWorksheet('Exceptions')!, 'Price testing', 2).getCell(3).value).toBe('NOT PERFORMED');

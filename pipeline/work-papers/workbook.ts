@@ -3,7 +3,8 @@
  * balance, Holdings, Investments reconciliation, Price testing, Capital roll-forward, Exceptions.
  * The Summary names the mapping versions applied and says 'Incomplete data' when a
  * standardization is Invalid; the Exceptions list each unmapped code and row error first
- * (`data-quality.ts`); a check that could not be performed shows NOT PERFORMED. Lineage: the
+ * (`data-quality.ts`); a check that could not be performed shows NOT PERFORMED and no Difference
+ * (it measured nothing). Lineage: the
  * Holdings sheet has one row per position with its file, line and mapping rows applied
  * (`holdings-sheet.ts`), and every check row of the Summary and Exceptions names its source file
  * and line, or the files and line ranges of the rows it was computed from (`lineage.ts`); price
@@ -17,8 +18,9 @@
  * is written, so memory beyond the input is the shared-strings table (distinct texts) and the
  * output bytes. A 100x copy of the GS holdings with all its 166,831 items listed takes ~9 s.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import type { FundAdjustment } from '../adjustments/apply.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
 import { CHECK_LABELS, type CheckContext, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
@@ -27,10 +29,13 @@ import { DERIVATIVE_ACCOUNTS, INVESTMENT_ACCOUNTS, investmentTotals } from '../c
 import { round, sum, tbByClass } from '../checks/common.js';
 import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
 import { holdingsSheet } from './holdings-sheet.js';
+import { aggregationSheet } from './aggregation-sheet.js';
+import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
-import { itemSource, sourceFiles, type SourceFiles } from './lineage.js';
+import { itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
+  itemDifference,
   itemStatusText,
   invalidFiles,
   outcomeCounts,
@@ -70,6 +75,10 @@ export interface WorkPaperInput {
   mappings?: MappingUsed[];
   /** The checks' context (independent rates, stale limit): the Holdings sheet shows each position's evidence with it. */
   checkContext?: CheckContext;
+  /** The fund's audit adjustments: those not booked by the TPA are listed as unadjusted differences. */
+  adjustments?: FundAdjustment[];
+  /** A parent fund's aggregation (figures per child and in total): written as the Aggregation sheet after the Summary. */
+  aggregation?: AggregationSummary;
 }
 
 export const SHEETS = [
@@ -141,7 +150,7 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
       null,
       null,
       itemStatusText(it),
-      [it.diff, shares ? 'shares' : 'money'],
+      [itemDifference(it), shares ? 'shares' : 'money'],
       [it.threshold, shares ? 'shares' : 'money'],
       it.message,
       ...itemSource(it, sources),
@@ -246,7 +255,7 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
     const shares = (it.details as { unit?: string } | undefined)?.unit === 'shares';
     s.row([
       it.name,
-      [it.diff, shares ? 'shares' : 'money'],
+      [itemDifference(it), shares ? 'shares' : 'money'],
       [it.threshold, shares ? 'shares' : 'money'],
       null,
       null,
@@ -267,26 +276,37 @@ function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPape
   s.row(['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column'], true);
   const data = writeDataExceptions(s, input.standardization);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
-  for (const it of exceptions) s.row([label(it.check), it.name, itemStatusText(it), it.diff, it.threshold, it.message, ...itemSource(it, sources)]);
+  for (const it of exceptions) s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources)]);
   if (!exceptions.length && !data) s.row(['No exceptions: every check item passed']);
   s.commit();
 }
 
-/** Builds the work-paper xlsx. Throws when exceljs fails to write. */
+/** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when exceljs fails to write. */
 export async function buildWorkPaper(input: WorkPaperInput): Promise<Buffer> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
+  await writeWorkPaper(input, stream);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Writes the work-paper xlsx to `stream` as it is made (ended when done), so a fund with many
+ * positions never holds its work paper in memory. Throws when exceljs fails to write.
+ */
+export async function writeWorkPaper(input: WorkPaperInput, stream: Writable): Promise<void> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
   wb.creator = 'Fund Audit';
   wb.created = input.generatedAt;
   // one pass over the rows first: the files and line ranges every aggregate figure names
-  const sources = sourceFiles(input.data);
-  const holdingsTotal = round(sum(holdingValues(input.data)));
-  const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0);
+  const lineage = lineageOf(input.data);
+  const sources = lineage.sources;
+  const holdingsTotal = round(lineage.holdingsTotal);
+  const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0, input.adjustments);
   summarySheet(wb, input, sources, holdingsTotal, sad);
+  if (input.aggregation) aggregationSheet(wb, input.aggregation);
   trialBalanceSheet(wb, input);
-  holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext);
+  await holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext);
   investmentsSheet(wb, input);
   priceTestingSheet(wb, input);
   capitalSheet(wb, input);
@@ -298,10 +318,4 @@ export async function buildWorkPaper(input: WorkPaperInput): Promise<Buffer> {
   );
   exceptionsSheet(wb, input, sources);
   await wb.commit();
-  return Buffer.concat(chunks);
-}
-
-/** Market values (base) of the holdings, read one at a time. */
-function* holdingValues(data: WorkPaperInput['data']): Iterable<number> {
-  for (const h of data.holdings) yield h.market_value_base;
 }

@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { fundFiles } from '../../db/schema/index.js';
+import { countSdmRows, readSdmRows } from '../../db/sdm-store.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
 import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
 import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../queue.js';
+import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
+import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { currentInputs, loadFund, logStage, publishFile } from './common.js';
+import { aggregateCalculations } from './aggregation.js';
 
 /** Folder of independent FX rate files in a data directory. */
 export const fxDir = (ctx: AppContext) => join(ctx.config.dataDir, 'reference', 'fx');
@@ -31,8 +35,8 @@ export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
 }
 
 /**
- * The SDM rows of one type in some standardization files, read from the database one at a time
- * on every pass (file by file, in line order); `length` is counted once, when first asked for.
+ * The SDM rows of one type in some standardization files, read from the database a chunk at a
+ * time on every pass (file by file, in line order); `length` is counted once, when first asked for.
  * Only the files of that type are read: a standardization file holds the rows of its own SDM
  * type, and reading the others would go through all their rows to find none.
  */
@@ -48,18 +52,13 @@ class StoredRows<T> implements RowSource<T> {
   }
 
   get length(): number {
-    if (this.count === null) {
-      // every row of these files is of this type: counted on the (fund_file_id, line) index alone
-      const stmt = this.ctx.sqlite.prepare('SELECT count(*) FROM sdm_rows WHERE fund_file_id = ?').pluck();
-      this.count = this.fileIds.reduce((n, id) => n + (stmt.get(id) as number), 0);
-    }
+    // every row of these files is of this type: counted from the chunks' row counts
+    if (this.count === null) this.count = countSdmRows(this.ctx.sqlite, this.fileIds);
     return this.count;
   }
 
-  *[Symbol.iterator](): Iterator<T> {
-    // a statement per pass: one statement cannot be iterated twice at once
-    const stmt = this.ctx.sqlite.prepare('SELECT data FROM sdm_rows WHERE fund_file_id = ? AND sdm_type = ? ORDER BY line').pluck();
-    for (const id of this.fileIds) for (const data of stmt.iterate(id, this.sdmType) as Iterable<string>) yield JSON.parse(data) as T;
+  [Symbol.iterator](): Iterator<T> {
+    return readSdmRows<T>(this.ctx.sqlite, this.fileIds, this.sdmType);
   }
 }
 
@@ -112,7 +111,11 @@ export function checkContextFor(ctx: AppContext, fundRequestId: number, data: Fu
 
 export const calculationsJob: StageHandler = async (ctx, job) => {
   const fundRequestId = job.fundRequestId!;
-  const data = loadFundData(ctx, fundRequestId);
+  // a parent whose consolidation flag is set is calculated over its children's data (aggregation.ts)
+  const aggregated = aggregateCalculations(ctx, fundRequestId);
+  if (aggregated) return aggregated;
+  // booked pre-calc audit adjustments change the checks' inputs (docs/decisions/0012-audit-adjustments.md)
+  const data = applyAdjustments(loadFundData(ctx, fundRequestId), fundAdjustments(ctx, fundRequestId), 'pre-calc');
   const checkCtx = checkContextFor(ctx, fundRequestId, data);
   const { nav, materiality: amounts } = checkCtx;
   const checks = runChecks(data, checkCtx);

@@ -9,10 +9,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { fundFiles } from '../../db/schema/index.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
-import { buildWorkPaper } from '../../../pipeline/work-papers/workbook.js';
+import { writeWorkPaper, type WorkPaperInput } from '../../../pipeline/work-papers/workbook.js';
 import type { StageHandler } from '../queue.js';
+import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
+import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { checkContextFor, loadFundData } from './calculations.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
+import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
 import { invalidFiles, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 
@@ -71,9 +74,15 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   if (!calc) throw new Error(`Fund request ${fundRequestId} has no calculation results yet`);
   // the calculations stage stores a CalculationValidation (the column's type is any JSON object)
   const v = calc.validation as unknown as CalculationValidation;
-  const std = standardizationOutcome(ctx, fundRequestId);
-  const data = loadFundData(ctx, fundRequestId);
-  const bytes = await buildWorkPaper({
+  // an aggregate parent's work paper is over its children's data combined, with an Aggregation sheet
+  const agg = aggregateWorkPaperSources(ctx, fundRequestId, v);
+  const std = agg
+    ? mergeOutcomes(agg.aggregation.children.map((c) => ({ code: c.fundCode, outcome: standardizationOutcome(ctx, c.id) })))
+    : standardizationOutcome(ctx, fundRequestId);
+  // booked adjustments (pre- and post-calc) are in the reported figures; unbooked ones are listed as differences
+  const adjustments = fundAdjustments(ctx, fundRequestId);
+  const data = applyAdjustments(agg?.data ?? loadFundData(ctx, fundRequestId), adjustments, 'all');
+  const input: WorkPaperInput = {
     fund: {
       id: fund.id,
       name: fund.name,
@@ -95,9 +104,12 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     // the Holdings sheet shows each position's independent price and rate, looked up as the checks did
     checkContext: checkContextFor(ctx, fundRequestId, data),
     ...std,
-  });
+    adjustments,
+    ...(agg ? { aggregation: agg.aggregation } : {}),
+  };
   const incomplete = invalidFiles(std.standardization).length > 0;
-  const blob = ctx.blobs.put(bytes);
+  // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
+  const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
   const file = ctx.db.transaction((tx) => {
     tx.delete(fundFiles)
       .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'work_paper')))
