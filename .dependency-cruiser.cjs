@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^(server|pipeline|cli)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'client-imports-only-contract-types',
+      comment:
+        'client/ (the typed API client of the browser and the CLI) runs in both: it imports the API contract as types only, and nothing from web/ or cli/',
+      severity: 'error',
+      from: { path: '^client/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(server|pipeline|cli|web)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'rules-import-only-rules',
       comment:
         'rules/ (statuses, action rules, messages) is shared by server, browser and CLI: it imports no framework and nothing from server/, pipeline/, web/ or cli/',

@@ -15,7 +15,8 @@ import { ensureAdmin } from '../../server/services/users/users.js';
 import { globals, openLocal, type GlobalOptions } from '../global.js';
 import { EXIT, output, printTable } from '../output.js';
 import { showTable } from '../ui/reporter.js';
-import { isRemote, remoteCall } from '../remote.js';
+import type { Operation } from '../../server/http/contract.js';
+import { isRemote, remoteOperation } from '../remote.js';
 
 type CliAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
 
@@ -25,17 +26,23 @@ const fromLabels = (action: keyof typeof STATUS_MOVES) => {
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : labels.join('');
 };
 
-/** CLI action -> API path and what it does (help text). */
-const ACTIONS: Record<CliAction, { path: string; help: string }> = {
-  approve: { path: 'fund/approve', help: `Open funds (status Approved) from ${fromLabels('approve')}` },
-  close: { path: 'fund/close', help: `Close funds (Completed - Fund Closed) from ${fromLabels('close')}` },
-  issue: { path: 'fund/issue', help: `Issue funds from ${fromLabels('issue')}` },
-  pause: { path: 'fund/pause', help: `Pause funds from ${fromLabels('pause')}` },
-  decline: { path: 'fund/decline', help: 'Decline pending funds' },
-  remove: { path: 'fund/remove', help: 'Delete funds (not issued ones); undo with undo-delete' },
-  'undo-delete': { path: 'fund/undo-delete', help: 'Restore deleted funds to their previous status' },
-  reset: { path: 'fund/reset', help: 'Queue the pipeline of funds again from identification' },
-  rerun: { path: 'fund/rerun', help: 'Rerun calculations and work papers of open funds' },
+/** The status actions' operations of the API contract. */
+type ActionOperation = Extract<
+  Operation,
+  `POST /api/v2.0/fund/${'approve' | 'close' | 'issue' | 'pause' | 'decline' | 'remove' | 'undo-delete' | 'reset' | 'rerun'}`
+>;
+
+/** CLI action -> its operation of the API contract (remote mode) and what it does (help text). */
+const ACTIONS: Record<CliAction, { path: ActionOperation; help: string }> = {
+  approve: { path: 'POST /api/v2.0/fund/approve', help: `Open funds (status Approved) from ${fromLabels('approve')}` },
+  close: { path: 'POST /api/v2.0/fund/close', help: `Close funds (Completed - Fund Closed) from ${fromLabels('close')}` },
+  issue: { path: 'POST /api/v2.0/fund/issue', help: `Issue funds from ${fromLabels('issue')}` },
+  pause: { path: 'POST /api/v2.0/fund/pause', help: `Pause funds from ${fromLabels('pause')}` },
+  decline: { path: 'POST /api/v2.0/fund/decline', help: 'Decline pending funds' },
+  remove: { path: 'POST /api/v2.0/fund/remove', help: 'Delete funds (not issued ones); undo with undo-delete' },
+  'undo-delete': { path: 'POST /api/v2.0/fund/undo-delete', help: 'Restore deleted funds to their previous status' },
+  reset: { path: 'POST /api/v2.0/fund/reset', help: 'Queue the pipeline of funds again from identification' },
+  rerun: { path: 'POST /api/v2.0/fund/rerun', help: 'Rerun calculations and work papers of open funds' },
 };
 
 /** Runs `fn` on the local data directory as the first Admin, closing it afterwards. */
@@ -90,7 +97,7 @@ export function registerFunds(program: Command): void {
         pagination: { limit: parseCount('limit', opts.limit, 1, MAX_LIMIT) ?? 100 },
       };
       const result = isRemote(g)
-        ? await remoteCall<{ rows: FundListingRow[]; pagination: Pagination }>(g, 'POST', 'funds/listing', input)
+        ? await remoteOperation(g, 'POST /api/v2.0/funds/listing', { body: input })
         : await withLocal(g, (ctx, user) => listFunds(ctx, user, input));
       if (g.json) {
         output(result, true, () => undefined);
@@ -129,7 +136,7 @@ marked '*' with the warning. Exit codes: 0 when every fund moved, 3 when any fun
         const g = globals(cmd);
         const ids = parseIds(values);
         const result = isRemote(g)
-          ? await remoteCall<ActionResult>(g, 'POST', path, { ids })
+          ? await remoteOperation(g, path, { body: { ids } })
           : await withLocal(g, (ctx, user) => runFundAction(ctx, user, action, { ids }));
         output(result, !!g.json, () => printActionResult(result));
         // main() returns process.exitCode: 3 when some fund did not move

@@ -23,6 +23,6 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));
-  app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname, event.req.headers.get('accept-encoding')));
+  app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname, event.req.headers.get('accept-encoding'), ctx.config.basePath));
   return app;
 }

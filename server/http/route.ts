@@ -89,8 +89,43 @@ export function withMessage<T>(payload: T, message?: string): Reply<T> {
   return new Reply(payload, message);
 }
 
-/** Identity helper that keeps the body/query types of a route. */
-export function defineRoute<B = undefined, Q = undefined>(def: RouteDef<B, Q>): RouteDef<B, Q> {
+/** The parsed value of an optional zod schema (`undefined` when the route declares none). */
+type Parsed<S> = S extends ZodType ? z.output<S> : undefined;
+
+/**
+ * A route definition with the literal method, path and base and the exact schemas it was written
+ * with: the API contract (server/http/contract.ts) is read off these types, so clients are typed
+ * from the same table the server mounts.
+ */
+export type TypedRouteDef<
+  M extends RouteDef['method'] = RouteDef['method'],
+  P extends string = string,
+  Base extends 'v2' | 'api' = 'v2' | 'api',
+  BS extends ZodType | undefined = ZodType | undefined,
+  QS extends ZodType | undefined = ZodType | undefined,
+  RS extends ZodType | undefined = ZodType | undefined,
+> = Omit<RouteDef<Parsed<BS>, Parsed<QS>>, 'method' | 'path' | 'base' | 'body' | 'query' | 'response'> & {
+  method: M;
+  path: P;
+  base?: Base;
+  body?: BS;
+  query?: QS;
+  response?: RS;
+};
+
+/**
+ * Declares a route; keeps its body/query types for the handler and its literal method, path and
+ * schemas for the API contract. Write the path as a literal (or a `const` generic of a helper) so
+ * clients can call it by `'<METHOD> <full path>'`.
+ */
+export function defineRoute<
+  const M extends RouteDef['method'],
+  const P extends string,
+  BS extends ZodType | undefined = undefined,
+  QS extends ZodType | undefined = undefined,
+  RS extends ZodType | undefined = undefined,
+  const Base extends 'v2' | 'api' = 'v2',
+>(def: TypedRouteDef<M, P, Base, BS, QS, RS>): TypedRouteDef<M, P, Base, BS, QS, RS> {
   return def;
 }
 

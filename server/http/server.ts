@@ -5,11 +5,12 @@
 import { serve } from 'crossws/server/node';
 import type { AppContext } from '../context.js';
 import { createApp } from './app.js';
+import { underBasePath } from './base-path.js';
 import { startMetricsServer } from './metrics.js';
 import { createSocketHooks } from './ws.js';
 
 export interface RunningServer {
-  /** Base URL, e.g. http://127.0.0.1:8080 */
+  /** Base URL with the base path, e.g. http://127.0.0.1:8080 or http://127.0.0.1:8080/fund-audit */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -22,8 +23,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const app = createApp(ctx);
   const socket = createSocketHooks(ctx, opts.heartbeatMs);
+  const fetch = underBasePath(ctx.config.basePath ?? '', (request) => app.fetch(request));
   const server = serve({
-    fetch: (request) => app.fetch(request),
+    fetch,
     websocket: socket.hooks,
     hostname: opts.host,
     port: opts.port,
@@ -37,7 +39,7 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${host}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${host}:${port}${ctx.config.basePath ?? ''}`,
     port,
     close: async () => {
       socket.close();

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { webDistDir } from '../paths.js';
 
 const TYPES: Record<string, string> = {
@@ -60,7 +61,7 @@ export function acceptedCodings(header: string | null | undefined): Set<string> 
 }
 
 /** A UI file answer: the precompressed variant the client accepts when the build made one. */
-function fileResponse(rel: string, raw: Buffer, acceptEncoding: string | null | undefined, cache: string): Response {
+function fileResponse(rel: string, raw: Buffer, acceptEncoding: string | null | undefined, cache: string, read = readWebFile): Response {
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
     'cache-control': cache,
@@ -69,10 +70,31 @@ function fileResponse(rel: string, raw: Buffer, acceptEncoding: string | null | 
   const accepted = acceptedCodings(acceptEncoding);
   for (const coding of CODINGS) {
     if (!accepted.has(coding.name)) continue;
-    const encoded = readWebFile(rel + coding.suffix);
+    const encoded = read(rel + coding.suffix);
     if (encoded) return new Response(new Uint8Array(encoded), { headers: { ...headers, 'content-encoding': coding.name } });
   }
   return new Response(new Uint8Array(raw), { headers });
+}
+
+/** index.html of the build made for a base path, with its compressed variants (made once per build and path). */
+const indexUnder = new Map<string, { source: Buffer; files: Record<string, Buffer> }>();
+
+/**
+ * index.html for a base path: asset addresses under the prefix and a
+ * `<meta name="fund-audit-base-path">` the UI reads for its API, socket and route addresses.
+ * @param basePath a prefix such as `/fund-audit` (never '')
+ */
+function indexHtmlUnder(basePath: string, source: Buffer): Record<string, Buffer> {
+  const cached = indexUnder.get(basePath);
+  if (cached?.source.equals(source)) return cached.files;
+  const html = source
+    .toString('utf8')
+    .replace(/(href|src)="\/assets\//g, `$1="${basePath}/assets/`)
+    .replace('<head>', `<head>\n<meta name="fund-audit-base-path" content="${basePath}">`);
+  const raw = Buffer.from(html);
+  const files = { 'index.html': raw, 'index.html.br': brotliCompressSync(raw), 'index.html.gz': gzipSync(raw) };
+  indexUnder.set(basePath, { source, files });
+  return files;
 }
 
 /**
@@ -80,14 +102,18 @@ function fileResponse(rel: string, raw: Buffer, acceptEncoding: string | null | 
  * over). Hashed files under `assets/` are cached for a year as immutable; index.html is `no-cache`
  * so a new build is picked up at once. JS, CSS and HTML go out brotli- or gzip-encoded by content
  * negotiation (`Accept-Encoding`) from the variants `build.mjs` writes, never compressed per request.
+ * @param pathname the path inside the app (the base path already taken off)
  * @param acceptEncoding the request's `Accept-Encoding` header (none: the file as built)
+ * @param basePath the prefix the UI is served under ('' for the root): index.html is rewritten for it
  */
-export function serveWeb(pathname: string, acceptEncoding?: string | null): Response {
+export function serveWeb(pathname: string, acceptEncoding?: string | null, basePath = ''): Response {
   const rel = decodeURIComponent(pathname).replace(/^\/+/, '');
-  const file = rel ? readWebFile(rel) : undefined;
+  const file = rel && rel !== 'index.html' ? readWebFile(rel) : undefined;
   if (file) return fileResponse(rel, file, acceptEncoding, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   if (rel.startsWith('assets/')) return new Response('Not found', { status: 404 });
   const index = readWebFile('index.html');
   if (!index) return new Response('The web UI is not built: run `npm run build`.', { status: 503, headers: { 'content-type': 'text/plain' } });
-  return fileResponse('index.html', index, acceptEncoding, 'no-cache');
+  if (!basePath) return fileResponse('index.html', index, acceptEncoding, 'no-cache');
+  const files = indexHtmlUnder(basePath, index);
+  return fileResponse('index.html', files['index.html'] as Buffer, acceptEncoding, 'no-cache', (relPath) => files[relPath]);
 }

@@ -1,5 +1,5 @@
 /**
- * The live socket at `/ws?token=<session, API or socket token>` (crossws). On open it sends
+ * The live socket at `<basePath>/ws?token=<session, API or socket token>` (crossws). On open it sends
  * `{event: 'connect'}`, then `{event: 'heartbeat'}` every 20 s, and forwards the events of the
  * server's event bus as `{event, data}` that the socket's user may read over HTTP
  * (`mayReceiveEvent`, with the role of the token's view, looked up again at every heartbeat; a
@@ -52,7 +52,7 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
   const hooks: Partial<Hooks> = {
     upgrade(request) {
       const url = new URL(request.url);
-      if (url.pathname !== '/ws') throw new Response('Not found', { status: 404 });
+      if (url.pathname !== `${ctx.config.basePath ?? ''}/ws`) throw new Response('Not found', { status: 404 });
       try {
         const { user, viewRole } = verifyToken(ctx, url.searchParams.get('token'), ['session', 'api', 'socket']);
         const service = serviceOfEmail(user.email, SERVICE_USER_DOMAIN);

@@ -14,7 +14,7 @@ export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url))
 const bin = join(repoRoot, 'bin/fund-audit.mjs');
 
 export interface ServerHandle {
-  /** Base URL, e.g. http://127.0.0.1:41234 */
+  /** Base URL with the base path, e.g. http://127.0.0.1:41234 or http://127.0.0.1:41234/fund-audit */
   url: string;
   /** The one-time sign-in link printed for the administrator. */
   signInLink: string;
@@ -33,7 +33,7 @@ export function assertBuilt(): void {
 
 /** Parses the server's address and sign-in link from its stdout, once both were printed. */
 export function parseServeOutput(out: string): { url: string; signInLink: string } | null {
-  const url = /listening on (http:\/\/[\w.:-]+)/.exec(out)?.[1];
+  const url = /listening on (http:\/\/[\w.:/-]+)/.exec(out)?.[1];
   const link = /(https?:\/\/\S+\/redeemToken\/#[\w-]+)/.exec(out)?.[1];
   return url && link ? { url, signInLink: link } : null;
 }

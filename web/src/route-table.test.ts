@@ -14,7 +14,7 @@ import {
 } from './route-table';
 
 const config = (over: Partial<SessionConfig> = {}): SessionConfig => ({
-  mode: 'local',
+  mode: 'development',
   devTools: { enabled: false, isLocalEnvironment: false },
   mappings: true,
   testRunner: false,
@@ -28,6 +28,16 @@ const config = (over: Partial<SessionConfig> = {}): SessionConfig => ({
   newStatusDesign: false,
   privacyStatementVersion: '1',
   dependencies: [],
+  deleteLuxData: false,
+  identificationProcess: true,
+  branchChangeEnabled: false,
+  branchUpdateEnabled: false,
+  impersonateEnabled: false,
+  isDbPushEnabled: false,
+  dbName: 'fund-audit.sqlite',
+  maxUploadBytes: 209_715_200,
+  supportEmail: null,
+  samplingWizardUrl: null,
   ...over,
 });
 

@@ -4,7 +4,8 @@
  * user's role. Pages load lazily, one chunk per area.
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
-import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { BASE_PATH } from './base-path';
 import { useSnapshot } from 'valtio';
 import { AuditorFrame, DeliveryFrame } from './components/frames';
 import { PageLoading } from './components/page-loading';
@@ -95,36 +96,38 @@ function ProtectedArea() {
   );
 }
 
-/** The application's routes. */
+/** The application's routes, under the base path the page was served at. */
 export function AppRoutes() {
   return (
-    <Suspense fallback={<PageLoading />}>
-      <Switch>
-        <Route path="/redeemToken">
-          <RedeemPage />
-        </Route>
-        <Route path="/redeemToken/*">
-          <RedeemPage />
-        </Route>
-        <Route path="/login">
-          <LoginPage />
-        </Route>
-        <Route path="/authenticate">
-          <AuthenticatePage />
-        </Route>
-        <Route path="/unauthorized">
-          <UnauthorizedPage />
-        </Route>
-        <Route path="/signup">
-          <SignupPage />
-        </Route>
-        <Route path="/404">
-          <NotFoundPage />
-        </Route>
-        <Route>
-          <ProtectedArea />
-        </Route>
-      </Switch>
-    </Suspense>
+    <Router base={BASE_PATH}>
+      <Suspense fallback={<PageLoading />}>
+        <Switch>
+          <Route path="/redeemToken">
+            <RedeemPage />
+          </Route>
+          <Route path="/redeemToken/*">
+            <RedeemPage />
+          </Route>
+          <Route path="/login">
+            <LoginPage />
+          </Route>
+          <Route path="/authenticate">
+            <AuthenticatePage />
+          </Route>
+          <Route path="/unauthorized">
+            <UnauthorizedPage />
+          </Route>
+          <Route path="/signup">
+            <SignupPage />
+          </Route>
+          <Route path="/404">
+            <NotFoundPage />
+          </Route>
+          <Route>
+            <ProtectedArea />
+          </Route>
+        </Switch>
+      </Suspense>
+    </Router>
   );
 }

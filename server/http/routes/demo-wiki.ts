@@ -1,8 +1,9 @@
 /** Demo mode and the wiki (auditor spec section 7: `/demo/*`, `GET /wiki-data`). */
 import { z } from 'zod';
 import { demoFiles, demoFundRequest, demoReset, demoState } from '../../services/demo/demo.js';
-import { wikiData } from '../../services/wiki/wiki.js';
+import { wikiData, wikiSchema } from '../../services/wiki/wiki.js';
 import { defineRoute } from '../route.js';
+import { demoStateSchema } from '../schemas/demo.js';
 
 const demoBody = z.object({ codes: z.array(z.string()).optional(), tests: z.array(z.string()).optional() });
 
@@ -13,6 +14,7 @@ export const demoWikiRoutes = [
     group: 'session',
     tag: 'wiki',
     summary: 'Wiki sections of titled links and mail items, data sandbox and sample outputs (edited in <data dir>/wiki.json)',
+    response: wikiSchema,
     handler: ({ ctx }) => wikiData(ctx),
   }),
   defineRoute({
@@ -22,6 +24,7 @@ export const demoWikiRoutes = [
     tag: 'demo',
     summary: 'The demo state: step, fundRequestDemo [{userId, email, start_date}], loading',
     body: demoBody,
+    response: demoStateSchema,
     handler: ({ ctx }) => demoState(ctx),
   }),
   defineRoute({
@@ -31,6 +34,7 @@ export const demoWikiRoutes = [
     tag: 'demo',
     summary: "Demo step 1: create the demo fund request of the demo TPA (body {codes: ['demo_test'], tests: ['2']})",
     body: demoBody,
+    response: demoStateSchema,
     handler: ({ ctx, user, body }) => demoFundRequest(ctx, user, body),
   }),
   defineRoute({
@@ -40,6 +44,7 @@ export const demoWikiRoutes = [
     tag: 'demo',
     summary: 'Demo step 2: deliver the demo input files through the pipeline',
     body: demoBody,
+    response: demoStateSchema,
     handler: ({ ctx, user, body }) => demoFiles(ctx, user, body),
   }),
   defineRoute({
@@ -49,6 +54,7 @@ export const demoWikiRoutes = [
     tag: 'demo',
     summary: 'Demo step 3: delete the demo fund requests and start over',
     body: demoBody,
+    response: demoStateSchema,
     handler: ({ ctx, user, body }) => demoReset(ctx, user, body),
   }),
 ];

@@ -4,7 +4,7 @@
  * `/files/not-matched/*`, `/files/sweeper/logs/list`, `/logs/orchestration`; Fund details Release
  * all / Unrelease all and the Errors tab, whose paths the spec does not show).
  */
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import {
   assignFiles,
   assignInputSchema,
@@ -32,6 +32,17 @@ import {
 import { listErrorLog, listOrchestrationLogs, logsInputSchema } from '../../services/files/logs.js';
 import { listSweptFiles } from '../../services/imports/sweeper.js';
 import { defineRoute } from '../route.js';
+import {
+  errorLogRowSchema,
+  issueActionSetSchema,
+  issueAssignedSchema,
+  issuePageOf,
+  issueRemovedSchema,
+  logRowSchema,
+  sweptRowSchema,
+  unidentifiedRowSchema,
+  unmatchedRowSchema,
+} from '../schemas/file-lists.js';
 
 const FILE_RESULT = 'Returns {files: [file rows as now], queued: [{fundRequestId, processId}]}';
 const paging = z.object({
@@ -44,7 +55,7 @@ const listBody = issueListSchema.extend(paging.shape);
 const limitOf = (b: { limit?: number; pagination?: { limit?: number } }) => b.limit ?? b.pagination?.limit;
 
 /** The four calls of one issue list: list, assign, action, remove. */
-function issueRoutes(kind: IssueKind, base: string, what: string) {
+function issueRoutes<const B extends string, R extends ZodType>(kind: IssueKind, base: B, what: string, row: R) {
   return [
     defineRoute({
       method: 'POST',
@@ -53,6 +64,7 @@ function issueRoutes(kind: IssueKind, base: string, what: string) {
       tag: 'files',
       body: listBody,
       summary: `${what}, newest first, 200 per page: {filters?, sorting?, offset?, limit?} -> {rows, pagination: {offset, limit, count}}`,
+      response: issuePageOf(row),
       handler: ({ ctx, body }) => (kind === 'unidentified' ? listUnidentified : listUnmatched)(ctx, { ...body, limit: limitOf(body) }),
     }),
     defineRoute({
@@ -62,6 +74,7 @@ function issueRoutes(kind: IssueKind, base: string, what: string) {
       tag: 'files',
       body: assignInputSchema,
       summary: `Assign ${what.toLowerCase()} to a user {ids, userId} (null clears); 404 for an unknown user or file`,
+      response: issueAssignedSchema,
       handler: ({ ctx, user, body }) => assignFiles(ctx, user, kind, body),
     }),
     defineRoute({
@@ -71,6 +84,7 @@ function issueRoutes(kind: IssueKind, base: string, what: string) {
       tag: 'files',
       body: actionInputSchema,
       summary: `Set the action of ${what.toLowerCase()} {ids, action}: Unidentified, Re-requested, Ignored, Manually handled or Closed`,
+      response: issueActionSetSchema,
       handler: ({ ctx, user, body }) => setFileAction(ctx, user, kind, body),
     }),
     defineRoute({
@@ -80,6 +94,7 @@ function issueRoutes(kind: IssueKind, base: string, what: string) {
       tag: 'files',
       body: removeIssueInputSchema,
       summary: `Remove ${what.toLowerCase()} from the list {ids} -> {removed: ids}; the imported file is kept`,
+      response: issueRemovedSchema,
       handler: ({ ctx, user, body }) => removeIssueFiles(ctx, user, kind, body),
     }),
   ];
@@ -131,8 +146,8 @@ export const fileRoutes = [
     summary: 'Release all / Unrelease all work papers of a fund {fundRequestId, released} -> {files, changed, skipped: [{id, fileName, reason}]}',
     handler: ({ ctx, user, body }) => releaseWorkPapers(ctx, user, body),
   }),
-  ...issueRoutes('unidentified', '/files/not-identified', 'Unidentified files'),
-  ...issueRoutes('unmatched', '/files/not-matched', 'Identified files without a matching fund'),
+  ...issueRoutes('unidentified', '/files/not-identified', 'Unidentified files', unidentifiedRowSchema),
+  ...issueRoutes('unmatched', '/files/not-matched', 'Identified files without a matching fund', unmatchedRowSchema),
   defineRoute({
     method: 'POST',
     path: '/files/sweeper/logs/list',
@@ -140,6 +155,7 @@ export const fileRoutes = [
     tag: 'files',
     body: listBody,
     summary: 'Files swept from the inbox folder (MOVEit files), newest first, 200 per page -> {rows, pagination}',
+    response: issuePageOf(sweptRowSchema),
     handler: ({ ctx, body }) => listSweptFiles(ctx, { offset: body.offset, limit: limitOf(body) }),
   }),
   defineRoute({
@@ -150,6 +166,7 @@ export const fileRoutes = [
     body: logsInputSchema,
     summary:
       "A fund's orchestration logs {id, filters?, sorting?, offset?, limit?} newest first, 200 per page -> {rows: [{id, created_at, stage, status, type, sub_type, payload}], pagination}",
+    response: issuePageOf(logRowSchema),
     handler: ({ ctx, body }) => listOrchestrationLogs(ctx, body),
   }),
   defineRoute({
@@ -160,6 +177,7 @@ export const fileRoutes = [
     body: logsInputSchema,
     summary:
       "A fund's error log {id, offset?, limit?}: entries with status error or success with warnings -> {rows: [{..., message, warnings, payload}], pagination}",
+    response: issuePageOf(errorLogRowSchema),
     handler: ({ ctx, body }) => listErrorLog(ctx, body),
   }),
 ];

@@ -20,11 +20,12 @@ import { exportListingOffThread, listFundsJsonOffThread } from '../../services/f
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
 import { defineRoute, SerializedPayload, withMessage } from '../route.js';
 import { actionResultSchema, fundListingPageSchema, trailPageSchema } from '../schemas/funds.js';
+import { savedFilterSchema } from '../schemas/filters.js';
 
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
 
 /** A shared status action: POST /fund/<action> {ids, requestedBy}. */
-const statusRoute = (action: StatusAction, path: string, what: string) =>
+const statusRoute = <const P extends string>(action: StatusAction, path: P, what: string) =>
   defineRoute({
     method: 'POST',
     path,
@@ -53,14 +54,7 @@ export const fundsRoutes = [
     group: 'delivery',
     tag: 'funds',
     summary: "The fixed saved filters (ids 1-3) and the user's own: [{id, title, filter: [{field, type, value}], fixed}]",
-    response: z.array(
-      z.strictObject({
-        id: z.number().int(),
-        title: z.string(),
-        filter: z.array(z.object({ field: z.string(), type: z.string(), value: z.unknown() })),
-        fixed: z.boolean(),
-      }),
-    ),
+    response: z.array(savedFilterSchema),
     handler: ({ ctx, user }) => listFilters(ctx, user),
   }),
   defineRoute({
@@ -70,6 +64,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: saveFilterSchema,
     summary: "Save a listing filter {title, filter, successMessage?} (at most 7 filters in all); message 'filter saved'",
+    response: savedFilterSchema,
     handler: ({ ctx, user, body }) => {
       const { filter, message } = saveFilter(ctx, user, body);
       return withMessage(filter, message);
@@ -82,6 +77,7 @@ export const fundsRoutes = [
     tag: 'funds',
     body: z.object({ id: z.coerce.number().int().positive(), successMessage: z.string().max(200).optional() }),
     summary: "Delete one of the user's saved filters {id}; built-in filters cannot be deleted; message 'filter deleted'",
+    response: z.strictObject({ id: z.number().int() }),
     handler: ({ ctx, user, body }) => withMessage(deleteFilter(ctx, user, body.id), body.successMessage?.trim() || DELETED_MESSAGE),
   }),
   defineRoute({

@@ -1,5 +1,6 @@
 /** Every API route definition, in mounting order. */
 import type { RouteDef } from '../route.js';
+import { adjustmentRoutes } from './adjustments.js';
 import { auditLogRoutes } from './audit-log.js';
 import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
@@ -25,7 +26,8 @@ import { systemRoutes } from './system.js';
 import { testRunnerRoutes } from './test-runner.js';
 import { tpaRoutes } from './tpa.js';
 
-export const allRoutes: RouteDef[] = [
+/** Every route with its literal method, path and schemas: the API contract (server/http/contract.ts) is read off its type. */
+export const routeTable = [
   ...systemRoutes,
   ...openApiRoutes,
   ...authRoutes,
@@ -39,6 +41,7 @@ export const allRoutes: RouteDef[] = [
   ...exportRoutes,
   ...bulkUploadRoutes,
   ...fundRoutes,
+  ...adjustmentRoutes,
   ...fundsRoutes,
   ...auditorRoutes,
   ...importRoutes,
@@ -50,4 +53,7 @@ export const allRoutes: RouteDef[] = [
   ...demoWikiRoutes,
   ...testRunnerRoutes,
   ...pbiInputRoutes,
-] as RouteDef[];
+];
+
+/** Every API route definition, in mounting order. */
+export const allRoutes: RouteDef[] = routeTable as RouteDef[];

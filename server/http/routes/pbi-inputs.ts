@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema, savePbiInput } from '../../services/pbi-inputs/pbi-inputs.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
+import { pbiInputPageSchema } from '../schemas/pbi-inputs.js';
 import { defineRoute, withMessage } from '../route.js';
 
 const ROW =
@@ -29,6 +30,7 @@ export const pbiInputRoutes = [
     tag: 'pbi-inputs',
     body: pbiListSchema,
     summary: `PowerBI input files, newest first (created_at) unless sorted {filters?, sorting?, offset?, limit? (10)} -> {rows: [${ROW}], pagination}`,
+    response: pbiInputPageSchema,
     handler: ({ ctx, body }) => listPbiInputs(ctx, body),
   }),
   defineRoute({
@@ -46,7 +48,7 @@ export const pbiInputRoutes = [
       const form = await readForm(event, ctx);
       const type = form.get('pbiInputsTypes');
       const file = await singleFile(form, form.has('file') ? 'file' : 'upload', 'csv file');
-      const base = ctx.config.publicUrl ?? new URL(event.req.url).origin;
+      const base = ctx.config.publicUrl ?? `${new URL(event.req.url).origin}${ctx.config.basePath ?? ''}`;
       const saved = savePbiInput(ctx, user, { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes }, base);
       return withMessage(saved, `${saved.file_name} uploaded`);
     },

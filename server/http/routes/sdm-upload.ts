@@ -9,6 +9,7 @@ import {
 } from '../../services/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
 import { filesOf, readForm, singleFile, type UploadForm } from '../multipart.js';
+import { sdmAdministratorSchema, tpaNameCheckSchema } from '../schemas/tpa.js';
 import { defineRoute } from '../route.js';
 
 const id = z.coerce.number().int().positive();
@@ -25,6 +26,7 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     summary: 'TPAs with their master mapping ids by type',
+    response: z.array(sdmAdministratorSchema),
     handler: ({ ctx }) => sdmAdministrators(ctx),
   }),
   defineRoute({
@@ -34,6 +36,7 @@ export const sdmUploadRoutes = [
     tag: 'self-onboarding',
     summary: "Feedback on a new TPA name: 'New', 'Administrator already exist' or the name rule",
     query: z.object({ code: z.string() }),
+    response: tpaNameCheckSchema,
     handler: ({ ctx, query }) => checkTpaName(ctx, query.code),
   }),
   defineRoute({

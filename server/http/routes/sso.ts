@@ -12,6 +12,11 @@ import { defineRoute } from '../route.js';
 
 const COOKIE = 'fa_sso';
 
+/** A path of the UI under the server's base path. */
+function uiPath(ctx: AppContext, path: string): string {
+  return `${ctx.config.basePath ?? ''}${path}`;
+}
+
 function redirect(location: string, cookie?: string): Response {
   const headers = new Headers({ location, 'cache-control': 'no-store' });
   if (cookie) headers.append('set-cookie', cookie);
@@ -21,7 +26,7 @@ function redirect(location: string, cookie?: string): Response {
 /** The flow cookie: HttpOnly, SameSite=Lax (sent on the provider's top-level redirect back), Secure over https. */
 function flowCookie(ctx: AppContext, event: H3Event, value: string, maxAgeSeconds: number): string {
   const secure = (ctx.config.publicUrl ?? event.req.url).startsWith('https:') ? '; Secure' : '';
-  return `${COOKIE}=${value}; Path=/api/sso; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+  return `${COOKIE}=${value}; Path=${ctx.config.basePath ?? ''}/api/sso; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
 function cookieValue(event: H3Event): string | null {
@@ -56,13 +61,13 @@ export const ssoRoutes = [
     raw: true,
     summary: 'Starts single sign-on: redirects to the identity provider (Authorization Code with PKCE)',
     handler: async ({ ctx, event }) => {
-      if (!ssoEnabled(ctx.config)) return redirect('/authenticate');
+      if (!ssoEnabled(ctx.config)) return redirect(uiPath(ctx, '/authenticate'));
       try {
         const { url, state } = await startSsoSignIn(ctx, new URL(event.req.url).origin);
         return redirect(url, flowCookie(ctx, event, state, 600));
       } catch (err) {
         ctx.log.warn({ err }, 'single sign-on could not start');
-        return redirect('/unauthorized');
+        return redirect(uiPath(ctx, '/unauthorized'));
       }
     },
   }),
@@ -76,13 +81,13 @@ export const ssoRoutes = [
     summary: "The identity provider's redirect back: continues to /redeemToken, or /signup (no role), or /unauthorized (refused)",
     handler: async ({ ctx, event }) => {
       const clear = flowCookie(ctx, event, '', 0);
-      if (!ssoEnabled(ctx.config)) return redirect('/unauthorized', clear);
+      if (!ssoEnabled(ctx.config)) return redirect(uiPath(ctx, '/unauthorized'), clear);
       try {
         const outcome = await finishSsoSignIn(ctx, cookieValue(event), new URL(event.req.url));
-        return redirect(outcome.kind === 'signed-in' ? outcome.redeemPath : '/signup', clear);
+        return redirect(uiPath(ctx, outcome.kind === 'signed-in' ? outcome.redeemPath : '/signup'), clear);
       } catch (err) {
         ctx.log.warn({ reason: (err as Error).message }, 'single sign-on refused');
-        return redirect('/unauthorized', clear);
+        return redirect(uiPath(ctx, '/unauthorized'), clear);
       }
     },
   }),

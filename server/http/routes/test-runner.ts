@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { getRun, listRuns, listSuites, scheduleRun, stopRun } from '../../services/test-runner/test-runner.js';
+import { testRunListSchema, testRunSchema } from '../schemas/test-runner.js';
 import { defineRoute } from '../route.js';
 
 const RUN =
@@ -25,6 +26,7 @@ export const testRunnerRoutes = [
     tag: 'test-runner',
     summary: `Test runs newest first {offset?, limit? (50)} and the suites available -> {rows: [${RUN}], pagination, suites: [{administratorCode, administratorName, tests: [{id, title, description}]}]}`,
     query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
+    response: testRunListSchema,
     handler: ({ ctx, query }) => {
       enabled(ctx);
       return { ...listRuns(ctx, query), suites: listSuites(ctx) };
@@ -36,6 +38,7 @@ export const testRunnerRoutes = [
     group: 'delivery',
     tag: 'test-runner',
     summary: `One test run with its results -> ${RUN}`,
+    response: testRunSchema,
     handler: ({ ctx, params }) => {
       enabled(ctx);
       const id = Number(params.id);
@@ -50,6 +53,7 @@ export const testRunnerRoutes = [
     tag: 'test-runner',
     summary: 'Stop a pending or running test run {id}: status suspended (409 when it has ended) -> the run',
     body: z.object({ id: z.coerce.number().int() }),
+    response: testRunSchema,
     handler: ({ ctx, body }) => {
       enabled(ctx);
       return stopRun(ctx, body.id);
@@ -63,6 +67,7 @@ export const testRunnerRoutes = [
     summary:
       "Schedule a run {administratorCodes: [code] | 'a,b', testIds?: [id] | '1,2' (none = all), mappings?: 'production' (default) | 'fixtures'}: runs in the background, status pending -> running -> done -> the run",
     body: z.object({ administratorCodes: list, testIds: list.nullish(), mappings: z.enum(['production', 'fixtures']).optional() }),
+    response: testRunSchema,
     handler: ({ ctx, user, body }) => {
       enabled(ctx);
       return scheduleRun(ctx, user, body);

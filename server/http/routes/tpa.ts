@@ -4,6 +4,7 @@ import { createTpa } from '../../services/tpa/tpa.js';
 import { ONBOARDING_MD } from '../../services/wiki/onboarding-doc.data.js';
 import { fileResponse } from '../multipart.js';
 import { defineRoute } from '../route.js';
+import { tpaViewSchema } from '../schemas/tpa.js';
 
 export const tpaRoutes = [
   defineRoute({
@@ -13,6 +14,7 @@ export const tpaRoutes = [
     tag: 'tpa',
     summary: "Create a TPA without mappings ({code, name, region?}); the code follows the name rule; 'Administrator already exist' when taken",
     body: z.object({ code: z.string(), name: z.string(), region: z.string().nullish() }),
+    response: tpaViewSchema,
     handler: ({ ctx, body }) => createTpa(ctx, body),
   }),
   defineRoute({

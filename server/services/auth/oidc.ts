@@ -45,9 +45,9 @@ export function ssoEnabled(config: AppConfig): boolean {
   return Boolean(config.oidcIssuer);
 }
 
-/** The server's public address: `publicUrl`, else the address the request came to. */
+/** The server's public address: `publicUrl`, else the address the request came to with the base path. */
 export function publicBase(config: AppConfig, requestOrigin: string): string {
-  return (config.publicUrl ?? requestOrigin).replace(/\/$/, '');
+  return (config.publicUrl ?? `${requestOrigin}${config.basePath ?? ''}`).replace(/\/$/, '');
 }
 
 /** The redirect URI to register at the provider: `<publicUrl>/api/sso/callback`. */

@@ -4,6 +4,7 @@ import type { ActionFund, ActionResult } from '../../../server/services/funds/ac
 import type { DataStatusCounts, WorkPaperStatusCounts } from '../../../server/services/funds/derive.js';
 import type { AuditorFundRow } from '../../../server/services/funds/listing.js';
 import type { FundGroup, NameCount, StatusReport } from '../../../server/services/funds/status-report.js';
+import type { ApiResponse } from '../../../server/http/contract';
 import type { ApiErrorEntry } from './types';
 
 /** Shapes the server defines once; the screens read them as they are. */
@@ -138,40 +139,17 @@ export interface BulkResult {
   totalRows: number;
 }
 
-/** A fund of an export (`payload.fund_requests[id]`). */
-export interface ExportFund {
-  name: string;
-  fundCode: string | null;
-  client: string;
-  administrator?: string | null;
-}
-
 /** An export row (`POST /export/files/list`). */
-export interface ExportRow {
-  id: number;
-  user: string | null;
-  status: string;
-  created_at: string;
-  finished_at: string | null;
-  payload?: { fund_requests?: Record<string, ExportFund>; error?: string } | null;
-  fileName?: string;
-}
+export type ExportRow = ApiResponse<'POST /api/v2.0/export/files/list'>['rows'][number];
 
-/** An item of the wiki. */
-export interface WikiItem {
-  type: 'link' | 'mail';
-  title: string;
-  url?: string;
-  email?: string;
-  description?: string;
-}
+/** A fund of an export (`payload.fund_requests[id]`). */
+export type ExportFund = ExportRow['payload']['fund_requests'][string];
 
 /** `GET /wiki-data`. */
-export interface WikiData {
-  sections: Array<{ title: string; items: WikiItem[] }>;
-  dataSandbox: WikiItem[];
-  sampleOutputs: WikiItem[];
-}
+export type WikiData = ApiResponse<'GET /api/v2.0/wiki-data'>;
+
+/** An item of the wiki. */
+export type WikiItem = WikiData['sections'][number]['items'][number];
 
 /** A reference-data entry (`GET /nrd`). */
 export interface RefEntry {

@@ -2,13 +2,13 @@
  * Typed calls of the auditor area (auditor spec section 7): status report, funds listing and its
  * actions (sent with requestedBy 'Auditor'), fund details, bulk upload, exports and the wiki.
  */
-import { api, apiUrl } from './client';
+import { api, apiUrl, call } from './client';
 import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
 import { noticeDownload } from './download';
 
 /** Status report of the data platform. */
 export function fetchStatusReport(): Promise<StatusReport> {
-  return api.get<StatusReport>('/user/status-report');
+  return call('GET /api/v2.0/user/status-report', {});
 }
 
 /** Sorting of the auditor listing: a row field and an order (null: the server default, data due date descending). */
@@ -19,8 +19,7 @@ export interface AuditorSort {
 
 /** One page of the auditor funds listing. */
 export function fetchAuditorFunds(offset: number, limit: number, sort: AuditorSort | null, signal?: AbortSignal): Promise<PageOf<AuditorFundRow>> {
-  const q = sort ? `?sort=${encodeURIComponent(sort.field)}&order=${sort.order}` : '';
-  return api.get<PageOf<AuditorFundRow>>(`/user/funds/${offset}/${limit}${q}`, { signal });
+  return call('GET /api/v2.0/user/funds/:offset/:limit', { params: { offset, limit }, query: sort ? { sort: sort.field, order: sort.order } : {} }, { signal });
 }
 
 /** The auditor's status actions and their paths. */
@@ -34,23 +33,23 @@ export type AuditorAction = keyof typeof AUDITOR_ACTION_PATHS;
 
 /** Runs a status action from the auditor area (requestedBy 'Auditor'). */
 export function runAuditorAction(action: AuditorAction, ids: number[]): Promise<ActionResult> {
-  return api.post<ActionResult>(AUDITOR_ACTION_PATHS[action], { ids, requestedBy: 'Auditor' });
+  return call(`POST /api/v2.0${AUDITOR_ACTION_PATHS[action]}`, { body: { ids, requestedBy: 'Auditor' } });
 }
 
 /** Fund details. */
 export function fetchFundDetails(id: number): Promise<FundDetails> {
-  return api.get<FundDetails>(`/fund/${id}`);
+  return call('GET /api/v2.0/fund/:id', { params: { id } });
 }
 
 /** Validates changed fields of a fund; answers the errors (empty when valid). The screen shows them. */
 export async function validateFund(id: number, fund: Record<string, unknown>): Promise<FundError[]> {
-  const payload = await api.post<{ errors: FundError[] }>('/fund/validate', { id, fund }, { suppressSuccess: true });
+  const payload = await call('POST /api/v2.0/fund/validate', { body: { id, fund } }, { suppressSuccess: true });
   return payload.errors ?? [];
 }
 
 /** Saves changed fields of a fund; failures are handled by the screen (spec: default message suppressed). */
 export function saveFund(id: number, fund: Record<string, unknown>): Promise<FundDetails> {
-  return api.post<FundDetails>('/fund', { id, fund }, { suppressError: true, suppressSuccess: true });
+  return call('POST /api/v2.0/fund', { body: { id, fund } }, { suppressError: true, suppressSuccess: true });
 }
 
 /** Reference data (selects of the details modal). */
@@ -77,26 +76,26 @@ export const EXPORT_STAGES = [
 
 /** Queues an export of funds' outputs (the dialog shows the confirmation itself). */
 export function requestExport(fundRequests: number[], fundRequestStages: string[]): Promise<ExportRow> {
-  return api.post<ExportRow>(
-    '/export/files',
-    { fundRequests, fundRequestStages, excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false },
+  return call(
+    'POST /api/v2.0/export/files',
+    { body: { fundRequests, fundRequestStages, excludeDisabledVisualizations: false, reviewedVisualizationsOnly: false } },
     { suppressSuccess: true },
   );
 }
 
 /** One page of the user's exports, newest first. */
 export function fetchExports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ExportRow>> {
-  return api.post<PageOf<ExportRow>>('/export/files/list', { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] }, { signal });
+  return call('POST /api/v2.0/export/files/list', { body: { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] } }, { signal });
 }
 
 /** Deletes the user's exports older than 90 days; answers how many went (failure handled by the caller). */
 export function deleteOldExports(): Promise<{ deleted: number }> {
-  return api.post<{ deleted: number }>('/export/files/delete-old', {}, { suppressError: true });
+  return call('POST /api/v2.0/export/files/delete-old', { body: {} }, { suppressError: true });
 }
 
 /** Wiki content. */
 export function fetchWiki(): Promise<WikiData> {
-  return api.get<WikiData>('/wiki-data');
+  return call('GET /api/v2.0/wiki-data', {});
 }
 
 /** A short-lived download token for `?token=` links. */

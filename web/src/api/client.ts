@@ -1,10 +1,13 @@
 /**
- * The one typed client for the Fund Audit API: base path, token header, envelope unwrapping,
- * 401 (forget token, go to /authenticate), 403 (go to /unauthorized), timeout, and the spec's
- * default error notification and success message.
+ * The browser's side of the one typed API client (client/api.ts): `call('POST /api/v2.0/funds/listing',
+ * {body})` typed by the contract read off the server's route table, under the page's base path, with
+ * the token header, envelope unwrapping, 401 (forget token, go to /authenticate), 403 (go to
+ * /unauthorized), timeout, and the spec's default error notification and success message.
  */
+import { sendOperation, type CallInput, type WireEnvelope } from '../../../client/api';
+import type { ApiResponse, Operation } from '../../../server/http/contract';
 import { ApiError, DURATION } from './errors';
-import type { Envelope } from './types';
+import { BASE_PATH, withBase } from '../base-path';
 import { clearSession, session } from '../state/session';
 import { navigate } from '../state/navigation';
 import { notifyError, notifySuccess } from '../state/notifications';
@@ -26,28 +29,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Full URL path for an API path: '/api/...' is kept, anything else goes under /api/v2.0. */
+/** Full URL path for an API path under the base path: '/api/...' is kept, anything else goes under /api/v2.0. */
 export function apiUrl(path: string): string {
-  if (path.startsWith('/api/')) return path;
-  return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
+  if (path.startsWith('/api/')) return withBase(path);
+  return withBase(`${API_BASE}${path.startsWith('/') ? path : `/${path}`}`);
 }
 
-function isEnvelope(value: unknown): value is Envelope<unknown> {
-  return typeof value === 'object' && value !== null && 'success' in value;
-}
-
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function toApiError(status: number, body: unknown): ApiError {
-  if (isEnvelope(body)) {
+function toApiError(status: number, body: WireEnvelope<unknown> | null): ApiError {
+  if (body) {
     return new ApiError({
       status,
       errors: Array.isArray(body.errors) ? body.errors : [],
@@ -72,28 +61,29 @@ function handleFailure(err: ApiError, opts: RequestOptions): void {
 }
 
 /**
- * Sends a request and resolves with the envelope's payload; rejects with an ApiError after the
- * default handling (redirects, notification) unless the options turn it off.
+ * Calls one operation of the API contract and resolves with the envelope's payload (typed by the
+ * route's response schema); rejects with an ApiError after the default handling (redirects,
+ * notification) unless the options turn it off.
+ * @param operation e.g. `'POST /api/v2.0/funds/listing'`
+ * @param input path parameters, query and body as the route declares them
  */
-export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (!opts.anonymous && session.token) headers['x-access-token'] = session.token;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
+export async function call<K extends Operation>(operation: K, input: CallInput<K>, opts: RequestOptions = {}): Promise<ApiResponse<K>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
   const onAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onAbort);
-
-  let res: Response;
-  let data: unknown;
+  let answer: Awaited<ReturnType<typeof sendOperation<K>>>;
   try {
-    res = await fetch(apiUrl(path), { method, headers, body: payload, signal: controller.signal });
-    data = await readBody(res);
+    answer = await sendOperation(
+      {
+        baseUrl: BASE_PATH,
+        send: (url, init) => fetch(url, init),
+        headers: (): Record<string, string> => (!opts.anonymous && session.token ? { 'x-access-token': session.token } : {}),
+      },
+      operation,
+      input,
+      { signal: controller.signal },
+    );
   } catch (cause) {
     if (opts.signal?.aborted) throw cause;
     const err = new ApiError({ status: 0, errors: ['Could not reach the server. Check your connection and try again.'] });
@@ -103,20 +93,25 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  if (!res.ok || (isEnvelope(data) && data.success === false)) {
-    const err = toApiError(res.ok ? 400 : res.status, data);
+  const { status, envelope } = answer;
+  if (!answer.ok) {
+    const ok = status >= 200 && status < 300;
+    const err = ok && !envelope ? new ApiError({ status, errors: ['The server answered in an unexpected format.'] }) : toApiError(ok ? 400 : status, envelope);
     handleFailure(err, opts);
     throw err;
   }
-  if (!isEnvelope(data)) {
-    const err = new ApiError({ status: res.status, errors: ['The server answered in an unexpected format.'] });
-    handleFailure(err, opts);
-    throw err;
-  }
-  if (!opts.suppressSuccess && typeof data.message === 'string' && data.message) {
-    notifySuccess(data.message, DURATION.success);
-  }
-  return data.payload as T;
+  const message = envelope?.message;
+  if (!opts.suppressSuccess && typeof message === 'string' && message) notifySuccess(message, DURATION.success);
+  return envelope?.payload as ApiResponse<K>;
+}
+
+/**
+ * Sends a request to an API path (below /api/v2.0, or absolute from /api) through the same client;
+ * its payload type is the caller's word. Prefer `call` with an operation of the contract.
+ */
+export function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const operation = `${method} ${apiUrl(path).slice(BASE_PATH.length)}` as Operation;
+  return call(operation, { body } as CallInput<typeof operation>, opts) as Promise<T>;
 }
 
 /** Shorthands for the common methods. */

@@ -1,5 +1,5 @@
 /** Typed calls of the delivery file pages: reference data, imports, exports, Input files lists. */
-import { api, apiUrl } from './client';
+import { api, apiUrl, call } from './client';
 import type { ExportRow, ImportFileRow, Nrd, PageOf, SortSpec, SweptRow, UnidentifiedRow, UnmatchedRow } from './delivery-types';
 
 /** Reference data lists (administrators, users, ...). */
@@ -9,7 +9,7 @@ export function fetchNrd(): Promise<Nrd> {
 
 /** Import files in the given order (the server's default, newest first, when `sorting` is empty). */
 export function fetchImports(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<ImportFileRow>> {
-  return api.post<PageOf<ImportFileRow>>('/import/list', { offset, sorting, pagination: { limit } }, { signal });
+  return call('POST /api/v2.0/import/list', { body: { offset, sorting: [...sorting], pagination: { limit } } }, { signal });
 }
 
 /** Uploads files for an administrator; failures are handled by the caller (upload error texts). */
@@ -29,17 +29,17 @@ export function requestExport(
   fundRequestStages: readonly string[],
   options: { excludeDisabledVisualizations?: boolean } = {},
 ): Promise<ExportRow> {
-  return api.post<ExportRow>('/export/files', { fundRequests, fundRequestStages, ...options }, { suppressSuccess: true });
+  return call('POST /api/v2.0/export/files', { body: { fundRequests, fundRequestStages: [...fundRequestStages], ...options } }, { suppressSuccess: true });
 }
 
 /** Exports, newest first. */
 export function fetchExports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ExportRow>> {
-  return api.post<PageOf<ExportRow>>('/export/files/list', { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] }, { signal });
+  return call('POST /api/v2.0/export/files/list', { body: { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] } }, { signal });
 }
 
 /** A short-lived download token. */
 export function fetchDownloadToken(): Promise<{ token: string }> {
-  return api.get<{ token: string }>('/export/token');
+  return call('GET /api/v2.0/export/token', {});
 }
 
 /** The download address of a done export. */
@@ -49,7 +49,7 @@ export function exportFileUrl(id: number, token: string): string {
 
 /** Deletes exports older than 90 days; the failure is handled by the caller. */
 export function deleteOldExports(): Promise<{ deleted: number }> {
-  return api.post<{ deleted: number }>('/export/files/delete-old', { days: 90 }, { suppressError: true });
+  return call('POST /api/v2.0/export/files/delete-old', { body: { days: 90 } }, { suppressError: true });
 }
 
 /** The two issue lists of Input files and their base paths. */
@@ -58,33 +58,34 @@ export type IssueKind = keyof typeof ISSUE_PATHS;
 
 /** Resolution states of an issue file (auditor spec section 4). */
 export const ISSUE_ACTIONS = ['Unidentified', 'Re-requested', 'Ignored', 'Manually handled', 'Closed'] as const;
+export type IssueAction = (typeof ISSUE_ACTIONS)[number];
 
 /** Unidentified files, newest first. */
 export function fetchUnidentified(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnidentifiedRow>> {
-  return api.post<PageOf<UnidentifiedRow>>(`${ISSUE_PATHS.unidentified}/list`, { offset, limit }, { signal });
+  return call('POST /api/v2.0/files/not-identified/list', { body: { offset, limit } }, { signal });
 }
 
 /** Identified files without a matching fund, newest first. */
 export function fetchUnmatched(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnmatchedRow>> {
-  return api.post<PageOf<UnmatchedRow>>(`${ISSUE_PATHS.unmatched}/list`, { offset, limit }, { signal });
+  return call('POST /api/v2.0/files/not-matched/list', { body: { offset, limit } }, { signal });
 }
 
 /** MOVEit (swept) files, newest first. */
 export function fetchSwept(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<SweptRow>> {
-  return api.post<PageOf<SweptRow>>('/files/sweeper/logs/list', { offset, limit }, { signal });
+  return call('POST /api/v2.0/files/sweeper/logs/list', { body: { offset, limit } }, { signal });
 }
 
 /** Assigns issue files to a user (null clears). */
-export function assignIssueFiles(kind: IssueKind, ids: number[], userId: number | null): Promise<unknown> {
-  return api.post<unknown>(`${ISSUE_PATHS[kind]}/assign`, { ids, userId });
+export function assignIssueFiles(kind: IssueKind, ids: number[], userId: number | null): Promise<{ ids: number[]; userId: number | null }> {
+  return call(`POST /api/v2.0${ISSUE_PATHS[kind]}/assign`, { body: { ids, userId } });
 }
 
 /** Sets the resolution state of issue files. */
-export function setIssueAction(kind: IssueKind, ids: number[], action: string): Promise<unknown> {
-  return api.post<unknown>(`${ISSUE_PATHS[kind]}/action`, { ids, action });
+export function setIssueAction(kind: IssueKind, ids: number[], action: IssueAction): Promise<{ ids: number[]; action: IssueAction }> {
+  return call(`POST /api/v2.0${ISSUE_PATHS[kind]}/action`, { body: { ids, action } });
 }
 
 /** Removes issue files from their list. */
 export function removeIssueFiles(kind: IssueKind, ids: number[]): Promise<{ removed: number[] }> {
-  return api.post<{ removed: number[] }>(`${ISSUE_PATHS[kind]}/remove`, { ids });
+  return call(`POST /api/v2.0${ISSUE_PATHS[kind]}/remove`, { body: { ids } });
 }

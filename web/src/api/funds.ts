@@ -1,26 +1,27 @@
 /** Typed calls of the delivery fund listing: page, saved filters, status actions, xlsx export. */
-import { api } from './client';
+import type { DataRequestStatus } from '../../../rules/statuses';
+import { call } from './client';
 import { downloadPost } from './download';
 import type { ActionResult, FundListingRow, ListingQuery, PageOf, SavedFilter, ListingFilter } from './delivery-types';
 
 /** One page of the listing. */
 export function fetchFundListing(query: ListingQuery, signal?: AbortSignal): Promise<PageOf<FundListingRow>> {
-  return api.post<PageOf<FundListingRow>>('/funds/listing', query, { signal, suppressSuccess: true });
+  return call('POST /api/v2.0/funds/listing', { body: query }, { signal, suppressSuccess: true });
 }
 
 /** The fixed saved filters and the user's own. */
 export function fetchSavedFilters(): Promise<SavedFilter[]> {
-  return api.get<SavedFilter[]>('/filters');
+  return call('GET /api/v2.0/filters', {});
 }
 
 /** Saves a filter; the failure is handled by the caller ('Save filter failed'). The server's 'filter saved' is shown. */
 export function saveListingFilter(title: string, filter: ListingFilter[]): Promise<SavedFilter> {
-  return api.post<SavedFilter>('/filter', { title, filter, successMessage: 'filter saved' }, { suppressError: true });
+  return call('POST /api/v2.0/filter', { body: { title, filter, successMessage: 'filter saved' } }, { suppressError: true });
 }
 
 /** Deletes one of the user's filters (the server's 'filter deleted' is shown). */
 export function deleteListingFilter(id: number): Promise<{ id: number }> {
-  return api.post<{ id: number }>('/filter/delete', { id, successMessage: 'filter deleted' });
+  return call('POST /api/v2.0/filter/delete', { body: { id, successMessage: 'filter deleted' } });
 }
 
 /** The listing actions and their paths (delivery spec section 7). */
@@ -43,12 +44,12 @@ const WITH_REQUESTED_BY: readonly FundAction[] = ['open', 'close', 'issue', 'pau
 /** Runs a status action on funds; reset and rerun take `forceRun` (default true on the server). */
 export function runFundAction(action: FundAction, ids: number[], requestedBy: string | null, options: { forceRun?: boolean } = {}): Promise<ActionResult> {
   const body = { ...(WITH_REQUESTED_BY.includes(action) ? { ids, requestedBy } : { ids }), ...options };
-  return api.post<ActionResult>(FUND_ACTION_PATHS[action], body);
+  return call(`POST /api/v2.0${FUND_ACTION_PATHS[action]}`, { body });
 }
 
 /** Sets the data-requested status of funds. */
-export function changeDataRequestedStatus(ids: number[], status: string): Promise<ActionResult> {
-  return api.post<ActionResult>('/fund/changeDataRequestedStatus', { ids, status });
+export function changeDataRequestedStatus(ids: number[], status: DataRequestStatus): Promise<ActionResult> {
+  return call('POST /api/v2.0/fund/changeDataRequestedStatus', { body: { ids, status } });
 }
 
 /** Downloads every fund of the current filters, search and sorting as `fundrequests.xlsx`. */

@@ -1,22 +1,19 @@
 /** PowerBI inputs calls (delivery spec section 7: `POST /pbi-inputs/list`, `GET /pbi-inputs/types`, `POST pbi-inputs/save`). */
 import type { PbiInputView, SavedPbiInput } from '../../../server/services/pbi-inputs/pbi-inputs.js';
-import { api } from './client';
+import type { ApiResponse } from '../../../server/http/contract';
+import { api, call } from './client';
 import type { PageOf, SortSpec } from './delivery-types';
 
 export type { PbiInputView, SavedPbiInput };
-export interface PbiInputType {
-  code: string;
-  name: string;
-  description: string;
-  columns: string[];
-}
+/** A PowerBI input type and the columns its csv must have. */
+export type PbiInputType = ApiResponse<'GET /api/v2.0/pbi-inputs/types'>[number];
 
 /** The input types. */
-export const fetchPbiTypes = () => api.get<PbiInputType[]>('/pbi-inputs/types');
+export const fetchPbiTypes = () => call('GET /api/v2.0/pbi-inputs/types', {});
 
 /** One page of PowerBI input files (newest first when `sorting` is empty). */
 export function fetchPbiInputs(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<PbiInputView>> {
-  return api.post<PageOf<PbiInputView>>('/pbi-inputs/list', { offset, limit, sorting }, { signal });
+  return call('POST /api/v2.0/pbi-inputs/list', { body: { offset, limit, sorting: [...sorting] } }, { signal });
 }
 
 /** Saves a csv of an input type; the failure is handled by the caller. */

@@ -1,91 +1,34 @@
-/** Wire types of the Fund Audit API (field names as on the wire). */
+/** Wire types of the Fund Audit API: aliases of the API contract (server/http/contract.ts) read off the server's routes. */
+
+import type { WireEnvelope, WireErrorEntry } from '../../../client/api';
+import type { ApiResponse } from '../../../server/http/contract';
 
 /** A structured error entry; plain strings are also allowed in `errors`. */
-export interface ApiErrorEntry {
-  id?: string | number;
-  type?: string;
-  message: string;
-}
+export type ApiErrorEntry = WireErrorEntry;
 
 /** The envelope every API answer is wrapped in. */
-export interface Envelope<T> {
-  success: boolean;
-  payload: T;
-  errors: Array<string | ApiErrorEntry>;
-  message?: string;
-  totalErrorsFound?: number;
-}
+export type Envelope<T> = WireEnvelope<T>;
 
 /** Roles known to the product. */
-export type Role = 'Root' | 'Auditor' | 'Client' | 'Admin' | 'DeliveryTeamMember';
+export type Role = SessionUser['role'];
+
+/** The payload of sign-in and role switch (`POST /api/sso/login`). */
+export type SessionPayload = ApiResponse<'POST /api/sso/login'>;
 
 /** The signed-in user as returned by sign-in, privacy acceptance and role switch. */
-export interface SessionUser {
-  id: string | number;
-  username: string;
-  email: string;
-  fullName: string;
-  firstName: string;
-  lastName: string;
-  role: Role | string;
-  originalRole: Role | string;
-  accepted_privacy_version: string | number | null;
-}
+export type SessionUser = SessionPayload['user'];
 
 /** A service name and version listed in the connection indicator. */
-export interface Dependency {
-  name: string;
-  version: string;
-}
+export type Dependency = SessionPayload['config']['dependencies'][number];
 
-/** Feature flags and server information carried by the session. */
-export interface SessionConfig {
-  mode: string;
-  devTools: { enabled: boolean; isLocalEnvironment: boolean };
-  mappings: boolean;
-  testRunner: boolean;
-  demo: boolean;
-  aggregation: boolean;
-  sdmUpload: boolean;
-  customMappings: boolean;
-  deleteLuxData?: boolean;
-  pbiInputs: boolean;
-  allowQAValidation: boolean;
-  investmentAnalyzerEnabled: boolean;
-  newStatusDesign: boolean;
-  privacyStatementVersion: string | number | null;
-  identificationProcess?: unknown;
-  branchChangeEnabled?: boolean;
-  branchUpdateEnabled?: boolean;
-  impersonateEnabled?: boolean;
-  isDbPushEnabled?: boolean;
-  dbName?: string;
-  dependencies: readonly Dependency[];
-  /** Address of the external WAM Sampling Wizard (setting `samplingWizardUrl`; not in the spec's config list). */
-  samplingWizardUrl?: string | null;
-  /** Largest upload in bytes (setting `maxUploadBytes`), shown on Import files. */
-  maxUploadBytes?: number;
-  /** Support contact e-mail (setting `supportEmail`), null when not configured. */
-  supportEmail?: string | null;
-}
-
-/** The payload of sign-in and role switch. */
-export interface SessionPayload {
-  user: SessionUser;
-  config: SessionConfig;
-}
+/** Feature flags and server information carried by the session (its lists readable from a store snapshot). */
+export type SessionConfig = Omit<SessionPayload['config'], 'dependencies'> & { dependencies: readonly Dependency[] };
 
 /** Payload of POST /api/sso/redeemToken. */
-export interface RedeemPayload {
-  token: string;
-  expiresAt: string;
-}
+export type RedeemPayload = ApiResponse<'POST /api/sso/redeemToken'>;
 
 /** Payload of GET /api/health. */
-export interface HealthPayload {
-  version: string;
-  schemaVersion: string | number;
-}
+export type HealthPayload = ApiResponse<'GET /api/health'>;
 
 /** The two views a user can switch between. */
 export type View = 'auditor' | 'delivery';

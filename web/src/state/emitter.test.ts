@@ -39,6 +39,7 @@ describe('socket protocol', () => {
   it('builds ws and wss addresses', () => {
     expect(socketUrl('a b', { protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/ws?token=a%20b');
     expect(socketUrl('t', { protocol: 'https:', host: 'audit.example' })).toBe('wss://audit.example/ws?token=t');
+    expect(socketUrl('t', { protocol: 'https:', host: 'example.com' }, '/fund-audit')).toBe('wss://example.com/fund-audit/ws?token=t');
   });
 });
 

@@ -2,6 +2,7 @@
 import { proxy } from 'valtio';
 import { navigate as browserNavigate } from 'wouter/use-browser-location';
 import { LAST_ROUTE_KEY, readSession, writeSession } from './storage';
+import { withBase } from '../base-path';
 import { shouldRememberRoute } from '../route-table';
 
 export const navigation = proxy({
@@ -83,9 +84,9 @@ export function leaveThen(proceed: () => void): void {
   if (!leaveGuard || !leaveGuard(proceed)) proceed();
 }
 
-/** Navigates the SPA (usable from the API client and stores); from a Back trap it replaces the trap. */
+/** Navigates the SPA to a route path (under the base path; usable from the API client and stores); from a Back trap it replaces the trap. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  browserNavigate(to, { replace: (options.replace ?? false) || onTrap() });
+  browserNavigate(withBase(to), { replace: (options.replace ?? false) || onTrap() });
 }
 
 /** Sets the header page title and the document title. */

@@ -19,10 +19,10 @@ export function parseSocketMessage(raw: unknown): SocketMessage | null {
   }
 }
 
-/** The socket address for a token, on the page's host. */
-export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'> = location): string {
+/** The socket address for a token, on the page's host under the base path ('' at the root). */
+export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'> = location, basePath = ''): string {
   const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${loc.host}/ws?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${loc.host}${basePath}/ws?token=${encodeURIComponent(token)}`;
 }
 
 /** Minimum time between two heartbeat replies (the server sends one every 20 s). */

@@ -6,6 +6,7 @@ import { wsToken } from '../api/endpoints';
 import { backoffDelay, dispatchConnection } from './connection';
 import { Emitter } from './emitter';
 import { parseSocketMessage, shouldReplyToHeartbeat, socketUrl } from './socket-protocol';
+import { BASE_PATH } from '../base-path';
 
 export { parseSocketMessage, socketUrl, type SocketMessage } from './socket-protocol';
 import { session } from './session';
@@ -93,7 +94,7 @@ async function open(): Promise<void> {
   hadError = false;
   let socket: WebSocket;
   try {
-    socket = new WebSocket(socketUrl(token));
+    socket = new WebSocket(socketUrl(token, location, BASE_PATH));
   } catch {
     dispatchConnection('error');
     scheduleRetry();

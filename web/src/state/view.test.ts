@@ -3,7 +3,7 @@ import type { SessionConfig } from '../api/types';
 import { canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
 
 const base: SessionConfig = {
-  mode: 'local',
+  mode: 'development',
   devTools: { enabled: false, isLocalEnvironment: false },
   mappings: false,
   testRunner: false,
@@ -17,6 +17,16 @@ const base: SessionConfig = {
   newStatusDesign: false,
   privacyStatementVersion: '1',
   dependencies: [],
+  deleteLuxData: false,
+  identificationProcess: true,
+  branchChangeEnabled: false,
+  branchUpdateEnabled: false,
+  impersonateEnabled: false,
+  isDbPushEnabled: false,
+  dbName: 'fund-audit.sqlite',
+  maxUploadBytes: 209_715_200,
+  supportEmail: null,
+  samplingWizardUrl: null,
 };
 
 describe('siderEntries', () => {
@@ -67,7 +77,7 @@ describe('featureLines', () => {
   it('lists mode, flags and versions', () => {
     const lines = featureLines({ ...base, demo: true, deleteLuxData: false, dependencies: [{ name: 'api', version: '1.15.223' }] });
     expect(lines.map((l) => `${l.label}=${l.value}`)).toEqual([
-      'Mode=local',
+      'Mode=development',
       'DevTools=disabled',
       'Live mappings=disabled',
       'Test runner=disabled',
@@ -79,7 +89,8 @@ describe('featureLines', () => {
       'api=1.15.223',
     ]);
   });
-  it('omits Delete Lux Data when the server does not send it', () => {
-    expect(featureLines(base).map((l) => l.label)).not.toContain('Delete Lux Data');
+  it('omits Delete Lux Data when the server does not send it (an older server)', () => {
+    const { deleteLuxData: _, ...older } = base;
+    expect(featureLines(older as SessionConfig).map((l) => l.label)).not.toContain('Delete Lux Data');
   });
 });

@@ -1,4 +1,5 @@
 /** Message pages of the sign-in flow: /authenticate, /unauthorized, /signup, /404. */
+import { withBase } from '../../base-path';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -25,7 +26,7 @@ export function AuthenticatePage() {
     ssoProviders().then(
       ({ oidc }) => {
         setMethod(oidc ? 'sso' : 'link');
-        if (oidc) window.location.assign('/api/sso/authorize');
+        if (oidc) window.location.assign(withBase('/api/sso/authorize'));
       },
       () => setMethod('link'),
     );

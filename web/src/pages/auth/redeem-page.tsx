@@ -3,6 +3,7 @@
  * rejected token leaves to the external sign-in (the identity provider, when single sign-on is on)
  * or to /unauthorized.
  */
+import { withBase, withoutBase } from '../../base-path';
 import { useEffect } from 'react';
 import { redeemToken, ssoProviders } from '../../api/endpoints';
 import { AuthLayout } from '../../components/auth-layout';
@@ -39,7 +40,7 @@ async function leaveAfterRejection(): Promise<void> {
   );
   if (sso && !readSession(SSO_RETRY_KEY)) {
     writeSession(SSO_RETRY_KEY, '1');
-    window.location.assign('/api/sso/authorize');
+    window.location.assign(withBase('/api/sso/authorize'));
     return;
   }
   writeSession(SSO_RETRY_KEY, null);
@@ -49,7 +50,7 @@ async function leaveAfterRejection(): Promise<void> {
 export function RedeemPage() {
   usePageTitle('Sign in');
   useEffect(() => {
-    const token = tokenFromRedeemUrl(window.location.hash, window.location.pathname);
+    const token = tokenFromRedeemUrl(window.location.hash, withoutBase(window.location.pathname));
     if (!token) {
       navigate('/unauthorized', { replace: true });
       return;

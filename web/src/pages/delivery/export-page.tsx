@@ -20,9 +20,10 @@ import './delivery.css';
 /** Export files page size (spec section 9). */
 export const EXPORT_PAGE_SIZE = 200;
 
+/** An export's status change on the socket (the statuses of an export row, or 'deleted'). */
 interface ExportEvent {
   id: number;
-  status: string;
+  status: ExportRow['status'] | 'deleted';
 }
 
 function isExportEvent(data: unknown): data is ExportEvent {
@@ -41,10 +42,11 @@ export function ExportPage() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = socketEvents.on('export', (data) => {
       if (!isExportEvent(data)) return;
-      if (data.status !== 'deleted')
+      const { status } = data;
+      if (status !== 'deleted')
         patch(
           (r) => r.id === data.id,
-          (r) => ({ ...r, status: data.status }),
+          (r) => ({ ...r, status }),
         );
       clearTimeout(timer);
       timer = setTimeout(() => void reload(true), 500);

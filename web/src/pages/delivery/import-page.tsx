@@ -37,9 +37,10 @@ export function formatBytes(bytes: number): string {
 }
 
 /** An `import-file` socket event. */
+/** An import file's status change on the socket. */
 interface ImportEvent {
   id: number;
-  status: string;
+  status: ImportFileRow['status'];
   error?: string;
 }
 

@@ -10,7 +10,7 @@ import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
 import type { FundAction } from '../../../api/funds';
-import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, deliveryActionStates, isDataRequestEnabled } from '../../../../../rules';
+import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, deliveryActionStates, isDataRequestEnabled, type DataRequestStatus } from '../../../../../rules';
 
 /** What the enabling rules look at in a selected fund. */
 export interface SelectedFund {
@@ -23,7 +23,7 @@ export interface ActionBarProps {
   busy: boolean;
   exporting: boolean;
   onAction: (action: FundAction) => void;
-  onDataStatus: (value: string, label: string) => void;
+  onDataStatus: (value: DataRequestStatus, label: string) => void;
   onWorkPaperReview: (reviewed: boolean) => void;
   onDownloadWorkPapers: () => void;
   onExport: () => void;

@@ -4,6 +4,7 @@
  * After a status action, funds that did not move are marked '*' and the spec's warning shows for
  * 10 s; the page is reloaded.
  */
+import type { DataRequestStatus } from '../../../../../rules/statuses';
 import { useState } from 'react';
 import { confirmDialog } from 'primereact/confirmdialog';
 import { ALL_EXPORT_STAGES, requestExport } from '../../../api/delivery-files';
@@ -71,7 +72,7 @@ export function useFundActions(selection: readonly FundListingRow[], setSelectio
     go();
   };
 
-  const onDataStatus = (value: string) => {
+  const onDataStatus = (value: DataRequestStatus) => {
     if (ids.length) void run(() => changeDataRequestedStatus(ids, value));
   };
 

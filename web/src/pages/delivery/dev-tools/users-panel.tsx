@@ -4,6 +4,7 @@
  * `impersonateEnabled`, impersonation (`GET /dev-tools/user/key/{userId}/10h`: this tab then signs
  * in as that user for 10 hours).
  */
+import { withBase } from '../../../base-path';
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { confirmDialog } from 'primereact/confirmdialog';
@@ -67,7 +68,7 @@ export function UsersPanel({ local, impersonate }: { local: boolean; impersonate
         try {
           const session = await fetchImpersonation(u.id);
           setToken(session.token);
-          window.location.assign('/');
+          window.location.assign(withBase('/'));
         } catch {
           setBusy(null);
         }

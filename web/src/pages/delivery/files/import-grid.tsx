@@ -18,7 +18,7 @@ import type { PagedList } from '../../../components/grid/use-paged-list';
 /** The status cell; errors and warnings explain themselves in a tooltip (hover or focus). */
 export function ImportStatusCell({ row }: { row: ImportFileRow }) {
   const id = `fa-import-status-${row.id}`;
-  const error = row.status === 'Error' ? row.payload?.error || 'The file could not be imported' : null;
+  const error = row.status === 'Error' ? (typeof row.payload?.error === 'string' && row.payload.error) || 'The file could not be imported' : null;
   const warning = !error && typeof row.payload?.warning === 'string' ? row.payload.warning : null;
   if (!error && !warning) return <StatusTag status={row.status} />;
   // a warning is shown in the cell, not only on hover: a file already imported is not processed again

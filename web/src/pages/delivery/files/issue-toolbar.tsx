@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { confirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
-import { ISSUE_ACTIONS } from '../../../api/delivery-files';
+import { ISSUE_ACTIONS, type IssueAction } from '../../../api/delivery-files';
 
 /** 'Nobody' in the assignee choice (clears the assignment). */
 export const UNASSIGNED = 'none';
@@ -19,14 +19,14 @@ export interface IssueToolbarProps {
   users: ReadonlyArray<{ value: string; label: string }>;
   busy: boolean;
   onAssign: (userId: number | null) => void;
-  onAction: (action: string) => void;
+  onAction: (action: IssueAction) => void;
   onRemove: () => void;
 }
 
 /** Assign, set action and remove for the selection. */
 export function IssueToolbar({ idPrefix, selected, users, busy, onAssign, onAction, onRemove }: IssueToolbarProps) {
   const [assignee, setAssignee] = useState<string | null>(null);
-  const [action, setAction] = useState<string | null>(null);
+  const [action, setAction] = useState<IssueAction | null>(null);
   const none = selected === 0 || busy;
   const confirmRemove = () =>
     confirmDialog({
@@ -65,7 +65,7 @@ export function IssueToolbar({ idPrefix, selected, users, busy, onAssign, onActi
         inputId={`${idPrefix}-action`}
         value={action}
         options={ISSUE_ACTIONS.map((a) => ({ value: a, label: a }))}
-        onChange={(e) => setAction(e.value as string)}
+        onChange={(e) => setAction(e.value as IssueAction)}
         placeholder="Choose an action"
         className="fa-action-select"
       />

@@ -87,31 +87,33 @@ function FileGrid({
                   <QaPopover qa={f.qa} fileName={f.filename} />
                 </td>
                 <td className="fa-fd-actions">
-                  {canToggleReview({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
-                    <Button
-                      size="small"
-                      text
-                      label={f.reviewed ? 'Unreview' : 'Review'}
-                      aria-label={`${f.reviewed ? 'Unreview' : 'Review'} ${f.filename}`}
-                      onClick={() =>
-                        void run(() => reviewFiles([f.id], !f.reviewed, fundId), `${f.filename} ${f.reviewed ? 'unreviewed' : 'reviewed'}`, reload)
-                      }
-                    />
-                  )}
-                  {canToggleRequired({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
-                    <Button
-                      size="small"
-                      text
-                      label={f.disabled ? 'Required' : 'Not required'}
-                      aria-label={`${f.disabled ? 'Mark required' : 'Mark not required'} ${f.filename}`}
-                      onClick={() =>
-                        void run(() => disableFiles([f.id], !f.disabled), `${f.filename} marked ${f.disabled ? 'required' : 'not required'}`, reload)
-                      }
-                    />
-                  )}
-                  {group === 'input' && (
-                    <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />
-                  )}
+                  <div className="fa-fd-action-list">
+                    {canToggleReview({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
+                      <Button
+                        size="small"
+                        text
+                        label={f.reviewed ? 'Unreview' : 'Review'}
+                        aria-label={`${f.reviewed ? 'Unreview' : 'Review'} ${f.filename}`}
+                        onClick={() =>
+                          void run(() => reviewFiles([f.id], !f.reviewed, fundId), `${f.filename} ${f.reviewed ? 'unreviewed' : 'reviewed'}`, reload)
+                        }
+                      />
+                    )}
+                    {canToggleRequired({ kind, status: f.status, reviewed: f.reviewed, disabled: f.disabled }) && (
+                      <Button
+                        size="small"
+                        text
+                        label={f.disabled ? 'Required' : 'Not required'}
+                        aria-label={`${f.disabled ? 'Mark required' : 'Mark not required'} ${f.filename}`}
+                        onClick={() =>
+                          void run(() => disableFiles([f.id], !f.disabled), `${f.filename} marked ${f.disabled ? 'required' : 'not required'}`, reload)
+                        }
+                      />
+                    )}
+                    {group === 'input' && (
+                      <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}

@@ -42,7 +42,7 @@ export function RunDetail({ run }: { run: TestRun }) {
       <h3>
         Run {run.id}: {run.status}
       </h3>
-      {stats?.totalTime !== undefined && <p>Total time: {(stats.totalTime / 1000).toFixed(1)} s</p>}
+      {stats?.totalTime != null && <p>Total time: {(stats.totalTime / 1000).toFixed(1)} s</p>}
       {run.results?.error && <Message severity="error" text={`Error message: ${run.results.error}`} />}
       {!reports.length && <p>No results yet.</p>}
       {reports.map(([code, report]) => (
