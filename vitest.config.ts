@@ -6,8 +6,11 @@ export default defineConfig({
       {
         test: {
           name: 'node',
+          // a throwaway PostgreSQL cluster for the PostgreSQL tests (FUND_AUDIT_TEST_DATABASE_URL)
+          globalSetup: ['./scripts/pg-global-setup.mjs'],
           include: [
             'rules/**/*.test.ts',
+            'client/**/*.test.ts',
             'server/**/*.test.ts',
             'cli/**/*.test.ts',
             'pipeline/**/*.test.ts',

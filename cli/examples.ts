@@ -60,6 +60,18 @@ export const EXAMPLES: Record<string, string[]> = {
   'funds undo-delete': ['fund-audit funds undo-delete 14'],
   'funds reset': ['fund-audit funds reset 12'],
   'funds rerun': ['fund-audit funds rerun 12 13'],
+  adjustments: [
+    'fund-audit adjustments list 12',
+    'fund-audit adjustments add 12 --type main --description "Audit fee accrual" --line EXPENSE_OTHER=25000 --line 20900=-25000',
+  ],
+  'adjustments list': ['fund-audit adjustments list 12', 'fund-audit --json adjustments list 12'],
+  'adjustments add': [
+    'fund-audit adjustments add 12 --type main --description "Audit fee accrual" --line EXPENSE_OTHER=25000 --line 20900=-25000',
+    'fund-audit adjustments add 12 --type bond --booked --description "Vendor price" --line 11000=-1000000@US3138W7WP51 --line 11000=-1000000 --line UNREALIZED_GL=1000000',
+    'fund-audit adjustments add 12 --type hmrc --description "Reportable income" --line INCOME_OTHER=-1250.50',
+  ],
+  'adjustments delete': ['fund-audit adjustments delete 12 3'],
+  'adjustments rerun': ['fund-audit adjustments rerun 12', 'fund-audit adjustments rerun 12 --apportionment'],
   export: [
     'fund-audit export --funds 12,13 --stages all -o audit.zip',
     'fund-audit export --funds 12 --stages visualization,calculations --reviewed-only -o papers.zip',
@@ -75,6 +87,10 @@ export const EXAMPLES: Record<string, string[]> = {
   restore: [
     'fund-audit restore /backups/fund-audit-2024-01-31.zip --data-dir /srv/fund-audit-restored',
     'fund-audit restore backup.zip --data-dir /srv/fund-audit --force',
+  ],
+  migrate: [
+    'fund-audit migrate --from /srv/fund-audit --to postgres://fund_audit:secret@db.example.com/fund_audit --blob-dir /mnt/shared/fund-audit-blobs',
+    'fund-audit --json migrate --from /srv/fund-audit --to postgres://fund_audit@db.example.com/fund_audit --blob-dir /mnt/shared/fund-audit-blobs',
   ],
   audit: ['fund-audit audit list -n 20', 'fund-audit audit verify'],
   'audit list': ['fund-audit audit list -n 20', 'fund-audit --json audit list'],

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
+import { registerAdjustments } from './commands/adjustments.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerBulkUpload } from './commands/bulk-upload.js';
@@ -13,6 +14,7 @@ import { registerFunds } from './commands/funds.js';
 import { registerImport } from './commands/import.js';
 import { registerInit } from './commands/init.js';
 import { registerMappings } from './commands/mappings.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerReference } from './commands/reference.js';
 import { registerRestore } from './commands/restore.js';
@@ -44,11 +46,13 @@ export function buildProgram(): Command {
   registerMappings(program);
   registerTpa(program);
   registerFunds(program);
+  registerAdjustments(program);
   registerExport(program);
   registerTest(program);
   registerWorker(program);
   registerBackup(program);
   registerRestore(program);
+  registerMigrate(program);
   registerAudit(program);
   registerReference(program);
   registerCompletion(program);

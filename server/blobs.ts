@@ -1,10 +1,12 @@
 /**
- * Content-addressed blob store under `<dataDir>/blobs`: raw imported files, pipeline outputs and
+ * Content-addressed blob store under `blobRoot(config)` (`blobDir`, default `<dataDir>/blobs`): raw imported files, pipeline outputs and
  * export zips. Writes are atomic (temporary file + rename), so a half-written blob is never seen.
  */
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { readChunks, type BlobAccess, type BlobSink } from '../pipeline/storage.js';
 
 export interface PutResult {
@@ -102,6 +104,35 @@ export class BlobStore implements BlobAccess {
 
   get(key: string): Buffer {
     return readFileSync(this.path(key));
+  }
+
+  /**
+   * Stores what `write` writes to the stream it is given (a large generated file, e.g. a work
+   * paper), hashed on the way into a temporary file and moved in by rename: never whole in memory.
+   * @param write writes the content and resolves once it has ended the stream
+   * @throws whatever `write` or the disk throws (the temporary file is removed)
+   */
+  async putStream(write: (out: Writable) => Promise<void>): Promise<PutResult> {
+    const tmp = this.tmpPath('.part');
+    const hash = createHash('sha256');
+    let size = 0;
+    const tap = new PassThrough();
+    tap.on('data', (c: Buffer) => {
+      hash.update(c);
+      size += c.length;
+    });
+    const file = createWriteStream(tmp);
+    tap.pipe(file);
+    try {
+      await write(tap);
+      await finished(file);
+    } catch (err) {
+      tap.destroy();
+      file.destroy();
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    return this.putStaged(tmp, hash.digest('hex'), size);
   }
 
   /** The blob's bytes in chunks of up to `CHUNK_BYTES` (read synchronously, one buffer reused). */

@@ -33,6 +33,12 @@ export const configSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     port: int(0, 65535).default(8080),
     publicUrl: z.string().url().optional(),
+    /** Path prefix everything is served under behind a reverse proxy that keeps it (e.g. `/fund-audit`); '' serves from the root. */
+    basePath: z
+      .string()
+      .regex(/^(\/[A-Za-z0-9._~-]+)*\/?$/, 'a path such as /fund-audit (letters, digits, . _ ~ -, segments separated by /)')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .default(''),
     mode: z.enum(['production', 'development']).default('production'),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     adminEmail: z.string().email().default('admin@fund-audit.local'),
@@ -53,6 +59,8 @@ export const configSchema = z
     jobLeaseSeconds: int(2, 3600).default(60),
     /** Price testing: an independent FX rate dated more than this many days before the period end is a 'stale rate' warning. */
     fxMaxAgeDays: int(0, 3650).default(5),
+    /** Fund aggregation: a parent whose children's rows (every SDM type) number more than this is not computed ('Too large'). */
+    aggregationMaxRows: int(1, 1_000_000_000).default(2_000_000),
     devToolsEnabled: bool.default(false),
     devToolsLocal: bool.default(false),
     mappings: bool.default(true),
@@ -126,13 +134,42 @@ export const configSchema = z
       .string()
       .regex(/^[\w.-]+$/)
       .default('fund-audit.sqlite'),
+    /**
+     * A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the data
+     * directory's SQLite file. Read and checked, but refused at start: no command runs on
+     * PostgreSQL yet (docs/decisions/0011-postgresql-beside-sqlite.md).
+     */
+    /**
+     * Root of the blob store (raw deliveries, pipeline outputs, work papers, exports), default
+     * `<dataDir>/blobs`; a relative path is inside the data directory. Several nodes point it at one
+     * shared directory (see `blobRoot`).
+     */
+    blobDir: z.string().min(1).optional(),
+    databaseUrl: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL, e.g. postgres://fund_audit:secret@db.example.com:5432/fund_audit')
+      .optional(),
   })
   .strict()
   .superRefine((c, check) => {
     if (c.oidcIssuer && !c.oidcClientId) check.addIssue({ code: 'custom', path: ['oidcClientId'], message: 'is required when oidcIssuer is set' });
+    if (c.basePath && c.publicUrl && new URL(c.publicUrl).pathname.replace(/\/+$/, '') !== c.basePath)
+      check.addIssue({
+        code: 'custom',
+        path: ['publicUrl'],
+        message: `must be the address users open, with the base path ${c.basePath} (e.g. https://audit.example.com${c.basePath})`,
+      });
   });
 
 export type AppConfig = z.infer<typeof configSchema> & { dataDir: string };
+
+/**
+ * The blob store root of a configuration: `blobDir` made absolute (relative to the data
+ * directory), else `<dataDir>/blobs`.
+ */
+export function blobRoot(config: Pick<AppConfig, 'dataDir' | 'blobDir'>): string {
+  return resolve(config.dataDir, config.blobDir ?? 'blobs');
+}
 
 /** Where a setting's value came from. */
 export type ConfigSource = 'default' | 'config file' | 'environment' | 'command line';

@@ -3,11 +3,11 @@
  * blob store of one data directory. Created once by `serve`, by each CLI command working on a
  * local data directory, and by tests on temporary directories.
  */
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { BlobStore } from './blobs.js';
-import { loadConfig, type AppConfig, type ConfigInput } from './config.js';
+import { blobRoot, ConfigError, loadConfig, type AppConfig, type ConfigInput } from './config.js';
 import { openDb, type Db } from './db/client.js';
+import type { DataStore } from './db/dialect.js';
 import { EventBus } from './events.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -15,6 +15,8 @@ export interface AppContext {
   config: AppConfig;
   db: Db;
   sqlite: Database.Database;
+  /** The database as dialect-neutral services use it (`storeOf(ctx)`, server/db/dialect.ts); set on a PostgreSQL context, derived from `db` on SQLite. */
+  store?: DataStore;
   log: Logger;
   events: EventBus;
   blobs: BlobStore;
@@ -43,6 +45,7 @@ export async function createContext(opts: {
   rotateLog?: boolean;
 }): Promise<AppContext> {
   const config = opts.config ?? loadConfig({ dataDir: opts.dataDir, flags: opts.flags, env: opts.env });
+  refuseDatabaseUrl(config);
   // a server (terminal logging) owns the log file and rotates it; others append
   const terminal = opts.terminalLog !== false;
   const log = createLogger({
@@ -62,7 +65,7 @@ export async function createContext(opts: {
     sqlite,
     log,
     events: new EventBus(),
-    blobs: new BlobStore(join(config.dataDir, 'blobs')),
+    blobs: new BlobStore(blobRoot(config)),
     schemaVersion,
     onClose: (fn) => closing.push(fn),
     close: () => {
@@ -70,4 +73,17 @@ export async function createContext(opts: {
       sqlite.close();
     },
   };
+}
+
+/**
+ * Refuses a PostgreSQL database in the configuration: the setting is read and checked, but no
+ * command runs on PostgreSQL yet.
+ * @throws ConfigError naming the setting
+ */
+export function refuseDatabaseUrl(config: Pick<AppConfig, 'databaseUrl'>): void {
+  if (!config.databaseUrl) return;
+  throw new ConfigError(
+    'databaseUrl (--database-url, FUND_AUDIT_DATABASE_URL): running on PostgreSQL is not yet supported for serve or any other command. ' +
+      'Fund Audit runs on the SQLite database of its data directory; remove the setting to start.',
+  );
 }

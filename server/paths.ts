@@ -32,5 +32,7 @@ export function appVersion(): string {
 }
 
 export const migrationsDir = () => join(appRoot(), 'server/db/migrations');
+/** Migrations of the PostgreSQL schema (`server/db/schema-pg`). */
+export const migrationsPgDir = () => join(appRoot(), 'server/db/migrations-pg');
 export const webDistDir = () => join(appRoot(), 'dist/web');
 export const fixturesDir = () => join(appRoot(), 'fixtures');

@@ -1,6 +1,6 @@
 /** `fund-audit backup --to FILE`: a consistent backup of the data directory, also while a server runs on it. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../server/config.js';
+import { blobRoot, loadConfig } from '../../server/config.js';
 import { requireDataDir } from '../../server/data-dir.js';
 import { createBackup } from '../../server/services/backup/backup.js';
 import { globals } from '../global.js';
@@ -18,7 +18,7 @@ export function registerBackup(program: Command): void {
       const g = globals(cmd);
       requireDataDir(g.dataDir);
       const config = loadConfig({ dataDir: g.dataDir });
-      const summary = await createBackup({ dataDir: config.dataDir, dbName: config.dbName }, opts.to);
+      const summary = await createBackup({ dataDir: config.dataDir, dbName: config.dbName, blobDir: blobRoot(config) }, opts.to);
       output(summary, Boolean(g.json), () => {
         process.stdout.write(
           `Backup written to ${summary.file} (${mb(summary.bytes)}): database ${mb(summary.databaseBytes)} at schema version ${summary.schemaVersion}, ` +

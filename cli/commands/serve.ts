@@ -39,6 +39,7 @@ export function registerServe(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (0 picks a free port; default 8080)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--public-url <url>', 'base URL printed in sign-in links (default http://<host>:<port>)')
+    .option('--base-path <path>', 'serve everything under this path behind a reverse proxy, e.g. /fund-audit (default: the root)')
     .option('--no-demo-data', 'do not load demo data on first start')
     .option('--no-signin-link', 'do not print a sign-in link for the administrator')
     .option('--demo', 'enable demo mode')
@@ -47,6 +48,8 @@ export function registerServe(program: Command): void {
     .option('--tls-cert <file>', 'TLS certificate (PEM) to serve HTTPS; with --tls-key')
     .option('--tls-key <file>', 'TLS private key (PEM) to serve HTTPS; with --tls-cert')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1; 0 runs no jobs here)')
+    .option('--blob-dir <dir>', 'root of the blob store, e.g. a directory shared by every node (default <data dir>/blobs)')
+    .option('--database-url <url>', 'a PostgreSQL database (postgres://...) instead of SQLite: not supported yet, refused at start')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
       const ctx = await createContext({
@@ -55,6 +58,7 @@ export function registerServe(program: Command): void {
           port: opts.port,
           host: opts.host,
           publicUrl: opts.publicUrl,
+          basePath: opts.basePath,
           logLevel: opts.logLevel,
           seedDemoData: opts.demoData === false ? false : undefined,
           demo: opts.demo,
@@ -62,6 +66,8 @@ export function registerServe(program: Command): void {
           workers: opts.workers,
           tlsCert: opts.tlsCert,
           tlsKey: opts.tlsKey,
+          databaseUrl: opts.databaseUrl,
+          blobDir: opts.blobDir && resolve(opts.blobDir),
         },
       });
       const tls = tlsFiles(ctx.config);

@@ -5,7 +5,7 @@
  * running jobs finish.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createContext } from '../../server/context.js';
 import { requireDataDir } from '../../server/data-dir.js';
@@ -21,11 +21,16 @@ export function registerWorker(program: Command): void {
     .description('Run pipeline job workers on the data directory (no HTTP), beside a running server')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .option('--blob-dir <dir>', "root of the blob store: the same as the server's (default <data dir>/blobs)")
     .addHelpText('after', '\nExample:\n  fund-audit serve -d /srv/fund-audit &\n  fund-audit worker -d /srv/fund-audit --workers 4')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
       requireDataDir(g.dataDir);
-      const ctx = await createContext({ dataDir: g.dataDir, flags: { workers: opts.workers, logLevel: opts.logLevel }, rotateLog: false });
+      const ctx = await createContext({
+        dataDir: g.dataDir,
+        flags: { workers: opts.workers, logLevel: opts.logLevel, blobDir: opts.blobDir && resolve(opts.blobDir) },
+        rotateLog: false,
+      });
       if (!existsSync(join(ctx.config.dataDir, ctx.config.dbName)) || !ctx.db.$client.prepare('SELECT 1 FROM administrators LIMIT 1').get()) {
         ctx.close();
         throw new NotFoundError(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { BlobStore } from '../blobs.js';
-import type { AppConfig } from '../config.js';
+import { blobRoot, type AppConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { sqliteOptions, type Db } from '../db/client.js';
 import * as schema from '../db/schema/index.js';
@@ -35,7 +35,7 @@ export function openReadContext(config: AppConfig): AppContext {
     sqlite,
     log: createLogger({ dataDir: config.dataDir, level: config.logLevel, terminal: false, file: config.logFile }),
     events: new EventBus(),
-    blobs: new BlobStore(join(config.dataDir, 'blobs')),
+    blobs: new BlobStore(blobRoot(config)),
     schemaVersion,
     close: () => sqlite.close(),
   };

@@ -114,13 +114,14 @@ function blobKeys(root: string): string[] {
 
 /**
  * Takes a backup of a data directory, while a server may be running on it.
- * @param source.dataDir the data directory; source.dbName its database file name
+ * @param source.dataDir the data directory; source.dbName its database file name; source.blobDir
+ *   the blob store root (default `<dataDir>/blobs`: `blobRoot(config)`), archived as `blobs/`
  * @param to the archive to write (a zip; an existing file is replaced only once the new one is complete)
  * @returns what went in, sizes in bytes
  * @throws NotFoundError when the data directory has no database; ValidationError when the snapshot
  *   fails SQLite's integrity check; Error when writing fails (the partial file is removed)
  */
-export async function createBackup(source: { dataDir: string; dbName: string }, to: string): Promise<BackupSummary> {
+export async function createBackup(source: { dataDir: string; dbName: string; blobDir?: string }, to: string): Promise<BackupSummary> {
   const dataDir = resolve(source.dataDir);
   const dbFile = join(dataDir, source.dbName);
   if (!existsSync(dbFile)) throw new NotFoundError(`No database to back up: ${dbFile} does not exist`);
@@ -162,7 +163,7 @@ export async function createBackup(source: { dataDir: string; dbName: string }, 
     const createdAt = new Date().toISOString();
     const db = await appendFile(archive, snapshot, `database/${source.dbName}`, false);
     files.push({ path: `database/${source.dbName}`, ...db });
-    const blobRoot = join(dataDir, 'blobs');
+    const blobRoot = source.blobDir ? resolve(source.blobDir) : join(dataDir, 'blobs');
     const damagedBlobs: string[] = [];
     let blobBytes = 0;
     for (const key of blobKeys(blobRoot)) {

@@ -8,7 +8,7 @@
  * start.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -35,7 +35,7 @@ export interface RestoreSummary {
 }
 
 /** A running `serve` or `worker` on the data directory's database, if any. */
-function runningProcess(dbFile: string): { kind: string; pid: number; host: string; url: string | null } | undefined {
+export function runningProcess(dbFile: string): { kind: string; pid: number; host: string; url: string | null } | undefined {
   if (!existsSync(dbFile)) return undefined;
   const db = new Database(dbFile, { ...sqliteOptions, fileMustExist: true });
   try {
@@ -88,6 +88,22 @@ async function unpack(file: string, entry: ZipEntry, dest: string): Promise<{ si
   return { size, sha256: hash.digest('hex') };
 }
 
+/**
+ * Moves a staged file into place; on another file system (a shared blob directory) it is copied
+ * into `root`'s tmp folder first and renamed from there, so a half-copied blob is never seen.
+ */
+function moveInto(from: string, dest: string, root: string): void {
+  try {
+    renameSync(from, dest);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    mkdirSync(join(root, 'tmp'), { recursive: true });
+    const tmp = join(root, 'tmp', `restore-${randomBytes(8).toString('hex')}`);
+    copyFileSync(from, tmp);
+    renameSync(tmp, dest);
+  }
+}
+
 /** Blob keys the database refers to (imported files, fund files, exports, PowerBI inputs). */
 function referencedBlobs(db: Database.Database): Set<string> {
   const keys = new Set<string>();
@@ -110,13 +126,19 @@ function referencedBlobs(db: Database.Database): Set<string> {
 /**
  * Restores a backup archive into a data directory (created when missing).
  * @param opts.force replace an existing install's database and settings files (blobs are merged)
+ * @param opts.blobDir where the blobs go: the blob store root of the restored install (default
+ *   `<dataDir>/blobs`; a shared `blobDir` gets the blobs it lacks)
  * @returns what was restored
  * @throws NotFoundError for a missing archive; ConflictError while a server uses the directory or
  *   over an install without `force`; ValidationError for an archive that is not a backup, a file
  *   whose size or hash differs from the manifest, or a database that fails the integrity check;
  *   SchemaTooNewError for a backup of a newer Fund Audit. Nothing in the directory changes then.
  */
-export async function restoreBackup(archive: string, dataDirIn: string, opts: { dbName?: string; force?: boolean } = {}): Promise<RestoreSummary> {
+export async function restoreBackup(
+  archive: string,
+  dataDirIn: string,
+  opts: { dbName?: string; force?: boolean; blobDir?: string } = {},
+): Promise<RestoreSummary> {
   const file = resolve(archive);
   if (!existsSync(file)) throw new NotFoundError(`No backup file ${file}`);
   const dataDir = resolve(dataDirIn);
@@ -130,6 +152,7 @@ export async function restoreBackup(archive: string, dataDirIn: string, opts: { 
   const manifest = await readManifest(file, entries);
   const dbName = opts.dbName ?? manifest.dbName;
   const dbFile = join(dataDir, dbName);
+  const blobRoot = opts.blobDir ? resolve(opts.blobDir) : join(dataDir, 'blobs');
   const running = runningProcess(dbFile);
   if (running) {
     throw new DataDirInUseError(
@@ -174,8 +197,7 @@ export async function restoreBackup(archive: string, dataDirIn: string, opts: { 
         db.exec("DELETE FROM nodes; DELETE FROM node_events; UPDATE processes SET lease_expires_at = 0 WHERE status = 'running'");
       }
       const inArchive = new Set(manifest.files.filter((f) => f.path.startsWith('blobs/')).map((f) => f.path.slice(-64)));
-      const existingBlobs = join(dataDir, 'blobs');
-      missingBlobs = [...referencedBlobs(db)].filter((k) => !inArchive.has(k) && !existsSync(join(existingBlobs, k.slice(0, 2), k)));
+      missingBlobs = [...referencedBlobs(db)].filter((k) => !inArchive.has(k) && !existsSync(join(blobRoot, k.slice(0, 2), k)));
     } finally {
       db.close();
     }
@@ -183,12 +205,12 @@ export async function restoreBackup(archive: string, dataDirIn: string, opts: { 
     // 3. move into place: the database last but one, then the settings files
     const blobs = manifest.files.filter((f) => f.path.startsWith('blobs/'));
     for (const blob of blobs) {
-      const dest = join(dataDir, blob.path);
+      const dest = join(blobRoot, blob.path.slice('blobs/'.length));
       if (existsSync(dest)) continue;
       mkdirSync(dirname(dest), { recursive: true });
-      renameSync(join(staging, blob.path), dest);
+      moveInto(join(staging, blob.path), dest, blobRoot);
     }
-    mkdirSync(join(dataDir, 'blobs', 'tmp'), { recursive: true });
+    mkdirSync(join(blobRoot, 'tmp'), { recursive: true });
     for (const suffix of ['-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
     renameSync(stagedDb, dbFile);
     for (const extra of manifest.files.filter((f) => f.path.startsWith('files/'))) {

@@ -38,7 +38,7 @@ export async function runScheduledBackup(ctx: AppContext): Promise<BackupSummary
   const dir = scheduledBackupDir(ctx.config);
   mkdirSync(dir, { recursive: true });
   const name = `fund-audit-${new Date().toISOString().replace(/[:.]/g, '-')}.zip`;
-  const summary = await createBackup({ dataDir: ctx.config.dataDir, dbName: ctx.config.dbName }, join(dir, name));
+  const summary = await createBackup({ dataDir: ctx.config.dataDir, dbName: ctx.config.dbName, blobDir: ctx.blobs.root }, join(dir, name));
   return { ...summary, pruned: pruneBackups(dir, ctx.config.backupKeep) };
 }
 

@@ -72,13 +72,18 @@ export class Sweeper {
   start(): void {
     this.prepareFolders();
     this.timer = setInterval(() => {
-      if (serviceOn(this.ctx, 'sweeper')) this.sweep();
+      serviceOn(this.ctx, 'sweeper')
+        .then((on) => {
+          if (on && this.timer) this.sweep();
+        })
+        .catch((err) => this.ctx.log.error({ err }, 'the inbox sweep failed'));
     }, this.ctx.config.inboxPollMs);
     this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 }
 

@@ -1,0 +1,124 @@
+/**
+ * One service code over SQLite and PostgreSQL: the database handle and tables a service takes from
+ * its context (`storeOf(ctx)`), typed once.
+ *
+ * Both dialects are typed as drizzle's SQLite database in its "async" form over the tables of
+ * `server/db/schema`: the PostgreSQL schema (`server/db/schema-pg`) has the same tables, columns
+ * and TypeScript types per column (`schema-parity.test.ts`), and drizzle's builders share their
+ * API, so a service that only awaits builders (no `.run()`, `.all()`, `.get()`, `.prepare`) runs
+ * on either. See docs/decisions/0011-postgresql-beside-sqlite.md.
+ */
+import type Database from 'better-sqlite3';
+import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Db } from './client.js';
+import * as sqliteSchema from './schema/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The table objects of the schema, by export name (`tables.fundRequests`, ...). */
+export type Tables = { [K in keyof typeof sqliteSchema as (typeof sqliteSchema)[K] extends SQLiteTable ? K : never]: (typeof sqliteSchema)[K] };
+
+/** The database as a dialect-neutral service sees it: await every builder. */
+export type NeutralDb = BaseSQLiteDatabase<'async', unknown, typeof sqliteSchema>;
+
+/** The database of a context in the dialect in use. */
+export interface DataStore {
+  dialect: Dialect;
+  db: NeutralDb;
+  tables: Tables;
+  /**
+   * Runs `fn` in a transaction of this database (use `transaction` of `server/db/tx.ts`, which
+   * also joins an enclosing one): committed when it resolves, rolled back when it throws.
+   */
+  transaction<T>(fn: (tx: NeutralDb) => Promise<T>): Promise<T>;
+}
+
+const sqliteStores = new WeakMap<object, DataStore>();
+
+/**
+ * The store of a context: the one it carries (a PostgreSQL context), else the SQLite database of
+ * `ctx.db`, made once per database.
+ */
+export function storeOf(ctx: { db: Db; store?: DataStore }): DataStore {
+  if (ctx.store) return ctx.store;
+  let store = sqliteStores.get(ctx.db);
+  if (!store) {
+    store = sqliteStore(ctx.db);
+    sqliteStores.set(ctx.db, store);
+  }
+  return store;
+}
+
+/** Tables of the SQLite schema only (the schema module also exports status lists and types). */
+function sqliteTables(): Tables {
+  return sqliteSchema as unknown as Tables;
+}
+
+/**
+ * A SQLite store over one better-sqlite3 connection. better-sqlite3 cannot keep a transaction
+ * open across an `await`, so a transaction is `BEGIN IMMEDIATE` ... `COMMIT` written by hand,
+ * under an async mutex of the database file in this thread: a second transaction of this thread
+ * waits for the first instead of running its statements inside it (or blocking the thread on the
+ * file's lock while the first cannot finish). Other threads and processes wait on the file's
+ * write lock (busy timeout), as before.
+ */
+export function sqliteStore(db: Db): DataStore {
+  const client = db.$client;
+  const neutral = db as unknown as NeutralDb;
+  return {
+    dialect: 'sqlite',
+    db: neutral,
+    tables: sqliteTables(),
+    transaction: async (fn) => {
+      const release = await gate(client);
+      try {
+        client.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(neutral);
+          client.exec('COMMIT');
+          return result;
+        } catch (err) {
+          if (client.inTransaction) client.exec('ROLLBACK');
+          throw err;
+        }
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+const queues = new Map<string, Promise<void>>();
+const memoryKeys = new WeakMap<Database.Database, string>();
+
+/**
+ * The queue a connection's transactions wait in: one per database file in this thread, so two
+ * connections of one thread on the same file (two contexts) wait for each other without blocking
+ * the thread on the file lock; an in-memory database is its own.
+ */
+function queueKey(client: Database.Database): string {
+  if (client.memory || !client.name) {
+    let key = memoryKeys.get(client);
+    if (!key) memoryKeys.set(client, (key = `:memory:${Math.random()}`));
+    return key;
+  }
+  return client.name;
+}
+
+/** Waits for the previous transaction on the connection's file; resolves with the release of this one. */
+async function gate(client: Database.Database): Promise<() => void> {
+  const key = queueKey(client);
+  const before = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tail = before.then(() => mine);
+  queues.set(key, tail);
+  await before;
+  return () => {
+    release();
+    // forget a file nobody waits on
+    if (queues.get(key) === tail) queues.delete(key);
+  };
+}
