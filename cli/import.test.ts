@@ -13,7 +13,7 @@ describe('fund-audit import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-import-'));
     const r = run(['-d', dir, 'import', '--tpa', 'meridian_fund_services', ...inputs('meridian_fund_services')]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/visualization: done 1\/1/);
+    expect(r.stdout).toMatch(/identification: done 4\/4/);
     expect(r.stdout).toMatch(/MFS_HOLDINGS_S000013795_20230331\.csv\s+Success\s+holdings\s+1/);
     const j = run(['-d', dir, '--json', 'import', '--tpa', 'keystone_admin', ...inputs('keystone_admin')]);
     expect(j.status).toBe(0);

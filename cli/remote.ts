@@ -63,15 +63,6 @@ export function remoteCall<T = unknown>(opts: GlobalOptions, method: string, pat
   return remoteOperation(opts, operation, { body } as CallInput<typeof operation>) as Promise<T>;
 }
 
-/** Fetches a file (downloads) from the server: returns its bytes. */
-export async function remoteDownload(opts: GlobalOptions, path: string): Promise<Buffer> {
-  const token = opts.token ?? process.env.FUND_AUDIT_TOKEN;
-  const url = `${opts.server!.replace(/\/$/, '')}/api/v2.0/${path.replace(/^\//, '')}`;
-  const res = await fetchWithRetry(opts, url, { headers: { 'x-access-token': token ?? '' } }, true);
-  if (!res.ok) throw new AppError(`Download failed: HTTP ${res.status}`, res.status);
-  return Buffer.from(await res.arrayBuffer());
-}
-
 /** Waits before the 2nd, 3rd and 4th attempt of a call that failed to connect (ms). */
 export const RETRY_DELAYS_MS = [500, 1000, 2000];
 

@@ -151,7 +151,7 @@ describe('fund-audit test', () => {
         c.on('exit', (code) => resolve({ code, stdout, stderr }));
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/Run \d+: done/);
+      expect(r.stdout).toMatch(/demo_test: done 2\/2 \(2 passed\)/);
       expect(junit(join(dir, 'f.xml')).testsuite[0]).toMatchObject({ name: 'demo_test', tests: '2', failures: '0' });
     } finally {
       child.kill('SIGTERM');

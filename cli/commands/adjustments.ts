@@ -1,35 +1,16 @@
 /**
  * `fund-audit adjustments list|add|delete|rerun FUND_ID ...`: a fund's audit adjustments (proposed
- * journals; docs/decisions/0012-audit-adjustments.md), on the local data directory (as the first
- * Admin) or on a server with `--server URL --token KEY`, with the same output either way.
+ * journals; docs/decisions/0012-audit-adjustments.md), through the adjustments backend
+ * (cli/backend/adjustments.ts: the local data directory or a server with `--server URL --token KEY`),
+ * with the same output either way.
  */
 import type { Command } from 'commander';
 import { ADJUSTMENT_TYPE_RULES, ADJUSTMENT_TYPES, adjustmentAmount, type AdjustmentLineInput, type AdjustmentRerun } from '../../rules/adjustments.js';
-import type { AppContext } from '../../server/context.js';
 import { ValidationError } from '../../server/errors.js';
-import type { User } from '../../server/services/auth/tokens.js';
-import {
-  createAdjustment,
-  deleteAdjustment,
-  listAdjustments,
-  rerunAdjustments,
-  type AdjustmentRerunResult,
-  type AdjustmentView,
-} from '../../server/services/adjustments/adjustments.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal, type GlobalOptions } from '../global.js';
+import type { AdjustmentView } from '../../server/services/adjustments/adjustments.js';
+import { adjustmentsBackend } from '../backend/adjustments.js';
+import { globals } from '../global.js';
 import { output, printTable } from '../output.js';
-import { isRemote, remoteCall } from '../remote.js';
-
-/** Runs `fn` on the local data directory as the first Admin, closing it afterwards. */
-async function withLocal<T>(g: GlobalOptions, fn: (ctx: AppContext, user: User) => T): Promise<T> {
-  const ctx = await openLocal(g);
-  try {
-    return fn(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user);
-  } finally {
-    ctx.close();
-  }
-}
 
 function positive(what: string, v: string): number {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new ValidationError(`${what} must be a positive whole number, not '${v}'`);
@@ -73,7 +54,7 @@ export function registerAdjustments(program: Command): void {
     .action(async (fund: string, _opts: unknown, c: Command) => {
       const g = globals(c);
       const id = positive('The fund request id', fund);
-      const rows = isRemote(g) ? await remoteCall<AdjustmentView[]>(g, 'GET', `fund/${id}/adjustments`) : await withLocal(g, (ctx) => listAdjustments(ctx, id));
+      const rows = await adjustmentsBackend(g).list(id);
       output(rows, !!g.json, () => printTable(rows.map(row)));
     });
 
@@ -95,9 +76,7 @@ to zero. Exit codes: 0 added, 3 invalid input (each field in error is named), 4 
       const g = globals(c);
       const id = positive('The fund request id', fund);
       const body = { type: opts.type, description: opts.description, bookedByTpa: !!opts.booked, lines: opts.line.map(parseLine) };
-      const a = isRemote(g)
-        ? await remoteCall<AdjustmentView>(g, 'POST', `fund/${id}/adjustments`, body)
-        : await withLocal(g, (ctx, user) => createAdjustment(ctx, user, id, body));
+      const a = await adjustmentsBackend(g).add(id, body);
       output(a, !!g.json, () =>
         process.stdout.write(`Added adjustment ${a.id} to fund request ${id}: ${ADJUSTMENT_TYPE_RULES[a.type].label}, ${a.description}\n`),
       );
@@ -112,9 +91,7 @@ to zero. Exit codes: 0 added, 3 invalid input (each field in error is named), 4 
       const g = globals(c);
       const id = positive('The fund request id', fund);
       const aid = positive('The adjustment id', adjustment);
-      const r = isRemote(g)
-        ? await remoteCall<{ id: number; deleted: true }>(g, 'DELETE', `fund/${id}/adjustments/${aid}`)
-        : await withLocal(g, (ctx, user) => deleteAdjustment(ctx, user, id, aid));
+      const r = await adjustmentsBackend(g).remove(id, aid);
       output(r, !!g.json, () => process.stdout.write(`Deleted adjustment ${aid} of fund request ${id}\n`));
     });
 
@@ -127,9 +104,7 @@ to zero. Exit codes: 0 added, 3 invalid input (each field in error is named), 4 
       const g = globals(c);
       const id = positive('The fund request id', fund);
       const rerun: AdjustmentRerun = opts.apportionment ? 'apportionment' : 'adjustments';
-      const r = isRemote(g)
-        ? await remoteCall<AdjustmentRerunResult>(g, 'POST', `fund/${id}/adjustments/rerun`, { rerun })
-        : await withLocal(g, (ctx, user) => rerunAdjustments(ctx, user, id, rerun));
+      const r = await adjustmentsBackend(g).rerun(id, rerun);
       output(r, !!g.json, () => process.stdout.write(`Queued the calculations of fund request ${id} (process ${r.processId}); the work paper follows\n`));
     });
 }

@@ -1,54 +1,17 @@
 /**
  * `fund-audit bulk-upload FILE`: validate a bulk-upload CSV, show accepted / editable / declined rows
  * with their errors, and save the rows in batches of 100 (the spec's save limit). Works on the local
- * data directory or, with --server, through the API, with the same output.
+ * data directory or, with --server, through the API (cli/backend/bulk-upload.ts), with the same output.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ValidationError } from '../../server/errors.js';
-import {
-  MAX_BULK_SAVE,
-  saveBulkFunds,
-  validateBulkUpload,
-  type BulkResultRow,
-  type BulkUploadResult,
-  type FailedFund,
-  type SavedFund,
-} from '../../server/services/bulk-upload/bulk-upload.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal, type GlobalOptions } from '../global.js';
+import { MAX_BULK_SAVE, type BulkResultRow, type FailedFund, type SavedFund } from '../../server/services/bulk-upload/bulk-upload.js';
+import { bulkUploadBackend } from '../backend/bulk-upload.js';
+import { globals } from '../global.js';
 import { EXIT } from '../output.js';
-import { isRemote, remoteCall } from '../remote.js';
 import { createReporter } from '../ui/reporter.js';
-
-interface Backend {
-  validate(fileName: string, bytes: Uint8Array): Promise<BulkUploadResult>;
-  save(requestDate: string | undefined, funds: BulkResultRow[]): Promise<{ saved: SavedFund[]; failed: FailedFund[] }>;
-  close(): void;
-}
-
-async function localBackend(g: GlobalOptions): Promise<Backend> {
-  const ctx = await openLocal(g);
-  const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
-  return {
-    validate: async (fileName, bytes) => validateBulkUpload(ctx, fileName, bytes),
-    save: async (requestDate, funds) => saveBulkFunds(ctx, user, { requestDate, funds }, { overwrite: true, maxRows: MAX_BULK_SAVE }),
-    close: () => ctx.close(),
-  };
-}
-
-function remoteBackend(g: GlobalOptions): Backend {
-  return {
-    validate: async (fileName, bytes) => {
-      const form = new FormData();
-      form.append('upload', new Blob([new Uint8Array(bytes)]), fileName);
-      return remoteCall<BulkUploadResult>(g, 'POST', 'funds/upload', form);
-    },
-    save: (requestDate, funds) => remoteCall(g, 'POST', 'funds', { requestDate, funds }),
-    close: () => {},
-  };
-}
 
 const issues = (r: BulkResultRow) => [...r.errors.faults.map((f) => f.message), ...r.errors.warnings.map((w) => `warning: ${w.message}`)].join('; ');
 
@@ -70,7 +33,7 @@ export function registerBulkUpload(program: Command): void {
       } catch (err) {
         throw new ValidationError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
-      const backend = isRemote(g) ? remoteBackend(g) : await localBackend(g);
+      const backend = await bulkUploadBackend(g);
       const ui = await createReporter({ json: !!g.json });
       try {
         ui.task(`Validate ${fileName}`, { status: 'running' });

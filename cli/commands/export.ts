@@ -1,21 +1,17 @@
 /**
  * `fund-audit export --funds 1,2 --stages visualization,calculations -o out.zip`: one zip of fund
- * outputs (DOMAIN.md 2.6). Locally the export is requested and run at once on the data directory
- * (as the first Admin); with `--server URL --token KEY` it is queued on the server, polled until
- * done or error (`--timeout` seconds, default 300) and downloaded with a download token.
+ * outputs (DOMAIN.md 2.6), through the export backend (cli/backend/export.ts): locally the export is
+ * requested and run at once on the data directory; with `--server URL --token KEY` it is queued on
+ * the server, polled until done or error (`--timeout` seconds, default 300) and downloaded.
  * Exit codes: 0 zip written; 3 invalid input (unknown fund or stage); 1 the export failed.
  */
-import { createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { Engine } from '../../server/jobs/engine.js';
-import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../../server/errors.js';
-import { EXPORT_STAGE_CODES, exportDownload, exportStageHandler, listExports, requestExport, type ExportView } from '../../server/services/exports/exports.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal, type GlobalOptions } from '../global.js';
-import { fetchWithRetry, isRemote, remoteCall } from '../remote.js';
+import { AppError, NotFoundError, ValidationError } from '../../server/errors.js';
+import { EXPORT_STAGE_CODES, type ExportView } from '../../server/services/exports/exports.js';
+import { exportBackend, type ExportBackend as Backend } from '../backend/export.js';
+import { globals } from '../global.js';
 import { createReporter } from '../ui/reporter.js';
 
 interface ExportOptions {
@@ -25,72 +21,6 @@ interface ExportOptions {
   excludeDisabled?: boolean;
   reviewedOnly?: boolean;
   timeout: string;
-}
-
-interface Backend {
-  request(input: Parameters<typeof requestExport>[2]): Promise<ExportView>;
-  /** Runs the queued export (local) or does nothing (the server runs it). */
-  run(): Promise<void>;
-  status(id: number): Promise<ExportView | undefined>;
-  /** Writes the zip to a file; returns its size in bytes. */
-  save(id: number, file: string): Promise<number>;
-  /** Milliseconds between status checks. */
-  pollMs: number;
-  close(): void;
-}
-
-const byId = (id: number) => ({ filters: [{ field: 'id', type: 'enum', value: [String(id)] }] });
-
-async function localBackend(g: GlobalOptions): Promise<Backend> {
-  const ctx = await openLocal(g);
-  const user = ensureAdmin(ctx, ctx.config.adminEmail).user;
-  return {
-    request: async (input) => requestExport(ctx, user, input),
-    run: async () => {
-      await new Engine(ctx, { export: exportStageHandler }).drain();
-    },
-    status: async (id) => listExports(ctx, user, byId(id)).rows[0],
-    save: async (id, file) => {
-      const zip = exportDownload(ctx, user, id);
-      await pipeline(zip.open(), createWriteStream(file));
-      return zip.size;
-    },
-    pollMs: 0,
-    close: () => ctx.close(),
-  };
-}
-
-/** Turns a failed download answer into the typed error of its status. */
-async function downloadError(res: Response): Promise<Error> {
-  let message = `Download failed: HTTP ${res.status}`;
-  try {
-    const env = (await res.json()) as { message?: string; errors?: unknown[] };
-    message = env.message ?? String(env.errors?.[0] ?? message);
-  } catch {
-    // not an envelope: keep the status line
-  }
-  if (res.status === 400) return new ValidationError(message);
-  if (res.status === 401) return new UnauthorizedError(message);
-  if (res.status === 404) return new NotFoundError(message);
-  return new AppError(message, res.status);
-}
-
-function remoteBackend(g: GlobalOptions): Backend {
-  return {
-    request: (input) => remoteCall<ExportView>(g, 'POST', 'export/files', input),
-    run: async () => {},
-    status: async (id) => (await remoteCall<{ rows: ExportView[] }>(g, 'POST', 'export/files/list', byId(id))).rows[0],
-    save: async (id, file) => {
-      const { token } = await remoteCall<{ token: string }>(g, 'GET', 'export/token');
-      const url = `${g.server!.replace(/\/$/, '')}/api/v2.0/export/file/${id}?token=${encodeURIComponent(token)}`;
-      const res = await fetchWithRetry(g, url, {}, true);
-      if (!res.ok || !res.body) throw await downloadError(res);
-      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));
-      return statSync(file).size;
-    },
-    pollMs: 1000,
-    close: () => {},
-  };
 }
 
 function parseIds(value: string): number[] {
@@ -115,12 +45,11 @@ function parseStages(value: string): string[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the export is done or error, or the deadline passes. */
-async function waitFor(backend: Backend, id: number, timeoutMs: number, onStatus: (v: ExportView) => void): Promise<ExportView> {
+async function waitFor(backend: Backend, id: number, timeoutMs: number): Promise<ExportView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const view = await backend.status(id);
     if (!view) throw new NotFoundError(`No such export with id: ${id}`);
-    onStatus(view);
     if (view.status === 'done' || view.status === 'error') return view;
     if (Date.now() >= deadline)
       throw new AppError(
@@ -154,7 +83,7 @@ export function registerExport(program: Command): void {
       if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86_400) throw new ValidationError('--timeout must be a number of seconds from 1 to 86400');
       const out = resolve(opts.output);
       if (!existsSync(dirname(out))) throw new ValidationError(`Cannot write ${opts.output}: the folder ${dirname(out)} does not exist`);
-      const backend = isRemote(g) ? remoteBackend(g) : await localBackend(g);
+      const backend = await exportBackend(g);
       const ui = await createReporter({ json: !!g.json });
       const part = `${out}.part`;
       try {
@@ -166,9 +95,7 @@ export function registerExport(program: Command): void {
         });
         ui.task('Build zip', { status: 'running', note: 'pending' });
         await backend.run();
-        const view = await waitFor(backend, queued.id, timeout * 1000, (v) => {
-          if (v.status !== 'done') ui.task('Build zip', { status: v.status === 'error' ? 'error' : 'running', note: v.status });
-        });
+        const view = await waitFor(backend, queued.id, timeout * 1000);
         if (view.status === 'error') throw new AppError(`Export ${view.id} failed: ${view.payload.error ?? 'unknown error'}`, 500);
         ui.task('Build zip', { status: 'done', note: `${view.payload.files ?? 0} files` });
         ui.task(`Write ${opts.output}`, { status: 'running' });

@@ -1,24 +1,18 @@
 /**
  * `fund-audit funds list|approve|close|issue|pause|decline|remove|undo-delete|reset|rerun`: the
- * fund request listing and status actions, on the local data directory (as the first Admin) or
- * on a server with `--server URL --token KEY`, with the same output either way. No prompts.
+ * fund request listing and status actions through the funds backend (cli/backend/funds.ts: the local
+ * data directory or a server with `--server URL --token KEY`), with the same output either way. No prompts.
  */
 import type { Command } from 'commander';
-import type { AppContext } from '../../server/context.js';
 import { STATUS_MOVES } from '../../rules/status-moves.js';
 import { FUND_STATUSES, parseStatus, statusLabel } from '../../rules/statuses.js';
 import { ValidationError } from '../../server/errors.js';
-import type { User } from '../../server/services/auth/tokens.js';
-import { runFundAction, type ActionResult, type FundAction } from '../../server/services/funds/actions.js';
-import { listFunds, MAX_LIMIT, type FundListingRow, type ListingInput, type Pagination } from '../../server/services/funds/listing.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal, type GlobalOptions } from '../global.js';
+import type { ActionResult } from '../../server/services/funds/actions.js';
+import { MAX_LIMIT, type ListingInput } from '../../server/services/funds/listing.js';
+import { fundsBackend, type CliFundAction as CliAction } from '../backend/funds.js';
+import { globals } from '../global.js';
 import { EXIT, output, printTable } from '../output.js';
 import { showTable } from '../ui/reporter.js';
-import type { Operation } from '../../server/http/contract.js';
-import { isRemote, remoteOperation } from '../remote.js';
-
-type CliAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
 
 /** The statuses a move starts from, as labels ('Pending, Paused, Closed or Issued'), from the status machine. */
 const fromLabels = (action: keyof typeof STATUS_MOVES) => {
@@ -26,34 +20,18 @@ const fromLabels = (action: keyof typeof STATUS_MOVES) => {
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : labels.join('');
 };
 
-/** The status actions' operations of the API contract. */
-type ActionOperation = Extract<
-  Operation,
-  `POST /api/v2.0/fund/${'approve' | 'close' | 'issue' | 'pause' | 'decline' | 'remove' | 'undo-delete' | 'reset' | 'rerun'}`
->;
-
-/** CLI action -> its operation of the API contract (remote mode) and what it does (help text). */
-const ACTIONS: Record<CliAction, { path: ActionOperation; help: string }> = {
-  approve: { path: 'POST /api/v2.0/fund/approve', help: `Open funds (status Approved) from ${fromLabels('approve')}` },
-  close: { path: 'POST /api/v2.0/fund/close', help: `Close funds (Completed - Fund Closed) from ${fromLabels('close')}` },
-  issue: { path: 'POST /api/v2.0/fund/issue', help: `Issue funds from ${fromLabels('issue')}` },
-  pause: { path: 'POST /api/v2.0/fund/pause', help: `Pause funds from ${fromLabels('pause')}` },
-  decline: { path: 'POST /api/v2.0/fund/decline', help: 'Decline pending funds' },
-  remove: { path: 'POST /api/v2.0/fund/remove', help: 'Delete funds (not issued ones); undo with undo-delete' },
-  'undo-delete': { path: 'POST /api/v2.0/fund/undo-delete', help: 'Restore deleted funds to their previous status' },
-  reset: { path: 'POST /api/v2.0/fund/reset', help: 'Queue the pipeline of funds again from identification' },
-  rerun: { path: 'POST /api/v2.0/fund/rerun', help: 'Rerun calculations and work papers of open funds' },
+/** CLI action -> what it does (help text). */
+const ACTIONS: Record<CliAction, { help: string }> = {
+  approve: { help: `Open funds (status Approved) from ${fromLabels('approve')}` },
+  close: { help: `Close funds (Completed - Fund Closed) from ${fromLabels('close')}` },
+  issue: { help: `Issue funds from ${fromLabels('issue')}` },
+  pause: { help: `Pause funds from ${fromLabels('pause')}` },
+  decline: { help: 'Decline pending funds' },
+  remove: { help: 'Delete funds (not issued ones); undo with undo-delete' },
+  'undo-delete': { help: 'Restore deleted funds to their previous status' },
+  reset: { help: 'Queue the pipeline of funds again from identification' },
+  rerun: { help: 'Rerun calculations and work papers of open funds' },
 };
-
-/** Runs `fn` on the local data directory as the first Admin, closing it afterwards. */
-async function withLocal<T>(g: GlobalOptions, fn: (ctx: AppContext, user: User) => T | Promise<T>): Promise<T> {
-  const ctx = await openLocal(g);
-  try {
-    return await fn(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user);
-  } finally {
-    ctx.close();
-  }
-}
 
 function parseIds(values: string[]): number[] {
   const bad = values.filter((v) => !/^\d+$/.test(v) || Number(v) < 1);
@@ -96,9 +74,7 @@ export function registerFunds(program: Command): void {
         offset: parseCount('offset', opts.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0,
         pagination: { limit: parseCount('limit', opts.limit, 1, MAX_LIMIT) ?? 100 },
       };
-      const result = isRemote(g)
-        ? await remoteOperation(g, 'POST /api/v2.0/funds/listing', { body: input })
-        : await withLocal(g, (ctx, user) => listFunds(ctx, user, input));
+      const result = await fundsBackend(g).list(input);
       if (g.json) {
         output(result, true, () => undefined);
         return;
@@ -120,7 +96,7 @@ export function registerFunds(program: Command): void {
       process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
     });
 
-  for (const [action, { path, help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {
+  for (const [action, { help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {
     funds
       .command(action)
       .description(help)
@@ -135,9 +111,7 @@ marked '*' with the warning. Exit codes: 0 when every fund moved, 3 when any fun
       .action(async (values: string[], _opts: unknown, cmd: Command) => {
         const g = globals(cmd);
         const ids = parseIds(values);
-        const result = isRemote(g)
-          ? await remoteOperation(g, path, { body: { ids } })
-          : await withLocal(g, (ctx, user) => runFundAction(ctx, user, action, { ids }));
+        const result = await fundsBackend(g).act(action, ids);
         output(result, !!g.json, () => printActionResult(result));
         // main() returns process.exitCode: 3 when some fund did not move
         if (result.funds.some((f) => f.isStatusUnChanged)) process.exitCode = EXIT.invalid;

@@ -1,21 +1,17 @@
 /**
  * `fund-audit mappings list|upload|download|history|diff`: the live mappings of the local data
- * directory or of a server (--server), with the same rules as the Live mappings screen; every
+ * directory or of a server (--server), through the mappings backend (cli/backend/mappings.ts), with the same rules as the Live mappings screen; every
  * version of a mapping, the funds each fed, and the rows changed between two versions.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { AppContext } from '../../server/context.js';
 import { ValidationError } from '../../server/errors.js';
-import { mappingCsv } from '../../server/services/mappings/downloads.js';
-import { createMapping, listMappings, type MappingMode, type MappingView } from '../../server/services/mappings/mappings.js';
-import { diffMappingVersions, mappingHistory, type MappingHistory } from '../../server/services/mappings/versions.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal } from '../global.js';
+import type { MappingMode } from '../../server/services/mappings/mappings.js';
+import { mappingsBackend, type MappingVersionDiff } from '../backend/mappings.js';
+import { globals } from '../global.js';
 import { output } from '../output.js';
 import { showTable } from '../ui/reporter.js';
-import { fetchWithRetry, isRemote, remoteCall } from '../remote.js';
 
 export function registerMappings(program: Command): void {
   const cmd = program.command('mappings').description('List, upload and download TPA mappings');
@@ -27,17 +23,8 @@ export function registerMappings(program: Command): void {
     .option('--type <type>', 'only this mapping type')
     .action(async (opts, c: Command) => {
       const g = globals(c);
-      let rows: MappingView[];
-      if (isRemote(g)) rows = await remoteCall<MappingView[]>(g, 'GET', 'mappings');
-      else {
-        const ctx = await openLocal(g);
-        try {
-          rows = listMappings(ctx);
-        } finally {
-          ctx.close();
-        }
-      }
-      rows = rows.filter((m) => (!opts.tpa || m.administrator.code === opts.tpa) && (!opts.type || m.type === opts.type));
+      const all = await mappingsBackend(g).list();
+      const rows = all.filter((m) => (!opts.tpa || m.administrator.code === opts.tpa) && (!opts.type || m.type === opts.type));
       if (g.json) output(rows, true, () => undefined);
       else
         await showTable(
@@ -84,22 +71,8 @@ export function registerMappings(program: Command): void {
         clientName: opts.client,
         rationale: opts.reason,
       };
-      let saved: unknown;
-      if (isRemote(g)) {
-        const form = new FormData();
-        for (const [k, v] of Object.entries(input)) if (v !== undefined) form.append(k, String(v));
-        form.append('upload', new Blob([new Uint8Array(bytes)]), basename(file));
-        saved = await remoteCall(g, 'POST', 'mappings/create', form);
-      } else {
-        const ctx = await openLocal(g);
-        try {
-          const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
-          saved = createMapping(ctx, user, { ...input, fileName: basename(file), bytes });
-        } finally {
-          ctx.close();
-        }
-      }
-      output(saved, !!g.json, () => process.stdout.write(`${basename(file)} uploaded as ${(saved as { description: string }).description}\n`));
+      const saved = await mappingsBackend(g).upload(input, basename(file), bytes);
+      output(saved, !!g.json, () => process.stdout.write(`${basename(file)} uploaded as ${saved.description}\n`));
     });
 
   cmd
@@ -112,25 +85,7 @@ export function registerMappings(program: Command): void {
       const g = globals(c);
       const mappingId = positive('mapping id', id);
       const version = opts.atVersion === undefined ? undefined : positive('--at-version', opts.atVersion);
-      let f: { fileName: string; text: string };
-      if (isRemote(g)) {
-        const { token } = await remoteCall<{ token: string }>(g, 'GET', 'export/token');
-        const res = await fetchWithRetry(
-          g,
-          `${g.server!.replace(/\/$/, '')}/api/v2.0/mappings/download?id=${mappingId}&token=${token}${version ? `&version=${version}` : ''}`,
-          {},
-          true,
-        );
-        if (!res.ok) throw new ValidationError(`Download failed: HTTP ${res.status}`);
-        f = { fileName: version ? `mapping_${mappingId}_v${version}.csv` : `mapping_${mappingId}.csv`, text: await res.text() };
-      } else {
-        const ctx = await openLocal(g);
-        try {
-          f = mappingCsv(ctx, mappingId, version);
-        } finally {
-          ctx.close();
-        }
-      }
+      const f = await mappingsBackend(g).download(mappingId, version);
       const out = opts.output ?? f.fileName;
       writeFileSync(out, f.text);
       output({ file: out }, !!g.json, () => process.stdout.write(`Wrote ${out}\n`));
@@ -143,9 +98,7 @@ export function registerMappings(program: Command): void {
     .action(async (id: string, _opts, c: Command) => {
       const g = globals(c);
       const mappingId = positive('mapping id', id);
-      const h = isRemote(g)
-        ? await remoteCall<MappingHistory>(g, 'GET', `mappings/${mappingId}/history`)
-        : await local(g, (ctx) => mappingHistory(ctx, mappingId));
+      const h = await mappingsBackend(g).history(mappingId);
       if (g.json) return output(h, true, () => undefined);
       process.stdout.write(`${h.description} (id ${h.id}, ${h.kind} ${h.type} of ${h.administrator.code}), current version ${h.currentVersion}\n`);
       await showTable(
@@ -172,14 +125,10 @@ export function registerMappings(program: Command): void {
       const mappingId = positive('mapping id', id);
       const from = positive('V1', v1);
       const to = positive('V2', v2);
-      const d = isRemote(g)
-        ? await remoteCall<MappingVersionDiff>(g, 'GET', `mappings/${mappingId}/diff?from=${from}&to=${to}`)
-        : await local(g, (ctx) => diffMappingVersions(ctx, mappingId, from, to));
+      const d = await mappingsBackend(g).diff(mappingId, from, to);
       output(d, !!g.json, () => process.stdout.write(formatDiff(d)));
     });
 }
-
-type MappingVersionDiff = ReturnType<typeof diffMappingVersions>;
 
 /** A diff as text: one line a row, `+` added, `-` removed, `~` changed (column: old -> new). */
 export function formatDiff(d: MappingVersionDiff): string {
@@ -201,14 +150,4 @@ export function formatDiff(d: MappingVersionDiff): string {
 function positive(name: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new ValidationError(`${name} must be a positive whole number, not '${value}'`);
   return Number(value);
-}
-
-/** Runs `fn` on the local data directory, closing it afterwards. */
-async function local<T>(g: ReturnType<typeof globals>, fn: (ctx: AppContext) => T): Promise<T> {
-  const ctx = await openLocal(g);
-  try {
-    return fn(ctx);
-  } finally {
-    ctx.close();
-  }
 }

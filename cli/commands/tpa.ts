@@ -1,7 +1,8 @@
 /**
  * `fund-audit tpa create|upload-mappings`: onboard a TPA from the terminal (docs/onboarding.md):
  * create the administrator (name rule of `rules/names.ts`) and save a folder of master mappings,
- * each csv named after its mapping type, locally or on a server (--server).
+ * each csv named after its mapping type, locally or on a server (--server), through the mappings
+ * backend (cli/backend/mappings.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -11,11 +12,10 @@ import { MAPPING_TYPES } from '../../pipeline/sdm/model.js';
 import { mappingNameError } from '../../rules/names.js';
 import { NotFoundError, ValidationError } from '../../server/errors.js';
 import type { UploadedCsv } from '../../server/services/sdm-upload/sdm-upload.js';
-import { createTpa, uploadMasterMappings, type SavedMasterMapping, type TpaView } from '../../server/services/tpa/tpa.js';
-import { ensureAdmin } from '../../server/services/users/users.js';
-import { globals, openLocal, type GlobalOptions } from '../global.js';
+import type { SavedMasterMapping } from '../../server/services/tpa/tpa.js';
+import { mappingsBackend } from '../backend/mappings.js';
+import { globals } from '../global.js';
 import { output } from '../output.js';
-import { isRemote, remoteCall } from '../remote.js';
 
 /**
  * The csv files of a mapping folder.
@@ -35,7 +35,7 @@ export function readMappingFolder(dir: string): UploadedCsv[] {
   return csvs.map((n) => ({ fileName: n, bytes: readFileSync(join(dir, n)) }));
 }
 
-/** Checks the files as the server would before sending any of them (remote mode). */
+/** Checks the files as the server would before saving any of them (so none is saved when one is wrong). */
 function checkBeforeSending(files: UploadedCsv[]): void {
   const errors: string[] = [];
   for (const f of files) {
@@ -48,32 +48,6 @@ function checkBeforeSending(files: UploadedCsv[]): void {
     errors.push(...parsed.errors.map((e) => `${f.fileName}: ${e}`));
   }
   if (errors.length) throw new ValidationError(`${errors.length} error(s) in the mapping files; nothing was saved`, errors);
-}
-
-async function upload(g: GlobalOptions, code: string, files: UploadedCsv[], reason?: string): Promise<SavedMasterMapping[]> {
-  if (isRemote(g)) {
-    checkBeforeSending(files);
-    const saved: SavedMasterMapping[] = [];
-    for (const f of files) {
-      const type = mappingTypeFromFileName(f.fileName)!;
-      const form = new FormData();
-      form.append('administrator', code);
-      form.append('mappingType', type);
-      form.append('mappingMode', 'master');
-      if (reason) form.append('rationale', reason);
-      form.append('upload', new Blob([new Uint8Array(f.bytes)]), f.fileName);
-      const m = await remoteCall<{ id: number; version?: number | null }>(g, 'POST', 'mappings/create', form);
-      saved.push({ type, fileName: f.fileName, id: m.id, version: m.version ?? null });
-    }
-    return saved;
-  }
-  const ctx = await openLocal(g);
-  try {
-    const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
-    return uploadMasterMappings(ctx, user, code, files, reason);
-  } finally {
-    ctx.close();
-  }
 }
 
 const printSaved = (saved: SavedMasterMapping[]) => {
@@ -96,18 +70,10 @@ export function registerTpa(program: Command): void {
       const ruleError = mappingNameError(code);
       if (ruleError) throw new ValidationError(ruleError);
       const files = opts.mappings ? readMappingFolder(opts.mappings) : [];
-      if (isRemote(g)) checkBeforeSending(files);
-      let tpa: TpaView;
-      if (isRemote(g)) tpa = await remoteCall<TpaView>(g, 'POST', 'administrators', { code, name: opts.name, region: opts.region });
-      else {
-        const ctx = await openLocal(g);
-        try {
-          tpa = createTpa(ctx, { code, name: opts.name, region: opts.region });
-        } finally {
-          ctx.close();
-        }
-      }
-      const mappings = files.length ? await upload(g, code, files, opts.reason) : [];
+      checkBeforeSending(files);
+      const backend = mappingsBackend(g);
+      const tpa = await backend.createTpa({ code, name: opts.name, region: opts.region });
+      const mappings = files.length ? await backend.uploadMasters(code, files, opts.reason) : [];
       output({ ...tpa, mappings }, !!g.json, () => {
         process.stdout.write(`TPA ${tpa.code} (${tpa.name}) created with id ${tpa.id}\n`);
         printSaved(mappings);
@@ -122,7 +88,9 @@ export function registerTpa(program: Command): void {
     .option('--reason <text>', 'recorded with each new version (at most 200)')
     .action(async (code: string, dir: string, opts, c: Command) => {
       const g = globals(c);
-      const saved = await upload(g, code, readMappingFolder(dir), opts.reason);
+      const files = readMappingFolder(dir);
+      checkBeforeSending(files);
+      const saved = await mappingsBackend(g).uploadMasters(code, files, opts.reason);
       output({ administrator: code, folder: basename(dir), mappings: saved }, !!g.json, () => printSaved(saved));
     });
 }

@@ -1,0 +1,33 @@
+/** Downloads from a server that answer a file rather than an envelope (zips, csv files). */
+import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../../server/errors.js';
+import type { GlobalOptions } from '../global.js';
+import { fetchWithRetry, remoteOperation } from '../remote.js';
+
+/** Turns a failed download answer into the typed error of its status (the envelope's message when there is one). */
+async function downloadError(res: Response): Promise<Error> {
+  let message = `Download failed: HTTP ${res.status}`;
+  try {
+    const env = (await res.json()) as { message?: string; errors?: unknown[] };
+    message = env.message ?? String(env.errors?.[0] ?? message);
+  } catch {
+    // not an envelope: keep the status line
+  }
+  if (res.status === 400) return new ValidationError(message);
+  if (res.status === 401) return new UnauthorizedError(message);
+  if (res.status === 404) return new NotFoundError(message);
+  return new AppError(message, res.status);
+}
+
+/**
+ * GETs a download (`path` below `/api/v2.0`, with its query) with a fresh download token (`GET
+ * /export/token`), retried on connection errors.
+ * @returns the answer (ok, with a body) and the file name of its content-disposition, if any
+ * @throws the typed error of a failed answer's status
+ */
+export async function download(g: GlobalOptions, path: string): Promise<{ res: Response; fileName: string | undefined }> {
+  const { token } = (await remoteOperation(g, 'GET /api/v2.0/export/token', {})) as { token: string };
+  const url = `${g.server!.replace(/\/$/, '')}/api/v2.0/${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+  const res = await fetchWithRetry(g, url, {}, true);
+  if (!res.ok || !res.body) throw await downloadError(res);
+  return { res, fileName: /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] };
+}

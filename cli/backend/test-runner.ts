@@ -1,0 +1,148 @@
+/**
+ * The backend of `fund-audit test`: the regression suites and their runs. Locally the suites are
+ * read from a folder and the cases run in this process, each in a temporary workspace (nothing is
+ * written to the data directory; `--mappings production` only reads its master mappings); on a
+ * server the run is scheduled there and polled until it ends.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import { createContext, type AppContext } from '../../server/context.js';
+import { AppError, ValidationError } from '../../server/errors.js';
+import { planRun, runPlan, type RunResults } from '../../server/services/test-runner/run-suites.js';
+import { defaultSuitesDir, loadSuites } from '../../server/services/test-runner/suites.js';
+import type { TestRunView } from '../../server/services/test-runner/test-runner.js';
+import type { MappingSource } from '../../server/services/test-runner/workspace.js';
+import type { GlobalOptions } from '../global.js';
+import { isRemote, remoteCall } from '../remote.js';
+import { asSent } from './local.js';
+
+/** A suite as `test list` prints it: its administrator and its cases. */
+export interface SuiteSummary {
+  administratorCode: string;
+  tests: Array<{ id: string; title: string; description: string; error?: string }>;
+}
+
+/** What to run: administrators, test ids (none: all), the master mappings and (local) the suites' folder. */
+export interface RunRequest {
+  codes: string[];
+  testIds: string[];
+  mappings: string;
+  suites?: string;
+  /** Seconds to wait for a run on a server. */
+  timeout: number;
+}
+
+/** The results of a run and the number of cases planned per administrator. */
+export interface RunOutcome {
+  results: RunResults;
+  totals: Record<string, number>;
+}
+
+export interface TestRunnerBackend {
+  /** The suites (local: of `suitesDir`, default fixtures/test-suites). */
+  list(suitesDir?: string): Promise<SuiteSummary[]>;
+  /**
+   * Runs the cases; `onProgress` gets the results so far and the cases planned per administrator.
+   * @throws ValidationError for an unknown administrator or test id; AppError 504 when a server's run outlasts the timeout
+   */
+  run(req: RunRequest, onProgress?: (results: RunResults, totals: Record<string, number>) => void): Promise<RunOutcome>;
+}
+
+const ENDED = ['done', 'error', 'suspended'];
+
+/** The suites' cases as listed (a case that cannot be loaded names why). */
+const summary = (s: SuiteSummary): SuiteSummary => ({
+  administratorCode: s.administratorCode,
+  tests: s.tests.map((t) => ({ id: t.id, title: t.title, description: t.description, ...(t.error ? { error: t.error } : {}) })),
+});
+
+async function mappingSource(g: GlobalOptions, value: string): Promise<{ source: MappingSource; ctx?: AppContext }> {
+  if (value === 'fixtures') return { source: { kind: 'fixtures' } };
+  if (value !== 'production') {
+    if (!existsSync(value)) throw new ValidationError(`--mappings: ${value} is neither 'fixtures', 'production' nor an existing folder`);
+    return { source: { kind: 'dir', dir: resolve(value) } };
+  }
+  const config = loadConfig({ dataDir: g.dataDir });
+  if (!existsSync(join(config.dataDir, config.dbName)))
+    throw new ValidationError(`--mappings production: no database in ${config.dataDir} (give the data directory with -d)`);
+  const ctx = await createContext({ dataDir: g.dataDir, terminalLog: false });
+  return { source: { kind: 'production', ctx }, ctx };
+}
+
+function localBackend(g: GlobalOptions): TestRunnerBackend {
+  const suitesOf = (dir?: string) => loadSuites(dir ? resolve(dir) : defaultSuitesDir());
+  return {
+    list: async (dir) =>
+      suitesOf(dir).map((s) =>
+        summary({
+          administratorCode: s.administratorCode,
+          tests: s.tests.map((t) => ({ id: t.id, title: t.title, description: t.description, error: t.loadError ?? undefined })),
+        }),
+      ),
+    run: async (req, onProgress) => {
+      const plan = planRun(suitesOf(req.suites), req.codes, req.testIds);
+      const totals = Object.fromEntries(plan.map((p) => [p.administratorCode, p.tests.length]));
+      const { source, ctx } = await mappingSource(g, req.mappings);
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        const { results, cancelled } = await runPlan(plan, {
+          mappings: source,
+          signal: controller.signal,
+          onProgress: (_p, partial) => onProgress?.(partial, totals),
+        });
+        if (cancelled) results.error = 'The run was cancelled';
+        return { results: asSent(results), totals };
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        ctx?.close();
+      }
+    },
+  };
+}
+
+function remoteBackend(g: GlobalOptions): TestRunnerBackend {
+  const suites = async () => (await remoteCall<{ suites: SuiteSummary[] }>(g, 'GET', 'dev-tools/test-runner/tests?limit=1')).suites.map(summary);
+  return {
+    list: () => suites(),
+    run: async (req, onProgress) => {
+      if (req.mappings !== 'production' && req.mappings !== 'fixtures') throw new ValidationError('--mappings with --server: production or fixtures');
+      const run = await remoteCall<TestRunView>(g, 'POST', 'dev-tools/test-runner/schedule', {
+        administratorCodes: req.codes,
+        testIds: req.testIds,
+        mappings: req.mappings,
+      });
+      const all = await suites();
+      const totals = Object.fromEntries(
+        req.codes.map((c) => [
+          c,
+          all.find((s) => s.administratorCode === c)?.tests.filter((t) => !req.testIds.length || req.testIds.includes(t.id)).length ?? 0,
+        ]),
+      );
+      const deadline = Date.now() + req.timeout * 1000;
+      for (;;) {
+        const cur = await remoteCall<TestRunView>(g, 'GET', `dev-tools/test-runner/tests/${run.id}`);
+        const results: RunResults = cur.results ?? { stats: { startedAt: cur.created_at, finishedAt: null, totalTime: null }, reports: {} };
+        if (ENDED.includes(cur.status)) {
+          if (cur.status !== 'done') results.error ??= `The run ended with status ${cur.status}`;
+          return { results, totals };
+        }
+        onProgress?.(results, totals);
+        if (Date.now() > deadline) {
+          await remoteCall(g, 'POST', 'dev-tools/test-runner/test/stop', { id: run.id }).catch(() => undefined);
+          throw new AppError(`Test run ${run.id} did not finish within ${req.timeout} s; it was stopped`, 504);
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    },
+  };
+}
+
+/** The backend of the global options: the server's API with `--server`, else this process. */
+export function testRunnerBackend(g: GlobalOptions): TestRunnerBackend {
+  return isRemote(g) ? remoteBackend(g) : localBackend(g);
+}
