@@ -13,7 +13,7 @@ import {
   unidentifiedFiles,
   unmatchedFiles,
 } from '../db/schema/index.js';
-import { appRoot } from '../paths.js';
+import { appRoot, fixturesDir } from '../paths.js';
 import { savePbiInput } from '../services/pbi-inputs/pbi-inputs.js';
 import { createAdjustment } from '../services/adjustments/adjustments.js';
 import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
@@ -158,7 +158,41 @@ function seedPayloadData(ctx: TestContext) {
   savePbiInput(ctx, ctx.boot.admin, { pbiInputsTypes: 'audit_team', fileName: 'team.csv', bytes: team }, 'https://audit.example.com');
   mkdirSync(fxDir(ctx), { recursive: true });
   writeFileSync(join(fxDir(ctx), 'cross.csv'), 'currency,rate_date,units_per_usd,source\nEUR,2024-12-31,0.96,test\nGBP,2024-12-31,0.79,test\n');
-  return { fund, moved, declined, removed, process, queued, mapping, issues: { 'not-identified': unidentified.id, 'not-matched': unmatched.id } };
+  // a custom mapping no fund uses, for the delete of several
+  const spare = ctx.db
+    .insert(mappings)
+    .values({
+      administratorId,
+      type: 'instrument_mapping',
+      kind: 'custom',
+      description: 'openapi spare',
+      userId: ctx.boot.admin.id,
+      rows: v1,
+      sha256: 'ef'.repeat(32),
+    })
+    .returning()
+    .get();
+  // a fund whose files the file and work-paper actions change
+  const acted = insertFund(ctx, { administratorId });
+  const actedFiles = {
+    reviewed: insertFundFile(ctx, acted.id, { fileType: 'NAV' }),
+    dropped: insertFundFile(ctx, acted.id, { fileType: 'TB' }),
+  };
+  insertFundFile(ctx, acted.id, { kind: 'standardization', fileType: 'NAV' });
+  insertFundFile(ctx, acted.id, { kind: 'work_paper', fileType: 'WP_NAV', fileName: 'wp.xlsx' });
+  return {
+    fund,
+    moved,
+    declined,
+    removed,
+    process,
+    queued,
+    mapping,
+    acted,
+    actedFiles,
+    spare,
+    issues: { 'not-identified': unidentified.id, 'not-matched': unmatched.id },
+  };
 }
 
 /** An adjustment for the adjustment routes' calls. */
@@ -171,6 +205,30 @@ const ADJUSTMENT = {
     { account: 'CAPITAL', target: 'tb_balance', amount: 1_250 },
   ],
 };
+
+/** The multipart upload of a custom instrument mapping of the seeded administrator (a real mapping csv of a TPA). */
+function customMappingForm(name: string): FormData {
+  const form = new FormData();
+  const fields = {
+    administrator: 'openapi-tpa',
+    mappingType: 'instrument_mapping',
+    mappingMode: 'custom',
+    mappingName: name,
+    rationale: 'client classification',
+  };
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const csv = readFileSync(join(fixturesDir(), 'tpas', 'meridian_fund_services', 'mappings', 'instrument_mapping.csv'));
+  form.append('upload', new Blob([new Uint8Array(csv)]), 'instrument_mapping.csv');
+  return form;
+}
+
+/** The multipart upload of a PowerBI audit team csv. */
+function pbiInputForm(): FormData {
+  const form = new FormData();
+  form.append('pbiInputsTypes', 'audit_team');
+  form.append('upload', new Blob(['engagement_code,email,role\nE-200,grace@example.com,Senior\n']), 'team-2.csv');
+  return form;
+}
 
 describe('OpenAPI document', () => {
   it('docs/openapi.json matches the mounted routes (regenerate with `fund-audit openapi > docs/openapi.json`)', () => {
@@ -249,7 +307,7 @@ describe('OpenAPI document', () => {
     const health = opOf(allRoutes.find((r) => r.path === '/health')!).responses['200'].content!['application/json'].schema;
     expect(health.allOf[1].properties.payload.properties.checks).toBeDefined();
 
-    const { fund, moved, declined, removed, process, queued, mapping, issues } = seedPayloadData(ctx);
+    const { fund, moved, declined, removed, process, queued, mapping, acted, actedFiles, spare, issues } = seedPayloadData(ctx);
     const installed = allRoutes.find((r) => r.path === '/dev-tools/configurations/current')!;
     const branch = (await api.get(fullPath(installed), token)).body.payload.branch as string;
     const newFund = {
@@ -330,6 +388,31 @@ describe('OpenAPI document', () => {
       { method: 'POST', path: '/dev-tools/test-runner/test/stop', body: () => ({ id: answers['/dev-tools/test-runner/schedule'].id }) },
       { method: 'POST', path: '/logs/orchestration', body: { id: fund.id } },
       { method: 'POST', path: '/logs/errors', body: { id: fund.id } },
+      { method: 'POST', path: '/file/review', body: { ids: [actedFiles.reviewed], reviewed: true, fundRequestId: acted.id } },
+      { method: 'POST', path: '/file/disable', body: { ids: [actedFiles.dropped], disabled: true } },
+      { method: 'POST', path: '/file/remove', body: { ids: [actedFiles.dropped] } },
+      { method: 'POST', path: '/fund/file/reset', body: { id: acted.id, fileType: 'NAV' } },
+      { method: 'POST', path: '/fund/workpapers/release', body: { fundRequestId: acted.id, released: true } },
+      { method: 'POST', path: '/fund/reviewall', body: { id: acted.id } },
+      { method: 'POST', path: '/fund/set-aggreg-force-run', body: { id: fund.id, value: true } },
+      { method: 'POST', path: '/pbi-inputs/save', body: () => pbiInputForm() },
+      { method: 'POST', path: '/mappings/create', body: () => customMappingForm('openapi_created') },
+      { method: 'POST', path: '/mappings/assign', body: () => ({ fundRequestId: acted.id, mappingId: answers['/mappings/create'].id }) },
+      { method: 'POST', path: '/mappings/remove', body: () => ({ fundRequestId: acted.id, mappingId: answers['/mappings/create'].id }) },
+      { method: 'POST', path: '/mappings/assign-bulk', body: () => ({ fundRequestIds: [acted.id], mappingId: answers['/mappings/create'].id }) },
+      {
+        method: 'POST',
+        path: '/mappings/remove-bulk',
+        body: () => ({ fundMappingPairs: [{ fundRequestId: acted.id, mappingId: answers['/mappings/create'].id }] }),
+      },
+      { method: 'POST', path: '/mappings/delete', body: () => ({ id: answers['/mappings/create'].id }) },
+      { method: 'POST', path: '/mappings/delete-selected-custom-mappings', body: { ids: [spare.id] } },
+      {
+        method: 'POST',
+        path: '/fund/triggerdbpush',
+        before: () => Object.assign(ctx.config, { isDbPushEnabled: true }),
+        body: { fundId: acted.id },
+      },
       { method: 'POST', path: '/administrators', body: { code: 'openapi_new_tpa', name: 'OpenAPI New TPA', region: 'US' } },
       { method: 'GET', path: '/sdm-upload/check-name', url: '/sdm-upload/check-name?code=openapi_new_tpa' },
       { method: 'POST', path: '/filter', body: { title: 'Open funds', filter: [{ field: 'status', type: 'enum', value: ['Approved'] }] } },
@@ -362,8 +445,8 @@ describe('OpenAPI document', () => {
       const res =
         call.method === 'GET'
           ? await api.get(url, token)
-          : call.method === 'DELETE'
-            ? await api.call('DELETE', url, { token })
+          : call.method === 'DELETE' || body instanceof FormData
+            ? await api.call(call.method, url, { token, body })
             : await api.post(url, body, token);
       expect(res.status, `${call.path}: ${JSON.stringify(res.body.errors)}`).toBe(200);
       answers[call.path] = res.body.payload;

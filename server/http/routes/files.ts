@@ -32,6 +32,7 @@ import {
 import { listErrorLog, listOrchestrationLogs, logsInputSchema } from '../../services/files/logs.js';
 import { listSweptFiles } from '../../services/imports/sweeper.js';
 import { defineRoute } from '../route.js';
+import { fileActionResultSchema, filesRemovedSchema, workPapersReleasedSchema } from '../schemas/file-actions.js';
 import {
   errorLogRowSchema,
   issueActionSetSchema,
@@ -108,6 +109,7 @@ export const fileRoutes = [
     tag: 'files',
     body: reviewInputSchema,
     summary: `Mark files reviewed or unreviewed {ids, reviewed, fundRequestId?}; refused while pending and for disabled files. ${FILE_RESULT}`,
+    response: fileActionResultSchema,
     handler: ({ ctx, user, body }) => reviewFiles(ctx, user, body),
   }),
   defineRoute({
@@ -117,6 +119,7 @@ export const fileRoutes = [
     tag: 'files',
     body: disableInputSchema,
     summary: `Mark input files or work papers not required (disabled) or required {ids, disabled}; refused while pending and for reviewed files; input files queue standardization. ${FILE_RESULT}`,
+    response: fileActionResultSchema,
     handler: ({ ctx, user, body }) => disableFiles(ctx, user, body),
   }),
   defineRoute({
@@ -126,6 +129,7 @@ export const fileRoutes = [
     tag: 'files',
     body: removeInputSchema,
     summary: 'Remove input files {ids} with their standardization files and SDM rows, then queue standardization -> {files: [], removed: ids, queued}',
+    response: filesRemovedSchema,
     handler: ({ ctx, user, body }) => removeFiles(ctx, user, body),
   }),
   defineRoute({
@@ -135,6 +139,7 @@ export const fileRoutes = [
     tag: 'files',
     body: resetFileInputSchema,
     summary: `Reset a fund's current input file of one type {id: fund id, fileType, forceReset?} to pending and queue standardization (force run). ${FILE_RESULT}`,
+    response: fileActionResultSchema,
     handler: ({ ctx, user, body }) => resetFundFile(ctx, user, body),
   }),
   defineRoute({
@@ -144,6 +149,7 @@ export const fileRoutes = [
     tag: 'files',
     body: releaseInputSchema,
     summary: 'Release all / Unrelease all work papers of a fund {fundRequestId, released} -> {files, changed, skipped: [{id, fileName, reason}]}',
+    response: workPapersReleasedSchema,
     handler: ({ ctx, user, body }) => releaseWorkPapers(ctx, user, body),
   }),
   ...issueRoutes('unidentified', '/files/not-identified', 'Unidentified files', unidentifiedRowSchema),

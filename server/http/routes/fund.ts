@@ -11,6 +11,7 @@ import {
   triggerDbPush,
 } from '../../services/funds/details-actions.js';
 import { defineRoute } from '../route.js';
+import { aggregForceRunSchema, dbPushSchema, fileActionResultSchema } from '../schemas/file-actions.js';
 import { fundDetailsSchema } from '../schemas/fund-details.js';
 import { fundValidationSchema } from '../schemas/funds.js';
 
@@ -54,6 +55,7 @@ export const fundRoutes = [
     body: reviewAllInputSchema,
     summary:
       "Review status of the work papers of a fund {id} or of funds {ids}: every produced, required one set to {reviewed} (default true); 400 'No work papers to review' when none",
+    response: fileActionResultSchema,
     handler: ({ ctx, user, body }) => reviewAllWorkPapers(ctx, user, body),
   }),
   defineRoute({
@@ -63,6 +65,7 @@ export const fundRoutes = [
     tag: 'funds',
     body: aggregForceRunInputSchema,
     summary: 'Set the forced aggregation rerun flag of a fund {id, value}',
+    response: aggregForceRunSchema,
     handler: ({ ctx, user, body }) => setAggregForceRun(ctx, user, body),
   }),
   defineRoute({
@@ -73,6 +76,7 @@ export const fundRoutes = [
     body: dbPushInputSchema,
     summary:
       "Db push {fundId}: the fund's standardized rows and check results into <data dir>/db-push/fund_{id}.sqlite; 409 'Db push is not enabled' unless isDbPushEnabled",
+    response: dbPushSchema,
     handler: ({ ctx, user, body }) => triggerDbPush(ctx, user, body),
   }),
 ];

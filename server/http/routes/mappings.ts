@@ -15,7 +15,17 @@ import { createMappingOffThread } from '../../services/mappings/off-thread.js';
 import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
-import { fundMappingTypesSchema, mappingDiffSchema, mappingHistorySchema, mappingListSchema, mappingTypesSchema } from '../schemas/mappings.js';
+import {
+  fundMappingTypesSchema,
+  mappingAssignedSchema,
+  mappingDiffSchema,
+  mappingHistorySchema,
+  mappingListSchema,
+  mappingsDeletedSchema,
+  mappingsRemovedSchema,
+  mappingTypesSchema,
+  storedMappingSchema,
+} from '../schemas/mappings.js';
 
 const id = z.coerce.number().int().positive();
 
@@ -66,6 +76,7 @@ export const mappingRoutes = [
     },
     summary:
       'Upload a mapping csv: multipart mappingName, mappingType, mappingMode (master | custom | update-custom), administrator, customId, rationale, clientName, upload',
+    response: storedMappingSchema,
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx);
       const text = (k: string) => (typeof form.get(k) === 'string' ? String(form.get(k)).trim() : undefined) || undefined;
@@ -94,6 +105,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Delete a custom mapping (only when canLiveMappingBeDeleted)',
     body: z.object({ id }),
+    response: mappingsDeletedSchema,
     handler: ({ ctx, user, body }) => deleteMappings(ctx, user, [body.id]),
   }),
   defineRoute({
@@ -103,6 +115,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Delete several custom mappings',
     body: z.object({ ids: z.array(id).min(1) }),
+    response: mappingsDeletedSchema,
     handler: ({ ctx, user, body }) => deleteMappings(ctx, user, body.ids),
   }),
   defineRoute({
@@ -112,6 +125,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Assign a custom mapping to a fund and rerun it from standardization',
     body: z.object({ fundRequestId: id, mappingId: id }),
+    response: mappingAssignedSchema,
     handler: ({ ctx, user, body }) => assignMapping(ctx, user, { fundRequestIds: [body.fundRequestId], mappingId: body.mappingId }),
   }),
   defineRoute({
@@ -121,6 +135,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Remove a custom mapping from a fund and rerun it from standardization',
     body: z.object({ fundRequestId: id, mappingId: id }),
+    response: mappingsRemovedSchema,
     handler: ({ ctx, user, body }) => removeMappings(ctx, user, [body]),
   }),
   defineRoute({
@@ -130,6 +145,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Assign a custom mapping to several funds (Apply Selected)',
     body: z.object({ fundRequestIds: z.array(id).min(1, 'Select at least one fund'), mappingId: id }),
+    response: mappingAssignedSchema,
     handler: ({ ctx, user, body }) => assignMapping(ctx, user, body),
   }),
   defineRoute({
@@ -139,6 +155,7 @@ export const mappingRoutes = [
     tag: 'mappings',
     summary: 'Remove fund-mapping pairs (Reset Selected)',
     body: z.object({ fundMappingPairs: z.array(z.object({ fundRequestId: id, mappingId: id })).min(1, 'Select at least one fund') }),
+    response: mappingsRemovedSchema,
     handler: ({ ctx, user, body }) => removeMappings(ctx, user, body.fundMappingPairs),
   }),
   defineRoute({

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema, savePbiInput } from '../../services/pbi-inputs/pbi-inputs.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
-import { pbiInputPageSchema } from '../schemas/pbi-inputs.js';
+import { pbiInputPageSchema, savedPbiInputSchema } from '../schemas/pbi-inputs.js';
 import { defineRoute, withMessage } from '../route.js';
 
 const ROW =
@@ -44,6 +44,7 @@ export const pbiInputRoutes = [
       upload: { kind: 'file', required: true, description: "The .csv (also accepted as 'file')" },
     },
     summary: `Save a PowerBI input csv (multipart: 'pbiInputsTypes' = input type code, one .csv in 'upload'): checked against the type's columns, stored, given a file token -> ${ROW} + {token (shown once), url}`,
+    response: savedPbiInputSchema,
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx);
       const type = form.get('pbiInputsTypes');

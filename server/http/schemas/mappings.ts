@@ -1,6 +1,8 @@
 /**
- * Response payload schemas of the live mappings (spec sections 5 and 8: listing, history, diff),
- * mirroring `mappingView` / `listMappingsFor`, `mappingTypes`, `mappingTypesForFund`, `mappingHistory` and `diffMappingVersions`.
+ * Response payload schemas of the live mappings (spec sections 5 and 8: listing, history, diff,
+ * upload, delete, assign, remove), mirroring `mappingView` / `listMappingsFor`, `mappingTypes`,
+ * `mappingTypesForFund`, `mappingHistory`, `diffMappingVersions`, `saveMapping`, `deleteMappings`,
+ * `assignMapping` and `removeMappings`.
  */
 import { z } from 'zod';
 import { MAPPING_TYPES } from '../../../pipeline/sdm/model.js';
@@ -76,3 +78,28 @@ export const mappingDiffSchema = z.strictObject({
   changed: z.array(z.strictObject({ key: z.string(), from: row, to: row, columns: z.array(z.string()) })),
   unchanged: int,
 });
+
+/** A mapping as stored, as an upload answers it (the `mappings` row of `saveMapping`). */
+export const storedMappingSchema = z.strictObject({
+  id: int,
+  administratorId: int,
+  type: z.enum(MAPPING_TYPES),
+  kind,
+  description: z.string(),
+  clientName: z.string().nullable(),
+  rationale: z.string().nullable(),
+  userId: int.nullable(),
+  rows: z.array(row),
+  sha256: z.string(),
+  version: int,
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The ids of the custom mappings deleted (`deleteMappings`). */
+export const mappingsDeletedSchema = z.strictObject({ deleted: z.array(int) });
+/** The fund requests a custom mapping was assigned to, each queued to rerun (`assignMapping`). */
+export const mappingAssignedSchema = z.strictObject({ assigned: z.array(int) });
+/** How many fund-mapping pairs were removed (`removeMappings`). */
+export const mappingsRemovedSchema = z.strictObject({ removed: int });

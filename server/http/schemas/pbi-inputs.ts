@@ -20,3 +20,6 @@ export const pbiInputViewSchema = z.strictObject({
 
 /** A page of PowerBI input files. */
 export const pbiInputPageSchema = z.strictObject({ rows: z.array(pbiInputViewSchema), pagination: paginationSchema });
+
+/** A saved input file: its row, the file token (shown once) and the address that reads it with the token (`savePbiInput`). */
+export const savedPbiInputSchema = z.strictObject({ ...pbiInputViewSchema.shape, token: z.string(), url: z.string() });

@@ -23,37 +23,18 @@ export interface PageOf<T> {
   pagination: Pagination;
 }
 
-/** A QA validation entry of a file. */
-export interface QaEntry {
-  status?: string;
-  name?: string;
-  defined_name?: string;
-  diff?: string | number;
-  column?: string;
-  file?: string;
-  error?: string;
-}
+/** `GET /fund/{id}`: every field the details screens show. */
+export type FundDetails = ApiResponse<'GET /api/v2.0/fund/:id'>;
 
-/** A file of a fund (spec "File row"). */
-export interface FundFile {
-  id: number;
-  filename: string;
-  timestamp: string | null;
-  status: string;
-  fileType: string | null;
-  name: string | null;
-  disabled: boolean;
-  reviewed: boolean;
-  released?: boolean;
-  rowCount?: number | null;
-  validation_status?: string | null;
-  validation?: { QA_Rec?: QaEntry[]; QA_Mapping?: QaEntry[] } | null;
-  /** the status cell as the server derives it (spec section 4 "File status") */
-  statusLabel: string;
-  /** the QA Validations popover's groups; a work paper carries its fund's calculation checks */
-  qa: QaValidations;
-  identifiedFiles?: FundFile[];
-}
+type InputFile = FundDetails['inputFiles'][number];
+
+/**
+ * A file of a fund (spec "File row"), whichever group it comes from: the input files add whether
+ * they are current, what superseded them and the files identified in them.
+ */
+export type FundFile = FundDetails['workPapers'][number] &
+  Partial<Pick<InputFile, 'current' | 'supersededBy' | 'identifiedFiles'>> &
+  Partial<Pick<FundDetails['calculationFiles'][number], 'aggDataOversized'>>;
 
 /** A recipient of a fund's reports. */
 export interface Recipient {
@@ -66,41 +47,7 @@ export interface Recipient {
 }
 
 /** A child fund. */
-export interface ChildFund {
-  id: number;
-  name: string;
-  client: string;
-  fund_code: string | null;
-}
-
-/** `GET /fund/{id}`: every field the details modal shows. */
-export interface FundDetails extends Record<string, unknown> {
-  id: number;
-  name: string;
-  client: string;
-  fund_code: string | null;
-  fund_codes: Array<{ id?: number; code: string; main: boolean }>;
-  administrator: { id: number; code: string; name: string } | null;
-  status: string;
-  statusLabel: string;
-  rerun_count: number;
-  rerun_by: { id: number; full_name: string } | null;
-  rerun_date: string | null;
-  external_valuations: string | null;
-  connected_audit: boolean | null;
-  administrator_recipients: Recipient[];
-  children: ChildFund[];
-  inputFiles: FundFile[];
-  standardizationFiles: FundFile[];
-  calculationFiles: FundFile[];
-  workPapers: FundFile[];
-  hasCsvOutputs: boolean;
-  dataStatusCounts: DataStatusCounts;
-  editable: { rows: boolean; reason: string | null; comments: boolean; recipients: boolean; administratorLock?: string | null };
-  assignedCount: number;
-  is_parent: boolean | null;
-  parentId: number | null;
-}
+export type ChildFund = FundDetails['children'][number];
 
 /** A validation error of a fund save: text, or a structured 'Duplicate Fund' entry. */
 export type FundError = string | ApiErrorEntry;

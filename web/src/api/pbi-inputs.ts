@@ -1,10 +1,12 @@
 /** PowerBI inputs calls (delivery spec section 7: `POST /pbi-inputs/list`, `GET /pbi-inputs/types`, `POST pbi-inputs/save`). */
-import type { PbiInputView, SavedPbiInput } from '../../../server/services/pbi-inputs/pbi-inputs.js';
 import type { ApiResponse } from '../../../server/http/contract';
-import { api, call } from './client';
+import { call } from './client';
 import type { PageOf, SortSpec } from './delivery-types';
 
-export type { PbiInputView, SavedPbiInput };
+/** A PowerBI input file as listed. */
+export type PbiInputView = ApiResponse<'POST /api/v2.0/pbi-inputs/list'>['rows'][number];
+/** A saved input file with its file token (shown once) and the address that reads it. */
+export type SavedPbiInput = ApiResponse<'POST /api/v2.0/pbi-inputs/save'>;
 /** A PowerBI input type and the columns its csv must have. */
 export type PbiInputType = ApiResponse<'GET /api/v2.0/pbi-inputs/types'>[number];
 
@@ -21,5 +23,5 @@ export function savePbiInput(type: string, file: File): Promise<SavedPbiInput> {
   const form = new FormData();
   form.append('pbiInputsTypes', type);
   form.append('upload', file, file.name);
-  return api.upload<SavedPbiInput>('/pbi-inputs/save', form, { suppressError: true, suppressSuccess: true });
+  return call('POST /api/v2.0/pbi-inputs/save', { body: form }, { suppressError: true, suppressSuccess: true });
 }

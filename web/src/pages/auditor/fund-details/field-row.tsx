@@ -7,7 +7,7 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import type { FundDetails, Nrd } from '../../../api/auditor-types';
 import { formatDate, percent, yesNo } from '../../../components/auditor/format';
 import { refLabel, refOptions } from '../../../state/auditor-nrd';
-import { capPercent, type Draft, type FieldDef } from './fund-form';
+import { capPercent, fundValue, type Draft, type FieldDef } from './fund-form';
 
 const YES_NO = [
   { value: true, label: 'Yes' },
@@ -87,7 +87,7 @@ function DateInput({ id, value, onChange }: { id: string; value: unknown; onChan
 /** Read-only text of a field. */
 function displayValue(field: FieldDef, details: FundDetails, draft: Draft, nrd: Nrd | null): string {
   if (field.display) return field.display(details);
-  const value = field.kind === 'readonly' ? details[field.key] : draft[field.key];
+  const value = field.kind === 'readonly' ? fundValue(details, field.key) : draft[field.key];
   switch (field.kind) {
     case 'select':
       return refLabel(nrd?.[field.list ?? ''], value);

@@ -135,6 +135,11 @@ export interface Draft extends Record<string, unknown> {
   recipients: Recipient[];
 }
 
+/** One field of fund details by its wire name, as the field list names it (undefined for a name the details lack). */
+export function fundValue(d: FundDetails, key: string): unknown {
+  return (d as Record<string, unknown>)[key];
+}
+
 /** The draft of fund details as loaded; `fields` the form's fields (the modal's by default). */
 export function draftOf(d: FundDetails, fields: readonly FieldDef[] = ALL_FIELDS): Draft {
   const keys = fields === ALL_FIELDS ? EDITABLE_SCALARS : editableKeys(fields);
@@ -142,7 +147,7 @@ export function draftOf(d: FundDetails, fields: readonly FieldDef[] = ALL_FIELDS
     alternative_codes: d.fund_codes.filter((c) => !c.main).map((c) => c.code),
     recipients: d.administrator_recipients.map((r) => ({ id: r.id, full_name: r.full_name ?? '', email: r.email ?? '', role: r.role ?? '' })),
   };
-  for (const k of keys) draft[k] = d[k] ?? null;
+  for (const k of keys) draft[k] = fundValue(d, k) ?? null;
   draft.external_valuations = isYes(d.external_valuations) ? 'Y' : 'N';
   return draft;
 }

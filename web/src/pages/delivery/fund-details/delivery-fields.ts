@@ -5,7 +5,6 @@
  * (fund-form.ts): the delivery team also edits name, client, GFIS client code and request date,
  * and sets the fund code on a new fund. Pure: no React. The server checks every rule again.
  */
-import type { FundDetails } from '../../../api/auditor-types';
 import {
   EXTERNAL_VALUATION_FIELDS,
   FUND_INFO_FIELDS,
@@ -14,6 +13,8 @@ import {
   type Draft,
   type FieldDef,
 } from '../../auditor/fund-details/fund-form';
+
+export { blankFund } from './blank-fund';
 
 /** A titled section of the left form. */
 export interface FormSection {
@@ -116,38 +117,6 @@ export function canEditField(field: FieldDef, opts: { rowsEditable: boolean; cre
   if (field.readOnly || field.kind === 'readonly') return false;
   if (CREATE_ONLY.has(field.key)) return opts.creating;
   return field.alwaysEditable === true || opts.creating || opts.rowsEditable;
-}
-
-/** What a new fund request (`/fund/create`) starts from: nothing set but today's request date. */
-export function blankFund(today = new Date()): FundDetails {
-  return {
-    id: 0,
-    name: '',
-    client: '',
-    fund_code: null,
-    fund_codes: [],
-    administrator: null,
-    status: 'Pending',
-    statusLabel: 'New',
-    rerun_count: 0,
-    rerun_by: null,
-    rerun_date: null,
-    external_valuations: 'N',
-    connected_audit: false,
-    is_parent: false,
-    parentId: null,
-    administrator_recipients: [],
-    children: [],
-    inputFiles: [],
-    standardizationFiles: [],
-    calculationFiles: [],
-    workPapers: [],
-    hasCsvOutputs: false,
-    assignedCount: 0,
-    dataStatusCounts: {} as FundDetails['dataStatusCounts'],
-    editable: { rows: true, reason: null, comments: true, recipients: true, administratorLock: null },
-    request_date: today.toISOString().slice(0, 10),
-  };
 }
 
 /**
