@@ -29,11 +29,6 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
   holdings_integrity: ['holdings'],
 };
 
-/** One pass over each SDM type: the files and line ranges of its rows. */
-export function sourceFiles(data: FundSdmData): SourceFiles {
-  return lineageOf(data).sources;
-}
-
 /**
  * One pass over each SDM type: the files and line ranges of its rows, and on the way the total
  * base market value of the holdings (fund currency, unrounded) that the Summary shows.
