@@ -15,7 +15,7 @@ let negotiation: Promise<void> | null = null;
  */
 export function negotiateSession(): Promise<void> {
   if (session.status === 'fulfilled') return Promise.resolve();
-  if (negotiation) return negotiation;
+  if (negotiation !== null) return negotiation;
   session.status = 'pending';
   negotiation = endpoints
     .login()
