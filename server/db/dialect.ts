@@ -8,6 +8,7 @@
  * API, so a service that only awaits builders (no `.run()`, `.all()`, `.get()`, `.prepare`) runs
  * on either. See docs/decisions/0011-postgresql-beside-sqlite.md.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client.js';
@@ -37,9 +38,24 @@ const sqliteStores = new WeakMap<object, DataStore>();
 
 /**
  * The store of a context: the one it carries (a PostgreSQL context), else the SQLite database of
- * `ctx.db`, made once per database.
+ * `ctx.db`, made once per database; inside a `transaction` on that database, the transaction.
  */
 export function storeOf(ctx: { db: Db; store?: DataStore }): DataStore {
+  const store = baseStoreOf(ctx);
+  const open = openTransaction.getStore();
+  return open && open.store === store ? open.view : store;
+}
+
+/**
+ * The transaction open in this async flow (`server/db/tx.ts`): `store` is the database it runs
+ * on, `view` the same store whose `db` is the transaction. While one is open, `storeOf` of a
+ * context on that database gives the view, so a service called inside the transaction writes in
+ * it (on PostgreSQL the pool's other connections would not see its rows, or wait on its locks).
+ */
+export const openTransaction = new AsyncLocalStorage<{ store: DataStore; view: DataStore }>();
+
+/** The store of a context outside any transaction. */
+export function baseStoreOf(ctx: { db: Db; store?: DataStore }): DataStore {
   if (ctx.store) return ctx.store;
   let store = sqliteStores.get(ctx.db);
   if (!store) {

@@ -45,6 +45,25 @@ describeEachDialect('transactions of dialect-neutral services', (dialect) => {
     expect(await value('b')).toBeUndefined();
   });
 
+  it('gives a service called inside a transaction the transaction: its writes roll back with it', async () => {
+    const { ctx } = database;
+    // a service that only knows the context, as every dialect-neutral service does
+    const saveSetting = async (key: string, v: number) => {
+      const { db, tables: t } = storeOf(ctx);
+      await db.insert(t.settings).values({ key, value: v });
+    };
+    await expect(
+      transaction(ctx, async () => {
+        await saveSetting('inside', 1);
+        // on PostgreSQL a write through the pool would be another connection: not rolled back
+        throw new Error('abandoned');
+      }),
+    ).rejects.toThrow('abandoned');
+    expect(await value('inside')).toBeUndefined();
+    await saveSetting('outside', 2);
+    expect(await value('outside')).toBe(2);
+  });
+
   it('keeps two transactions of one process apart: a second one never sees the first half done', async () => {
     const { ctx } = database;
     const { tables: t } = storeOf(ctx);

@@ -4,20 +4,18 @@
  * the process's connection, one transaction at a time (`server/db/dialect.ts`). A transaction
  * begun inside another (the same context, the same async flow) joins it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './client.js';
-import { storeOf, type DataStore, type NeutralDb } from './dialect.js';
-
-const open = new AsyncLocalStorage<{ store: DataStore; tx: NeutralDb }>();
+import { baseStoreOf, openTransaction, type DataStore, type NeutralDb } from './dialect.js';
 
 /**
- * Runs `fn` in a transaction of the context's database.
+ * Runs `fn` in a transaction of the context's database. Inside it, `storeOf` of any context on the
+ * same database gives the transaction, so services called from `fn` write in it too.
  * @returns what `fn` resolves to, once committed
  * @throws what `fn` throws, after rolling back everything it wrote
  */
 export async function transaction<T>(ctx: { db: Db; store?: DataStore }, fn: (tx: NeutralDb) => Promise<T>): Promise<T> {
-  const store = storeOf(ctx);
-  const outer = open.getStore();
-  if (outer && outer.store === store) return fn(outer.tx);
-  return store.transaction((tx) => open.run({ store, tx }, () => fn(tx)));
+  const store = baseStoreOf(ctx);
+  const outer = openTransaction.getStore();
+  if (outer && outer.store === store) return fn(outer.view.db);
+  return store.transaction((tx) => openTransaction.run({ store, view: { ...store, db: tx } }, () => fn(tx)));
 }
