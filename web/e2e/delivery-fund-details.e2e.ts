@@ -78,7 +78,7 @@ describe('delivery fund details', () => {
     expect(await fd.files('Input files').locator('tbody tr').count()).toBe(4);
     expect(await fd.files('Standardization files').locator('tbody tr').count()).toBe(4);
     expect(await fd.files('Calculation files').locator('tbody tr').count()).toBe(1);
-    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    const wp = (await fd.files('Work papers').locator('tbody tr').first().getAttribute('data-file')) ?? '';
     expect(wp).toMatch(/work_papers\.xlsx$/);
     expect(await fd.fileStatus('Work papers', wp)).toBe('Not released');
     // the 8 securities held twice and the FX test of the 32 CLP / TWD positions (no ECB rate), NOT PERFORMED
@@ -92,7 +92,7 @@ describe('delivery fund details', () => {
   });
 
   it('reviews and releases the work paper, and shows the review in the trail', async () => {
-    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    const wp = (await fd.files('Work papers').locator('tbody tr').first().getAttribute('data-file')) ?? '';
     await fd
       .files('Work papers')
       .getByRole('button', { name: `Review ${wp}` })
@@ -115,7 +115,7 @@ describe('delivery fund details', () => {
   it('follows a change made elsewhere through the live socket, without a reload', async () => {
     await page.evaluate(() => ((window as unknown as { faNoReload: boolean }).faNoReload = true));
     await fd.tab('Files');
-    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    const wp = (await fd.files('Work papers').locator('tbody tr').first().getAttribute('data-file')) ?? '';
     const fund = await api<{ workPapers: Array<{ id: number }> }>('GET', `/fund/${ids.gs}`);
     // another user marks the work paper not reviewed
     await api('POST', '/file/review', { ids: [fund.workPapers[0].id], reviewed: false, fundRequestId: ids.gs });
@@ -156,7 +156,7 @@ describe('delivery fund details', () => {
 
   it('reviews every work paper and pushes the data from More actions', async () => {
     await fd.tab('Files');
-    const wp = (await fd.files('Work papers').locator('tbody tr td').first().innerText()).trim();
+    const wp = (await fd.files('Work papers').locator('tbody tr').first().getAttribute('data-file')) ?? '';
     // the live-socket test left the work paper not reviewed
     await fd
       .files('Work papers')

@@ -65,7 +65,6 @@ function FileGrid({
           <thead>
             <tr>
               <th>File</th>
-              <th>Type</th>
               <th>Date</th>
               <th>Rows</th>
               <th>Status</th>
@@ -77,8 +76,10 @@ function FileGrid({
           <tbody>
             {files.map((f) => (
               <tr key={f.id} data-file={f.filename}>
-                <td>{f.filename}</td>
-                <td>{f.fileType ?? ''}</td>
+                <td>
+                  <span className="fa-fd-file-name">{f.filename}</span>
+                  {f.fileType && <span className="fa-fd-file-type">{f.fileType}</span>}
+                </td>
                 <td>{formatFileDate(f.timestamp, true)}</td>
                 <td>{f.rowCount ?? ''}</td>
                 <td data-col="status">{f.statusLabel}</td>
