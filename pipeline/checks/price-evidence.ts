@@ -47,6 +47,8 @@ export interface EvidenceLookup {
   of(h: HoldingRow): HoldingEvidence;
 }
 
+const NO_RATE = { rate: null, rateAgeDays: null } as const;
+
 /**
  * Builds the evidence lookup of a fund: reads `data.prices` once (and the holdings once when
  * there are prices, to find the TPA's own sources); `of(h)` is then O(log n) per holding.
@@ -62,6 +64,17 @@ export function evidenceLookup(data: FundSdmData, ctx: CheckContext): EvidenceLo
   }
   const rates = ctx.fxRates ?? [];
   const maxAgeDays = ctx.fxMaxAgeDays ?? DEFAULT_FX_MAX_AGE_DAYS;
+  // the rate of a currency and its age are the same for every holding in it: found once
+  const byCurrency = new Map<string, { rate: FxRate | null; rateAgeDays: number | null }>();
+  const rateOf = (currency: string) => {
+    let r = byCurrency.get(currency);
+    if (!r) {
+      const rate = rateFor(rates, currency, ctx.periodEnd) ?? null;
+      r = { rate, rateAgeDays: rate ? daysBetween(rate.rate_date, ctx.periodEnd) : null };
+      byCurrency.set(currency, r);
+    }
+    return r;
+  };
   return {
     own,
     independent,
@@ -69,10 +82,9 @@ export function evidenceLookup(data: FundSdmData, ctx: CheckContext): EvidenceLo
     of(h) {
       const foreign = !isBaseCurrency(h.price_currency, ctx.currency);
       const currency = (h.price_currency ?? ctx.currency).toUpperCase();
-      const rate = foreign ? (rateFor(rates, currency, ctx.periodEnd) ?? null) : null;
+      const { rate, rateAgeDays } = foreign ? rateOf(currency) : NO_RATE;
       let price = independent.get(key(h.security_id)) ?? null;
       if (price?.price_currency && h.price_currency && price.price_currency.toUpperCase() !== currency) price = null;
-      const rateAgeDays = rate ? daysBetween(rate.rate_date, ctx.periodEnd) : null;
       return { foreign, currency, price, rate, rateAgeDays, stale: rateAgeDays !== null && rateAgeDays > maxAgeDays };
     },
   };

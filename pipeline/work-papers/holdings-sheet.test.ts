@@ -181,3 +181,21 @@ describe('work paper: stale rates (GS at 2023-03-31 against the ECB rates of 202
     expect(String(warn.getCell(8).value)).toContain('is dated 2022-12-30, 91 days before the period end 2023-03-31');
   });
 });
+
+describe('work paper: an unmapped position among mapped ones of the same delivered type', () => {
+  it('names the missing mapping on that position only', async () => {
+    const data = loadCsvTpa(GS);
+    const i = data.holdings.findIndex((h) => h.instrument_type === 'ABS-MBS');
+    const line = data.holdings[i].line;
+    data.holdings[i] = { ...data.holdings[i], standard_instrument: null };
+    const rows = table((await workPaper(data, 'ecb-usd-cross-rates-2023-03-31.csv')).getWorksheet('Holdings')!);
+    const applied = (r: Record<string, unknown>) => [r['Standard instrument'], String(r['Mapping rows applied']).split(';')[0]];
+    expect(applied(rows.find((r) => r.Line === line)!)).toEqual([
+      '(unmapped)',
+      "instrument_mapping meridian_fund_services_instrument_mapping (id 12) v3: 'ABS-MBS' -> (unmapped)",
+    ]);
+    const others = rows.filter((r) => r['Instrument type (delivered)'] === 'ABS-MBS' && r.Line !== line);
+    expect(others.length).toBeGreaterThan(0);
+    for (const r of others) expect(applied(r)[1]).toMatch(/'ABS-MBS' -> DEBT$/);
+  });
+});

@@ -5,8 +5,9 @@
  * independent price and FX rate price testing used for it, each with its date and source (a rate
  * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
- * Streams: one row is written per holding, nothing per holding is kept, and the writing waits for
- * the zip to take the rows every few hundred.
+ * Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
+ * texts and dates, made once each), and the writing waits for the zip to take the rows every few
+ * hundred.
  */
 import type ExcelJS from 'exceljs';
 import type { CheckContext } from '../checks/common.js';
@@ -20,6 +21,9 @@ export const HOLDINGS_SHEET = 'Holdings';
 
 /** Rows written between two waits for the zip to take them (memory stays flat). */
 const ROWS_PER_DRAIN = 500;
+
+/** Distinct mapping texts and dates kept for reuse while the sheet is written. */
+const MEMO_LIMIT = 10_000;
 
 /** The header of the Holdings sheet (tests read columns by these names). */
 export const HOLDINGS_COLUMNS = [
@@ -123,6 +127,27 @@ export async function holdingsSheet(
   const evidence = checkContext?.externalValuations ? evidenceLookup(data, checkContext) : null;
   const total = new Sum();
   let positions = 0;
+  // the same few texts and dates recur on most rows: each is made once
+  const applied = new Map<string, string>();
+  const mappingOf = (h: HoldingRow) => {
+    const key = `${h.instrument_type}\u0000${h.standard_instrument ?? '\u0001'}`;
+    let text = applied.get(key);
+    if (text === undefined) {
+      text = mappingApplied(h, mappings);
+      if (applied.size < MEMO_LIMIT) applied.set(key, text);
+    }
+    return text;
+  };
+  const dates = new Map<string, Date | string | null>();
+  const dateOf = (iso: string | null | undefined) => {
+    if (!iso) return null;
+    let d = dates.get(iso);
+    if (d === undefined) {
+      d = isoDate(iso);
+      if (dates.size < MEMO_LIMIT) dates.set(iso, d);
+    }
+    return d;
+  };
   for (const h of data.holdings) {
     if (++positions % ROWS_PER_DRAIN === 0) await s.drain();
     total.add(h.market_value_base);
@@ -142,15 +167,15 @@ export async function holdingsSheet(
       h.cost_base,
       h.accrued_income_base,
       h.country,
-      isoDate(h.as_of),
+      dateOf(h.as_of),
       h.file,
       h.line,
-      mappingApplied(h, mappings),
+      mappingOf(h),
       ev?.price?.price ?? null,
-      isoDate(ev?.price?.price_date),
+      dateOf(ev?.price?.price_date),
       ev ? (ev.price?.price_source ?? 'no independent price') : null,
       ev?.rate?.units_per_base ?? null,
-      isoDate(ev?.rate?.rate_date),
+      dateOf(ev?.rate?.rate_date),
       ev?.rate?.source ?? null,
       ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
     ]);

@@ -48,6 +48,10 @@ function styleOf(numFmt: string | null, bold: boolean): Partial<ExcelJS.Style> {
 /** One sheet being written: `row` commits each row at once. */
 export class SheetWriter {
   private ws: ExcelJS.Worksheet;
+  /** The style of a plain number, of a plain date and of a text in each column (not bold). */
+  private numberStyles: Array<Partial<ExcelJS.Style>>;
+  private dateStyles: Array<Partial<ExcelJS.Style>>;
+  private readonly textStyle = styleOf(null, false);
   constructor(
     wb: ExcelJS.stream.xlsx.WorkbookWriter,
     name: string,
@@ -56,30 +60,37 @@ export class SheetWriter {
   ) {
     this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
     this.ws.columns = widths.map((width) => ({ width }));
+    const columns = Array.from({ length: Math.max(widths.length, defaults.length) }, (_, i) => i);
+    this.numberStyles = columns.map((i) => styleOf(FMT[defaults[i] ?? 'money'], false));
+    this.dateStyles = columns.map((i) => styleOf(FMT[defaults[i] === 'datetime' ? 'datetime' : 'date'], false));
   }
   /**
    * Writes one row; `bold` for header and section rows. Row is committed at once. Each cell gets
-   * one of a few shared style objects, so exceljs registers a style once, not once a cell.
+   * one of a few shared style objects, so exceljs registers a style once, not once a cell; the
+   * styles of a column's plain numbers, dates and texts are looked up once, when the sheet opens.
    */
   row(cells: Cell[], bold = false): void {
     const row = this.ws.addRow([]);
-    cells.forEach((c, i) => {
-      if (c === null || c === undefined) return;
-      const [v, f] = Array.isArray(c) ? c : [c, null];
-      if (v === null || v === undefined) return;
-      if (typeof v === 'number' && !Number.isFinite(v)) return;
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i];
+      if (c === null || c === undefined) continue;
+      const v = Array.isArray(c) ? c[0] : c;
+      const f = Array.isArray(c) ? c[1] : null;
+      if (v === null || v === undefined) continue;
+      if (typeof v === 'number' && !Number.isFinite(v)) continue;
       const cell = row.getCell(i + 1);
       if (typeof v === 'string') {
         cell.value = safeCellText(v);
-        cell.style = styleOf(null, bold);
+        cell.style = bold ? styleOf(null, bold) : this.textStyle;
       } else if (typeof v === 'number') {
         cell.value = v;
-        cell.style = styleOf(FMT[f ?? this.defaults[i] ?? 'money'], bold);
+        cell.style = f || bold || i >= this.numberStyles.length ? styleOf(FMT[f ?? this.defaults[i] ?? 'money'], bold) : this.numberStyles[i];
       } else {
         cell.value = v;
-        cell.style = styleOf(FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')], bold);
+        cell.style =
+          f || bold || i >= this.dateStyles.length ? styleOf(FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')], bold) : this.dateStyles[i];
       }
-    });
+    }
     row.commit();
   }
   blank(): void {
