@@ -52,17 +52,6 @@ export async function remoteOperation<K extends Operation>(opts: GlobalOptions, 
   throw failureOf(status, envelope, `${serverOf(opts)}${operation.slice(operation.indexOf(' ') + 1)}`);
 }
 
-/**
- * Sends one API call (`path` below `/api/v2.0`, or absolute from `/api`) through the same client;
- * the payload type is the caller's word. Prefer `remoteOperation` with an operation of the contract.
- * @returns the envelope's payload
- * @throws the typed error matching the answer's status
- */
-export function remoteCall<T = unknown>(opts: GlobalOptions, method: string, path: string, body?: unknown): Promise<T> {
-  const operation = `${method.toUpperCase()} ${path.startsWith('/api') ? path : `/api/v2.0/${path.replace(/^\//, '')}`}` as Operation;
-  return remoteOperation(opts, operation, { body } as CallInput<typeof operation>) as Promise<T>;
-}
-
 /** Waits before the 2nd, 3rd and 4th attempt of a call that failed to connect (ms). */
 export const RETRY_DELAYS_MS = [500, 1000, 2000];
 

@@ -129,7 +129,7 @@ function operation(def: RouteDef): Record<string, unknown> {
     parameters: params,
     security: def.group === 'public' ? [] : def.tokenFrom === 'query' ? [{ downloadToken: [] }] : [{ accessToken: [] }],
     responses: {
-      '200': success(def),
+      ...(def.rawAnswers ? Object.fromEntries(Object.entries(def.rawAnswers).map(([code, description]) => [code, { description }])) : { '200': success(def) }),
       '400': ref('ValidationError'),
       ...(def.group === 'public' && def.tokenFrom !== 'query' ? {} : { '401': ref('Unauthorized') }),
       ...(def.group === 'public' ? {} : { '403': ref('Forbidden') }),

@@ -62,6 +62,11 @@ export interface RouteDef<B = any, Q = any> {
   operationId?: string;
   /** The handler returns a Response itself (downloads) instead of a payload. */
   raw?: boolean;
+  /**
+   * What a raw route answers, by status, when it is not a file (a redirect, a bare JSON document):
+   * e.g. `{ '302': 'Redirect to the identity provider' }`. Documented instead of the file answer.
+   */
+  rawAnswers?: Record<string, string>;
   handler: (req: ApiRequest<B, Q>) => unknown | Promise<unknown>;
 }
 
@@ -190,7 +195,7 @@ async function readJson(event: H3Event, limit: number): Promise<unknown> {
   }
 }
 
-function authenticate(ctx: AppContext, def: RouteDef, event: H3Event, url: URL): { user: User | null; token: string | null } {
+async function authenticate(ctx: AppContext, def: RouteDef, event: H3Event, url: URL): Promise<{ user: User | null; token: string | null }> {
   if (def.group === 'public') return { user: null, token: event.req.headers.get('x-access-token') };
   const token = def.tokenFrom === 'query' ? url.searchParams.get('token') : event.req.headers.get('x-access-token');
   const kinds = def.tokenKinds ?? (def.tokenFrom === 'query' ? ['download'] : ['session', 'api']);
@@ -198,7 +203,7 @@ function authenticate(ctx: AppContext, def: RouteDef, event: H3Event, url: URL):
     throw new UnauthorizedError(
       def.tokenFrom === 'query' ? 'Download token missing: request one with GET /api/v2.0/export/token' : 'Sign-in required: no x-access-token header',
     );
-  const { user } = verifyToken(ctx, token, kinds);
+  const { user } = await verifyToken(ctx, token, kinds);
   const reason = denyReason(def.group, user.role, ctx.config);
   if (reason) throw new ForbiddenError(reason);
   return { user, token };
@@ -214,7 +219,7 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
       let userId: number | undefined;
       let response: Response;
       try {
-        const { user, token } = authenticate(ctx, def, event, url);
+        const { user, token } = await authenticate(ctx, def, event, url);
         userId = user?.id;
         const length = Number(event.req.headers.get('content-length') ?? 0);
         if (length > ctx.config.maxUploadBytes) throw new TooLargeError(ctx.config.maxUploadBytes);

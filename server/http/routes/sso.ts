@@ -59,6 +59,7 @@ export const ssoRoutes = [
     group: 'public',
     tag: 'auth',
     raw: true,
+    rawAnswers: { '302': "Redirect to the identity provider's sign-in page, or to the product's page saying why not" },
     summary: 'Starts single sign-on: redirects to the identity provider (Authorization Code with PKCE)',
     handler: async ({ ctx, event }) => {
       if (!ssoEnabled(ctx.config)) return redirect(uiPath(ctx, '/authenticate'));
@@ -78,6 +79,7 @@ export const ssoRoutes = [
     group: 'public',
     tag: 'auth',
     raw: true,
+    rawAnswers: { '302': 'Redirect to /redeemToken (signed in), /signup (no role yet) or /unauthorized (refused)' },
     summary: "The identity provider's redirect back: continues to /redeemToken, or /signup (no role), or /unauthorized (refused)",
     handler: async ({ ctx, event }) => {
       const clear = flowCookie(ctx, event, '', 0);

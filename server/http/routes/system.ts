@@ -43,6 +43,10 @@ export const systemRoutes = [
     tag: 'system',
     summary: 'Readiness: 200 when migrations are done and job workers are up, else 503 naming the failing check; also HEAD',
     raw: true,
+    rawAnswers: {
+      '200': 'Ready: a JSON document with each check (not in the envelope)',
+      '503': 'Not ready: the same document naming the failing checks',
+    },
     handler: ({ ctx }) => readyResponse(ctx),
   }),
   defineRoute({
@@ -53,6 +57,6 @@ export const systemRoutes = [
     summary: 'Reference data lists, each entry {code, alt_code, deprecated}; deprecated entries omitted',
     response: nrdSchema,
     // serialized once per answer so it goes out gzip-compressed to clients that accept it (first-load size)
-    handler: ({ ctx }) => new SerializedPayload({ json: JSON.stringify(getNrd(ctx)) }),
+    handler: async ({ ctx }) => new SerializedPayload({ json: JSON.stringify(await getNrd(ctx)) }),
   }),
 ];

@@ -1,7 +1,7 @@
 /**
  * Response payload schemas of the developer tools' reads (delivery spec "Developer tools"),
- * mirroring `effectiveConfig`, `configSourceList`, `iomConfig`, `currentBranch`, `listAuditLog` and
- * `listFxRates`.
+ * mirroring `effectiveConfig`, `configSourceList`, `iomConfig`, `currentBranch`, `listAuditLog`,
+ * `listFxRates`, the service states and the log files.
  */
 import { z } from 'zod';
 
@@ -69,3 +69,18 @@ export const fxRateFilesSchema = z.array(
     currencies: z.array(z.string()),
   }),
 );
+
+/** Whether each background service is on (`GET` and `POST /dev-tools/services`). */
+export const serviceStatesSchema = z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']) });
+
+/** The log files, most recently written first (`listLogFiles`; size in bytes). */
+export const logFilesSchema = z.array(z.strictObject({ file: z.string(), size: z.number().int(), modified: z.string() }));
+
+/** The last lines of a log file, oldest first (`lastLines`; size of the whole file in bytes). */
+export const logTailSchema = z.strictObject({
+  file: z.string(),
+  count: z.number().int(),
+  lines: z.array(z.string()),
+  truncated: z.boolean(),
+  size: z.number().int(),
+});

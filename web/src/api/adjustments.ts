@@ -1,25 +1,30 @@
 /**
  * Typed calls of the Adjustments tab of Fund details: a fund's audit adjustments (list, add,
- * change, delete) and the reruns for adjustments and for apportionment.
+ * change, delete) and the reruns for adjustments and for apportionment. Payload types are the API
+ * contract's.
  */
 import type { AdjustmentInput, AdjustmentRerun } from '../../../rules';
-import type { AdjustmentRerunResult, AdjustmentView } from '../../../server/services/adjustments/adjustments.js';
-import { api, request } from './client';
+import type { ApiResponse } from '../../../server/http/contract';
+import { call } from './client';
 
-export type { AdjustmentRerunResult, AdjustmentView };
+/** An adjustment as the tab shows it. */
+export type AdjustmentView = ApiResponse<'GET /api/v2.0/fund/:id/adjustments'>[number];
+/** What a rerun queued. */
+export type AdjustmentRerunResult = ApiResponse<'POST /api/v2.0/fund/:id/adjustments/rerun'>;
 
 /** Errors are shown by the dialog or the tab itself, next to what failed. */
 const quiet = { suppressError: true } as const;
 
 /** Every adjustment of a fund, oldest first. */
-export const fetchAdjustments = (fundId: number) => api.get<AdjustmentView[]>(`/fund/${fundId}/adjustments`);
+export const fetchAdjustments = (fundId: number) => call('GET /api/v2.0/fund/:id/adjustments', { params: { id: fundId } });
 /** Adds an adjustment; a 400 names each field in error (`errors: [{column, message}]`). */
-export const addAdjustment = (fundId: number, a: AdjustmentInput) => api.post<AdjustmentView>(`/fund/${fundId}/adjustments`, a, quiet);
+export const addAdjustment = (fundId: number, a: AdjustmentInput) => call('POST /api/v2.0/fund/:id/adjustments', { params: { id: fundId }, body: a }, quiet);
 /** Replaces an adjustment's fields. */
-export const saveAdjustment = (fundId: number, id: number, a: AdjustmentInput) => api.post<AdjustmentView>(`/fund/${fundId}/adjustments/${id}`, a, quiet);
+export const saveAdjustment = (fundId: number, id: number, a: AdjustmentInput) =>
+  call('POST /api/v2.0/fund/:id/adjustments/:adjustmentId', { params: { id: fundId, adjustmentId: id }, body: a }, quiet);
 /** Deletes an adjustment. */
 export const removeAdjustment = (fundId: number, id: number) =>
-  request<{ id: number; deleted: true }>('DELETE', `/fund/${fundId}/adjustments/${id}`, undefined, quiet);
+  call('DELETE /api/v2.0/fund/:id/adjustments/:adjustmentId', { params: { id: fundId, adjustmentId: id } }, quiet);
 /** Queues the fund's calculations and work paper with its adjustments ('Rerun adjustments' / 'Rerun apportionment'). */
 export const rerunAdjustments = (fundId: number, rerun: AdjustmentRerun) =>
-  api.post<AdjustmentRerunResult>(`/fund/${fundId}/adjustments/rerun`, { rerun }, quiet);
+  call('POST /api/v2.0/fund/:id/adjustments/rerun', { params: { id: fundId }, body: { rerun } }, quiet);

@@ -52,39 +52,8 @@ export type ChildFund = FundDetails['children'][number];
 /** A validation error of a fund save: text, or a structured 'Duplicate Fund' entry. */
 export type FundError = string | ApiErrorEntry;
 
-/** A row issue of a bulk upload. */
-export interface BulkIssue {
-  column: string;
-  message: string;
-  /** the existing fund request of a 'Duplicate Fund' fault */
-  id?: number;
-  type?: 'Duplicate Fund';
-}
-
-/** A saved bulk row: its CSV values (columnName is the CSV line) and the saved request's id. */
-export interface BulkSaved {
-  id: number;
-  columnName?: number;
-  fundName: string;
-  clientName?: string;
-  dataDueDate?: string;
-  fundShortCode: string;
-  tpa: string;
-  overwritten: boolean;
-}
-
-/** A rejected bulk row: its CSV values (columnName is the CSV line) and errors. */
-export interface BulkFailed {
-  fund: Record<string, string | number | undefined> & { columnName?: number };
-  errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
-}
-
-/** `POST /fund-request/bulk`. */
-export interface BulkResult {
-  saved: BulkSaved[];
-  failed: BulkFailed[];
-  totalRows: number;
-}
+/** `POST /fund-request/bulk`: the rows saved and refused (with their faults and warnings) and how many the CSV had. */
+export type BulkResult = ApiResponse<'POST /api/v2.0/fund-request/bulk'>;
 
 /** An export row (`POST /export/files/list`). */
 export type ExportRow = ApiResponse<'POST /api/v2.0/export/files/list'>['rows'][number];
@@ -98,12 +67,8 @@ export type WikiData = ApiResponse<'GET /api/v2.0/wiki-data'>;
 /** An item of the wiki. */
 export type WikiItem = WikiData['sections'][number]['items'][number];
 
-/** A reference-data entry (`GET /nrd`). */
-export interface RefEntry {
-  code: string;
-  alt_code: string;
-  deprecated?: boolean;
-}
+/** Reference data lists by name (`GET /nrd`). */
+export type Nrd = ApiResponse<'GET /api/v2.0/nrd'> & Record<string, RefEntry[]>;
 
-/** Reference data lists by name. */
-export type Nrd = Record<string, RefEntry[]>;
+/** A reference-data entry; `alt_code` is the label. */
+export type RefEntry = ApiResponse<'GET /api/v2.0/nrd'>['administrators'][number];

@@ -2,7 +2,7 @@
  * Typed calls of the auditor area (auditor spec section 7): status report, funds listing and its
  * actions (sent with requestedBy 'Auditor'), fund details, bulk upload, exports and the wiki.
  */
-import { api, apiUrl, call } from './client';
+import { apiUrl, call } from './client';
 import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
 import { noticeDownload } from './download';
 
@@ -54,14 +54,14 @@ export function saveFund(id: number, fund: Record<string, unknown>): Promise<Fun
 
 /** Reference data (selects of the details modal). */
 export function fetchNrd(): Promise<Nrd> {
-  return api.get<Nrd>('/nrd');
+  return call('GET /api/v2.0/nrd', {});
 }
 
 /** Auditor bulk upload of one CSV (multipart field 'upload'); failures are handled by the caller. */
 export function uploadBulk(file: File): Promise<BulkResult> {
   const form = new FormData();
   form.append('upload', file, file.name);
-  return api.upload<BulkResult>('/fund-request/bulk', form, { suppressError: true });
+  return call('POST /api/v2.0/fund-request/bulk', { body: form }, { suppressError: true });
 }
 
 /** Export stages of the download dialog, in the spec's order, with their labels. */
@@ -100,7 +100,7 @@ export function fetchWiki(): Promise<WikiData> {
 
 /** A short-lived download token for `?token=` links. */
 export function downloadToken(): Promise<{ token: string }> {
-  return api.get<{ token: string }>('/export/token');
+  return call('GET /api/v2.0/export/token', {});
 }
 
 /** Opens a URL in a new window; when the browser blocks it (or `inPlace`), starts the download in place. */

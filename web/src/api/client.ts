@@ -104,19 +104,3 @@ export async function call<K extends Operation>(operation: K, input: CallInput<K
   if (!opts.suppressSuccess && typeof message === 'string' && message) notifySuccess(message, DURATION.success);
   return envelope?.payload as ApiResponse<K>;
 }
-
-/**
- * Sends a request to an API path (below /api/v2.0, or absolute from /api) through the same client;
- * its payload type is the caller's word. Prefer `call` with an operation of the contract.
- */
-export function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
-  const operation = `${method} ${apiUrl(path).slice(BASE_PATH.length)}` as Operation;
-  return call(operation, { body } as CallInput<typeof operation>, opts) as Promise<T>;
-}
-
-/** Shorthands for the common methods. */
-export const api = {
-  get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
-  post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body ?? {}, opts),
-  upload: <T>(path: string, form: FormData, opts?: RequestOptions) => request<T>('POST', path, form, opts),
-};

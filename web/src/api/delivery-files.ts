@@ -1,10 +1,10 @@
 /** Typed calls of the delivery file pages: reference data, imports, exports, Input files lists. */
-import { api, apiUrl, call } from './client';
+import { apiUrl, call } from './client';
 import type { ExportRow, ImportFileRow, Nrd, PageOf, SortSpec, SweptRow, UnidentifiedRow, UnmatchedRow } from './delivery-types';
 
 /** Reference data lists (administrators, users, ...). */
 export function fetchNrd(): Promise<Nrd> {
-  return api.get<Nrd>('/nrd');
+  return call('GET /api/v2.0/nrd', {});
 }
 
 /** Import files in the given order (the server's default, newest first, when `sorting` is empty). */
@@ -17,7 +17,7 @@ export function uploadImportFiles(administrator: string, files: File[]): Promise
   const form = new FormData();
   form.append('administrator', administrator);
   for (const f of files) form.append('upload', f, f.name);
-  return api.upload<ImportFileRow[]>('/import/files', form, { suppressError: true });
+  return call('POST /api/v2.0/import/files', { body: form }, { suppressError: true });
 }
 
 /** All download stages of an export (auditor spec 2.3 "Downloads"). */

@@ -73,12 +73,8 @@ export type IssueRowBase = Omit<UnidentifiedRow, 'errors'>;
 /** A file swept from the MOVEit inbox. */
 export type SweptRow = ApiResponse<'POST /api/v2.0/files/sweeper/logs/list'>['rows'][number];
 
-/** A reference data entry; `alt_code` is the label. */
-export interface RefEntry {
-  code: string;
-  alt_code: string;
-  deprecated: boolean;
-}
-
 /** Reference data lists (`GET /nrd`). */
-export type Nrd = Record<string, RefEntry[]> & { administrators: RefEntry[]; users: RefEntry[] };
+export type Nrd = ApiResponse<'GET /api/v2.0/nrd'> & Record<string, RefEntry[]>;
+
+/** A reference data entry; `alt_code` is the label. */
+export type RefEntry = ApiResponse<'GET /api/v2.0/nrd'>['administrators'][number];

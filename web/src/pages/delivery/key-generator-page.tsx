@@ -26,7 +26,7 @@ function KeySection({ section }: { section: Section }) {
   const generate = async () => {
     setBusy(true);
     try {
-      setKey(await generateKey(section.path));
+      setKey(await generateKey(section.operation));
     } catch {
       // the default error notification was shown
     } finally {

@@ -63,7 +63,7 @@ export function SelfOnboarding() {
     try {
       const u = await processSdmUpload(upload.id, forceRun);
       setFiles(u.uploaded_files);
-      if (u.warnings?.length) notify({ severity: 'warn', summary: 'Processed with warnings', detail: u.warnings.join('\n') });
+      if (u.warnings.length) notify({ severity: 'warn', summary: 'Processed with warnings', detail: u.warnings.join('\n') });
     } catch {
       setStep('Files');
     } finally {

@@ -13,14 +13,15 @@ import {
   touchedMappings,
 } from './wizard-state';
 
-const file = (id: number, type: string, sub: string, status: string): SdmFile => ({
+const file = (id: number, type: SdmFile['type'], sub: string, status: SdmFile['status']): SdmFile => ({
   id,
   file_name: `${sub}.csv`,
   status,
   type,
   sub_type: sub,
   errors: [],
-  received_at: null,
+  received_at: '2024-01-02T10:00:00.000Z',
+  importFileId: null,
 });
 const valid = { valid: true, error: null, errors: [], totalErrorsFound: 0, maxErrorsNo: 20, fileName: 'x.csv' };
 const invalid = { ...valid, valid: false, error: 'bad', totalErrorsFound: 2 };

@@ -97,7 +97,7 @@ export function progressByType(files: readonly SdmFile[]): Array<{ type: string;
   const byType = new Map<string, { done: number; total: number }>();
   for (const f of files) {
     if (f.status === 'Error') continue;
-    const key = f.type === 'FundRequest' ? 'fund_request' : f.sub_type;
+    const key = f.type === 'FundRequest' ? 'fund_request' : (f.sub_type ?? '');
     const e = byType.get(key) ?? { done: 0, total: 0 };
     e.total++;
     if (f.status === 'Uploaded') e.done++;
