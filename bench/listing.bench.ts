@@ -257,7 +257,7 @@ async function distinctQueries(ctx: AppContext, runLoad: RunLoad): Promise<strin
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-bench-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  const admin = bootstrap(ctx).admin;
+  const admin = (await bootstrap(ctx)).admin;
   if (args['read-threads'] !== undefined) await setRequestPoolOptions(ctx, { readThreads: Number(args['read-threads']) });
   const poolOptions = requestPoolOptions(ctx);
   try {
@@ -271,11 +271,11 @@ async function main() {
     lines.push('Sequential, the query itself (cache cleared before each run):', '', '| query | rows | count | p50 ms | p95 ms |', '|---|---:|---:|---:|---:|');
     for (const q of QUERIES) {
       const times: number[] = [];
-      let last = listFunds(ctx, admin, q.input);
+      let last = await listFunds(ctx, admin, q.input);
       for (let i = 0; i < RUNS; i++) {
         clearListingCache(ctx);
         t = performance.now();
-        last = listFunds(ctx, admin, q.input);
+        last = await listFunds(ctx, admin, q.input);
         times.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);
@@ -283,7 +283,7 @@ async function main() {
     }
 
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
-    const token = issueToken(ctx, admin.id, 'api', 3_600_000).token;
+    const token = (await issueToken(ctx, admin.id, 'api', 3_600_000)).token;
     /** Runs the HTTP load in a worker thread, so the clients do not share the server's event loop. */
     const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) =>
       new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
@@ -303,7 +303,7 @@ async function main() {
       `| GET /api/health (the HTTP floor of this machine) | ${floor.latencies.length} | ${floor.failures} | ${fmt(percentile(floor.latencies, 50))} | ${fmt(percentile(floor.latencies, 95))} | ${fmt(floor.latencies.length / (floor.wall / 1000))} |`,
     );
     // the first user to open each view computes it (each ~10-50 ms, as above); the load then runs warm
-    for (const v of TEAM_VIEWS) listFunds(ctx, admin, v);
+    for (const v of TEAM_VIEWS) await listFunds(ctx, admin, v);
     const teamBodies = TEAM_VIEWS.map((v) => JSON.stringify(v));
     const scenarios: Array<{ name: string; bodies: string[]; warmup: string[]; writeEveryMs?: number }> = [
       { name: `team views: the ${TEAM_VIEWS.length} views below, clients spread over them (warm)`, bodies: teamBodies, warmup: teamBodies },

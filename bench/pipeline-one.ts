@@ -61,7 +61,7 @@ if (mode === 'bare') {
   const ctx = await createTestContext({ identificationLimitBytes: 1_000_000_000, maxUploadBytes: 1_000_000_000 });
   startRss = process.memoryUsage().rss;
   t0 = performance.now();
-  importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: basename(input), path: input, userId: null, source: 'cli' });
+  await importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: basename(input), path: input, userId: null, source: 'cli' });
   // ingestion (what the bare baseline does): identification and standardization into SQLite
   await new Engine(ctx, { identification: allJobs.identification, standardization: allJobs.standardization }).drain();
   ingestMs = performance.now() - t0;

@@ -14,8 +14,8 @@ describe('fund-audit adjustments', () => {
   it('adds, lists, reruns and deletes the adjustments of a fund; bad lines exit 3 naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-adjustments-'));
     const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-    bootstrap(ctx);
-    const fund = insertFund(ctx, { name: 'Open Fund', status: 'Approved', fundCode: 'OPN2', currency: 'USD' }).id;
+    await bootstrap(ctx);
+    const fund = (await insertFund(ctx, { name: 'Open Fund', status: 'Approved', fundCode: 'OPN2', currency: 'USD' })).id;
     ctx.close();
 
     const unbalanced = run([

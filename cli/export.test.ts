@@ -20,7 +20,7 @@ const runAsync = (args: string[]) => runCliAsync(args, env);
 async function seeded() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-export-cli-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  bootstrap(ctx);
+  await bootstrap(ctx);
   const fund = await seedExportFund(ctx);
   return { dir, ctx, fund };
 }
@@ -71,7 +71,7 @@ describe('fund-audit export', () => {
     const engine = new Engine(ctx, { export: exportStageHandler }, { workers: 1, pollMs: 100 });
     engine.start();
     try {
-      const key = issueToken(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user.id, 'api', 60_000).token;
+      const key = (await issueToken(ctx, (await ensureAdmin(ctx, ctx.config.adminEmail)).user.id, 'api', 60_000)).token;
       const out = join(dir, 'remote.zip');
       const r = await runAsync([
         '--server',

@@ -18,18 +18,18 @@ const runAsync = (args: string[]) => runCliAsync(args, env);
 async function seeded() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-funds-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  bootstrap(ctx);
+  await bootstrap(ctx);
   const ids = [
-    insertFund(ctx, { name: 'Pending Fund', client: 'Orion', fundCode: 'PND1', requestDate: '2025-03-01' }).id,
-    insertFund(ctx, { name: 'Open Fund', client: 'Helix', status: 'Approved', fundCode: 'OPN2', requestDate: '2025-02-01' }).id,
-    insertFund(ctx, { name: 'Issued Fund', client: 'Helix', status: 'Issued', fundCode: 'ISS3', requestDate: '2025-01-01' }).id,
+    (await insertFund(ctx, { name: 'Pending Fund', client: 'Orion', fundCode: 'PND1', requestDate: '2025-03-01' })).id,
+    (await insertFund(ctx, { name: 'Open Fund', client: 'Helix', status: 'Approved', fundCode: 'OPN2', requestDate: '2025-02-01' })).id,
+    (await insertFund(ctx, { name: 'Issued Fund', client: 'Helix', status: 'Issued', fundCode: 'ISS3', requestDate: '2025-01-01' })).id,
   ];
   ctx.close();
   return { dir, ids };
 }
 
 describe('fund-audit funds', () => {
-  it('documents the exit codes in the action help', () => {
+  it('documents the exit codes in the action help', async () => {
     const r = run(['funds', 'approve', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Exit codes: 0 when every fund moved, 3 when any fund did not move/);
@@ -76,10 +76,10 @@ describe('fund-audit funds', () => {
   it('works the same against a server with --server and --token', async () => {
     const { dir, ids } = await seeded();
     const ctx = await createContext({ dataDir: dir, flags: { logLevel: 'silent' }, terminalLog: false });
-    const admin = bootstrap(ctx).admin;
+    const admin = (await bootstrap(ctx)).admin;
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
     try {
-      const key = issueToken(ctx, admin.id, 'api', 60_000).token;
+      const key = (await issueToken(ctx, admin.id, 'api', 60_000)).token;
       const list = await runAsync(['--server', server.url, '--token', key, '--json', 'funds', 'list', '--status', 'Pending']);
       expect(list.status).toBe(0);
       expect(JSON.parse(list.stdout).rows.map((r: any) => r.id)).toEqual([ids[0]]);

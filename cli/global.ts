@@ -33,7 +33,7 @@ export async function openLocal(opts: GlobalOptions, flags: ConfigInput = {}): P
   requireDataDir(opts.dataDir);
   const ctx = await createContext({ dataDir: opts.dataDir, flags, terminalLog: false });
   try {
-    bootstrap(ctx);
+    await bootstrap(ctx);
   } catch (err) {
     ctx.close();
     throw err;

@@ -19,9 +19,9 @@ const V2 = 'source_code,target_code,description\nCASH,CASH_EQUIVALENT,Cash at ba
 async function seeded() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-mappings-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  bootstrap(ctx);
-  insertAdministrator(ctx, 'acme_admin', 'Acme Administration');
-  const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
+  await bootstrap(ctx);
+  await insertAdministrator(ctx, 'acme_admin', 'Acme Administration');
+  const { user } = await ensureAdmin(ctx, ctx.config.adminEmail);
   const upload = (csv: string, rationale: string) =>
     createMapping(ctx, user, {
       administrator: 'acme_admin',
@@ -31,8 +31,8 @@ async function seeded() {
       fileName: 'instrument_mapping.csv',
       bytes: Buffer.from(csv),
     });
-  upload(V1, 'first delivery');
-  const m = upload(V2, 'loans are debt');
+  await upload(V1, 'first delivery');
+  const m = await upload(V2, 'loans are debt');
   ctx.close();
   return { dir, id: m.id };
 }

@@ -18,9 +18,9 @@ const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCliAsync(args,
 async function install() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-remote-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  const admin = bootstrap(ctx).admin;
-  const fund = insertFund(ctx, { name: 'Pending Fund', client: 'Orion', fundCode: 'PND1', requestDate: '2025-03-01' });
-  return { ctx, fund, key: issueToken(ctx, admin.id, 'api', 60_000).token };
+  const admin = (await bootstrap(ctx)).admin;
+  const fund = await insertFund(ctx, { name: 'Pending Fund', client: 'Orion', fundCode: 'PND1', requestDate: '2025-03-01' });
+  return { ctx, fund, key: (await issueToken(ctx, admin.id, 'api', 60_000)).token };
 }
 
 /** A port on which nothing listens (yet). */

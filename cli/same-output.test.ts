@@ -61,7 +61,7 @@ const inputs = (tpa: string) => readdirSync(join(fixturesDir(), 'tpas', tpa, 'in
 
 beforeAll(async () => {
   const ctx = await createContext({ dataDir: servedDir, flags: { demoDeliveries: false, logLevel: 'silent' }, terminalLog: false });
-  token = issueToken(ctx, bootstrap(ctx).admin.id, 'api', 3_600_000).token;
+  token = (await issueToken(ctx, (await bootstrap(ctx)).admin.id, 'api', 3_600_000)).token;
   ctx.close();
   cpSync(servedDir, localDir, { recursive: true });
   // the rate files are listed in the developer tools

@@ -16,7 +16,7 @@ const MERIDIAN_MAPPINGS = join(fixturesDir(), 'tpas', 'meridian_fund_services', 
 async function emptyDataDir() {
   const dir = mkdtempSync(join(tmpdir(), 'fa-tpa-'));
   const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-  bootstrap(ctx);
+  await bootstrap(ctx);
   ctx.close();
   return dir;
 }
@@ -94,8 +94,8 @@ describe('fund-audit tpa create | upload-mappings', () => {
   it('works against a server: creates the TPA and saves the folder there, checking every file before sending any', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fa-tpa-remote-'));
     const ctx = await createContext({ dataDir: dir, flags: { seedDemoData: false, logLevel: 'silent' }, terminalLog: false });
-    const admin = bootstrap(ctx).admin;
-    const key = issueToken(ctx, admin.id, 'api', 60_000).token;
+    const admin = (await bootstrap(ctx)).admin;
+    const key = (await issueToken(ctx, admin.id, 'api', 60_000)).token;
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
     const remote = (args: string[]) =>
       runCliAsync(['--server', server.url, '--token', key, ...args], { FUND_AUDIT_SEED_DEMO_DATA: 'false', FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '' });

@@ -6,20 +6,20 @@ import { createTestContext, sessionToken, type TestContext } from '../server/tes
 import { operationUrl, sendOperation, type ApiClientOptions, type CallInput } from './api.js';
 
 describe('operation URLs', () => {
-  it('fills path parameters (encoded), appends the query and keeps a query already in the path', () => {
+  it('fills path parameters (encoded), appends the query and keeps a query already in the path', async () => {
     expect(operationUrl('GET /api/v2.0/fund/:id', { id: 7 })).toEqual({ method: 'GET', path: '/api/v2.0/fund/7' });
     expect(operationUrl('POST /api/v2.0/tpa/:code/files/:fileId', { code: 'a b', fileId: '3' }).path).toBe('/api/v2.0/tpa/a%20b/files/3');
     expect(operationUrl('GET /api/v2.0/logs', undefined, { page: 2, kinds: ['a', 'b'], none: undefined }).path).toBe('/api/v2.0/logs?page=2&kinds=a&kinds=b');
     expect(operationUrl('GET /api/v2.0/x?at=10:00', undefined, { n: 1 }).path).toBe('/api/v2.0/x?at=10%3A00&n=1');
   });
 
-  it('names the operation and the parameter that is missing', () => {
+  it('names the operation and the parameter that is missing', async () => {
     expect(() => operationUrl('GET /api/v2.0/fund/:id', {})).toThrow('GET /api/v2.0/fund/:id: the path parameter id is missing');
   });
 });
 
 describe('the contract (checked by the type checker)', () => {
-  it('names operations by method and full path and types their parts', () => {
+  it('names operations by method and full path and types their parts', async () => {
     expectTypeOf<'POST /api/v2.0/funds/listing'>().toExtend<Operation>();
     expectTypeOf<'GET /api/v2.0/fund/:id'>().toExtend<Operation>();
     expectTypeOf<'GET /api/health'>().toExtend<Operation>();
@@ -38,7 +38,7 @@ describe('calls to a running server', () => {
   beforeAll(async () => {
     ctx = await createTestContext({ basePath: '/fund-audit' });
     server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     options = { baseUrl: server.url, send: (url, init) => fetch(url, init), headers: () => ({ 'x-access-token': token }) };
   });
   afterAll(async () => {

@@ -4,12 +4,14 @@
  * shipped in `fixtures/tpas` (including the demo TPA `demo_test`) and the real fund requests of
  * `fixtures/fund-requests/real-funds.csv` (SEC N-PORT filers); their demo deliveries are marked
  * due for the first `serve` (server/services/demo/deliveries.ts).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from './context.js';
-import { administrators, savedFilters } from './db/schema/index.js';
+import { storeOf, type DataStore } from './db/dialect.js';
 import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
@@ -32,18 +34,32 @@ export interface BootstrapResult {
 }
 
 /** Creates the fixed saved filters when missing; user filters start at id 1000. */
-export function ensureFixedFilters(ctx: AppContext): void {
+export async function ensureFixedFilters(ctx: AppContext): Promise<void> {
+  const store = storeOf(ctx);
+  const { db, tables: t } = store;
   for (const f of FIXED_FILTERS) {
-    const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, f.id)).get();
-    if (!row) ctx.db.insert(savedFilters).values({ id: f.id, title: f.title, filter: f.filter, fixed: true }).run();
+    await db.insert(t.savedFilters).values({ id: f.id, title: f.title, filter: f.filter, fixed: true }).onConflictDoNothing({ target: t.savedFilters.id });
   }
   // user filters start at 1000 (spec: user-saved filters get id 1000)
-  ctx.sqlite
-    .prepare(
-      "INSERT OR IGNORE INTO sqlite_sequence (name, seq) SELECT 'saved_filters', 999 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'saved_filters')",
-    )
-    .run();
-  ctx.sqlite.prepare("UPDATE sqlite_sequence SET seq = 999 WHERE name = 'saved_filters' AND seq < 999").run();
+  await startUserFiltersAt1000(store);
+}
+
+/**
+ * Moves the id generator of `saved_filters` to 999 unless it is past it already: SQLite's
+ * `sqlite_sequence` row of the table, PostgreSQL's identity sequence.
+ */
+async function startUserFiltersAt1000(store: DataStore): Promise<void> {
+  if (store.dialect === 'postgres') {
+    const pgDb = store.db as unknown as { execute(query: ReturnType<typeof sql>): Promise<unknown> };
+    await pgDb.execute(
+      sql`SELECT setval(s, 999) FROM (SELECT pg_get_serial_sequence('saved_filters', 'id')::regclass AS s) AS q WHERE COALESCE(pg_sequence_last_value(s), 0) < 999`,
+    );
+    return;
+  }
+  await store.db.run(
+    sql`INSERT OR IGNORE INTO sqlite_sequence (name, seq) SELECT 'saved_filters', 999 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'saved_filters')`,
+  );
+  await store.db.run(sql`UPDATE sqlite_sequence SET seq = 999 WHERE name = 'saved_filters' AND seq < 999`);
 }
 
 /** The TPAs shipped in fixtures: `fixtures/tpas/<code>/tpa.json`. */
@@ -61,39 +77,38 @@ export function shippedAdministrators(): Array<{ code: string; name: string; reg
  * Adds the shipped TPAs that do not exist yet (all, or those of one region).
  * @returns the codes added
  */
-export function addShippedAdministrators(ctx: AppContext, opts: { region?: string } = {}): string[] {
+export async function addShippedAdministrators(ctx: AppContext, opts: { region?: string } = {}): Promise<string[]> {
+  const { db, tables: t } = storeOf(ctx);
   const added: string[] = [];
   for (const tpa of shippedAdministrators()) {
     if (opts.region && tpa.region?.toUpperCase() !== opts.region.toUpperCase()) continue;
-    if (ctx.db.select().from(administrators).where(eq(administrators.code, tpa.code)).get()) continue;
-    ctx.db
-      .insert(administrators)
-      .values({ code: tpa.code, name: tpa.name, region: tpa.region ?? null })
-      .run();
+    const [existing] = await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, tpa.code)).limit(1);
+    if (existing) continue;
+    await db.insert(t.administrators).values({ code: tpa.code, name: tpa.name, region: tpa.region ?? null });
     added.push(tpa.code);
   }
   return added;
 }
 
 /** Demo TPAs from fixtures: `fixtures/tpas/<code>/tpa.json`; returns how many were added. */
-export function seedDemoAdministrators(ctx: AppContext): number {
-  return addShippedAdministrators(ctx).length;
+export async function seedDemoAdministrators(ctx: AppContext): Promise<number> {
+  return (await addShippedAdministrators(ctx)).length;
 }
 
-/** Prepares a data directory; safe to run at every start. */
-export function bootstrap(ctx: AppContext): BootstrapResult {
-  seedReferenceData(ctx);
-  ensureFixedFilters(ctx);
-  const { user: admin, created: adminCreated } = ensureAdmin(ctx, ctx.config.adminEmail);
+/** Prepares a data directory (or a PostgreSQL database); safe to run at every start. */
+export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
+  await seedReferenceData(ctx);
+  await ensureFixedFilters(ctx);
+  const { user: admin, created: adminCreated } = await ensureAdmin(ctx, ctx.config.adminEmail);
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {
-    demoSeeded = seedDemoAdministrators(ctx) > 0;
-    if (demoSeeded) seedFixtureMappings(ctx);
-    if (demoSeeded) markDemoDeliveriesDue(ctx);
+    demoSeeded = (await seedDemoAdministrators(ctx)) > 0;
+    if (demoSeeded) await seedFixtureMappings(ctx);
+    if (demoSeeded) await markDemoDeliveriesDue(ctx);
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
     if (demoSeeded && existsSync(csv)) {
       try {
-        const { failed } = uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
+        const { failed } = await uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
         if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
       } catch (err) {
         ctx.log.warn({ err }, 'the demo fund requests could not be loaded');

@@ -1,6 +1,7 @@
 /**
- * Test support: a context on a fresh temporary data directory (real SQLite, silent logs) and an
- * in-process API client that sends real Requests through the h3 app.
+ * Test support: a bootstrapped context on a fresh temporary data directory (real SQLite, silent
+ * logs) or on a fresh database of the test run's PostgreSQL cluster, and an in-process API client
+ * that sends real Requests through the h3 app.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
 import { configSchema, type AppConfig } from './config.js';
 import { createContext, type AppContext } from './context.js';
+import { createPgContext } from './context-pg.js';
+import type { Dialect } from './db/dialect.js';
 import { createApp } from './http/app.js';
 import { issueToken } from './services/auth/tokens.js';
 import type { Envelope } from './http/envelope.js';
@@ -16,24 +19,46 @@ import type { AppError } from './errors.js';
 export interface TestContext extends AppContext {
   dir: string;
   boot: BootstrapResult;
-  /** Removes the data directory. */
+  /**
+   * Closes the context and removes the data directory (and, on PostgreSQL, the database: return
+   * or await what it gives, e.g. `afterEach(() => ctx.dispose())`).
+   */
   dispose(): void;
 }
 
-/** A context on a new temporary data directory, bootstrapped (admin, reference data, demo TPAs). */
-export async function createTestContext(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
+/**
+ * A context on a new temporary data directory, bootstrapped (admin, reference data, demo TPAs).
+ * @param overrides configuration values; `dialect: 'postgres'` puts the context on a new database
+ *   of the test run's PostgreSQL cluster (use inside `describeEachDialect`/`describePg`, which skip
+ *   when there is none), blobs and logs staying in the temporary directory
+ */
+export async function createTestContext(overrides: Partial<AppConfig> & { dialect?: Dialect } = {}): Promise<TestContext> {
+  const { dialect = 'sqlite', ...values } = overrides;
   const dir = mkdtempSync(join(tmpdir(), 'fund-audit-test-'));
-  const config = { ...configSchema.parse({ logLevel: 'silent' }), dataDir: dir, ...overrides } as AppConfig;
-  const ctx = await createContext({ config, terminalLog: false });
-  const boot = bootstrap(ctx);
-  return Object.assign(ctx, {
-    dir,
-    boot,
-    dispose: () => {
-      ctx.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  const config = { ...configSchema.parse({ logLevel: 'silent' }), dataDir: dir, ...values } as AppConfig;
+  let drop = async () => {};
+  let ctx: AppContext;
+  if (dialect === 'postgres') {
+    // loaded here only: it imports vitest, and benchmarks use this module outside a test run
+    const { createPgTestDatabase } = await import('./db/dialect-testing.js');
+    const database = await createPgTestDatabase();
+    drop = database.drop;
+    ctx = await createPgContext({ config, url: database.url, terminalLog: false });
+  } else {
+    ctx = await createContext({ config, terminalLog: false });
+  }
+  const dispose = async () => {
+    ctx.close();
+    rmSync(dir, { recursive: true, force: true });
+    await drop();
+  };
+  try {
+    const boot = await bootstrap(ctx);
+    return Object.assign(ctx, { dir, boot, dispose });
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
 }
 
 export interface ApiResult<T = any> {
@@ -78,19 +103,30 @@ export function apiClient(ctx: AppContext) {
 }
 
 /** A session token for a user id (skips the sign-in link). */
-export function sessionToken(ctx: AppContext, userId: number): string {
-  return issueToken(ctx, userId, 'session', 3_600_000).token;
+export async function sessionToken(ctx: AppContext, userId: number): Promise<string> {
+  return (await issueToken(ctx, userId, 'session', 3_600_000)).token;
 }
 
 /**
- * The error a call throws, for assertions on its type, message and fields.
- * @throws Error 'expected an error' when the call returns normally
+ * The error a call throws (or, for an async call, rejects with), for assertions on its type,
+ * message and fields: `errorOf(() => f())`, `await errorOf(() => asyncF())`.
+ * @throws Error 'expected an error' when the call returns (or resolves) normally
  */
-export function errorOf<E extends Error = AppError>(fn: () => unknown): E {
+export function errorOf<E extends Error = AppError>(fn: () => Promise<unknown>): Promise<E>;
+export function errorOf<E extends Error = AppError>(fn: () => unknown): E;
+export function errorOf<E extends Error = AppError>(fn: () => unknown): E | Promise<E> {
+  let result: unknown;
   try {
-    fn();
+    result = fn();
   } catch (err) {
     return err as E;
   }
+  if (result instanceof Promise)
+    return result.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (err: unknown) => err as E,
+    );
   throw new Error('expected an error');
 }

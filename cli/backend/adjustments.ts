@@ -11,12 +11,13 @@ import {
   type AdjustmentRerunResult,
   type AdjustmentView,
 } from '../../server/services/adjustments/adjustments.js';
+import type { ApiBody } from '../../server/http/contract.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { asSent, withLocal } from './local.js';
 
 /** What `adjustments add` sends: the fields of the Add adjustment form. */
-export type NewAdjustment = Parameters<typeof createAdjustment>[3];
+export type NewAdjustment = ApiBody<'POST /api/v2.0/fund/:id/adjustments'>;
 
 export interface AdjustmentsBackend {
   list(fundId: number): Promise<AdjustmentView[]>;
@@ -29,15 +30,15 @@ export interface AdjustmentsBackend {
 export function adjustmentsBackend(g: GlobalOptions): AdjustmentsBackend {
   if (isRemote(g))
     return {
-      list: (id) => remoteCall(g, 'GET', `fund/${id}/adjustments`),
-      add: (id, input) => remoteCall(g, 'POST', `fund/${id}/adjustments`, input),
-      remove: (id, aid) => remoteCall(g, 'DELETE', `fund/${id}/adjustments/${aid}`),
-      rerun: (id, rerun) => remoteCall(g, 'POST', `fund/${id}/adjustments/rerun`, { rerun }),
+      list: (id) => remoteOperation(g, 'GET /api/v2.0/fund/:id/adjustments', { params: { id } }),
+      add: (id, input) => remoteOperation(g, 'POST /api/v2.0/fund/:id/adjustments', { params: { id }, body: input }),
+      remove: (id, aid) => remoteOperation(g, 'DELETE /api/v2.0/fund/:id/adjustments/:adjustmentId', { params: { id, adjustmentId: aid } }),
+      rerun: (id, rerun) => remoteOperation(g, 'POST /api/v2.0/fund/:id/adjustments/rerun', { params: { id }, body: { rerun } }),
     };
   return {
-    list: (id) => withLocal(g, (ctx) => asSent(listAdjustments(ctx, id))),
-    add: (id, input) => withLocal(g, (ctx, user) => asSent(createAdjustment(ctx, user, id, input))),
-    remove: (id, aid) => withLocal(g, (ctx, user) => asSent(deleteAdjustment(ctx, user, id, aid))),
-    rerun: (id, rerun) => withLocal(g, (ctx, user) => asSent(rerunAdjustments(ctx, user, id, rerun))),
+    list: (id) => withLocal(g, async (ctx) => asSent(await listAdjustments(ctx, id))),
+    add: (id, input) => withLocal(g, async (ctx, user) => asSent(await createAdjustment(ctx, user, id, input))),
+    remove: (id, aid) => withLocal(g, async (ctx, user) => asSent(await deleteAdjustment(ctx, user, id, aid))),
+    rerun: (id, rerun) => withLocal(g, async (ctx, user) => asSent(await rerunAdjustments(ctx, user, id, rerun))),
   };
 }

@@ -13,7 +13,7 @@ import {
 } from '../../server/services/bulk-upload/bulk-upload.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { openLocal, type GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { asSent } from './local.js';
 
 export interface BulkUploadBackend {
@@ -25,10 +25,10 @@ export interface BulkUploadBackend {
 
 async function localBackend(g: GlobalOptions): Promise<BulkUploadBackend> {
   const ctx = await openLocal(g);
-  const { user } = ensureAdmin(ctx, ctx.config.adminEmail);
+  const { user } = await ensureAdmin(ctx, ctx.config.adminEmail);
   return {
-    validate: async (fileName, bytes) => asSent(validateBulkUpload(ctx, fileName, bytes)),
-    save: async (requestDate, funds) => asSent(saveBulkFunds(ctx, user, { requestDate, funds }, { overwrite: true, maxRows: MAX_BULK_SAVE })),
+    validate: async (fileName, bytes) => asSent(await validateBulkUpload(ctx, fileName, bytes)),
+    save: async (requestDate, funds) => asSent(await saveBulkFunds(ctx, user, { requestDate, funds }, { overwrite: true, maxRows: MAX_BULK_SAVE })),
     close: () => ctx.close(),
   };
 }
@@ -38,9 +38,9 @@ function remoteBackend(g: GlobalOptions): BulkUploadBackend {
     validate: async (fileName, bytes) => {
       const form = new FormData();
       form.append('upload', new Blob([new Uint8Array(bytes)]), fileName);
-      return remoteCall<BulkUploadResult>(g, 'POST', 'funds/upload', form);
+      return remoteOperation(g, 'POST /api/v2.0/funds/upload', { body: form });
     },
-    save: (requestDate, funds) => remoteCall(g, 'POST', 'funds', { requestDate, funds }),
+    save: (requestDate, funds) => remoteOperation(g, 'POST /api/v2.0/funds', { body: { requestDate, funds } }),
     close: () => {},
   };
 }

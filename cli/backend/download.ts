@@ -1,4 +1,5 @@
 /** Downloads from a server that answer a file rather than an envelope (zips, csv files). */
+import type { WireEnvelope } from '../../client/api.js';
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '../../server/errors.js';
 import type { GlobalOptions } from '../global.js';
 import { fetchWithRetry, remoteOperation } from '../remote.js';
@@ -7,7 +8,7 @@ import { fetchWithRetry, remoteOperation } from '../remote.js';
 async function downloadError(res: Response): Promise<Error> {
   let message = `Download failed: HTTP ${res.status}`;
   try {
-    const env = (await res.json()) as { message?: string; errors?: unknown[] };
+    const env = (await res.json()) as Partial<WireEnvelope<unknown>>;
     message = env.message ?? String(env.errors?.[0] ?? message);
   } catch {
     // not an envelope: keep the status line
@@ -25,7 +26,7 @@ async function downloadError(res: Response): Promise<Error> {
  * @throws the typed error of a failed answer's status
  */
 export async function download(g: GlobalOptions, path: string): Promise<{ res: Response; fileName: string | undefined }> {
-  const { token } = (await remoteOperation(g, 'GET /api/v2.0/export/token', {})) as { token: string };
+  const { token } = await remoteOperation(g, 'GET /api/v2.0/export/token', {});
   const url = `${g.server!.replace(/\/$/, '')}/api/v2.0/${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
   const res = await fetchWithRetry(g, url, {}, true);
   if (!res.ok || !res.body) throw await downloadError(res);

@@ -7,18 +7,22 @@ import { createWriteStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Engine } from '../../server/jobs/engine.js';
-import { exportDownload, exportStageHandler, listExports, requestExport, type ExportView } from '../../server/services/exports/exports.js';
+import { exportDownload, exportStageHandler, listExports, requestExport } from '../../server/services/exports/exports.js';
+import type { ApiResponse } from '../../server/http/contract.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { openLocal, type GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { download } from './download.js';
-import { asSent } from './local.js';
+import { sentAs } from './local.js';
+
+/** An export as the API answers it. */
+export type ExportRow = ApiResponse<'POST /api/v2.0/export/files'>;
 
 export interface ExportBackend {
-  request(input: Parameters<typeof requestExport>[2]): Promise<ExportView>;
+  request(input: Parameters<typeof requestExport>[2]): Promise<ExportRow>;
   /** Runs the queued export (local) or does nothing (the server runs it). */
   run(): Promise<void>;
-  status(id: number): Promise<ExportView | undefined>;
+  status(id: number): Promise<ExportRow | undefined>;
   /** Writes the zip to a file; returns its size in bytes. */
   save(id: number, file: string): Promise<number>;
   /** Milliseconds between status checks. */
@@ -30,15 +34,15 @@ const byId = (id: number) => ({ filters: [{ field: 'id', type: 'enum', value: [S
 
 async function localBackend(g: GlobalOptions): Promise<ExportBackend> {
   const ctx = await openLocal(g);
-  const user = ensureAdmin(ctx, ctx.config.adminEmail).user;
+  const user = (await ensureAdmin(ctx, ctx.config.adminEmail)).user;
   return {
-    request: async (input) => asSent(requestExport(ctx, user, input)),
+    request: async (input) => sentAs('POST /api/v2.0/export/files', await requestExport(ctx, user, input)),
     run: async () => {
       await new Engine(ctx, { export: exportStageHandler }).drain();
     },
-    status: async (id) => asSent(listExports(ctx, user, byId(id)).rows[0]),
+    status: async (id) => sentAs('POST /api/v2.0/export/files/list', await listExports(ctx, user, byId(id))).rows[0],
     save: async (id, file) => {
-      const zip = exportDownload(ctx, user, id);
+      const zip = await exportDownload(ctx, user, id);
       await pipeline(zip.open(), createWriteStream(file));
       return zip.size;
     },
@@ -49,9 +53,9 @@ async function localBackend(g: GlobalOptions): Promise<ExportBackend> {
 
 function remoteBackend(g: GlobalOptions): ExportBackend {
   return {
-    request: (input) => remoteCall<ExportView>(g, 'POST', 'export/files', input),
+    request: (input) => remoteOperation(g, 'POST /api/v2.0/export/files', { body: input }),
     run: async () => {},
-    status: async (id) => (await remoteCall<{ rows: ExportView[] }>(g, 'POST', 'export/files/list', byId(id))).rows[0],
+    status: async (id) => (await remoteOperation(g, 'POST /api/v2.0/export/files/list', { body: byId(id) })).rows[0],
     save: async (id, file) => {
       const { res } = await download(g, `export/file/${id}`);
       await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));

@@ -34,6 +34,6 @@ export function fundsBackend(g: GlobalOptions): FundsBackend {
     };
   return {
     list: (input) => withLocal(g, async (ctx, user) => asSent(await listFunds(ctx, user, input))),
-    act: (action, ids) => withLocal(g, (ctx, user) => asSent(runFundAction(ctx, user, action, { ids }))),
+    act: (action, ids) => withLocal(g, async (ctx, user) => asSent(await runFundAction(ctx, user, action, { ids }))),
   };
 }

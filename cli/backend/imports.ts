@@ -9,7 +9,7 @@ import { allJobs } from '../../server/jobs/stages/index.js';
 import { seedFxRates } from '../../server/runtime.js';
 import { importFile, listImports, type ImportView } from '../../server/services/imports/imports.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { asSent, withLocal } from './local.js';
 
 /** A file to import: its name and where it is read from. */
@@ -36,10 +36,12 @@ function localBackend(g: GlobalOptions): ImportsBackend {
     importFiles: (tpa, files, { wait }) =>
       withLocal(g, async (ctx, user) => {
         seedFxRates(ctx);
-        const views = files.map((f) => importFile(ctx, { administratorCode: tpa, fileName: f.fileName, path: f.path, userId: user.id, source: 'cli' }));
+        const views = [];
+        for (const f of files)
+          views.push(await importFile(ctx, { administratorCode: tpa, fileName: f.fileName, path: f.path, userId: user.id, source: 'cli' }));
         if (wait) await new Engine(ctx, allJobs).drain();
         const ids = new Set(views.map((v) => v.id));
-        return asSent(listImports(ctx, { limit: 1000 }).rows.filter((r) => ids.has(r.id)));
+        return asSent((await listImports(ctx, { limit: 1000 })).rows.filter((r) => ids.has(r.id)));
       }),
   };
 }
@@ -50,11 +52,11 @@ function remoteBackend(g: GlobalOptions): ImportsBackend {
       const form = new FormData();
       form.append('administrator', tpa);
       for (const f of files) form.append('upload', await openAsBlob(f.path), f.fileName);
-      const views = await remoteCall<ImportView[]>(g, 'POST', 'import/files', form);
+      const views = await remoteOperation(g, 'POST /api/v2.0/import/files', { body: form });
       const ids = new Set(views.map((v) => v.id));
       const deadline = Date.now() + timeoutS * 1000;
       for (;;) {
-        const { rows } = await remoteCall<{ rows: ImportView[] }>(g, 'POST', 'import/list', { pagination: { limit: 1000 } });
+        const { rows } = await remoteOperation(g, 'POST /api/v2.0/import/list', { body: { pagination: { limit: 1000 } } });
         const mine = rows.filter((r) => ids.has(r.id));
         if (!wait || mine.every((r) => IDENTIFIED.includes(r.status)) || Date.now() > deadline) return mine;
         await new Promise((r) => setTimeout(r, 500));

@@ -3,6 +3,7 @@
  * way the CLI acts locally), and results put in the shape the API sends them in.
  */
 import type { AppContext } from '../../server/context.js';
+import type { ApiResponse, Operation } from '../../server/http/contract.js';
 import type { User } from '../../server/services/auth/tokens.js';
 import { ensureAdmin } from '../../server/services/users/users.js';
 import { openLocal, type GlobalOptions } from '../global.js';
@@ -14,7 +15,7 @@ import { openLocal, type GlobalOptions } from '../global.js';
 export async function withLocal<T>(g: GlobalOptions, fn: (ctx: AppContext, user: User) => T | Promise<T>): Promise<T> {
   const ctx = await openLocal(g);
   try {
-    return await fn(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user);
+    return await fn(ctx, (await ensureAdmin(ctx, ctx.config.adminEmail)).user);
   } finally {
     ctx.close();
   }
@@ -26,4 +27,14 @@ export async function withLocal<T>(g: GlobalOptions, fn: (ctx: AppContext, user:
  */
 export function asSent<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/**
+ * A service result as the API sends it for `operation` (see `asSent`), typed as the operation's
+ * payload: the route answers with the same service, and its response schema is checked against
+ * real answers (server/http/openapi-answers*.test.ts), so local and `--server` results share one type.
+ * A promise is refused by type: await the service first.
+ */
+export function sentAs<K extends Operation, V>(_operation: K, value: V extends PromiseLike<unknown> ? never : V): ApiResponse<K> {
+  return asSent(value) as ApiResponse<K>;
 }

@@ -8,10 +8,11 @@ import { createMapping, listMappingsFor, type MappingMode, type MappingView } fr
 import { diffMappingVersions, mappingHistory, type MappingHistory } from '../../server/services/mappings/versions.js';
 import type { UploadedCsv } from '../../server/services/sdm-upload/sdm-upload.js';
 import { createTpa, uploadMasterMappings, type SavedMasterMapping, type TpaView } from '../../server/services/tpa/tpa.js';
+import type { ApiResponse } from '../../server/http/contract.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { download } from './download.js';
-import { asSent, withLocal } from './local.js';
+import { asSent, sentAs, withLocal } from './local.js';
 
 /** The fields of a mapping upload (the Upload mapping form). */
 export interface MappingUpload {
@@ -24,8 +25,11 @@ export interface MappingUpload {
   rationale?: string;
 }
 
+/** A mapping as an upload saved it (its `description` names it). */
+export type StoredMapping = ApiResponse<'POST /api/v2.0/mappings/create'>;
+
 /** The rows changed between two versions of a mapping. */
-export type MappingVersionDiff = ReturnType<typeof diffMappingVersions>;
+export type MappingVersionDiff = Awaited<ReturnType<typeof diffMappingVersions>>;
 
 /** A mapping as listed for the acting user: `canToggle` tells whether they may select it on the Live mappings screen. */
 export type ListedMapping = MappingView & { canToggle: boolean };
@@ -33,7 +37,7 @@ export type ListedMapping = MappingView & { canToggle: boolean };
 export interface MappingsBackend {
   list(): Promise<ListedMapping[]>;
   /** Saves a mapping csv; resolves to the saved mapping (its `description` names it). */
-  upload(input: MappingUpload, fileName: string, bytes: Uint8Array): Promise<{ id: number; description: string; version?: number | null }>;
+  upload(input: MappingUpload, fileName: string, bytes: Uint8Array): Promise<StoredMapping>;
   /** A mapping (or one of its versions) as csv: the file name to suggest and the text. */
   download(id: number, version?: number): Promise<{ fileName: string; text: string }>;
   history(id: number): Promise<MappingHistory>;
@@ -47,20 +51,20 @@ function remoteUpload(g: GlobalOptions, input: MappingUpload, fileName: string, 
   const form = new FormData();
   for (const [k, v] of Object.entries(input)) if (v !== undefined) form.append(k, String(v));
   form.append('upload', new Blob([new Uint8Array(bytes)]), fileName);
-  return remoteCall<{ id: number; description: string; version?: number | null }>(g, 'POST', 'mappings/create', form);
+  return remoteOperation(g, 'POST /api/v2.0/mappings/create', { body: form });
 }
 
 function remoteBackend(g: GlobalOptions): MappingsBackend {
   return {
-    list: () => remoteCall(g, 'GET', 'mappings'),
+    list: () => remoteOperation(g, 'GET /api/v2.0/mappings', {}),
     upload: (input, fileName, bytes) => remoteUpload(g, input, fileName, bytes),
     download: async (id, version) => {
       const { res, fileName } = await download(g, `mappings/download?id=${id}${version ? `&version=${version}` : ''}`);
       return { fileName: fileName ?? (version ? `mapping_${id}_v${version}.csv` : `mapping_${id}.csv`), text: await res.text() };
     },
-    history: (id) => remoteCall(g, 'GET', `mappings/${id}/history`),
-    diff: (id, from, to) => remoteCall(g, 'GET', `mappings/${id}/diff?from=${from}&to=${to}`),
-    createTpa: (input) => remoteCall(g, 'POST', 'administrators', input),
+    history: (id) => remoteOperation(g, 'GET /api/v2.0/mappings/:id/history', { params: { id } }),
+    diff: (id, from, to) => remoteOperation(g, 'GET /api/v2.0/mappings/:id/diff', { params: { id }, query: { from, to } }),
+    createTpa: (input) => remoteOperation(g, 'POST /api/v2.0/administrators', { body: input }),
     uploadMasters: async (code, files, reason) => {
       const saved: SavedMasterMapping[] = [];
       for (const f of files) {
@@ -78,12 +82,15 @@ function remoteBackend(g: GlobalOptions): MappingsBackend {
 export function mappingsBackend(g: GlobalOptions): MappingsBackend {
   if (isRemote(g)) return remoteBackend(g);
   return {
-    list: () => withLocal(g, (ctx, user) => asSent(listMappingsFor(ctx, user))),
-    upload: (input, fileName, bytes) => withLocal(g, (ctx, user) => asSent(createMapping(ctx, user, { ...input, fileName, bytes: Buffer.from(bytes) }))),
+    list: () => withLocal(g, async (ctx, user) => asSent(await listMappingsFor(ctx, user))),
+    upload: (input, fileName, bytes) =>
+      withLocal(g, async (ctx, user) =>
+        sentAs('POST /api/v2.0/mappings/create', await createMapping(ctx, user, { ...input, fileName, bytes: Buffer.from(bytes) })),
+      ),
     download: (id, version) => withLocal(g, (ctx) => mappingCsv(ctx, id, version)),
-    history: (id) => withLocal(g, (ctx) => asSent(mappingHistory(ctx, id))),
-    diff: (id, from, to) => withLocal(g, (ctx) => asSent(diffMappingVersions(ctx, id, from, to))),
-    createTpa: (input) => withLocal(g, (ctx) => asSent(createTpa(ctx, input))),
-    uploadMasters: (code, files, reason) => withLocal(g, (ctx, user) => asSent(uploadMasterMappings(ctx, user, code, files, reason))),
+    history: (id) => withLocal(g, async (ctx) => asSent(await mappingHistory(ctx, id))),
+    diff: (id, from, to) => withLocal(g, async (ctx) => asSent(await diffMappingVersions(ctx, id, from, to))),
+    createTpa: (input) => withLocal(g, async (ctx) => asSent(await createTpa(ctx, input))),
+    uploadMasters: (code, files, reason) => withLocal(g, async (ctx, user) => asSent(await uploadMasterMappings(ctx, user, code, files, reason))),
   };
 }

@@ -11,17 +11,14 @@ import { createContext, type AppContext } from '../../server/context.js';
 import { AppError, ValidationError } from '../../server/errors.js';
 import { planRun, runPlan, type RunResults } from '../../server/services/test-runner/run-suites.js';
 import { defaultSuitesDir, loadSuites } from '../../server/services/test-runner/suites.js';
-import type { TestRunView } from '../../server/services/test-runner/test-runner.js';
 import type { MappingSource } from '../../server/services/test-runner/workspace.js';
+import type { ApiResponse } from '../../server/http/contract.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteCall } from '../remote.js';
+import { isRemote, remoteOperation } from '../remote.js';
 import { asSent } from './local.js';
 
 /** A suite as `test list` prints it: its administrator and its cases. */
-export interface SuiteSummary {
-  administratorCode: string;
-  tests: Array<{ id: string; title: string; description: string; error?: string }>;
-}
+export type SuiteSummary = Omit<ApiResponse<'GET /api/v2.0/dev-tools/test-runner/tests'>['suites'][number], 'administratorName'>;
 
 /** What to run: administrators, test ids (none: all), the master mappings and (local) the suites' folder. */
 export interface RunRequest {
@@ -106,15 +103,17 @@ function localBackend(g: GlobalOptions): TestRunnerBackend {
 }
 
 function remoteBackend(g: GlobalOptions): TestRunnerBackend {
-  const suites = async () => (await remoteCall<{ suites: SuiteSummary[] }>(g, 'GET', 'dev-tools/test-runner/tests?limit=1')).suites.map(summary);
+  const suites = async () => (await remoteOperation(g, 'GET /api/v2.0/dev-tools/test-runner/tests', { query: { limit: 1 } })).suites.map(summary);
   return {
     list: () => suites(),
     run: async (req, onProgress) => {
       if (req.mappings !== 'production' && req.mappings !== 'fixtures') throw new ValidationError('--mappings with --server: production or fixtures');
-      const run = await remoteCall<TestRunView>(g, 'POST', 'dev-tools/test-runner/schedule', {
-        administratorCodes: req.codes,
-        testIds: req.testIds,
-        mappings: req.mappings,
+      const run = await remoteOperation(g, 'POST /api/v2.0/dev-tools/test-runner/schedule', {
+        body: {
+          administratorCodes: req.codes,
+          testIds: req.testIds,
+          mappings: req.mappings,
+        },
       });
       const all = await suites();
       const totals = Object.fromEntries(
@@ -125,15 +124,19 @@ function remoteBackend(g: GlobalOptions): TestRunnerBackend {
       );
       const deadline = Date.now() + req.timeout * 1000;
       for (;;) {
-        const cur = await remoteCall<TestRunView>(g, 'GET', `dev-tools/test-runner/tests/${run.id}`);
-        const results: RunResults = cur.results ?? { stats: { startedAt: cur.created_at, finishedAt: null, totalTime: null }, reports: {} };
+        const cur = await remoteOperation(g, 'GET /api/v2.0/dev-tools/test-runner/tests/:id', { params: { id: run.id } });
+        const results: RunResults = {
+          stats: cur.results?.stats ?? { startedAt: cur.created_at, finishedAt: null, totalTime: null },
+          reports: cur.results?.reports ?? {},
+          ...(cur.results?.error ? { error: cur.results.error } : {}),
+        };
         if (ENDED.includes(cur.status)) {
           if (cur.status !== 'done') results.error ??= `The run ended with status ${cur.status}`;
           return { results, totals };
         }
         onProgress?.(results, totals);
         if (Date.now() > deadline) {
-          await remoteCall(g, 'POST', 'dev-tools/test-runner/test/stop', { id: run.id }).catch(() => undefined);
+          await remoteOperation(g, 'POST /api/v2.0/dev-tools/test-runner/test/stop', { body: { id: run.id } }).catch(() => undefined);
           throw new AppError(`Test run ${run.id} did not finish within ${req.timeout} s; it was stopped`, 504);
         }
         await new Promise((r) => setTimeout(r, 1000));

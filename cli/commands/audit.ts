@@ -16,7 +16,7 @@ export function registerAudit(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const entries = listAuditLog(ctx, { limit: Number(opts.limit) || 50 });
+        const entries = await listAuditLog(ctx, { limit: Number(opts.limit) || 50 });
         output(entries, Boolean(g.json), () =>
           printTable(
             entries.map((e) => ({
@@ -41,7 +41,7 @@ export function registerAudit(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const result = verifyAuditLog(ctx);
+        const result = await verifyAuditLog(ctx);
         output(result, Boolean(g.json), () => {
           if (result.ok) process.stdout.write(`The audit log is intact: ${result.entries} entr${result.entries === 1 ? 'y' : 'ies'}, every hash matches.\n`);
           else process.stdout.write(`The audit log was tampered with (${result.entries} entries read):\n${result.problems.map((p) => `  - ${p}\n`).join('')}`);
@@ -62,7 +62,7 @@ export function registerAudit(program: Command): void {
       try {
         const out: NodeJS.WritableStream = opts.to ? createWriteStream(opts.to) : process.stdout;
         let count = 0;
-        for (const line of exportAuditLog(ctx)) {
+        for await (const line of exportAuditLog(ctx)) {
           count++;
           if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));
         }

@@ -18,7 +18,10 @@ export function registerBackup(program: Command): void {
       const g = globals(cmd);
       requireDataDir(g.dataDir);
       const config = loadConfig({ dataDir: g.dataDir });
-      const summary = await createBackup({ dataDir: config.dataDir, dbName: config.dbName, blobDir: blobRoot(config) }, opts.to);
+      const summary = await createBackup(
+        { dataDir: config.dataDir, dbName: config.dbName, blobDir: blobRoot(config), databaseUrl: config.databaseUrl },
+        opts.to,
+      );
       output(summary, Boolean(g.json), () => {
         process.stdout.write(
           `Backup written to ${summary.file} (${mb(summary.bytes)}): database ${mb(summary.databaseBytes)} at schema version ${summary.schemaVersion}, ` +

@@ -9,8 +9,8 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AppError, NotFoundError, ValidationError } from '../../server/errors.js';
-import { EXPORT_STAGE_CODES, type ExportView } from '../../server/services/exports/exports.js';
-import { exportBackend, type ExportBackend as Backend } from '../backend/export.js';
+import { EXPORT_STAGE_CODES } from '../../server/services/exports/exports.js';
+import { exportBackend, type ExportBackend as Backend, type ExportRow } from '../backend/export.js';
 import { globals } from '../global.js';
 import { createReporter } from '../ui/reporter.js';
 
@@ -45,7 +45,7 @@ function parseStages(value: string): string[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the export is done or error, or the deadline passes. */
-async function waitFor(backend: Backend, id: number, timeoutMs: number): Promise<ExportView> {
+async function waitFor(backend: Backend, id: number, timeoutMs: number): Promise<ExportRow> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const view = await backend.status(id);

@@ -20,7 +20,7 @@ export function registerInit(program: Command): void {
       const existed = existsSync(join(config.dataDir, config.dbName));
       const ctx = await createContext({ config, terminalLog: false });
       try {
-        const boot = bootstrap(ctx);
+        const boot = await bootstrap(ctx);
         const result = { dataDir: config.dataDir, created: !existed, schemaVersion: ctx.schemaVersion, admin: boot.admin.email, demoData: boot.demoSeeded };
         output(result, Boolean(g.json), () => {
           process.stdout.write(

@@ -19,7 +19,12 @@ export function registerRestore(program: Command): void {
       const g = globals(cmd);
       if (!g.dataDir && !process.env.FUND_AUDIT_DATA_DIR) throw new ValidationError('restore needs the data directory to restore into: pass --data-dir DIR');
       const config = loadConfig({ dataDir: g.dataDir, flags: { blobDir: opts.blobDir && resolve(opts.blobDir) } });
-      const summary = await restoreBackup(file, config.dataDir, { dbName: config.dbName, force: opts.force, blobDir: blobRoot(config) });
+      const summary = await restoreBackup(file, config.dataDir, {
+        dbName: config.dbName,
+        force: opts.force,
+        blobDir: blobRoot(config),
+        databaseUrl: config.databaseUrl,
+      });
       output(summary, Boolean(g.json), () => {
         process.stdout.write(
           `Restored the backup of ${summary.createdAt} (Fund Audit ${summary.appVersion}, schema version ${summary.schemaVersion}) into ${summary.dataDir}: ` +

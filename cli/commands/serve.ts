@@ -73,10 +73,10 @@ export function registerServe(program: Command): void {
       const tls = tlsFiles(ctx.config);
       // refuses at once when another server uses the data directory, before anything is changed
       const node = registerNode(ctx, 'serve', { workers: ctx.config.workers });
-      const boot = bootstrap(ctx);
+      const boot = await bootstrap(ctx);
       // the demo deliveries of a first start are queued here, run by the job threads started below
-      const demoFiles = queueDueDemoDeliveries(ctx, boot.admin.id);
-      recoverInterruptedRuns(ctx);
+      const demoFiles = await queueDueDemoDeliveries(ctx, boot.admin.id);
+      await recoverInterruptedRuns(ctx);
       const runtime = startRuntime(ctx, { nodeId: node.id });
       setWorkerProbe(ctx, { expected: ctx.config.workers, running: () => runtime.threads.threadIds().length });
       const stopBackups = startBackupSchedule(ctx);
@@ -87,7 +87,7 @@ export function registerServe(program: Command): void {
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
       if (note) lines.push(note);
       if (opts.signinLink !== false) {
-        const link = signinLink(ctx, boot.admin, base);
+        const link = await signinLink(ctx, boot.admin, base);
         lines.push(`Sign in as ${boot.admin.email} with this one-time link (valid until ${link.expiresAt}):`, `  ${link.url}`);
       }
       if (boot.demoSeeded) lines.push('Demo data loaded.');

@@ -22,7 +22,7 @@ export function registerUsers(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const user = sessionUser(addUser(ctx, { email: opts.email, name: opts.name, role: opts.role }));
+        const user = sessionUser(await addUser(ctx, { email: opts.email, name: opts.name, role: opts.role }));
         output(user, !!g.json, () => process.stdout.write(`Created ${user.role} ${user.fullName} <${user.email}> (id ${user.id})\n`));
       } finally {
         ctx.close();
@@ -36,7 +36,7 @@ export function registerUsers(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const rows = listUsers(ctx).map(sessionUser);
+        const rows = (await listUsers(ctx)).map(sessionUser);
         if (g.json) output(rows, true, () => undefined);
         else
           await showTable(
@@ -63,9 +63,9 @@ export function registerUsers(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const user = getUserByEmail(ctx, email);
+        const user = await getUserByEmail(ctx, email);
         const base = opts.baseUrl ?? publicBaseUrl(ctx.config).url;
-        const link = signinLink(ctx, user, base);
+        const link = await signinLink(ctx, user, base);
         output(link, !!g.json, () => process.stdout.write(`${link.url}\n(one-time link for ${user.email}, valid until ${link.expiresAt})\n`));
       } finally {
         ctx.close();
@@ -80,7 +80,7 @@ export function registerUsers(program: Command): void {
       const g = globals(cmd);
       const ctx = await openLocal(g);
       try {
-        const key = generateServiceKey(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user, service);
+        const key = await generateServiceKey(ctx, (await ensureAdmin(ctx, ctx.config.adminEmail)).user, service);
         output(key, !!g.json, () =>
           process.stdout.write(
             `${key.token}\n(API key of ${key.email}, ${key.role}, valid until ${key.expiresAt}; ${key.revoked} earlier key${key.revoked === 1 ? '' : 's'} revoked)\n`,

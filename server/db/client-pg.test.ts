@@ -117,7 +117,7 @@ describePg('PostgreSQL database: fund search', () => {
     pgDb = await openPgDb(database.url, { max: 2 });
     sqlite = await createTestContext({ seedDemoData: false });
     for (const f of funds) {
-      insertFund(sqlite, { ...f, status: 'Approved' });
+      await insertFund(sqlite, { ...f, status: 'Approved' });
       const [row] = await pgDb.db.insert(pgSchema.fundRequests).values({ name: f.name, client: f.client, status: 'Approved' }).returning();
       const codes = [f.fundCode, ...f.alternateCodes].map((code, i) => ({ fundRequestId: row!.id, code, main: i === 0 }));
       await pgDb.db.insert(pgSchema.fundCodes).values(codes);
@@ -137,11 +137,11 @@ describePg('PostgreSQL database: fund search', () => {
         .where(fundSearchCondition(text))
         .orderBy(asc(pgSchema.fundRequests.name))
     ).map((r) => r.name);
-  const onSqlite = (text: string) =>
+  const onSqlite = async (text: string) =>
     sqlite.db
       .select({ name: fundRequests.name })
       .from(fundRequests)
-      .where(searchCondition(sqlite, text))
+      .where(await searchCondition(sqlite, text))
       .all()
       .map((r) => r.name)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -163,7 +163,7 @@ describePg('PostgreSQL database: fund search', () => {
     };
     for (const [text, names] of Object.entries(cases)) {
       expect({ text, names: await onPg(text) }).toEqual({ text, names: [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) });
-      expect({ text, names: onSqlite(text) }).toEqual({ text, names: await onPg(text) });
+      expect({ text, names: await onSqlite(text) }).toEqual({ text, names: await onPg(text) });
     }
     expect(sqlite.db.select().from(fundCodes).where(eq(fundCodes.code, 'FC-100')).all()).toHaveLength(1);
   });

@@ -10,7 +10,7 @@ const ROWS = 2_500;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const fund = insertFund(ctx);
+  const fund = await insertFund(ctx);
   fileId = ctx.db
     .insert(fundFiles)
     .values({ fundRequestId: fund.id, kind: 'standardization', fileType: 'holdings', fileName: 'holdings.csv', status: 'done' })

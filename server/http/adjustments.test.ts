@@ -13,8 +13,8 @@ let fundId: number;
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
-  fundId = insertFund(ctx, { status: 'Approved', currency: 'USD' }).id;
+  token = await sessionToken(ctx, ctx.boot.admin.id);
+  fundId = (await insertFund(ctx, { status: 'Approved', currency: 'USD' })).id;
 });
 afterAll(() => ctx.dispose());
 
@@ -70,8 +70,8 @@ describe('/fund/{id}/adjustments over HTTP', () => {
   });
 
   it('is for the delivery team: an auditor is refused', async () => {
-    const auditor = addUser(ctx, { email: 'auditor@example.com', name: 'Ada Auditor', role: 'Auditor' });
-    const res = await api.post(`fund/${fundId}/adjustments`, distribution, sessionToken(ctx, auditor.id));
+    const auditor = await addUser(ctx, { email: 'auditor@example.com', name: 'Ada Auditor', role: 'Auditor' });
+    const res = await api.post(`fund/${fundId}/adjustments`, distribution, await sessionToken(ctx, auditor.id));
     expect(res.status).toBe(403);
   });
 });

@@ -17,7 +17,7 @@ const linkToken = (url: string) => url.split('#')[1];
 
 describe('sign-in', () => {
   it('redeems a one-time link once for a session whose login returns every session field', async () => {
-    const link = signinLink(ctx, ctx.boot.admin, 'http://127.0.0.1:8080');
+    const link = await signinLink(ctx, ctx.boot.admin, 'http://127.0.0.1:8080');
     expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/redeemToken\/#[\w-]{40,}$/);
     const redeemed = await api.post('/api/sso/redeemToken', { token: linkToken(link.url) });
     expect(redeemed.status).toBe(200);
@@ -71,7 +71,7 @@ describe('sign-in', () => {
   });
 
   it('stores tokens only as hashes', async () => {
-    const link = signinLink(ctx, ctx.boot.admin, 'http://x');
+    const link = await signinLink(ctx, ctx.boot.admin, 'http://x');
     const raw = linkToken(link.url);
     const rows = ctx.db.select().from(tokens).all();
     expect(rows.some((r) => r.tokenHash === raw)).toBe(false);
@@ -81,12 +81,12 @@ describe('sign-in', () => {
   it('answers 401 with no token, a wrong one, an expired one and after logout', async () => {
     expect((await api.post('/api/sso/login', {})).status).toBe(401);
     expect((await api.post('/api/sso/login', {}, 'not-a-token')).status).toBe(401);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     ctx.sqlite.prepare("update tokens set expires_at = '2000-01-01T00:00:00.000Z'").run();
     const expired = await api.post('/api/sso/login', {}, token);
     expect(expired.status).toBe(401);
     expect(expired.body.errors[0]).toMatch(/expired/);
-    const fresh = sessionToken(ctx, ctx.boot.admin.id);
+    const fresh = await sessionToken(ctx, ctx.boot.admin.id);
     expect((await api.post('/api/sso/logout', {}, fresh)).status).toBe(200);
     const after = await api.post('/api/sso/login', {}, fresh);
     expect(after.status).toBe(401);
@@ -94,7 +94,7 @@ describe('sign-in', () => {
   });
 
   it('records the privacy notice acceptance with its version', async () => {
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const wrong = await api.post('privacy/accept', { version: '0.1' }, token);
     expect(wrong.status).toBe(400);
     const accepted = await api.post('privacy/accept', { version: '1.0' }, token);
@@ -108,7 +108,7 @@ describe('sign-in', () => {
 
 describe('role switch', () => {
   it('lets an Admin take the auditor view and come back, keeping originalRole', async () => {
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const toAuditor = await api.post('user/switch-role', { view: 'auditor' }, token);
     expect(toAuditor.body.payload.user).toMatchObject({ role: 'Auditor', originalRole: 'Admin' });
     const back = await api.post('user/switch-role', { view: 'delivery' }, token);
@@ -116,9 +116,9 @@ describe('role switch', () => {
   });
 
   it("switches only the session that asked: the user's other sessions, API keys and the CLI keep the user's role", async () => {
-    const browser = sessionToken(ctx, ctx.boot.admin.id);
-    const otherTab = sessionToken(ctx, ctx.boot.admin.id);
-    const key = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    const browser = await sessionToken(ctx, ctx.boot.admin.id);
+    const otherTab = await sessionToken(ctx, ctx.boot.admin.id);
+    const key = (await issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000)).token;
     expect((await api.post('user/switch-role', { view: 'auditor' }, browser)).body.payload.user.role).toBe('Auditor');
     expect((await api.post('/api/sso/login', {}, browser)).body.payload.user).toMatchObject({ role: 'Auditor', originalRole: 'Admin' });
     expect((await api.post('/api/sso/login', {}, otherTab)).body.payload.user).toMatchObject({ role: 'Admin', originalRole: 'Admin' });
@@ -127,23 +127,23 @@ describe('role switch', () => {
     expect((await api.get('filters', key)).status).toBe(200);
     expect((await api.get('filters', otherTab)).status).toBe(200);
     // the CLI works on the user row, which keeps the user's own role
-    expect(getUserByEmail(ctx, 'admin@fund-audit.local').role).toBe('Admin');
+    expect((await getUserByEmail(ctx, 'admin@fund-audit.local')).role).toBe('Admin');
     // a socket token asked for by the auditor view acts in that view too
     const socket = (await api.get('ws-token', browser)).body.payload.token;
-    expect(verifyToken(ctx, socket, ['socket']).user.role).toBe('Auditor');
+    expect((await verifyToken(ctx, socket, ['socket'])).user.role).toBe('Auditor');
   });
 
   it('loses the auditor view of a session when the user is no longer allowed it', async () => {
-    const user = addUser(ctx, { email: 'dtm@example.com', name: 'Dee Tee', role: 'DeliveryTeamMember' });
-    const token = sessionToken(ctx, user.id);
+    const user = await addUser(ctx, { email: 'dtm@example.com', name: 'Dee Tee', role: 'DeliveryTeamMember' });
+    const token = await sessionToken(ctx, user.id);
     await api.post('user/switch-role', { view: 'auditor' }, token);
     ctx.sqlite.prepare("update users set role = 'Client', original_role = 'Client' where id = ?").run(user.id);
     expect((await api.post('/api/sso/login', {}, token)).body.payload.user).toMatchObject({ role: 'Client', originalRole: 'Client' });
   });
 
   it.each(['Root', 'Auditor', 'Client'] as const)('refuses the delivery view to a %s original', async (role) => {
-    const user = addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} User`, role });
-    const res = await api.post('user/switch-role', { view: 'delivery' }, sessionToken(ctx, user.id));
+    const user = await addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} User`, role });
+    const res = await api.post('user/switch-role', { view: 'delivery' }, await sessionToken(ctx, user.id));
     expect(res.status).toBe(403);
     expect(res.body.errors[0]).toMatch(/cannot switch to the delivery team/);
   });
@@ -151,7 +151,7 @@ describe('role switch', () => {
   it('is disabled in demo mode', async () => {
     const demo = await createTestContext({ demo: true });
     try {
-      const res = await apiClient(demo).post('user/switch-role', { view: 'auditor' }, sessionToken(demo, demo.boot.admin.id));
+      const res = await apiClient(demo).post('user/switch-role', { view: 'auditor' }, await sessionToken(demo, demo.boot.admin.id));
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatch(/demo mode/);
     } finally {

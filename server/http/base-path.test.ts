@@ -48,14 +48,14 @@ afterAll(async () => {
 const get = (path: string, init: RequestInit = {}) => fetch(`${origin}${path}`, { redirect: 'manual', ...init });
 
 describe('serving under a base path', () => {
-  it('reports its address with the prefix and prints sign-in links under it', () => {
+  it('reports its address with the prefix and prints sign-in links under it', async () => {
     expect(server.url).toBe(`${origin}/fund-audit`);
     const base = publicBaseUrl(ctx.config, server).url;
-    expect(signinLink(ctx, ctx.boot.admin, base).url.startsWith(`${origin}/fund-audit/redeemToken/#`)).toBe(true);
+    expect((await signinLink(ctx, ctx.boot.admin, base)).url.startsWith(`${origin}/fund-audit/redeemToken/#`)).toBe(true);
   });
 
   it('answers the API, health and metrics under the prefix', async () => {
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const login = await get('/fund-audit/api/sso/login', {
       method: 'POST',
       headers: { 'x-access-token': token, 'content-type': 'application/json' },
@@ -111,7 +111,7 @@ describe('serving under a base path', () => {
   });
 
   it('opens the live socket at <prefix>/ws and refuses /ws', async () => {
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/fund-audit/ws?token=${token}`);
     const first = await new Promise<{ event: string }>((resolve, reject) => {
       ws.on('message', (raw) => resolve(JSON.parse(String(raw))));
@@ -129,7 +129,7 @@ describe('serving under a base path', () => {
   });
 
   it('takes uploads (multipart bodies streamed to the route) under the prefix', async () => {
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const form = new FormData();
     form.append('upload', new Blob([readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'))]), 'real-funds.csv');
     const res = await get('/fund-audit/api/v2.0/funds/upload', { method: 'POST', headers: { 'x-access-token': token }, body: form });
@@ -140,7 +140,7 @@ describe('serving under a base path', () => {
 });
 
 describe('base path setting', () => {
-  it('takes /fund-audit or /fund-audit/ and refuses a path that is not one', () => {
+  it('takes /fund-audit or /fund-audit/ and refuses a path that is not one', async () => {
     expect(loadConfig({ dataDir: web, env: { FUND_AUDIT_BASE_PATH: '/fund-audit/' } }).basePath).toBe('/fund-audit');
     expect(loadConfig({ dataDir: web, flags: { basePath: '/a/b' } }).basePath).toBe('/a/b');
     expect(loadConfig({ dataDir: web, env: {} }).basePath).toBe('');
@@ -148,7 +148,7 @@ describe('base path setting', () => {
     expect(() => loadConfig({ dataDir: web, env: { FUND_AUDIT_BASE_PATH: '/fund audit' } })).toThrow(/FUND_AUDIT_BASE_PATH/);
   });
 
-  it('refuses a publicUrl whose path is not the base path', () => {
+  it('refuses a publicUrl whose path is not the base path', async () => {
     expect(() => loadConfig({ dataDir: web, env: { FUND_AUDIT_BASE_PATH: '/fund-audit', FUND_AUDIT_PUBLIC_URL: 'https://example.com' } })).toThrow(
       /FUND_AUDIT_PUBLIC_URL: must be the address users open, with the base path \/fund-audit/,
     );
@@ -157,7 +157,7 @@ describe('base path setting', () => {
     );
   });
 
-  it('maps request paths into the app', () => {
+  it('maps request paths into the app', async () => {
     expect(pathInApp('/fund-audit', '/fund-audit/api/health')).toBe('/api/health');
     expect(pathInApp('/fund-audit', '/fund-audit/')).toBe('/');
     expect(pathInApp('/fund-audit', '/fund-auditx/')).toBeNull();

@@ -10,7 +10,7 @@ const demoBody = { codes: ['demo_test'], tests: ['2'] };
 describe('demo mode', () => {
   it('is refused when demo mode is off', async () => {
     ctx = await createTestContext();
-    const res = await apiClient(ctx).post('demo/fund-request', demoBody, sessionToken(ctx, ctx.boot.admin.id));
+    const res = await apiClient(ctx).post('demo/fund-request', demoBody, await sessionToken(ctx, ctx.boot.admin.id));
     expect(res.status).toBe(409);
     expect(res.body.errors[0]).toBe('Demo mode is off on this server');
   });
@@ -18,7 +18,7 @@ describe('demo mode', () => {
   it('runs the three steps: fund request, input files through the pipeline, reset', async () => {
     ctx = await createTestContext({ demo: true });
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     expect((await api.post('demo/step', {}, token)).body.payload.step).toBe(1);
     expect((await api.post('demo/files', demoBody, token)).body.errors[0]).toBe('Create the demo fund request first');
     const s1 = await api.post('demo/fund-request', demoBody, token);
@@ -44,7 +44,7 @@ describe('wiki', () => {
   it('serves the default sections and the operator-edited file, naming a broken one', async () => {
     ctx = await createTestContext();
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const first = await api.get('wiki-data', token);
     expect(first.body.payload.sections.map((s: any) => s.title)).toEqual(['Getting started', 'Data delivery']);
     writeFileSync(

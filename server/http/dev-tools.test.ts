@@ -17,7 +17,7 @@ let token: string;
 beforeAll(async () => {
   ctx = await createTestContext({ devToolsEnabled: true, devToolsLocal: true, impersonateEnabled: true, branchUpdateEnabled: true });
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   writeFileSync(join(logsDir(ctx), 'tail.log'), Array.from({ length: 150 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
 });
 afterAll(() => ctx.dispose());
@@ -136,11 +136,12 @@ describe('developer tools over HTTP', () => {
   });
 
   it('lists the top 5 distinct funds with running work, with who created and reran them', async () => {
-    const dev = addUser(ctx, { email: 'rerun@example.com', name: 'Rita Rerun', role: 'DeliveryTeamMember' });
-    const funds = Array.from({ length: 7 }, () => insertFund(ctx, { createdById: ctx.boot.admin.id, rerunById: dev.id }));
+    const dev = await addUser(ctx, { email: 'rerun@example.com', name: 'Rita Rerun', role: 'DeliveryTeamMember' });
+    const funds = [];
+    for (let i = 0; i < 7; i++) funds.push(await insertFund(ctx, { createdById: ctx.boot.admin.id, rerunById: dev.id }));
     for (const f of funds) {
-      insertProcess(ctx, f.id, 'standardization', 'pending');
-      insertProcess(ctx, f.id, 'calculations', 'pending');
+      await insertProcess(ctx, f.id, 'standardization', 'pending');
+      await insertProcess(ctx, f.id, 'calculations', 'pending');
     }
     const top = (await api.get('processes?top=5', token)).body.payload;
     expect(top).toHaveLength(5);
@@ -162,7 +163,7 @@ describe('developer tools over HTTP', () => {
   });
 
   it('impersonates a user: the token signs in as that user', async () => {
-    const aud = addUser(ctx, { email: 'imp@example.com', name: 'Imp Ersonated', role: 'Auditor' });
+    const aud = await addUser(ctx, { email: 'imp@example.com', name: 'Imp Ersonated', role: 'Auditor' });
     const imp = (await api.get(`dev-tools/user/key/${aud.id}/10h`, token)).body.payload;
     const session = await api.post('/api/sso/login', undefined, imp.token);
     expect(session.body.payload.user).toMatchObject({ email: 'imp@example.com', role: 'Auditor' });
@@ -190,7 +191,7 @@ describe('local-only developer tools', () => {
     const remote = await createTestContext({ seedDemoData: false, devToolsEnabled: true });
     try {
       const client = apiClient(remote);
-      const admin = sessionToken(remote, remote.boot.admin.id);
+      const admin = await sessionToken(remote, remote.boot.admin.id);
       for (const path of ['key/canvas', 'dev-tools/user/key/system']) {
         const res = await client.get(path, admin);
         expect(res.status, path).toBe(403);

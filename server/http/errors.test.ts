@@ -9,7 +9,7 @@ let ctx: TestContext;
 let token: string;
 beforeAll(async () => {
   ctx = await createTestContext({ maxUploadBytes: 2048, seedDemoData: false });
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterAll(() => ctx.dispose());
 

@@ -15,16 +15,16 @@ const id: Record<string, number> = {};
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
-  const member = addUser(ctx, { email: 'dtm@example.com', name: 'Dee Member', role: 'DeliveryTeamMember' });
-  token = sessionToken(ctx, member.id);
+  const member = await addUser(ctx, { email: 'dtm@example.com', name: 'Dee Member', role: 'DeliveryTeamMember' });
+  token = await sessionToken(ctx, member.id);
   id.member = member.id;
-  auditor = sessionToken(ctx, addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' }).id);
-  const tpa = insertAdministrator(ctx, 'alpha', 'Alpha');
-  fund = insertFund(ctx, { administratorId: tpa }).id;
-  id.pending = insertFundFile(ctx, fund, { fileType: 'holdings', status: 'pending', fileName: 'hold.csv' });
-  id.tb = insertFundFile(ctx, fund, { fileType: 'trial_balance', fileName: 'tb.csv' });
-  id.tx = insertFundFile(ctx, fund, { fileType: 'transactions', fileName: 'tx.csv' });
-  id.wp = insertFundFile(ctx, fund, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
+  auditor = await sessionToken(ctx, (await addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' })).id);
+  const tpa = await insertAdministrator(ctx, 'alpha', 'Alpha');
+  fund = (await insertFund(ctx, { administratorId: tpa })).id;
+  id.pending = await insertFundFile(ctx, fund, { fileType: 'holdings', status: 'pending', fileName: 'hold.csv' });
+  id.tb = await insertFundFile(ctx, fund, { fileType: 'trial_balance', fileName: 'tb.csv' });
+  id.tx = await insertFundFile(ctx, fund, { fileType: 'transactions', fileName: 'tx.csv' });
+  id.wp = await insertFundFile(ctx, fund, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
   id.unidentified = ctx.db.insert(unidentifiedFiles).values({ fileName: 'u.csv', administratorId: tpa, errors: [] }).returning().get().id;
   id.unmatched = ctx.db.insert(unmatchedFiles).values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId: tpa }).returning().get().id;
   ctx.db.insert(sweptFiles).values({ originalFileName: 's.csv', administratorId: tpa, filePathOnMoveit: '/inbox/alpha/s.csv' }).run();
@@ -35,9 +35,9 @@ beforeAll(async () => {
       { fundRequestId: fund, stage: 'calculations', status: 'success', payload: {}, createdAt: '2025-01-02T00:00:00.000Z' },
     ])
     .run();
-  id.pendingProcess = insertProcess(ctx, fund, 'calculations', 'pending');
-  id.doneProcess = insertProcess(ctx, fund, 'visualization', 'done');
-  id.runningProcess = insertProcess(ctx, fund, 'standardization', 'running');
+  id.pendingProcess = await insertProcess(ctx, fund, 'calculations', 'pending');
+  id.doneProcess = await insertProcess(ctx, fund, 'visualization', 'done');
+  id.runningProcess = await insertProcess(ctx, fund, 'standardization', 'running');
 });
 afterAll(() => ctx.dispose());
 
@@ -188,7 +188,7 @@ describe('file, issue-list and log routes', () => {
     }
   });
 
-  it("the trail holds the member's file actions with before/after", () => {
+  it("the trail holds the member's file actions with before/after", async () => {
     const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fund)).orderBy(asc(trail.id)).all();
     expect(entries.map((e) => e.action)).toEqual(['file-review', 'file-disable', 'file-reset', 'work-paper-release', 'file-remove']);
     expect(entries.every((e) => e.userId === id.member)).toBe(true);

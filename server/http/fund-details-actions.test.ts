@@ -11,16 +11,18 @@ let fundId: number;
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
-  const admin = insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
-  fundId = insertFund(ctx, {
-    name: 'Goldman Sachs Bond Fund',
-    client: 'GOLDMAN SACHS TRUST',
-    status: 'Approved',
-    administratorId: admin,
-    fundCode: 'S000013795',
-  }).id;
-  insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
+  token = await sessionToken(ctx, ctx.boot.admin.id);
+  const admin = await insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
+  fundId = (
+    await insertFund(ctx, {
+      name: 'Goldman Sachs Bond Fund',
+      client: 'GOLDMAN SACHS TRUST',
+      status: 'Approved',
+      administratorId: admin,
+      fundCode: 'S000013795',
+    })
+  ).id;
+  await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
 });
 afterAll(() => ctx.dispose());
 

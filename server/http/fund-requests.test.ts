@@ -12,9 +12,9 @@ let api: ReturnType<typeof apiClient>;
 let token: string;
 beforeEach(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  seedDemoAdministrators(ctx);
+  await seedDemoAdministrators(ctx);
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterEach(() => ctx.dispose());
 
@@ -58,12 +58,12 @@ describe('bulk upload over HTTP', () => {
   });
 
   it('saves valid rows and reports failed ones for an auditor upload', async () => {
-    const auditor = addUser(ctx, { email: 'a@example.com', name: 'Ann Auditor', role: 'Auditor' });
-    const res = await upload('fund-request/bulk', 'bad-rows.csv', sessionToken(ctx, auditor.id));
+    const auditor = await addUser(ctx, { email: 'a@example.com', name: 'Ann Auditor', role: 'Auditor' });
+    const res = await upload('fund-request/bulk', 'bad-rows.csv', await sessionToken(ctx, auditor.id));
     expect(res.status).toBe(200);
     expect(res.body.payload.saved).toEqual([]);
     expect(res.body.payload.failed.length).toBe(res.body.payload.totalRows);
-    const ok = await upload('fund-request/bulk', 'real-funds.csv', sessionToken(ctx, auditor.id));
+    const ok = await upload('fund-request/bulk', 'real-funds.csv', await sessionToken(ctx, auditor.id));
     expect(ok.body.payload.saved).toHaveLength(4);
   });
 });
@@ -146,7 +146,7 @@ describe('fund details, validate and save', () => {
   });
 
   it('gives a recipient sent without a name the name of the user with that e-mail, and keeps a given name', async () => {
-    addUser(ctx, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'Auditor' });
+    await addUser(ctx, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'Auditor' });
     const res = await api.post(
       'fund',
       {
@@ -227,7 +227,7 @@ describe('fund details, validate and save', () => {
   });
 
   it('refuses a download token where a session is needed', async () => {
-    const dl = issueToken(ctx, ctx.boot.admin.id, 'download', 60_000).token;
+    const dl = (await issueToken(ctx, ctx.boot.admin.id, 'download', 60_000)).token;
     expect((await api.get('fund/1', dl)).status).toBe(401);
   });
 });

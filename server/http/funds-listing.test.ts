@@ -14,19 +14,21 @@ const f: Record<string, number> = {};
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
-  admin = sessionToken(ctx, ctx.boot.admin.id);
-  auditor = sessionToken(ctx, addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' }).id);
-  const tpa = insertAdministrator(ctx, 'alpha', 'Alpha');
-  f.pending = insertFund(ctx, { name: 'Pending One', administratorId: tpa, dueDate: daysFromToday(-5), requestDate: '2025-01-02' }).id;
-  f.open = insertFund(ctx, {
-    name: 'Open One',
-    status: 'Approved',
-    administratorId: tpa,
-    dueDate: daysFromToday(-4),
-    requestDate: '2025-01-01',
-    alternateCodes: ['ZZ9'],
-  }).id;
-  f.paused = insertFund(ctx, { name: 'Paused One', status: 'Paused', dueDate: daysFromToday(3), requestDate: '2024-12-01' }).id;
+  admin = await sessionToken(ctx, ctx.boot.admin.id);
+  auditor = await sessionToken(ctx, (await addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' })).id);
+  const tpa = await insertAdministrator(ctx, 'alpha', 'Alpha');
+  f.pending = (await insertFund(ctx, { name: 'Pending One', administratorId: tpa, dueDate: daysFromToday(-5), requestDate: '2025-01-02' })).id;
+  f.open = (
+    await insertFund(ctx, {
+      name: 'Open One',
+      status: 'Approved',
+      administratorId: tpa,
+      dueDate: daysFromToday(-4),
+      requestDate: '2025-01-01',
+      alternateCodes: ['ZZ9'],
+    })
+  ).id;
+  f.paused = (await insertFund(ctx, { name: 'Paused One', status: 'Paused', dueDate: daysFromToday(3), requestDate: '2024-12-01' })).id;
 });
 afterAll(() => ctx.dispose());
 
@@ -160,7 +162,12 @@ describe('fund listing and actions over HTTP', () => {
     expect(report.status).toBe(200);
     expect(report.body.payload).toMatchObject({ totalFunds: { count: 3 }, activeFunds: { count: 2 }, lateFunds: { count: 2 }, onTimeFunds: { count: 0 } });
     expect(
-      (await api.get('user/status-report', sessionToken(ctx, addUser(ctx, { email: 'dtm@example.com', name: 'D T', role: 'DeliveryTeamMember' }).id))).status,
+      (
+        await api.get(
+          'user/status-report',
+          await sessionToken(ctx, (await addUser(ctx, { email: 'dtm@example.com', name: 'D T', role: 'DeliveryTeamMember' })).id),
+        )
+      ).status,
     ).toBe(403);
   });
 });

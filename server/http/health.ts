@@ -8,8 +8,8 @@ import { readiness } from '../services/health/health.js';
 import { json } from './envelope.js';
 
 /** `GET /api/health/ready`: 200 with the checks when ready, else 503 naming the failing checks. */
-export function readyResponse(ctx: AppContext): Response {
-  const state = readiness(ctx);
+export async function readyResponse(ctx: AppContext): Promise<Response> {
+  const state = await readiness(ctx);
   const failing = Object.entries(state.checks)
     .filter(([, check]) => !check.ok)
     .map(([name]) => `${name} not ready`);
@@ -20,11 +20,11 @@ const HEALTH_PATHS = new Set(['/api/health', '/api/health/live', '/api/health/re
 
 /** Answers `HEAD` on the health paths: the status the `GET` would have, no body. */
 export function headHealth(ctx: AppContext): Middleware {
-  return (event, next) => {
+  return async (event, next) => {
     if (event.req.method !== 'HEAD') return next();
     const path = new URL(event.req.url).pathname;
     if (!HEALTH_PATHS.has(path)) return next();
-    const status = path === '/api/health/ready' && !readiness(ctx).ready ? 503 : 200;
+    const status = path === '/api/health/ready' && !(await readiness(ctx)).ready ? 503 : 200;
     return new Response(null, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
   };
 }

@@ -9,7 +9,7 @@ let token: string;
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: true });
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterAll(() => ctx.dispose());
 

@@ -72,7 +72,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   seedFxRates(ctx);
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   const mappings = readdirSync(join(tpaDir, 'mappings')).map((name) => ({ field: 'mappings', name, bytes: readFileSync(join(tpaDir, 'mappings', name)) }));
   const onboard = await api.call('POST', 'sdm-upload/create', { token, body: form({ code: tpa, name: 'Meridian Fund Services' }, mappings) });
   expect(onboard.status, JSON.stringify(onboard.body)).toBe(200);

@@ -12,7 +12,7 @@ let token: string;
 beforeEach(async () => {
   ctx = await createTestContext();
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterEach(() => ctx.dispose());
 
@@ -91,12 +91,12 @@ describe('live mappings', () => {
   });
 
   it('lets only the creator or a delivery team member change a custom mapping', async () => {
-    const auditor = addUser(ctx, { email: 'aud@example.com', name: 'Ann Auditor', role: 'Auditor' });
+    const auditor = await addUser(ctx, { email: 'aud@example.com', name: 'Ann Auditor', role: 'Auditor' });
     const m = (await custom('gs_instruments')).body.payload;
     const res = await upload(
       { administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'update-custom', customId: String(m.id) },
       instrumentCsv(),
-      sessionToken(ctx, auditor.id),
+      await sessionToken(ctx, auditor.id),
     );
     expect(res.status).toBe(403);
     // the Live mappings toggle follows the same rule: the creator (or the delivery team) only, never a master
@@ -104,8 +104,8 @@ describe('live mappings', () => {
     const asAdmin = await seen(token);
     expect(asAdmin.find((x) => x.id === m.id)?.canToggle).toBe(true);
     expect(asAdmin.filter((x) => x.kind === 'master').every((x) => !x.canToggle)).toBe(true);
-    expect((await seen(sessionToken(ctx, auditor.id))).find((x) => x.id === m.id)?.canToggle).toBe(false);
-    const del = await api.post('mappings/delete-selected-custom-mappings', { ids: [m.id] }, sessionToken(ctx, auditor.id));
+    expect((await seen(await sessionToken(ctx, auditor.id))).find((x) => x.id === m.id)?.canToggle).toBe(false);
+    const del = await api.post('mappings/delete-selected-custom-mappings', { ids: [m.id] }, await sessionToken(ctx, auditor.id));
     expect(del.status).not.toBe(200);
   });
 

@@ -13,7 +13,7 @@ describe('onboarding guide', () => {
   it("the wiki's 'Standard data model' link downloads the guide, also from a wiki.json written before it existed", async () => {
     ctx = await createTestContext();
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const link = sdmLink((await api.get('wiki-data', token)).body.payload);
     expect(link.url).toBe('/api/v2.0/docs/onboarding.md');
 
@@ -35,7 +35,7 @@ describe('onboarding guide', () => {
   it('POST /administrators creates a TPA and refuses a taken or invalid code', async () => {
     ctx = await createTestContext();
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     const res = await api.post('administrators', { code: 'northwind_admin', name: 'Northwind Administration', region: 'EMEA' }, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.payload).toMatchObject({ code: 'northwind_admin', name: 'Northwind Administration', region: 'EMEA', selfOnboarded: false });

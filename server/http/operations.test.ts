@@ -89,7 +89,7 @@ describe('metrics', () => {
     });
     expect(refused.status).toBe(401);
     const file = join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv');
-    importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'holdings.csv', userId: null, source: 'upload', path: file });
+    await importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'holdings.csv', userId: null, source: 'upload', path: file });
     const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0.0.4/);

@@ -10,7 +10,7 @@ const TEAM = 'engagement_code,email,role\nE-100,ada@example.com,Manager\n';
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false, pbiInputs: true, publicUrl: 'https://audit.example.com' });
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterAll(() => ctx.dispose());
 
@@ -64,7 +64,7 @@ describe('PowerBI inputs over HTTP', () => {
   it('answers 409 while PowerBI inputs are off', async () => {
     const off = await createTestContext({ seedDemoData: false });
     try {
-      const res = await apiClient(off).get('pbi-inputs/types', sessionToken(off, off.boot.admin.id));
+      const res = await apiClient(off).get('pbi-inputs/types', await sessionToken(off, off.boot.admin.id));
       expect(res.status).toBe(409);
       expect(res.body.errors).toEqual(['PowerBI inputs are disabled on this server (setting pbiInputs)']);
     } finally {

@@ -29,7 +29,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ devToolsEnabled: true, devToolsLocal: true });
   api = apiClient(ctx);
   for (const role of ROLES) {
-    const user = addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} Tester`, role });
+    const user = await addUser(ctx, { email: `${role.toLowerCase()}@example.com`, name: `${role} Tester`, role });
     userOf[role] = user.id;
   }
 });
@@ -43,8 +43,8 @@ describe('every route enforces its role group on the server', () => {
     const path = concrete(fullPath(r));
     const res =
       r.tokenFrom === 'query'
-        ? await api.call(r.method, `${path}?token=${issueToken(ctx, userOf[role], 'download', 60_000).token}`)
-        : await api.call(r.method, path, { token: tokenOf(role), body: r.method === 'GET' ? undefined : {} });
+        ? await api.call(r.method, `${path}?token=${(await issueToken(ctx, userOf[role], 'download', 60_000)).token}`)
+        : await api.call(r.method, path, { token: await tokenOf(role), body: r.method === 'GET' ? undefined : {} });
     if (allowed) expect(res.status).not.toBe(403);
     else expect(res.status).toBe(403);
   });
@@ -59,7 +59,7 @@ describe('every route enforces its role group on the server', () => {
   it('refuses developer routes to an Admin when dev tools are disabled', async () => {
     const off = await createTestContext();
     try {
-      const res = await apiClient(off).get('dev-tools/users', sessionToken(off, off.boot.admin.id));
+      const res = await apiClient(off).get('dev-tools/users', await sessionToken(off, off.boot.admin.id));
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatch(/Developer tools are disabled/);
     } finally {
@@ -82,7 +82,7 @@ describe('every route enforces its role group on the server', () => {
       );
       for (const r of local) {
         const res = await client.call(r.method, concrete(fullPath(r)), {
-          token: sessionToken(remote, remote.boot.admin.id),
+          token: await sessionToken(remote, remote.boot.admin.id),
           body: r.method === 'GET' ? undefined : { confirm: true, region: 'AMER' },
         });
         expect(res.status, `${r.method} ${fullPath(r)}`).toBe(403);
@@ -105,7 +105,7 @@ describe('every route enforces its role group on the server', () => {
         const form = new FormData();
         form.append('pbiInputsTypes', 'audit_team');
         form.append('upload', new Blob(['engagement_code,email,role\nE,a@b.c,r\n']), 'team.csv');
-        const res = await api.call(r.method, fullPath(r), { token: tokenOf(role), body: r.method === 'GET' ? undefined : r.multipart ? form : {} });
+        const res = await api.call(r.method, fullPath(r), { token: await tokenOf(role), body: r.method === 'GET' ? undefined : r.multipart ? form : {} });
         expect(res.status, `${r.method} ${fullPath(r)} as ${role}`).toBe(EXPECTED.delivery.includes(role) ? 409 : 403);
       }
     }

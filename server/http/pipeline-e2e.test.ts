@@ -57,7 +57,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   seedFxRates(ctx);
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   await onboard('meridian_fund_services', 'Meridian Fund Services');
   await onboard('keystone_admin', 'Keystone Administration');
   const upload = await api.call('POST', 'funds/upload', {

@@ -60,7 +60,7 @@ export function rateLimits(ctx: AppContext): Middleware {
       const wait = await take(signIn, address);
       if (wait !== null) return tooManyRequests(wait, 'sign-in attempts');
     }
-    if (token && tokenOwnerOf(ctx, token)?.kind === 'api') {
+    if (token && (await tokenOwnerOf(ctx, token))?.kind === 'api') {
       const wait = await take(apiKeys, createHash('sha256').update(token).digest('hex'));
       if (wait !== null) return tooManyRequests(wait, 'calls with this API key');
     }

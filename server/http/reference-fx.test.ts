@@ -15,7 +15,7 @@ afterAll(() => ctx.dispose());
 describe('GET /dev-tools/fx-rates', () => {
   it('lists each loaded rate file with the first and last date it covers', async () => {
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     expect((await api.get('dev-tools/fx-rates', token)).body.payload).toEqual([]);
     seedFxRates(ctx);
     importEcbFxFile(ctx, join(fixturesDir(), 'ecb', 'eurofxref-hist_2022-12_2024-02.csv'));

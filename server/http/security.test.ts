@@ -33,7 +33,7 @@ describe('security headers', () => {
       await api.get('/api/v2.0/no-such-route'),
       await api.get('/'),
       await api.get('/data-platform'),
-      await api.get('filters', sessionToken(ctx, ctx.boot.admin.id)),
+      await api.get('filters', await sessionToken(ctx, ctx.boot.admin.id)),
     ];
     expect(answers.map((a) => a.status)).toEqual([200, 401, 404, expect.any(Number), expect.any(Number), 200]);
     for (const { headers } of answers) {
@@ -68,7 +68,7 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await api.post('/api/sso/login', {}, `guess-${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-    const refused = await api.post('/api/sso/login', {}, sessionToken(ctx, ctx.boot.admin.id));
+    const refused = await api.post('/api/sso/login', {}, await sessionToken(ctx, ctx.boot.admin.id));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
@@ -82,19 +82,19 @@ describe('rate limits', () => {
       fetch(`${url}/api/sso/login`, { method: 'POST', headers: { 'x-access-token': token, 'x-forwarded-for': ip } }).then((r) => r.status);
     const good = () => sessionToken(proxied.ctx, proxied.ctx.boot.admin.id);
     for (let i = 0; i < 3; i++) await login(proxied.url, '10.0.0.1', `guess-${i}`);
-    expect(await login(proxied.url, '10.0.0.1', good())).toBe(429);
-    expect(await login(proxied.url, '10.0.0.2', good())).toBe(200);
+    expect(await login(proxied.url, '10.0.0.1', await good())).toBe(429);
+    expect(await login(proxied.url, '10.0.0.2', await good())).toBe(200);
     // no trusted proxy: the connection's address counts, whatever X-Forwarded-For says
     const direct = await listening({ rateLimitBadTokensPerMinute: 2 });
     for (let i = 0; i < 3; i++) await login(direct.url, `10.0.1.${i}`, `guess-${i}`);
-    expect(await login(direct.url, '10.0.2.1', sessionToken(direct.ctx, direct.ctx.boot.admin.id))).toBe(429);
+    expect(await login(direct.url, '10.0.2.1', await sessionToken(direct.ctx, direct.ctx.boot.admin.id))).toBe(429);
   });
 
   it('limits redeeming sign-in links, right or wrong, per address', async () => {
     const { ctx, api } = await serverWith({ rateLimitSignInPerMinute: 3 });
-    const link = (user = ctx.boot.admin) => signinLink(ctx, user, 'http://x').url.split('#')[1];
+    const link = async (user = ctx.boot.admin) => (await signinLink(ctx, user, 'http://x')).url.split('#')[1];
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await api.post('/api/sso/redeemToken', { token: link() })).status);
+    for (let i = 0; i < 4; i++) statuses.push((await api.post('/api/sso/redeemToken', { token: await link() })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
@@ -107,13 +107,13 @@ describe('rate limits', () => {
 
   it('limits the calls of one API key, not of other keys or sessions', async () => {
     const { ctx, api } = await serverWith({ rateLimitApiKeyPerMinute: 3 });
-    const key = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    const key = (await issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000)).token;
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await api.get('filters', key)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    const another = issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000).token;
+    const another = (await issueToken(ctx, ctx.boot.admin.id, 'api', 3_600_000)).token;
     expect((await api.get('filters', another)).status).toBe(200);
-    const session = sessionToken(ctx, ctx.boot.admin.id);
+    const session = await sessionToken(ctx, ctx.boot.admin.id);
     for (let i = 0; i < 5; i++) expect((await api.get('filters', session)).status).toBe(200);
   });
 

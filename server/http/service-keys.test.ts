@@ -48,7 +48,7 @@ const userOf = {} as Record<ServiceName, number>;
 beforeAll(async () => {
   ctx = await createTestContext({ devToolsEnabled: true, devToolsLocal: true, rateLimitBadTokensPerMinute: 100_000 });
   api = apiClient(ctx);
-  for (const service of Object.keys(SERVICE_USERS) as ServiceName[]) userOf[service] = generateServiceKey(ctx, ctx.boot.admin, service).userId;
+  for (const service of Object.keys(SERVICE_USERS) as ServiceName[]) userOf[service] = (await generateServiceKey(ctx, ctx.boot.admin, service)).userId;
 });
 afterAll(() => ctx.dispose());
 
@@ -71,27 +71,28 @@ describe('service keys reach only what their service needs', () => {
     // a fresh key per call (some calls, like logout, revoke the one they are made with)
     const res =
       r.tokenFrom === 'query'
-        ? await api.call(r.method, `${path}?token=${issueToken(ctx, userOf[service], 'download', 60_000).token}`)
-        : await api.call(r.method, path, { token: issueToken(ctx, userOf[service], 'api', 60_000).token, body: r.method === 'GET' ? undefined : {} });
+        ? await api.call(r.method, `${path}?token=${(await issueToken(ctx, userOf[service], 'download', 60_000)).token}`)
+        : await api.call(r.method, path, { token: (await issueToken(ctx, userOf[service], 'api', 60_000)).token, body: r.method === 'GET' ? undefined : {} });
     if (allowed) expect(res.status).not.toBe(403);
     else expect(res.status).toBe(403);
   });
 
   it('names the key and the call it refused', async () => {
-    const key = issueToken(ctx, userOf.sweeper, 'api', 60_000).token;
+    const key = (await issueToken(ctx, userOf.sweeper, 'api', 60_000)).token;
     const res = await api.post('fund/remove', { ids: [1] }, key);
     expect(res.status).toBe(403);
     expect(res.body.errors[0]).toBe('The sweeper key cannot use this part of Fund Audit (POST /api/v2.0/fund/remove)');
-    const system = issueToken(ctx, userOf.system, 'api', 60_000).token;
+    const system = (await issueToken(ctx, userOf.system, 'api', 60_000)).token;
     expect((await api.get('/api/v2.0/key/sweeper', system)).body.errors[0]).toBe('The test user key cannot use the developer tools');
   });
 
   it('lets only the worker and test user keys open the live socket', async () => {
     const server: RunningServer = await startServer(ctx, { host: '127.0.0.1', port: 0 });
     try {
-      const status = (service: ServiceName) =>
-        new Promise<number>((resolve) => {
-          const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws?token=${issueToken(ctx, userOf[service], 'api', 60_000).token}`);
+      const status = async (service: ServiceName) => {
+        const token = (await issueToken(ctx, userOf[service], 'api', 60_000)).token;
+        return new Promise<number>((resolve) => {
+          const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws?token=${token}`);
           ws.on('open', () => {
             ws.close();
             resolve(101);
@@ -99,6 +100,7 @@ describe('service keys reach only what their service needs', () => {
           ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
           ws.on('error', () => undefined);
         });
+      };
       expect(await status('worker')).toBe(101);
       expect(await status('system')).toBe(101);
       expect(await status('sweeper')).toBe(403);

@@ -30,11 +30,11 @@ function routeMatcher(routes: RouteDef[]): (method: string, pathname: string) =>
 /** The middleware that refuses service keys the calls their service does not need. */
 export function serviceKeyScopes(ctx: AppContext, routes: RouteDef[]): Middleware {
   const match = routeMatcher(routes);
-  return (event, next) => {
+  return async (event, next) => {
     const url = new URL(event.req.url);
     if (!url.pathname.startsWith('/api/')) return next();
     const token = event.req.headers.get('x-access-token') ?? url.searchParams.get('token');
-    const owner = token ? tokenOwnerOf(ctx, token) : null;
+    const owner = token ? await tokenOwnerOf(ctx, token) : null;
     const service = owner ? serviceOfEmail(owner.email, SERVICE_USER_DOMAIN) : null;
     if (!service) return next();
     const def = match(event.req.method, url.pathname);

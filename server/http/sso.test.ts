@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
 import { users } from '../db/schema/index.js';
 import { startTestIdp, type TestIdp } from '../testing-idp.js';
 import { apiClient, createTestContext, type TestContext } from '../testing.js';
@@ -163,5 +164,42 @@ describe('single sign-on through OpenID Connect', () => {
     expect(end.searchParams.get('post_logout_redirect_uri')).toBe(`${APP}/unauthorized`);
     expect(end.searchParams.get('id_token_hint')).toMatch(/^ey/);
     expect((await api.post('/api/sso/login', {}, token)).status).toBe(401);
+  });
+});
+
+describeEachDialect('single sign-on across nodes', (dialect) => {
+  let database: DialectDatabase;
+  let a: ReturnType<typeof apiClient>;
+  let b: ReturnType<typeof apiClient>;
+  beforeAll(async () => {
+    database = await openDialectDatabase(dialect, {
+      publicUrl: APP,
+      oidcIssuer: idp.issuer,
+      oidcClientId: idp.clientId,
+      oidcClientSecret: idp.clientSecret,
+      oidcScopes: 'openid email profile groups',
+      oidcRolesClaim: 'groups',
+      oidcRoleMap: { 'fa-admins': 'Admin', 'fa-auditors': 'Auditor', 'fa-clients': 'Client' },
+    });
+    a = apiClient(database.ctx);
+    b = apiClient(await database.open());
+  });
+  afterAll(() => database?.dispose());
+
+  it('finishes on one node a sign-in started on another, once', async () => {
+    const started = await a.call('GET', '/api/sso/authorize');
+    expect(started.status).toBe(302);
+    const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const back = await new ProviderBrowser().signIn(started.headers.get('location') ?? '', 'carl');
+    const finished = await b.call('GET', `/api/sso/callback${back.search}`, { headers: { cookie } });
+    const location = finished.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/redeemToken\/#[\w-]{40,}$/);
+    const redeemed = await a.post('/api/sso/redeemToken', { token: location.split('#')[1] });
+    expect((await b.post('/api/sso/login', {}, redeemed.body.payload.token)).body.payload.user).toMatchObject({
+      email: 'carl@client.example',
+      role: 'Client',
+    });
+    const replayed = await a.call('GET', `/api/sso/callback${back.search}`, { headers: { cookie } });
+    expect(replayed.headers.get('location')).toBe('/unauthorized');
   });
 });

@@ -13,7 +13,7 @@ let token: string;
 
 beforeAll(async () => {
   ctx = await createTestContext({ maxUploadBytes: LIMIT });
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {

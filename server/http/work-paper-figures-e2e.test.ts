@@ -123,7 +123,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   seedFxRates(ctx);
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   for (const f of FUNDS) {
     const mappings = readdirSync(join(tpaDir(f.tpa), 'mappings')).map((n) => fileOf('mappings', join(tpaDir(f.tpa), 'mappings', n)));
     await call('sdm-upload/create', { code: f.tpa, name: f.administrator }, mappings);
@@ -171,7 +171,7 @@ describe.each(FUNDS)('the work paper of $code ($tpa), recomputed from the delive
     e = await expected(f, inputs(f.tpa));
   });
 
-  it('has the sheets in order', () => {
+  it('has the sheets in order', async () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'Summary',
       'Trial balance',

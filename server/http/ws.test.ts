@@ -45,7 +45,7 @@ function open(token: string): Promise<{ ws: WebSocket; messages: any[]; next: (e
 
 describe('live socket', () => {
   it('greets with connect, sends heartbeats and forwards server events', async () => {
-    const { ws, next } = await open(sessionToken(ctx, ctx.boot.admin.id));
+    const { ws, next } = await open(await sessionToken(ctx, ctx.boot.admin.id));
     const connect = await next('connect');
     expect(connect.data.userId).toBe(ctx.boot.admin.id);
     ws.send(JSON.stringify({ event: 'heartbeat' }));
@@ -60,7 +60,7 @@ describe('live socket', () => {
   });
 
   it('accepts a short-lived socket token from /ws-token', async () => {
-    const res = await fetch(`${server.url}/api/v2.0/ws-token`, { headers: { 'x-access-token': sessionToken(ctx, ctx.boot.admin.id) } });
+    const res = await fetch(`${server.url}/api/v2.0/ws-token`, { headers: { 'x-access-token': await sessionToken(ctx, ctx.boot.admin.id) } });
     const { payload } = await res.json();
     const { ws, next } = await open(payload.token);
     expect((await next('connect')).event).toBe('connect');
@@ -72,9 +72,9 @@ describe('live socket', () => {
     const sockets = new Map<Role, Awaited<ReturnType<typeof open>>>();
     const ids = new Map<Role, number>();
     for (const role of roles) {
-      const user = addUser(ctx, { email: `socket-${role.toLowerCase()}@example.com`, name: `${role} Socket`, role });
+      const user = await addUser(ctx, { email: `socket-${role.toLowerCase()}@example.com`, name: `${role} Socket`, role });
       ids.set(role, user.id);
-      const socket = await open(sessionToken(ctx, user.id));
+      const socket = await open(await sessionToken(ctx, user.id));
       await socket.next('connect');
       sockets.set(role, socket);
     }
@@ -109,8 +109,8 @@ describe('live socket', () => {
   });
 
   it("follows the view of the session it was opened from, and closes a disabled user's socket", async () => {
-    const user = addUser(ctx, { email: 'socket-viewer@example.com', name: 'View Switcher', role: 'Admin' });
-    const session = sessionToken(ctx, user.id);
+    const user = await addUser(ctx, { email: 'socket-viewer@example.com', name: 'View Switcher', role: 'Admin' });
+    const session = await sessionToken(ctx, user.id);
     await fetch(`${server.url}/api/v2.0/user/switch-role`, {
       method: 'POST',
       headers: { 'x-access-token': session, 'content-type': 'application/json' },

@@ -34,10 +34,11 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
       if (mayReceiveEvent(event, data, { id: userId, role }, ctx.config)) send(peer, event, data);
     }
   });
-  const timer = setInterval(() => {
-    for (const peer of peers) {
+  const beat = async () => {
+    for (const peer of [...peers]) {
       const context = who(peer);
-      const role = currentRole(ctx, context.userId, context.viewRole);
+      const role = await currentRole(ctx, context.userId, context.viewRole);
+      if (!peers.has(peer)) continue;
       if (!role) {
         peers.delete(peer);
         peer.close(4401, 'The user of this socket is disabled');
@@ -46,15 +47,18 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
       context.role = role;
       send(peer, 'heartbeat', { serverTime: new Date().toISOString() });
     }
+  };
+  const timer = setInterval(() => {
+    beat().catch((err: unknown) => ctx.log.warn({ err }, 'socket heartbeat failed'));
   }, heartbeatMs);
   timer.unref();
 
   const hooks: Partial<Hooks> = {
-    upgrade(request) {
+    async upgrade(request) {
       const url = new URL(request.url);
       if (url.pathname !== `${ctx.config.basePath ?? ''}/ws`) throw new Response('Not found', { status: 404 });
       try {
-        const { user, viewRole } = verifyToken(ctx, url.searchParams.get('token'), ['session', 'api', 'socket']);
+        const { user, viewRole } = await verifyToken(ctx, url.searchParams.get('token'), ['session', 'api', 'socket']);
         const service = serviceOfEmail(user.email, SERVICE_USER_DOMAIN);
         if (service && !serviceMayUseSocket(service)) throw Object.assign(new Error(`The ${service} key cannot open the live socket`), { status: 403 });
         return { context: { userId: user.id, role: user.role, viewRole } };

@@ -24,7 +24,7 @@ export type PgProcessRow = typeof processes.$inferSelect;
 /** Advisory lock namespace of claims (the first key of the two-key form). */
 const CLAIM_LOCK_NAMESPACE = 7_301;
 
-/** What tells two jobs of a stage apart besides their fund (as `queue.ts`). */
+/** What tells two jobs of a stage apart besides their fund (as `enqueue.ts`). */
 const SUBJECTS = ['importFileId', 'exportId', 'testRunId'] as const;
 
 /** What a job must not run beside: its fund, every test run, or (no fund) the same job. */

@@ -57,8 +57,8 @@ export class Engine extends JobEngine<ProcessRow> {
   }
 
   /** Cancels a job: pending ones at once, running ones of this engine through their abort signal. */
-  cancel(id: number): ReturnType<typeof cancelProcess> {
-    const view = cancelProcess(this.ctx, id);
+  async cancel(id: number): ReturnType<typeof cancelProcess> {
+    const view = await cancelProcess(this.ctx, id);
     this.abort(id);
     return view;
   }

@@ -45,7 +45,7 @@ describe('job threads', () => {
     expect(runtime.threads.threadIds()).toHaveLength(2);
     const dir = join(fixturesDir(), 'tpas/meridian_fund_services/inputs');
     for (const name of readdirSync(dir))
-      importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: name, path: join(dir, name), userId: ctx.boot.admin.id, source: 'cli' });
+      await importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: name, path: join(dir, name), userId: ctx.boot.admin.id, source: 'cli' });
     await until('the work paper', () =>
       ctx.db
         .select()
@@ -83,7 +83,13 @@ describe('job threads', () => {
     const big = join(ctx.dir, 'MFS_HOLDINGS_BIG.csv');
     writeFileSync(big, [...src.slice(0, 4), ...Array.from({ length: 150 }, () => src.slice(4).filter(Boolean)).flat(), ''].join('\r\n'));
     runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 100 });
-    importFile(ctx, { administratorCode: 'meridian_fund_services', fileName: 'MFS_HOLDINGS_BIG.csv', path: big, userId: ctx.boot.admin.id, source: 'cli' });
+    await importFile(ctx, {
+      administratorCode: 'meridian_fund_services',
+      fileName: 'MFS_HOLDINGS_BIG.csv',
+      path: big,
+      userId: ctx.boot.admin.id,
+      source: 'cli',
+    });
     const running = await until('a running standardization', () =>
       ctx.db
         .select()
@@ -91,7 +97,7 @@ describe('job threads', () => {
         .all()
         .find((p) => p.stage === 'standardization' && p.status === 'running'),
     );
-    cancelProcess(ctx, running.id);
+    await cancelProcess(ctx, running.id);
     // the thread stops and removes what it had staged; nothing runs after it
     await until(
       'no staging file',

@@ -31,8 +31,8 @@ describe('job queue', () => {
         return {};
       },
     };
-    enqueue(ctx, { stage: 'standardization', fundRequestId: f });
-    enqueue(ctx, { stage: 'standardization', fundRequestId: f, forceRun: true });
+    await enqueue(ctx, { stage: 'standardization', fundRequestId: f });
+    await enqueue(ctx, { stage: 'standardization', fundRequestId: f, forceRun: true });
     expect(rows()).toHaveLength(1);
     expect(rows()[0].forceRun).toBe(true);
     const events: string[] = [];
@@ -47,12 +47,12 @@ describe('job queue', () => {
     expect(events).toEqual(['standardization:running', 'standardization:done', 'calculations:pending', 'calculations:running', 'calculations:done']);
   });
 
-  it('never claims the same fund twice at once', () => {
+  it('never claims the same fund twice at once', async () => {
     const f = fund();
-    enqueue(ctx, { stage: 'standardization', fundRequestId: f });
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    await enqueue(ctx, { stage: 'standardization', fundRequestId: f });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const other = fund();
-    enqueue(ctx, { stage: 'standardization', fundRequestId: other });
+    await enqueue(ctx, { stage: 'standardization', fundRequestId: other });
     const a = claimNext(ctx, 'w1');
     const b = claimNext(ctx, 'w2');
     expect(a?.fundRequestId).toBe(f);
@@ -62,8 +62,8 @@ describe('job queue', () => {
 
   it('records a failing job as error with its message and keeps going', async () => {
     const [f1, f2] = [fund(), fund()];
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f1 });
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f2 });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f1 });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f2 });
     await new Engine(ctx, {
       calculations: (_c, job) => {
         if (job.fundRequestId === f1) throw new Error('TB file missing');
@@ -78,7 +78,7 @@ describe('job queue', () => {
 
   it('cancels pending jobs at once and running jobs through their signal', async () => {
     const f = fund();
-    const p = enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    const p = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const engine = new Engine(ctx, {
       calculations: async (_c, _job, signal) => {
         await new Promise((r) => setTimeout(r, 20));
@@ -86,18 +86,18 @@ describe('job queue', () => {
         return {};
       },
     });
-    expect(engine.cancel(p.id).status).toBe('suspended');
-    const q = enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    expect((await engine.cancel(p.id)).status).toBe('suspended');
+    const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const job = claimNext(ctx, engine.owner)!;
     const running = engine.run(job);
-    engine.cancel(q.id);
+    await engine.cancel(q.id);
     expect((await running).status).toBe('suspended');
-    expect(() => engine.cancel(q.id)).toThrow(/only pending or running processes can be cancelled/);
+    await expect(engine.cancel(q.id)).rejects.toThrow(/only pending or running processes can be cancelled/);
   });
 
   it('a job cancelled by another process stops at its next lease renewal', async () => {
     const f = fund();
-    const q = enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     let aborted = false;
     const engine = new Engine(ctx, {
       calculations: async (_c, _job, signal) => {
@@ -115,7 +115,7 @@ describe('job queue', () => {
 
   it('takes a running job over only when its lease has expired, and ignores the late outcome of the old owner', async () => {
     const f = fund();
-    const q = enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const first = claimNext(ctx, 'node-a/t1')!;
     expect(first).toMatchObject({ status: 'running', workerId: 'node-a/t1', attempts: 1 });
     expect(first.leaseExpiresAt).toBeGreaterThan(Date.now());
@@ -146,9 +146,9 @@ describe('job queue', () => {
 });
 
 describe('nodes on one data directory', () => {
-  it('refuses a second server, naming the running one, and changes none of its jobs', () => {
+  it('refuses a second server, naming the running one, and changes none of its jobs', async () => {
     const f = fund();
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const first = registerNode(ctx, 'serve');
     first.setUrl('http://127.0.0.1:8080');
     const job = claimNext(ctx, `${first.id}/t1`)!;
@@ -172,9 +172,9 @@ describe('nodes on one data directory', () => {
     expect(registerNode(ctx, 'serve').kind).toBe('serve');
   });
 
-  it('puts the jobs of a process that died up for takeover at once', () => {
+  it('puts the jobs of a process that died up for takeover at once', async () => {
     const f = fund();
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     // a server of this host whose process is gone (pid 2^22 + 1 is above Linux's pid limit)
     ctx.db
       .insert(nodes)

@@ -10,50 +10,34 @@
  * time. Completion and failure
  * are written only by the owner of a running job, in one transaction with the jobs it queues next,
  * so each triggered stage reaches `done` once. Every change is a `process` event.
+ * Queueing from requests (`enqueue`) is `enqueue.ts`, which runs on both databases; this worker
+ * side is still SQLite's (the PostgreSQL claim is `claim-pg.ts`).
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { JobQueue, NextJob, StageResult } from '../../pipeline/engine.js';
 import type { AppContext } from '../context.js';
 import { processes, type JobKind, type JobStatus } from '../db/schema/index.js';
-import { serviceOn } from '../services/settings/services.js';
+import { type EnqueueInput, pipelineEnabled, type ProcessRow, publishProcess, sameJob } from './enqueue.js';
 
-export type ProcessRow = typeof processes.$inferSelect;
+export type { EnqueueInput, ProcessRow } from './enqueue.js';
+export { enqueue, pipelineEnabled, publishProcess } from './enqueue.js';
 
 /** A stage handler: runs one job of its stage with the context of the worker that claimed it. */
 export type StageHandler = (ctx: AppContext, job: ProcessRow, signal: AbortSignal) => Promise<StageResult> | StageResult;
-
-export interface EnqueueInput extends NextJob {
-  stage: JobKind;
-  createdById?: number | null;
-}
 
 const isoNow = () => new Date().toISOString();
 
 /** The lease of a claim, in ms. */
 export const leaseMs = (ctx: AppContext) => ctx.config.jobLeaseSeconds * 1000;
 
-/** Publishes a process change on the context's event bus. */
-export function publishProcess(ctx: AppContext, row: Pick<ProcessRow, 'id' | 'fundRequestId' | 'stage' | 'status' | 'payload'>): void {
-  ctx.events.publish('process', { id: row.id, fundRequestId: row.fundRequestId, stage: row.stage, status: row.status, payload: row.payload ?? undefined });
-}
-
-/** What tells two jobs of a stage apart besides their fund: the file, the export or the test run. */
-const SUBJECTS = ['importFileId', 'exportId', 'testRunId'] as const;
-
 /** Kinds of job of which one runs at a time on a data directory (test runs: each runs the whole pipeline). */
 const ONE_AT_A_TIME = new Set<string>(['testRun']);
 
-/** Identity of a job for de-duplication: fund + stage + subject (see SUBJECTS). */
-function sameJob(a: { fundRequestId: number | null; stage: string; payload?: Record<string, unknown> | null }, b: typeof a): boolean {
-  return a.fundRequestId === b.fundRequestId && a.stage === b.stage && SUBJECTS.every((k) => (a.payload?.[k] ?? null) === (b.payload?.[k] ?? null));
-}
-
 /**
- * Queues a job; a pending job for the same fund and stage (and file) is reused, and gets forceRun
- * when asked.
- * @returns the process row
+ * `enqueue` inside the synchronous SQLite transaction of a job's completion (`finishOwned`): the
+ * same de-duplication, on the transaction's connection.
  */
-export function enqueue(ctx: AppContext, input: EnqueueInput): ProcessRow {
+function enqueueInCompletion(ctx: AppContext, input: EnqueueInput): void {
   const pending = ctx.db
     .select()
     .from(processes)
@@ -65,10 +49,10 @@ export function enqueue(ctx: AppContext, input: EnqueueInput): ProcessRow {
       ),
     )
     .all()
-    .find((p) => sameJob(p, { ...input, fundRequestId: input.fundRequestId }));
+    .find((p) => sameJob(p, input));
   if (pending) {
     if (input.forceRun && !pending.forceRun) ctx.db.update(processes).set({ forceRun: true }).where(eq(processes.id, pending.id)).run();
-    return pending;
+    return;
   }
   const row = ctx.db
     .insert(processes)
@@ -83,11 +67,7 @@ export function enqueue(ctx: AppContext, input: EnqueueInput): ProcessRow {
     .returning()
     .get();
   publishProcess(ctx, row);
-  return row;
 }
-
-/** Whether the pipeline service is switched on (dev tools "services"). */
-export const pipelineEnabled = (ctx: AppContext) => serviceOn(ctx, 'pipeline');
 
 /**
  * Claims the oldest runnable job for `owner`: pending, or running under a lease that has ended.
@@ -161,7 +141,7 @@ function finishOwned(
         .get();
       if (!done) return null;
       publishProcess(ctx, done);
-      for (const n of next) enqueue(ctx, { ...n, stage: n.stage as JobKind, createdById: job.createdById });
+      for (const n of next) enqueueInCompletion(ctx, { ...n, stage: n.stage as JobKind, createdById: job.createdById });
       return done;
     },
     { behavior: 'immediate' },

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await setRequestPoolOptions(ctx, { readThreads: 2, parseThreads: 1, diagnostics: true });
   onPoolTask(ctx, (e) => done.push(e));
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
 });
 afterEach(() => refuseHeavyWork(false));
 afterAll(() => ctx.dispose());
@@ -53,7 +53,7 @@ describe('request pools', () => {
   it('answer uploads, mapping files, self-onboarding checks, the export and uncached listings in pool threads', async () => {
     refuseHeavyWork(true);
     // the thread serving requests refuses the work itself...
-    expect(errorOf(() => validateBulkUpload(ctx, 'real-funds.csv', fixture('fund-requests', 'real-funds.csv'))).message).toMatch(
+    expect((await errorOf(() => validateBulkUpload(ctx, 'real-funds.csv', fixture('fund-requests', 'real-funds.csv')))).message).toMatch(
       /ran on the thread that serves requests/,
     );
     // ...and every call below still answers: its heavy part ran in a pool thread
@@ -119,18 +119,18 @@ describe('request pools', () => {
     ];
     for (const input of inputs) {
       const res = await api.post('funds/listing', input, token);
-      const here = queryListing(ctx, ctx.boot.admin, input, input.offset ?? 0, input.pagination?.limit ?? 100);
+      const here = await queryListing(ctx, ctx.boot.admin, input, input.offset ?? 0, input.pagination?.limit ?? 100);
       expect(res.body.payload).toEqual(JSON.parse(JSON.stringify(here)));
     }
     const bytes = fixture('fund-requests', 'real-funds.csv');
     expect((await uploadCsv('funds/upload', 'real-funds.csv', bytes)).body.payload).toEqual(
-      JSON.parse(JSON.stringify(validateBulkUpload(ctx, 'real-funds.csv', bytes))),
+      JSON.parse(JSON.stringify(await validateBulkUpload(ctx, 'real-funds.csv', bytes))),
     );
     // a user's mistakes keep their messages and statuses
     const ragged = await uploadCsv('funds/upload', 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv'));
     expect(ragged.status).toBe(400);
     expect(ragged.body.message).toBe(
-      errorOf(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv'))).message,
+      (await errorOf(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('fund-requests', 'encodings', 'ragged-rows.csv')))).message,
     );
     expect(ragged.body.errors).toEqual(['ragged-rows.csv, row 3: wrong number of values (ragged row)']);
     const unknownFilter = await api.post('funds/listing', { filterId: 999 }, token);
@@ -142,7 +142,7 @@ describe('request pools', () => {
   it('list a write at once, whether this process or another connection made it', async () => {
     const page = async () => (await api.post('funds/listing', { search: 'kentucky' }, token)).body.payload.rows[0];
     const first = await page();
-    changeStatus(ctx, ctx.boot.admin, first.status === 'Pending' ? 'approve' : 'pause', { ids: [first.id], requestedBy: 'test' });
+    await changeStatus(ctx, ctx.boot.admin, first.status === 'Pending' ? 'approve' : 'pause', { ids: [first.id], requestedBy: 'test' });
     const second = await page();
     expect(second.status).not.toBe(first.status);
     const other = new Database(join(ctx.dir, ctx.config.dbName));

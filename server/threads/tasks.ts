@@ -24,8 +24,8 @@ export const diagnostics = { enabled: false };
 export const tasks = {
   // parse pool
   // the answer of `POST funds/upload` encoded here: a 20,000-row validation is megabytes of JSON
-  'bulk-upload.validate': (ctx: AppContext, fileName: string, bytes: Uint8Array) =>
-    encodePayload(JSON.stringify(validateBulkUpload(ctx, fileName, bytes)), true),
+  'bulk-upload.validate': async (ctx: AppContext, fileName: string, bytes: Uint8Array) =>
+    encodePayload(JSON.stringify(await validateBulkUpload(ctx, fileName, bytes)), true),
   'bulk-upload.prepare-save': (ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions) => prepareBulkSave(ctx, input, opts),
   'bulk-upload.prepare-upload': (ctx: AppContext, fileName: string, bytes: Uint8Array) => prepareBulkUpload(ctx, fileName, bytes),
   'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),
@@ -36,8 +36,8 @@ export const tasks = {
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
   // read pool
   // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread
-  'funds.listing-page': (ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number) => {
-    const json = JSON.stringify(queryListing(ctx, user, input, offset, limit));
+  'funds.listing-page': async (ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number) => {
+    const json = JSON.stringify(await queryListing(ctx, user, input, offset, limit));
     return { json, encoded: encodePayload(json, true) };
   },
   'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),

@@ -33,7 +33,7 @@ export const adjustmentRoutes = [
     summary: `Add an adjustment {type, description, bookedByTpa, lines: [{account, target, securityId?, amount, description?}]}; ${ERRORS}`,
     body: adjustmentBodySchema,
     response: adjustmentSchema,
-    handler: ({ ctx, user, params, body }) => withMessage(createAdjustment(ctx, user, Number(params.id), body), 'Adjustment added'),
+    handler: async ({ ctx, user, params, body }) => withMessage(await createAdjustment(ctx, user, Number(params.id), body), 'Adjustment added'),
   }),
   defineRoute({
     method: 'POST',
@@ -43,7 +43,7 @@ export const adjustmentRoutes = [
     summary: "Rerun adjustments or apportionment {rerun}: queues the fund's calculations, then its work paper",
     body: adjustmentRerunBodySchema,
     response: adjustmentRerunSchema,
-    handler: ({ ctx, user, params, body }) => withMessage(rerunAdjustments(ctx, user, Number(params.id), body.rerun), 'Recalculation queued'),
+    handler: async ({ ctx, user, params, body }) => withMessage(await rerunAdjustments(ctx, user, Number(params.id), body.rerun), 'Recalculation queued'),
   }),
   defineRoute({
     method: 'POST',
@@ -53,8 +53,8 @@ export const adjustmentRoutes = [
     summary: `Replace an adjustment's type, description, booked by TPA and lines; ${ERRORS}`,
     body: adjustmentBodySchema,
     response: adjustmentSchema,
-    handler: ({ ctx, user, params, body }) =>
-      withMessage(updateAdjustment(ctx, user, Number(params.id), Number(params.adjustmentId), body), 'Adjustment saved'),
+    handler: async ({ ctx, user, params, body }) =>
+      withMessage(await updateAdjustment(ctx, user, Number(params.id), Number(params.adjustmentId), body), 'Adjustment saved'),
   }),
   defineRoute({
     method: 'DELETE',
@@ -63,6 +63,7 @@ export const adjustmentRoutes = [
     tag: 'adjustments',
     summary: 'Delete an adjustment (the trail keeps it); 404 for an unknown fund or adjustment',
     response: adjustmentDeletedSchema,
-    handler: ({ ctx, user, params }) => withMessage(deleteAdjustment(ctx, user, Number(params.id), Number(params.adjustmentId)), 'Adjustment deleted'),
+    handler: async ({ ctx, user, params }) =>
+      withMessage(await deleteAdjustment(ctx, user, Number(params.id), Number(params.adjustmentId)), 'Adjustment deleted'),
   }),
 ];

@@ -40,13 +40,13 @@ export const auditLogRoutes = [
     handler: ({ ctx }) => {
       const lines = exportAuditLog(ctx);
       const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          const next = lines.next();
+        async pull(controller) {
+          const next = await lines.next();
           if (next.done) controller.close();
           else controller.enqueue(new TextEncoder().encode(next.value));
         },
-        cancel() {
-          lines.return(undefined);
+        async cancel() {
+          await lines.return(undefined);
         },
       });
       const day = new Date().toISOString().slice(0, 10);

@@ -60,7 +60,7 @@ export const authRoutes = [
     summary: 'Revoke the session token; endSessionUrl: where the browser ends a single sign-on session at the identity provider',
     response: z.strictObject({ loggedOut: z.literal(true), endSessionUrl: z.string().nullable() }),
     handler: async ({ ctx, event, token }) => {
-      const { idToken } = token ? logout(ctx, token) : { idToken: null };
+      const { idToken } = token ? await logout(ctx, token) : { idToken: null };
       return { loggedOut: true, endSessionUrl: await ssoLogoutUrl(ctx, idToken, new URL(event.req.url).origin) };
     },
   }),
@@ -72,7 +72,7 @@ export const authRoutes = [
     summary: 'Record acceptance of the current privacy notice version',
     body: z.object({ version: z.string().min(1).optional() }),
     response: z.strictObject({ user: sessionUserSchema }),
-    handler: ({ ctx, user, body }) => ({ user: acceptPrivacy(ctx, user, body.version) }),
+    handler: async ({ ctx, user, body }) => ({ user: await acceptPrivacy(ctx, user, body.version) }),
   }),
   defineRoute({
     method: 'POST',
@@ -91,6 +91,6 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'A short-lived (60 s) token to open or reopen the live socket',
     response: z.strictObject({ token: z.string() }),
-    handler: ({ ctx, user }) => ({ token: issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user) }).token }),
+    handler: async ({ ctx, user }) => ({ token: (await issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user) })).token }),
   }),
 ];

@@ -5,6 +5,7 @@ import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadE
 import { bulkTemplateCsv, TEMPLATE_FILE_NAME } from '../../services/bulk-upload/template.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute, SerializedPayload } from '../route.js';
+import { auditorBulkResultSchema, bulkSaveResultSchema, bulkUploadResultSchema } from '../schemas/bulk-upload.js';
 
 export const bulkUploadRoutes = [
   defineRoute({
@@ -25,6 +26,7 @@ export const bulkUploadRoutes = [
     multipart: true,
     multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
+    response: bulkUploadResultSchema,
     handler: async ({ ctx, event }) => {
       const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
       return new SerializedPayload({ encoded: await validateBulkUploadEncoded(ctx, file.fileName, file.bytes) });
@@ -37,6 +39,7 @@ export const bulkUploadRoutes = [
     tag: 'bulk-upload',
     summary: `Save up to ${MAX_BULK_SAVE} validated bulk rows; returns saved and failed items with their errors`,
     body: z.object({ requestDate: z.string().optional(), funds: z.array(z.record(z.string(), z.unknown())).min(1, 'select at least one fund') }),
+    response: bulkSaveResultSchema,
     handler: ({ ctx, user, body }) => saveBulkFundsOffThread(ctx, user, body as any, { overwrite: true, maxRows: MAX_BULK_SAVE }),
   }),
   defineRoute({
@@ -47,6 +50,7 @@ export const bulkUploadRoutes = [
     multipart: true,
     multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
+    response: auditorBulkResultSchema,
     handler: async ({ ctx, user, event }) => {
       const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
       return uploadAndSaveBulkOffThread(ctx, user, file.fileName, file.bytes);

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { DEFAULT_TAIL_LINES, lastLines, listLogFiles, MAX_TAIL_LINES, openLogFile } from '../../services/dev-tools/logs.js';
 import { defineRoute } from '../route.js';
+import { logFilesSchema, logTailSchema } from '../schemas/dev-tools.js';
 
 export const devLogRoutes = [
   defineRoute({
@@ -15,6 +16,7 @@ export const devLogRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'The log files, most recently written first -> [{file, size, modified}]',
+    response: logFilesSchema,
     handler: ({ ctx }) => listLogFiles(ctx),
   }),
   defineRoute({
@@ -24,6 +26,7 @@ export const devLogRoutes = [
     tag: 'dev-tools',
     body: z.object({ file: z.string().min(1, 'Choose a log file'), count: z.coerce.number().int().min(1).max(MAX_TAIL_LINES).optional() }),
     summary: `The last lines of a log file {file, count? (default ${DEFAULT_TAIL_LINES}, at most ${MAX_TAIL_LINES})}, oldest first -> {file, count, lines, truncated, size}; 404 'No log file named {file}'`,
+    response: logTailSchema,
     handler: ({ ctx, body }) => lastLines(ctx, body),
   }),
   defineRoute({

@@ -8,6 +8,15 @@ import { z } from 'zod';
 import { clearDatabase, dropTables, forceMasterMappings, populateAdministrators, populateDatabase, resetDatabase } from '../../services/dev-tools/database.js';
 import { generateServiceKey, generateUserKey, impersonate } from '../../services/dev-tools/keys.js';
 import { defineRoute, withMessage } from '../route.js';
+import {
+  clearResultSchema,
+  droppedTablesSchema,
+  forcedMasterMappingsSchema,
+  generatedKeySchema,
+  populatedSchema,
+  regionAdministratorsSchema,
+  resetResultSchema,
+} from '../schemas/dev-tools-local.js';
 
 const confirmed = (what: string) => z.object({ confirm: z.literal(true, { message: `Confirm that you want to ${what}: send {confirm: true}` }) });
 const KEY = '{service, userId, email, name, role, token (shown once), expiresAt, revoked}';
@@ -20,6 +29,7 @@ const serviceKeyRoutes = (['sweeper', 'canvas', 'worker', 'test-runner'] as cons
     group: 'devToolsLocal',
     tag: 'dev-tools',
     summary: `A new 10-year API key of the ${service} service user (created on first use); the service's earlier keys are revoked -> ${KEY}`,
+    response: generatedKeySchema,
     handler: ({ ctx, user }) => generateServiceKey(ctx, user, service),
   }),
 );
@@ -33,7 +43,8 @@ export const devToolsLocalRoutes = [
     body: confirmed('reset the database'),
     summary:
       'Remove the audit work, the TPAs and their master mappings, then load the demo data again {confirm: true}; 409 while processes or test runs run -> {removed: {table: rows}, populated}',
-    handler: ({ ctx, user }) => withMessage(resetDatabase(ctx, user), 'Database reset to the demo data'),
+    response: resetResultSchema,
+    handler: async ({ ctx, user }) => withMessage(await resetDatabase(ctx, user), 'Database reset to the demo data'),
   }),
   defineRoute({
     method: 'POST',
@@ -43,7 +54,8 @@ export const devToolsLocalRoutes = [
     body: confirmed('clear the database'),
     summary:
       'Remove the audit work (fund requests and their files, imports, exports, test runs, PowerBI inputs, custom mappings, saved filters), keeping users, settings, reference data, TPAs and master mappings {confirm: true}; 409 while processes or test runs run -> {removed}',
-    handler: ({ ctx, user }) => withMessage(clearDatabase(ctx, user), 'Database cleared'),
+    response: clearResultSchema,
+    handler: async ({ ctx, user }) => withMessage(await clearDatabase(ctx, user), 'Database cleared'),
   }),
   defineRoute({
     method: 'POST',
@@ -52,7 +64,8 @@ export const devToolsLocalRoutes = [
     tag: 'dev-tools',
     summary:
       'Add the missing demo data: shipped TPAs, their master mappings and the real fund requests -> {administrators, masterMappings, fundRequests, skipped, skippedReason}',
-    handler: ({ ctx, user }) => withMessage(populateDatabase(ctx, user), 'Demo data loaded'),
+    response: populatedSchema,
+    handler: async ({ ctx, user }) => withMessage(await populateDatabase(ctx, user), 'Demo data loaded'),
   }),
   defineRoute({
     method: 'POST',
@@ -61,7 +74,8 @@ export const devToolsLocalRoutes = [
     tag: 'dev-tools',
     summary:
       "Replace every TPA's master mappings with the shipped ones; changed ones rerun the TPA's live funds -> {administrators: [{administrator, loaded, changed}]}",
-    handler: ({ ctx, user }) => withMessage(forceMasterMappings(ctx, user), 'Master mappings reloaded'),
+    response: forcedMasterMappingsSchema,
+    handler: async ({ ctx, user }) => withMessage(await forceMasterMappings(ctx, user), 'Master mappings reloaded'),
   }),
   defineRoute({
     method: 'POST',
@@ -70,6 +84,7 @@ export const devToolsLocalRoutes = [
     tag: 'dev-tools',
     body: z.object({ region: z.string().min(1, 'Choose a region') }),
     summary: 'Add the shipped TPAs of a region {region: EMEA | AMER | APAC} -> {region, administrators: [code]}',
+    response: regionAdministratorsSchema,
     handler: ({ ctx, body }) => populateAdministrators(ctx, body.region),
   }),
   defineRoute({
@@ -80,7 +95,8 @@ export const devToolsLocalRoutes = [
     body: confirmed('drop every table'),
     summary:
       'Drop every table and rebuild the empty schema with reference data, fixed filters and the administrator {confirm: true}; every token ends, the caller is created again with a new session; 409 while processes or test runs run -> {dropped, schemaVersion, token, expiresAt}',
-    handler: ({ ctx, user }) => withMessage(dropTables(ctx, user), 'Tables dropped and the schema rebuilt'),
+    response: droppedTablesSchema,
+    handler: async ({ ctx, user }) => withMessage(await dropTables(ctx, user), 'Tables dropped and the schema rebuilt'),
   }),
   ...serviceKeyRoutes,
   defineRoute({
@@ -89,6 +105,7 @@ export const devToolsLocalRoutes = [
     group: 'devToolsLocal',
     tag: 'dev-tools',
     summary: `A new 10-year API key of the system test user (created on first use); its earlier keys are revoked -> ${KEY}`,
+    response: generatedKeySchema,
     handler: ({ ctx, user }) => generateServiceKey(ctx, user, 'system'),
   }),
   defineRoute({
@@ -97,6 +114,7 @@ export const devToolsLocalRoutes = [
     group: 'devToolsLocal',
     tag: 'dev-tools',
     summary: `A long-lived API key (10 years) for a user -> ${KEY}; 404 'No user with id: {id}'`,
+    response: generatedKeySchema,
     handler: ({ ctx, user, params }) => generateUserKey(ctx, user, params.userId),
   }),
   defineRoute({
@@ -105,6 +123,7 @@ export const devToolsLocalRoutes = [
     group: 'devToolsLocal',
     tag: 'dev-tools',
     summary: `An impersonation session token of 10 hours for a user (expiry '10h'; needs impersonateEnabled, else 409) -> ${KEY}`,
+    response: generatedKeySchema,
     handler: ({ ctx, user, params }) => impersonate(ctx, user, params.userId, params.expiry),
   }),
 ];

@@ -11,7 +11,7 @@ import { configSourceList, effectiveConfig, iomConfig } from '../../services/dev
 import { getServices, setServices } from '../../services/settings/services.js';
 import { listUsers } from '../../services/users/users.js';
 import { defineRoute, withMessage } from '../route.js';
-import { branchInfoSchema, configSourcesSchema, effectiveConfigSchema, iomConfigSchema } from '../schemas/dev-tools.js';
+import { branchInfoSchema, configSourcesSchema, effectiveConfigSchema, iomConfigSchema, serviceStatesSchema } from '../schemas/dev-tools.js';
 import { sessionUserSchema } from '../schemas/session.js';
 
 const BRANCH = '{kind, branch, behind, latestCommit: {id, message, files}, source, updateEnabled, changeEnabled}';
@@ -49,7 +49,7 @@ export const devToolsRoutes = [
     group: 'devTools',
     tag: 'dev-tools',
     summary: 'Background services and whether each is on: {pipeline, sweeper}',
-    response: z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']) }),
+    response: serviceStatesSchema,
     handler: ({ ctx }) => getServices(ctx),
   }),
   defineRoute({
@@ -57,8 +57,9 @@ export const devToolsRoutes = [
     path: '/dev-tools/services',
     group: 'devTools',
     tag: 'dev-tools',
-    summary: "Switch services on or off: {services: {pipeline: 'off'}}",
+    summary: "Switch services on or off: {services: {pipeline: 'off'}} -> every service's state",
     body: z.object({ services: z.record(z.string(), z.string()) }),
+    response: serviceStatesSchema,
     handler: ({ ctx, body }) => setServices(ctx, body.services),
   }),
   defineRoute({
@@ -68,7 +69,7 @@ export const devToolsRoutes = [
     tag: 'dev-tools',
     summary: 'Every user with role and original role',
     response: z.array(sessionUserSchema),
-    handler: ({ ctx }) => listUsers(ctx).map(sessionUser),
+    handler: async ({ ctx }) => (await listUsers(ctx)).map(sessionUser),
   }),
   defineRoute({
     method: 'GET',

@@ -28,7 +28,7 @@ export const exportRoutes = [
     summary: `Queue a zip of fund outputs {fundRequests: ids, fundRequestStages: (${EXPORT_STAGE_CODES.join(' | ')})[], excludeDisabledVisualizations?, reviewedVisualizationsOnly?} -> the export row (pending), message '${EXPORT_QUEUED_MESSAGE}'; 400 'No such fund request with id: {id}'`,
     body: exportRequestSchema,
     response: exportViewSchema,
-    handler: ({ ctx, user, body }) => withMessage(requestExport(ctx, user, body), EXPORT_QUEUED_MESSAGE),
+    handler: async ({ ctx, user, body }) => withMessage(await requestExport(ctx, user, body), EXPORT_QUEUED_MESSAGE),
   }),
   defineRoute({
     method: 'POST',
@@ -49,8 +49,8 @@ export const exportRoutes = [
     tokenFrom: 'query',
     raw: true,
     summary: "The zip of a done export (fund_export_<id>_<yyyymmdd>.zip); token from GET /export/token; 400 'The export is not ready yet (status: ...)'",
-    handler: ({ ctx, user, params }) => {
-      const file = exportDownload(ctx, user, Number(params.id));
+    handler: async ({ ctx, user, params }) => {
+      const file = await exportDownload(ctx, user, Number(params.id));
       return new Response(Readable.toWeb(file.open()) as ReadableStream<Uint8Array>, {
         headers: {
           'content-type': 'application/zip',
@@ -68,6 +68,6 @@ export const exportRoutes = [
     summary: `Delete exports older than {days?: number (min ${EXPORT_RETENTION_DAYS}, default ${EXPORT_RETENTION_DAYS})} and their zips (auditors: their own) -> {deleted}`,
     body: z.object({ days: z.coerce.number().int().min(EXPORT_RETENTION_DAYS).optional() }),
     response: z.strictObject({ deleted: z.number().int() }),
-    handler: ({ ctx, user, body }) => ({ deleted: deleteOldExports(ctx, user, { olderThanDays: body.days }) }),
+    handler: async ({ ctx, user, body }) => ({ deleted: await deleteOldExports(ctx, user, { olderThanDays: body.days }) }),
   }),
 ];

@@ -35,7 +35,7 @@ export const fundRoutes = [
     summary: "Validate a fund create or update; payload lists the errors (strings or {id, type: 'Duplicate Fund', message})",
     body: fundBody,
     response: fundValidationSchema,
-    handler: ({ ctx, body }) => ({ errors: validateFund(ctx, { id: body.id, fund: body.fund as FundInput }) }),
+    handler: async ({ ctx, body }) => ({ errors: await validateFund(ctx, { id: body.id, fund: body.fund as FundInput }) }),
   }),
   defineRoute({
     method: 'POST',
@@ -45,7 +45,7 @@ export const fundRoutes = [
     summary: "Create (no id) or update a fund request; 400 'You have validation errors' with every error",
     body: fundBody,
     response: fundDetailsSchema,
-    handler: ({ ctx, user, body }) => getFundDetails(ctx, saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
+    handler: async ({ ctx, user, body }) => getFundDetails(ctx, await saveFund(ctx, user, { id: body.id, fund: body.fund as FundInput })),
   }),
   defineRoute({
     method: 'POST',

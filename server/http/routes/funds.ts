@@ -65,8 +65,8 @@ export const fundsRoutes = [
     body: saveFilterSchema,
     summary: "Save a listing filter {title, filter, successMessage?} (at most 7 filters in all); message 'filter saved'",
     response: savedFilterSchema,
-    handler: ({ ctx, user, body }) => {
-      const { filter, message } = saveFilter(ctx, user, body);
+    handler: async ({ ctx, user, body }) => {
+      const { filter, message } = await saveFilter(ctx, user, body);
       return withMessage(filter, message);
     },
   }),
@@ -78,7 +78,7 @@ export const fundsRoutes = [
     body: z.object({ id: z.coerce.number().int().positive(), successMessage: z.string().max(200).optional() }),
     summary: "Delete one of the user's saved filters {id}; built-in filters cannot be deleted; message 'filter deleted'",
     response: z.strictObject({ id: z.number().int() }),
-    handler: ({ ctx, user, body }) => withMessage(deleteFilter(ctx, user, body.id), body.successMessage?.trim() || DELETED_MESSAGE),
+    handler: async ({ ctx, user, body }) => withMessage(await deleteFilter(ctx, user, body.id), body.successMessage?.trim() || DELETED_MESSAGE),
   }),
   defineRoute({
     method: 'POST',

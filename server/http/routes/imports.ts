@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { importFile, listImports } from '../../services/imports/imports.js';
 import { noFileError, readForm } from '../multipart.js';
 import { defineRoute } from '../route.js';
-import { importPageSchema } from '../schemas/imports.js';
+import { importPageSchema, importViewSchema } from '../schemas/imports.js';
 
 export const importRoutes = [
   defineRoute({
@@ -18,7 +18,8 @@ export const importRoutes = [
       upload: { kind: 'file', required: true, multiple: true, description: "One or more TPA files (also accepted as 'files')" },
     },
     summary:
-      "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification",
+      "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification -> [import file]",
+    response: z.array(importViewSchema),
     handler: async ({ ctx, user, event }) => {
       // an over-size request is answered as the file-too-large response (413, spec section 8)
       const form = await readForm(event, ctx);
@@ -26,7 +27,10 @@ export const importRoutes = [
       if (typeof administrator !== 'string' || !administrator) throw new ValidationError('Choose an administrator before importing files');
       const files = [...form.staged('upload'), ...form.staged('files')];
       if (!files.length) throw noFileError('upload');
-      return files.map((f) => importFile(ctx, { administratorCode: administrator, fileName: f.fileName, staged: f, userId: user.id, source: 'upload' }));
+      const views = [];
+      for (const f of files)
+        views.push(await importFile(ctx, { administratorCode: administrator, fileName: f.fileName, staged: f, userId: user.id, source: 'upload' }));
+      return views;
     },
   }),
   defineRoute({

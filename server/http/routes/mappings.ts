@@ -167,8 +167,8 @@ export const mappingRoutes = [
     raw: true,
     summary: 'Download a mapping as csv (?id=&token= download token; &version= one of its versions, default the current content)',
     query: z.object({ id, token: z.string(), version: id.optional() }),
-    handler: ({ ctx, query }) => {
-      const f = mappingCsv(ctx, query.id, query.version);
+    handler: async ({ ctx, query }) => {
+      const f = await mappingCsv(ctx, query.id, query.version);
       return fileResponse(f.text, f.fileName, 'text/csv; charset=utf-8');
     },
   }),
@@ -199,6 +199,6 @@ export const mappingRoutes = [
     tokenFrom: 'query',
     raw: true,
     summary: 'Report of custom mappings and the funds using them (csv; ?token= download token)',
-    handler: ({ ctx }) => fileResponse(customMappingReport(ctx), 'custom_mapping_info.csv', 'text/csv; charset=utf-8'),
+    handler: async ({ ctx }) => fileResponse(await customMappingReport(ctx), 'custom_mapping_info.csv', 'text/csv; charset=utf-8'),
   }),
 ];

@@ -50,7 +50,7 @@ export const pbiInputRoutes = [
       const type = form.get('pbiInputsTypes');
       const file = await singleFile(form, form.has('file') ? 'file' : 'upload', 'csv file');
       const base = ctx.config.publicUrl ?? `${new URL(event.req.url).origin}${ctx.config.basePath ?? ''}`;
-      const saved = savePbiInput(ctx, user, { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes }, base);
+      const saved = await savePbiInput(ctx, user, { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes }, base);
       return withMessage(saved, `${saved.file_name} uploaded`);
     },
   }),
@@ -63,8 +63,8 @@ export const pbiInputRoutes = [
     query: z.object({ token: z.string().optional() }),
     summary:
       'A PowerBI input file by its own file token ?token= (the SAS token given when it was saved; no session needed); 401 when the token is missing, expired or revoked',
-    handler: ({ ctx, params, query }) => {
-      const file = openPbiInput(ctx, Number(params.id), query.token);
+    handler: async ({ ctx, params, query }) => {
+      const file = await openPbiInput(ctx, Number(params.id), query.token);
       return fileResponse(file.bytes, file.fileName, 'text/csv; charset=utf-8');
     },
   }),

@@ -9,7 +9,7 @@ import {
 } from '../../services/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
 import { filesOf, readForm, singleFile, type UploadForm } from '../multipart.js';
-import { sdmAdministratorSchema, tpaNameCheckSchema } from '../schemas/tpa.js';
+import { mappingValidationsSchema, sdmAdministratorSchema, sdmFileSchema, sdmProcessedSchema, sdmUploadSchema, tpaNameCheckSchema } from '../schemas/tpa.js';
 import { defineRoute } from '../route.js';
 
 const id = z.coerce.number().int().positive();
@@ -54,6 +54,7 @@ export const sdmUploadRoutes = [
       },
     },
     summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
+    response: mappingValidationsSchema,
     handler: async ({ ctx, event }) => {
       const files = await mappingFiles(await readForm(event, ctx));
       if (!files.length) throw new ValidationError('In order to validate, upload mapping files');
@@ -73,6 +74,7 @@ export const sdmUploadRoutes = [
       mappings: { kind: 'file', multiple: true, description: "Master mapping .csv files (also accepted as 'files' or 'upload')" },
     },
     summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
+    response: sdmUploadSchema,
     handler: async ({ ctx, user, event }) => {
       const form = await readForm(event, ctx);
       const code = String(form.get('code') ?? '').trim();
@@ -101,7 +103,8 @@ export const sdmUploadRoutes = [
       sdmUploadId: { kind: 'text', required: true, description: 'Id of the upload (integer)' },
       upload: { kind: 'file', required: true, description: 'fund_request.csv or <sdm type>.csv' },
     },
-    summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId)',
+    summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId) -> the file, Validated or Error',
+    response: sdmFileSchema,
     handler: async ({ ctx, event }) => {
       const form = await readForm(event, ctx);
       const sdmUploadId = Number(form.get('sdmUploadId'));
@@ -116,6 +119,7 @@ export const sdmUploadRoutes = [
     tag: 'self-onboarding',
     summary: 'Process an upload: save its fund requests and import its SDM files ({id, isSelfOnboarded, forceRun})',
     body: z.object({ id, isSelfOnboarded: z.boolean().optional(), forceRun: z.boolean().optional() }),
+    response: sdmProcessedSchema,
     handler: ({ ctx, user, body }) => processSdmUploadOffThread(ctx, user, body),
   }),
   defineRoute({
@@ -125,6 +129,7 @@ export const sdmUploadRoutes = [
     tag: 'self-onboarding',
     summary: 'An upload with its files, SDM and mapping types and validation results',
     body: z.object({ id }),
+    response: sdmUploadSchema,
     handler: ({ ctx, body }) => sdmUploadInfo(ctx, body.id),
   }),
 ];

@@ -27,9 +27,9 @@ export const testRunnerRoutes = [
     summary: `Test runs newest first {offset?, limit? (50)} and the suites available -> {rows: [${RUN}], pagination, suites: [{administratorCode, administratorName, tests: [{id, title, description}]}]}`,
     query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     response: testRunListSchema,
-    handler: ({ ctx, query }) => {
+    handler: async ({ ctx, query }) => {
       enabled(ctx);
-      return { ...listRuns(ctx, query), suites: listSuites(ctx) };
+      return { ...(await listRuns(ctx, query)), suites: await listSuites(ctx) };
     },
   }),
   defineRoute({

@@ -9,6 +9,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { transaction } from '../../db/tx.js';
 import { fundFiles } from '../../db/schema/index.js';
 import {
   aggregateRowCount,
@@ -60,13 +61,11 @@ function summarize(items: QaRec[]) {
 }
 
 /** Replaces the parent's calculation file and turns its rerun flags off, in one transaction. */
-function storeCalculation(ctx: AppContext, parentId: number, validation: AggregateValidation) {
-  const file = ctx.db.transaction((tx) => {
-    tx.delete(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, parentId), eq(fundFiles.kind, 'calculation')))
-      .run();
-    clearRerunFlags(tx, parentId);
-    return tx
+async function storeCalculation(ctx: AppContext, parentId: number, validation: AggregateValidation) {
+  const file = await transaction(ctx, async (tx) => {
+    await tx.delete(fundFiles).where(and(eq(fundFiles.fundRequestId, parentId), eq(fundFiles.kind, 'calculation')));
+    await clearRerunFlags(ctx, parentId);
+    const [inserted] = await tx
       .insert(fundFiles)
       .values({
         fundRequestId: parentId,
@@ -78,8 +77,8 @@ function storeCalculation(ctx: AppContext, parentId: number, validation: Aggrega
         validationStatus: validation.status === 'fail' ? 'Invalid' : 'Valid',
         validation,
       })
-      .returning()
-      .get();
+      .returning();
+    return inserted;
   });
   publishFile(ctx, file);
   ctx.events.publish('fund-request', { ids: [parentId], action: 'aggregation' });
@@ -91,8 +90,8 @@ function storeCalculation(ctx: AppContext, parentId: number, validation: Aggrega
  * otherwise the checks over the combined data, with one aggregation item per child first, and the
  * work paper queued.
  */
-export function aggregateCalculations(ctx: AppContext, parentId: number): StageResult | null {
-  const childIds = aggregatedChildren(ctx, parentId);
+export async function aggregateCalculations(ctx: AppContext, parentId: number): Promise<StageResult | null> {
+  const childIds = await aggregatedChildren(ctx, parentId);
   if (!childIds) return null;
   const children = childInputs(ctx, childIds);
   const rowCount = aggregateRowCount(children);
@@ -107,7 +106,7 @@ export function aggregateCalculations(ctx: AppContext, parentId: number): StageR
       message: `The ${children.length} child funds hold ${rowCount} rows together, more than the aggregation limit of ${limit} (setting aggregationMaxRows); the aggregate was not computed`,
       notPerformed: `${rowCount} rows, over the limit of ${limit}`,
     };
-    storeCalculation(ctx, parentId, {
+    await storeCalculation(ctx, parentId, {
       QA_Rec: [item],
       summary: summarize([item]),
       status: 'fail',
@@ -122,13 +121,13 @@ export function aggregateCalculations(ctx: AppContext, parentId: number): StageR
   }
   const aggregate = combine(ctx, parentId, children);
   // the parent's booked pre-calc audit adjustments change the combined inputs, as for any fund
-  const data = applyAdjustments(aggregate.data, fundAdjustments(ctx, parentId), 'pre-calc');
+  const data = applyAdjustments(aggregate.data, await fundAdjustments(ctx, parentId), 'pre-calc');
   const checkCtx = checkContextFor(ctx, parentId, data);
   const checks = runChecks(data, checkCtx);
   const items = [...aggregate.items, ...checks.items];
   const summary = summarize(items);
   const status = worst(items.map((i) => i.status));
-  storeCalculation(ctx, parentId, {
+  await storeCalculation(ctx, parentId, {
     QA_Rec: items,
     summary,
     status,

@@ -112,10 +112,10 @@ export function checkContextFor(ctx: AppContext, fundRequestId: number, data: Fu
 export const calculationsJob: StageHandler = async (ctx, job) => {
   const fundRequestId = job.fundRequestId!;
   // a parent whose consolidation flag is set is calculated over its children's data (aggregation.ts)
-  const aggregated = aggregateCalculations(ctx, fundRequestId);
+  const aggregated = await aggregateCalculations(ctx, fundRequestId);
   if (aggregated) return aggregated;
   // booked pre-calc audit adjustments change the checks' inputs (docs/decisions/0012-audit-adjustments.md)
-  const data = applyAdjustments(loadFundData(ctx, fundRequestId), fundAdjustments(ctx, fundRequestId), 'pre-calc');
+  const data = applyAdjustments(loadFundData(ctx, fundRequestId), await fundAdjustments(ctx, fundRequestId), 'pre-calc');
   const checkCtx = checkContextFor(ctx, fundRequestId, data);
   const { nav, materiality: amounts } = checkCtx;
   const checks = runChecks(data, checkCtx);

@@ -18,7 +18,7 @@ import { fileSource } from '../../../pipeline/readers/source.js';
 import { streamTables, type TableStream } from '../../../pipeline/readers/table.js';
 import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../../../pipeline/stages/identify.js';
 import { JobCancelled, type NextJob } from '../../../pipeline/engine.js';
-import { enqueue, type StageHandler } from '../queue.js';
+import type { StageHandler } from '../queue.js';
 import { logStage, nextTurn, ROWS_PER_TURN } from './common.js';
 
 interface FundMatch {
@@ -91,11 +91,11 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
   const importFileId = Number(job.payload?.importFileId);
   const imp = ctx.db.select().from(importFiles).where(eq(importFiles.id, importFileId)).get();
   if (!imp) throw new NotFoundError(`No such import file with id: ${importFileId}`);
-  setImportStatus(ctx, imp.id, 'Processing');
+  await setImportStatus(ctx, imp.id, 'Processing');
   const identified: IdentifiedTable[] = [];
   try {
     if (!imp.administratorId) throw new Error(`${imp.fileName}: the import has no administrator`);
-    const { layouts } = administratorMappings(ctx, imp.administratorId);
+    const { layouts } = await administratorMappings(ctx, imp.administratorId);
     if (!layouts.length) throw new Error(`${imp.fileName}: the TPA has no file layouts (upload its master mappings first)`);
     const errors: unknown[] = [];
     let tableCount = 0;
@@ -113,7 +113,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
         .insert(unidentifiedFiles)
         .values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors })
         .run();
-      setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
+      await setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
       logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
       return { result: { identified: 0, unidentified: tableCount } };
     }
@@ -237,7 +237,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
         : {}),
     };
     const ok = attached.length > 0 || alreadyAttached.length > 0;
-    setImportStatus(
+    await setImportStatus(
       ctx,
       imp.id,
       ok ? 'Success' : 'Error',
@@ -266,7 +266,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
     return { result, next };
   } catch (err) {
     if (err instanceof JobCancelled) throw err;
-    setImportStatus(ctx, imp.id, 'Error', { error: (err as Error).message });
+    await setImportStatus(ctx, imp.id, 'Error', { error: (err as Error).message });
     logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, error: (err as Error).message });
     throw err;
   } finally {
@@ -284,30 +284,4 @@ function fundFromFileName(ctx: AppContext, administratorId: number, fileName: st
     .all();
   const upper = fileName.toUpperCase();
   return [...new Set(codes.filter((c) => upper.includes(c.code.toUpperCase())).map((c) => c.id))];
-}
-
-/**
- * Re-queues identification of a TPA's unmatched files that nobody has acted on, because a matching
- * fund request may exist now (DOMAIN.md 2.2). Parts already attached are not attached twice.
- * @returns the number of import files queued again
- */
-export function rematchUnmatched(ctx: AppContext, administratorId: number): number {
-  const rows = ctx.db
-    .select()
-    .from(unmatchedFiles)
-    .where(and(eq(unmatchedFiles.administratorId, administratorId), sql`(${unmatchedFiles.action} is null or ${unmatchedFiles.action} = 'Unidentified')`))
-    .all();
-  const importIds = [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))];
-  if (!importIds.length) return 0;
-  ctx.db
-    .delete(unmatchedFiles)
-    .where(
-      inArray(
-        unmatchedFiles.id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .run();
-  for (const importFileId of importIds) enqueue(ctx, { stage: 'identification', fundRequestId: null, payload: { importFileId }, forceRun: true });
-  return importIds.length;
 }

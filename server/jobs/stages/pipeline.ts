@@ -12,7 +12,7 @@ const changesChildData =
   (handler: StageHandler): StageHandler =>
   async (ctx, job, signal) => {
     const outcome = await handler(ctx, job, signal);
-    if (job.fundRequestId !== null) markParentNeedsRerun(ctx, job.fundRequestId);
+    if (job.fundRequestId !== null) await markParentNeedsRerun(ctx, job.fundRequestId);
     return outcome;
   };
 

@@ -39,7 +39,7 @@ const ROWS = 1685 * 4;
 beforeAll(async () => {
   ctx = await createTestContext({ identificationLimitBytes: 100_000_000 });
   // the holdings four times over: several batches of rows
-  importFile(ctx, {
+  await importFile(ctx, {
     administratorCode: 'meridian_fund_services',
     fileName: 'MFS_HOLDINGS_S000013795_20230331_v2.csv',
     path: delivery(4),
@@ -57,11 +57,12 @@ describe('standardization in batches', () => {
     const abort = new AbortController();
     const running = Promise.resolve(standardizationJob(ctx, job(), abort.signal));
     running.catch(() => {});
-    // the job has staged its first batch and now waits for its turn on the event loop
+    // one turn of the event loop: the job has read its mappings, staged its first batch and now waits for its next turn
+    await new Promise((resolve) => setImmediate(resolve));
     expect(
       count("select coalesce(sum(r.row_count), 0) n from sdm_chunks r join fund_files f on f.id = r.fund_file_id where f.kind = 'staging'"),
     ).toBeGreaterThan(0);
-    expect(getFundDetails(ctx, fundId).standardizationFiles).toHaveLength(1);
+    expect((await getFundDetails(ctx, fundId)).standardizationFiles).toHaveLength(1);
     expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
 
     abort.abort();

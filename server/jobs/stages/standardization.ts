@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { insertRow } from '../../db/insert.js';
 import { fundFiles, sdmChunks } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
-import { effectiveMappings } from '../../services/mappings/store.js';
+import { effectiveMappings, type EffectiveMappings } from '../../services/mappings/store.js';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
 import { CODE_MAPPING_COLUMN, type MappingType, type SdmType } from '../../../pipeline/sdm/model.js';
@@ -47,7 +47,7 @@ function dropStaging(ctx: AppContext, inputId: number): void {
  * @returns the staging file's id, its row count and the validation outcome
  * @throws JobCancelled when the job is cancelled between batches (the staged rows are removed)
  */
-async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: ReturnType<typeof effectiveMappings>, signal: AbortSignal) {
+async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: EffectiveMappings, signal: AbortSignal) {
   const sdmType = input.fileType as SdmType;
   const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
   const stagingId = insertRow(ctx.sqlite, fundFiles, {
@@ -108,7 +108,7 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
 }
 
 /** The mapping versions a fund's standardization applies: the file layout, and the code mappings of its inputs' SDM types. */
-function mappingsApplied(mappings: ReturnType<typeof effectiveMappings>, inputs: FundFileRow[]): Partial<Record<MappingType, MappingVersionUsed>> {
+function mappingsApplied(mappings: EffectiveMappings, inputs: FundFileRow[]): Partial<Record<MappingType, MappingVersionUsed>> {
   const types = new Set(inputs.map((i) => i.fileType));
   return Object.fromEntries(
     Object.entries(mappings.used).filter(
@@ -120,7 +120,7 @@ function mappingsApplied(mappings: ReturnType<typeof effectiveMappings>, inputs:
 export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const fundRequestId = job.fundRequestId!;
   const inputs = currentInputs(ctx, fundRequestId);
-  const mappings = effectiveMappings(ctx, fundRequestId);
+  const mappings = await effectiveMappings(ctx, fundRequestId);
   const results: Array<{ file: string; sdmType: string; rows: number; validationStatus: string; qaMapping: number; rowErrors: number }> = [];
   for (const input of inputs) {
     if (signal.aborted) throw new JobCancelled();
@@ -175,7 +175,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
       rowErrors: out.errors.length,
     });
   }
-  recordMappingUses(ctx, fundRequestId, Object.values(mappingsApplied(mappings, inputs)));
+  await recordMappingUses(ctx, fundRequestId, Object.values(mappingsApplied(mappings, inputs)));
   const invalid = results.filter((r) => r.validationStatus !== 'Valid');
   logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', {
     files: results,

@@ -80,7 +80,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     ? mergeOutcomes(agg.aggregation.children.map((c) => ({ code: c.fundCode, outcome: standardizationOutcome(ctx, c.id) })))
     : standardizationOutcome(ctx, fundRequestId);
   // booked adjustments (pre- and post-calc) are in the reported figures; unbooked ones are listed as differences
-  const adjustments = fundAdjustments(ctx, fundRequestId);
+  const adjustments = await fundAdjustments(ctx, fundRequestId);
   const data = applyAdjustments(agg?.data ?? loadFundData(ctx, fundRequestId), adjustments, 'all');
   const input: WorkPaperInput = {
     fund: {

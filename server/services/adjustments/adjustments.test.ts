@@ -32,10 +32,10 @@ const calculation = () =>
     .get()!.validation as unknown as CalculationValidation;
 const navItem = () => calculation().QA_Rec.find((i) => i.name === 'NAV vs share capital')!;
 
-/** The error items of a ValidationError thrown by `fn`. */
-function problems(fn: () => unknown): unknown[] {
+/** The error items of a ValidationError `fn` rejects with. */
+async function problems(fn: () => Promise<unknown>): Promise<unknown[]> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ValidationError);
     return (err as ValidationError).errors;
@@ -60,15 +60,15 @@ beforeAll(async () => {
   fundId = ctx.db.select().from(fundCodes).where(eq(fundCodes.code, 'S000013795')).get()!.fundRequestId;
   const dir = join(fixturesDir(), 'tpas/meridian_fund_services/inputs');
   for (const fileName of readdirSync(dir).filter((n) => n.startsWith('MFS_') && n.includes('S000013795')))
-    importFile(ctx, { administratorCode: 'meridian_fund_services', fileName, path: join(dir, fileName), userId: null, source: 'cli' });
+    await importFile(ctx, { administratorCode: 'meridian_fund_services', fileName, path: join(dir, fileName), userId: null, source: 'cli' });
   await runPipeline();
 }, 120_000);
 afterAll(() => ctx.dispose());
 
 describe('adjustments of a fund', () => {
-  it('refuses bad input with a message naming each field', () => {
+  it('refuses bad input with a message naming each field', async () => {
     const admin = ctx.boot.admin;
-    expect(problems(() => createAdjustment(ctx, admin, fundId, { ...feeAccrual, type: 'tax' }))).toEqual([
+    expect(await problems(() => createAdjustment(ctx, admin, fundId, { ...feeAccrual, type: 'tax' }))).toEqual([
       {
         column: 'type',
         message:
@@ -76,7 +76,7 @@ describe('adjustments of a fund', () => {
       },
     ]);
     expect(
-      problems(() =>
+      await problems(() =>
         createAdjustment(ctx, admin, fundId, {
           type: 'main',
           description: ' ',
@@ -95,42 +95,44 @@ describe('adjustments of a fund', () => {
       { column: 'lines[1].target', message: "Line 2: target must be 'Trial balance: closing balance of the account' for Main adjustment" },
     ]);
     expect(
-      problems(() => createAdjustment(ctx, admin, fundId, { ...feeAccrual, lines: [feeAccrual.lines[0], { ...feeAccrual.lines[1], amount: -249_999.99 }] })),
+      await problems(() =>
+        createAdjustment(ctx, admin, fundId, { ...feeAccrual, lines: [feeAccrual.lines[0], { ...feeAccrual.lines[1], amount: -249_999.99 }] }),
+      ),
     ).toEqual([{ column: 'lines', message: 'Main adjustment is a double entry: its trial balance lines must net to zero, they net to 0.01' }]);
-    expect(() => createAdjustment(ctx, admin, 999_999, feeAccrual)).toThrow(new NotFoundError('No such fund request with id: 999999'));
+    await expect(createAdjustment(ctx, admin, 999_999, feeAccrual)).rejects.toThrow(new NotFoundError('No such fund request with id: 999999'));
     // nothing was stored, nothing written to the trail
-    expect(listAdjustments(ctx, fundId)).toEqual([]);
+    expect(await listAdjustments(ctx, fundId)).toEqual([]);
     expect(trailOf('adjustment-create')).toEqual([]);
   });
 
-  it('writes every create, update and delete to the fund trail, with the author and the before and after', () => {
+  it('writes every create, update and delete to the fund trail, with the author and the before and after', async () => {
     const admin = ctx.boot.admin;
-    const created = createAdjustment(ctx, admin, fundId, { ...feeAccrual, description: '  Audit fee  ' });
+    const created = await createAdjustment(ctx, admin, fundId, { ...feeAccrual, description: '  Audit fee  ' });
     expect(created).toMatchObject({ fundRequestId: fundId, type: 'main', description: 'Audit fee', bookedByTpa: false, lines: feeAccrual.lines });
     expect(created.author).toBeTruthy();
     expect(trailOf('adjustment-create')).toMatchObject([{ userId: admin.id, before: null, after: { id: created.id, description: 'Audit fee' } }]);
 
-    const updated = updateAdjustment(ctx, admin, fundId, created.id, feeAccrual);
+    const updated = await updateAdjustment(ctx, admin, fundId, created.id, feeAccrual);
     expect(updated.description).toBe('Audit fee accrual');
     expect(trailOf('adjustment-update')).toMatchObject([{ before: { description: 'Audit fee' }, after: { description: 'Audit fee accrual' } }]);
 
-    const hmrc = createAdjustment(ctx, admin, fundId, {
+    const hmrc = await createAdjustment(ctx, admin, fundId, {
       type: 'hmrc',
       description: 'Reportable income',
       bookedByTpa: false,
       lines: [{ account: 'INCOME_OTHER', target: 'tb_balance', amount: -1_000 }],
     });
-    expect(deleteAdjustment(ctx, admin, fundId, hmrc.id)).toEqual({ id: hmrc.id, deleted: true });
+    expect(await deleteAdjustment(ctx, admin, fundId, hmrc.id)).toEqual({ id: hmrc.id, deleted: true });
     expect(trailOf('adjustment-delete')).toMatchObject([{ before: { id: hmrc.id, type: 'hmrc' }, after: null }]);
-    expect(() => deleteAdjustment(ctx, admin, fundId, hmrc.id)).toThrow(`No such adjustment with id: ${hmrc.id} on fund request ${fundId}`);
-    expect(listAdjustments(ctx, fundId).map((a) => a.id)).toEqual([created.id]);
+    await expect(deleteAdjustment(ctx, admin, fundId, hmrc.id)).rejects.toThrow(`No such adjustment with id: ${hmrc.id} on fund request ${fundId}`);
+    expect((await listAdjustments(ctx, fundId)).map((a) => a.id)).toEqual([created.id]);
   });
 
   it('rerun queues the calculations; the work paper lists the unbooked accrual, and a booked write-down moves NAV', async () => {
     const admin = ctx.boot.admin;
     expect(navItem()).toMatchObject({ status: 'pass', diff: 0 });
     // the TPA booked a write-down of 1,000,000 on its investments against unrealised gains
-    createAdjustment(ctx, admin, fundId, {
+    await createAdjustment(ctx, admin, fundId, {
       type: 'main',
       description: 'Write-down of investments',
       bookedByTpa: true,
@@ -139,7 +141,7 @@ describe('adjustments of a fund', () => {
         { account: 'UNREALIZED_GL', target: 'tb_balance', amount: 1_000_000 },
       ],
     });
-    const result = rerunAdjustments(ctx, admin, fundId, 'adjustments');
+    const result = await rerunAdjustments(ctx, admin, fundId, 'adjustments');
     expect(result).toMatchObject({ fundRequestId: fundId, rerun: 'adjustments', adjustments: 2, booked: 1 });
     expect(ctx.db.select().from(processes).where(eq(processes.id, result.processId)).get()).toMatchObject({
       fundRequestId: fundId,
@@ -177,11 +179,11 @@ describe('adjustments of a fund', () => {
     ]);
   }, 120_000);
 
-  it('a rerun of a deleted fund is refused', () => {
+  it('a rerun of a deleted fund is refused', async () => {
     const status = ctx.sqlite.prepare('select status from fund_requests where id = ?').pluck().get(fundId);
     ctx.sqlite.prepare("update fund_requests set status = 'Deleted' where id = ?").run(fundId);
     try {
-      expect(() => rerunAdjustments(ctx, ctx.boot.admin, fundId, 'apportionment')).toThrow(
+      await expect(rerunAdjustments(ctx, ctx.boot.admin, fundId, 'apportionment')).rejects.toThrow(
         new ConflictError(`Fund request ${fundId} is deleted: restore it before recalculating its adjustments`),
       );
     } finally {

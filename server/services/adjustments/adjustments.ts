@@ -6,19 +6,22 @@
  * (`pipeline/adjustments/`). Every create, update, delete and rerun writes a trail entry of the
  * fund (actions `adjustment-create`, `adjustment-update`, `adjustment-delete`,
  * `rerun-adjustments`, `rerun-apportionment`) in the same transaction as the change.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ADJUSTMENT_RERUNS, ADJUSTMENT_TYPE_RULES, adjustmentProblems, type AdjustmentInput, type AdjustmentRerun } from '../../../rules/adjustments.js';
 import type { FundAdjustment } from '../../../pipeline/adjustments/apply.js';
 import type { AppContext } from '../../context.js';
-import { adjustments, fundRequests, processes } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { publishProcess } from '../../jobs/queue.js';
 import type { User } from '../auth/tokens.js';
-import { writeTrail, type Tx } from '../funds/trail.js';
+import { writeTrail } from '../funds/trail.js';
 
-type Row = typeof adjustments.$inferSelect;
+type Row = Tables['adjustments']['$inferSelect'];
 
 /** An adjustment as the API, the CLI and the stages see it. */
 export type AdjustmentView = FundAdjustment & { fundRequestId: number };
@@ -45,18 +48,19 @@ const view = (r: Row): AdjustmentView => ({
   updatedAt: r.updatedAt,
 });
 
-function requireFund(tx: Tx, id: number) {
-  const fund = tx.select({ id: fundRequests.id, status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.id, id)).get();
+async function requireFund(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ id: t.fundRequests.id, status: t.fundRequests.status }).from(t.fundRequests).where(eq(t.fundRequests.id, id));
   if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
   return fund;
 }
 
-function requireAdjustment(tx: Tx, fundRequestId: number, id: number): Row {
-  const row = tx
+async function requireAdjustment(ctx: AppContext, fundRequestId: number, id: number): Promise<Row> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
     .select()
-    .from(adjustments)
-    .where(and(eq(adjustments.id, id), eq(adjustments.fundRequestId, fundRequestId)))
-    .get();
+    .from(t.adjustments)
+    .where(and(eq(t.adjustments.id, id), eq(t.adjustments.fundRequestId, fundRequestId)));
   if (!row) throw new NotFoundError(`No such adjustment with id: ${id} on fund request ${fundRequestId}`);
   return row;
 }
@@ -100,35 +104,40 @@ const authorName = (user: User) => `${user.firstName} ${user.lastName}`.trim() |
  * Every adjustment of a fund, oldest first.
  * @throws NotFoundError 'No such fund request with id: {id}'
  */
-export function listAdjustments(ctx: AppContext, fundRequestId: number): AdjustmentView[] {
+export async function listAdjustments(ctx: AppContext, fundRequestId: number): Promise<AdjustmentView[]> {
   const id = positiveId('Fund request id', fundRequestId);
-  requireFund(ctx.db, id);
-  return ctx.db.select().from(adjustments).where(eq(adjustments.fundRequestId, id)).orderBy(asc(adjustments.id)).all().map(view);
+  await requireFund(ctx, id);
+  return adjustmentsOf(ctx, id);
+}
+
+/** A fund's adjustments, oldest first. */
+async function adjustmentsOf(ctx: AppContext, fundRequestId: number): Promise<AdjustmentView[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db.select().from(t.adjustments).where(eq(t.adjustments.fundRequestId, fundRequestId)).orderBy(asc(t.adjustments.id));
+  return rows.map(view);
 }
 
 /**
  * The adjustments the pipeline applies to a fund (`pipeline/adjustments/apply.ts`); none for an
  * unknown fund.
  */
-export function fundAdjustments(ctx: AppContext, fundRequestId: number): FundAdjustment[] {
-  return ctx.db.select().from(adjustments).where(eq(adjustments.fundRequestId, fundRequestId)).orderBy(asc(adjustments.id)).all().map(view);
-}
+export const fundAdjustments = (ctx: AppContext, fundRequestId: number): Promise<FundAdjustment[]> => adjustmentsOf(ctx, fundRequestId);
 
 /**
  * Adds an adjustment to a fund, authored by `user` now.
  * @throws NotFoundError for an unknown fund; ValidationError naming each field in error
  */
-export function createAdjustment(ctx: AppContext, user: User, fundRequestId: number, input: unknown): AdjustmentView {
+export async function createAdjustment(ctx: AppContext, user: User, fundRequestId: number, input: unknown): Promise<AdjustmentView> {
   const id = positiveId('Fund request id', fundRequestId);
-  return ctx.db.transaction((tx) => {
-    requireFund(tx, id);
+  const { tables: t } = storeOf(ctx);
+  return transaction(ctx, async (tx) => {
+    await requireFund(ctx, id);
     const a = validateAdjustment(input);
-    const row = tx
-      .insert(adjustments)
+    const [row] = await tx
+      .insert(t.adjustments)
       .values({ fundRequestId: id, ...a, authorId: user.id, author: authorName(user) })
-      .returning()
-      .get();
-    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'adjustment-create', before: null, after: view(row) });
+      .returning();
+    await writeTrail(ctx, { fundRequestId: id, userId: user.id, action: 'adjustment-create', before: null, after: view(row) });
     return view(row);
   });
 }
@@ -138,20 +147,20 @@ export function createAdjustment(ctx: AppContext, user: User, fundRequestId: num
  * the trail records who changed it and the before and after.
  * @throws NotFoundError for an unknown fund or adjustment; ValidationError naming each field in error
  */
-export function updateAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number, input: unknown): AdjustmentView {
+export async function updateAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number, input: unknown): Promise<AdjustmentView> {
   const fid = positiveId('Fund request id', fundRequestId);
   const aid = positiveId('Adjustment id', adjustmentId);
-  return ctx.db.transaction((tx) => {
-    requireFund(tx, fid);
-    const before = requireAdjustment(tx, fid, aid);
+  const { tables: t } = storeOf(ctx);
+  return transaction(ctx, async (tx) => {
+    await requireFund(ctx, fid);
+    const before = await requireAdjustment(ctx, fid, aid);
     const a = validateAdjustment(input);
-    const row = tx
-      .update(adjustments)
+    const [row] = await tx
+      .update(t.adjustments)
       .set({ ...a, updatedAt: new Date().toISOString() })
-      .where(eq(adjustments.id, aid))
-      .returning()
-      .get();
-    writeTrail(tx, { fundRequestId: fid, userId: user.id, action: 'adjustment-update', before: view(before), after: view(row) });
+      .where(eq(t.adjustments.id, aid))
+      .returning();
+    await writeTrail(ctx, { fundRequestId: fid, userId: user.id, action: 'adjustment-update', before: view(before), after: view(row) });
     return view(row);
   });
 }
@@ -161,14 +170,15 @@ export function updateAdjustment(ctx: AppContext, user: User, fundRequestId: num
  * @returns `{id, deleted: true}`
  * @throws NotFoundError for an unknown fund or adjustment
  */
-export function deleteAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number): { id: number; deleted: true } {
+export async function deleteAdjustment(ctx: AppContext, user: User, fundRequestId: number, adjustmentId: number): Promise<{ id: number; deleted: true }> {
   const fid = positiveId('Fund request id', fundRequestId);
   const aid = positiveId('Adjustment id', adjustmentId);
-  ctx.db.transaction((tx) => {
-    requireFund(tx, fid);
-    const before = requireAdjustment(tx, fid, aid);
-    tx.delete(adjustments).where(eq(adjustments.id, aid)).run();
-    writeTrail(tx, { fundRequestId: fid, userId: user.id, action: 'adjustment-delete', before: view(before), after: null });
+  const { tables: t } = storeOf(ctx);
+  await transaction(ctx, async (tx) => {
+    await requireFund(ctx, fid);
+    const before = await requireAdjustment(ctx, fid, aid);
+    await tx.delete(t.adjustments).where(eq(t.adjustments.id, aid));
+    await writeTrail(ctx, { fundRequestId: fid, userId: user.id, action: 'adjustment-delete', before: view(before), after: null });
   });
   return { id: aid, deleted: true };
 }
@@ -182,40 +192,45 @@ export const rerunInputSchema = z.object({ rerun: z.enum(['adjustments', 'apport
  * calculations job of the fund is reused.
  * @throws NotFoundError for an unknown fund; ConflictError for a deleted fund
  */
-export function rerunAdjustments(ctx: AppContext, user: User, fundRequestId: number, rerun: AdjustmentRerun = 'adjustments'): AdjustmentRerunResult {
+export async function rerunAdjustments(
+  ctx: AppContext,
+  user: User,
+  fundRequestId: number,
+  rerun: AdjustmentRerun = 'adjustments',
+): Promise<AdjustmentRerunResult> {
   const id = positiveId('Fund request id', fundRequestId);
   if (!(rerun in ADJUSTMENT_RERUNS))
     throw new ValidationError(`Rerun must be one of ${Object.keys(ADJUSTMENT_RERUNS).join(', ')}, not ${JSON.stringify(rerun)}`);
-  const { result, process } = ctx.db.transaction(
-    (tx) => {
-      const fund = requireFund(tx, id);
-      if (fund.status === 'Deleted') throw new ConflictError(`Fund request ${id} is deleted: restore it before recalculating its adjustments`);
-      const all = tx.select().from(adjustments).where(eq(adjustments.fundRequestId, id)).all();
-      const ofRerun = all.filter((a) => ADJUSTMENT_TYPE_RULES[a.type].rerun === rerun);
-      const pending = tx
-        .select()
-        .from(processes)
-        .where(and(eq(processes.fundRequestId, id), eq(processes.stage, 'calculations'), eq(processes.status, 'pending')))
-        .get();
-      const process =
-        pending ??
-        tx
-          .insert(processes)
+  const { tables: t } = storeOf(ctx);
+  const { result, process } = await transaction(ctx, async (tx) => {
+    const fund = await requireFund(ctx, id);
+    if (fund.status === 'Deleted') throw new ConflictError(`Fund request ${id} is deleted: restore it before recalculating its adjustments`);
+    const all = await tx.select().from(t.adjustments).where(eq(t.adjustments.fundRequestId, id));
+    const ofRerun = all.filter((a) => ADJUSTMENT_TYPE_RULES[a.type].rerun === rerun);
+    const [pending] = await tx
+      .select()
+      .from(t.processes)
+      .where(and(eq(t.processes.fundRequestId, id), eq(t.processes.stage, 'calculations'), eq(t.processes.status, 'pending')))
+      .orderBy(asc(t.processes.id))
+      .limit(1);
+    const process =
+      pending ??
+      (
+        await tx
+          .insert(t.processes)
           .values({ fundRequestId: id, stage: 'calculations', status: 'pending', forceRun: true, createdById: user.id, payload: { rerun } })
           .returning()
-          .get();
-      const result: AdjustmentRerunResult = {
-        fundRequestId: id,
-        rerun,
-        processId: process.id,
-        adjustments: ofRerun.length,
-        booked: ofRerun.filter((a) => a.bookedByTpa).length,
-      };
-      writeTrail(tx, { fundRequestId: id, userId: user.id, action: `rerun-${rerun}`, before: null, after: { ...result, queued: 'calculations' } });
-      return { result, process };
-    },
-    { behavior: 'immediate' },
-  );
+      )[0];
+    const result: AdjustmentRerunResult = {
+      fundRequestId: id,
+      rerun,
+      processId: process.id,
+      adjustments: ofRerun.length,
+      booked: ofRerun.filter((a) => a.bookedByTpa).length,
+    };
+    await writeTrail(ctx, { fundRequestId: id, userId: user.id, action: `rerun-${rerun}`, before: null, after: { ...result, queued: 'calculations' } });
+    return { result, process };
+  });
   publishProcess(ctx, process);
   return result;
 }

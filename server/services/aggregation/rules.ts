@@ -11,12 +11,14 @@
  * - Turning the force switch on queues the parent's calculations (force run): the aggregation runs
  *   again whether or not a child changed.
  * Each change is published as a `fund-request` event, so listings and open fund pages refresh.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * rerun is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
  */
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundRequests } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { enqueue } from '../../jobs/queue.js';
-import type { Tx } from '../funds/trail.js';
 
 /** Consolidation flag codes (`aggregateType` reference list) that make a parent aggregate its children. */
 export function isConsolidationFlag(flag: string | null | undefined): boolean {
@@ -24,25 +26,26 @@ export function isConsolidationFlag(flag: string | null | undefined): boolean {
 }
 
 /** Ids of a fund's children that are not deleted, in id order. */
-export function childIdsOf(db: Tx, parentId: number): number[] {
-  return db
-    .select({ id: fundRequests.id })
-    .from(fundRequests)
-    .where(and(eq(fundRequests.parentId, parentId), ne(fundRequests.status, 'Deleted')))
-    .orderBy(fundRequests.id)
-    .all()
-    .map((r) => r.id);
+export async function childIdsOf(ctx: AppContext, parentId: number): Promise<number[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ id: t.fundRequests.id })
+    .from(t.fundRequests)
+    .where(and(eq(t.fundRequests.parentId, parentId), ne(t.fundRequests.status, 'Deleted')))
+    .orderBy(t.fundRequests.id);
+  return rows.map((r) => r.id);
 }
 
 /**
  * The children a fund aggregates, or null when it is not an aggregate parent (feature off, flag not
  * set, no child). @returns child fund ids in id order
  */
-export function aggregatedChildren(ctx: AppContext, fundRequestId: number): number[] | null {
+export async function aggregatedChildren(ctx: AppContext, fundRequestId: number): Promise<number[] | null> {
   if (!ctx.config.aggregation) return null;
-  const fund = ctx.db.select({ flag: fundRequests.aggregConsolFlag }).from(fundRequests).where(eq(fundRequests.id, fundRequestId)).get();
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ flag: t.fundRequests.aggregConsolFlag }).from(t.fundRequests).where(eq(t.fundRequests.id, fundRequestId));
   if (!fund || !isConsolidationFlag(fund.flag)) return null;
-  const children = childIdsOf(ctx.db, fundRequestId);
+  const children = await childIdsOf(ctx, fundRequestId);
   return children.length ? children : null;
 }
 
@@ -51,30 +54,35 @@ export function aggregatedChildren(ctx: AppContext, fundRequestId: number): numb
  * parent aggregates it. @returns the parent's id when its flag was turned on, else null (no parent,
  * not an aggregate parent, or already on)
  */
-export function markParentNeedsRerun(ctx: AppContext, childId: number): number | null {
-  const child = ctx.db.select({ parentId: fundRequests.parentId }).from(fundRequests).where(eq(fundRequests.id, childId)).get();
+export async function markParentNeedsRerun(ctx: AppContext, childId: number): Promise<number | null> {
+  const { db, tables: t } = storeOf(ctx);
+  const [child] = await db.select({ parentId: t.fundRequests.parentId }).from(t.fundRequests).where(eq(t.fundRequests.id, childId));
   const parentId = child?.parentId;
-  if (!parentId || !aggregatedChildren(ctx, parentId)?.includes(childId)) return null;
-  const changed = ctx.db
-    .update(fundRequests)
+  if (!parentId || !(await aggregatedChildren(ctx, parentId))?.includes(childId)) return null;
+  const changed = await db
+    .update(t.fundRequests)
     .set({ needsRerun: true, updatedAt: new Date().toISOString() })
-    .where(and(eq(fundRequests.id, parentId), eq(fundRequests.needsRerun, false)))
-    .run().changes;
-  if (!changed) return null;
+    .where(and(eq(t.fundRequests.id, parentId), eq(t.fundRequests.needsRerun, false)))
+    .returning({ id: t.fundRequests.id });
+  if (!changed.length) return null;
   ctx.events.publish('fund-request', { ids: [parentId], action: 'needs-rerun' });
   return parentId;
 }
 
-/** Turns a parent's `needs_rerun` and forced rerun switch off once its aggregation has run (inside the caller's transaction). */
-export function clearRerunFlags(tx: Tx, parentId: number): void {
-  tx.update(fundRequests).set({ needsRerun: false, aggregForceRun: false, updatedAt: new Date().toISOString() }).where(eq(fundRequests.id, parentId)).run();
+/**
+ * Turns a parent's `needs_rerun` and forced rerun switch off once its aggregation has run; called
+ * inside the transaction that stores the aggregate's calculation file, which it joins.
+ */
+export async function clearRerunFlags(ctx: AppContext, parentId: number): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db.update(t.fundRequests).set({ needsRerun: false, aggregForceRun: false, updatedAt: new Date().toISOString() }).where(eq(t.fundRequests.id, parentId));
 }
 
 /**
  * Queues a parent's aggregation again (its calculations, force run) when the force switch is turned
  * on. @returns the process id, or null when the fund is not an aggregate parent (nothing to rerun)
  */
-export function queueAggregationRerun(ctx: AppContext, userId: number | null, parentId: number): number | null {
-  if (!aggregatedChildren(ctx, parentId)) return null;
-  return enqueue(ctx, { stage: 'calculations', fundRequestId: parentId, forceRun: true, createdById: userId }).id;
+export async function queueAggregationRerun(ctx: AppContext, userId: number | null, parentId: number): Promise<number | null> {
+  if (!(await aggregatedChildren(ctx, parentId))) return null;
+  return (await enqueue(ctx, { stage: 'calculations', fundRequestId: parentId, forceRun: true, createdById: userId })).id;
 }

@@ -2,14 +2,20 @@
  * OpenID Connect single sign-on (spec: "Sign-in is by single sign-on"; /authenticate,
  * /redeemToken, /signup, /unauthorized): the Authorization Code flow with PKCE through
  * openid-client. `startSsoSignIn` makes the provider's authorization address and remembers the
- * flow's state, nonce and PKCE verifier (in memory, 10 minutes, once); `finishSsoSignIn` checks the
+ * flow's state, nonce and PKCE verifier (in the database, 10 minutes, once: the provider may send
+ * the browser back to another node than the one it started on); `finishSsoSignIn` checks the
  * provider's answer against them, creates or updates the user from the claims and hands out a
  * one-time sign-in token for `/redeemToken/#<token>`, so the rest of sign-in is the spec's flow.
  * `ssoLogoutUrl` is the provider's RP-initiated logout address.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
+import { createHash } from 'node:crypto';
+import { and, asc, count, eq, inArray, like, lt } from 'drizzle-orm';
 import * as client from 'openid-client';
 import type { AppConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
+import { storeOf } from '../../db/dialect.js';
 import { NotFoundError, UnauthorizedError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { roleFromGroups, upsertSsoUser, type SsoClaims } from './sso-users.js';
@@ -17,7 +23,7 @@ import { issueToken } from './tokens.js';
 
 /** How long a started sign-in may take at the provider. */
 const FLOW_TTL_MS = 10 * 60_000;
-/** At most this many sign-ins pending at once (oldest dropped first): bounded memory under attack. */
+/** At most this many sign-ins pending at once (oldest dropped first): bounded storage under attack. */
 const MAX_PENDING = 10_000;
 /** Lifetime of the one-time token the callback hands to `/redeemToken`. */
 const HANDOFF_TTL_MS = 2 * 60_000;
@@ -31,13 +37,41 @@ interface PendingFlow {
 
 interface SsoState {
   config: Promise<client.Configuration> | null;
-  pending: Map<string, PendingFlow>;
 }
 const states = new WeakMap<AppContext, SsoState>();
 function stateOf(ctx: AppContext): SsoState {
   let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { config: null, pending: new Map() }));
+  if (!s) states.set(ctx, (s = { config: null }));
   return s;
+}
+
+/** Pending flows are settings rows `sso-flow:<sha256 of the state>` (the state itself is not stored). */
+const FLOW_PREFIX = 'sso-flow:';
+const flowKey = (state: string) => `${FLOW_PREFIX}${createHash('sha256').update(state).digest('hex')}`;
+
+/** Remembers a started flow, after removing expired ones and, beyond `MAX_PENDING`, the oldest. */
+async function rememberFlow(ctx: AppContext, state: string, flow: PendingFlow): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  const now = new Date();
+  const isFlow = like(t.settings.key, `${FLOW_PREFIX}%`);
+  await db.delete(t.settings).where(and(isFlow, lt(t.settings.updatedAt, new Date(now.getTime() - FLOW_TTL_MS).toISOString())));
+  const [pending] = await db.select({ n: count() }).from(t.settings).where(isFlow);
+  const excess = Number(pending?.n ?? 0) - MAX_PENDING + 1;
+  if (excess > 0) {
+    const oldest = db.select({ key: t.settings.key }).from(t.settings).where(isFlow).orderBy(asc(t.settings.updatedAt)).limit(excess);
+    await db.delete(t.settings).where(inArray(t.settings.key, oldest));
+  }
+  await db.insert(t.settings).values({ key: flowKey(state), value: flow, updatedAt: now.toISOString() });
+}
+
+/** Takes a pending flow by its state: removed as it is read, so a callback is honoured once, on any node. */
+async function takeFlow(ctx: AppContext, state: string): Promise<PendingFlow | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .delete(t.settings)
+    .where(eq(t.settings.key, flowKey(state)))
+    .returning({ value: t.settings.value });
+  return row?.value as PendingFlow | undefined;
 }
 
 /** Whether single sign-on is configured (an issuer is set). */
@@ -85,17 +119,12 @@ function providerConfig(ctx: AppContext): Promise<client.Configuration> {
  */
 export async function startSsoSignIn(ctx: AppContext, requestOrigin: string): Promise<{ url: string; state: string }> {
   const config = await providerConfig(ctx);
-  const { pending } = stateOf(ctx);
   const now = Date.now();
-  for (const [key, flow] of pending) {
-    if (flow.expires > now && pending.size < MAX_PENDING) break;
-    pending.delete(key);
-  }
   const state = client.randomState();
   const nonce = client.randomNonce();
   const verifier = client.randomPKCECodeVerifier();
   const redirectUri = ssoRedirectUri(ctx.config, requestOrigin);
-  pending.set(state, { nonce, verifier, redirectUri, expires: now + FLOW_TTL_MS });
+  await rememberFlow(ctx, state, { nonce, verifier, redirectUri, expires: now + FLOW_TTL_MS });
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: ctx.config.oidcScopes,
@@ -122,19 +151,17 @@ export type SsoOutcome = { kind: 'signed-in'; redeemPath: string; userId: number
 export async function finishSsoSignIn(ctx: AppContext, browserState: string | null, callbackUrl: URL): Promise<SsoOutcome> {
   try {
     const outcome = await finishChecked(ctx, browserState, callbackUrl);
-    if (outcome.kind === 'no-role') recordAudit(ctx, null, 'sign-in-no-role', null, { method: 'single sign-on', email: outcome.email });
+    if (outcome.kind === 'no-role') await recordAudit(ctx, null, 'sign-in-no-role', null, { method: 'single sign-on', email: outcome.email });
     return outcome;
   } catch (err) {
-    recordAudit(ctx, null, 'sign-in-failed', null, { method: 'single sign-on', reason: (err as Error).message });
+    await recordAudit(ctx, null, 'sign-in-failed', null, { method: 'single sign-on', reason: (err as Error).message });
     throw err;
   }
 }
 
 async function finishChecked(ctx: AppContext, browserState: string | null, callbackUrl: URL): Promise<SsoOutcome> {
   const config = await providerConfig(ctx);
-  const { pending } = stateOf(ctx);
-  const flow = browserState ? pending.get(browserState) : undefined;
-  if (browserState) pending.delete(browserState);
+  const flow = browserState ? await takeFlow(ctx, browserState) : undefined;
   if (!browserState || !flow || flow.expires <= Date.now())
     throw new UnauthorizedError('This sign-in was not started in this browser or has expired; start it again');
   const providerError = callbackUrl.searchParams.get('error');
@@ -166,12 +193,12 @@ async function finishChecked(ctx: AppContext, browserState: string | null, callb
   }
   const claims: SsoClaims = { ...userinfo, ...idClaims, issuer: String(idClaims.iss), sub: idClaims.sub };
   const role = roleFromGroups(claims[ctx.config.oidcRolesClaim], ctx.config.oidcRoleMap);
-  const user = upsertSsoUser(ctx, claims, role);
+  const user = await upsertSsoUser(ctx, claims, role);
   if (!user) {
     ctx.log.warn({ email: claims.email, sub: claims.sub }, 'single sign-on: the role map gives this user no role');
     return { kind: 'no-role', email: String(claims.email) };
   }
-  const { token } = issueToken(ctx, user.id, 'signin', HANDOFF_TTL_MS, 'single sign-on', { idToken: tokens.id_token ?? null });
+  const { token } = await issueToken(ctx, user.id, 'signin', HANDOFF_TTL_MS, 'single sign-on', { idToken: tokens.id_token ?? null });
   ctx.log.info({ userId: user.id, role }, 'single sign-on');
   return { kind: 'signed-in', redeemPath: `/redeemToken/#${token}`, userId: user.id };
 }

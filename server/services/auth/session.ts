@@ -3,11 +3,15 @@
  * document): a one-time sign-in link is redeemed for a session token; `login` returns
  * `{user, config}`; the privacy notice acceptance is recorded with its version; the view can be
  * switched between delivery and auditor while `originalRole` is kept.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { privacyAcceptances, tokens, users, type Role } from '../../db/schema/index.js';
+import { baseStoreOf, type DataStore, storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
+import type { Role } from '../../db/schema/users.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
 import { recordAudit } from '../audit/audit-log.js';
@@ -78,10 +82,33 @@ export function sessionUser(user: User): SessionUser {
   };
 }
 
+const databaseVersions = new WeakMap<DataStore, Promise<{ name: string; version: string }>>();
+
+/** The database engine and its version (`sqlite` 3.x, or `postgresql` 15.x), asked once per database. */
+function databaseVersion(ctx: AppContext): Promise<{ name: string; version: string }> {
+  const store = baseStoreOf(ctx);
+  let version = databaseVersions.get(store);
+  if (!version) {
+    version = askDatabaseVersion(store);
+    databaseVersions.set(store, version);
+  }
+  return version;
+}
+
+async function askDatabaseVersion(store: DataStore): Promise<{ name: string; version: string }> {
+  if (store.dialect === 'postgres') {
+    const pgDb = store.db as unknown as { execute(query: ReturnType<typeof sql>): Promise<{ rows: Array<{ v: string }> }> };
+    const { rows } = await pgDb.execute(sql`select current_setting('server_version') as v`);
+    return { name: 'postgresql', version: String(rows[0]?.v ?? '') };
+  }
+  const [row] = await store.db.all<{ v: string }>(sql`select sqlite_version() as v`);
+  return { name: 'sqlite', version: row?.v ?? '' };
+}
+
 /** The session config derived from the server configuration. */
-export function sessionConfig(ctx: AppContext): SessionConfig {
+export async function sessionConfig(ctx: AppContext): Promise<SessionConfig> {
   const c = ctx.config;
-  const sqliteVersion = (ctx.sqlite.prepare('select sqlite_version() as v').get() as { v: string }).v;
+  const database = await databaseVersion(ctx);
   return {
     mode: c.mode,
     devTools: { enabled: c.devToolsEnabled, isLocalEnvironment: c.devToolsLocal },
@@ -111,39 +138,39 @@ export function sessionConfig(ctx: AppContext): SessionConfig {
       { name: 'api', version: 'v2.0' },
       { name: 'schema', version: String(ctx.schemaVersion) },
       { name: 'node', version: process.versions.node },
-      { name: 'sqlite', version: sqliteVersion },
+      { name: database.name, version: database.version },
     ],
   };
 }
 
 /** The whole session of a user. */
-export function getSession(ctx: AppContext, user: User): Session {
-  return { user: sessionUser(user), config: sessionConfig(ctx) };
+export async function getSession(ctx: AppContext, user: User): Promise<Session> {
+  return { user: sessionUser(user), config: await sessionConfig(ctx) };
 }
 
 /**
  * Exchanges a one-time sign-in link token for a session token.
  * @throws UnauthorizedError when the link is unknown, used, expired or revoked
  */
-export function redeemSigninToken(ctx: AppContext, token: string): { token: string; expiresAt: string } {
-  let verified: ReturnType<typeof verifyToken>;
+export async function redeemSigninToken(ctx: AppContext, token: string): Promise<{ token: string; expiresAt: string }> {
+  let verified: Awaited<ReturnType<typeof verifyToken>>;
   try {
-    verified = verifyToken(ctx, token, ['signin']);
+    verified = await verifyToken(ctx, token, ['signin']);
   } catch (err) {
-    recordAudit(ctx, null, 'sign-in-failed', null, { method: 'sign-in link', reason: (err as Error).message });
+    await recordAudit(ctx, null, 'sign-in-failed', null, { method: 'sign-in link', reason: (err as Error).message });
     throw err;
   }
   const { user, tokenId, idToken } = verified;
-  markUsed(ctx, tokenId);
+  await markUsed(ctx, tokenId);
   ctx.log.info({ userId: user.id }, 'sign-in link redeemed');
-  const session = issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000, undefined, { idToken });
-  recordAudit(ctx, user, 'sign-in', `user:${user.id}`, { method: idToken ? 'single sign-on' : 'sign-in link', role: user.role });
+  const session = await issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000, undefined, { idToken });
+  await recordAudit(ctx, user, 'sign-in', `user:${user.id}`, { method: idToken ? 'single sign-on' : 'sign-in link', role: user.role });
   return session;
 }
 
 /** Issues a one-time sign-in link for a user: `<publicUrl>/redeemToken/#<token>`. */
-export function signinLink(ctx: AppContext, user: User, baseUrl: string): { url: string; expiresAt: string } {
-  const { token, expiresAt } = issueToken(ctx, user.id, 'signin', ctx.config.signinLinkTtlHours * 3_600_000);
+export async function signinLink(ctx: AppContext, user: User, baseUrl: string): Promise<{ url: string; expiresAt: string }> {
+  const { token, expiresAt } = await issueToken(ctx, user.id, 'signin', ctx.config.signinLinkTtlHours * 3_600_000);
   return { url: `${baseUrl.replace(/\/$/, '')}/redeemToken/#${token}`, expiresAt };
 }
 
@@ -151,14 +178,14 @@ export function signinLink(ctx: AppContext, user: User, baseUrl: string): { url:
  * Ends a session: revokes its token.
  * @returns the single sign-on ID token the session was opened with (null for a sign-in link's session or an unknown token)
  */
-export function logout(ctx: AppContext, token: string): { idToken: string | null } {
+export async function logout(ctx: AppContext, token: string): Promise<{ idToken: string | null }> {
   let idToken: string | null = null;
   try {
-    idToken = verifyToken(ctx, token, ['session']).idToken;
+    idToken = (await verifyToken(ctx, token, ['session'])).idToken;
   } catch {
     // an expired or revoked session has nothing left to end at the identity provider
   }
-  revokeToken(ctx, token);
+  await revokeToken(ctx, token);
   return { idToken };
 }
 
@@ -166,13 +193,14 @@ export function logout(ctx: AppContext, token: string): { idToken: string | null
  * Records acceptance of the privacy notice.
  * @throws ValidationError when the version is not the current one
  */
-export function acceptPrivacy(ctx: AppContext, user: User, version: string | undefined): SessionUser {
+export async function acceptPrivacy(ctx: AppContext, user: User, version: string | undefined): Promise<SessionUser> {
   const current = ctx.config.privacyStatementVersion;
   const accepted = version ?? current;
   if (accepted !== current) throw new ValidationError(`Privacy notice version ${accepted} is not the current version ${current}`);
-  ctx.db.transaction((tx) => {
-    tx.insert(privacyAcceptances).values({ userId: user.id, version: accepted }).run();
-    tx.update(users).set({ acceptedPrivacyVersion: accepted, updatedAt: new Date().toISOString() }).where(eq(users.id, user.id)).run();
+  const { tables: t } = storeOf(ctx);
+  await transaction(ctx, async (tx) => {
+    await tx.insert(t.privacyAcceptances).values({ userId: user.id, version: accepted });
+    await tx.update(t.users).set({ acceptedPrivacyVersion: accepted, updatedAt: new Date().toISOString() }).where(eq(t.users.id, user.id));
   });
   return sessionUser({ ...user, acceptedPrivacyVersion: accepted });
 }
@@ -186,7 +214,7 @@ export function acceptPrivacy(ctx: AppContext, user: User, version: string | und
  * @param token the raw token of the session that switches
  * @throws ForbiddenError when the switch is not allowed
  */
-export function switchView(ctx: AppContext, user: User, token: string, view: 'auditor' | 'delivery'): Session {
+export async function switchView(ctx: AppContext, user: User, token: string, view: 'auditor' | 'delivery'): Promise<Session> {
   if (ctx.config.demo) throw new ForbiddenError('Switching view is disabled in demo mode');
   let role: Role;
   if (view === 'delivery') {
@@ -197,11 +225,11 @@ export function switchView(ctx: AppContext, user: User, token: string, view: 'au
     role = user.originalRole === 'Root' || user.originalRole === 'Client' ? user.originalRole : 'Auditor';
   }
   const viewRole = role === user.originalRole ? null : role;
-  ctx.db
-    .update(tokens)
+  const { db, tables: t } = storeOf(ctx);
+  await db
+    .update(t.tokens)
     .set({ viewRole })
-    .where(eq(tokens.tokenHash, hashToken(token)))
-    .run();
-  recordAudit(ctx, user, 'view-switch', `user:${user.id}`, { from: user.role, to: role, view });
+    .where(eq(t.tokens.tokenHash, hashToken(token)));
+  await recordAudit(ctx, user, 'view-switch', `user:${user.id}`, { from: user.role, to: role, view });
   return getSession(ctx, { ...user, role });
 }

@@ -2,10 +2,13 @@
  * Just-in-time users of single sign-on (OpenID Connect): the role an identity provider's groups
  * give, and the user row created or updated from the claims at every sign-in (e-mail, full name,
  * role). Used by `oidc.ts` after the provider's answer was verified.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { users, type Role } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import type { Role } from '../../db/schema/users.js';
 import { UnauthorizedError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { revokeUserTokens, type User } from './tokens.js';
@@ -55,23 +58,26 @@ function namesOf(claims: SsoClaims, email: string): { firstName: string; lastNam
  * @returns the user, or null when no role was given (the user's open sessions are ended)
  * @throws UnauthorizedError when the claims have no e-mail, or the user is disabled
  */
-export function upsertSsoUser(ctx: AppContext, claims: SsoClaims, role: Role | null): User | null {
+export async function upsertSsoUser(ctx: AppContext, claims: SsoClaims, role: Role | null): Promise<User | null> {
   const email = str(claims.email).toLowerCase();
   if (!email || !email.includes('@')) throw new UnauthorizedError('The identity provider sent no e-mail address for this user');
   const externalId = `${claims.issuer} ${claims.sub}`;
-  const existing = ctx.db.select().from(users).where(eq(users.externalId, externalId)).get() ?? ctx.db.select().from(users).where(eq(users.email, email)).get();
+  const { db, tables: t } = storeOf(ctx);
+  const [byIdentity] = await db.select().from(t.users).where(eq(t.users.externalId, externalId)).limit(1);
+  const existing = byIdentity ?? (await db.select().from(t.users).where(eq(t.users.email, email)).limit(1))[0];
   if (existing?.disabled) throw new UnauthorizedError('This user is disabled in Fund Audit');
   if (existing?.externalId && existing.externalId !== externalId) throw new UnauthorizedError(`The e-mail ${email} belongs to another single sign-on identity`);
   if (!role) {
-    if (existing) revokeUserTokens(ctx, existing.id, ['session']);
+    if (existing) await revokeUserTokens(ctx, existing.id, ['session']);
     return null;
   }
   const names = namesOf(claims, email);
   const values = { email, ...names, role, originalRole: role, externalId, updatedAt: new Date().toISOString() };
   if (existing) {
-    const updated = ctx.db.update(users).set(values).where(eq(users.id, existing.id)).returning().get();
+    const [updated] = await db.update(t.users).set(values).where(eq(t.users.id, existing.id)).returning();
+    if (!updated) throw new UnauthorizedError('This user was removed from Fund Audit during the sign-in; sign in again');
     if (existing.originalRole !== role || existing.email !== email)
-      recordAudit(ctx, updated, 'user-changed', `user:${updated.id}`, {
+      await recordAudit(ctx, updated, 'user-changed', `user:${updated.id}`, {
         by: 'single sign-on',
         from: { email: existing.email, role: existing.originalRole },
         to: { email, role },
@@ -79,11 +85,13 @@ export function upsertSsoUser(ctx: AppContext, claims: SsoClaims, role: Role | n
     return updated;
   }
   const username = str(claims.preferred_username) || email.split('@')[0] || email;
-  const created = ctx.db
-    .insert(users)
+  const [created] = await db
+    .insert(t.users)
     .values({ ...values, username })
-    .returning()
-    .get();
-  recordAudit(ctx, created, 'user-created', `user:${created.id}`, { by: 'single sign-on', email, role });
+    .onConflictDoNothing({ target: t.users.email })
+    .returning();
+  // the same user's first sign-in on another node created it meanwhile: take that one
+  if (!created) return upsertSsoUser(ctx, claims, role);
+  await recordAudit(ctx, created, 'user-created', `user:${created.id}`, { by: 'single sign-on', email, role });
   return created;
 }

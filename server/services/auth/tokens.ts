@@ -2,11 +2,14 @@
  * Tokens: random 256-bit values handed out once, stored only as sha256 hashes, each with a kind,
  * an expiry and a revocation time. Kinds: one-time sign-in links, sessions, API keys, short-lived
  * download and socket tokens.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { tokens, users, type Role, type TokenKind } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import type { Role, TokenKind, users } from '../../db/schema/users.js';
 import { UnauthorizedError } from '../../errors.js';
 
 export type User = typeof users.$inferSelect;
@@ -28,20 +31,20 @@ export interface TokenExtras {
  * @param extras the view role and single sign-on ID token the token carries
  * @returns the raw token (shown once) and its ISO expiry
  */
-export function issueToken(
+export async function issueToken(
   ctx: AppContext,
   userId: number,
   kind: TokenKind,
   ttlMs: number,
   label?: string,
   extras: TokenExtras = {},
-): { token: string; expiresAt: string } {
+): Promise<{ token: string; expiresAt: string }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlMs).toISOString();
-  ctx.db
-    .insert(tokens)
-    .values({ userId, kind, tokenHash: hashToken(token), expiresAt, label, viewRole: extras.viewRole ?? null, idToken: extras.idToken ?? null })
-    .run();
+  const { db, tables: t } = storeOf(ctx);
+  await db
+    .insert(t.tokens)
+    .values({ userId, kind, tokenHash: hashToken(token), expiresAt, label, viewRole: extras.viewRole ?? null, idToken: extras.idToken ?? null });
   return { token, expiresAt };
 }
 
@@ -54,26 +57,22 @@ export function effectiveRole(user: Pick<User, 'role' | 'originalRole'>, viewRol
   return user.originalRole;
 }
 
-/** The two lookups of every authenticated request, prepared once per context. */
-function prepareLookups(ctx: AppContext) {
-  return {
-    token: ctx.db
-      .select()
-      .from(tokens)
-      .where(eq(tokens.tokenHash, sql.placeholder('hash')))
-      .prepare(),
-    user: ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .prepare(),
-  };
+/** The token row of a raw token, or undefined. */
+async function tokenRow(ctx: AppContext, token: string) {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .select()
+    .from(t.tokens)
+    .where(eq(t.tokens.tokenHash, hashToken(token)))
+    .limit(1);
+  return row;
 }
-const lookups = new WeakMap<AppContext, ReturnType<typeof prepareLookups>>();
-function lookupsOf(ctx: AppContext): ReturnType<typeof prepareLookups> {
-  let q = lookups.get(ctx);
-  if (!q) lookups.set(ctx, (q = prepareLookups(ctx)));
-  return q;
+
+/** A user by id, or undefined. */
+async function userRow(ctx: AppContext, id: number): Promise<User | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.users).where(eq(t.users.id, id)).limit(1);
+  return row;
 }
 
 /** The view role a token issued from this user's current token carries (null when it acts in the user's own role). */
@@ -88,19 +87,18 @@ export function viewRoleOf(user: Pick<User, 'role' | 'originalRole'>): Role | nu
  * @returns the user, the token's row id, its view role and single sign-on ID token
  * @throws UnauthorizedError when the token is unknown, of another kind, expired, revoked, used (sign-in links) or its user disabled
  */
-export function verifyToken(
+export async function verifyToken(
   ctx: AppContext,
   token: string | undefined | null,
   kinds: TokenKind[],
-): { user: User; tokenId: number; viewRole: Role | null; idToken: string | null } {
+): Promise<{ user: User; tokenId: number; viewRole: Role | null; idToken: string | null }> {
   if (!token) throw new UnauthorizedError('Sign-in required: no token was sent');
-  const q = lookupsOf(ctx);
-  const row = q.token.get({ hash: hashToken(token) });
+  const row = await tokenRow(ctx, token);
   if (!row || !kinds.includes(row.kind)) throw new UnauthorizedError('The token is not valid');
   if (row.revokedAt) throw new UnauthorizedError('The token was revoked');
   if (row.usedAt) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
   if (Date.parse(row.expiresAt) <= Date.now()) throw new UnauthorizedError('The token has expired');
-  const user = q.user.get({ id: row.userId });
+  const user = await userRow(ctx, row.userId);
   if (!user || user.disabled) throw new UnauthorizedError('The user of this token is disabled');
   return { user: { ...user, role: effectiveRole(user, row.viewRole) }, tokenId: row.id, viewRole: row.viewRole, idToken: row.idToken };
 }
@@ -109,8 +107,8 @@ export function verifyToken(
  * The role a user acts in now with a given view (see `effectiveRole`); null when the user is gone
  * or disabled. Lets a long-lived connection follow a role changed after it was opened.
  */
-export function currentRole(ctx: AppContext, userId: number, viewRole: Role | null): Role | null {
-  const user = lookupsOf(ctx).user.get({ id: userId });
+export async function currentRole(ctx: AppContext, userId: number, viewRole: Role | null): Promise<Role | null> {
+  const user = await userRow(ctx, userId);
   return user && !user.disabled ? effectiveRole(user, viewRole) : null;
 }
 
@@ -118,32 +116,32 @@ export function currentRole(ctx: AppContext, userId: number, viewRole: Role | nu
  * The kind of a token and its user's e-mail by the raw token, without checking validity (null when
  * unknown); used before routing to rate-limit API keys and scope service keys.
  */
-export function tokenOwnerOf(ctx: AppContext, token: string): { kind: TokenKind; email: string } | null {
-  const q = lookupsOf(ctx);
-  const row = q.token.get({ hash: hashToken(token) });
-  const user = row ? q.user.get({ id: row.userId }) : undefined;
+export async function tokenOwnerOf(ctx: AppContext, token: string): Promise<{ kind: TokenKind; email: string } | null> {
+  const row = await tokenRow(ctx, token);
+  const user = row ? await userRow(ctx, row.userId) : undefined;
   return row && user ? { kind: row.kind, email: user.email } : null;
 }
 
 /** Marks a token used (one-time sign-in links). */
-export function markUsed(ctx: AppContext, tokenId: number): void {
-  ctx.db.update(tokens).set({ usedAt: new Date().toISOString() }).where(eq(tokens.id, tokenId)).run();
+export async function markUsed(ctx: AppContext, tokenId: number): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db.update(t.tokens).set({ usedAt: new Date().toISOString() }).where(eq(t.tokens.id, tokenId));
 }
 
 /** Revokes one token by its raw value; unknown tokens are ignored. */
-export function revokeToken(ctx: AppContext, token: string): void {
-  ctx.db
-    .update(tokens)
+export async function revokeToken(ctx: AppContext, token: string): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db
+    .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(tokens.tokenHash, hashToken(token)), isNull(tokens.revokedAt)))
-    .run();
+    .where(and(eq(t.tokens.tokenHash, hashToken(token)), isNull(t.tokens.revokedAt)));
 }
 
 /** Revokes every token of a user of the given kinds (e.g. when a user is disabled). */
-export function revokeUserTokens(ctx: AppContext, userId: number, kinds: TokenKind[]): void {
-  ctx.db
-    .update(tokens)
+export async function revokeUserTokens(ctx: AppContext, userId: number, kinds: TokenKind[]): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db
+    .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(tokens.userId, userId), inArray(tokens.kind, kinds), isNull(tokens.revokedAt)))
-    .run();
+    .where(and(eq(t.tokens.userId, userId), inArray(t.tokens.kind, kinds), isNull(t.tokens.revokedAt)));
 }

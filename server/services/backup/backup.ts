@@ -4,6 +4,8 @@
  * the blob store and the settings files are added; everything goes into one zip with a manifest
  * listing every file's size and sha256. The zip is written beside its destination and renamed
  * into place when complete, so a half-written backup never has the final name.
+ * Backup and restore are of a SQLite data directory: an install on PostgreSQL is refused with the
+ * way there (`pg_dump` / `pg_restore` and a copy of the blob directory; docs/operations.md).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -21,6 +23,19 @@ export const BACKUP_FORMAT_VERSION = 1;
 export const MANIFEST = 'manifest.json';
 /** Settings files and folders of the data directory that go into a backup besides the database and blobs. */
 export const EXTRA_PATHS = ['config.json', 'wiki.json', 'reference'];
+
+/**
+ * Refuses a backup or restore of an install whose database is PostgreSQL.
+ * @param databaseUrl the install's `databaseUrl` (unset: the data directory's SQLite database)
+ * @throws ValidationError naming pg_dump and pg_restore
+ */
+export function assertSqliteInstall(databaseUrl: string | null | undefined, action: 'back up' | 'restore'): void {
+  if (!databaseUrl) return;
+  throw new ValidationError(`Cannot ${action} this install: backup and restore are of a SQLite data directory, and its database is PostgreSQL (databaseUrl)`, [
+    'Back up a PostgreSQL database with pg_dump (pg_dump --format=custom --file=fund-audit.dump <database URL>) and restore it with pg_restore',
+    'Copy the blob directory (blobDir) beside the dump: the database refers to its files',
+  ]);
+}
 
 export interface ManifestFile {
   /** Path inside the archive: `database/<db>`, `blobs/<xx>/<sha256>`, `files/<path>`. */
@@ -119,9 +134,13 @@ function blobKeys(root: string): string[] {
  * @param to the archive to write (a zip; an existing file is replaced only once the new one is complete)
  * @returns what went in, sizes in bytes
  * @throws NotFoundError when the data directory has no database; ValidationError when the snapshot
- *   fails SQLite's integrity check; Error when writing fails (the partial file is removed)
+ *   fails SQLite's integrity check, or for an install on PostgreSQL (`source.databaseUrl`); Error when writing fails (the partial file is removed)
  */
-export async function createBackup(source: { dataDir: string; dbName: string; blobDir?: string }, to: string): Promise<BackupSummary> {
+export async function createBackup(
+  source: { dataDir: string; dbName: string; blobDir?: string; databaseUrl?: string | null },
+  to: string,
+): Promise<BackupSummary> {
+  assertSqliteInstall(source.databaseUrl, 'back up');
   const dataDir = resolve(source.dataDir);
   const dbFile = join(dataDir, source.dbName);
   if (!existsSync(dbFile)) throw new NotFoundError(`No database to back up: ${dbFile} does not exist`);

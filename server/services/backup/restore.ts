@@ -19,7 +19,7 @@ import { refuseNewerSchema, sqliteOptions } from '../../db/client.js';
 import { ConflictError, DataDirInUseError, NotFoundError, ValidationError } from '../../errors.js';
 import { HEARTBEAT_MS, pidAlive } from '../../jobs/nodes.js';
 import { migrationsDir } from '../../paths.js';
-import { BACKUP_FORMAT, MANIFEST, type Manifest } from './backup.js';
+import { assertSqliteInstall, BACKUP_FORMAT, MANIFEST, type Manifest } from './backup.js';
 import { BadZipError, listZip, openEntry, type ZipEntry } from './zip-reader.js';
 
 export interface RestoreSummary {
@@ -132,13 +132,15 @@ function referencedBlobs(db: Database.Database): Set<string> {
  * @throws NotFoundError for a missing archive; ConflictError while a server uses the directory or
  *   over an install without `force`; ValidationError for an archive that is not a backup, a file
  *   whose size or hash differs from the manifest, or a database that fails the integrity check;
- *   SchemaTooNewError for a backup of a newer Fund Audit. Nothing in the directory changes then.
+ *   SchemaTooNewError for a backup of a newer Fund Audit; ValidationError for an install on PostgreSQL
+ *   (`opts.databaseUrl`: pg_restore is the way there). Nothing in the directory changes then.
  */
 export async function restoreBackup(
   archive: string,
   dataDirIn: string,
-  opts: { dbName?: string; force?: boolean; blobDir?: string } = {},
+  opts: { dbName?: string; force?: boolean; blobDir?: string; databaseUrl?: string | null } = {},
 ): Promise<RestoreSummary> {
+  assertSqliteInstall(opts.databaseUrl, 'restore');
   const file = resolve(archive);
   if (!existsSync(file)) throw new NotFoundError(`No backup file ${file}`);
   const dataDir = resolve(dataDirIn);

@@ -9,9 +9,15 @@ import { Cron } from 'croner';
 import type { AppConfig } from '../../config.js';
 import { ConfigError } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { createBackup, type BackupSummary } from './backup.js';
+import { baseStoreOf } from '../../db/dialect.js';
+import { assertSqliteInstall, createBackup, type BackupSummary } from './backup.js';
 
 const NAME = /^fund-audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.zip$/;
+
+/** The database URL of a context on PostgreSQL (its `databaseUrl`, else a stand-in), null for a data directory's SQLite. */
+function postgresUrlOf(ctx: AppContext): string | null {
+  return baseStoreOf(ctx).dialect === 'postgres' ? (ctx.config.databaseUrl ?? 'postgres') : null;
+}
 
 /** The folder of scheduled backups. */
 export function scheduledBackupDir(config: AppConfig): string {
@@ -33,8 +39,12 @@ export function pruneBackups(dir: string, keep: number): string[] {
   return drop;
 }
 
-/** Takes one scheduled backup now and prunes the folder. */
+/**
+ * Takes one scheduled backup now and prunes the folder.
+ * @throws ValidationError on a PostgreSQL context (pg_dump is the way there)
+ */
 export async function runScheduledBackup(ctx: AppContext): Promise<BackupSummary & { pruned: string[] }> {
+  assertSqliteInstall(postgresUrlOf(ctx), 'back up');
   const dir = scheduledBackupDir(ctx.config);
   mkdirSync(dir, { recursive: true });
   const name = `fund-audit-${new Date().toISOString().replace(/[:.]/g, '-')}.zip`;
@@ -45,11 +55,12 @@ export async function runScheduledBackup(ctx: AppContext): Promise<BackupSummary
 /**
  * Starts the backup schedule when `backupSchedule` is set.
  * @returns a stop function, or null when no schedule is set
- * @throws ConfigError when the cron expression is not valid
+ * @throws ConfigError when the cron expression is not valid; ValidationError on a PostgreSQL context
  */
 export function startBackupSchedule(ctx: AppContext): (() => void) | null {
   const pattern = ctx.config.backupSchedule;
   if (!pattern) return null;
+  assertSqliteInstall(postgresUrlOf(ctx), 'back up');
   let job: Cron;
   try {
     job = new Cron(pattern, { protect: true, paused: true }, async () => {

@@ -12,13 +12,13 @@ const fixture = (name: string) => readFileSync(join(fixturesDir(), 'fund-request
 let ctx: TestContext;
 beforeEach(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  seedDemoAdministrators(ctx);
+  await seedDemoAdministrators(ctx);
 });
 afterEach(() => ctx.dispose());
 
 describe('bulk upload of the real N-PORT funds', () => {
-  it('accepts every row of real-funds.csv and saves them with their codes', () => {
-    const result = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
+  it('accepts every row of real-funds.csv and saves them with their codes', async () => {
+    const result = await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
     expect(result.totalRows).toBe(4);
     expect(result.declined.map((r) => r.errors.faults)).toEqual([]);
     expect(result.accepted.map((r) => r.fundName)).toEqual([
@@ -27,7 +27,7 @@ describe('bulk upload of the real N-PORT funds', () => {
       'Kentucky Tax-Free Short-to-Medium Series',
       'AST Bond Portfolio 2022',
     ]);
-    const saved = saveBulkFunds(ctx, ctx.boot.admin, { requestDate: '2023-04-03', funds: result.accepted });
+    const saved = await saveBulkFunds(ctx, ctx.boot.admin, { requestDate: '2023-04-03', funds: result.accepted });
     expect(saved.failed).toEqual([]);
     expect(saved.saved).toHaveLength(4);
     const gs = ctx.db
@@ -68,15 +68,15 @@ describe('bulk upload of the real N-PORT funds', () => {
     ).toHaveLength(4);
   });
 
-  it('marks a repeated upload editable with the overwrite warning, and overwrites only rows accepted as editable', () => {
-    const first = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
-    saveBulkFunds(ctx, ctx.boot.admin, { funds: first.accepted });
-    const again = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
+  it('marks a repeated upload editable with the overwrite warning, and overwrites only rows accepted as editable', async () => {
+    const first = await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
+    await saveBulkFunds(ctx, ctx.boot.admin, { funds: first.accepted });
+    const again = await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
     expect(again.accepted).toHaveLength(0);
     expect(again.editable).toHaveLength(4);
     expect(again.editable[0].errors.warnings.map((w) => w.message)).toContain(OVERWRITE_WARNING);
     const [overwrite, keep] = again.editable;
-    const res = saveBulkFunds(ctx, ctx.boot.admin, { funds: [{ ...overwrite, isEditable: true, notes: 'updated' }, keep] });
+    const res = await saveBulkFunds(ctx, ctx.boot.admin, { funds: [{ ...overwrite, isEditable: true, notes: 'updated' }, keep] });
     expect(res.saved).toEqual([expect.objectContaining({ overwritten: true, fundShortCode: 'S000013795' })]);
     expect(res.failed).toHaveLength(1);
     expect(res.failed[0].errors.faults[0].message).toMatch(/not accepted for overwrite/);
@@ -90,12 +90,12 @@ describe('bulk upload of the real N-PORT funds', () => {
     ).toBe('updated');
   });
 
-  it('refuses to overwrite a request that is no longer Pending', () => {
-    const first = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
-    const { saved } = saveBulkFunds(ctx, ctx.boot.admin, { funds: first.accepted });
+  it('refuses to overwrite a request that is no longer Pending', async () => {
+    const first = await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
+    const { saved } = await saveBulkFunds(ctx, ctx.boot.admin, { funds: first.accepted });
     ctx.sqlite.prepare("update fund_requests set status = 'Approved' where id = ?").run(saved[0].id);
-    const again = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
-    const res = saveBulkFunds(ctx, ctx.boot.admin, { funds: [{ ...again.editable[0], isEditable: true }] });
+    const again = await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'));
+    const res = await saveBulkFunds(ctx, ctx.boot.admin, { funds: [{ ...again.editable[0], isEditable: true }] });
     expect(res.failed[0].errors.faults[0].message).toMatch(/cannot be overwritten: the fund request is Open/);
   });
 });
@@ -103,8 +103,8 @@ describe('bulk upload of the real N-PORT funds', () => {
 describe('bulk upload rules, one bad row each', () => {
   const expected = JSON.parse(fixture('bad-rows.expected.json').toString()) as Array<{ row: number; column: string; rule: string }>;
   let rows: BulkResultRow[];
-  beforeEach(() => {
-    const result = validateBulkUpload(ctx, 'bad-rows.csv', fixture('bad-rows.csv'));
+  beforeEach(async () => {
+    const result = await validateBulkUpload(ctx, 'bad-rows.csv', fixture('bad-rows.csv'));
     rows = [...result.accepted, ...result.editable, ...result.declined].sort((a, b) => a.columnName - b.columnName);
   });
 
@@ -114,12 +114,12 @@ describe('bulk upload rules, one bad row each', () => {
     expect(r.errors.faults.map((f) => f.column)).toContain(column);
   });
 
-  it('explains each fault in words naming the column', () => {
+  it('explains each fault in words naming the column', async () => {
     for (const r of rows) for (const f of r.errors.faults) expect(f.message).toMatch(new RegExp(f.column.replace(/\d$/, ''), 'i'));
   });
 
-  it('saves none of them', () => {
-    const res = saveBulkFunds(ctx, ctx.boot.admin, { funds: rows.slice(0, 20) });
+  it('saves none of them', async () => {
+    const res = await saveBulkFunds(ctx, ctx.boot.admin, { funds: rows.slice(0, 20) });
     expect(res.saved).toEqual([]);
     expect(res.failed).toHaveLength(Math.min(rows.length, 20));
     expect(ctx.db.select().from(fundRequests).all()).toEqual([]);
@@ -127,38 +127,38 @@ describe('bulk upload rules, one bad row each', () => {
 });
 
 describe('bulk upload files that cannot be read', () => {
-  const names = (r: ReturnType<typeof validateBulkUpload>) => [...r.accepted, ...r.editable, ...r.declined].map((x) => `${x.fundName}|${x.notes}`);
-  const reference = () => names(validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv')));
+  const names = (r: Awaited<ReturnType<typeof validateBulkUpload>>) => [...r.accepted, ...r.editable, ...r.declined].map((x) => `${x.fundName}|${x.notes}`);
+  const reference = async () => names(await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv')));
 
   it.each([
     ['real-funds.utf8-bom.csv', 'utf-8-bom'],
     ['real-funds.utf16le-bom.csv', 'utf-16le'],
     ['real-funds.windows-1252.csv', 'windows-1252'],
-  ])('reads %s (%s) exactly like the UTF-8 file', (file, encoding) => {
-    const result = validateBulkUpload(ctx, file, fixture(join('encodings', file)));
+  ])('reads %s (%s) exactly like the UTF-8 file', async (file, encoding) => {
+    const result = await validateBulkUpload(ctx, file, fixture(join('encodings', file)));
     expect(result.encoding).toBe(encoding);
-    expect(names(result)).toEqual(reference());
+    expect(names(result)).toEqual(await reference());
     expect(names(result)[0]).toMatch(/Révision – /);
   });
 
-  it('names the row of a ragged row and of an unclosed quote', () => {
-    expect(() => validateBulkUpload(ctx, 'ragged-rows.csv', fixture('encodings/ragged-rows.csv'))).toThrow(/ragged-rows\.csv: row \d+ has \d+ values/);
-    expect(() => validateBulkUpload(ctx, 'unclosed-quote.csv', fixture('encodings/unclosed-quote.csv'))).toThrow(
+  it('names the row of a ragged row and of an unclosed quote', async () => {
+    await expect(validateBulkUpload(ctx, 'ragged-rows.csv', fixture('encodings/ragged-rows.csv'))).rejects.toThrow(/ragged-rows\.csv: row \d+ has \d+ values/);
+    await expect(validateBulkUpload(ctx, 'unclosed-quote.csv', fixture('encodings/unclosed-quote.csv'))).rejects.toThrow(
       /unclosed-quote\.csv: a quote opened near row \d+ is never closed/,
     );
   });
 
-  it('refuses other file types, empty files and headers without rows', () => {
-    expect(() => validateBulkUpload(ctx, 'funds.xlsx', Buffer.from('x'))).toThrow('funds.xlsx: only .csv files can be bulk uploaded');
-    expect(() => validateBulkUpload(ctx, 'empty.csv', Buffer.from('  \n'))).toThrow('empty.csv: the file is empty');
+  it('refuses other file types, empty files and headers without rows', async () => {
+    await expect(validateBulkUpload(ctx, 'funds.xlsx', Buffer.from('x'))).rejects.toThrow('funds.xlsx: only .csv files can be bulk uploaded');
+    await expect(validateBulkUpload(ctx, 'empty.csv', Buffer.from('  \n'))).rejects.toThrow('empty.csv: the file is empty');
     const header = fixture('real-funds.csv').toString().split('\n')[0];
-    expect(() => validateBulkUpload(ctx, 'h.csv', Buffer.from(header + '\n'))).toThrow('h.csv: the file has a header but no rows');
+    await expect(validateBulkUpload(ctx, 'h.csv', Buffer.from(header + '\n'))).rejects.toThrow('h.csv: the file has a header but no rows');
   });
 
-  it('lists misspelt and missing header columns', () => {
+  it('lists misspelt and missing header columns', async () => {
     const text = fixture('real-funds.csv').toString().replace('fundName,', 'fundNme,').replace(',fundCurrency', ',currencyX');
     try {
-      validateBulkUpload(ctx, 'bad-header.csv', Buffer.from(text));
+      await validateBulkUpload(ctx, 'bad-header.csv', Buffer.from(text));
       expect.unreachable();
     } catch (err: any) {
       expect(err.message).toMatch(/bad-header\.csv: the header does not match the template \(2 missing, 2 not recognised\)/);
@@ -170,15 +170,15 @@ describe('bulk upload files that cannot be read', () => {
   it('refuses a file over the size limit', async () => {
     const small = await createTestContext({ maxUploadBytes: 1024, seedDemoData: false });
     try {
-      expect(() => validateBulkUpload(small, 'real-funds.csv', fixture('real-funds.csv'))).toThrow(/File size limit has been reached 1024B/);
+      await expect(validateBulkUpload(small, 'real-funds.csv', fixture('real-funds.csv'))).rejects.toThrow(/File size limit has been reached 1024B/);
     } finally {
       small.dispose();
     }
   });
 
-  it('saves at most 100 rows at once', () => {
-    const row = validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv')).accepted[0];
-    expect(() => saveBulkFunds(ctx, ctx.boot.admin, { funds: Array.from({ length: 101 }, () => row) })).toThrow(
+  it('saves at most 100 rows at once', async () => {
+    const row = (await validateBulkUpload(ctx, 'real-funds.csv', fixture('real-funds.csv'))).accepted[0];
+    await expect(saveBulkFunds(ctx, ctx.boot.admin, { funds: Array.from({ length: 101 }, () => row) })).rejects.toThrow(
       'At most 100 funds can be saved at once (got 101)',
     );
   });

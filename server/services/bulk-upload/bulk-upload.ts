@@ -3,31 +3,40 @@
  * validate every row, classify rows accepted / editable (warnings only) / declined (faults), and
  * save rows in one transaction per save. Overwriting an existing request (same administrator,
  * fund code and period end) needs the row to be accepted as editable and the request to still be
- * editable.
+ * editable. The rows are written by save-rows.ts.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). Files
+ * delivered before their fund requests are matched again after a save (`rematchUnmatched`,
+ * `server/jobs/rematch.ts`: their identification is queued again).
  */
-import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, max, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundRequests, mappings } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
-import { rematchUnmatched } from '../../jobs/stages/identification.js';
+import { rematchUnmatched } from '../../jobs/rematch.js';
 import { heavyWork } from '../../threads/guard.js';
 import { todayIso, parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
-import { editability } from '../funds/editability.js';
-import { toFundFields } from '../funds/fields.js';
-import { insertFundRequest, updateFundRequest } from '../funds/store.js';
-import type { Tx } from '../funds/trail.js';
 import { referenceIndex } from '../reference-data/reference-data.js';
 import { BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
+import { readBulkCsv } from './read-csv.js';
+import {
+  saveBulkRows,
+  type BulkRowValues,
+  type BulkSaveInput,
+  type BulkSaveOptions,
+  type FailedFund,
+  type PreparedBulkSave,
+  type SavedFund,
+} from './save-rows.js';
+import { validateBulkRow, type BulkIssue, type BulkLookups, type ValidatedRow } from './validate-row.js';
+
+export type { BulkRowValues, BulkSaveInput, BulkSaveOptions, FailedFund, PreparedBulkSave, SavedFund } from './save-rows.js';
 
 const TEMPLATE_COLUMNS = new Set<string>(BULK_UPLOAD_COLUMNS);
-import { readBulkCsv } from './read-csv.js';
-import { OVERWRITE_WARNING, validateBulkRow, type BulkIssue, type BulkLookups, type ValidatedRow } from './validate-row.js';
 
 /** Most rows saved by one delivery save (spec section 9). */
 export const MAX_BULK_SAVE = 100;
-
-export type BulkRowValues = Partial<Record<BulkUploadColumn, string>>;
 
 /** A row as the spec's bulk-upload result row. */
 export type BulkResultRow = BulkRowValues & {
@@ -50,38 +59,40 @@ export interface BulkUploadResult {
 }
 
 /** Loads what row validation needs for these rows (one query per table). */
-export function loadBulkLookups(ctx: AppContext, rows: BulkRowValues[]): BulkLookups {
-  const admins = ctx.db.select().from(administrators).all();
+export async function loadBulkLookups(ctx: AppContext, rows: BulkRowValues[]): Promise<BulkLookups> {
+  const { db, tables: t } = storeOf(ctx);
+  const admins = await db.select().from(t.administrators);
   const byCode = new Map(admins.map((a) => [a.code.toLowerCase(), { id: a.id, code: a.code, name: a.name }]));
   const ids = [...new Set(rows.map((r) => byCode.get((r.tpa ?? '').toLowerCase())?.id).filter((x): x is number => x !== undefined))];
   const mapIndex: BulkLookups['mappings'] = new Map();
   const existingKeys = new Map<string, number>();
   if (ids.length) {
-    for (const m of ctx.db
+    for (const m of await db
       .select()
-      .from(mappings)
-      .where(and(inArray(mappings.administratorId, ids), eq(mappings.active, true)))
-      .all()) {
+      .from(t.mappings)
+      .where(and(inArray(t.mappings.administratorId, ids), eq(t.mappings.active, true)))) {
       const byType = mapIndex.get(m.administratorId) ?? new Map();
       const names = byType.get(m.type) ?? new Map();
       names.set(m.description.toLowerCase(), m.id);
       byType.set(m.type, names);
       mapIndex.set(m.administratorId, byType);
     }
-    const existing = ctx.db
-      .select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
-      .from(fundCodes)
-      .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-      .where(and(inArray(fundRequests.administratorId, ids), ne(fundRequests.status, 'Deleted')))
-      .all();
+    const existing = await db
+      .select({ id: t.fundRequests.id, administratorId: t.fundRequests.administratorId, periodEnd: t.fundRequests.periodEnd, code: t.fundCodes.code })
+      .from(t.fundCodes)
+      .innerJoin(t.fundRequests, eq(t.fundCodes.fundRequestId, t.fundRequests.id))
+      .where(and(inArray(t.fundRequests.administratorId, ids), ne(t.fundRequests.status, 'Deleted')));
     for (const e of existing) existingKeys.set(`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id);
   }
-  return { ref: referenceIndex(ctx), administrators: byCode, mappings: mapIndex, existingKeys };
+  return { ref: await referenceIndex(ctx), administrators: byCode, mappings: mapIndex, existingKeys };
 }
 
 /** Validates rows, adding a fault to later rows that repeat an earlier row's unique identifier. */
-function validateAll(ctx: AppContext, rows: Array<{ line: number; values: BulkRowValues }>): Array<ValidatedRow & { line: number; values: BulkRowValues }> {
-  const lookups = loadBulkLookups(
+async function validateAll(
+  ctx: AppContext,
+  rows: Array<{ line: number; values: BulkRowValues }>,
+): Promise<Array<ValidatedRow & { line: number; values: BulkRowValues }>> {
+  const lookups = await loadBulkLookups(
     ctx,
     rows.map((r) => r.values),
   );
@@ -119,9 +130,9 @@ function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): B
  * Validates an uploaded CSV without saving (delivery `POST funds/upload`).
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
-export function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): BulkUploadResult {
+export async function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
   const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
-  const rows = validateAll(ctx, csv.rows).map(resultRow);
+  const rows = (await validateAll(ctx, csv.rows)).map(resultRow);
   return {
     fileName,
     encoding: csv.encoding,
@@ -132,20 +143,6 @@ export function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uin
   };
 }
 
-export type SavedFund = BulkRowValues & {
-  id: number;
-  /** The row's line in the uploaded file. */
-  columnName: number;
-  fundName: string;
-  fundShortCode: string;
-  tpa: string;
-  overwritten: boolean;
-};
-export interface FailedFund {
-  fund: BulkRowValues & { columnName?: number };
-  errors: { faults: BulkIssue[]; warnings: BulkIssue[] };
-}
-
 /**
  * Saves bulk rows in one transaction: rows with faults fail; a row repeating an existing request
  * overwrites it only when `isEditable` (accepted as editable) and the request is still editable.
@@ -153,46 +150,30 @@ export interface FailedFund {
  * @param opts.maxRows most rows per call (delivery: 100)
  * @throws ValidationError for more rows than allowed or a bad request date
  */
-export function saveBulkFunds(
+export async function saveBulkFunds(
   ctx: AppContext,
   user: User,
   input: BulkSaveInput,
   opts: BulkSaveOptions = { overwrite: true, maxRows: MAX_BULK_SAVE },
-): { saved: SavedFund[]; failed: FailedFund[] } {
-  return commitBulkSave(ctx, user, input, prepareBulkSave(ctx, input, opts), opts);
+): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
+  return commitBulkSave(ctx, user, input, await prepareBulkSave(ctx, input, opts), opts);
 }
-
-/** A save's rows validated against the data as read (`prepareBulkSave`), ready for `commitBulkSave`. */
-export interface PreparedBulkSave {
-  requestDate: string;
-  validated: Array<ValidatedRow & { line: number; values: BulkRowValues }>;
-  /** The highest fund request id when the rows were validated: requests saved since are checked again for duplicates. */
-  lastFundId: number;
-}
-
-/** The funds of a save as sent: template values, with the file line and the overwrite choice of each. */
-export type BulkSaveInput = { requestDate?: string; funds: Array<BulkRowValues & { columnName?: number; isEditable?: boolean }> };
-
-/** How a save treats existing requests and how many rows it takes. */
-export type BulkSaveOptions = { overwrite: boolean; maxRows?: number; action?: string };
 
 /**
  * The read-only half of `saveBulkFunds`: checks the row count and request date and validates every
  * row (heavy for a large file: it runs in the parse pool for requests).
  * @throws ValidationError for more rows than allowed or a bad request date
  */
-export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions): PreparedBulkSave {
+export async function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions): Promise<PreparedBulkSave> {
   heavyWork('bulk-upload validation');
   if (opts.maxRows && input.funds.length > opts.maxRows)
     throw new ValidationError(`At most ${opts.maxRows} funds can be saved at once (got ${input.funds.length})`);
   const requestDate = input.requestDate ? parseUserDate(input.requestDate) : todayIso();
   if (!requestDate) throw new ValidationError(`requestDate '${input.requestDate}' is not a date`);
-  const lastFundId =
-    ctx.db
-      .select({ id: sql<number | null>`max(${fundRequests.id})` })
-      .from(fundRequests)
-      .get()?.id ?? 0;
-  const validated = validateAll(
+  const { db, tables: t } = storeOf(ctx);
+  const [last] = await db.select({ id: max(t.fundRequests.id) }).from(t.fundRequests);
+  const lastFundId = last?.id ?? 0;
+  const validated = await validateAll(
     ctx,
     input.funds.map((f, i) => ({ line: f.columnName ?? i + 1, values: pickValues(f) })),
   );
@@ -200,42 +181,19 @@ export function prepareBulkSave(ctx: AppContext, input: BulkSaveInput, opts: Bul
 }
 
 /**
- * Rows validated as new whose request was saved by someone else since (while the rows were being
- * validated in a pool thread) become duplicates of it, as validation would have found them.
- */
-function recheckDuplicates(tx: Tx, prepared: PreparedBulkSave, ownIds: ReadonlySet<number>): void {
-  const open = prepared.validated.filter((v) => v.uniqueKey && v.duplicateOfId === null);
-  if (!open.length) return;
-  const since = tx
-    .select({ id: fundRequests.id, administratorId: fundRequests.administratorId, periodEnd: fundRequests.periodEnd, code: fundCodes.code })
-    .from(fundCodes)
-    .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(gt(fundRequests.id, prepared.lastFundId), ne(fundRequests.status, 'Deleted')))
-    .all();
-  if (!since.length) return;
-  const keys = new Map(since.filter((e) => !ownIds.has(e.id)).map((e) => [`${e.administratorId}|${e.code.toLowerCase()}|${e.periodEnd}`, e.id]));
-  for (const v of open) {
-    const id = keys.get(v.uniqueKey!);
-    if (id === undefined) continue;
-    v.duplicateOfId = id;
-    v.warnings.push({ column: 'fundShortCode', message: OVERWRITE_WARNING });
-  }
-}
-
-/**
  * The writing half of `saveBulkFunds`: saves prepared rows in one transaction (see there), then
  * tells watchers and re-matches files delivered before their fund requests existed.
  * @param input the funds as sent, in the order `prepareBulkSave` validated them
  */
-export function commitBulkSave(
+export async function commitBulkSave(
   ctx: AppContext,
   user: User,
   input: BulkSaveInput,
   prepared: PreparedBulkSave,
   opts: BulkSaveOptions,
-): { saved: SavedFund[]; failed: FailedFund[] } {
-  const result = commitBulkRows(ctx, user, input, prepared, opts);
-  afterBulkSave(ctx, prepared, result.saved);
+): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
+  const result = await saveBulkRows(ctx, user, input, prepared, opts);
+  await afterBulkSave(ctx, prepared, result.saved);
   return result;
 }
 
@@ -262,7 +220,7 @@ export async function commitBulkSaveInTurns(
   const ownIds = new Set<number>();
   for (let i = 0; i < prepared.validated.length; i += rowsPerTurn) {
     if (i) await new Promise((resolve) => setImmediate(resolve));
-    const part = commitBulkRows(
+    const part = await saveBulkRows(
       ctx,
       user,
       { ...input, funds: input.funds.slice(i, i + rowsPerTurn) },
@@ -274,86 +232,16 @@ export async function commitBulkSaveInTurns(
     saved.push(...part.saved);
     failed.push(...part.failed);
   }
-  afterBulkSave(ctx, prepared, saved);
+  await afterBulkSave(ctx, prepared, saved);
   return { saved, failed };
 }
 
-function commitBulkRows(
-  ctx: AppContext,
-  user: User,
-  input: BulkSaveInput,
-  prepared: PreparedBulkSave,
-  opts: BulkSaveOptions,
-  ownIds: ReadonlySet<number> = new Set(),
-): { saved: SavedFund[]; failed: FailedFund[] } {
-  const { requestDate, validated } = prepared;
-  const saved: SavedFund[] = [];
-  const failed: FailedFund[] = [];
-  ctx.db.transaction((tx) => {
-    recheckDuplicates(tx, prepared, ownIds);
-    validated.forEach((v, i) => {
-      const faults = [...v.faults];
-      const row = input.funds[i];
-      if (v.duplicateOfId !== null) {
-        const existing = tx.select().from(fundRequests).where(eq(fundRequests.id, v.duplicateOfId)).get()!;
-        const edit = editability(ctx, existing);
-        if (!opts.overwrite || !row.isEditable)
-          faults.push({
-            column: 'fundShortCode',
-            message: `fundShortCode: another request exists with same unique identifier (id ${existing.id}) and it was not accepted for overwrite`,
-            id: existing.id,
-            type: 'Duplicate Fund',
-          });
-        else if (!edit.rowsEditable)
-          faults.push({ column: 'fundShortCode', message: `fundShortCode: the existing request (id ${existing.id}) cannot be overwritten: ${edit.reason}` });
-        if (!faults.length) {
-          updateFundRequest(tx, existing.id, {
-            fields: { ...v.fund.fields, request_date: requestDate },
-            codes: codesOf(v),
-            mappingIds: v.fund.mappingIds,
-            userId: user.id,
-            action: 'bulk-overwrite',
-            before: toFundFields(existing),
-          });
-          saved.push({
-            ...v.values,
-            id: existing.id,
-            columnName: v.line,
-            fundName: row.fundName ?? '',
-            fundShortCode: v.fund.fundCode,
-            tpa: row.tpa ?? '',
-            overwritten: true,
-          });
-          return;
-        }
-      }
-      if (faults.length) {
-        failed.push({ fund: { ...v.values, columnName: v.line }, errors: { faults, warnings: v.warnings } });
-        return;
-      }
-      const id = insertFundRequest(ctx.sqlite, {
-        administratorId: v.fund.administratorId,
-        fields: { ...v.fund.fields, request_date: requestDate },
-        codes: codesOf(v),
-        mappingIds: v.fund.mappingIds,
-        userId: user.id,
-        action: opts.action ?? 'bulk-upload',
-      });
-      saved.push({ ...v.values, id, columnName: v.line, fundName: row.fundName ?? '', fundShortCode: v.fund.fundCode, tpa: row.tpa ?? '', overwritten: false });
-    });
-  });
-  return { saved, failed };
-}
-
-function afterBulkSave(ctx: AppContext, prepared: PreparedBulkSave, saved: SavedFund[]): void {
+async function afterBulkSave(ctx: AppContext, prepared: PreparedBulkSave, saved: SavedFund[]): Promise<void> {
   if (!saved.length) return;
   ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+  const admins = new Set(prepared.validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null));
   // files that matched no fund request may match one of these now
-  for (const adminId of new Set(prepared.validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null))) rematchUnmatched(ctx, adminId);
-}
-
-function codesOf(v: ValidatedRow) {
-  return [{ code: v.fund.fundCode, main: true }, ...v.fund.alternateCodes.map((code) => ({ code, main: false }))];
+  for (const adminId of admins) await rematchUnmatched(ctx, adminId);
 }
 
 /** Keeps only template columns of a client-sent row (never trusting other fields). */
@@ -374,26 +262,26 @@ export const AUDITOR_UPLOAD: BulkSaveOptions = { overwrite: false, action: 'bulk
  * The read-only half of `uploadAndSaveBulk`: reads the CSV and validates its rows for saving.
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
-export function prepareBulkUpload(
+export async function prepareBulkUpload(
   ctx: AppContext,
   fileName: string,
   bytes: Uint8Array,
-): { input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number } {
+): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number }> {
   const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
-  return { input, prepared: prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
+  return { input, prepared: await prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
 }
 
 /**
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
  */
-export function uploadAndSaveBulk(
+export async function uploadAndSaveBulk(
   ctx: AppContext,
   user: User,
   fileName: string,
   bytes: Uint8Array,
-): { saved: SavedFund[]; failed: FailedFund[]; totalRows: number } {
-  const { input, prepared, totalRows } = prepareBulkUpload(ctx, fileName, bytes);
-  return { ...commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD), totalRows };
+): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
+  const { input, prepared, totalRows } = await prepareBulkUpload(ctx, fileName, bytes);
+  return { ...(await commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD)), totalRows };
 }

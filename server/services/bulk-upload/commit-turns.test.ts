@@ -21,16 +21,16 @@ function bulkCsv(rows: number): Buffer {
 }
 
 const contexts: TestContext[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const c of contexts.splice(0)) c.dispose();
 });
 async function freshContext(): Promise<TestContext> {
   const ctx = await createTestContext({ seedDemoData: false });
-  seedDemoAdministrators(ctx);
+  await seedDemoAdministrators(ctx);
   contexts.push(ctx);
   // the Goldman Sachs fund is already requested
-  const first = prepareBulkUpload(ctx, 'first.csv', readFileSync(join(fixturesDir(), 'fund-requests/real-funds.csv')));
-  commitBulkSave(
+  const first = await prepareBulkUpload(ctx, 'first.csv', readFileSync(join(fixturesDir(), 'fund-requests/real-funds.csv')));
+  await commitBulkSave(
     ctx,
     ctx.boot.admin,
     { funds: first.input.funds.slice(0, 1) },
@@ -44,13 +44,13 @@ describe('an auditor bulk upload saved a few hundred rows at a time', () => {
   it('saves and refuses exactly the rows one transaction does, letting other work run between transactions', async () => {
     const csv = bulkCsv(60);
     const whole = await freshContext();
-    const w = prepareBulkUpload(whole, 'bulk.csv', csv);
-    const once = commitBulkSave(whole, whole.boot.admin, w.input, w.prepared, AUDITOR_UPLOAD);
+    const w = await prepareBulkUpload(whole, 'bulk.csv', csv);
+    const once = await commitBulkSave(whole, whole.boot.admin, w.input, w.prepared, AUDITOR_UPLOAD);
 
     const turns = await freshContext();
-    const t = prepareBulkUpload(turns, 'bulk.csv', csv);
+    const t = await prepareBulkUpload(turns, 'bulk.csv', csv);
     let ranBetween = 0;
-    const tick = () => {
+    const tick = async () => {
       ranBetween++;
       if (ranBetween < 1000) setImmediate(tick);
     };

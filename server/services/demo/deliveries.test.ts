@@ -1,13 +1,20 @@
-/** The demo deliveries of a first start, run through the real pipeline on real SQLite. */
+/**
+ * The demo deliveries of a first start, run through the real pipeline on real SQLite, imported
+ * once when two processes start at the same time.
+ */
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { administrators, fundFiles, fundRequests, importFiles } from '../../db/schema/index.js';
 import { Engine } from '../../jobs/engine.js';
 import { allJobs } from '../../jobs/stages/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { describeEachDialect, openDialectDatabase } from '../../db/dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
+import { addShippedAdministrators } from '../../bootstrap.js';
 import { getFundDetails } from '../funds/details.js';
-import { DEMO_DELIVERIES, queueDueDemoDeliveries } from './deliveries.js';
+import { ensureAdmin } from '../users/users.js';
+import { DEMO_DELIVERIES, markDemoDeliveriesDue, queueDueDemoDeliveries } from './deliveries.js';
 
 const KENTUCKY = 'Kentucky Tax-Free Short-to-Medium Series';
 let ctx: TestContext;
@@ -39,12 +46,12 @@ async function workbookText(fileId: number): Promise<string> {
 }
 
 describe('demo deliveries', () => {
-  it('are not imported by a bootstrapped data directory alone (test contexts stay fast)', () => {
+  it('are not imported by a bootstrapped data directory alone (test contexts stay fast)', async () => {
     expect(ctx.db.select().from(importFiles).all()).toEqual([]);
   });
 
   it('go through the pipeline: a work paper without Incomplete data, another with failed checks and a QA validation', async () => {
-    expect(queueDueDemoDeliveries(ctx, ctx.boot.admin.id)).toBe(2);
+    expect(await queueDueDemoDeliveries(ctx, ctx.boot.admin.id)).toBe(2);
     const names = ctx.db
       .select({ name: importFiles.fileName })
       .from(importFiles)
@@ -52,10 +59,10 @@ describe('demo deliveries', () => {
       .map((r) => r.name);
     expect(names).toEqual(DEMO_DELIVERIES.flatMap((d) => d.files.map((f) => f.slice(f.lastIndexOf('/') + 1))));
     // a later start imports nothing again
-    expect(queueDueDemoDeliveries(ctx, ctx.boot.admin.id)).toBe(0);
+    expect(await queueDueDemoDeliveries(ctx, ctx.boot.admin.id)).toBe(0);
     await new Engine(ctx, allJobs).drain();
 
-    const keystone = fundOf('keystone_admin', KENTUCKY);
+    const keystone = await fundOf('keystone_admin', KENTUCKY);
     // one input file per sheet of the workbook, each standardized Valid
     expect(keystone.inputFiles.every((f) => f.filename.startsWith('KEYSTONE_5493006TF05454RBY690_20221231.xlsx#'))).toBe(true);
     expect(keystone.inputFiles.map((f) => [f.fileType, f.validation_status]).sort()).toEqual([
@@ -71,9 +78,9 @@ describe('demo deliveries', () => {
     expect(text).toContain('Trial balance sums to zero');
     expect(text).not.toMatch(/Incomplete/i);
     // the demo TPA's fund is left to demo mode
-    expect(fundOf('demo_test', KENTUCKY).inputFiles).toEqual([]);
+    expect((await fundOf('demo_test', KENTUCKY)).inputFiles).toEqual([]);
 
-    const meridian = fundOf('meridian_fund_services', 'Goldman Sachs Bond Fund');
+    const meridian = await fundOf('meridian_fund_services', 'Goldman Sachs Bond Fund');
     expect(meridian.inputFiles.map((f) => [f.filename, f.validation_status])).toEqual([['MFS_HOLDINGS_unknown_instrument.csv', 'Invalid']]);
     // the QA validation names the unknown instrument code
     expect(JSON.stringify(meridian.standardizationFiles.map((f) => f.validation))).toContain('BANK LOAN');
@@ -85,14 +92,39 @@ describe('demo deliveries', () => {
     const off = await createTestContext({ demoDeliveries: false });
     const empty = await createTestContext({ seedDemoData: false });
     try {
-      expect(queueDueDemoDeliveries(off, off.boot.admin.id)).toBe(0);
-      expect(queueDueDemoDeliveries(Object.assign(off, { config: { ...off.config, demoDeliveries: true } }), off.boot.admin.id)).toBe(0);
+      expect(await queueDueDemoDeliveries(off, off.boot.admin.id)).toBe(0);
+      expect(await queueDueDemoDeliveries(Object.assign(off, { config: { ...off.config, demoDeliveries: true } }), off.boot.admin.id)).toBe(0);
       expect(off.db.select().from(importFiles).all()).toEqual([]);
-      expect(queueDueDemoDeliveries(empty, empty.boot.admin.id)).toBe(0);
+      expect(await queueDueDemoDeliveries(empty, empty.boot.admin.id)).toBe(0);
       expect(empty.db.select().from(importFiles).all()).toEqual([]);
     } finally {
       off.dispose();
       empty.dispose();
+    }
+  });
+});
+
+describeEachDialect('demo deliveries due', (dialect) => {
+  it('are imported by one of two processes starting at once', async () => {
+    const database = await openDialectDatabase(dialect, { demoDeliveries: true });
+    try {
+      const other = await database.open();
+      await addShippedAdministrators(database.ctx);
+      const { user } = await ensureAdmin(database.ctx, 'admin@example.com');
+      await markDemoDeliveriesDue(database.ctx);
+      await markDemoDeliveriesDue(other);
+      const counts = await Promise.all([queueDueDemoDeliveries(database.ctx, user.id), queueDueDemoDeliveries(other, user.id)]);
+      expect(counts.sort()).toEqual([0, DEMO_DELIVERIES.flatMap((d) => d.files).length]);
+      const { db, tables: t } = storeOf(database.ctx);
+      expect((await db.select().from(t.importFiles)).map((f) => f.fileName).sort()).toEqual([
+        'KEYSTONE_5493006TF05454RBY690_20221231.xlsx',
+        'MFS_HOLDINGS_unknown_instrument.csv',
+      ]);
+      expect(await queueDueDemoDeliveries(other, user.id)).toBe(0);
+      const jobs = await db.select().from(t.processes);
+      expect(jobs.map((j) => [j.stage, j.status])).toEqual(DEMO_DELIVERIES.flatMap((d) => d.files).map(() => ['identification', 'pending']));
+    } finally {
+      await database.dispose();
     }
   });
 });

@@ -12,12 +12,14 @@
  * Importing only queues the jobs; the job threads of `serve` run them. The first preparation of a
  * data directory with demo data marks the deliveries due (whichever command made it: `serve`,
  * `init` or any other); the first `serve` then imports them once.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { settings } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { fixturesDir } from '../../paths.js';
 import { importFile, type ImportView } from '../imports/imports.js';
 
@@ -32,7 +34,7 @@ export const DEMO_DELIVERIES: ReadonlyArray<{ administratorCode: string; files: 
  * @param userId the user the imports are recorded for (the first administrator)
  * @returns the import rows made; a delivery whose TPA or file is missing is skipped and logged
  */
-export function queueDemoDeliveries(ctx: AppContext, userId: number): ImportView[] {
+export async function queueDemoDeliveries(ctx: AppContext, userId: number): Promise<ImportView[]> {
   const imported: ImportView[] = [];
   for (const delivery of DEMO_DELIVERIES) {
     for (const rel of delivery.files) {
@@ -43,7 +45,7 @@ export function queueDemoDeliveries(ctx: AppContext, userId: number): ImportView
       }
       const fileName = rel.slice(rel.lastIndexOf('/') + 1);
       try {
-        imported.push(importFile(ctx, { administratorCode: delivery.administratorCode, fileName, path, userId, source: 'demo' }));
+        imported.push(await importFile(ctx, { administratorCode: delivery.administratorCode, fileName, path, userId, source: 'demo' }));
       } catch (err) {
         ctx.log.warn({ err, file: rel }, 'a demo delivery could not be imported');
       }
@@ -55,8 +57,9 @@ export function queueDemoDeliveries(ctx: AppContext, userId: number): ImportView
 const DUE_KEY = 'demoDeliveriesDue';
 
 /** Marks the demo deliveries due for the first `serve` (called when the demo data is loaded). */
-export function markDemoDeliveriesDue(ctx: AppContext): void {
-  ctx.db.insert(settings).values({ key: DUE_KEY, value: true }).onConflictDoNothing().run();
+export async function markDemoDeliveriesDue(ctx: AppContext): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db.insert(t.settings).values({ key: DUE_KEY, value: true }).onConflictDoNothing({ target: t.settings.key });
 }
 
 /**
@@ -64,7 +67,9 @@ export function markDemoDeliveriesDue(ctx: AppContext): void {
  * either way they are due no more (a later start never imports them again).
  * @returns how many files were imported (0 when none were due or the setting is off)
  */
-export function queueDueDemoDeliveries(ctx: AppContext, userId: number): number {
-  const due = ctx.db.delete(settings).where(eq(settings.key, DUE_KEY)).run().changes > 0;
-  return due && ctx.config.demoDeliveries ? queueDemoDeliveries(ctx, userId).length : 0;
+export async function queueDueDemoDeliveries(ctx: AppContext, userId: number): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  // one node takes the due mark: the delete returns the row to one of them only
+  const taken = await db.delete(t.settings).where(eq(t.settings.key, DUE_KEY)).returning({ key: t.settings.key });
+  return taken.length > 0 && ctx.config.demoDeliveries ? (await queueDemoDeliveries(ctx, userId)).length : 0;
 }

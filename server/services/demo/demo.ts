@@ -4,13 +4,16 @@
  * (the Dupree Kentucky fund of fixtures/fund-requests/real-funds.csv), 2 deliver its input files
  * (fixtures/tpas/demo_test/inputs) through the real pipeline, 3 reset (delete the demo requests and
  * their files). The state is kept in settings so every user sees who started the demo.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundRequests, settings, unmatchedFiles } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import type { User } from '../auth/tokens.js';
@@ -27,50 +30,43 @@ export interface DemoState {
 
 const KEY = 'demo';
 
-export function demoState(ctx: AppContext): DemoState {
-  const row = ctx.db.select().from(settings).where(eq(settings.key, KEY)).get();
+/** The demo state (step 1, nobody, when the demo never ran). */
+export async function demoState(ctx: AppContext): Promise<DemoState> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.settings).where(eq(t.settings.key, KEY)).limit(1);
   return (row?.value as DemoState | undefined) ?? { step: 1, fundRequestDemo: [], loading: false };
 }
 
-function save(ctx: AppContext, state: DemoState): DemoState {
-  ctx.db
-    .insert(settings)
+async function save(ctx: AppContext, state: DemoState): Promise<DemoState> {
+  const { db, tables: t } = storeOf(ctx);
+  await db
+    .insert(t.settings)
     .values({ key: KEY, value: state })
-    .onConflictDoUpdate({ target: settings.key, set: { value: state, updatedAt: new Date().toISOString() } })
-    .run();
+    .onConflictDoUpdate({ target: t.settings.key, set: { value: state, updatedAt: new Date().toISOString() } });
   return state;
 }
 
-function assertDemo(ctx: AppContext, codes: string[] | undefined): void {
+async function assertDemo(ctx: AppContext, codes: string[] | undefined): Promise<void> {
   if (!ctx.config.demo) throw new ConflictError('Demo mode is off on this server');
   if (codes && codes.some((c) => c !== DEMO_TPA)) throw new ValidationError(`Only the demo TPA ${DEMO_TPA} can be used in demo mode`);
-  if (!ctx.db.select().from(administrators).where(eq(administrators.code, DEMO_TPA)).get())
-    throw new ValidationError(`The demo TPA ${DEMO_TPA} does not exist; start the server with demo data`);
+  const { db, tables: t } = storeOf(ctx);
+  const [tpa] = await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, DEMO_TPA)).limit(1);
+  if (!tpa) throw new ValidationError(`The demo TPA ${DEMO_TPA} does not exist; start the server with demo data`);
 }
 
 /**
  * Step 1: creates the demo fund request from the shipped demo row (no overwrite of a live one).
  * @throws ValidationError when the step is not the current one
  */
-export function demoFundRequest(ctx: AppContext, user: User, input: { codes?: string[] }): DemoState {
-  assertDemo(ctx, input.codes);
-  const state = demoState(ctx);
+export async function demoFundRequest(ctx: AppContext, user: User, input: { codes?: string[] }): Promise<DemoState> {
+  await assertDemo(ctx, input.codes);
+  const state = await demoState(ctx);
   if (state.step !== 1) throw new ValidationError('The demo fund request exists already: deliver its input files or reset the demo');
   const rows = parse(readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv')), { columns: true, bom: true }) as Array<Record<string, string>>;
   const row = rows.find((r) => r.tpa === DEMO_TPA);
   if (!row) throw new ValidationError('No demo fund request is shipped for the demo TPA');
-  const existing = ctx.db
-    .select({ id: fundRequests.id })
-    .from(fundRequests)
-    .innerJoin(administrators, eq(fundRequests.administratorId, administrators.id))
-    .where(eq(administrators.code, DEMO_TPA))
-    .all();
-  if (existing.length)
-    deleteDemoFunds(
-      ctx,
-      existing.map((e) => e.id),
-    );
-  const { saved, failed } = saveBulkFunds(ctx, user, { funds: [row] }, { overwrite: false, action: 'demo' });
+  await deleteDemoFunds(ctx, await demoFundIds(ctx));
+  const { saved, failed } = await saveBulkFunds(ctx, user, { funds: [row] }, { overwrite: false, action: 'demo' });
   if (failed.length)
     throw new ValidationError(
       'The demo fund request could not be created',
@@ -84,35 +80,42 @@ export function demoFundRequest(ctx: AppContext, user: User, input: { codes?: st
 }
 
 /** Step 2: imports the demo TPA's input files; the pipeline takes them from there. */
-export function demoFiles(ctx: AppContext, user: User, input: { codes?: string[]; tests?: string[] }): DemoState {
-  assertDemo(ctx, input.codes);
-  const state = demoState(ctx);
+export async function demoFiles(ctx: AppContext, user: User, input: { codes?: string[]; tests?: string[] }): Promise<DemoState> {
+  await assertDemo(ctx, input.codes);
+  const state = await demoState(ctx);
   if (state.step !== 2) throw new ValidationError('Create the demo fund request first');
   const dir = join(fixturesDir(), 'tpas', DEMO_TPA, 'inputs');
   const files = existsSync(dir) ? readdirSync(dir).sort() : [];
   if (!files.length) throw new ValidationError('No demo input files are shipped');
-  for (const f of files) importFile(ctx, { administratorCode: DEMO_TPA, fileName: f, bytes: readFileSync(join(dir, f)), userId: user.id, source: 'demo' });
+  for (const f of files)
+    await importFile(ctx, { administratorCode: DEMO_TPA, fileName: f, bytes: readFileSync(join(dir, f)), userId: user.id, source: 'demo' });
   return save(ctx, { ...state, step: 3, loading: false });
 }
 
-function deleteDemoFunds(ctx: AppContext, ids: number[]): void {
-  if (ids.length) ctx.db.delete(fundRequests).where(inArray(fundRequests.id, ids)).run();
+/** Ids of the demo TPA's fund requests. */
+async function demoFundIds(ctx: AppContext): Promise<number[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ id: t.fundRequests.id })
+    .from(t.fundRequests)
+    .innerJoin(t.administrators, eq(t.fundRequests.administratorId, t.administrators.id))
+    .where(eq(t.administrators.code, DEMO_TPA));
+  return rows.map((r) => r.id);
+}
+
+/** Deletes fund requests with their unmatched files (their files and jobs go with them). */
+async function deleteDemoFunds(ctx: AppContext, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  const { tables: t } = storeOf(ctx);
+  await transaction(ctx, async (tx) => {
+    await tx.delete(t.unmatchedFiles).where(inArray(t.unmatchedFiles.fundId, ids));
+    await tx.delete(t.fundRequests).where(inArray(t.fundRequests.id, ids));
+  });
 }
 
 /** Step 3: deletes the demo fund requests (their files and jobs go with them) and starts over. */
-export function demoReset(ctx: AppContext, _user: User, input: { codes?: string[] }): DemoState {
-  assertDemo(ctx, input.codes);
-  const ids = ctx.db
-    .select({ id: fundRequests.id })
-    .from(fundRequests)
-    .innerJoin(administrators, eq(fundRequests.administratorId, administrators.id))
-    .where(eq(administrators.code, DEMO_TPA))
-    .all()
-    .map((r) => r.id);
-  ctx.db.transaction((tx) => {
-    if (!ids.length) return;
-    tx.delete(unmatchedFiles).where(inArray(unmatchedFiles.fundId, ids)).run();
-    tx.delete(fundRequests).where(inArray(fundRequests.id, ids)).run();
-  });
+export async function demoReset(ctx: AppContext, _user: User, input: { codes?: string[] }): Promise<DemoState> {
+  await assertDemo(ctx, input.codes);
+  await deleteDemoFunds(ctx, await demoFundIds(ctx));
   return save(ctx, { step: 1, loading: false, fundRequestDemo: [] });
 }

@@ -19,7 +19,7 @@ const count = (table: typeof fundRequests | typeof administrators | typeof mappi
 const keystone = () => ctx.db.select().from(administrators).where(eq(administrators.code, 'keystone_admin')).get()!;
 
 describe('clear', () => {
-  it('removes the audit work and keeps users, TPAs and master mappings', () => {
+  it('removes the audit work and keeps users, TPAs and master mappings', async () => {
     const admin = keystone();
     ctx.db
       .insert(mappings)
@@ -29,7 +29,7 @@ describe('clear', () => {
     const masters = ctx.db.select().from(mappings).where(eq(mappings.kind, 'master')).all().length;
     expect(count(fundRequests)).toBe(4);
 
-    const { removed } = clearDatabase(ctx, ctx.boot.admin);
+    const { removed } = await clearDatabase(ctx, ctx.boot.admin);
     expect(removed).toMatchObject({ fund_requests: 4, custom_mappings: 1, saved_filters: 1 });
     expect(count(fundRequests)).toBe(0);
     expect(
@@ -50,10 +50,10 @@ describe('clear', () => {
     expect(count(users)).toBe(1);
   });
 
-  it('is refused while a process is running, saying what runs', () => {
-    const fund = insertFund(ctx);
-    insertProcess(ctx, fund.id, 'standardization', 'running');
-    const err = errorOf<Error & { errors?: unknown[] }>(() => clearDatabase(ctx, ctx.boot.admin));
+  it('is refused while a process is running, saying what runs', async () => {
+    const fund = await insertFund(ctx);
+    await insertProcess(ctx, fund.id, 'standardization', 'running');
+    const err = await errorOf<Error & { errors?: unknown[] }>(() => clearDatabase(ctx, ctx.boot.admin));
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.message).toBe('Cannot clear the database now: 1 process is running');
     expect(count(fundRequests)).toBe(5);
@@ -61,20 +61,20 @@ describe('clear', () => {
 });
 
 describe('populate, reset and administrators', () => {
-  it('adds only the missing demo data and says why the rest was skipped', () => {
-    const again = populateDatabase(ctx, ctx.boot.admin);
+  it('adds only the missing demo data and says why the rest was skipped', async () => {
+    const again = await populateDatabase(ctx, ctx.boot.admin);
     expect(again).toMatchObject({ administrators: [], masterMappings: 0, fundRequests: 0, skipped: 4 });
     expect(again.skippedReason).toMatch(/same unique identifier|exists/i);
-    clearDatabase(ctx, ctx.boot.admin);
-    const refilled = populateDatabase(ctx, ctx.boot.admin);
+    await clearDatabase(ctx, ctx.boot.admin);
+    const refilled = await populateDatabase(ctx, ctx.boot.admin);
     expect(refilled.fundRequests).toBe(4);
     expect(count(fundRequests)).toBe(4);
   });
 
-  it('reset removes TPAs and their mappings too, then loads the demo data again', () => {
+  it('reset removes TPAs and their mappings too, then loads the demo data again', async () => {
     ctx.db.update(administrators).set({ name: 'Renamed' }).where(eq(administrators.code, 'keystone_admin')).run();
-    insertFund(ctx);
-    const { removed, populated } = resetDatabase(ctx, ctx.boot.admin);
+    await insertFund(ctx);
+    const { removed, populated } = await resetDatabase(ctx, ctx.boot.admin);
     expect(removed.administrators).toBe(3);
     expect(populated.administrators).toEqual(['demo_test', 'keystone_admin', 'meridian_fund_services']);
     expect(keystone().name).toBe('Keystone Administration');
@@ -84,10 +84,10 @@ describe('populate, reset and administrators', () => {
   it('adds the shipped TPAs of one region and refuses an unknown region', async () => {
     const empty = await createTestContext({ seedDemoData: false });
     try {
-      expect(populateAdministrators(empty, 'amer')).toEqual({ region: 'AMER', administrators: ['keystone_admin', 'meridian_fund_services'] });
-      expect(populateAdministrators(empty, 'EMEA').administrators).toEqual(['demo_test']);
-      expect(populateAdministrators(empty, 'APAC').administrators).toEqual([]);
-      const err = errorOf<Error & { errors?: unknown[] }>(() => populateAdministrators(empty, 'Mars'));
+      expect(await populateAdministrators(empty, 'amer')).toEqual({ region: 'AMER', administrators: ['keystone_admin', 'meridian_fund_services'] });
+      expect((await populateAdministrators(empty, 'EMEA')).administrators).toEqual(['demo_test']);
+      expect((await populateAdministrators(empty, 'APAC')).administrators).toEqual([]);
+      const err = await errorOf<Error & { errors?: unknown[] }>(() => populateAdministrators(empty, 'Mars'));
       expect(err).toBeInstanceOf(ValidationError);
       expect(err.errors).toEqual(['Regions are EMEA (EMEIA), AMER (Americas), APAC (Asia-Pacific)']);
     } finally {
@@ -97,7 +97,7 @@ describe('populate, reset and administrators', () => {
 });
 
 describe('force master mappings', () => {
-  it('puts the shipped master mapping back and reruns the live funds of that TPA', () => {
+  it('puts the shipped master mapping back and reruns the live funds of that TPA', async () => {
     const admin = keystone();
     const master = ctx.db
       .select()
@@ -111,7 +111,7 @@ describe('force master mappings', () => {
       .run();
     const before = ctx.db.select().from(processes).all().length;
 
-    const { administrators: result } = forceMasterMappings(ctx, ctx.boot.admin);
+    const { administrators: result } = await forceMasterMappings(ctx, ctx.boot.admin);
     const entry = result.find((r) => r.administrator === 'keystone_admin')!;
     expect(entry.changed).toEqual(['account_mapping']);
     expect(entry.loaded.length).toBeGreaterThan(1);
@@ -125,10 +125,10 @@ describe('force master mappings', () => {
 });
 
 describe('drop tables', () => {
-  it('rebuilds an empty schema and brings the caller back with a new session; old tokens end', () => {
-    const dev = addUser(ctx, { email: 'dev@example.com', name: 'Dev Eloper', role: 'Root' });
-    const old = sessionToken(ctx, dev.id);
-    const result = dropTables(ctx, dev);
+  it('rebuilds an empty schema and brings the caller back with a new session; old tokens end', async () => {
+    const dev = await addUser(ctx, { email: 'dev@example.com', name: 'Dev Eloper', role: 'Root' });
+    const old = await sessionToken(ctx, dev.id);
+    const result = await dropTables(ctx, dev);
     expect(result.dropped).toEqual(expect.arrayContaining(['fund_requests', 'users', 'tokens', '__drizzle_migrations']));
     expect(result.schemaVersion).toBe(ctx.schemaVersion);
     expect(count(fundRequests)).toBe(0);
@@ -151,10 +151,10 @@ describe('drop tables', () => {
       ['dev@example.com', 'Root'],
       ['admin@fund-audit.local', 'Admin'],
     ]);
-    expect(() => verifyToken(ctx, old, ['session'])).toThrow('The token is not valid');
-    expect(verifyToken(ctx, result.token, ['session']).user.email).toBe('dev@example.com');
+    await expect(verifyToken(ctx, old, ['session'])).rejects.toThrow('The token is not valid');
+    expect((await verifyToken(ctx, result.token, ['session'])).user.email).toBe('dev@example.com');
     // the rebuilt database takes new work
-    insertFund(ctx);
+    await insertFund(ctx);
     expect(count(fundRequests)).toBe(1);
   });
 });

@@ -16,40 +16,18 @@
  * - drop tables: drops every table, rebuilds the empty schema, the reference data, the fixed
  *   filters and the administrator, and re-creates the calling user with a new session.
  * Destructive actions are refused while pipeline processes or test runs are running.
+ * Drop tables is SQLite only (on PostgreSQL it is refused: drop and create the database instead).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq, getTableName, inArray, sql } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { count, eq, getTableName, inArray, type SQL } from 'drizzle-orm';
 import { addShippedAdministrators, ensureFixedFilters } from '../../bootstrap.js';
 import type { AppContext } from '../../context.js';
-import { applyMigrations } from '../../db/client.js';
-import {
-  administrators,
-  exportFiles,
-  fundCodes,
-  fundFiles,
-  fundMappings,
-  fundRequests,
-  importFiles,
-  mappings,
-  mappingVersions,
-  mappingVersionUses,
-  orchestrationLogs,
-  pbiInputFiles,
-  processes,
-  recipients,
-  savedFilters,
-  sdmChunks,
-  sdmUploadFiles,
-  sdmUploads,
-  settings,
-  sweptFiles,
-  testRuns,
-  trail,
-  unidentifiedFiles,
-  unmatchedFiles,
-  users,
-} from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { issueToken, type User } from '../auth/tokens.js';
@@ -59,6 +37,7 @@ import { seedFixtureMappings } from '../mappings/store.js';
 import { REGIONS } from '../reference-data/catalog/lists.js';
 import { seedReferenceData } from '../reference-data/reference-data.js';
 import { ensureAdmin } from '../users/users.js';
+import { dropAndRebuildSqlite } from './drop-sqlite.js';
 
 /** Row counts removed, by table. */
 export type Removed = Record<string, number>;
@@ -77,14 +56,15 @@ export interface Populated {
  * Refuses while work is running: a running job would write into rows being removed.
  * @throws ConflictError naming what runs
  */
-function assertIdle(ctx: AppContext, action: string): void {
-  const running = ctx.db.select({ n: sql<number>`count(*)` }).from(processes).where(eq(processes.status, 'running')).get()?.n ?? 0;
-  const tests =
-    ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(testRuns)
-      .where(inArray(testRuns.status, ['pending', 'running']))
-      .get()?.n ?? 0;
+async function assertIdle(ctx: AppContext, action: string): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  const [p] = await db.select({ n: count() }).from(t.processes).where(eq(t.processes.status, 'running'));
+  const [r] = await db
+    .select({ n: count() })
+    .from(t.testRuns)
+    .where(inArray(t.testRuns.status, ['pending', 'running']));
+  const running = Number(p?.n ?? 0);
+  const tests = Number(r?.n ?? 0);
   if (!running && !tests) return;
   const what = [
     running && `${running} process${running === 1 ? ' is' : 'es are'} running`,
@@ -99,42 +79,47 @@ function assertIdle(ctx: AppContext, action: string): void {
 
 /** Tables of the audit work, children before parents. */
 const WORK_TABLES = [
-  sdmChunks,
-  fundMappings,
-  fundFiles,
-  processes,
-  orchestrationLogs,
-  trail,
-  recipients,
-  fundCodes,
-  unidentifiedFiles,
-  unmatchedFiles,
-  sweptFiles,
-  sdmUploadFiles,
-  sdmUploads,
-  exportFiles,
-  testRuns,
-  pbiInputFiles,
-  importFiles,
-] as const;
+  'sdmChunks',
+  'fundMappings',
+  'fundFiles',
+  'processes',
+  'orchestrationLogs',
+  'trail',
+  'recipients',
+  'fundCodes',
+  'unidentifiedFiles',
+  'unmatchedFiles',
+  'sweptFiles',
+  'sdmUploadFiles',
+  'sdmUploads',
+  'exportFiles',
+  'testRuns',
+  'pbiInputFiles',
+  'importFiles',
+] as const satisfies ReadonlyArray<keyof Tables>;
 
 /** Removes the audit work in one transaction (see the module comment). */
-function removeWork(ctx: AppContext, alsoTpas: boolean): Removed {
+async function removeWork(ctx: AppContext, alsoTpas: boolean): Promise<Removed> {
+  const { tables: t } = storeOf(ctx);
   const removed: Removed = {};
-  ctx.db.transaction((tx) => {
-    for (const t of WORK_TABLES) removed[getTableName(t)] = tx.delete(t).run().changes;
-    removed.fund_requests = tx.delete(fundRequests).run().changes;
-    removed.mapping_version_uses = tx.delete(mappingVersionUses).run().changes;
-    const custom = tx.select({ id: mappings.id }).from(mappings).where(eq(mappings.kind, 'custom'));
-    tx.delete(mappingVersions)
-      .where(alsoTpas ? undefined : inArray(mappingVersions.mappingId, custom))
-      .run();
-    removed.custom_mappings = tx.delete(mappings).where(eq(mappings.kind, 'custom')).run().changes;
-    removed.saved_filters = tx.delete(savedFilters).where(eq(savedFilters.fixed, false)).run().changes;
-    tx.delete(settings).where(eq(settings.key, 'demo')).run();
+  await transaction(ctx, async (tx) => {
+    // rows counted before their delete, in the same transaction (no driver's changed-row count)
+    const clear = async (table: Tables[keyof Tables], where?: SQL) => {
+      const [row] = await tx.select({ n: count() }).from(table).where(where);
+      await tx.delete(table).where(where);
+      return Number(row?.n ?? 0);
+    };
+    for (const name of WORK_TABLES) removed[getTableName(t[name])] = await clear(t[name]);
+    removed.fund_requests = await clear(t.fundRequests);
+    removed.mapping_version_uses = await clear(t.mappingVersionUses);
+    const custom = tx.select({ id: t.mappings.id }).from(t.mappings).where(eq(t.mappings.kind, 'custom'));
+    await tx.delete(t.mappingVersions).where(alsoTpas ? undefined : inArray(t.mappingVersions.mappingId, custom));
+    removed.custom_mappings = await clear(t.mappings, eq(t.mappings.kind, 'custom'));
+    removed.saved_filters = await clear(t.savedFilters, eq(t.savedFilters.fixed, false));
+    await tx.delete(t.settings).where(eq(t.settings.key, 'demo'));
     if (alsoTpas) {
-      removed.master_mappings = tx.delete(mappings).run().changes;
-      removed.administrators = tx.delete(administrators).run().changes;
+      removed.master_mappings = await clear(t.mappings);
+      removed.administrators = await clear(t.administrators);
     }
   });
   return removed;
@@ -144,9 +129,9 @@ function removeWork(ctx: AppContext, alsoTpas: boolean): Removed {
  * Removes the audit work, keeping users, settings, reference data, TPAs and master mappings.
  * @throws ConflictError while processes or test runs are running
  */
-export function clearDatabase(ctx: AppContext, by: User): { removed: Removed } {
-  assertIdle(ctx, 'clear the database');
-  const removed = removeWork(ctx, false);
+export async function clearDatabase(ctx: AppContext, by: User): Promise<{ removed: Removed }> {
+  await assertIdle(ctx, 'clear the database');
+  const removed = await removeWork(ctx, false);
   ctx.log.warn({ by: by.id, removed }, 'database cleared');
   return { removed };
 }
@@ -154,15 +139,15 @@ export function clearDatabase(ctx: AppContext, by: User): { removed: Removed } {
 /**
  * Adds the demo data that is missing: shipped TPAs, their master mappings, the real fund requests.
  */
-export function populateDatabase(ctx: AppContext, by: User): Populated {
-  const added = addShippedAdministrators(ctx);
-  const masterMappings = seedFixtureMappings(ctx);
+export async function populateDatabase(ctx: AppContext, by: User): Promise<Populated> {
+  const added = await addShippedAdministrators(ctx);
+  const masterMappings = await seedFixtureMappings(ctx);
   const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
   let funds = 0;
   let skipped = 0;
   let skippedReason: string | null = null;
   if (existsSync(csv)) {
-    const { saved, failed } = uploadAndSaveBulk(ctx, by, 'real-funds.csv', readFileSync(csv));
+    const { saved, failed } = await uploadAndSaveBulk(ctx, by, 'real-funds.csv', readFileSync(csv));
     funds = saved.length;
     skipped = failed.length;
     const first = failed[0]?.errors;
@@ -176,27 +161,27 @@ export function populateDatabase(ctx: AppContext, by: User): Populated {
  * Clears everything but users, settings and reference data, then loads the demo data again.
  * @throws ConflictError while processes or test runs are running
  */
-export function resetDatabase(ctx: AppContext, by: User): { removed: Removed; populated: Populated } {
-  assertIdle(ctx, 'reset the database');
-  const removed = removeWork(ctx, true);
-  const populated = populateDatabase(ctx, by);
+export async function resetDatabase(ctx: AppContext, by: User): Promise<{ removed: Removed; populated: Populated }> {
+  await assertIdle(ctx, 'reset the database');
+  const removed = await removeWork(ctx, true);
+  const populated = await populateDatabase(ctx, by);
   ctx.log.warn({ by: by.id, removed }, 'database reset');
   return { removed, populated };
 }
 
 /** Replaces every TPA's master mappings with the shipped ones (changed ones rerun their funds). */
-export function forceMasterMappings(ctx: AppContext, by: User) {
-  return { administrators: forceFixtureMasterMappings(ctx, by) };
+export async function forceMasterMappings(ctx: AppContext, by: User) {
+  return { administrators: await forceFixtureMasterMappings(ctx, by) };
 }
 
 /**
  * Adds the shipped TPAs of a region.
  * @throws ValidationError for an unknown region
  */
-export function populateAdministrators(ctx: AppContext, region: string): { region: string; administrators: string[] } {
+export async function populateAdministrators(ctx: AppContext, region: string): Promise<{ region: string; administrators: string[] }> {
   const code = REGIONS.find((r) => r.code.toLowerCase() === region.trim().toLowerCase())?.code;
   if (!code) throw new ValidationError(`Unknown region '${region}'`, [`Regions are ${REGIONS.map((r) => `${r.code} (${r.alt_code})`).join(', ')}`]);
-  return { region: code, administrators: addShippedAdministrators(ctx, { region: code }) };
+  return { region: code, administrators: await addShippedAdministrators(ctx, { region: code }) };
 }
 
 /**
@@ -204,40 +189,21 @@ export function populateAdministrators(ctx: AppContext, region: string): { regio
  * administrator; the calling user is created again (same e-mail, name and role) with a new
  * session, since every token is gone.
  * @returns the new session token of the caller and the tables dropped
- * @throws ConflictError while processes or test runs are running
+ * @throws ConflictError while processes or test runs are running; ValidationError on PostgreSQL
  */
-export function dropTables(ctx: AppContext, by: User): { dropped: string[]; schemaVersion: number; token: string; expiresAt: string } {
-  assertIdle(ctx, 'drop the tables');
-  const { sqlite } = ctx;
-  const list = () =>
-    sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{
-      name: string;
-      sql: string | null;
-    }>;
-  const dropped: string[] = [];
-  sqlite.pragma('foreign_keys = OFF');
-  try {
-    sqlite
-      .transaction(() => {
-        // virtual tables first: dropping one drops its shadow tables
-        for (const t of list().filter((x) => /^CREATE VIRTUAL TABLE/i.test(x.sql ?? ''))) {
-          sqlite.exec(`DROP TABLE "${t.name}"`);
-          dropped.push(t.name);
-        }
-        for (const t of list()) {
-          sqlite.exec(`DROP TABLE "${t.name}"`);
-          dropped.push(t.name);
-        }
-      })
-      .immediate();
-  } finally {
-    sqlite.pragma('foreign_keys = ON');
-  }
-  const { schemaVersion } = applyMigrations(sqlite);
-  seedReferenceData(ctx);
-  ensureFixedFilters(ctx);
-  const me = ctx.db
-    .insert(users)
+export async function dropTables(ctx: AppContext, by: User): Promise<{ dropped: string[]; schemaVersion: number; token: string; expiresAt: string }> {
+  const store = storeOf(ctx);
+  if (store.dialect === 'postgres')
+    throw new ValidationError('Dropping the tables is available on a SQLite data directory only', [
+      'On PostgreSQL drop and create the database (dropdb, createdb) and start a node: it applies the migrations and prepares it again',
+    ]);
+  await assertIdle(ctx, 'drop the tables');
+  const { dropped, schemaVersion } = dropAndRebuildSqlite((store.db as unknown as { $client: Database.Database }).$client);
+  await seedReferenceData(ctx);
+  await ensureFixedFilters(ctx);
+  const { db, tables: t } = storeOf(ctx);
+  const [me] = await db
+    .insert(t.users)
     .values({
       email: by.email,
       username: by.username,
@@ -247,10 +213,10 @@ export function dropTables(ctx: AppContext, by: User): { dropped: string[]; sche
       originalRole: by.originalRole,
       acceptedPrivacyVersion: by.acceptedPrivacyVersion,
     })
-    .returning()
-    .get();
-  ensureAdmin(ctx, ctx.config.adminEmail);
-  const session = issueToken(ctx, me.id, 'session', ctx.config.sessionTtlHours * 3_600_000);
+    .returning();
+  if (!me) throw new ConflictError(`${by.email} could not be created again`);
+  await ensureAdmin(ctx, ctx.config.adminEmail);
+  const session = await issueToken(ctx, me.id, 'session', ctx.config.sessionTtlHours * 3_600_000);
   ctx.log.warn({ by: by.email, dropped: dropped.length, schemaVersion }, 'tables dropped and schema rebuilt');
   return { dropped, schemaVersion, token: session.token, expiresAt: session.expiresAt };
 }

@@ -6,10 +6,14 @@
  * A service key belongs to a service user (one per service, created on first use). Generating a new
  * key revokes the service's earlier keys, so one key per service works at a time. Keys are ordinary
  * tokens: random, stored only as hashes, revocable; the raw key is returned once.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { tokens, users, type Role } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import type { Role } from '../../db/schema/users.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { issueToken, revokeUserTokens, type User } from '../auth/tokens.js';
@@ -48,49 +52,55 @@ export interface GeneratedKey {
 export const serviceEmail = (service: ServiceName) => `${service}@${SERVICE_USER_DOMAIN}`;
 
 /** The service user of a service, created (or re-enabled) when needed. */
-function serviceUser(ctx: AppContext, service: ServiceName): User {
+async function serviceUser(ctx: AppContext, service: ServiceName): Promise<User> {
   const spec = SERVICE_USERS[service];
   const email = serviceEmail(service);
-  const existing = ctx.db.select().from(users).where(eq(users.email, email)).get();
-  if (existing) {
-    if (!existing.disabled) return existing;
-    return ctx.db.update(users).set({ disabled: false, updatedAt: new Date().toISOString() }).where(eq(users.id, existing.id)).returning().get();
-  }
+  const { db, tables: t } = storeOf(ctx);
   const [firstName, ...rest] = spec.name.split(' ');
-  return ctx.db
-    .insert(users)
+  await db
+    .insert(t.users)
     .values({ email, username: `${service}-service`, firstName, lastName: rest.join(' '), role: spec.role, originalRole: spec.role })
-    .returning()
-    .get();
+    .onConflictDoNothing({ target: t.users.email });
+  const [user] = await db.select().from(t.users).where(eq(t.users.email, email)).limit(1);
+  if (!user) throw new NotFoundError(`The service user ${email} could not be created`);
+  if (!user.disabled) return user;
+  const [enabled] = await db.update(t.users).set({ disabled: false, updatedAt: new Date().toISOString() }).where(eq(t.users.id, user.id)).returning();
+  return enabled ?? user;
 }
 
-function activeApiKeys(ctx: AppContext, userId: number): number {
-  return ctx.db
-    .select({ id: tokens.id })
-    .from(tokens)
-    .where(and(eq(tokens.userId, userId), eq(tokens.kind, 'api'), isNull(tokens.revokedAt)))
-    .all().length;
+/** How many API keys of a user are not revoked. */
+async function activeApiKeys(ctx: AppContext, userId: number): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ id: t.tokens.id })
+    .from(t.tokens)
+    .where(and(eq(t.tokens.userId, userId), eq(t.tokens.kind, 'api'), isNull(t.tokens.revokedAt)));
+  return rows.length;
 }
 
 /**
  * A new API key of a service (10 years); the service's earlier keys are revoked.
  * @throws ValidationError for an unknown service
  */
-export function generateServiceKey(ctx: AppContext, by: User, service: string): GeneratedKey {
+export async function generateServiceKey(ctx: AppContext, by: User, service: string): Promise<GeneratedKey> {
   if (!(service in SERVICE_USERS)) throw new ValidationError(`Unknown service '${service}'; keys exist for ${Object.keys(SERVICE_USERS).join(', ')}`);
   const name = service as ServiceName;
-  const user = serviceUser(ctx, name);
-  const revoked = activeApiKeys(ctx, user.id);
-  revokeUserTokens(ctx, user.id, ['api']);
-  const { token, expiresAt } = issueToken(ctx, user.id, 'api', API_KEY_TTL_MS, `${name} key`);
+  const { user, revoked, token, expiresAt } = await transaction(ctx, async () => {
+    const user = await serviceUser(ctx, name);
+    const revoked = await activeApiKeys(ctx, user.id);
+    await revokeUserTokens(ctx, user.id, ['api']);
+    return { user, revoked, ...(await issueToken(ctx, user.id, 'api', API_KEY_TTL_MS, `${name} key`)) };
+  });
   ctx.log.info({ service: name, userId: user.id, by: by.id, revoked }, 'service key generated');
-  recordAudit(ctx, by, 'key-generated', `user:${user.id}`, { service: name, revokedEarlierKeys: revoked, expiresAt });
+  await recordAudit(ctx, by, 'key-generated', `user:${user.id}`, { service: name, revokedEarlierKeys: revoked, expiresAt });
   return { service: name, userId: user.id, email: user.email, name: SERVICE_USERS[name].name, role: user.role, token, expiresAt, revoked };
 }
 
-function findUser(ctx: AppContext, userId: number | string): User {
+/** An enabled user by id. */
+async function findUser(ctx: AppContext, userId: number | string): Promise<User> {
   const id = Number(userId);
-  const user = Number.isInteger(id) ? ctx.db.select().from(users).where(eq(users.id, id)).get() : undefined;
+  const { db, tables: t } = storeOf(ctx);
+  const user = Number.isSafeInteger(id) ? (await db.select().from(t.users).where(eq(t.users.id, id)).limit(1))[0] : undefined;
   if (!user) throw new NotFoundError(`No user with id: ${userId}`);
   if (user.disabled) throw new ConflictError(`${user.email} is disabled; enable the user before creating a token`);
   return user;
@@ -101,11 +111,11 @@ function findUser(ctx: AppContext, userId: number | string): User {
  * other keys stay valid.
  * @throws NotFoundError for an unknown user; ConflictError for a disabled one
  */
-export function generateUserKey(ctx: AppContext, by: User, userId: number | string): GeneratedKey {
-  const user = findUser(ctx, userId);
-  const { token, expiresAt } = issueToken(ctx, user.id, 'api', API_KEY_TTL_MS, `key generated by user ${by.id}`);
+export async function generateUserKey(ctx: AppContext, by: User, userId: number | string): Promise<GeneratedKey> {
+  const user = await findUser(ctx, userId);
+  const { token, expiresAt } = await issueToken(ctx, user.id, 'api', API_KEY_TTL_MS, `key generated by user ${by.id}`);
   ctx.log.info({ userId: user.id, by: by.id }, 'user key generated');
-  recordAudit(ctx, by, 'key-generated', `user:${user.id}`, { email: user.email, expiresAt });
+  await recordAudit(ctx, by, 'key-generated', `user:${user.id}`, { email: user.email, expiresAt });
   return {
     service: null,
     userId: user.id,
@@ -123,13 +133,13 @@ export function generateUserKey(ctx: AppContext, by: User, userId: number | stri
  * @param expiry must be '10h' (the only lifetime the spec names)
  * @throws ConflictError when impersonation is off (`impersonateEnabled`); ValidationError for another expiry; NotFoundError for an unknown user
  */
-export function impersonate(ctx: AppContext, by: User, userId: number | string, expiry: string): GeneratedKey {
+export async function impersonate(ctx: AppContext, by: User, userId: number | string, expiry: string): Promise<GeneratedKey> {
   if (!ctx.config.impersonateEnabled) throw new ConflictError('Impersonation is disabled on this server (setting impersonateEnabled)');
   if (expiry !== '10h') throw new ValidationError(`An impersonation token lasts 10 hours: use '10h' (got '${expiry}')`);
-  const user = findUser(ctx, userId);
-  const { token, expiresAt } = issueToken(ctx, user.id, 'session', IMPERSONATION_TTL_MS, `impersonation by user ${by.id}`);
+  const user = await findUser(ctx, userId);
+  const { token, expiresAt } = await issueToken(ctx, user.id, 'session', IMPERSONATION_TTL_MS, `impersonation by user ${by.id}`);
   ctx.log.warn({ userId: user.id, by: by.id }, 'impersonation session issued');
-  recordAudit(ctx, by, 'impersonation', `user:${user.id}`, { email: user.email, expiresAt });
+  await recordAudit(ctx, by, 'impersonation', `user:${user.id}`, { email: user.email, expiresAt });
   return {
     service: null,
     userId: user.id,

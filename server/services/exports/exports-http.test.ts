@@ -17,9 +17,9 @@ let auditorId: number;
 beforeEach(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
-  adminToken = sessionToken(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user.id);
-  auditorId = addUser(ctx, { email: 'aud@example.com', name: 'Ada Auditor', role: 'Auditor' }).id;
-  auditorToken = sessionToken(ctx, auditorId);
+  adminToken = await sessionToken(ctx, (await ensureAdmin(ctx, ctx.config.adminEmail)).user.id);
+  auditorId = (await addUser(ctx, { email: 'aud@example.com', name: 'Ada Auditor', role: 'Auditor' })).id;
+  auditorToken = await sessionToken(ctx, auditorId);
 });
 afterEach(() => ctx.dispose());
 
@@ -71,7 +71,7 @@ describe('export routes', () => {
     expect(missing.status).toBe(401);
     expect((await missing.json()).errors[0]).toMatch(/Download token missing/);
     expect((await download(id, adminToken)).status).toBe(401);
-    const expired = issueToken(ctx, ensureAdmin(ctx, ctx.config.adminEmail).user.id, 'download', -1).token;
+    const expired = (await issueToken(ctx, (await ensureAdmin(ctx, ctx.config.adminEmail)).user.id, 'download', -1)).token;
     const res = await download(id, expired);
     expect(res.status).toBe(401);
     expect((await res.json()).errors[0]).toBe('The token has expired');

@@ -16,7 +16,7 @@ let ctx: TestContext;
 let admin: User;
 beforeEach(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  admin = ensureAdmin(ctx, ctx.config.adminEmail).user;
+  admin = (await ensureAdmin(ctx, ctx.config.adminEmail)).user;
 });
 afterEach(() => ctx.dispose());
 
@@ -25,7 +25,7 @@ const run = () => new Engine(ctx, { export: exportStageHandler }).drain();
 
 /** Requests an export, runs it and returns the row and the zip's path. */
 async function exportOf(input: ExportRequest, user = admin) {
-  const view = requestExport(ctx, user, input);
+  const view = await requestExport(ctx, user, input);
   await run();
   const row = ctx.db
     .select()
@@ -36,7 +36,7 @@ async function exportOf(input: ExportRequest, user = admin) {
 }
 
 describe('safe cells and csv', () => {
-  it('neutralises formula text and keeps numbers as numbers', () => {
+  it('neutralises formula text and keeps numbers as numbers', async () => {
     expect(['=SUM(A1)', '+1', '-x', '@a', '\tx', 'a=b', ''].map(safeCellText)).toEqual(["'=SUM(A1)", "'+1", "'-x", "'@a", "'\tx", 'a=b', '']);
     expect(csvLine([-1234567.5, 'Client, "Q"', '-5', true, null, { a: '=1' }])).toBe('-1234567.5,"Client, ""Q""",\'-5,Yes,,"{""a"":""=1""}"\r\n');
   });
@@ -45,13 +45,15 @@ describe('safe cells and csv', () => {
 describe('requestExport', () => {
   it('validates funds and stages', async () => {
     const f = await seedExportFund(ctx);
-    expect(errorOf(() => requestExport(ctx, admin, { fundRequests: [], fundRequestStages: ['calculations'] })).message).toBe(
+    expect((await errorOf(() => requestExport(ctx, admin, { fundRequests: [], fundRequestStages: ['calculations'] }))).message).toBe(
       'Choose at least one fund request to download',
     );
-    expect(errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: [] })).message).toBe('Choose at least one stage to download');
-    const unknown = errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['calculations', 'users'] }));
+    expect((await errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: [] }))).message).toBe(
+      'Choose at least one stage to download',
+    );
+    const unknown = await errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['calculations', 'users'] }));
     expect([unknown.status, unknown.message]).toEqual([400, 'Unknown stage: users']);
-    const missing = errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id, 999], fundRequestStages: ['calculations'] }));
+    const missing = await errorOf(() => requestExport(ctx, admin, { fundRequests: [f.id, 999], fundRequestStages: ['calculations'] }));
     expect([missing.status, missing.message]).toEqual([400, 'No such fund request with id: 999']);
     expect(ctx.db.select().from(exportFiles).all()).toHaveLength(0);
   });
@@ -60,7 +62,7 @@ describe('requestExport', () => {
     const f = await seedExportFund(ctx);
     const events: string[] = [];
     ctx.events.on('export', (e) => events.push(`${e.id}:${e.status}`));
-    const view = requestExport(ctx, admin, { fundRequests: [f.id, f.id], fundRequestStages: ['calculations', 'visualization'] });
+    const view = await requestExport(ctx, admin, { fundRequests: [f.id, f.id], fundRequestStages: ['calculations', 'visualization'] });
     expect(view).toMatchObject({
       status: 'pending',
       user_auth_id: admin.id,
@@ -143,7 +145,7 @@ describe('the export job', () => {
 
   it('streams thousands of standardized rows while the server keeps writing', async () => {
     const f = await seedExportFund(ctx, { sdmRows: 20_000 });
-    requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['standardization'] });
+    await requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['standardization'] });
     let running = true;
     let writes = 0;
     const drained = run().finally(() => (running = false));
@@ -164,7 +166,7 @@ describe('the export job', () => {
 
   it('stops cleanly when its process is cancelled while the zip is written', async () => {
     const f = await seedExportFund(ctx, { sdmRows: 30_000 });
-    const view = requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['standardization'] });
+    const view = await requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['standardization'] });
     const engine = new Engine(ctx, { export: exportStageHandler });
     const processId = ctx.db.select().from(processes).get()!.id;
     ctx.events.on('export', (e) => {
@@ -199,7 +201,7 @@ describe('the export job', () => {
     expect(row.payload).toMatchObject({ error: NOTHING_TO_EXPORT });
     expect(events).toEqual(['pending', 'running', 'error']);
     expect(ctx.db.select().from(processes).all().at(-1)?.status).toBe('error');
-    expect(errorOf(() => exportDownload(ctx, admin, row.id)).message).toBe('The export is not ready yet (status: error)');
+    expect((await errorOf(() => exportDownload(ctx, admin, row.id))).message).toBe('The export is not ready yet (status: error)');
     expect(readdirSync(join(ctx.dir, 'blobs', 'tmp'))).toEqual([]);
   });
 });
@@ -207,22 +209,22 @@ describe('the export job', () => {
 describe('listing, download and clean-up', () => {
   it('lists newest first; auditors see and download only their own exports', async () => {
     const f = await seedExportFund(ctx);
-    const auditor = addUser(ctx, { email: 'aud@example.com', name: 'Ada Auditor', role: 'Auditor' });
-    const mine = requestExport(ctx, auditor, { fundRequests: [f.id], fundRequestStages: ['calculations'] });
-    const theirs = requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['calculations'] });
-    expect(listExports(ctx, admin, {}).rows.map((r) => r.id)).toEqual([theirs.id, mine.id]);
-    const own = listExports(ctx, auditor, {});
+    const auditor = await addUser(ctx, { email: 'aud@example.com', name: 'Ada Auditor', role: 'Auditor' });
+    const mine = await requestExport(ctx, auditor, { fundRequests: [f.id], fundRequestStages: ['calculations'] });
+    const theirs = await requestExport(ctx, admin, { fundRequests: [f.id], fundRequestStages: ['calculations'] });
+    expect((await listExports(ctx, admin, {})).rows.map((r) => r.id)).toEqual([theirs.id, mine.id]);
+    const own = await listExports(ctx, auditor, {});
     expect(own.rows.map((r) => [r.id, r.user, r.status])).toEqual([[mine.id, 'Ada Auditor', 'pending']]);
     expect(own.pagination).toEqual({ offset: 0, limit: 200, count: 1 });
-    expect(listExports(ctx, admin, { filters: [{ field: 'user_auth_id', type: 'enum', value: [String(auditor.id)] }] }).rows.map((r) => r.id)).toEqual([
+    expect((await listExports(ctx, admin, { filters: [{ field: 'user_auth_id', type: 'enum', value: [String(auditor.id)] }] })).rows.map((r) => r.id)).toEqual([
       mine.id,
     ]);
-    expect(listExports(ctx, admin, { sorting: [{ field: 'id', order: 'asc' }], limit: 1 }).rows.map((r) => r.id)).toEqual([mine.id]);
-    expect(errorOf(() => exportDownload(ctx, auditor, mine.id)).message).toBe('The export is not ready yet (status: pending)');
+    expect((await listExports(ctx, admin, { sorting: [{ field: 'id', order: 'asc' }], limit: 1 })).rows.map((r) => r.id)).toEqual([mine.id]);
+    expect((await errorOf(() => exportDownload(ctx, auditor, mine.id))).message).toBe('The export is not ready yet (status: pending)');
     await run();
-    expect(exportDownload(ctx, auditor, mine.id).fileName).toBe(mine.fileName);
-    expect(errorOf(() => exportDownload(ctx, auditor, theirs.id)).status).toBe(404);
-    expect(exportDownload(ctx, admin, mine.id).size).toBeGreaterThan(100);
+    expect((await exportDownload(ctx, auditor, mine.id)).fileName).toBe(mine.fileName);
+    expect((await errorOf(() => exportDownload(ctx, auditor, theirs.id))).status).toBe(404);
+    expect((await exportDownload(ctx, admin, mine.id)).size).toBeGreaterThan(100);
   });
 
   it('deletes only exports older than 90 days, and their zips', async () => {
@@ -232,8 +234,8 @@ describe('listing, download and clean-up', () => {
     const at = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     ctx.sqlite.prepare('update export_files set created_at = ? where id = ?').run(at(91), old.row.id);
     ctx.sqlite.prepare('update export_files set created_at = ? where id = ?').run(at(89), recent.row.id);
-    expect(errorOf(() => deleteOldExports(ctx, admin, { olderThanDays: 30 })).status).toBe(400);
-    expect(deleteOldExports(ctx, admin)).toBe(1);
+    expect((await errorOf(() => deleteOldExports(ctx, admin, { olderThanDays: 30 }))).status).toBe(400);
+    expect(await deleteOldExports(ctx, admin)).toBe(1);
     expect(
       ctx.db
         .select()

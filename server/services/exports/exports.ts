@@ -4,6 +4,10 @@
  * A request (fund ids x download stages) becomes an export row `pending` plus an `export` job;
  * `exportStageHandler` (job.ts) writes the zip. Auditors see and download only their own exports;
  * delivery roles see all. Export rows older than 90 days can be deleted.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * export job is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`), in the
+ * transaction of its export row; its zip is written by the export stage (job.ts).
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -11,7 +15,9 @@ import { and, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-or
 import { z } from 'zod';
 import { enqueue } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
-import { administrators, exportFiles, fundCodes, fundRequests, users, type JobStatus } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import type { JobStatus } from '../../db/schema/pipeline.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
@@ -64,16 +70,15 @@ export type ExportListInput = z.input<typeof exportListSchema>;
 /** Auditors and clients see only their own exports. */
 const ownOnly = (user: User) => user.role === 'Auditor' || user.role === 'Client';
 
-const userName = sql<
-  string | null
->`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
+const userNameOf = (u: Tables['users']) =>
+  sql<string | null>`case when ${u.id} is null then null else coalesce(nullif(trim(${u.firstName} || ' ' || ${u.lastName}), ''), ${u.username}) end`;
 
 /**
  * Queues an export.
  * @returns the export row view (status pending); the route adds EXPORT_QUEUED_MESSAGE
  * @throws ValidationError no fund or stage chosen, an unknown stage, 'No such fund request with id: {id}'
  */
-export function requestExport(ctx: AppContext, user: User, input: ExportRequest): ExportView {
+export async function requestExport(ctx: AppContext, user: User, input: ExportRequest): Promise<ExportView> {
   const parsed = exportRequestSchema.safeParse(input);
   if (!parsed.success)
     throw new ValidationError(
@@ -90,23 +95,22 @@ export function requestExport(ctx: AppContext, user: User, input: ExportRequest)
       `Unknown stage: ${unknown[0]}`,
       unknown.map((s) => `Unknown stage: ${s}; stages are ${EXPORT_STAGE_CODES.join(', ')}`),
     );
-  const funds = ctx.db
-    .select({ id: fundRequests.id, name: fundRequests.name, client: fundRequests.client, administrator: administrators.name })
-    .from(fundRequests)
-    .leftJoin(administrators, eq(administrators.id, fundRequests.administratorId))
-    .where(inArray(fundRequests.id, ids))
-    .all();
+  const { db, tables: t } = storeOf(ctx);
+  const funds = await db
+    .select({ id: t.fundRequests.id, name: t.fundRequests.name, client: t.fundRequests.client, administrator: t.administrators.name })
+    .from(t.fundRequests)
+    .leftJoin(t.administrators, eq(t.administrators.id, t.fundRequests.administratorId))
+    .where(inArray(t.fundRequests.id, ids));
   const missing = ids.filter((id) => !funds.some((f) => f.id === id));
   if (missing.length)
     throw new ValidationError(
       `No such fund request with id: ${missing[0]}`,
       missing.map((id) => `No such fund request with id: ${id}`),
     );
-  const codes = ctx.db
+  const codes = await db
     .select()
-    .from(fundCodes)
-    .where(and(inArray(fundCodes.fundRequestId, ids), eq(fundCodes.main, true)))
-    .all();
+    .from(t.fundCodes)
+    .where(and(inArray(t.fundCodes.fundRequestId, ids), eq(t.fundCodes.main, true)));
   const fundMap: Record<string, ExportFund> = {};
   for (const id of ids) {
     const f = funds.find((x) => x.id === id)!;
@@ -119,13 +123,12 @@ export function requestExport(ctx: AppContext, user: User, input: ExportRequest)
     reviewedVisualizationsOnly: !!parsed.data.reviewedVisualizationsOnly,
   };
   const payload: ExportPayload = { inputs, fund_requests: fundMap };
-  const row = ctx.db.transaction((tx) => {
-    const inserted = tx
-      .insert(exportFiles)
+  const row = await transaction(ctx, async (tx) => {
+    const [inserted] = await tx
+      .insert(t.exportFiles)
       .values({ userId: user.id, status: 'pending', payload: payload as unknown as Record<string, unknown> })
-      .returning()
-      .get();
-    enqueue(ctx, { stage: 'export', fundRequestId: null, payload: { exportId: inserted.id }, createdById: user.id });
+      .returning();
+    await enqueue(ctx, { stage: 'export', fundRequestId: null, payload: { exportId: inserted.id }, createdById: user.id });
     return inserted;
   });
   ctx.events.publish('export', { id: row.id, status: row.status, userId: row.userId });
@@ -133,14 +136,14 @@ export function requestExport(ctx: AppContext, user: User, input: ExportRequest)
 }
 
 /** Filterable and sortable fields of the export grid. */
-const EXPORT_FIELDS: FieldRegistry = {
-  id: { expr: exportFiles.id, types: ['number', 'enum'], enumValue: Number },
-  status: { expr: exportFiles.status, types: ['enum'] },
-  created_at: { expr: exportFiles.createdAt, types: ['date'] },
-  finished_at: { expr: exportFiles.finishedAt, types: ['date'] },
-  user: { expr: userName, types: ['text', 'enum'] },
-  user_auth_id: { expr: exportFiles.userId, types: ['number', 'enum'], enumValue: Number },
-};
+const exportFields = (t: Tables): FieldRegistry => ({
+  id: { expr: t.exportFiles.id, types: ['number', 'enum'], enumValue: Number },
+  status: { expr: t.exportFiles.status, types: ['enum'] },
+  created_at: { expr: t.exportFiles.createdAt, types: ['date'] },
+  finished_at: { expr: t.exportFiles.finishedAt, types: ['date'] },
+  user: { expr: userNameOf(t.users), types: ['text', 'enum'] },
+  user_auth_id: { expr: t.exportFiles.userId, types: ['number', 'enum'], enumValue: Number },
+});
 
 /**
  * One page of exports, newest first unless sorted otherwise (spec: sorted by created_at descending).
@@ -148,11 +151,11 @@ const EXPORT_FIELDS: FieldRegistry = {
  * @returns `{rows: ExportView[], pagination: {offset, limit, count}}`
  * @throws ValidationError for unknown filter or sort fields
  */
-export function listExports(
+export async function listExports(
   ctx: AppContext,
   user: User,
   input: ExportListInput = {},
-): { rows: ExportView[]; pagination: { offset: number; limit: number; count: number } } {
+): Promise<{ rows: ExportView[]; pagination: { offset: number; limit: number; count: number } }> {
   const parsed = exportListSchema.safeParse(input);
   if (!parsed.success)
     throw new ValidationError(
@@ -161,21 +164,22 @@ export function listExports(
     );
   const offset = parsed.data.offset ?? parsed.data.pagination?.offset ?? 0;
   const limit = parsed.data.limit ?? parsed.data.pagination?.limit ?? EXPORT_PAGE_SIZE;
-  const conditions: Array<SQL | undefined> = normalizeFilters(parsed.data.filters, EXPORT_FIELDS).map((f) => filterCondition(f, EXPORT_FIELDS));
-  if (ownOnly(user)) conditions.push(eq(exportFiles.userId, user.id));
+  const { db, dialect, tables: t } = storeOf(ctx);
+  const fields = exportFields(t);
+  const conditions: Array<SQL | undefined> = normalizeFilters(parsed.data.filters, fields).map((f) => filterCondition(f, fields, dialect));
+  if (ownOnly(user)) conditions.push(eq(t.exportFiles.userId, user.id));
   const where = and(...conditions);
-  const order = [...orderTerms(normalizeSorting(parsed.data.sorting, EXPORT_FIELDS), EXPORT_FIELDS), desc(exportFiles.createdAt), desc(exportFiles.id)];
-  const rows = ctx.db
-    .select({ row: exportFiles, name: userName })
-    .from(exportFiles)
-    .leftJoin(users, eq(users.id, exportFiles.userId))
+  const order = [...orderTerms(normalizeSorting(parsed.data.sorting, fields), fields, dialect), desc(t.exportFiles.createdAt), desc(t.exportFiles.id)];
+  const rows = await db
+    .select({ row: t.exportFiles, name: userNameOf(t.users) })
+    .from(t.exportFiles)
+    .leftJoin(t.users, eq(t.users.id, t.exportFiles.userId))
     .where(where)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = ctx.db.select({ n: count() }).from(exportFiles).leftJoin(users, eq(users.id, exportFiles.userId)).where(where).get()?.n ?? 0;
-  return { rows: rows.map((r) => exportView(r.row, r.name)), pagination: { offset, limit, count: total } };
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(t.exportFiles).leftJoin(t.users, eq(t.users.id, t.exportFiles.userId)).where(where);
+  return { rows: rows.map((r) => exportView(r.row, r.name)), pagination: { offset, limit, count: total?.n ?? 0 } };
 }
 
 /** A finished export's zip. */
@@ -192,8 +196,8 @@ export interface ExportDownload {
  * @throws NotFoundError 'No such export with id: {id}' (also for another user's export seen by an
  *   auditor); ValidationError 'The export is not ready yet (status: running)' unless done
  */
-export function exportDownload(ctx: AppContext, user: User, id: number): ExportDownload {
-  const row = Number.isInteger(id) ? loadExport(ctx, id) : undefined;
+export async function exportDownload(ctx: AppContext, user: User, id: number): Promise<ExportDownload> {
+  const row = Number.isInteger(id) ? await loadExport(ctx, id) : undefined;
   if (!row || (ownOnly(user) && row.userId !== user.id)) throw new NotFoundError(`No such export with id: ${id}`);
   if (row.status !== 'done') {
     const error = (row.payload as Partial<ExportPayload> | null)?.error;
@@ -212,18 +216,19 @@ export function exportDownload(ctx: AppContext, user: User, id: number): ExportD
  * @returns how many export rows were deleted
  * @throws ValidationError when olderThanDays is below 90
  */
-export function deleteOldExports(ctx: AppContext, user: User, input: { olderThanDays?: number } = {}): number {
+export async function deleteOldExports(ctx: AppContext, user: User, input: { olderThanDays?: number } = {}): Promise<number> {
   const days = input.olderThanDays ?? EXPORT_RETENTION_DAYS;
   if (!Number.isFinite(days) || days < EXPORT_RETENTION_DAYS)
     throw new ValidationError(`Only export files older than ${EXPORT_RETENTION_DAYS} days can be deleted`);
   const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
+  const { db, tables: t } = storeOf(ctx);
   const where = and(
-    lt(exportFiles.createdAt, cutoff),
-    ne(exportFiles.status, 'running' as JobStatus),
-    ownOnly(user) ? eq(exportFiles.userId, user.id) : undefined,
+    lt(t.exportFiles.createdAt, cutoff),
+    ne(t.exportFiles.status, 'running' as JobStatus),
+    ownOnly(user) ? eq(t.exportFiles.userId, user.id) : undefined,
   );
-  const removed = ctx.db.delete(exportFiles).where(where).returning({ id: exportFiles.id, blobKey: exportFiles.blobKey, userId: exportFiles.userId }).all();
-  for (const key of new Set(removed.map((r) => r.blobKey))) removeBlobIfUnused(ctx, key);
+  const removed = await db.delete(t.exportFiles).where(where).returning({ id: t.exportFiles.id, blobKey: t.exportFiles.blobKey, userId: t.exportFiles.userId });
+  for (const key of new Set(removed.map((r) => r.blobKey))) await removeBlobIfUnused(ctx, key);
   for (const r of removed) ctx.events.publish('export', { id: r.id, status: 'deleted', userId: r.userId });
   if (removed.length) ctx.log.info({ count: removed.length, days, userId: user.id }, 'old export files deleted');
   return removed.length;

@@ -3,7 +3,8 @@
  * {exportId}}` turns one export row into one zip. The zip is streamed to a temporary file in the
  * blob store while its sha256 is computed, then moved in under that key (a half-written zip is
  * never visible). The row goes `pending -> running -> done` (blobKey, finishedAt, payload.files,
- * payload.size) or `error` (payload.error); each change is an `export` event.
+ * payload.size) or `error` (payload.error); each change is an `export` event. It runs in the job
+ * engine on SQLite: the SDM rows are streamed from a read-only SQLite connection of their own.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync, statSync } from 'node:fs';
@@ -157,24 +158,24 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
  */
 export const exportStageHandler: StageHandler = async (ctx, job, signal) => {
   const exportId = Number(job.payload?.exportId);
-  const row = Number.isInteger(exportId) ? loadExport(ctx, exportId) : undefined;
+  const row = Number.isInteger(exportId) ? await loadExport(ctx, exportId) : undefined;
   if (!row) return { result: { exportId, skipped: 'The export no longer exists' } };
-  setExportStatus(ctx, exportId, 'running', { payload: { error: undefined } });
+  await setExportStatus(ctx, exportId, 'running', { payload: { error: undefined } });
   const warnings: string[] = [];
   try {
     const zip = await writeZip(ctx, row.payload as unknown as ExportPayload, signal, (m) => warnings.push(m));
-    const done = setExportStatus(ctx, exportId, 'done', {
+    const done = await setExportStatus(ctx, exportId, 'done', {
       blobKey: zip.key,
       finished: true,
       payload: { files: zip.files, size: zip.size, ...(warnings.length ? { warnings } : {}) },
     });
     // a rerun replaces the previous zip
-    if (row.blobKey && row.blobKey !== zip.key) removeBlobIfUnused(ctx, row.blobKey);
-    if (!done) removeBlobIfUnused(ctx, zip.key); // deleted while running
+    if (row.blobKey && row.blobKey !== zip.key) await removeBlobIfUnused(ctx, row.blobKey);
+    if (!done) await removeBlobIfUnused(ctx, zip.key); // deleted while running
     return { result: { exportId, files: zip.files, size: zip.size } };
   } catch (err) {
     const message = err instanceof JobCancelled ? 'The export was cancelled' : (err as Error).message;
-    setExportStatus(ctx, exportId, 'error', { finished: true, payload: { error: message, ...(warnings.length ? { warnings } : {}) } });
+    await setExportStatus(ctx, exportId, 'error', { finished: true, payload: { error: message, ...(warnings.length ? { warnings } : {}) } });
     throw err;
   }
 };

@@ -2,11 +2,15 @@
  * Export rows (table `export_files`): the stages a download may ask for, the row's payload shape,
  * its wire view (auditor spec 2.3 "Downloads Queue", section 3 "Export file"; delivery spec
  * "Export files", section 3) and status changes, each published as an `export` event.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { exportFiles, type JobStatus } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import type { JobStatus } from '../../db/schema/pipeline.js';
+import { transaction } from '../../db/tx.js';
 
 /** Download stages (auditor spec 2.3 "Downloads"), with the dialog's labels. */
 export const EXPORT_STAGES = {
@@ -47,7 +51,7 @@ export interface ExportPayload {
   warnings?: string[];
 }
 
-export type ExportRow = typeof exportFiles.$inferSelect;
+export type ExportRow = Tables['exportFiles']['$inferSelect'];
 
 /** The download name: `fund_export_<id>_<yyyymmdd of creation>.zip`. */
 export function exportFileName(row: Pick<ExportRow, 'id' | 'createdAt'>): string {
@@ -95,34 +99,40 @@ export function exportView(row: ExportRow, userName: string | null): ExportView 
 }
 
 /** Loads an export row (undefined when unknown). */
-export function loadExport(ctx: AppContext, id: number): ExportRow | undefined {
-  return ctx.db.select().from(exportFiles).where(eq(exportFiles.id, id)).get();
+export async function loadExport(ctx: AppContext, id: number): Promise<ExportRow | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.exportFiles).where(eq(t.exportFiles.id, id));
+  return row;
 }
 
 /**
  * Sets an export's status (and payload fields, blob key, finish time), publishing an `export` event.
  * @returns the updated row, or undefined when the row no longer exists
  */
-export function setExportStatus(
+export async function setExportStatus(
   ctx: AppContext,
   id: number,
   status: JobStatus,
   change: { payload?: Partial<ExportPayload>; blobKey?: string | null; finished?: boolean } = {},
-): ExportRow | undefined {
-  const row = loadExport(ctx, id);
-  if (!row) return undefined;
-  const updated = ctx.db
-    .update(exportFiles)
-    .set({
-      status,
-      payload: { ...(row.payload ?? {}), ...(change.payload ?? {}) },
-      ...(change.blobKey !== undefined ? { blobKey: change.blobKey } : {}),
-      finishedAt: change.finished ? new Date().toISOString() : row.finishedAt,
-    })
-    .where(eq(exportFiles.id, id))
-    .returning()
-    .get();
-  ctx.events.publish('export', { id, status, userId: updated.userId });
+): Promise<ExportRow | undefined> {
+  const { tables: t } = storeOf(ctx);
+  // read-modify-write of the payload in one transaction
+  const updated = await transaction(ctx, async (tx) => {
+    const row = await loadExport(ctx, id);
+    if (!row) return undefined;
+    const [after] = await tx
+      .update(t.exportFiles)
+      .set({
+        status,
+        payload: { ...(row.payload ?? {}), ...(change.payload ?? {}) },
+        ...(change.blobKey !== undefined ? { blobKey: change.blobKey } : {}),
+        finishedAt: change.finished ? new Date().toISOString() : row.finishedAt,
+      })
+      .where(eq(t.exportFiles.id, id))
+      .returning();
+    return after;
+  });
+  if (updated) ctx.events.publish('export', { id, status, userId: updated.userId });
   return updated;
 }
 
@@ -131,13 +141,15 @@ export function setExportStatus(
  * still uses the same content (blobs are shared by content).
  * @returns whether the blob was removed
  */
-export function removeBlobIfUnused(ctx: AppContext, key: string | null): boolean {
+export async function removeBlobIfUnused(ctx: AppContext, key: string | null): Promise<boolean> {
   if (!key || !/^[a-f0-9]{64}$/.test(key)) return false;
-  const used = ctx.sqlite
-    .prepare(`SELECT 1 FROM export_files WHERE blob_key = @key
-    UNION ALL SELECT 1 FROM fund_files WHERE blob_key = @key UNION ALL SELECT 1 FROM import_files WHERE sha256 = @key LIMIT 1`)
-    .get({ key });
-  if (used) return false;
+  const { db, tables: t } = storeOf(ctx);
+  const uses = [
+    db.select({ id: t.exportFiles.id }).from(t.exportFiles).where(eq(t.exportFiles.blobKey, key)).limit(1),
+    db.select({ id: t.fundFiles.id }).from(t.fundFiles).where(eq(t.fundFiles.blobKey, key)).limit(1),
+    db.select({ id: t.importFiles.id }).from(t.importFiles).where(eq(t.importFiles.sha256, key)).limit(1),
+  ];
+  for (const use of uses) if ((await use).length) return false;
   rmSync(ctx.blobs.path(key), { force: true });
   return true;
 }

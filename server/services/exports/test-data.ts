@@ -40,9 +40,9 @@ export async function seedExportFund(
   opts: { code?: string; dueDate?: string | null; sdmRows?: number; workPaper?: { disabled?: boolean; reviewed?: boolean } | null; logs?: boolean } = {},
 ): Promise<SeededFund> {
   const code = opts.code ?? 'LUX01';
-  const administratorId = insertAdministrator(ctx, 'tpa_exports', 'Exports TPA');
+  const administratorId = await insertAdministrator(ctx, 'tpa_exports', 'Exports TPA');
   const dueDate = opts.dueDate === undefined ? '2025-01-31' : opts.dueDate;
-  const fund = insertFund(ctx, { fundCode: code, dueDate, administratorId, name: `Fund ${code}`, client: 'Client, "Quoted"' });
+  const fund = await insertFund(ctx, { fundCode: code, dueDate, administratorId, name: `Fund ${code}`, client: 'Client, "Quoted"' });
   const raw = ctx.blobs.put(RAW_HOLDINGS);
   const imp = ctx.db
     .insert(importFiles)

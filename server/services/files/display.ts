@@ -2,8 +2,10 @@
  * Display derivations of a fund's files (delivery spec section 4 "Files" and "Display
  * derivations"; auditor spec section 3 "File row", section 4 "File status", 2.3 "QA Validations
  * popover"). Pure functions over `fund_files` rows; no I/O.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import type { fundFiles } from '../../db/schema/index.js';
+import type { fundFiles } from '../../db/schema/files.js';
 
 type FileRow = typeof fundFiles.$inferSelect;
 

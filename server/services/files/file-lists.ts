@@ -5,12 +5,15 @@
  * identified and identified files that match no fund request. Users assign them to a user, set an
  * action (resolution state) and remove them. Lists are newest first, 200 per page (section 9);
  * filters and sorting use the grid model of `funds/query-filters.ts`.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { administrators, importFiles, sweptFiles, unidentifiedFiles, unmatchedFiles, users } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
@@ -50,34 +53,35 @@ export interface SheetError {
   column_match_percent: number | null;
 }
 
-const TABLES = { unidentified: unidentifiedFiles, unmatched: unmatchedFiles } as const;
-type IssueTable = typeof unidentifiedFiles | typeof unmatchedFiles;
-const table = (kind: IssueKind) => TABLES[kind] as IssueTable;
+type IssueTable = Tables['unidentifiedFiles'] | Tables['unmatchedFiles'];
+type IssueRow = Tables['unidentifiedFiles']['$inferSelect'] | Tables['unmatchedFiles']['$inferSelect'];
+const table = (t: Tables, kind: IssueKind) => (kind === 'unidentified' ? t.unidentifiedFiles : t.unmatchedFiles) as IssueTable;
 
-const assignee = alias(users, 'assignee');
-const nameOf = (u: typeof users | typeof assignee) =>
+/** The user a file is assigned to (the users table under another name). */
+const assigneeOf = (t: Tables) => alias(t.users, 'assignee');
+const nameOf = (u: ReturnType<typeof assigneeOf>) =>
   sql<string | null>`case when ${u.id} is null then null else trim(${u.firstName} || ' ' || ${u.lastName}) end`;
 
 /** Filterable and sortable fields of a list (names as on the wire). */
-function registry(kind: IssueKind): FieldRegistry {
-  const t = table(kind);
+function registry(t: Tables, kind: IssueKind, assignee: ReturnType<typeof assigneeOf>): FieldRegistry {
+  const f = table(t, kind);
   const common: FieldRegistry = {
-    id: { expr: t.id, types: ['number', 'enum'], enumValue: Number },
-    file_name: { expr: t.fileName, types: ['text', 'enum'] },
-    tpa_id: { expr: t.administratorId, types: ['number', 'enum'], enumValue: Number },
-    tpa: { expr: administrators.name, types: ['text', 'enum'] },
-    assignedToId: { expr: t.assignedToId, types: ['number', 'enum'], enumValue: Number },
+    id: { expr: f.id, types: ['number', 'enum'], enumValue: Number },
+    file_name: { expr: f.fileName, types: ['text', 'enum'] },
+    tpa_id: { expr: f.administratorId, types: ['number', 'enum'], enumValue: Number },
+    tpa: { expr: t.administrators.name, types: ['text', 'enum'] },
+    assignedToId: { expr: f.assignedToId, types: ['number', 'enum'], enumValue: Number },
     assignedTo: { expr: nameOf(assignee), types: ['text', 'enum'] },
-    action: { expr: sql`coalesce(${t.action}, 'Unidentified')`, types: ['enum', 'text'] },
-    user_auth_id: { expr: t.userId, types: ['number', 'enum'], enumValue: Number },
-    timestamp: { expr: t.createdAt, types: ['date'] },
+    action: { expr: sql`coalesce(${f.action}, 'Unidentified')`, types: ['enum', 'text'] },
+    user_auth_id: { expr: f.userId, types: ['number', 'enum'], enumValue: Number },
+    timestamp: { expr: f.createdAt, types: ['date'] },
   };
   if (kind === 'unidentified') return common;
   return {
     ...common,
-    file_type: { expr: unmatchedFiles.fileType, types: ['text', 'enum'] },
-    fund_code: { expr: unmatchedFiles.fundCode, types: ['text', 'enum'] },
-    fund_id: { expr: unmatchedFiles.fundId, types: ['number', 'enum'], enumValue: Number },
+    file_type: { expr: t.unmatchedFiles.fileType, types: ['text', 'enum'] },
+    fund_code: { expr: t.unmatchedFiles.fundCode, types: ['text', 'enum'] },
+    fund_id: { expr: t.unmatchedFiles.fundId, types: ['number', 'enum'], enumValue: Number },
   };
 }
 
@@ -95,50 +99,49 @@ function sheetError(raw: unknown): SheetError {
 }
 
 /** Where each import file came from: the inbox path when swept, else the uploaded file name. */
-function sourcePaths(ctx: AppContext, importIds: number[]): Map<number, string[]> {
+async function sourcePaths(ctx: AppContext, importIds: number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (!importIds.length) return out;
-  for (const s of ctx.db
-    .select({ id: sweptFiles.importFileId, path: sweptFiles.filePathOnMoveit })
-    .from(sweptFiles)
-    .where(inArray(sweptFiles.importFileId, importIds))
-    .all()) {
-    out.set(s.id!, [...(out.get(s.id!) ?? []), s.path]);
-  }
-  for (const f of ctx.db.select({ id: importFiles.id, name: importFiles.fileName }).from(importFiles).where(inArray(importFiles.id, importIds)).all()) {
+  const { db, tables: t } = storeOf(ctx);
+  const swept = await db
+    .select({ id: t.sweptFiles.importFileId, path: t.sweptFiles.filePathOnMoveit })
+    .from(t.sweptFiles)
+    .where(inArray(t.sweptFiles.importFileId, importIds))
+    .orderBy(t.sweptFiles.id);
+  for (const s of swept) out.set(s.id!, [...(out.get(s.id!) ?? []), s.path]);
+  for (const f of await db.select({ id: t.importFiles.id, name: t.importFiles.fileName }).from(t.importFiles).where(inArray(t.importFiles.id, importIds))) {
     if (!out.has(f.id)) out.set(f.id, [f.name]);
   }
   return out;
 }
 
-function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
+async function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
   const { offset = 0, limit = FILE_LIST_PAGE_SIZE } = parseInput(issueListSchema, input);
-  const t = table(kind);
-  const fields = registry(kind);
+  const { db, dialect, tables } = storeOf(ctx);
+  const t = table(tables, kind);
+  const assignee = assigneeOf(tables);
+  const fields = registry(tables, kind, assignee);
   const filters = normalizeFilters(input.filters, fields);
   const sorting = normalizeSorting(input.sorting, fields, { created_at: 'timestamp', fileName: 'file_name', tpaName: 'tpa' });
-  const where = and(...filters.map((f) => filterCondition(f, fields)));
-  const order = [...(sorting.length ? orderTerms(sorting, fields) : [desc(t.createdAt)]), desc(t.id)];
-  const base = ctx.db
-    .select({ id: t.id, tpa: administrators.name, assignedTo: nameOf(assignee) })
+  const where = and(...filters.map((f) => filterCondition(f, fields, dialect)));
+  const order = [...(sorting.length ? orderTerms(sorting, fields, dialect) : [desc(t.createdAt)]), desc(t.id)];
+  const page = await db
+    .select({ id: t.id, tpa: tables.administrators.name, assignedTo: nameOf(assignee) })
     .from(t)
-    .leftJoin(administrators, eq(administrators.id, t.administratorId))
-    .leftJoin(assignee, eq(assignee.id, t.assignedToId));
-  const page = base
+    .leftJoin(tables.administrators, eq(tables.administrators.id, t.administratorId))
+    .leftJoin(assignee, eq(assignee.id, t.assignedToId))
     .where(where)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset)
-    .all();
-  const count = ctx.db
-    .select({ n: sql<number>`count(*)` })
+    .offset(offset);
+  const [total] = await db
+    .select({ n: count() })
     .from(t)
-    .leftJoin(administrators, eq(administrators.id, t.administratorId))
+    .leftJoin(tables.administrators, eq(tables.administrators.id, t.administratorId))
     .leftJoin(assignee, eq(assignee.id, t.assignedToId))
-    .where(where)
-    .get()!.n;
-  const rows = page.length
-    ? ctx.db
+    .where(where);
+  const rows: IssueRow[] = page.length
+    ? await db
         .select()
         .from(t)
         .where(
@@ -147,10 +150,9 @@ function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
             page.map((p) => p.id),
           ),
         )
-        .all()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const sources = sourcePaths(ctx, [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))]);
+  const sources = await sourcePaths(ctx, [...new Set(rows.map((r) => r.importFileId).filter((x): x is number => x !== null))]);
   return {
     rows: page.map((p) => {
       const r = byId.get(p.id)!;
@@ -170,7 +172,7 @@ function listIssues(ctx: AppContext, kind: IssueKind, input: IssueListInput) {
       if ('errors' in r) return { ...common, errors: (Array.isArray(r.errors) ? r.errors : []).map(sheetError) };
       return { ...common, file_type: r.fileType, fund_code: r.fundCode, fund_id: r.fundId, payload: r.payload ?? {} };
     }),
-    pagination: { offset, limit, count },
+    pagination: { offset, limit, count: total?.n ?? 0 },
   };
 }
 
@@ -203,22 +205,23 @@ export interface IssuePage<R> {
  * Unidentified files, newest first (Input files, Unidentified tab).
  * @throws ValidationError for bad filters, sorting or paging
  */
-export function listUnidentified(ctx: AppContext, input: IssueListInput = {}): IssuePage<UnidentifiedRow> {
-  return listIssues(ctx, 'unidentified', input) as IssuePage<UnidentifiedRow>;
+export async function listUnidentified(ctx: AppContext, input: IssueListInput = {}): Promise<IssuePage<UnidentifiedRow>> {
+  return (await listIssues(ctx, 'unidentified', input)) as IssuePage<UnidentifiedRow>;
 }
 
 /**
  * Identified files without a matching fund request, newest first (Identified without match tab);
  * `payload` has the reason, the as-of date and the row count.
  */
-export function listUnmatched(ctx: AppContext, input: IssueListInput = {}): IssuePage<UnmatchedRow> {
-  return listIssues(ctx, 'unmatched', input) as IssuePage<UnmatchedRow>;
+export async function listUnmatched(ctx: AppContext, input: IssueListInput = {}): Promise<IssuePage<UnmatchedRow>> {
+  return (await listIssues(ctx, 'unmatched', input)) as IssuePage<UnmatchedRow>;
 }
 
-type IssueRow = typeof unidentifiedFiles.$inferSelect | typeof unmatchedFiles.$inferSelect;
-
-/** Loads issue rows, changes them in one transaction with a trail entry each, then publishes. */
-function changeIssues(
+/**
+ * Loads issue rows, changes them in one transaction (one statement for all of them) with a trail
+ * entry each, then publishes.
+ */
+async function changeIssues(
   ctx: AppContext,
   user: User,
   kind: IssueKind,
@@ -226,32 +229,31 @@ function changeIssues(
   action: string,
   set: { assignedToId?: number | null; action?: string } | null,
 ) {
-  const t = table(kind);
+  const t = table(storeOf(ctx).tables, kind);
   const unique = [...new Set(idList)];
-  const rows = ctx.db.transaction(
-    (tx) => {
-      const found: IssueRow[] = tx.select().from(t).where(inArray(t.id, unique)).all();
-      const missing = unique.find((id) => !found.some((r) => r.id === id));
-      if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
-      for (const r of found) {
-        const fundRequestId = 'fundId' in r ? r.fundId : null;
+  const rows = await transaction(ctx, async (tx) => {
+    const found: IssueRow[] = await tx.select().from(t).where(inArray(t.id, unique)).orderBy(t.id);
+    const missing = unique.find((id) => !found.some((r) => r.id === id));
+    if (missing !== undefined) throw new NotFoundError(`No such file with id: ${missing}`);
+    if (set) await tx.update(t).set(set).where(inArray(t.id, unique));
+    else await tx.delete(t).where(inArray(t.id, unique));
+    await writeTrail(
+      ctx,
+      found.map((r) => {
         const identity = { kind, id: r.id, file_name: r.fileName };
-        if (set) tx.update(t).set(set).where(eq(t.id, r.id)).run();
-        else tx.delete(t).where(eq(t.id, r.id)).run();
-        writeTrail(tx, {
-          fundRequestId,
+        return {
+          fundRequestId: 'fundId' in r ? r.fundId : null,
           userId: user.id,
           action,
           before: set
             ? { ...identity, ...Object.fromEntries(Object.keys(set).map((k) => [k, r[k as keyof typeof set] ?? null])) }
             : { ...identity, assignedToId: r.assignedToId, action: r.action },
           after: set ? { ...identity, ...set } : null,
-        });
-      }
-      return found;
-    },
-    { behavior: 'immediate' },
-  );
+        };
+      }),
+    );
+    return found;
+  });
   for (const r of rows) {
     const status = set ? (set.action ?? r.action ?? 'Unidentified') : 'removed';
     ctx.events.publish('file', { id: r.id, fundRequestId: 'fundId' in r ? r.fundId : null, kind, status, fileName: r.fileName });
@@ -264,30 +266,31 @@ function changeIssues(
  * @returns `{ids, userId}`
  * @throws NotFoundError 'No such user with id: {id}' or 'No such file with id: {id}'; ValidationError for a disabled user
  */
-export function assignFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof assignInputSchema>) {
+export async function assignFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof assignInputSchema>) {
   const { ids: list, userId } = parseInput(assignInputSchema, input);
   if (userId !== null) {
-    const target = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+    const { db, tables: t } = storeOf(ctx);
+    const [target] = await db.select().from(t.users).where(eq(t.users.id, userId));
     if (!target) throw new NotFoundError(`No such user with id: ${userId}`);
     if (target.disabled) throw new ValidationError(`User ${target.email} is disabled and cannot be assigned files`);
   }
-  return { ids: changeIssues(ctx, user, kind, list, `${kind}-file-assign`, { assignedToId: userId }), userId };
+  return { ids: await changeIssues(ctx, user, kind, list, `${kind}-file-assign`, { assignedToId: userId }), userId };
 }
 
 /**
  * Sets the resolution state of files: Unidentified, Re-requested, Ignored, Manually handled, Closed.
  * @throws ValidationError for another action; NotFoundError 'No such file with id: {id}'
  */
-export function setFileAction(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof actionInputSchema>) {
+export async function setFileAction(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof actionInputSchema>) {
   const { ids: list, action } = parseInput(actionInputSchema, input);
-  return { ids: changeIssues(ctx, user, kind, list, `${kind}-file-action`, { action }), action };
+  return { ids: await changeIssues(ctx, user, kind, list, `${kind}-file-action`, { action }), action };
 }
 
 /**
  * Removes files from an issue list (the imported file itself is kept).
  * @throws NotFoundError 'No such file with id: {id}'
  */
-export function removeIssueFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof removeIssueInputSchema>) {
+export async function removeIssueFiles(ctx: AppContext, user: User, kind: IssueKind, input: z.input<typeof removeIssueInputSchema>) {
   const { ids: list } = parseInput(removeIssueInputSchema, input);
-  return { removed: changeIssues(ctx, user, kind, list, `${kind}-file-remove`, null) };
+  return { removed: await changeIssues(ctx, user, kind, list, `${kind}-file-remove`, null) };
 }

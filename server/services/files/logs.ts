@@ -4,11 +4,15 @@
  * page size 200, newest first). Entries whose action is View are dropped (spec 3 "Trail log").
  * The Errors tab lists entries with status error, or success with warnings, with the message taken
  * from the payload and the raw payload.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * payload's JSON is read with `json_extract`/`json_type` on SQLite and `->`/`jsonb_typeof` on
+ * PostgreSQL (`payloadConditions`).
  */
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { fundRequests, orchestrationLogs } from '../../db/schema/index.js';
+import { storeOf, type DataStore, type Dialect } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
 import { parseInput } from '../funds/validate.js';
@@ -48,28 +52,44 @@ export interface LogPage<R> {
   pagination: { offset: number; limit: number; count: number };
 }
 
-const L = orchestrationLogs;
-const LOG_FIELDS: FieldRegistry = {
-  id: { expr: L.id, types: ['number', 'enum'], enumValue: Number },
-  created_at: { expr: L.createdAt, types: ['date'] },
-  stage: { expr: L.stage, types: ['enum', 'text'] },
-  status: { expr: L.status, types: ['enum', 'text'] },
-  type: { expr: L.type, types: ['enum', 'text'] },
-  sub_type: { expr: L.subType, types: ['enum', 'text'] },
-};
+/** The columns of a log entry the grid filters and sorts on. */
+function logFields(L: DataStore['tables']['orchestrationLogs']): FieldRegistry {
+  return {
+    id: { expr: L.id, types: ['number', 'enum'], enumValue: Number },
+    created_at: { expr: L.createdAt, types: ['date'] },
+    stage: { expr: L.stage, types: ['enum', 'text'] },
+    status: { expr: L.status, types: ['enum', 'text'] },
+    type: { expr: L.type, types: ['enum', 'text'] },
+    sub_type: { expr: L.subType, types: ['enum', 'text'] },
+  };
+}
 
-/** Not a View entry (by type or payload action). */
-const notView = sql`coalesce(${L.type}, '') <> 'View' and coalesce(json_extract(${L.payload}, '$.action'), '') <> 'View'`;
-/** Status error, or success with a non-empty `warnings` list or a `warning` text in the payload. */
-const isErrorEntry = or(
-  eq(L.status, 'error'),
-  and(
-    eq(L.status, 'success'),
-    sql`(json_type(${L.payload}, '$.warnings') = 'array' and json_array_length(${L.payload}, '$.warnings') > 0 or json_type(${L.payload}, '$.warning') = 'text')`,
-  ),
-);
+/**
+ * Conditions on the payload's JSON, in each database's JSON functions: `notView`, not a View entry
+ * (by type or payload action); `isErrorEntry`, status error, or success with a non-empty `warnings`
+ * list or a `warning` text in the payload.
+ */
+function payloadConditions(dialect: Dialect, L: DataStore['tables']['orchestrationLogs']): { notView: SQL; isErrorEntry: SQL | undefined } {
+  const p = L.payload;
+  const [action, warningsList, warningText] =
+    dialect === 'postgres'
+      ? [
+          sql`${p}->>'action'`,
+          sql`(jsonb_typeof(${p}->'warnings') = 'array' and jsonb_array_length(${p}->'warnings') > 0)`,
+          sql`jsonb_typeof(${p}->'warning') = 'string'`,
+        ]
+      : [
+          sql`json_extract(${p}, '$.action')`,
+          sql`(json_type(${p}, '$.warnings') = 'array' and json_array_length(${p}, '$.warnings') > 0)`,
+          sql`json_type(${p}, '$.warning') = 'text'`,
+        ];
+  return {
+    notView: sql`coalesce(${L.type}, '') <> 'View' and coalesce(${action}, '') <> 'View'`,
+    isErrorEntry: or(eq(L.status, 'error'), and(eq(L.status, 'success'), sql`(${warningsList} or ${warningText})`)),
+  };
+}
 
-const view = (r: typeof L.$inferSelect): LogRow => ({
+const view = (r: DataStore['tables']['orchestrationLogs']['$inferSelect']): LogRow => ({
   id: r.id,
   created_at: r.createdAt,
   stage: r.stage,
@@ -79,28 +99,32 @@ const view = (r: typeof L.$inferSelect): LogRow => ({
   payload: r.payload ?? {},
 });
 
-function requireFund(ctx: AppContext, id: number): void {
-  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get())
-    throw new NotFoundError(`No such fund request with id: ${id}`);
+async function requireFund(ctx: AppContext, id: number): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ id: t.fundRequests.id }).from(t.fundRequests).where(eq(t.fundRequests.id, id));
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
 }
 
-function page(ctx: AppContext, input: LogsInput, extra?: ReturnType<typeof or>): LogPage<LogRow> {
+async function page(ctx: AppContext, input: LogsInput, errorsOnly = false): Promise<LogPage<LogRow>> {
   const { id, offset = 0, limit = LOGS_PAGE_SIZE } = parseInput(logsInputSchema, input);
-  requireFund(ctx, id);
-  const filters = normalizeFilters(input.filters, LOG_FIELDS);
-  const sorting = normalizeSorting(input.sorting, LOG_FIELDS, { timestamp: 'created_at', date: 'created_at', subType: 'sub_type' });
-  const where = and(eq(L.fundRequestId, id), notView, extra, ...filters.map((f) => filterCondition(f, LOG_FIELDS)));
-  const order = [...(sorting.length ? orderTerms(sorting, LOG_FIELDS) : [desc(L.createdAt)]), desc(L.id)];
-  const rows = ctx.db
+  await requireFund(ctx, id);
+  const { db, dialect, tables: t } = storeOf(ctx);
+  const L = t.orchestrationLogs;
+  const fields = logFields(L);
+  const { notView, isErrorEntry } = payloadConditions(dialect, L);
+  const filters = normalizeFilters(input.filters, fields);
+  const sorting = normalizeSorting(input.sorting, fields, { timestamp: 'created_at', date: 'created_at', subType: 'sub_type' });
+  const where = and(eq(L.fundRequestId, id), notView, errorsOnly ? isErrorEntry : undefined, ...filters.map((f) => filterCondition(f, fields, dialect)));
+  const order = [...(sorting.length ? orderTerms(sorting, fields, dialect) : [desc(L.createdAt)]), desc(L.id)];
+  const rows = await db
     .select()
     .from(L)
     .where(where)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset)
-    .all();
-  const count = ctx.db.select({ n: sql<number>`count(*)` }).from(L).where(where).get()!.n;
-  return { rows: rows.map(view), pagination: { offset, limit, count } };
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(L).where(where);
+  return { rows: rows.map(view), pagination: { offset, limit, count: total?.n ?? 0 } };
 }
 
 /**
@@ -108,7 +132,7 @@ function page(ctx: AppContext, input: LogsInput, extra?: ReturnType<typeof or>):
  * @returns `{rows: [{id, created_at, stage, status, type, sub_type, payload}], pagination}`
  * @throws NotFoundError 'No such fund request with id: {id}'; ValidationError for bad filters or sorting
  */
-export function listOrchestrationLogs(ctx: AppContext, input: LogsInput): LogPage<LogRow> {
+export function listOrchestrationLogs(ctx: AppContext, input: LogsInput): Promise<LogPage<LogRow>> {
   return page(ctx, input);
 }
 
@@ -153,7 +177,7 @@ export function logMessage(row: Pick<LogRow, 'stage' | 'status' | 'payload'>): s
  * each with its message, warnings and raw payload.
  * @throws NotFoundError 'No such fund request with id: {id}'
  */
-export function listErrorLog(ctx: AppContext, input: LogsInput): LogPage<ErrorLogRow> {
-  const result = page(ctx, input, isErrorEntry);
+export async function listErrorLog(ctx: AppContext, input: LogsInput): Promise<LogPage<ErrorLogRow>> {
+  const result = await page(ctx, input, true);
   return { ...result, rows: result.rows.map((r) => ({ ...r, message: logMessage(r), warnings: warningsOf(r.payload) })) };
 }

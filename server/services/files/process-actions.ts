@@ -5,20 +5,22 @@
  * Which process may be reset or cancelled is the rules module's (pending or running); the queue
  * changes live in `server/jobs/processes.ts`; this adds the trail entry each user action writes and
  * the fund check of the list.
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { canResetProcess } from '../../../rules/files.js';
-import { cancelProcess, listFundProcesses, ongoingProcesses, processView, resetProcess } from '../../jobs/processes.js';
+import { cancelProcess, listFundProcesses, ongoingProcesses, type ProcessView, resetProcess } from '../../jobs/processes.js';
 import type { AppContext } from '../../context.js';
-import { fundRequests, JOB_STATUSES, processes } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { JOB_STATUSES } from '../../db/schema/pipeline.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { normalizeFilters, type FieldRegistry } from '../funds/query-filters.js';
 import { writeTrail } from '../funds/trail.js';
 import { parseInput } from '../funds/validate.js';
 
-export type ProcessView = ReturnType<typeof processView>;
+export type { ProcessView };
 
 export const processActionSchema = z.object({ id: z.coerce.number().int().positive(), filters: z.unknown().optional() });
 export const processListSchema = z.object({
@@ -30,11 +32,18 @@ export const processListSchema = z.object({
 });
 
 /** Runs a process action and writes its trail entry (before/after status). */
-function act(ctx: AppContext, user: User, id: number, action: 'process-reset' | 'process-cancel', run: (id: number) => ProcessView): ProcessView {
-  const before = ctx.db.select().from(processes).where(eq(processes.id, id)).get();
+async function act(
+  ctx: AppContext,
+  user: User,
+  id: number,
+  action: 'process-reset' | 'process-cancel',
+  run: (id: number) => Promise<ProcessView> | ProcessView,
+): Promise<ProcessView> {
+  const { db, tables: t } = storeOf(ctx);
+  const [before] = await db.select().from(t.processes).where(eq(t.processes.id, id));
   if (!before) throw new NotFoundError(`No such process with id: ${id}`);
-  const after = run(id);
-  writeTrail(ctx.db, {
+  const after = await run(id);
+  await writeTrail(ctx, {
     fundRequestId: before.fundRequestId,
     userId: user.id,
     action,
@@ -49,12 +58,13 @@ function act(ctx: AppContext, user: User, id: number, action: 'process-reset' | 
  * first (its worker stops at its next check), then queued again.
  * @throws NotFoundError 'No such process with id: {id}'; ValidationError when it is done, failed or suspended
  */
-export function resetFundProcess(ctx: AppContext, user: User, input: z.input<typeof processActionSchema>): ProcessView {
+export function resetFundProcess(ctx: AppContext, user: User, input: z.input<typeof processActionSchema>): Promise<ProcessView> {
   const { id } = parseInput(processActionSchema, input);
-  return act(ctx, user, id, 'process-reset', (pid) => {
-    const row = ctx.db.select({ status: processes.status }).from(processes).where(eq(processes.id, pid)).get();
+  return act(ctx, user, id, 'process-reset', async (pid) => {
+    const { db, tables: t } = storeOf(ctx);
+    const [row] = await db.select({ status: t.processes.status }).from(t.processes).where(eq(t.processes.id, pid));
     if (!row || !canResetProcess(row.status)) throw new ValidationError(`Process ${pid} is ${row?.status}; only pending or running processes can be reset`);
-    if (row.status === 'running') cancelProcess(ctx, pid);
+    if (row.status === 'running') await cancelProcess(ctx, pid);
     return resetProcess(ctx, pid);
   });
 }
@@ -63,12 +73,12 @@ export function resetFundProcess(ctx: AppContext, user: User, input: z.input<typ
  * Cancels (suspends) a pending or running process.
  * @throws NotFoundError 'No such process with id: {id}'; ValidationError when it has finished
  */
-export function cancelFundProcess(ctx: AppContext, user: User, input: z.input<typeof processActionSchema>): ProcessView {
+export function cancelFundProcess(ctx: AppContext, user: User, input: z.input<typeof processActionSchema>): Promise<ProcessView> {
   const { id } = parseInput(processActionSchema, input);
   return act(ctx, user, id, 'process-cancel', (pid) => cancelProcess(ctx, pid));
 }
 
-const PROCESS_FIELDS: FieldRegistry = { status: { expr: processes.status, types: ['enum'] } };
+const processFields = (ctx: AppContext): FieldRegistry => ({ status: { expr: storeOf(ctx).tables.processes.status, types: ['enum'] } });
 
 /**
  * A fund's processes, newest first (process_at), 200 per page; `filters` may hold a status enum
@@ -76,11 +86,12 @@ const PROCESS_FIELDS: FieldRegistry = { status: { expr: processes.status, types:
  * newest first (`sorting` is accepted and ignored).
  * @throws NotFoundError 'No such fund request with id: {id}'; ValidationError for other filters
  */
-export function listProcessesOfFund(ctx: AppContext, input: z.input<typeof processListSchema>) {
+export async function listProcessesOfFund(ctx: AppContext, input: z.input<typeof processListSchema>) {
   const { id, offset, limit, filters } = parseInput(processListSchema, input);
-  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get())
-    throw new NotFoundError(`No such fund request with id: ${id}`);
-  const status = normalizeFilters(filters, PROCESS_FIELDS).flatMap((f) => (f.type === 'enum' ? f.value : []));
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ id: t.fundRequests.id }).from(t.fundRequests).where(eq(t.fundRequests.id, id));
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
+  const status = normalizeFilters(filters, processFields(ctx)).flatMap((f) => (f.type === 'enum' ? f.value : []));
   const unknown = status.find((s) => !(JOB_STATUSES as readonly string[]).includes(s));
   if (unknown) throw new ValidationError(`Unknown process status: ${unknown}`, [`Unknown process status: ${unknown}; use ${JOB_STATUSES.join(', ')}`]);
   return listFundProcesses(ctx, { id, offset, limit, status });

@@ -5,13 +5,18 @@
  * status and comes back with `isStatusUnChanged: true` (the screens mark it '*' and show
  * `UNCHANGED_WARNING`). One transaction per call; every change writes a trail entry and the call
  * publishes a 'fund-request' event (plus 'process' events for queued pipeline work).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { MESSAGES } from '../../../rules/messages.js';
 import { AUDITOR_CLOSE_FROM, STATUS_MOVES, type StatusAction } from '../../../rules/status-moves.js';
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { DATA_REQUEST_STATUSES, fundFiles, fundRequests as fr, processes, type DataRequestStatus, type FundStatus, type Stage } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import type { Stage } from '../../db/schema/pipeline.js';
+import { DATA_REQUEST_STATUSES, type DataRequestStatus, type FundStatus } from '../../../rules/statuses.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { statusLabel } from './derive.js';
@@ -69,60 +74,74 @@ interface Change {
 }
 
 /** Runs an action over funds in one transaction. @throws NotFoundError for the first unknown id (nothing changes) */
-function runAction(
+async function runAction(
   ctx: AppContext,
   user: User,
   action: FundAction,
   ids: number[],
-  plan: (f: FundRow, status: string) => Change | null,
+  plan: (f: FundRow, status: string) => Change | null | Promise<Change | null>,
   forceRun = true,
-): ActionResult {
+): Promise<ActionResult> {
   const unique = [...new Set(ids)];
   const queued: Array<{ id: number; fundRequestId: number | null; stage: string; status: string }> = [];
-  const funds = ctx.db.transaction(
-    (tx) => {
-      const rows = new Map<number, FundRow>();
-      for (let i = 0; i < unique.length; i += 500) {
-        for (const r of tx
-          .select()
-          .from(fr)
-          .where(inArray(fr.id, unique.slice(i, i + 500)))
-          .all())
-          rows.set(r.id, r);
+  const { dialect, tables: t } = storeOf(ctx);
+  const fr = t.fundRequests;
+  const funds = await transaction(ctx, async (tx) => {
+    const rows = new Map<number, FundRow>();
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      // PostgreSQL: lock the rows (a write) before reading them, so a concurrent action on the same
+      // funds waits for this one and then reads its outcome (a rerun count is not lost); SQLite
+      // runs one write transaction at a time already
+      if (dialect === 'postgres')
+        await tx
+          .update(fr)
+          .set({ updatedAt: sql`${fr.updatedAt}` })
+          .where(inArray(fr.id, part));
+      for (const r of await tx.select().from(fr).where(inArray(fr.id, part))) rows.set(r.id, r);
+    }
+    const missing = unique.find((id) => !rows.has(id));
+    if (missing !== undefined) throw new NotFoundError(`No such fund request with id: ${missing}`);
+    const now = new Date().toISOString();
+    const out: ActionFund[] = [];
+    for (const id of unique) {
+      const f = rows.get(id)!;
+      const status = normalizeStatus(f.status);
+      const change = await plan(f, status);
+      if (!change) {
+        out.push({ id, status, statusLabel: statusLabel(status), isStatusUnChanged: true });
+        continue;
       }
-      const missing = unique.find((id) => !rows.has(id));
-      if (missing !== undefined) throw new NotFoundError(`No such fund request with id: ${missing}`);
-      const now = new Date().toISOString();
-      return unique.map((id): ActionFund => {
-        const f = rows.get(id)!;
-        const status = normalizeStatus(f.status);
-        const change = plan(f, status);
-        if (!change) return { id, status, statusLabel: statusLabel(status), isStatusUnChanged: true };
-        if (change.set)
-          tx.update(fr)
-            .set({ ...change.set, updatedAt: now })
-            .where(eq(fr.id, id))
-            .run();
-        if (change.queue) {
-          for (const payload of change.payloads ?? [null])
-            queued.push(
-              tx
-                .insert(processes)
-                .values({ fundRequestId: id, stage: change.queue, status: 'pending', forceRun, createdById: user.id, payload })
-                .returning({ id: processes.id, fundRequestId: processes.fundRequestId, stage: processes.stage, status: processes.status })
-                .get(),
-            );
-        }
-        writeTrail(tx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
-        const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
-        return { id, status: next, statusLabel: statusLabel(next), isStatusUnChanged: false };
-      });
-    },
-    { behavior: 'immediate' },
-  );
+      if (change.set)
+        await tx
+          .update(fr)
+          .set({ ...change.set, updatedAt: now })
+          .where(eq(fr.id, id));
+      if (change.queue) {
+        const inserted = await tx
+          .insert(t.processes)
+          .values(
+            (change.payloads ?? [null]).map((payload) => ({
+              fundRequestId: id,
+              stage: change.queue!,
+              status: 'pending' as const,
+              forceRun,
+              createdById: user.id,
+              payload,
+            })),
+          )
+          .returning({ id: t.processes.id, fundRequestId: t.processes.fundRequestId, stage: t.processes.stage, status: t.processes.status });
+        queued.push(...inserted);
+      }
+      await writeTrail(ctx, { fundRequestId: id, userId: user.id, action, before: change.before, after: change.after });
+      const next = normalizeStatus((change.set?.status as string | undefined) ?? status);
+      out.push({ id, status: next, statusLabel: statusLabel(next), isStatusUnChanged: false });
+    }
+    return out;
+  });
   const changed = funds.filter((f) => !f.isStatusUnChanged).map((f) => f.id);
   if (changed.length) ctx.events.publish('fund-request', { ids: changed, action });
-  if (action === 'remove' && changed.length) recordAudit(ctx, user, 'fund-deleted', `funds:${changed.join(',')}`, { ids: changed });
+  if (action === 'remove' && changed.length) await recordAudit(ctx, user, 'fund-deleted', `funds:${changed.join(',')}`, { ids: changed });
   for (const p of queued) ctx.events.publish('process', p);
   return funds.some((f) => f.isStatusUnChanged) ? { funds, warning: UNCHANGED_WARNING } : { funds };
 }
@@ -133,7 +152,7 @@ function runAction(
  * open funds. Remove remembers the previous status for undo.
  * @throws ValidationError for bad input; NotFoundError 'No such fund request with id: {id}'
  */
-export function changeStatus(ctx: AppContext, user: User, action: StatusAction, input: ActionInput): ActionResult {
+export async function changeStatus(ctx: AppContext, user: User, action: StatusAction, input: ActionInput): Promise<ActionResult> {
   const { ids, requestedBy } = parseInput(actionInputSchema, input);
   const move = STATUS_MOVES[action];
   const fromAuditor = requestedBy === 'Auditor' || user.role === 'Auditor';
@@ -148,7 +167,7 @@ export function changeStatus(ctx: AppContext, user: User, action: StatusAction, 
 }
 
 /** Restores deleted funds to their status before the delete (or Pending). @throws as changeStatus */
-export function undoDelete(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+export async function undoDelete(ctx: AppContext, user: User, input: ActionInput): Promise<ActionResult> {
   const { ids } = parseInput(actionInputSchema, input);
   return runAction(ctx, user, 'undo-delete', ids, (f, status) => {
     if (status !== 'Deleted') return null;
@@ -164,26 +183,22 @@ export function undoDelete(ctx: AppContext, user: User, input: ActionInput): Act
  * current layouts and replaces the fund's parts of it. A fund with no delivered file has nothing
  * to identify (the trail says so). @throws as changeStatus
  */
-export function resetFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+export async function resetFunds(ctx: AppContext, user: User, input: ActionInput): Promise<ActionResult> {
   const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   return runAction(
     ctx,
     user,
     'reset',
     ids,
-    (f, status) => {
+    async (f, status) => {
       if (status === 'Deleted') return null;
-      const importFileIds = [
-        ...new Set(
-          ctx.db
-            .select({ id: fundFiles.importFileId })
-            .from(fundFiles)
-            .where(and(eq(fundFiles.fundRequestId, f.id), eq(fundFiles.kind, 'input'), isNotNull(fundFiles.importFileId)))
-            .orderBy(asc(fundFiles.importFileId))
-            .all()
-            .map((r) => r.id as number),
-        ),
-      ];
+      const { db, tables: t } = storeOf(ctx);
+      const files = await db
+        .select({ id: t.fundFiles.importFileId })
+        .from(t.fundFiles)
+        .where(and(eq(t.fundFiles.fundRequestId, f.id), eq(t.fundFiles.kind, 'input'), isNotNull(t.fundFiles.importFileId)))
+        .orderBy(asc(t.fundFiles.importFileId));
+      const importFileIds = [...new Set(files.map((r) => r.id as number))];
       if (!importFileIds.length) return { before: { status }, after: { status, queued: null, reason: 'no file delivered to identify' } };
       return {
         before: { status },
@@ -200,7 +215,7 @@ export function resetFunds(ctx: AppContext, user: User, input: ActionInput): Act
  * Reruns the calculations and work papers of open funds: rerun count + 1, who and when, and a
  * pending calculations process (force run unless `forceRun: false`). Only Approved funds. @throws as changeStatus
  */
-export function rerunFunds(ctx: AppContext, user: User, input: ActionInput): ActionResult {
+export async function rerunFunds(ctx: AppContext, user: User, input: ActionInput): Promise<ActionResult> {
   const { ids, forceRun = true } = parseInput(actionInputSchema, input);
   const now = new Date().toISOString();
   return runAction(
@@ -223,7 +238,7 @@ export function rerunFunds(ctx: AppContext, user: User, input: ActionInput): Act
 }
 
 /** Sets the data-requested status of funds not deleted. @throws as changeStatus */
-export function changeDataRequestedStatus(ctx: AppContext, user: User, input: z.input<typeof dataRequestInputSchema>): ActionResult {
+export async function changeDataRequestedStatus(ctx: AppContext, user: User, input: z.input<typeof dataRequestInputSchema>): Promise<ActionResult> {
   const { ids, status: value } = parseInput(dataRequestInputSchema, input);
   return runAction(ctx, user, 'changeDataRequestedStatus', ids, (f, status) =>
     status === 'Deleted'
@@ -237,7 +252,12 @@ export function changeDataRequestedStatus(ctx: AppContext, user: User, input: z.
 }
 
 /** Runs any action by name (CLI). @throws as changeStatus */
-export function runFundAction(ctx: AppContext, user: User, action: Exclude<FundAction, 'changeDataRequestedStatus'>, input: ActionInput): ActionResult {
+export async function runFundAction(
+  ctx: AppContext,
+  user: User,
+  action: Exclude<FundAction, 'changeDataRequestedStatus'>,
+  input: ActionInput,
+): Promise<ActionResult> {
   switch (action) {
     case 'undo-delete':
       return undoDelete(ctx, user, input);

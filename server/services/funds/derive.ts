@@ -3,10 +3,12 @@
  * auditor spec sections 3-4, DOMAIN.md section 5): file counts, received share, lateness and the
  * labels the grids show. Pure functions, plus `loadFundFacts`, which reads everything they need for
  * many funds at once (a fixed number of queries per 500 funds, never one per fund).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundCodes, fundFiles, fundMappings, fundRequests, processes } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
 import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
@@ -157,18 +159,21 @@ const emptyFacts = (): FundFacts => ({
   mappings: [],
 });
 
-/** Loads the facts of many funds: ten queries per 500 ids. */
-export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundFacts> {
+/**
+ * Loads the facts of many funds: ten queries per 500 ids (inside a `transaction`, in it).
+ * @returns the facts of every id asked for (empty facts for an unknown id)
+ */
+export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
   const facts = new Map<number, FundFacts>(ids.map((id) => [id, emptyFacts()]));
   const of = (id: number | null) => facts.get(id as number)!;
+  const { db, tables: t } = storeOf(ctx);
+  const { fundCodes, fundFiles, fundMappings, fundRequests, processes } = t;
   for (const part of chunks([...new Set(ids)])) {
-    const db = ctx.db;
-    for (const c of db
+    for (const c of await db
       .select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main })
       .from(fundCodes)
       .where(inArray(fundCodes.fundRequestId, part))
-      .orderBy(fundCodes.id)
-      .all()) {
+      .orderBy(fundCodes.id)) {
       if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
       else of(c.f).alternateCodes.push(c.code);
     }
@@ -177,25 +182,24 @@ export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundF
       .from(fundFiles)
       .where(and(eq(fundFiles.kind, 'input'), inArray(fundFiles.fundRequestId, part)))
       .groupBy(fundFiles.fundRequestId, fundFiles.fileType);
-    for (const f of db
+    for (const f of await db
       .select({ f: fundFiles.fundRequestId, type: fundFiles.fileType, status: fundFiles.status, disabled: fundFiles.disabled })
       .from(fundFiles)
-      .where(inArray(fundFiles.id, newest))
-      .all()) {
+      .where(inArray(fundFiles.id, newest))) {
       of(f.f).newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
     }
-    for (const w of db
+    for (const w of await db
       .select({
         f: fundFiles.fundRequestId,
-        total: sql<number>`count(*)`,
-        reviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 1 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
-        notReviewed: sql<number>`sum(case when ${fundFiles.reviewed} = 0 and ${fundFiles.disabled} = 0 then 1 else 0 end)`,
-        disabled: sql<number>`sum(case when ${fundFiles.disabled} = 1 then 1 else 0 end)`,
+        total: count(),
+        // boolean columns as conditions: 0/1 on SQLite, booleans on PostgreSQL
+        reviewed: sql<number>`sum(case when ${fundFiles.reviewed} and not ${fundFiles.disabled} then 1 else 0 end)`,
+        notReviewed: sql<number>`sum(case when not ${fundFiles.reviewed} and not ${fundFiles.disabled} then 1 else 0 end)`,
+        disabled: sql<number>`sum(case when ${fundFiles.disabled} then 1 else 0 end)`,
       })
       .from(fundFiles)
       .where(and(eq(fundFiles.kind, 'work_paper'), inArray(fundFiles.fundRequestId, part)))
-      .groupBy(fundFiles.fundRequestId)
-      .all()) {
+      .groupBy(fundFiles.fundRequestId)) {
       of(w.f).workPapers = {
         total: Number(w.total),
         reviewedCount: Number(w.reviewed),
@@ -203,15 +207,14 @@ export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundF
         notRequiredCount: Number(w.disabled),
       };
     }
-    for (const c of db
+    for (const c of await db
       .select({ f: fundFiles.fundRequestId, validation: fundFiles.validation })
       .from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))
-      .all()) {
+      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))) {
       const v = c.validation as Record<string, unknown> | null;
       if (v && (v.aggDataOversized === true || v.aggDataOversized === 1 || v.aggDataOversized === 'true')) of(c.f).oversized = true;
     }
-    for (const c of db
+    for (const c of await db
       .selectDistinct({ f: fundFiles.fundRequestId })
       .from(fundFiles)
       .where(
@@ -220,23 +223,20 @@ export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundF
           inArray(fundFiles.fundRequestId, part),
           sql`lower(${fundFiles.fileName}) like '%.csv'`,
         ),
-      )
-      .all()) {
+      )) {
       of(c.f).hasCsvOutputs = true;
     }
-    for (const p of db
+    for (const p of await db
       .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
       .from(processes)
       .where(and(inArray(processes.fundRequestId, part), inArray(processes.status, ['pending', 'running'])))
-      .orderBy(processes.id)
-      .all()) {
+      .orderBy(processes.id)) {
       of(p.f).runningProcesses.push({ status: p.status, stage: p.stage });
     }
-    for (const p of db
+    for (const p of await db
       .selectDistinct({ f: processes.fundRequestId })
       .from(processes)
-      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization'))))
-      .all()) {
+      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization'))))) {
       of(p.f).processReady = true;
     }
     const latest = db
@@ -244,28 +244,25 @@ export function loadFundFacts(ctx: AppContext, ids: number[]): Map<number, FundF
       .from(processes)
       .where(inArray(processes.fundRequestId, part))
       .groupBy(processes.fundRequestId, processes.stage);
-    for (const p of db
+    for (const p of await db
       .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
       .from(processes)
-      .where(inArray(processes.id, latest))
-      .all()) {
+      .where(inArray(processes.id, latest))) {
       if (p.status === 'error') of(p.f).processError = true;
       if (p.stage === 'calculations') of(p.f).calculationStatus = p.status;
     }
-    for (const c of db
+    for (const c of await db
       .select({ id: fundRequests.id, parent: fundRequests.parentId })
       .from(fundRequests)
       .where(inArray(fundRequests.parentId, part))
-      .orderBy(fundRequests.id)
-      .all()) {
+      .orderBy(fundRequests.id)) {
       of(c.parent).children.push(c.id);
     }
-    for (const m of db
+    for (const m of await db
       .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
       .from(fundMappings)
       .where(inArray(fundMappings.fundRequestId, part))
-      .orderBy(fundMappings.mappingId)
-      .all()) {
+      .orderBy(fundMappings.mappingId)) {
       of(m.f).mappings.push(m.mapping);
     }
   }

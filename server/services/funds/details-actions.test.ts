@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../db/dialect-testing.js';
+import { storeOf } from '../../db/dialect.js';
 import { fundFiles, fundRequests, trail } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
@@ -15,26 +17,28 @@ let paperIds: number[];
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false, isDbPushEnabled: true });
-  const admin = insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
-  fundId = insertFund(ctx, {
-    name: 'Goldman Sachs Bond Fund',
-    client: 'GOLDMAN SACHS TRUST',
-    status: 'Approved',
-    administratorId: admin,
-    periodEnd: '2023-03-31',
-    fundCode: 'S000013795',
-  }).id;
+  const admin = await insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
+  fundId = (
+    await insertFund(ctx, {
+      name: 'Goldman Sachs Bond Fund',
+      client: 'GOLDMAN SACHS TRUST',
+      status: 'Approved',
+      administratorId: admin,
+      periodEnd: '2023-03-31',
+      fundCode: 'S000013795',
+    })
+  ).id;
   paperIds = [
-    insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' }),
-    insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp-old.xlsx', disabled: true }),
-    insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'wp-next.xlsx' }),
+    await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' }),
+    await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp-old.xlsx', disabled: true }),
+    await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'wp-next.xlsx' }),
   ];
-  const std = insertFundFile(ctx, fundId, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
+  const std = await insertFundFile(ctx, fundId, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
   const rows = sdmRowWriter(ctx.sqlite, std, 'holdings');
   rows.add({ file: 'holdings.csv', line: 5, security_id: 'US38141W2734', market_value_base: 1000.5 });
   rows.add({ file: 'holdings.csv', line: 6, security_id: 'US912828YK04', market_value_base: 250 });
   rows.flush();
-  insertFundFile(ctx, fundId, {
+  await insertFundFile(ctx, fundId, {
     kind: 'calculation',
     fileType: 'calculations',
     status: 'done',
@@ -47,8 +51,8 @@ afterAll(() => ctx.dispose());
 const reviewed = (id: number) => ctx.db.select().from(fundFiles).where(eq(fundFiles.id, id)).get()!.reviewed;
 
 describe('review all work papers', () => {
-  it('reviews the produced, required work papers only, then has nothing left to review', () => {
-    const r = reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId });
+  it('reviews the produced, required work papers only, then has nothing left to review', async () => {
+    const r = await reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId });
     expect(r.files.map((f) => f.filename)).toEqual(['wp.xlsx']);
     expect(paperIds.map(reviewed)).toEqual([true, false, false]);
     const entries = ctx.db
@@ -58,25 +62,25 @@ describe('review all work papers', () => {
       .all()
       .filter((t) => t.action === 'file-review');
     expect(entries.map((e) => (e.after as { filename?: string; fileName?: string; reviewed: boolean }).reviewed)).toEqual([true]);
-    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId })).toThrow(/No work papers to review/);
-    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { id: 999_999 })).toThrow(NotFoundError);
+    await expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { id: fundId })).rejects.toThrow(/No work papers to review/);
+    await expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { id: 999_999 })).rejects.toThrow(NotFoundError);
   });
 
-  it('sets the review status of the work papers of a selection of funds, both ways', () => {
-    const r = reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false });
+  it('sets the review status of the work papers of a selection of funds, both ways', async () => {
+    const r = await reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false });
     expect(r.files.map((f) => [f.filename, f.reviewed])).toEqual([['wp.xlsx', false]]);
-    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false })).toThrow(/No work papers to mark not reviewed/);
-    expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId] }).files.map((f) => f.reviewed)).toEqual([true]);
-    expect(() => reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId, 999_999] })).toThrow(NotFoundError);
+    await expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId], reviewed: false })).rejects.toThrow(/No work papers to mark not reviewed/);
+    expect((await reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId] })).files.map((f) => f.reviewed)).toEqual([true]);
+    await expect(reviewAllWorkPapers(ctx, ctx.boot.admin, { ids: [fundId, 999_999] })).rejects.toThrow(NotFoundError);
   });
 });
 
 describe('forced aggregation rerun', () => {
-  it('sets and clears the flag with a trail entry for each change', () => {
-    expect(setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: true })).toEqual({ id: fundId, aggreg_force_run: true });
+  it('sets and clears the flag with a trail entry for each change', async () => {
+    expect(await setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: true })).toEqual({ id: fundId, aggreg_force_run: true });
     expect(ctx.db.select().from(fundRequests).where(eq(fundRequests.id, fundId)).get()!.aggregForceRun).toBe(true);
-    setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: true }); // unchanged: no entry
-    setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: false });
+    await setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: true }); // unchanged: no entry
+    await setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: false });
     const entries = ctx.db
       .select()
       .from(trail)
@@ -84,13 +88,13 @@ describe('forced aggregation rerun', () => {
       .all()
       .filter((t) => t.action === 'set-aggreg-force-run');
     expect(entries.map((e) => e.after)).toEqual([{ aggreg_force_run: true }, { aggreg_force_run: false }]);
-    expect(() => setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: 'yes' as unknown as boolean })).toThrow(ValidationError);
+    await expect(setAggregForceRun(ctx, ctx.boot.admin, { id: fundId, value: 'yes' as unknown as boolean })).rejects.toThrow(ValidationError);
   });
 });
 
 describe('db push', () => {
-  it("writes the fund's standardized rows and checks into its own SQLite file", () => {
-    const r = triggerDbPush(ctx, ctx.boot.admin, { fundId });
+  it("writes the fund's standardized rows and checks into its own SQLite file", async () => {
+    const r = await triggerDbPush(ctx, ctx.boot.admin, { fundId });
     expect(r).toMatchObject({ fundId, rows: 2, checks: 1 });
     expect(r.file).toBe(dbPushPath(ctx, fundId));
     const pushed = ctx.db
@@ -116,13 +120,43 @@ describe('db push', () => {
   it('is refused when not enabled, for an unknown fund, and for a fund with nothing standardized', async () => {
     const off = await createTestContext({ seedDemoData: false });
     try {
-      expect(() => triggerDbPush(off, off.boot.admin, { fundId: 1 })).toThrow(ConflictError);
+      await expect(triggerDbPush(off, off.boot.admin, { fundId: 1 })).rejects.toThrow(ConflictError);
     } finally {
       off.dispose();
     }
-    expect(() => triggerDbPush(ctx, ctx.boot.admin, { fundId: 999_999 })).toThrow(NotFoundError);
-    const empty = insertFund(ctx, { name: 'Empty', client: 'X', fundCode: 'EMPTY1' }).id;
-    expect(() => triggerDbPush(ctx, ctx.boot.admin, { fundId: empty })).toThrow(/no standardized data/);
+    await expect(triggerDbPush(ctx, ctx.boot.admin, { fundId: 999_999 })).rejects.toThrow(NotFoundError);
+    const empty = (await insertFund(ctx, { name: 'Empty', client: 'X', fundCode: 'EMPTY1' })).id;
+    await expect(triggerDbPush(ctx, ctx.boot.admin, { fundId: empty })).rejects.toThrow(/no standardized data/);
     expect(existsSync(dbPushPath(ctx, empty))).toBe(false);
+  });
+});
+
+describeEachDialect('work paper review and forced aggregation rerun', (dialect) => {
+  let local: TestContext;
+  beforeAll(async () => {
+    local = await createTestContext({ dialect, seedDemoData: false });
+  });
+  afterAll(() => local.dispose());
+
+  const trailActions = async (id: number, action: string) => {
+    const { db, tables: t } = storeOf(local);
+    const rows = await db.select().from(t.trail).where(eq(t.trail.fundRequestId, id)).orderBy(asc(t.trail.id));
+    return rows.filter((r) => r.action === action).map((r) => r.after);
+  };
+
+  it('reviews the produced, required work papers and switches the flag, with their trail entries', async () => {
+    const id = (await insertFund(local, { status: 'Approved' })).id;
+    const done = await insertFundFile(local, id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
+    await insertFundFile(local, id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'old.xlsx', disabled: true });
+    const r = await reviewAllWorkPapers(local, local.boot.admin, { id });
+    expect(r.files.map((f) => [f.id, f.filename, f.reviewed])).toEqual([[done, 'wp.xlsx', true]]);
+    await expect(reviewAllWorkPapers(local, local.boot.admin, { id })).rejects.toThrow(/No work papers to review/);
+    expect(await trailActions(id, 'file-review')).toHaveLength(1);
+
+    expect(await setAggregForceRun(local, local.boot.admin, { id, value: true })).toEqual({ id, aggreg_force_run: true });
+    await setAggregForceRun(local, local.boot.admin, { id, value: true });
+    await setAggregForceRun(local, local.boot.admin, { id, value: false });
+    expect(await trailActions(id, 'set-aggreg-force-run')).toEqual([{ aggreg_force_run: true }, { aggreg_force_run: false }]);
+    await expect(setAggregForceRun(local, local.boot.admin, { id: 999_999, value: true })).rejects.toThrow(NotFoundError);
   });
 });

@@ -9,7 +9,8 @@
  *   calculation results into a standalone SQLite database `<data dir>/db-push/fund_{id}.sqlite`,
  *   for reporting tools to read without touching the live database. Written to a temporary file
  *   and renamed, so a reader never sees half a push; needs `isDbPushEnabled` (else a 409
- *   'not enabled' answer: a 403 would send the user to /unauthorized, spec section 8).
+ *   'not enabled' answer: a 403 would send the user to /unauthorized, spec section 8). The rows
+ *   are read from the SDM store (server/db/sdm-store.ts, SQLite); the rest runs on either database.
  */
 import Database from 'better-sqlite3';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -17,8 +18,9 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { fundFiles, fundRequests } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { readSdmRows } from '../../db/sdm-store.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { PRODUCED_STATUSES } from '../files/display.js';
@@ -34,8 +36,9 @@ export const reviewAllInputSchema = z
 export const aggregForceRunInputSchema = z.object({ id: fundId, value: z.boolean() });
 export const dbPushInputSchema = z.object({ fundId });
 
-function requireFund(ctx: AppContext, id: number) {
-  const row = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get();
+async function requireFund(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.fundRequests).where(eq(t.fundRequests.id, id));
   if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
   return row;
 }
@@ -48,16 +51,18 @@ function requireFund(ctx: AppContext, id: number) {
  * @throws NotFoundError for an unknown fund; ValidationError 'No work papers to review' (or 'to
  *   mark not reviewed') when no work paper of the funds qualifies
  */
-export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<typeof reviewAllInputSchema>): FileActionResult {
+export async function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<typeof reviewAllInputSchema>): Promise<FileActionResult> {
   const { id, ids, reviewed } = parseInput(reviewAllInputSchema, input);
   const fundIds = [...new Set([...(id !== undefined ? [id] : []), ...(ids ?? [])])];
-  for (const f of fundIds) requireFund(ctx, f);
-  const papers = ctx.db
-    .select()
-    .from(fundFiles)
-    .where(and(inArray(fundFiles.fundRequestId, fundIds), eq(fundFiles.kind, 'work_paper')))
-    .all()
-    .filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && f.reviewed !== reviewed);
+  for (const f of fundIds) await requireFund(ctx, f);
+  const { db, tables: t } = storeOf(ctx);
+  const papers = (
+    await db
+      .select()
+      .from(t.fundFiles)
+      .where(and(inArray(t.fundFiles.fundRequestId, fundIds), eq(t.fundFiles.kind, 'work_paper')))
+      .orderBy(t.fundFiles.id)
+  ).filter((f) => PRODUCED_STATUSES.includes(f.status) && !f.disabled && f.reviewed !== reviewed);
   if (!papers.length)
     throw new ValidationError(
       reviewed
@@ -73,18 +78,19 @@ export function reviewAllWorkPapers(ctx: AppContext, user: User, input: z.input<
  * @returns `{id, aggreg_force_run, processId?}` (processId: the queued calculations)
  * @throws NotFoundError for an unknown fund
  */
-export function setAggregForceRun(
+export async function setAggregForceRun(
   ctx: AppContext,
   user: User,
   input: z.input<typeof aggregForceRunInputSchema>,
-): { id: number; aggreg_force_run: boolean; processId?: number } {
+): Promise<{ id: number; aggreg_force_run: boolean; processId?: number }> {
   const { id, value } = parseInput(aggregForceRunInputSchema, input);
-  ctx.db.transaction((tx) => {
-    const row = tx.select({ v: fundRequests.aggregForceRun }).from(fundRequests).where(eq(fundRequests.id, id)).get();
+  const { tables: t } = storeOf(ctx);
+  await transaction(ctx, async (tx) => {
+    const [row] = await tx.select({ v: t.fundRequests.aggregForceRun }).from(t.fundRequests).where(eq(t.fundRequests.id, id));
     if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
     if (row.v === value) return;
-    tx.update(fundRequests).set({ aggregForceRun: value, updatedAt: new Date().toISOString() }).where(eq(fundRequests.id, id)).run();
-    writeTrail(tx, {
+    await tx.update(t.fundRequests).set({ aggregForceRun: value, updatedAt: new Date().toISOString() }).where(eq(t.fundRequests.id, id));
+    await writeTrail(ctx, {
       fundRequestId: id,
       userId: user.id,
       action: 'set-aggreg-force-run',
@@ -93,7 +99,7 @@ export function setAggregForceRun(
     });
   });
   // turning the switch on reruns a parent's aggregation; the run turns the switch off again
-  const processId = value ? queueAggregationRerun(ctx, user.id, id) : null;
+  const processId = value ? await queueAggregationRerun(ctx, user.id, id) : null;
   return { id, aggreg_force_run: value, ...(processId ? { processId } : {}) };
 }
 
@@ -108,19 +114,20 @@ export function dbPushPath(ctx: AppContext, id: number): string {
  * @returns `{fundId, file, rows, checks}`
  * @throws ConflictError when Db push is not enabled; NotFoundError; ValidationError when the fund has no standardized data
  */
-export function triggerDbPush(
+export async function triggerDbPush(
   ctx: AppContext,
   user: User,
   input: z.input<typeof dbPushInputSchema>,
-): { fundId: number; file: string; rows: number; checks: number } {
+): Promise<{ fundId: number; file: string; rows: number; checks: number }> {
   if (!ctx.config.isDbPushEnabled) throw new ConflictError('Db push is not enabled on this server (setting isDbPushEnabled)');
   const { fundId: id } = parseInput(dbPushInputSchema, input);
-  const fund = requireFund(ctx, id);
-  const files = ctx.db
+  const fund = await requireFund(ctx, id);
+  const { db, tables: t } = storeOf(ctx);
+  const files = await db
     .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, id), inArray(fundFiles.kind, ['standardization', 'calculation'])))
-    .all();
+    .from(t.fundFiles)
+    .where(and(eq(t.fundFiles.fundRequestId, id), inArray(t.fundFiles.kind, ['standardization', 'calculation'])))
+    .orderBy(t.fundFiles.id);
   const std = files.filter((f) => f.kind === 'standardization');
   if (!std.length) throw new ValidationError(`Fund request ${id} has no standardized data to push yet`);
   const checks = files.filter((f) => f.kind === 'calculation').flatMap((f) => (f.validation as { QA_Rec?: unknown[] } | null)?.QA_Rec ?? []);
@@ -154,8 +161,6 @@ export function triggerDbPush(
     out.close();
   }
   renameSync(tmp, target);
-  ctx.db.transaction((tx) =>
-    writeTrail(tx, { fundRequestId: id, userId: user.id, action: 'db-push', before: null, after: { file: target, rows, checks: checks.length } }),
-  );
+  await writeTrail(ctx, { fundRequestId: id, userId: user.id, action: 'db-push', before: null, after: { file: target, rows, checks: checks.length } });
   return { fundId: id, file: target, rows, checks: checks.length };
 }

@@ -2,17 +2,19 @@
  * Fund details (`GET /fund/{id}`; spec section 3 "Fund details", both documents): every field,
  * the administrator, fund codes main first, recipients, children, the file groups (input,
  * standardization, calculation files and work papers), derived counts and what may be edited.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundFiles, fundMappings, fundRequests, recipients, users } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { fileStatusLabel, qaValidations } from '../files/display.js';
 import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
 
-type FileRow = typeof fundFiles.$inferSelect;
+type FileRow = Tables['fundFiles']['$inferSelect'];
 
 /**
  * A file row as the screens show it (spec "File row"), with its server-computed display:
@@ -46,15 +48,19 @@ export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: Fil
  * Loads one fund request with everything the details screen shows.
  * @throws NotFoundError 'No such fund request with id: {id}'
  */
-export function getFundDetails(ctx: AppContext, id: number) {
-  const row = Number.isInteger(id) ? ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get() : undefined;
+export async function getFundDetails(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const { administrators, fundCodes, fundFiles, fundMappings, fundRequests, recipients, users } = t;
+  // an id outside the integer column's range is no fund (PostgreSQL would refuse to compare it)
+  const [row] = Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? await db.select().from(fundRequests).where(eq(fundRequests.id, id)) : [];
   if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
-  const admin = row.administratorId ? ctx.db.select().from(administrators).where(eq(administrators.id, row.administratorId)).get() : undefined;
-  const codes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, id)).orderBy(desc(fundCodes.main), asc(fundCodes.id)).all();
-  const recips = ctx.db.select().from(recipients).where(eq(recipients.fundRequestId, id)).orderBy(asc(recipients.id)).all();
-  const children = ctx.db.select().from(fundRequests).where(eq(fundRequests.parentId, id)).all();
+  const [admin] = row.administratorId ? await db.select().from(administrators).where(eq(administrators.id, row.administratorId)) : [];
+  // main code first: `main` descending (true before false on both databases)
+  const codes = await db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, id)).orderBy(desc(fundCodes.main), asc(fundCodes.id));
+  const recips = await db.select().from(recipients).where(eq(recipients.fundRequestId, id)).orderBy(asc(recipients.id));
+  const children = await db.select().from(fundRequests).where(eq(fundRequests.parentId, id)).orderBy(asc(fundRequests.id));
   const childCodes = children.length
-    ? ctx.db
+    ? await db
         .select()
         .from(fundCodes)
         .where(
@@ -63,18 +69,15 @@ export function getFundDetails(ctx: AppContext, id: number) {
             children.map((c) => c.id),
           ),
         )
-        .all()
+        .orderBy(asc(fundCodes.id))
     : [];
-  const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, id)).orderBy(desc(fundFiles.createdAt), desc(fundFiles.id)).all();
-  const mappingIds = ctx.db
-    .select({ id: fundMappings.mappingId })
-    .from(fundMappings)
-    .where(eq(fundMappings.fundRequestId, id))
-    .all()
-    .map((m) => m.id);
-  const rerunBy = row.rerunById ? ctx.db.select().from(users).where(eq(users.id, row.rerunById)).get() : undefined;
-  const edit = editability(ctx, row);
-  const derived = deriveFields(row, loadFundFacts(ctx, [id]).get(id)!);
+  const files = await db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, id)).orderBy(desc(fundFiles.createdAt), desc(fundFiles.id));
+  const mappingIds = (
+    await db.select({ id: fundMappings.mappingId }).from(fundMappings).where(eq(fundMappings.fundRequestId, id)).orderBy(asc(fundMappings.mappingId))
+  ).map((m) => m.id);
+  const [rerunBy] = row.rerunById ? await db.select().from(users).where(eq(users.id, row.rerunById)) : [];
+  const edit = await editability(ctx, row);
+  const derived = deriveFields(row, (await loadFundFacts(ctx, [id])).get(id)!);
   const status = normalizeStatus(row.status);
   const byKind = (kind: FileRow['kind']) => files.filter((f) => f.kind === kind);
   const view = (f: FileRow, qaSource?: FileRow | null) => fileView(f, { rerunCount: row.rerunCount ?? 0, qaSource });
@@ -148,4 +151,4 @@ export function getFundDetails(ctx: AppContext, id: number) {
   };
 }
 
-export type FundDetails = ReturnType<typeof getFundDetails>;
+export type FundDetails = Awaited<ReturnType<typeof getFundDetails>>;

@@ -2,12 +2,14 @@
  * What may still change on a fund request (auditor spec 2.3, delivery "Fund details"): its rows are
  * editable only while it is Pending with no input file assigned; comments and recipients always.
  * The administrator is locked when parent or child funds exist or input files are attached.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, count, eq } from 'drizzle-orm';
-import { fundFiles, fundRequests } from '../../db/schema/index.js';
-import { normalizeStatus, STATUS_LABELS, type FundRow } from './fields.js';
 import type { AppContext } from '../../context.js';
+import { storeOf } from '../../db/dialect.js';
 import { deriveFields, loadFundFacts } from './derive.js';
+import { normalizeStatus, STATUS_LABELS, type FundRow } from './fields.js';
 
 export interface Editability {
   rowsEditable: boolean;
@@ -18,22 +20,26 @@ export interface Editability {
   administratorLock: string | null;
 }
 
-/** Works out what may change on a fund request. */
-export function editability(ctx: AppContext, fund: FundRow): Editability {
-  const tx = ctx.db;
+/** Works out what may change on a fund request (its row as read). */
+export async function editability(ctx: AppContext, fund: FundRow): Promise<Editability> {
+  const { db, tables: t } = storeOf(ctx);
   // the same count the listing shows (required input types whose newest file is assigned)
-  const assignedCount = deriveFields(fund, loadFundFacts(ctx, [fund.id]).get(fund.id)!).dataStatusCounts.assignedCount;
-  const inputCount =
-    tx
-      .select({ n: count() })
-      .from(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fund.id), eq(fundFiles.kind, 'input')))
-      .get()?.n ?? 0;
-  const children = tx.select({ n: count() }).from(fundRequests).where(eq(fundRequests.parentId, fund.id)).get()?.n ?? 0;
+  const assignedCount = deriveFields(fund, (await loadFundFacts(ctx, [fund.id])).get(fund.id)!).dataStatusCounts.assignedCount;
+  const [inputs] = await db
+    .select({ n: count() })
+    .from(t.fundFiles)
+    .where(and(eq(t.fundFiles.fundRequestId, fund.id), eq(t.fundFiles.kind, 'input')));
+  const [children] = await db.select({ n: count() }).from(t.fundRequests).where(eq(t.fundRequests.parentId, fund.id));
   const status = normalizeStatus(fund.status);
   let reason: string | null = null;
   if (status !== 'Pending') reason = `the fund request is ${STATUS_LABELS[status] ?? status}`;
   else if (assignedCount > 0) reason = `${assignedCount} input file(s) are already assigned`;
-  const administratorLock = fund.parentId ? 'Parent Fund Exist' : children > 0 ? 'Child Funds Exist' : inputCount > 0 ? 'input files already attached' : null;
+  const administratorLock = fund.parentId
+    ? 'Parent Fund Exist'
+    : (children?.n ?? 0) > 0
+      ? 'Child Funds Exist'
+      : (inputs?.n ?? 0) > 0
+        ? 'input files already attached'
+        : null;
   return { rowsEditable: reason === null, reason, assignedCount, administratorLock };
 }

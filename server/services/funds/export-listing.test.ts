@@ -1,47 +1,48 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { exportColumns, exportListing, neutralise } from './export-listing.js';
 import { insertAdministrator, insertFund } from './test-factory.js';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ seedDemoData: false });
-  const tpa = insertAdministrator(ctx, 'alpha', 'Alpha');
-  insertFund(ctx, {
-    name: '=HYPERLINK("http://evil")',
-    client: '+Client',
-    notes: '@SUM(A1)',
-    administratorId: tpa,
-    requestDate: '2025-03-05',
-    periodEnd: '2024-12-31',
-    dueDate: '2025-02-15',
-    pm: 5,
-    te: 3.75,
-    sad: 0.25,
-    rttPlus: 1.5,
-    fundCode: '-CODE',
-    alternateCodes: ['ALT1', 'ALT2'],
+describeEachDialect('listing export', (dialect) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ dialect, seedDemoData: false });
+    const tpa = await insertAdministrator(ctx, 'alpha', 'Alpha');
+    await insertFund(ctx, {
+      name: '=HYPERLINK("http://evil")',
+      client: '+Client',
+      notes: '@SUM(A1)',
+      administratorId: tpa,
+      requestDate: '2025-03-05',
+      periodEnd: '2024-12-31',
+      dueDate: '2025-02-15',
+      pm: 5,
+      te: 3.75,
+      sad: 0.25,
+      rttPlus: 1.5,
+      fundCode: '-CODE',
+      alternateCodes: ['ALT1', 'ALT2'],
+    });
+    await insertFund(ctx, { name: 'Plain Fund', client: 'Orion', requestDate: '2025-01-01', status: 'Approved', fundCode: 'PLN' });
+    await insertFund(ctx, { name: 'Gone', client: 'Orion', status: 'Deleted' });
   });
-  insertFund(ctx, { name: 'Plain Fund', client: 'Orion', requestDate: '2025-01-01', status: 'Approved', fundCode: 'PLN' });
-  insertFund(ctx, { name: 'Gone', client: 'Orion', status: 'Deleted' });
-});
-afterAll(() => ctx.dispose());
+  afterAll(() => ctx.dispose());
 
-async function open(bytes: Buffer) {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(bytes as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0];
-  const headers = (ws.getRow(1).values as unknown[]).slice(1) as string[];
-  const rows = [] as Array<Record<string, ExcelJS.CellValue>>;
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    rows.push(Object.fromEntries(headers.map((h, i) => [h, row.getCell(i + 1).value])));
-  });
-  return { ws, headers, rows };
-}
+  async function open(bytes: Buffer) {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(bytes as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0];
+    const headers = (ws.getRow(1).values as unknown[]).slice(1) as string[];
+    const rows = [] as Array<Record<string, ExcelJS.CellValue>>;
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      rows.push(Object.fromEntries(headers.map((h, i) => [h, row.getCell(i + 1).value])));
+    });
+    return { ws, headers, rows };
+  }
 
-describe('listing export', () => {
   it('writes every matching fund in the spec column order with real numbers and dates', async () => {
     const file = await exportListing(ctx, ctx.boot.admin, { sorting: [{ field: 'name', order: 'desc' }] });
     expect(file.fileName).toBe('fundrequests.xlsx');

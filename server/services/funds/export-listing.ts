@@ -6,6 +6,8 @@
  * are real dates shown DD/MM/YYYY, booleans Yes/No, and text beginning with = + - @ (or a tab or
  * carriage return) is prefixed with ' so that no cell is read as a formula (DOMAIN.md 2.6).
  * The workbook is written with exceljs's streaming writer, 1,000 funds at a time.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -133,8 +135,8 @@ export interface ExportedListing {
  */
 export async function exportListing(ctx: AppContext, user: User | null, input: ExportListingInput = {}): Promise<ExportedListing> {
   heavyWork('the listing xlsx export');
-  const q = buildFundQuery(ctx, user, input);
-  const ids = queryFundIds(ctx, q.where, q.order);
+  const q = await buildFundQuery(ctx, user, input);
+  const ids = await queryFundIds(ctx, q.where, q.order);
   const columns = exportColumns(ctx.config.aggregation);
   const out = new PassThrough();
   const parts: Buffer[] = [];
@@ -150,7 +152,7 @@ export async function exportListing(ctx: AppContext, user: User | null, input: E
   sheet.getRow(1).commit();
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
-    const rows = toListingRows(ctx, withNames(ctx, fundsByIds(ctx, chunk)));
+    const rows = await toListingRows(ctx, await withNames(ctx, await fundsByIds(ctx, chunk)));
     for (const r of rows) sheet.addRow(columns.map((c) => cellValue(c.kind, c.value(r)))).commit();
   }
   sheet.commit();

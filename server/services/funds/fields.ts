@@ -2,11 +2,13 @@
  * The fund request on the wire: the spec's "Fund details" field names (both documents, section 3)
  * and their database columns. One table drives reading (`toFundFields`) and writing
  * (`fromFundFields`), so the two never drift apart.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import type { fundRequests } from '../../db/schema/index.js';
+import type { Tables } from '../../db/dialect.js';
 
-export type FundRow = typeof fundRequests.$inferSelect;
-export type FundInsert = typeof fundRequests.$inferInsert;
+export type FundRow = Tables['fundRequests']['$inferSelect'];
+export type FundInsert = Tables['fundRequests']['$inferInsert'];
 
 /** Spec field name -> column property, for the editable scalar fields. */
 export const FUND_FIELD_COLUMNS = {

@@ -3,14 +3,17 @@
  * (ids 1-3, seeded at bootstrap, owned by nobody) plus each user's own. At most 7 filters in all
  * per user, titles must not be empty, fixed filters cannot be deleted. Filters are returned in the
  * list form `[{field, type, value}]` whatever form they were stored in.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, asc, count, eq, or } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { savedFilters } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { LISTING_FIELDS } from './listing-fields.js';
+import { listingFields } from './listing-fields.js';
 import { normalizeFilters, type ListingFilter } from './query-filters.js';
 
 /** Most filters a user can have, fixed ones included (spec section 9). */
@@ -33,12 +36,12 @@ export const saveFilterSchema = z.object({
 });
 export type SaveFilterInput = z.input<typeof saveFilterSchema>;
 
-const visibleTo = (user: User) => or(eq(savedFilters.fixed, true), eq(savedFilters.userId, user.id));
+const visibleTo = (t: Tables, user: User) => or(eq(t.savedFilters.fixed, true), eq(t.savedFilters.userId, user.id));
 
-function toSaved(row: typeof savedFilters.$inferSelect): SavedFilter {
+function toSaved(t: Tables, row: Tables['savedFilters']['$inferSelect']): SavedFilter {
   let filter: ListingFilter[];
   try {
-    filter = normalizeFilters(row.filter, LISTING_FIELDS);
+    filter = normalizeFilters(row.filter, listingFields(t));
   } catch {
     filter = [];
   }
@@ -46,8 +49,10 @@ function toSaved(row: typeof savedFilters.$inferSelect): SavedFilter {
 }
 
 /** The fixed filters and the user's own, by id (GET /filters). */
-export function listFilters(ctx: AppContext, user: User): SavedFilter[] {
-  return ctx.db.select().from(savedFilters).where(visibleTo(user)).orderBy(asc(savedFilters.id)).all().map(toSaved);
+export async function listFilters(ctx: AppContext, user: User): Promise<SavedFilter[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db.select().from(t.savedFilters).where(visibleTo(t, user)).orderBy(asc(t.savedFilters.id));
+  return rows.map((r) => toSaved(t, r));
 }
 
 /**
@@ -55,32 +60,34 @@ export function listFilters(ctx: AppContext, user: User): SavedFilter[] {
  * @returns the saved filter and the success message ('filter saved' unless the client gave its own)
  * @throws ValidationError 'A filter name must not be empty', 'At most 7 filters can be saved', or for an invalid filter
  */
-export function saveFilter(ctx: AppContext, user: User, input: SaveFilterInput): { filter: SavedFilter; message: string } {
+export async function saveFilter(ctx: AppContext, user: User, input: SaveFilterInput): Promise<{ filter: SavedFilter; message: string }> {
   const title = input.title?.trim();
   if (!title) throw new ValidationError('A filter name must not be empty');
-  const filter = normalizeFilters(input.filter ?? [], LISTING_FIELDS);
-  return ctx.db.transaction(
-    (tx) => {
-      const n = tx.select({ n: count() }).from(savedFilters).where(visibleTo(user)).get()!.n;
-      if (n >= MAX_FILTERS) throw new ValidationError(`At most ${MAX_FILTERS} filters can be saved`);
-      const row = tx.insert(savedFilters).values({ userId: user.id, title, filter, fixed: false }).returning().get();
-      return { filter: toSaved(row), message: input.successMessage?.trim() || SAVED_MESSAGE };
-    },
-    { behavior: 'immediate' },
-  );
+  const { tables: t } = storeOf(ctx);
+  const filter = normalizeFilters(input.filter ?? [], listingFields(t));
+  return transaction(ctx, async (tx) => {
+    // two saves of one user take turns (PostgreSQL: the write locks the user's row until commit;
+    // SQLite: one write transaction at a time), so the count below sees the other's filter
+    await tx
+      .update(t.users)
+      .set({ updatedAt: sql`${t.users.updatedAt}` })
+      .where(eq(t.users.id, user.id));
+    const [n] = await tx.select({ n: count() }).from(t.savedFilters).where(visibleTo(t, user));
+    if ((n?.n ?? 0) >= MAX_FILTERS) throw new ValidationError(`At most ${MAX_FILTERS} filters can be saved`);
+    const [row] = await tx.insert(t.savedFilters).values({ userId: user.id, title, filter, fixed: false }).returning();
+    return { filter: toSaved(t, row!), message: input.successMessage?.trim() || SAVED_MESSAGE };
+  });
 }
 
 /**
  * Deletes one of the user's filters (POST /filter/delete).
  * @throws ConflictError (409) 'Built-in filters cannot be deleted' (not 403, which sends the screens to /unauthorized); NotFoundError for an unknown id or another user's filter
  */
-export function deleteFilter(ctx: AppContext, user: User, id: number): { id: number } {
-  const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, id)).get();
+export async function deleteFilter(ctx: AppContext, user: User, id: number): Promise<{ id: number }> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.savedFilters).where(eq(t.savedFilters.id, id));
   if (row?.fixed) throw new ConflictError('Built-in filters cannot be deleted');
   if (!row || row.userId !== user.id) throw new NotFoundError(`No such filter with id: ${id}`);
-  ctx.db
-    .delete(savedFilters)
-    .where(and(eq(savedFilters.id, id), eq(savedFilters.userId, user.id)))
-    .run();
+  await db.delete(t.savedFilters).where(and(eq(t.savedFilters.id, id), eq(t.savedFilters.userId, user.id)));
   return { id };
 }

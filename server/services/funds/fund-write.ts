@@ -5,17 +5,20 @@
  * name gets the name of the user with its e-mail), the 'Duplicate Fund' check,
  * rows editable only while Pending with nothing assigned (comments and recipients always), and the
  * administrator lock. Every save writes a trail entry.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundRequests, users } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError, type ErrorItem } from '../../errors.js';
 import { parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { referenceIndex, type StaticListName } from '../reference-data/reference-data.js';
 import { editability } from './editability.js';
 import { COMMENT_FIELDS, FUND_FIELD_COLUMNS, toFundFields, type FundFieldName, type FundFields } from './fields.js';
-import { insertFundRequest, updateFundRequest, type FundCodeInput, type RecipientInput } from './store.js';
+import { changeFundRequest, createFundRequest, type FundCodeInput, type RecipientInput } from './fund-store.js';
 
 /** The fund as sent by the screens. */
 export interface FundInput extends Record<string, unknown> {
@@ -62,14 +65,15 @@ interface Prepared {
 const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** The name of the Fund Audit user with an e-mail ('' when none): a recipient sent without a name gets it. */
-function userNameOf(ctx: AppContext, email: string): string {
+async function userNameOf(ctx: AppContext, email: string): Promise<string> {
   if (!email) return '';
-  const u = ctx.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.email, email)).get();
+  const { db, tables: t } = storeOf(ctx);
+  const [u] = await db.select({ firstName: t.users.firstName, lastName: t.users.lastName }).from(t.users).where(eq(t.users.email, email)).limit(1);
   return u ? `${u.firstName} ${u.lastName}`.trim() : '';
 }
 
 /** Normalises and checks the input; collects every problem rather than stopping at the first. */
-function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof toFundFields> | null): Prepared {
+async function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof toFundFields> | null): Promise<Prepared> {
   const errors: ErrorItem[] = [];
   const fields: Record<string, unknown> = {};
   for (const f of Object.keys(FUND_FIELD_COLUMNS) as FundFieldName[]) if (f in input) fields[f] = empty(input[f]) ? null : input[f];
@@ -101,7 +105,7 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
     if (v !== 'Y' && v !== 'N') errors.push('external_valuations must be Y or N');
     fields.external_valuations = v === 'Y' ? 'Y' : 'N';
   }
-  const ref = referenceIndex(ctx);
+  const ref = await referenceIndex(ctx);
   for (const [f, list] of REF_FIELDS) {
     if (!(f in fields) || fields[f] === null) continue;
     const code = ref[list].get(String(fields[f]).toLowerCase());
@@ -124,7 +128,7 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
   let recipientsOut: RecipientInput[] | undefined;
   if (input.administrator_recipients) {
     recipientsOut = [];
-    input.administrator_recipients.forEach((r, i) => {
+    for (const [i, r] of input.administrator_recipients.entries()) {
       if (empty(r.role)) errors.push(`Recipient ${i + 1} (${r.email ?? r.full_name ?? 'new'}) needs a role`);
       else if (!ref.roles.get(String(r.role).toLowerCase())) errors.push(`Recipient ${i + 1}: role '${r.role}' is not known`);
       if (empty(r.email) || !EMAIL.test(String(r.email))) errors.push(`Recipient ${i + 1}: '${r.email ?? ''}' is not an e-mail address`);
@@ -132,11 +136,11 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
         .trim()
         .toLowerCase();
       recipientsOut!.push({
-        full_name: empty(r.full_name) ? userNameOf(ctx, email) : String(r.full_name).trim(),
+        full_name: empty(r.full_name) ? await userNameOf(ctx, email) : String(r.full_name).trim(),
         email,
         role: ref.roles.get(String(r.role ?? '').toLowerCase()) ?? String(r.role ?? ''),
       });
-    });
+    }
   }
 
   let administratorId: number | null | undefined;
@@ -144,11 +148,12 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
     const code = typeof input.administrator === 'string' ? input.administrator : input.administrator?.code;
     if (empty(code)) administratorId = null;
     else {
-      const admin = ctx.db
+      const { db, tables: t } = storeOf(ctx);
+      const [admin] = await db
         .select()
-        .from(administrators)
-        .where(eq(administrators.code, String(code)))
-        .get();
+        .from(t.administrators)
+        .where(eq(t.administrators.code, String(code)))
+        .limit(1);
       if (!admin) errors.push(`administrator '${code}' does not exist`);
       administratorId = admin?.id ?? null;
     }
@@ -158,9 +163,17 @@ function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<typeof 
 }
 
 /** 'Duplicate Fund' errors: another live request with the same administrator, a shared code and period end. */
-function duplicates(ctx: AppContext, id: number | null, administratorId: number | null | undefined, periodEnd: unknown, codes: string[]): ErrorItem[] {
+async function duplicates(
+  ctx: AppContext,
+  id: number | null,
+  administratorId: number | null | undefined,
+  periodEnd: unknown,
+  codes: string[],
+): Promise<ErrorItem[]> {
   if (!administratorId || !periodEnd || !codes.length) return [];
-  const rows = ctx.db
+  const { db, tables: t } = storeOf(ctx);
+  const { fundCodes, fundRequests } = t;
+  const rows = await db
     .select({ id: fundRequests.id, code: fundCodes.code })
     .from(fundCodes)
     .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
@@ -172,14 +185,15 @@ function duplicates(ctx: AppContext, id: number | null, administratorId: number 
         ne(fundRequests.status, 'Deleted'),
       ),
     )
-    .all();
+    .orderBy(fundCodes.id);
   return rows
     .filter((r) => r.id !== id)
     .map((r) => ({ id: r.id, type: 'Duplicate Fund', message: `Fund request ${r.id} already has fund code ${r.code} for period end ${periodEnd}` }));
 }
 
-function load(ctx: AppContext, id: number) {
-  const row = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get();
+async function load(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.fundRequests).where(eq(t.fundRequests.id, id));
   if (!row) throw new NotFoundError(`No such fund request with id: ${id}`);
   return row;
 }
@@ -188,20 +202,22 @@ function load(ctx: AppContext, id: number) {
  * Validates a create (no id) or an update; returns every error found (empty when valid).
  * @throws NotFoundError for an unknown id
  */
-export function validateFund(ctx: AppContext, input: { id?: number | null; fund: FundInput }): ErrorItem[] {
-  return check(ctx, input).errors;
+export async function validateFund(ctx: AppContext, input: { id?: number | null; fund: FundInput }): Promise<ErrorItem[]> {
+  return (await check(ctx, input)).errors;
 }
 
-function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) {
-  const row = input.id ? load(ctx, input.id) : null;
+async function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) {
+  const { db, tables: t } = storeOf(ctx);
+  const row = input.id ? await load(ctx, input.id) : null;
   const existing = row ? toFundFields(row) : null;
-  const p = prepare(ctx, input.fund, existing);
+  const p = await prepare(ctx, input.fund, existing);
+  const codesOf = (id: number) => db.select().from(t.fundCodes).where(eq(t.fundCodes.fundRequestId, id)).orderBy(t.fundCodes.id);
   if (row) {
-    const edit = editability(ctx, row);
+    const edit = await editability(ctx, row);
     const changed = (Object.keys(p.fields) as FundFieldName[]).filter(
       (f) => !COMMENT_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null),
     );
-    const currentCodes = ctx.db.select().from(fundCodes).where(eq(fundCodes.fundRequestId, row.id)).all();
+    const currentCodes = await codesOf(row.id);
     const codesChanged =
       p.codes.length > 0 && JSON.stringify(p.codes.map((c) => [c.code, c.main]).sort()) !== JSON.stringify(currentCodes.map((c) => [c.code, c.main]).sort());
     if (!edit.rowsEditable && (changed.length || codesChanged || (p.administratorId !== undefined && p.administratorId !== row.administratorId))) {
@@ -217,17 +233,8 @@ function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) 
   }
   const adminId = p.administratorId !== undefined ? p.administratorId : row?.administratorId;
   const periodEnd = p.fields.period_end ?? existing?.period_end;
-  const codeList = p.codes.length
-    ? p.codes.map((c) => c.code)
-    : row
-      ? ctx.db
-          .select()
-          .from(fundCodes)
-          .where(eq(fundCodes.fundRequestId, row.id))
-          .all()
-          .map((c) => c.code)
-      : [];
-  p.errors.push(...duplicates(ctx, row?.id ?? null, adminId, periodEnd, codeList));
+  const codeList = p.codes.length ? p.codes.map((c) => c.code) : row ? (await codesOf(row.id)).map((c) => c.code) : [];
+  p.errors.push(...(await duplicates(ctx, row?.id ?? null, adminId, periodEnd, codeList)));
   return { ...p, row, existing };
 }
 
@@ -236,12 +243,12 @@ function check(ctx: AppContext, input: { id?: number | null; fund: FundInput }) 
  * @returns the fund request id
  * @throws ValidationError 'You have validation errors' with every error; NotFoundError for an unknown id
  */
-export function saveFund(ctx: AppContext, user: User, input: { id?: number | null; fund: FundInput }): number {
-  const c = check(ctx, input);
+export async function saveFund(ctx: AppContext, user: User, input: { id?: number | null; fund: FundInput }): Promise<number> {
+  const c = await check(ctx, input);
   if (c.errors.length) throw new ValidationError('You have validation errors', c.errors);
-  const id = ctx.db.transaction((tx) => {
+  const id = await transaction(ctx, async () => {
     if (!c.row) {
-      return insertFundRequest(ctx.sqlite, {
+      return createFundRequest(ctx, {
         administratorId: c.administratorId ?? null,
         fields: c.fields,
         codes: c.codes,
@@ -250,7 +257,7 @@ export function saveFund(ctx: AppContext, user: User, input: { id?: number | nul
         action: 'create',
       });
     }
-    updateFundRequest(tx, c.row.id, {
+    await changeFundRequest(ctx, c.row.id, {
       administratorId: c.administratorId,
       fields: c.fields,
       codes: c.codes,

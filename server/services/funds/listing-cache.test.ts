@@ -1,73 +1,80 @@
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { administrators, processes } from '../../db/schema/index.js';
+import { describePg, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { administrators, fundRequests, processes } from '../../db/schema/index.js';
+import { transaction } from '../../db/tx.js';
+import { storeOf } from '../../db/dialect.js';
+import type { User } from '../auth/tokens.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { changeStatus } from './actions.js';
 import { saveFund } from './fund-write.js';
 import { listFunds } from './listing.js';
+import { listFundsForAuditorOffThread, listFundsJsonOffThread } from './off-thread.js';
 import { listingVersion } from './listing-cache.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
 
 let ctx: TestContext;
 let fundId: number;
-const row = () => listFunds(ctx, ctx.boot.admin, {}).rows.find((r) => r.id === fundId)!;
+const row = async () => (await listFunds(ctx, ctx.boot.admin, {})).rows.find((r) => r.id === fundId)!;
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
-  const admin = insertAdministrator(ctx, 'orion_fs', 'Orion Fund Services');
-  fundId = insertFund(ctx, {
-    name: 'Atlas Equity',
-    client: 'Orion Capital',
-    status: 'Pending',
-    administratorId: admin,
-    requestDate: '2025-01-10',
-    periodEnd: '2024-12-31',
-    fundCode: 'ATL01',
-  }).id;
+  const admin = await insertAdministrator(ctx, 'orion_fs', 'Orion Fund Services');
+  fundId = (
+    await insertFund(ctx, {
+      name: 'Atlas Equity',
+      client: 'Orion Capital',
+      status: 'Pending',
+      administratorId: admin,
+      requestDate: '2025-01-10',
+      periodEnd: '2024-12-31',
+      fundCode: 'ATL01',
+    })
+  ).id;
 });
 afterAll(() => ctx.dispose());
 
-describe('listing cache', () => {
-  it('serves an unchanged listing from the cache', () => {
-    const first = listFunds(ctx, ctx.boot.admin, { search: 'atlas' });
-    expect(listFunds(ctx, ctx.boot.admin, { search: 'atlas' })).toBe(first);
+describe('listing cache (SQLite)', () => {
+  it('serves an unchanged listing from the cache', async () => {
+    const first = await listFunds(ctx, ctx.boot.admin, { search: 'atlas' });
+    expect(await listFunds(ctx, ctx.boot.admin, { search: 'atlas' })).toBe(first);
     // another query is another page
-    expect(listFunds(ctx, ctx.boot.admin, { search: 'orion' })).not.toBe(first);
+    expect(await listFunds(ctx, ctx.boot.admin, { search: 'orion' })).not.toBe(first);
   });
 
-  it('shows a status action at once', () => {
-    expect(row().status).toBe('Pending');
-    changeStatus(ctx, ctx.boot.admin, 'approve', { ids: [fundId], requestedBy: 'test' });
-    expect(row().status).toBe('Approved');
+  it('shows a status action at once', async () => {
+    expect((await row()).status).toBe('Pending');
+    await changeStatus(ctx, ctx.boot.admin, 'approve', { ids: [fundId], requestedBy: 'test' });
+    expect((await row()).status).toBe('Approved');
   });
 
-  it('shows an edit and a new file at once', () => {
-    row();
-    saveFund(ctx, ctx.boot.admin, { id: fundId, fund: { delivery_comments: 'chased the TPA' } });
-    expect(row().delivery_comments).toBe('chased the TPA');
-    expect(row().dataStatusCounts.assignedCount).toBe(0);
-    insertFundFile(ctx, fundId, { fileType: 'holdings', status: 'assigned' });
-    expect(row().dataStatusCounts.assignedCount).toBe(1);
+  it('shows an edit and a new file at once', async () => {
+    await row();
+    await saveFund(ctx, ctx.boot.admin, { id: fundId, fund: { delivery_comments: 'chased the TPA' } });
+    expect((await row()).delivery_comments).toBe('chased the TPA');
+    expect((await row()).dataStatusCounts.assignedCount).toBe(0);
+    await insertFundFile(ctx, fundId, { fileType: 'holdings', status: 'assigned' });
+    expect((await row()).dataStatusCounts.assignedCount).toBe(1);
   });
 
-  it('shows a process starting and ending, and a renamed administrator, at once', () => {
-    expect(row().processStatus).not.toBe('Processing');
-    const proc = insertProcess(ctx, fundId, 'standardization', 'running');
-    expect(row().processStatus).toBe('Processing');
+  it('shows a process starting and ending, and a renamed administrator, at once', async () => {
+    expect((await row()).processStatus).not.toBe('Processing');
+    const proc = await insertProcess(ctx, fundId, 'standardization', 'running');
+    expect((await row()).processStatus).toBe('Processing');
     ctx.db.update(processes).set({ status: 'done' }).where(eq(processes.id, proc)).run();
-    expect(row().processStatus).not.toBe('Processing');
+    expect((await row()).processStatus).not.toBe('Processing');
     ctx.db.update(administrators).set({ name: 'Orion Fund Services Ltd' }).where(eq(administrators.code, 'orion_fs')).run();
-    expect(row().administrator).toBe('Orion Fund Services Ltd');
+    expect((await row()).administrator).toBe('Orion Fund Services Ltd');
   });
 
-  it('moves the data version on writes of this process and of another connection, not on reads', () => {
+  it('moves the data version on writes of this process and of another connection, not on reads', async () => {
     const before = listingVersion(ctx);
-    listFunds(ctx, ctx.boot.admin, {});
+    await listFunds(ctx, ctx.boot.admin, {});
     expect(listingVersion(ctx)).toBe(before);
     ctx.sqlite.prepare('UPDATE fund_requests SET notes = ? WHERE id = ?').run('raw write', fundId);
     expect(listingVersion(ctx)).not.toBe(before);
-    expect(row().notes).toBe('raw write');
+    expect((await row()).notes).toBe('raw write');
     // another process on the same data directory (the CLI) writes through its own connection
     const other = new Database(ctx.sqlite.name);
     try {
@@ -75,6 +82,46 @@ describe('listing cache', () => {
     } finally {
       other.close();
     }
-    expect(row().notes).toBe('written by the CLI');
+    expect((await row()).notes).toBe('written by the CLI');
+  });
+
+  it('keeps nothing read inside a transaction, whose rows may yet be rolled back', async () => {
+    const before = (await row()).notes;
+    await expect(
+      transaction(ctx, async (tx) => {
+        await tx.update(fundRequests).set({ notes: 'never committed' }).where(eq(fundRequests.id, fundId));
+        expect((await row()).notes).toBe('never committed');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect((await row()).notes).toBe(before);
+  });
+});
+
+describePg('listing cache (PostgreSQL)', () => {
+  let database: DialectDatabase;
+  beforeAll(async () => {
+    database = await openDialectDatabase('postgres');
+  });
+  afterAll(() => database.dispose());
+
+  it("is bypassed: another node's write shows in the next listing", async () => {
+    const other = await database.open();
+    const fund = await insertFund(database.ctx, { name: 'Atlas Equity', status: 'Pending' });
+    expect(listingVersion(database.ctx)).toBeNull();
+    const first = await listFunds(database.ctx, null, {});
+    expect(first.rows.map((r) => r.status)).toEqual(['Pending']);
+    const [user] = await storeOf(other)
+      .db.insert(storeOf(other).tables.users)
+      .values({ email: 'a@example.com', username: 'a', firstName: 'A', lastName: 'B', role: 'Admin', originalRole: 'Admin' })
+      .returning();
+    await changeStatus(other, user as User, 'approve', { ids: [fund.id], requestedBy: 'test' });
+    const second = await listFunds(database.ctx, null, {});
+    expect(second).not.toBe(first);
+    expect(second.rows.map((r) => r.status)).toEqual(['Approved']);
+    // the request route's form answers the same page on the calling thread (the pools read SQLite)
+    const json = await listFundsJsonOffThread(database.ctx, null, {});
+    expect(JSON.parse(json.json)).toEqual(JSON.parse(JSON.stringify(second)));
+    expect((await listFundsForAuditorOffThread(database.ctx, {})).rows.map((r) => r.uploadStatus)).toEqual(['Approved']);
   });
 });

@@ -1,23 +1,30 @@
 /**
- * A cache of fund listing pages, kept exact by a data version: SQLite's `PRAGMA data_version`
- * (moves when another connection - the CLI on the same data directory, a worker thread - commits
- * a write) together with this connection's `total_changes()` (moves on every row this process
- * inserts, updates or deletes). Reads move neither. A page is served from the cache only when it
- * was computed at the current version and on the same calendar day (the derived late / data-status
- * fields depend on today's date), so any write makes every cached page stale at once; while the
- * pipeline writes, pages are simply recomputed. Reading the version costs two pragma-level reads.
+ * A cache of fund listing pages, kept exact by a data version (data-version.ts). On SQLite the
+ * version is `PRAGMA data_version` with this connection's `total_changes()`: any write, of this
+ * process or another connection, moves it; reads do not. A page is served from the cache only when
+ * it was computed at the current version and on the same calendar day (the derived late /
+ * data-status fields depend on today's date), so any write makes every cached page stale at once;
+ * while the pipeline writes, pages are simply recomputed.
+ *
+ * On PostgreSQL the cache is bypassed: every page is computed (there is no version yet; another
+ * node's writes would not be seen until the data-version notifications are wired), so a page is
+ * never stale there.
  *
  * Nothing read inside an open transaction is cached (a rollback would undo the rows read but not
- * the version). The cache is per application context, holds at most `MAX_ENTRIES` pages (least recently used
- * go first) and stores results that callers must treat as read-only.
+ * the version). A page is stored under the version read before it was computed, and only if the
+ * version has not moved meanwhile (a write while it was computed leaves it uncached). The cache is
+ * per application context, holds at most `MAX_ENTRIES` pages (least recently used go first) and
+ * stores results that callers must treat as read-only.
  *
  * A page computed elsewhere (`cachedListingJsonAsync`: the read pool's threads, each reading the
- * latest committed data) is stored under the version read before it was asked for: a write while
- * it was computed leaves it stale, so the next request computes it again. Requests for a page
- * that is being computed at the current version wait for that computation; after a write they
- * share one computation started when the running one ends.
+ * latest committed data) is stored likewise. Requests for a page that is being computed at the
+ * current version wait for that computation; after a write they share one computation started
+ * when the running one ends.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import type { AppContext } from '../../context.js';
+import { dataVersion, inOpenTransaction } from './data-version.js';
 import { todayIso } from './derive.js';
 
 /** Largest number of cached pages per context. */
@@ -43,16 +50,9 @@ interface Flight {
   next?: Promise<unknown>;
 }
 const computing = new WeakMap<AppContext, Map<string, Flight>>();
-const versionStatements = new WeakMap<AppContext, { data: { get(): unknown }; changes: { get(): unknown } }>();
-
-/** The current data version of the listings: "<data_version>:<total_changes>". */
-export function listingVersion(ctx: AppContext): string {
-  let stmts = versionStatements.get(ctx);
-  if (!stmts) {
-    stmts = { data: ctx.sqlite.prepare('PRAGMA data_version').pluck(), changes: ctx.sqlite.prepare('SELECT total_changes()').pluck() };
-    versionStatements.set(ctx, stmts);
-  }
-  return `${stmts.data.get()}:${stmts.changes.get()}`;
+/** The current data version of the listings (null on PostgreSQL: nothing is cached). */
+export function listingVersion(ctx: AppContext): string | null {
+  return dataVersion(ctx);
 }
 
 function cacheOf(ctx: AppContext): Map<string, Entry> {
@@ -73,24 +73,24 @@ function freshEntry(cache: Map<string, Entry>, key: string, version: string, day
   return hit;
 }
 
-/** Stores an entry computed at `entry.version` if the data has not moved since (a compute that wrote, none should). */
+/** Stores an entry computed at `entry.version` if the data has not moved since and no transaction is open. */
 function store(ctx: AppContext, cache: Map<string, Entry>, key: string, entry: Entry): void {
-  if (listingVersion(ctx) !== entry.version) return;
+  if (listingVersion(ctx) !== entry.version || inOpenTransaction(ctx)) return;
   cache.delete(key);
   cache.set(key, entry);
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
 }
 
 /** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
-function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
-  const cache = cacheOf(ctx);
+async function entryFor(ctx: AppContext, key: string, compute: () => Promise<unknown>): Promise<Entry> {
   const version = listingVersion(ctx);
   const day = todayIso();
-  // inside a transaction the rows read may yet be rolled back, leaving the version where it is: never keep them
-  if (ctx.sqlite.inTransaction) return { version, day, value: compute() };
+  // no version (PostgreSQL), or inside a transaction (the rows read may yet be rolled back): never keep them
+  if (version === null || inOpenTransaction(ctx)) return { version: '', day, value: await compute() };
+  const cache = cacheOf(ctx);
   const hit = freshEntry(cache, key, version, day);
   if (hit) return hit;
-  const entry: Entry = { version, day, value: compute() };
+  const entry: Entry = { version, day, value: await compute() };
   store(ctx, cache, key, entry);
   return entry;
 }
@@ -100,8 +100,8 @@ function entryFor(ctx: AppContext, key: string, compute: () => unknown): Entry {
  * version on the same day, else computing and storing it. Errors thrown by `compute` are not cached.
  * @param key a string naming everything the result depends on besides the data (query, page, user where it matters)
  */
-export function cachedListing<T>(ctx: AppContext, key: string, compute: () => T): T {
-  const entry = entryFor(ctx, key, compute);
+export async function cachedListing<T>(ctx: AppContext, key: string, compute: () => Promise<T>): Promise<T> {
+  const entry = await entryFor(ctx, key, compute);
   if (!('value' in entry)) entry.value = JSON.parse(entry.json!);
   return entry.value as T;
 }
@@ -111,8 +111,8 @@ export function cachedListing<T>(ctx: AppContext, key: string, compute: () => T)
  * answer is the same object for as long as the entry is fresh, so a caller may key its own
  * derived forms (encoded, compressed) on it.
  */
-export function cachedListingJson(ctx: AppContext, key: string, compute: () => unknown): { readonly json: string } {
-  const entry = entryFor(ctx, key, compute);
+export async function cachedListingJson(ctx: AppContext, key: string, compute: () => Promise<unknown>): Promise<{ readonly json: string }> {
+  const entry = await entryFor(ctx, key, compute);
   entry.json ??= JSON.stringify(entry.value);
   return entry as { readonly json: string };
 }
@@ -131,7 +131,9 @@ export function cachedListingJsonAsync(
   const cache = cacheOf(ctx);
   const version = listingVersion(ctx);
   const day = todayIso();
-  const hit = ctx.sqlite.inTransaction ? undefined : freshEntry(cache, key, version, day);
+  // nothing cached on PostgreSQL: every request computes its page
+  if (version === null) return compute().then(({ json, encoded }) => ({ version: '', day, json, encoded }) as Entry as { readonly json: string });
+  const hit = inOpenTransaction(ctx) ? undefined : freshEntry(cache, key, version, day);
   if (hit) {
     hit.json ??= JSON.stringify(hit.value);
     return Promise.resolve(hit as { readonly json: string });
@@ -159,7 +161,7 @@ export function cachedListingJsonAsync(
     entry: compute()
       .then(({ json, encoded }) => {
         const entry: Entry = { version, day, json, encoded };
-        if (!ctx.sqlite.inTransaction) store(ctx, cache, key, entry);
+        store(ctx, cache, key, entry);
         return entry;
       })
       .finally(() => {

@@ -2,6 +2,8 @@
  * The rows of the fund listings as the grids receive them: the delivery row (delivery spec
  * section 3 "Fund request (listing row)") and the auditor row (auditor spec section 3), shaped from
  * a page of funds and their derived fields (derive.ts).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import type { AppContext } from '../../context.js';
 import {
@@ -123,15 +125,14 @@ export interface FundPageRow {
   rerunBy: string | null;
 }
 
-/** Shapes delivery listing rows with their derived fields. */
-export function toListingRows(
-  ctx: AppContext,
-  page: FundPageRow[],
-  facts = loadFundFacts(
-    ctx,
-    page.map((p) => p.fund.id),
-  ),
-): FundListingRow[] {
+/** Shapes delivery listing rows with their derived fields (the facts loaded in batches when not given). */
+export async function toListingRows(ctx: AppContext, page: FundPageRow[], given?: Map<number, FundFacts>): Promise<FundListingRow[]> {
+  const facts =
+    given ??
+    (await loadFundFacts(
+      ctx,
+      page.map((p) => p.fund.id),
+    ));
   const today = todayIso();
   return page.map(({ fund: f, administratorName, administratorCode, createdBy, rerunBy }) => {
     const x = facts.get(f.id)!;
@@ -235,8 +236,8 @@ export function toAuditorRow(p: FundPageRow, facts: FundFacts, today = todayIso(
 }
 
 /** Auditor rows for page rows (facts loaded in batches). */
-export function toAuditorRows(ctx: AppContext, page: FundPageRow[]): AuditorFundRow[] {
-  const facts = loadFundFacts(
+export async function toAuditorRows(ctx: AppContext, page: FundPageRow[]): Promise<AuditorFundRow[]> {
+  const facts = await loadFundFacts(
     ctx,
     page.map((p) => p.fund.id),
   );

@@ -9,10 +9,7 @@ import { insertFund } from './test-factory.js';
 
 let ctx: TestContext;
 const list = (input: ListingInput) => listFunds(ctx, ctx.boot.admin, { pagination: { limit: 1000 }, ...input });
-const found = (search: string, input: ListingInput = {}) =>
-  list({ ...input, search })
-    .rows.map((r) => r.id)
-    .sort((a, b) => a - b);
+const found = async (search: string, input: ListingInput = {}) => (await list({ ...input, search })).rows.map((r) => r.id).sort((a, b) => a - b);
 
 /** Every fund as the search sees it: name, client and codes. */
 function everyFund() {
@@ -47,20 +44,19 @@ beforeAll(async () => {
     'Vega Equity Income',
   ];
   const clients = ['Orion Capital', 'Helix Partners', 'Atlas Asset Management'];
-  names.forEach((name, i) =>
-    insertFund(ctx, {
+  for (const [i, name] of names.entries())
+    await insertFund(ctx, {
       name,
       client: clients[i % clients.length],
       status: i === 6 ? 'Deleted' : 'Approved',
       fundCode: `FC-${100 + i}`,
       alternateCodes: i % 2 ? [`ALT${i}x`] : [],
-    }),
-  );
+    });
 });
 afterAll(() => ctx.dispose());
 
-describe('listing search', () => {
-  it('finds name, client and code substrings in any case, as a LIKE over every row would', () => {
+describe('listing search on SQLite (its trigram index)', () => {
+  it('finds name, client and code substrings in any case, as a LIKE over every row would', async () => {
     for (const text of [
       'equity',
       'EQUITY',
@@ -81,54 +77,54 @@ describe('listing search', () => {
       'nothing like it',
       ' lyra ',
     ]) {
-      expect(found(text), text).toEqual(expected(text));
+      expect(await found(text), text).toEqual(expected(text));
     }
-    expect(found('equity')).toHaveLength(2);
+    expect(await found('equity')).toHaveLength(2);
     // deleted funds are searched only when a status filter asks for them
-    expect(found('lyra', { filters: [{ field: 'status', type: 'enum', value: ['Deleted'] }] })).toHaveLength(1);
+    expect(await found('lyra', { filters: [{ field: 'status', type: 'enum', value: ['Deleted'] }] })).toHaveLength(1);
   });
 
-  it('combines with filters and sorting', () => {
+  it('combines with filters and sorting', async () => {
     const input: ListingInput = { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }], sorting: [{ field: 'name', order: 'desc' }] };
-    const rows = list({ ...input, search: 'equ' }).rows;
+    const rows = (await list({ ...input, search: 'equ' })).rows;
     expect(rows.map((r) => r.name)).toEqual(['Vega Equity Income', 'Atlas Equity']);
-    expect(list({ ...input, search: 'equ', pagination: { limit: 1 } }).pagination.count).toBe(2);
+    expect((await list({ ...input, search: 'equ', pagination: { limit: 1 } })).pagination.count).toBe(2);
   });
 
-  it('follows renames, new, changed and removed codes and new funds at once', () => {
-    const fund = insertFund(ctx, { name: 'Hydra Opportunities', client: 'Helix Partners', status: 'Pending', fundCode: 'HYD-01' });
-    expect(found('hydra')).toEqual([fund.id]);
-    saveFund(ctx, ctx.boot.admin, { id: fund.id, fund: { name: 'Phoenix Opportunities' } });
-    expect(found('hydra')).toEqual([]);
-    expect(found('phoenix')).toEqual([fund.id]);
+  it('follows renames, new, changed and removed codes and new funds at once', async () => {
+    const fund = await insertFund(ctx, { name: 'Hydra Opportunities', client: 'Helix Partners', status: 'Pending', fundCode: 'HYD-01' });
+    expect(await found('hydra')).toEqual([fund.id]);
+    await saveFund(ctx, ctx.boot.admin, { id: fund.id, fund: { name: 'Phoenix Opportunities' } });
+    expect(await found('hydra')).toEqual([]);
+    expect(await found('phoenix')).toEqual([fund.id]);
     ctx.db.insert(fundCodes).values({ fundRequestId: fund.id, code: 'ZEPHYR-9', main: false }).run();
-    expect(found('zephyr')).toEqual([fund.id]);
+    expect(await found('zephyr')).toEqual([fund.id]);
     ctx.db.update(fundCodes).set({ code: 'ZORRO-9' }).where(eq(fundCodes.code, 'ZEPHYR-9')).run();
-    expect(found('zephyr')).toEqual([]);
-    expect(found('zorro')).toEqual([fund.id]);
+    expect(await found('zephyr')).toEqual([]);
+    expect(await found('zorro')).toEqual([fund.id]);
     ctx.db.delete(fundCodes).where(eq(fundCodes.code, 'ZORRO-9')).run();
-    expect(found('zorro')).toEqual([]);
-    expect(found('hyd-01')).toEqual([fund.id]);
+    expect(await found('zorro')).toEqual([]);
+    expect(await found('hyd-01')).toEqual([fund.id]);
     ctx.db.delete(fundRequests).where(eq(fundRequests.id, fund.id)).run();
-    expect(found('phoenix')).toEqual([]);
+    expect(await found('phoenix')).toEqual([]);
   });
 
-  it('searches without the index when a text has too many candidates, with the same answer', () => {
+  it('searches without the index when a text has too many candidates, with the same answer', async () => {
     const insert = ctx.sqlite.prepare(
       "INSERT INTO fund_requests (name, client, status, request_date) VALUES (?, 'Many Funds Client', 'Approved', '2025-01-01')",
     );
     ctx.sqlite.transaction(() => {
       for (let i = 0; i <= MAX_CANDIDATES.withFilters; i++) insert.run(`Bulk ${i}`);
     })();
-    expect(searchCandidates(ctx, 'many funds', MAX_CANDIDATES.withFilters)).toBeNull();
-    expect(searchCandidates(ctx, 'many funds', MAX_CANDIDATES.alone)).not.toBeNull();
-    expect(searchCandidates(ctx, 'bulk 19', MAX_CANDIDATES.withFilters)).not.toBeNull();
+    expect(await searchCandidates(ctx, 'many funds', MAX_CANDIDATES.withFilters)).toBeNull();
+    expect(await searchCandidates(ctx, 'many funds', MAX_CANDIDATES.alone)).not.toBeNull();
+    expect(await searchCandidates(ctx, 'bulk 19', MAX_CANDIDATES.withFilters)).not.toBeNull();
     const open: ListingInput = { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }] };
-    expect(list({ ...open, search: 'many funds', pagination: { limit: 10 } }).pagination.count).toBe(MAX_CANDIDATES.withFilters + 1);
-    for (const text of ['bulk 19', 'bulk 2000']) expect(found(text), text).toEqual(expected(text));
+    expect((await list({ ...open, search: 'many funds', pagination: { limit: 10 } })).pagination.count).toBe(MAX_CANDIDATES.withFilters + 1);
+    for (const text of ['bulk 19', 'bulk 2000']) expect(await found(text), text).toEqual(expected(text));
     const many = expected('many funds');
     expect(many).toHaveLength(MAX_CANDIDATES.withFilters + 1);
-    expect(found('many funds').every((id) => many.includes(id))).toBe(true);
-    expect(list({ search: 'many funds', pagination: { limit: 10 } }).pagination.count).toBe(many.length);
+    expect((await found('many funds')).every((id) => many.includes(id))).toBe(true);
+    expect((await list({ search: 'many funds', pagination: { limit: 10 } })).pagination.count).toBe(many.length);
   });
 });

@@ -11,10 +11,16 @@
  * for LIKE over every row). With other filters and many candidates (a client's name, a word in
  * most fund names) the filters' indexes are the better start, and the search stays a LIKE on the
  * rows they leave. Candidate lists are cached with the listing pages (listing-cache.ts).
+ *
+ * On PostgreSQL the same search is `ILIKE` answered by `pg_trgm` indexes (server/db/pg/fund-search.ts);
+ * `searchCondition` gives the form of the database in use.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { or, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundCodes, fundRequests as fr } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { fundSearchCondition } from '../../db/pg/fund-search.js';
 import { cachedListing } from './listing-cache.js';
 import { containsText } from './query-filters.js';
 
@@ -24,40 +30,42 @@ import { containsText } from './query-filters.js';
  */
 export const MAX_CANDIDATES = { withFilters: 2000, alone: 20_000 } as const;
 
-const statements = new WeakMap<AppContext, { all(match: string, limit: number): unknown[] }>();
-
 /**
  * The ids of the funds whose name, client or codes may contain `text`, as a JSON array in id
  * order (at most `max`), or null when the index cannot narrow it to that many: text under three
- * characters, or more candidates.
+ * characters, or more candidates. SQLite only (its FTS5 index).
  */
-export function searchCandidates(ctx: AppContext, text: string, max: number): string | null {
+export async function searchCandidates(ctx: AppContext, text: string, max: number): Promise<string | null> {
   if ([...text].length < 3) return null;
-  return cachedListing(ctx, JSON.stringify(['search-candidates', text, max]), () => {
-    let stmt = statements.get(ctx);
-    if (!stmt) {
-      stmt = ctx.sqlite.prepare('SELECT rowid FROM fund_search WHERE fund_search MATCH ? ORDER BY rowid LIMIT ?').pluck();
-      statements.set(ctx, stmt);
-    }
+  return cachedListing(ctx, JSON.stringify(['search-candidates', text, max]), async () => {
     // one phrase: the trigram tokenizer matches it as a substring of a column
-    const ids = stmt.all(`"${text.replace(/"/g, '""')}"`, max + 1) as number[];
-    return ids.length > max ? null : JSON.stringify(ids);
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    const rows = (await storeOf(ctx).db.all(
+      sql`SELECT rowid AS id FROM fund_search WHERE fund_search MATCH ${phrase} ORDER BY rowid LIMIT ${max + 1}`,
+    )) as Array<{
+      id: number;
+    }>;
+    return rows.length > max ? null : JSON.stringify(rows.map((r) => r.id));
   });
 }
 
 /**
  * The search condition on fund rows: name, client or any fund code contains the text (any
- * case). With index candidates, the rows are those candidates that pass the LIKE test; without,
- * alone the matching ids are listed once (a narrow index scan), and with other filters, which let
- * SQLite start from an index, the text is tested on the rows they leave.
+ * case). On PostgreSQL, the trigram-indexed ILIKE form. On SQLite, with index candidates, the rows
+ * are those candidates that pass the LIKE test; without, alone the matching ids are listed once (a
+ * narrow index scan), and with other filters, which let SQLite start from an index, the text is
+ * tested on the rows they leave.
  * @returns undefined for an empty (or blank) text
  */
-export function searchCondition(ctx: AppContext, search: string | null | undefined, withFilters = false): SQL | undefined {
+export async function searchCondition(ctx: AppContext, search: string | null | undefined, withFilters = false): Promise<SQL | undefined> {
   const text = search?.trim();
   if (!text) return undefined;
+  const { dialect, tables: t } = storeOf(ctx);
+  if (dialect === 'postgres') return fundSearchCondition(text);
+  const { fundCodes, fundRequests: fr } = t;
   const ownCodes = sql`exists (select 1 from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${containsText(fundCodes.code, text)})`;
   const exact = or(containsText(fr.name, text), containsText(fr.client, text), ownCodes);
-  const candidates = searchCandidates(ctx, text, withFilters ? MAX_CANDIDATES.withFilters : MAX_CANDIDATES.alone);
+  const candidates = await searchCandidates(ctx, text, withFilters ? MAX_CANDIDATES.withFilters : MAX_CANDIDATES.alone);
   if (candidates) return sql`${fr.id} in (select value from json_each(${candidates})) and ${exact}`;
   if (withFilters) return exact;
   const inCodes = sql`select ${fundCodes.fundRequestId} from ${fundCodes} where ${containsText(fundCodes.code, text)}`;

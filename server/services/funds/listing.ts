@@ -3,12 +3,14 @@
  * the auditor grid (`GET /user/funds/:offset/:limit`, `POST /user/fundsByTpa`, auditor spec 2.3
  * and 3). One page of funds is read with one SQL query (filters, search, sort, offset) plus a
  * count, then its derived fields are loaded in batches (`loadFundFacts`). Delivery pages are cached
- * against the listing data version (listing-cache.ts).
+ * against the listing data version on SQLite; on PostgreSQL every page is computed (listing-cache.ts).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { administrators, fundRequests as fr, savedFilters, users } from '../../db/schema/index.js';
+import { storeOf, type DataStore } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
@@ -17,7 +19,7 @@ import { cachedListing, cachedListingJson } from './listing-cache.js';
 import { toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
 
 export { toAuditorRow, toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
-import { FIELD_ALIASES, LISTING_FIELDS } from './listing-fields.js';
+import { FIELD_ALIASES, listingFields } from './listing-fields.js';
 import { searchCondition } from './listing-search.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
 
@@ -44,28 +46,35 @@ export type ListingInput = z.output<typeof listingInputSchema>;
 
 const nameOf = (u: { firstName: string; lastName: string; username: string } | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u.username : null);
 
+/**
+ * `column` is one of `ids`, as one parameter: a JSON array read by `json_each` on SQLite, an
+ * integer array on PostgreSQL (the same SQL text whatever the number of ids).
+ */
+function oneOf(store: DataStore, column: SQLWrapper, ids: number[]): SQL {
+  if (store.dialect === 'postgres') return sql`${column} = any(${sql.param(ids)}::int[])`;
+  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
 /** Adds administrator and user names to fund rows (two small queries for a page). */
-export function withNames(ctx: AppContext, funds: FundRow[]): FundPageRow[] {
+export async function withNames(ctx: AppContext, funds: FundRow[]): Promise<FundPageRow[]> {
+  const store = storeOf(ctx);
+  const { db, tables: t } = store;
   const adminIds = [...new Set(funds.map((f) => f.administratorId).filter((id): id is number => id !== null))];
   const userIds = [...new Set(funds.flatMap((f) => [f.createdById, f.rerunById]).filter((id): id is number => id !== null))];
   const admins = new Map<number, { name: string; code: string }>();
   const people = new Map<number, { firstName: string; lastName: string; username: string }>();
-  for (let i = 0; i < adminIds.length; i += 500) {
-    for (const a of ctx.db
-      .select({ id: administrators.id, name: administrators.name, code: administrators.code })
-      .from(administrators)
-      .where(inArray(administrators.id, adminIds.slice(i, i + 500)))
-      .all())
+  if (adminIds.length)
+    for (const a of await db
+      .select({ id: t.administrators.id, name: t.administrators.name, code: t.administrators.code })
+      .from(t.administrators)
+      .where(oneOf(store, t.administrators.id, adminIds)))
       admins.set(a.id, a);
-  }
-  for (let i = 0; i < userIds.length; i += 500) {
-    for (const u of ctx.db
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username })
-      .from(users)
-      .where(inArray(users.id, userIds.slice(i, i + 500)))
-      .all())
+  if (userIds.length)
+    for (const u of await db
+      .select({ id: t.users.id, firstName: t.users.firstName, lastName: t.users.lastName, username: t.users.username })
+      .from(t.users)
+      .where(oneOf(store, t.users.id, userIds)))
       people.set(u.id, u);
-  }
   return funds.map((fund) => {
     const admin = fund.administratorId === null ? undefined : admins.get(fund.administratorId);
     return {
@@ -79,69 +88,66 @@ export function withNames(ctx: AppContext, funds: FundRow[]): FundPageRow[] {
 }
 
 /** The fund page query: filters, search, sort, offset and limit; `limit` null reads every row. */
-export function queryFundPage(ctx: AppContext, where: SQL | undefined, order: SQL[], offset: number, limit: number | null): FundPageRow[] {
+export async function queryFundPage(ctx: AppContext, where: SQL | undefined, order: SQL[], offset: number, limit: number | null): Promise<FundPageRow[]> {
+  const { db, tables: t } = storeOf(ctx);
   if (limit === null)
     return withNames(
       ctx,
-      ctx.db
+      await db
         .select()
-        .from(fr)
+        .from(t.fundRequests)
         .where(where)
-        .orderBy(...order)
-        .all(),
+        .orderBy(...order),
     );
   // sort ids only (a narrow sort), then read the page's rows by id
-  const ids = ctx.db
-    .select({ id: fr.id })
-    .from(fr)
-    .where(where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.id);
-  return withNames(ctx, fundsByIds(ctx, ids));
+  const ids = (
+    await db
+      .select({ id: t.fundRequests.id })
+      .from(t.fundRequests)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset)
+  ).map((r) => r.id);
+  return withNames(ctx, await fundsByIds(ctx, ids));
 }
 
-const fundsByIdsStatements = new WeakMap<AppContext, { all(params: { ids: string }): FundRow[] }>();
-
 /** Fund rows by id, in the order of the ids (unknown ids left out). */
-export function fundsByIds(ctx: AppContext, ids: number[]): FundRow[] {
+export async function fundsByIds(ctx: AppContext, ids: number[]): Promise<FundRow[]> {
   if (!ids.length) return [];
-  let stmt = fundsByIdsStatements.get(ctx);
-  if (!stmt) {
-    // one statement prepared once per context, the ids passed as one JSON array
-    stmt = ctx.db
-      .select()
-      .from(fr)
-      .where(sql`${fr.id} in (select value from json_each(${sql.placeholder('ids')}))`)
-      .prepare();
-    fundsByIdsStatements.set(ctx, stmt);
-  }
+  const store = storeOf(ctx);
+  const fr = store.tables.fundRequests;
   const rows = new Map<number, FundRow>();
-  for (const r of stmt.all({ ids: JSON.stringify(ids) })) rows.set(r.id, r);
+  for (const r of await store.db
+    .select()
+    .from(fr)
+    .where(oneOf(store, fr.id, ids)))
+    rows.set(r.id, r);
   return ids.map((id) => rows.get(id)).filter((r): r is FundRow => !!r);
 }
 
 /** Ids of the funds matching a condition, in order. */
-export function queryFundIds(ctx: AppContext, where: SQL | undefined, order: SQL[]): number[] {
-  return ctx.db
-    .select({ id: fr.id })
-    .from(fr)
+export async function queryFundIds(ctx: AppContext, where: SQL | undefined, order: SQL[]): Promise<number[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ id: t.fundRequests.id })
+    .from(t.fundRequests)
     .where(where)
-    .orderBy(...order)
-    .all()
-    .map((r) => r.id);
+    .orderBy(...order);
+  return rows.map((r) => r.id);
 }
 
 /** Number of funds matching a condition. */
-export function countFunds(ctx: AppContext, where: SQL | undefined): number {
-  return ctx.db.select({ n: sql<number>`count(*)` }).from(fr).where(where).get()!.n;
+export async function countFunds(ctx: AppContext, where: SQL | undefined): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select({ n: count() }).from(t.fundRequests).where(where);
+  return row?.n ?? 0;
 }
 
 /** The filters of a saved filter the user can see (fixed ones or their own). */
-function savedFilterOf(ctx: AppContext, user: User | null, id: number): unknown {
-  const row = ctx.db.select().from(savedFilters).where(eq(savedFilters.id, id)).get();
+async function savedFilterOf(ctx: AppContext, user: User | null, id: number): Promise<unknown> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select().from(t.savedFilters).where(eq(t.savedFilters.id, id));
   if (!row || (!row.fixed && row.userId !== user?.id)) throw new NotFoundError(`No such filter with id: ${id}`);
   return row.filter;
 }
@@ -160,14 +166,21 @@ export interface FundQuery {
  * descending, then id.
  * @throws ValidationError for an unknown field or a badly shaped filter; NotFoundError for an unknown filterId
  */
-export function buildFundQuery(ctx: AppContext, user: User | null, input: Pick<ListingInput, 'filters' | 'sorting' | 'search' | 'filterId'>): FundQuery {
-  const filters = normalizeFilters(input.filters, LISTING_FIELDS);
-  if (input.filterId) filters.push(...normalizeFilters(savedFilterOf(ctx, user, input.filterId), LISTING_FIELDS));
-  const sorting = normalizeSorting(input.sorting, LISTING_FIELDS, FIELD_ALIASES);
-  const conditions = filters.map((f) => filterCondition(f, LISTING_FIELDS));
+export async function buildFundQuery(
+  ctx: AppContext,
+  user: User | null,
+  input: Pick<ListingInput, 'filters' | 'sorting' | 'search' | 'filterId'>,
+): Promise<FundQuery> {
+  const { dialect, tables: t } = storeOf(ctx);
+  const fr = t.fundRequests;
+  const fields = listingFields(t);
+  const filters = normalizeFilters(input.filters, fields);
+  if (input.filterId) filters.push(...normalizeFilters(await savedFilterOf(ctx, user, input.filterId), fields));
+  const sorting = normalizeSorting(input.sorting, fields, FIELD_ALIASES);
+  const conditions = filters.map((f) => filterCondition(f, fields, dialect));
   if (!filters.some((f) => f.field === 'status')) conditions.push(ne(fr.status, 'Deleted'));
-  conditions.push(searchCondition(ctx, input.search, filters.length > 0));
-  const order = sorting.length ? orderTerms(sorting, LISTING_FIELDS) : [desc(fr.requestDate)];
+  conditions.push(await searchCondition(ctx, input.search, filters.length > 0));
+  const order = sorting.length ? orderTerms(sorting, fields, dialect) : [desc(fr.requestDate)];
   const first = sorting[0]?.order ?? 'desc';
   order.push(first === 'desc' ? desc(fr.id) : asc(fr.id));
   return { where: and(...conditions), order, filters, sorting };
@@ -188,13 +201,13 @@ export function pageOf(input: Pick<ListingInput, 'offset' | 'pagination'>): { of
  * @returns `{rows, pagination: {offset, limit, count}}`, count being every matching fund; read-only
  * @throws ValidationError for bad filters, sorting or page bounds; NotFoundError for an unknown filterId
  */
-export function listFunds(ctx: AppContext, user: User | null, input: ListingInput = {}): { rows: FundListingRow[]; pagination: Pagination } {
+export async function listFunds(ctx: AppContext, user: User | null, input: ListingInput = {}): Promise<{ rows: FundListingRow[]; pagination: Pagination }> {
   const { offset, limit } = pageOf(input);
   return cachedListing(ctx, listingKey(user, input, offset, limit), () => queryListing(ctx, user, input, offset, limit));
 }
 
 /** `listFunds` answered as JSON text (`{json}`): what the HTTP route sends, serialised once per cached page. */
-export function listFundsJson(ctx: AppContext, user: User | null, input: ListingInput = {}): { readonly json: string } {
+export async function listFundsJson(ctx: AppContext, user: User | null, input: ListingInput = {}): Promise<{ readonly json: string }> {
   const { offset, limit } = pageOf(input);
   return cachedListingJson(ctx, listingKey(user, input, offset, limit), () => queryListing(ctx, user, input, offset, limit));
 }
@@ -217,65 +230,59 @@ export function listingKey(user: User | null, input: ListingInput, offset: numbe
  * The uncached listing query behind `listFunds` (the read pool runs it for requests).
  * @throws ValidationError for bad filters or sorting; NotFoundError for an unknown filterId
  */
-export function queryListing(
+export async function queryListing(
   ctx: AppContext,
   user: User | null,
   input: ListingInput,
   offset: number,
   limit: number,
-): { rows: FundListingRow[]; pagination: Pagination } {
+): Promise<{ rows: FundListingRow[]; pagination: Pagination }> {
   heavyWork('an uncached listing query');
-  const q = buildFundQuery(ctx, user, input);
-  let ids: Array<{ id: number; total?: number }>;
+  const { db, tables: t } = storeOf(ctx);
+  const fr = t.fundRequests;
+  const q = await buildFundQuery(ctx, user, input);
+  let ids: Array<{ id: number; total?: number | string }>;
   if (input.search?.trim()) {
-    // a search reads every match anyway: count them in the same pass
-    ids = ctx.db
-      .select({ id: fr.id, total: sql<number>`count(*) over ()` })
+    // a search reads every match anyway: count them in the same pass (a bigint, as text, on PostgreSQL)
+    ids = await db
+      .select({ id: fr.id, total: sql<number | string>`count(*) over ()` })
       .from(fr)
       .where(q.where)
       .orderBy(...q.order)
       .limit(limit)
-      .offset(offset)
-      .all();
+      .offset(offset);
   } else {
-    ids = ctx.db
+    ids = await db
       .select({ id: fr.id })
       .from(fr)
       .where(q.where)
       .orderBy(...q.order)
       .limit(limit)
-      .offset(offset)
-      .all();
+      .offset(offset);
   }
   // a full page (or one past the end) needs the count: one per distinct filter and search, whatever the page and sort
+  const total = ids[0]?.total;
   const count =
-    ids[0]?.total ??
-    (ids.length < limit && (ids.length > 0 || offset === 0)
-      ? offset + ids.length
-      : cachedListing(
-          ctx,
-          JSON.stringify([
-            'delivery-count',
-            input.filters ?? null,
-            input.search?.trim() || null,
-            input.filterId ?? null,
-            input.filterId ? (user?.id ?? null) : null,
-          ]),
-          () => countFunds(ctx, q.where),
-        ));
-  return {
-    rows: toListingRows(
-      ctx,
-      withNames(
-        ctx,
-        fundsByIds(
-          ctx,
-          ids.map((r) => r.id),
-        ),
-      ),
-    ),
-    pagination: { offset, limit, count },
-  };
+    total !== undefined
+      ? Number(total)
+      : ids.length < limit && (ids.length > 0 || offset === 0)
+        ? offset + ids.length
+        : await cachedListing(
+            ctx,
+            JSON.stringify([
+              'delivery-count',
+              input.filters ?? null,
+              input.search?.trim() || null,
+              input.filterId ?? null,
+              input.filterId ? (user?.id ?? null) : null,
+            ]),
+            () => countFunds(ctx, q.where),
+          );
+  const funds = await fundsByIds(
+    ctx,
+    ids.map((r) => r.id),
+  );
+  return { rows: await toListingRows(ctx, await withNames(ctx, funds)), pagination: { offset, limit, count } };
 }
 
 /** Auditor sorting: a field of the auditor row (or listing field) and order; default dueDate descending. */
@@ -293,30 +300,35 @@ export interface AuditorListInput {
  * @returns `{rows, pagination: {offset, limit, count}}`
  * @throws ValidationError for bad bounds or sort field; NotFoundError for an unknown TPA
  */
-export function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): { rows: AuditorFundRow[]; pagination: Pagination } {
+export async function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): Promise<{ rows: AuditorFundRow[]; pagination: Pagination }> {
   heavyWork('an auditor listing query');
+  const { dialect, tables: t } = storeOf(ctx);
+  const fr = t.fundRequests;
+  const fields = listingFields(t);
   const { offset, limit } = pageOf({ offset: input.offset, pagination: { limit: input.limit ?? DEFAULT_LIMIT } });
   const sorting = normalizeSorting(
     input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [{ field: 'dataDue', order: 'desc' }],
-    LISTING_FIELDS,
+    fields,
     FIELD_ALIASES,
   );
   const conditions: Array<SQL | undefined> = [ne(fr.status, 'Deleted')];
-  if (input.tpa !== undefined) conditions.push(eq(fr.administratorId, administratorIdOf(ctx, input.tpa)));
+  if (input.tpa !== undefined) conditions.push(eq(fr.administratorId, await administratorIdOf(ctx, input.tpa)));
   const where = and(...conditions);
-  const order = [...orderTerms(sorting, LISTING_FIELDS), sorting[0].order === 'desc' ? desc(fr.id) : asc(fr.id)];
-  const page = queryFundPage(ctx, where, order, offset, limit);
-  return { rows: toAuditorRows(ctx, page), pagination: { offset, limit, count: countFunds(ctx, where) } };
+  const order = [...orderTerms(sorting, fields, dialect), sorting[0]!.order === 'desc' ? desc(fr.id) : asc(fr.id)];
+  const page = await queryFundPage(ctx, where, order, offset, limit);
+  return { rows: await toAuditorRows(ctx, page), pagination: { offset, limit, count: await countFunds(ctx, where) } };
 }
 
 /** The id of an administrator given by code or id. @throws NotFoundError */
-export function administratorIdOf(ctx: AppContext, tpa: string | number): number {
+export async function administratorIdOf(ctx: AppContext, tpa: string | number): Promise<number> {
   const asId = typeof tpa === 'number' ? tpa : /^\d+$/.test(tpa) ? Number(tpa) : null;
-  const row = ctx.db
-    .select({ id: administrators.id })
-    .from(administrators)
-    .where(asId !== null ? or(eq(administrators.id, asId), eq(administrators.code, String(tpa))) : eq(administrators.code, String(tpa).trim().toLowerCase()))
-    .get();
+  const { db, tables: t } = storeOf(ctx);
+  const a = t.administrators;
+  const [row] = await db
+    .select({ id: a.id })
+    .from(a)
+    .where(asId !== null ? or(eq(a.id, asId), eq(a.code, String(tpa))) : eq(a.code, String(tpa).trim().toLowerCase()))
+    .limit(1);
   if (!row) throw new NotFoundError(`No such administrator: ${tpa}`);
   return row.id;
 }

@@ -4,13 +4,32 @@
  * listing page is answered on the calling thread; a page not cached (or stale) is computed by the
  * read pool, whose threads each read the latest committed data on a read-only connection, so
  * distinct queries are answered in parallel. The xlsx export is built in the parse pool.
+ *
+ * The pools' threads read the data directory's SQLite database; on PostgreSQL the same services
+ * run on the calling thread (the queries wait on the database server, not on this thread) until the
+ * pools open PostgreSQL contexts of their own.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import type { AppContext } from '../../context.js';
+import { baseStoreOf } from '../../db/dialect.js';
 import { runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
-import type { ExportedListing, ExportListingInput } from './export-listing.js';
+import { exportListing, type ExportedListing, type ExportListingInput } from './export-listing.js';
 import { cachedListingJsonAsync } from './listing-cache.js';
-import { listingKey, pageOf, type AuditorFundRow, type ListingInput, type Pagination, type AuditorListInput } from './listing.js';
+import {
+  listFundsForAuditor,
+  listFundsJson,
+  listingKey,
+  pageOf,
+  type AuditorFundRow,
+  type ListingInput,
+  type Pagination,
+  type AuditorListInput,
+} from './listing.js';
+
+/** Whether the request pools can serve this context (their threads open the SQLite data directory). */
+const pooled = (ctx: AppContext) => baseStoreOf(ctx).dialect === 'sqlite';
 
 /**
  * `listFundsJson` with cache misses answered by the read pool (delivery `POST /funds/listing`).
@@ -21,17 +40,20 @@ export function listFundsJsonOffThread(
   user: User | null,
   input: ListingInput = {},
 ): Promise<{ readonly json: string; readonly encoded?: { body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } }> {
+  if (!pooled(ctx)) return listFundsJson(ctx, user, input);
   const { offset, limit } = pageOf(input);
   return cachedListingJsonAsync(ctx, listingKey(user, input, offset, limit), () => runTask(ctx, 'read', 'funds.listing-page', [user, input, offset, limit]));
 }
 
 /** `listFundsForAuditor` answered by the read pool (its pages are not cached). @throws as `listFundsForAuditor` */
 export function listFundsForAuditorOffThread(ctx: AppContext, input: AuditorListInput): Promise<{ rows: AuditorFundRow[]; pagination: Pagination }> {
+  if (!pooled(ctx)) return listFundsForAuditor(ctx, input);
   return runTask(ctx, 'read', 'funds.auditor-listing', [input]);
 }
 
 /** `exportListing` built in the parse pool (delivery `POST /funds/export-all`). @throws as `exportListing` */
 export async function exportListingOffThread(ctx: AppContext, user: User | null, input: ExportListingInput = {}): Promise<ExportedListing> {
+  if (!pooled(ctx)) return exportListing(ctx, user, input);
   const file = await runTask(ctx, 'parse', 'funds.export-listing', [user, input]);
   return { ...file, bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) };
 }

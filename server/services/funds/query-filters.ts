@@ -9,8 +9,16 @@
  * - `date`: value is `{from?, to?}`, ISO dates `YYYY-MM-DD`, both inclusive
  * - `number`: value is `{min?, max?}`, both inclusive
  * Saved filters may also hold the object form `{[field]: {type, value}}`; both are accepted.
+ *
+ * The SQL differs by database in two places, chosen by the `dialect` argument (SQLite when not
+ * given): a text match is LIKE on SQLite (which ignores ASCII case) and ILIKE on PostgreSQL (LIKE
+ * there is case-sensitive); a sort puts empty values first in ascending order and last in
+ * descending order on both, as SQLite does by itself (PostgreSQL's default is the reverse).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, asc, desc, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Dialect } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
 
 export const FILTER_TYPES = ['enum', 'text', 'date', 'number'] as const;
@@ -36,7 +44,7 @@ export interface FieldDef {
   /** Maps an enum value from the wire to the stored value (e.g. 'Open' -> 'Approved'). */
   enumValue?: (v: string) => unknown;
   /** A custom condition replacing the generic one (e.g. codes kept in another table). */
-  condition?: (f: ListingFilter) => SQL | undefined;
+  condition?: (f: ListingFilter, dialect: Dialect) => SQL | undefined;
   /** Not sortable (e.g. a list of codes). */
   noSort?: boolean;
 }
@@ -112,19 +120,20 @@ export function normalizeFilters(input: unknown, registry: FieldRegistry): Listi
 }
 
 /**
- * `expr like '%text%'` with LIKE wildcards in the text escaped. SQLite's LIKE ignores case (for
- * ASCII, as its lower() does) and is much cheaper than lower() on every row; a PostgreSQL port
- * uses ILIKE here.
+ * `expr like '%text%'` with LIKE wildcards in the text escaped, ignoring case. SQLite's LIKE
+ * ignores case (for ASCII, as its lower() does) and is much cheaper than lower() on every row;
+ * PostgreSQL's ILIKE (whose escape character is the backslash already) does the same there.
  */
-export function containsText(expr: SQLWrapper, text: string): SQL {
+export function containsText(expr: SQLWrapper, text: string, dialect: Dialect = 'sqlite'): SQL {
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (dialect === 'postgres') return sql`${expr} ilike ${pattern}`;
   return sql`${expr} like ${pattern} escape '\\'`;
 }
 
 /** The SQL condition of one validated filter (undefined when it does not restrict). */
-export function filterCondition(f: ListingFilter, registry: FieldRegistry): SQL | undefined {
+export function filterCondition(f: ListingFilter, registry: FieldRegistry, dialect: Dialect = 'sqlite'): SQL | undefined {
   const def = registry[f.field];
-  if (def.condition) return def.condition(f);
+  if (def.condition) return def.condition(f, dialect);
   const expr = def.expr as SQL;
   switch (f.type) {
     case 'enum':
@@ -135,7 +144,7 @@ export function filterCondition(f: ListingFilter, registry: FieldRegistry): SQL 
           )
         : undefined;
     case 'text':
-      return f.value.trim() ? containsText(expr, f.value.trim()) : undefined;
+      return f.value.trim() ? containsText(expr, f.value.trim(), dialect) : undefined;
     case 'date':
       return and(f.value.from ? gte(expr, f.value.from) : undefined, f.value.to ? lt(expr, addDays(f.value.to, 1)) : undefined);
     case 'number':
@@ -162,7 +171,11 @@ export function normalizeSorting(input: unknown, registry: FieldRegistry, aliase
   });
 }
 
-/** ORDER BY terms for validated sorting. */
-export function orderTerms(sorting: SortSpec[], registry: FieldRegistry): SQL[] {
-  return sorting.map((s) => (s.order === 'desc' ? desc(registry[s.field].expr as SQL) : asc(registry[s.field].expr as SQL)));
+/** ORDER BY terms for validated sorting (empty values first ascending, last descending, on both databases). */
+export function orderTerms(sorting: SortSpec[], registry: FieldRegistry, dialect: Dialect = 'sqlite'): SQL[] {
+  return sorting.map((s) => {
+    const expr = registry[s.field].expr;
+    if (dialect === 'postgres') return s.order === 'desc' ? sql`${expr} desc nulls last` : sql`${expr} asc nulls first`;
+    return s.order === 'desc' ? desc(expr as SQL) : asc(expr as SQL);
+  });
 }

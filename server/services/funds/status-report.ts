@@ -3,10 +3,12 @@
  * DOMAIN.md section 5). Deleted funds are left out everywhere. Active funds: data due date in the
  * past and status not Issued. Among them, late: under 80% of required input files received; on
  * time: the rest (80% included).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, desc, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, isNotNull, lt, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundRequests as fr } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { loadFundFacts, todayIso } from './derive.js';
 import { queryFundPage, toAuditorRow, type AuditorFundRow } from './listing.js';
 
@@ -51,17 +53,19 @@ function group(rows: AuditorFundRow[]): FundGroup {
 }
 
 /** Builds the status report (GET /user/status-report). `today` (ISO date) is for tests. */
-export function statusReport(ctx: AppContext, today = todayIso()): StatusReport {
-  const total = ctx.db.select({ n: sql<number>`count(*)` }).from(fr).where(ne(fr.status, 'Deleted')).get()!.n;
+export async function statusReport(ctx: AppContext, today = todayIso()): Promise<StatusReport> {
+  const { db, tables: t } = storeOf(ctx);
+  const fr = t.fundRequests;
+  const [total] = await db.select({ n: count() }).from(fr).where(ne(fr.status, 'Deleted'));
   const activeWhere = and(ne(fr.status, 'Deleted'), ne(fr.status, 'Issued'), isNotNull(fr.dueDate), lt(fr.dueDate, today));
-  const page = queryFundPage(ctx, activeWhere, [desc(fr.dueDate), desc(fr.id)], 0, null);
-  const facts = loadFundFacts(
+  const page = await queryFundPage(ctx, activeWhere, [desc(fr.dueDate), desc(fr.id)], 0, null);
+  const facts = await loadFundFacts(
     ctx,
     page.map((p) => p.fund.id),
   );
   const rows = page.map((p) => toAuditorRow(p, facts.get(p.fund.id)!, today));
   return {
-    totalFunds: { count: total },
+    totalFunds: { count: total?.n ?? 0 },
     activeFunds: { count: rows.length },
     lateFunds: group(rows.filter((r) => r.isLate)),
     onTimeFunds: group(rows.filter((r) => !r.isLate)),

@@ -1,9 +1,15 @@
 /**
  * Test data for fund requests: inserts rows with drizzle directly (no service rules), so tests of
- * listings, actions and reports can set up any state. Not used by the application.
+ * listings, actions and reports can set up any state, on either database (through `storeOf`, so a
+ * PostgreSQL test context works as a SQLite one). Not used by the application.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundFiles, fundRequests, processes, type FundFileKind, type JobStatus, type Stage } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import type { FundFileKind } from '../../db/schema/files.js';
+import type { JobStatus, Stage } from '../../db/schema/pipeline.js';
 import type { FundInsert, FundRow } from './fields.js';
 
 let serial = 0;
@@ -15,12 +21,13 @@ export type FundOverrides = Partial<FundInsert> & {
 };
 
 /** Inserts a fund request (Pending, requested today) with its main fund code and alternates. */
-export function insertFund(ctx: AppContext, overrides: FundOverrides = {}): FundRow {
+export async function insertFund(ctx: AppContext, overrides: FundOverrides = {}): Promise<FundRow> {
+  const { db, tables: t } = storeOf(ctx);
   const n = ++serial;
   const { fundCode, alternateCodes = [], ...fields } = overrides;
   const today = new Date().toISOString().slice(0, 10);
-  const fund = ctx.db
-    .insert(fundRequests)
+  const [fund] = await db
+    .insert(t.fundRequests)
     .values({
       name: `Fund ${n}`,
       client: 'Client A',
@@ -34,33 +41,26 @@ export function insertFund(ctx: AppContext, overrides: FundOverrides = {}): Fund
       sad: 0.25,
       ...fields,
     })
-    .returning()
-    .get();
-  ctx.db
-    .insert(fundCodes)
+    .returning();
+  await db
+    .insert(t.fundCodes)
     .values([
-      { fundRequestId: fund.id, code: fundCode ?? `F${n}`, main: true },
-      ...alternateCodes.map((code) => ({ fundRequestId: fund.id, code, main: false })),
-    ])
-    .run();
-  return fund;
+      { fundRequestId: fund!.id, code: fundCode ?? `F${n}`, main: true },
+      ...alternateCodes.map((code) => ({ fundRequestId: fund!.id, code, main: false })),
+    ]);
+  return fund!;
 }
 
 /** Inserts (or finds) an administrator by code. */
-export function insertAdministrator(ctx: AppContext, code: string, name = code.toUpperCase()): number {
-  const row = ctx.db.insert(administrators).values({ code, name }).onConflictDoNothing().returning().get();
-  return (
-    row?.id ??
-    ctx.db
-      .select()
-      .from(administrators)
-      .all()
-      .find((a) => a.code === code)!.id
-  );
+export async function insertAdministrator(ctx: AppContext, code: string, name = code.toUpperCase()): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  await db.insert(t.administrators).values({ code, name }).onConflictDoNothing();
+  const [row] = await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, code));
+  return row!.id;
 }
 
 /** Inserts a fund file (input file by default, status assigned). */
-export function insertFundFile(
+export async function insertFundFile(
   ctx: AppContext,
   fundRequestId: number,
   file: {
@@ -72,9 +72,10 @@ export function insertFundFile(
     fileName?: string;
     validation?: Record<string, unknown>;
   },
-): number {
-  return ctx.db
-    .insert(fundFiles)
+): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .insert(t.fundFiles)
     .values({
       fundRequestId,
       kind: file.kind ?? 'input',
@@ -85,13 +86,15 @@ export function insertFundFile(
       reviewed: file.reviewed ?? false,
       validation: file.validation ?? null,
     })
-    .returning({ id: fundFiles.id })
-    .get().id;
+    .returning({ id: t.fundFiles.id });
+  return row!.id;
 }
 
 /** Inserts a process row. */
-export function insertProcess(ctx: AppContext, fundRequestId: number, stage: Stage, status: JobStatus): number {
-  return ctx.db.insert(processes).values({ fundRequestId, stage, status }).returning({ id: processes.id }).get().id;
+export async function insertProcess(ctx: AppContext, fundRequestId: number, stage: Stage, status: JobStatus): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.insert(t.processes).values({ fundRequestId, stage, status }).returning({ id: t.processes.id });
+  return row!.id;
 }
 
 /** ISO date `days` from today (negative: in the past). */

@@ -2,11 +2,13 @@
  * A fund request's user trail (delivery spec: Fund details, Logs tab "user trail"; section 7
  * `POST /logs/trail`; section 9: logs page size 200, trail newest first). Filters and sorting use
  * the grid model of `query-filters.ts` over the fields id, action, user, userId and date.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { fundRequests, trail, users } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from './validate.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from './query-filters.js';
@@ -36,39 +38,53 @@ export interface TrailRow {
   after: unknown;
 }
 
-const userName = sql<string | null>`case when ${users.id} is null then null else trim(${users.firstName} || ' ' || ${users.lastName}) end`;
-
-const TRAIL_FIELDS: FieldRegistry = {
-  id: { expr: trail.id, types: ['number', 'enum'], enumValue: Number },
-  action: { expr: trail.action, types: ['text', 'enum'] },
-  user: { expr: userName, types: ['text', 'enum'] },
-  userId: { expr: trail.userId, types: ['number', 'enum'], enumValue: Number },
-  date: { expr: trail.createdAt, types: ['date'] },
-};
+/** The trail's filterable and sortable fields over the tables of a store. */
+function trailFields(t: Tables) {
+  const userName = sql<string | null>`case when ${t.users.id} is null then null else trim(${t.users.firstName} || ' ' || ${t.users.lastName}) end`;
+  const fields: FieldRegistry = {
+    id: { expr: t.trail.id, types: ['number', 'enum'], enumValue: Number },
+    action: { expr: t.trail.action, types: ['text', 'enum'] },
+    user: { expr: userName, types: ['text', 'enum'] },
+    userId: { expr: t.trail.userId, types: ['number', 'enum'], enumValue: Number },
+    date: { expr: t.trail.createdAt, types: ['date'] },
+  };
+  return { userName, fields };
+}
 
 /**
  * Lists a fund's trail entries, newest first by default.
  * @returns `{rows, pagination: {offset, limit, count}}`
  * @throws NotFoundError 'No such fund request with id: {id}'; ValidationError for bad filters or sorting
  */
-export function listTrail(ctx: AppContext, input: TrailInput): { rows: TrailRow[]; pagination: { offset: number; limit: number; count: number } } {
+export async function listTrail(
+  ctx: AppContext,
+  input: TrailInput,
+): Promise<{ rows: TrailRow[]; pagination: { offset: number; limit: number; count: number } }> {
   const { id, offset = 0, limit = TRAIL_PAGE_SIZE } = parseInput(trailInputSchema, input);
-  if (!ctx.db.select({ id: fundRequests.id }).from(fundRequests).where(eq(fundRequests.id, id)).get()) {
-    throw new NotFoundError(`No such fund request with id: ${id}`);
-  }
-  const filters = normalizeFilters(input.filters, TRAIL_FIELDS);
-  const sorting = normalizeSorting(input.sorting, TRAIL_FIELDS, { created_at: 'date', timestamp: 'date' });
-  const where = and(eq(trail.fundRequestId, id), ...filters.map((f) => filterCondition(f, TRAIL_FIELDS)));
-  const order = [...(sorting.length ? orderTerms(sorting, TRAIL_FIELDS) : [desc(trail.createdAt)]), desc(trail.id)];
-  const rows = ctx.db
-    .select({ id: trail.id, user: userName, userId: trail.userId, date: trail.createdAt, action: trail.action, before: trail.before, after: trail.after })
-    .from(trail)
-    .leftJoin(users, eq(users.id, trail.userId))
+  const { db, dialect, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ id: t.fundRequests.id }).from(t.fundRequests).where(eq(t.fundRequests.id, id));
+  if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
+  const { userName, fields } = trailFields(t);
+  const filters = normalizeFilters(input.filters, fields);
+  const sorting = normalizeSorting(input.sorting, fields, { created_at: 'date', timestamp: 'date' });
+  const where = and(eq(t.trail.fundRequestId, id), ...filters.map((f) => filterCondition(f, fields, dialect)));
+  const order = [...(sorting.length ? orderTerms(sorting, fields, dialect) : [desc(t.trail.createdAt)]), desc(t.trail.id)];
+  const rows = await db
+    .select({
+      id: t.trail.id,
+      user: userName,
+      userId: t.trail.userId,
+      date: t.trail.createdAt,
+      action: t.trail.action,
+      before: t.trail.before,
+      after: t.trail.after,
+    })
+    .from(t.trail)
+    .leftJoin(t.users, eq(t.users.id, t.trail.userId))
     .where(where)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset)
-    .all();
-  const count = ctx.db.select({ n: sql<number>`count(*)` }).from(trail).leftJoin(users, eq(users.id, trail.userId)).where(where).get()!.n;
-  return { rows, pagination: { offset, limit, count } };
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(t.trail).leftJoin(t.users, eq(t.users.id, t.trail.userId)).where(where);
+  return { rows, pagination: { offset, limit, count: total?.n ?? 0 } };
 }

@@ -2,14 +2,16 @@
  * Liveness and readiness of a running install. Live: the process answers. Ready: the database
  * schema is the one this program ships (migrations done) and job workers are up, in this process
  * (as many threads as configured) or, with `workers` 0 here, in another live process on the same
- * data directory.
+ * data directory (or database).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { hostname } from 'node:os';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { AppContext } from '../../context.js';
-import { nodes } from '../../db/schema/index.js';
+import { type Dialect, storeOf } from '../../db/dialect.js';
 import { HEARTBEAT_MS } from '../../jobs/nodes.js';
-import { appVersion, migrationsDir } from '../../paths.js';
+import { appVersion, migrationsDir, migrationsPgDir } from '../../paths.js';
 
 /** The job threads a process runs: how many are wanted and how many are up. */
 export interface WorkerProbe {
@@ -24,11 +26,16 @@ export function setWorkerProbe(ctx: AppContext, probe: WorkerProbe): void {
   probes.set(ctx, probe);
 }
 
-let shippedSchema: number | undefined;
+const shippedSchema = new Map<Dialect, number>();
 
-/** Number of migrations this program ships (its schema version). */
-export function shippedSchemaVersion(): number {
-  return (shippedSchema ??= readMigrationFiles({ migrationsFolder: migrationsDir() }).length);
+/** Number of migrations this program ships for a database (its schema version; default SQLite). */
+export function shippedSchemaVersion(dialect: Dialect = 'sqlite'): number {
+  let n = shippedSchema.get(dialect);
+  if (n === undefined) {
+    n = readMigrationFiles({ migrationsFolder: dialect === 'postgres' ? migrationsPgDir() : migrationsDir() }).length;
+    shippedSchema.set(dialect, n);
+  }
+  return n;
 }
 
 export interface Readiness {
@@ -44,24 +51,23 @@ export interface Readiness {
  * @returns `ready` and each check: migrations (database schema = shipped schema) and workers
  *   (threads of this process up, or another live process with job threads when this one runs none)
  */
-export function readiness(ctx: AppContext): Readiness {
-  const expected = shippedSchemaVersion();
+export async function readiness(ctx: AppContext): Promise<Readiness> {
+  const { dialect, db, tables: t } = storeOf(ctx);
+  const expected = shippedSchemaVersion(dialect);
   const migrations = { ok: ctx.schemaVersion === expected, schemaVersion: ctx.schemaVersion, expected };
   const probe = probes.get(ctx);
   const running = probe?.running() ?? 0;
   const wanted = probe?.expected ?? 0;
   const fresh = Date.now() - 3 * HEARTBEAT_MS;
-  const otherProcesses = ctx.db
-    .select({ workers: nodes.workers, heartbeatAt: nodes.heartbeatAt, pid: nodes.pid, host: nodes.hostname })
-    .from(nodes)
-    .all()
-    .filter((n) => n.workers > 0 && n.heartbeatAt >= fresh && !(n.pid === process.pid && n.host === hostname())).length;
+  const otherProcesses = (
+    await db.select({ workers: t.nodes.workers, heartbeatAt: t.nodes.heartbeatAt, pid: t.nodes.pid, host: t.nodes.hostname }).from(t.nodes)
+  ).filter((n) => n.workers > 0 && n.heartbeatAt >= fresh && !(n.pid === process.pid && n.host === hostname())).length;
   const workersOk = wanted > 0 ? running >= wanted : otherProcesses > 0;
   const workers = { ok: workersOk, expected: wanted, running, otherProcesses };
   return { ready: migrations.ok && workers.ok, checks: { migrations, workers } };
 }
 
 /** The health payload: liveness (always true when it answers), readiness, versions. */
-export function health(ctx: AppContext): { status: 'ok'; live: true; version: string; schemaVersion: number } & Readiness {
-  return { status: 'ok', live: true, version: appVersion(), schemaVersion: ctx.schemaVersion, ...readiness(ctx) };
+export async function health(ctx: AppContext): Promise<{ status: 'ok'; live: true; version: string; schemaVersion: number } & Readiness> {
+  return { status: 'ok', live: true, version: appVersion(), schemaVersion: ctx.schemaVersion, ...(await readiness(ctx)) };
 }

@@ -3,12 +3,14 @@
  * `<inbox>/<tpa code>/` are imported for that TPA, recorded as swept files, and moved to
  * `<inbox>/<tpa code>/.swept/` so they are never imported twice. A file is taken only once its size
  * has stayed the same between two sweeps (still being written otherwise).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, sweptFiles } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { serviceOn } from '../settings/services.js';
 import { importFile } from './imports.js';
 
@@ -22,16 +24,18 @@ export class Sweeper {
   constructor(private readonly ctx: AppContext) {}
 
   /** Creates one folder per administrator so users know where to drop files. */
-  prepareFolders(): void {
-    for (const a of this.ctx.db.select().from(administrators).all()) mkdirSync(join(inboxDir(this.ctx), a.code), { recursive: true });
+  async prepareFolders(): Promise<void> {
+    const { db, tables: t } = storeOf(this.ctx);
+    for (const a of await db.select().from(t.administrators)) mkdirSync(join(inboxDir(this.ctx), a.code), { recursive: true });
   }
 
   /** Sweeps once; returns the import ids created. */
-  sweep(opts: { requireStable?: boolean } = { requireStable: true }): number[] {
+  async sweep(opts: { requireStable?: boolean } = { requireStable: true }): Promise<number[]> {
     const root = inboxDir(this.ctx);
     if (!existsSync(root)) return [];
     const imported: number[] = [];
-    for (const admin of this.ctx.db.select().from(administrators).all()) {
+    const { db, tables: t } = storeOf(this.ctx);
+    for (const admin of await db.select().from(t.administrators)) {
       const dir = join(root, admin.code);
       if (!existsSync(dir)) continue;
       for (const name of readdirSync(dir)) {
@@ -43,19 +47,16 @@ export class Sweeper {
         this.seen.set(file, stat.size);
         if (opts.requireStable !== false && previous !== stat.size) continue;
         try {
-          const view = importFile(this.ctx, { administratorCode: admin.code, fileName: name, path: file, userId: null, source: 'sweeper' });
-          this.ctx.db
-            .insert(sweptFiles)
-            .values({
-              originalFileName: name,
-              administratorId: admin.id,
-              importFileId: view.id,
-              filePathOnMoveit: file,
-              fileUploadDate: stat.mtime.toISOString(),
-              fileUploaderRealName: null,
-              fileUploaderEmail: null,
-            })
-            .run();
+          const view = await importFile(this.ctx, { administratorCode: admin.code, fileName: name, path: file, userId: null, source: 'sweeper' });
+          await db.insert(t.sweptFiles).values({
+            originalFileName: name,
+            administratorId: admin.id,
+            importFileId: view.id,
+            filePathOnMoveit: file,
+            fileUploadDate: stat.mtime.toISOString(),
+            fileUploaderRealName: null,
+            fileUploaderEmail: null,
+          });
           imported.push(view.id);
         } catch (err) {
           this.ctx.log.error({ err, file }, 'could not import a dropped file');
@@ -70,13 +71,20 @@ export class Sweeper {
   }
 
   start(): void {
-    this.prepareFolders();
+    this.prepareFolders().catch((err) => this.ctx.log.error({ err }, 'the inbox folders could not be prepared'));
+    let sweeping = false;
     this.timer = setInterval(() => {
+      // one sweep at a time: a slow sweep (large files) is not overtaken by the next tick
+      if (sweeping) return;
+      sweeping = true;
       serviceOn(this.ctx, 'sweeper')
-        .then((on) => {
-          if (on && this.timer) this.sweep();
+        .then(async (on) => {
+          if (on && this.timer) await this.sweep();
         })
-        .catch((err) => this.ctx.log.error({ err }, 'the inbox sweep failed'));
+        .catch((err) => this.ctx.log.error({ err }, 'the inbox sweep failed'))
+        .finally(() => {
+          sweeping = false;
+        });
     }, this.ctx.config.inboxPollMs);
     this.timer.unref();
   }
@@ -88,17 +96,20 @@ export class Sweeper {
 }
 
 /** Swept files newest first (spec: `POST /files/sweeper/logs/list`). */
-export function listSweptFiles(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
+export async function listSweptFiles(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
   const offset = input.offset ?? 0;
   const limit = Math.min(input.limit ?? 200, 1000);
-  const rows = ctx.db
-    .select({ s: sweptFiles, a: administrators })
-    .from(sweptFiles)
-    .leftJoin(administrators, eq(sweptFiles.administratorId, administrators.id))
-    .orderBy(desc(sweptFiles.fileDownloadDate), desc(sweptFiles.id))
-    .all();
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ s: t.sweptFiles, a: t.administrators })
+    .from(t.sweptFiles)
+    .leftJoin(t.administrators, eq(t.sweptFiles.administratorId, t.administrators.id))
+    .orderBy(desc(t.sweptFiles.fileDownloadDate), desc(t.sweptFiles.id))
+    .limit(limit)
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(t.sweptFiles);
   return {
-    rows: rows.slice(offset, offset + limit).map(({ s, a }) => ({
+    rows: rows.map(({ s, a }) => ({
       id: s.id,
       original_file_name: s.originalFileName,
       tpa_id: s.administratorId,
@@ -110,6 +121,6 @@ export function listSweptFiles(ctx: AppContext, input: { offset?: number; limit?
       file_upload_date: s.fileUploadDate,
       file_download_date: s.fileDownloadDate,
     })),
-    pagination: { offset, limit, count: rows.length },
+    pagination: { offset, limit, count: total?.n ?? 0 },
   };
 }

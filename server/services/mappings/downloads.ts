@@ -1,8 +1,12 @@
-/** Mapping downloads: one mapping as csv, and the custom-mapping report (the download CSV form of exports/csv.ts). */
+/**
+ * Mapping downloads: one mapping as csv, and the custom-mapping report (the download CSV form of exports/csv.ts).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
+ */
 import { eq } from 'drizzle-orm';
 import { FILE_LAYOUT_COLUMNS } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
-import { mappings } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { csvText } from '../exports/csv.js';
 import { listMappings } from './mappings.js';
@@ -13,18 +17,19 @@ import { mappingVersion } from './versions.js';
  * (`<name>_v<version>.csv`).
  * @throws NotFoundError for an unknown mapping or version
  */
-export function mappingCsv(ctx: AppContext, id: number, version?: number): { fileName: string; text: string } {
-  const m = ctx.db.select().from(mappings).where(eq(mappings.id, id)).get();
+export async function mappingCsv(ctx: AppContext, id: number, version?: number): Promise<{ fileName: string; text: string }> {
+  const { db, tables: t } = storeOf(ctx);
+  const [m] = await db.select().from(t.mappings).where(eq(t.mappings.id, id));
   if (!m) throw new NotFoundError(`No mapping with id: ${id}`);
-  const content = version === undefined ? m.rows : mappingVersion(ctx, id, version).rows;
+  const content = version === undefined ? m.rows : (await mappingVersion(ctx, id, version)).rows;
   const columns = m.type === 'file_layout' ? [...FILE_LAYOUT_COLUMNS] : ['source_code', 'target_code', 'description'];
   const rows = content.map((r) => columns.map((c) => r[c]));
   return { fileName: version === undefined ? `${m.description}.csv` : `${m.description}_v${version}.csv`, text: csvText(columns, rows) };
 }
 
 /** Every custom mapping with its administrator, owner, client, reason and the funds using it. */
-export function customMappingReport(ctx: AppContext): string {
-  const rows = listMappings(ctx, { kind: 'custom' }).map((m) => [
+export async function customMappingReport(ctx: AppContext): Promise<string> {
+  const rows = (await listMappings(ctx, { kind: 'custom' })).map((m) => [
     m.administrator.code,
     m.type,
     m.description,

@@ -4,6 +4,9 @@
  * rules and messages; listing with `canLiveMappingBeDeleted` and the blocking fund requests;
  * deletion of custom mappings only; assignment to funds, single and bulk, each rerunning the fund
  * from standardization.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { duplicateMappingMessage, MESSAGES } from '../../../rules/messages.js';
@@ -12,7 +15,8 @@ import { enqueue } from '../../jobs/queue.js';
 import { parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundMappings, fundRequests, mappings, users } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
@@ -40,8 +44,9 @@ export interface CreateMappingInput {
   bytes: Uint8Array;
 }
 
-function admin(ctx: AppContext, code: string) {
-  const a = ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
+async function admin(ctx: AppContext, code: string) {
+  const { db, tables: t } = storeOf(ctx);
+  const [a] = await db.select().from(t.administrators).where(eq(t.administrators.code, code)).limit(1);
   if (!a) throw new NotFoundError(`No administrator with code: ${code}`);
   return a;
 }
@@ -61,13 +66,13 @@ function canChange(user: User, m: Pick<MappingRow, 'userId'>): boolean {
  * mappings screen (delivery spec "Live mappings": custom mappings only, and only their creator or
  * a delivery team member; master mappings never). Deleting checks the same rule again.
  */
-export function listMappingsFor(ctx: AppContext, user: User): Array<MappingView & { canToggle: boolean }> {
-  return listMappings(ctx).map((v) => ({ ...v, canToggle: v.kind === 'custom' && canChange(user, { userId: v.user_auth_id }) }));
+export async function listMappingsFor(ctx: AppContext, user: User): Promise<Array<MappingView & { canToggle: boolean }>> {
+  return (await listMappings(ctx)).map((v) => ({ ...v, canToggle: v.kind === 'custom' && canChange(user, { userId: v.user_auth_id }) }));
 }
 
 /** A mapping upload that passed the checks before its file is read: its TPA, type and the custom mapping it updates. */
 export interface CheckedMappingInput {
-  admin: typeof administrators.$inferSelect;
+  admin: Tables['administrators']['$inferSelect'];
   type: MappingType;
   existing?: MappingRow;
 }
@@ -77,13 +82,15 @@ export interface CheckedMappingInput {
  * and for an update the custom mapping and the right to change it.
  * @throws ValidationError, NotFoundError or ForbiddenError with the spec's messages
  */
-export function checkMappingInput(ctx: AppContext, user: User, input: CreateMappingInput): CheckedMappingInput {
-  const a = admin(ctx, input.administrator);
+export async function checkMappingInput(ctx: AppContext, user: User, input: CreateMappingInput): Promise<CheckedMappingInput> {
+  const { db, tables: t } = storeOf(ctx);
+  const a = await admin(ctx, input.administrator);
   const type = assertType(input.mappingType);
   const problems: string[] = [];
   if (input.mappingMode === 'custom') {
     if (!input.mappingName || !NAME_RULE.test(input.mappingName)) problems.push(NAME_MESSAGE);
-    else if (ctx.db.select().from(mappings).where(eq(mappings.description, input.mappingName)).get()) problems.push(duplicateMappingMessage(input.mappingName));
+    else if ((await db.select({ id: t.mappings.id }).from(t.mappings).where(eq(t.mappings.description, input.mappingName)).limit(1)).length)
+      problems.push(duplicateMappingMessage(input.mappingName));
     if (input.clientName && !CLIENT_RULE.test(input.clientName)) problems.push(CLIENT_MESSAGE);
     if (!input.rationale?.trim()) problems.push('A reason for creating the mapping is required');
     else if (input.rationale.length > 50) problems.push('The reason can be at most 50 characters');
@@ -92,7 +99,7 @@ export function checkMappingInput(ctx: AppContext, user: User, input: CreateMapp
   if (input.mappingMode === 'update-custom') {
     if (!input.customId) problems.push('Choose the custom mapping to update');
     else {
-      existing = ctx.db.select().from(mappings).where(eq(mappings.id, input.customId)).get();
+      [existing] = await db.select().from(t.mappings).where(eq(t.mappings.id, input.customId));
       if (!existing || existing.kind !== 'custom') throw new NotFoundError(`No custom mapping with id: ${input.customId}`);
       if (!canChange(user, existing)) throw new ForbiddenError('Only its creator or a delivery team member can change this custom mapping');
     }
@@ -111,30 +118,39 @@ export function parseMappingFile(type: MappingType, fileName: string, bytes: Uin
  * Saves a checked mapping upload from its read file and reruns the funds it affects.
  * @throws ValidationError with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
  */
-export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInput, checked: CheckedMappingInput, parsed: MappingParseResult): MappingRow {
+export async function saveMapping(
+  ctx: AppContext,
+  user: User,
+  input: CreateMappingInput,
+  checked: CheckedMappingInput,
+  parsed: MappingParseResult,
+): Promise<MappingRow> {
   const { admin: a, type, existing } = checked;
   if (!parsed.valid) {
     throw new ValidationError(`${input.fileName} is not a valid ${type}`, parsed.errors, parsed.totalErrorsFound, { maxErrorsNo: parsed.maxErrorsNo });
   }
   let saved: MappingRow;
   if (input.mappingMode === 'master') {
-    saved = upsertMasterMapping(ctx, {
-      administratorId: a.id,
-      adminCode: a.code,
-      type,
-      rows: parsed.rows,
-      userId: user.id,
-      reason: input.rationale?.trim() || `uploaded ${input.fileName}`,
-      fileName: input.fileName,
-    }).mapping;
+    saved = (
+      await upsertMasterMapping(ctx, {
+        administratorId: a.id,
+        adminCode: a.code,
+        type,
+        rows: parsed.rows,
+        userId: user.id,
+        reason: input.rationale?.trim() || `uploaded ${input.fileName}`,
+        fileName: input.fileName,
+      })
+    ).mapping;
   } else {
     const sha256 = mappingContentHash(parsed.rows);
     if (existing && existing.sha256 === sha256) return existing;
-    saved = ctx.db.transaction((tx) => {
-      const row = existing
-        ? tx.update(mappings).set({ rows: parsed.rows, sha256, updatedAt: new Date().toISOString() }).where(eq(mappings.id, existing.id)).returning().get()
-        : tx
-            .insert(mappings)
+    const { tables: t } = storeOf(ctx);
+    saved = await transaction(ctx, async (tx) => {
+      const [row] = existing
+        ? await tx.update(t.mappings).set({ rows: parsed.rows, sha256, updatedAt: new Date().toISOString() }).where(eq(t.mappings.id, existing.id)).returning()
+        : await tx
+            .insert(t.mappings)
             .values({
               administratorId: a.id,
               type,
@@ -146,14 +162,18 @@ export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInp
               rows: parsed.rows,
               sha256,
             })
-            .returning()
-            .get();
+            .returning();
       const reason = input.rationale?.trim() || (existing ? `updated from ${input.fileName}` : `created from ${input.fileName}`);
-      const v = recordMappingVersion(tx, row.id, { rows: parsed.rows, sha256, userId: user.id, reason, fileName: input.fileName });
+      const v = await recordMappingVersion(ctx, row.id, { rows: parsed.rows, sha256, userId: user.id, reason, fileName: input.fileName });
       return { ...row, version: v.version };
     });
   }
-  rerunFunds(ctx, user, fundsAffectedBy(ctx, saved), `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`);
+  await rerunFunds(
+    ctx,
+    user,
+    await fundsAffectedBy(ctx, saved),
+    `mapping ${saved.description} ${existing || input.mappingMode === 'master' ? 'updated' : 'created'}`,
+  );
   return saved;
 }
 
@@ -161,26 +181,26 @@ export function saveMapping(ctx: AppContext, user: User, input: CreateMappingInp
  * Creates or updates a mapping from an uploaded csv.
  * @throws ValidationError with the spec's messages, or with the file's errors plus `totalErrorsFound` and `maxErrorsNo`
  */
-export function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): MappingRow {
-  const checked = checkMappingInput(ctx, user, input);
+export async function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): Promise<MappingRow> {
+  const checked = await checkMappingInput(ctx, user, input);
   return saveMapping(ctx, user, input, checked, parseMappingFile(checked.type, input.fileName, input.bytes));
 }
 
 /** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */
-export function fundsAffectedBy(ctx: AppContext, m: MappingRow): number[] {
-  if (m.kind === 'custom') return fundsUsingMapping(ctx, [m.id]).map((f) => f.fundRequestId);
-  const funds = ctx.db
-    .select({ id: fundRequests.id })
-    .from(fundRequests)
-    .where(and(eq(fundRequests.administratorId, m.administratorId), inArray(fundRequests.status, ['Pending', 'Approved'])))
-    .all();
+export async function fundsAffectedBy(ctx: AppContext, m: MappingRow): Promise<number[]> {
+  if (m.kind === 'custom') return (await fundsUsingMapping(ctx, [m.id])).map((f) => f.fundRequestId);
+  const { db, tables: t } = storeOf(ctx);
+  const funds = await db
+    .select({ id: t.fundRequests.id })
+    .from(t.fundRequests)
+    .where(and(eq(t.fundRequests.administratorId, m.administratorId), inArray(t.fundRequests.status, ['Pending', 'Approved'])));
   return funds.map((f) => f.id);
 }
 
-/** Queues standardization (and so every later stage) again for funds. */
-export function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): void {
+/** Queues standardization (and so every later stage) again for funds, force run, `reason` in the job's payload. */
+export async function rerunFunds(ctx: AppContext, user: User | null, ids: number[], reason: string): Promise<void> {
   for (const id of new Set(ids))
-    enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
+    await enqueue(ctx, { stage: 'standardization', fundRequestId: id, forceRun: true, payload: { reason }, createdById: user?.id ?? null });
 }
 
 /**
@@ -217,59 +237,61 @@ export function mappingView(
 export type MappingView = ReturnType<typeof mappingView>;
 
 /** Every active mapping with its administrator, owner and blocking fund requests. */
-export function listMappings(ctx: AppContext, filter: { administrator?: string; type?: string; kind?: 'master' | 'custom' } = {}): MappingView[] {
-  const rows = ctx.db
-    .select({ m: mappings, a: administrators, u: users })
-    .from(mappings)
-    .innerJoin(administrators, eq(mappings.administratorId, administrators.id))
-    .leftJoin(users, eq(mappings.userId, users.id))
-    .where(eq(mappings.active, true))
-    .orderBy(asc(administrators.name), asc(mappings.type), asc(mappings.kind), asc(mappings.description))
-    .all()
-    .filter(
-      ({ m, a }) =>
-        (!filter.administrator || a.code === filter.administrator) && (!filter.type || m.type === filter.type) && (!filter.kind || m.kind === filter.kind),
-    );
-  const usage = fundsUsingMapping(
+export async function listMappings(
+  ctx: AppContext,
+  filter: { administrator?: string; type?: string; kind?: 'master' | 'custom' } = {},
+): Promise<MappingView[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = (
+    await db
+      .select({ m: t.mappings, a: t.administrators, u: t.users })
+      .from(t.mappings)
+      .innerJoin(t.administrators, eq(t.mappings.administratorId, t.administrators.id))
+      .leftJoin(t.users, eq(t.mappings.userId, t.users.id))
+      .where(eq(t.mappings.active, true))
+      .orderBy(asc(t.administrators.name), asc(t.mappings.type), asc(t.mappings.kind), asc(t.mappings.description))
+  ).filter(
+    ({ m, a }) =>
+      (!filter.administrator || a.code === filter.administrator) && (!filter.type || m.type === filter.type) && (!filter.kind || m.kind === filter.kind),
+  );
+  const usage = await fundsUsingMapping(
     ctx,
     rows.map((r) => r.m.id),
   );
   const masters = rows.filter((r) => r.m.kind === 'master');
   const live = masters.length
-    ? ctx.db
-        .select({ id: fundRequests.id, administratorId: fundRequests.administratorId })
-        .from(fundRequests)
+    ? await db
+        .select({ id: t.fundRequests.id, administratorId: t.fundRequests.administratorId })
+        .from(t.fundRequests)
         .where(
           and(
-            inArray(fundRequests.status, ['Pending', 'Approved']),
+            inArray(t.fundRequests.status, ['Pending', 'Approved']),
             inArray(
-              fundRequests.administratorId,
+              t.fundRequests.administratorId,
               masters.map((r) => r.m.administratorId),
             ),
           ),
         )
-        .all()
     : [];
   // funds with an assigned custom mapping, by type: a master of that type does not feed them
   const customOf = new Set(
     live.length
-      ? ctx.db
-          .select({ f: fundMappings.fundRequestId, type: mappings.type })
-          .from(fundMappings)
-          .innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
-          .where(and(eq(mappings.active, true), eq(mappings.kind, 'custom')))
-          .all()
-          .map((x) => `${x.f}|${x.type}`)
+      ? (
+          await db
+            .select({ f: t.fundMappings.fundRequestId, type: t.mappings.type })
+            .from(t.fundMappings)
+            .innerJoin(t.mappings, eq(t.fundMappings.mappingId, t.mappings.id))
+            .where(and(eq(t.mappings.active, true), eq(t.mappings.kind, 'custom')))
+        ).map((x) => `${x.f}|${x.type}`)
       : [],
   );
   const fundIds = [...new Set([...usage.map((u) => u.fundRequestId), ...live.map((f) => f.id)])];
   const codes = new Map<number, string>();
   for (let i = 0; i < fundIds.length; i += 500)
-    for (const c of ctx.db
+    for (const c of await db
       .select()
-      .from(fundCodes)
-      .where(and(inArray(fundCodes.fundRequestId, fundIds.slice(i, i + 500)), eq(fundCodes.main, true)))
-      .all())
+      .from(t.fundCodes)
+      .where(and(inArray(t.fundCodes.fundRequestId, fundIds.slice(i, i + 500)), eq(t.fundCodes.main, true))))
       codes.set(c.fundRequestId, c.code);
   const ref = (id: number) => ({ id, code: codes.get(id) ?? null });
   return rows.map(({ m, a, u }) => {
@@ -281,29 +303,27 @@ export function listMappings(ctx: AppContext, filter: { administrator?: string; 
 }
 
 /** The mapping types of a TPA and its mappings of each (spec `GET /mappings/types/{administratorCode}`). */
-export function mappingTypes(ctx: AppContext, administratorCode: string) {
-  admin(ctx, administratorCode);
-  const list = listMappings(ctx, { administrator: administratorCode });
+export async function mappingTypes(ctx: AppContext, administratorCode: string) {
+  await admin(ctx, administratorCode);
+  const list = await listMappings(ctx, { administrator: administratorCode });
   return MAPPING_TYPES.map((type) => ({ type, mappings: list.filter((m) => m.type === type) }));
 }
 
 /** Mapping types for a fund: its TPA's mappings per type with the one in use marked. */
-export function mappingTypesForFund(ctx: AppContext, fundRequestId: number) {
-  const fund = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, fundRequestId)).get();
+export async function mappingTypesForFund(ctx: AppContext, fundRequestId: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select({ administratorId: t.fundRequests.administratorId }).from(t.fundRequests).where(eq(t.fundRequests.id, fundRequestId));
   if (!fund) throw new NotFoundError(`No such fund request with id: ${fundRequestId}`);
   if (!fund.administratorId) return [];
-  const a = ctx.db.select().from(administrators).where(eq(administrators.id, fund.administratorId)).get()!;
+  const [a] = await db.select().from(t.administrators).where(eq(t.administrators.id, fund.administratorId));
   const assigned = new Set(
-    ctx.db
-      .select()
-      .from(fundMappings)
-      .where(eq(fundMappings.fundRequestId, fundRequestId))
-      .all()
-      .map((x) => x.mappingId),
+    (await db.select({ mappingId: t.fundMappings.mappingId }).from(t.fundMappings).where(eq(t.fundMappings.fundRequestId, fundRequestId))).map(
+      (x) => x.mappingId,
+    ),
   );
-  return mappingTypes(ctx, a.code).map((t) => {
-    const custom = t.mappings.find((m) => m.kind === 'custom' && assigned.has(m.id));
-    return { ...t, inUse: custom?.id ?? t.mappings.find((m) => m.kind === 'master')?.id ?? null };
+  return (await mappingTypes(ctx, a.code)).map((byType) => {
+    const custom = byType.mappings.find((m) => m.kind === 'custom' && assigned.has(m.id));
+    return { ...byType, inUse: custom?.id ?? byType.mappings.find((m) => m.kind === 'master')?.id ?? null };
   });
 }
 
@@ -312,21 +332,22 @@ export function mappingTypesForFund(ctx: AppContext, fundRequestId: number) {
  * delivery team member) are refused.
  * @throws ValidationError naming the blocking fund requests
  */
-export function deleteMappings(ctx: AppContext, user: User, ids: number[]): { deleted: number[] } {
-  const views = listMappings(ctx).filter((m) => ids.includes(m.id));
+export async function deleteMappings(ctx: AppContext, user: User, ids: number[]): Promise<{ deleted: number[] }> {
+  const { db, tables: t } = storeOf(ctx);
+  const views = (await listMappings(ctx)).filter((m) => ids.includes(m.id));
   for (const id of ids) if (!views.some((v) => v.id === id)) throw new NotFoundError(`No mapping with id: ${id}`);
   const errors: string[] = [];
   for (const v of views) {
     if (v.kind === 'master') errors.push(`${v.description} is a master mapping; master mappings cannot be deleted`);
     else if (!v.canLiveMappingBeDeleted) errors.push(`${v.description} is used by fund request(s) ${v.fundRequests.map((f) => f.code ?? f.id).join(', ')}`);
     else {
-      const row = ctx.db.select().from(mappings).where(eq(mappings.id, v.id)).get()!;
+      const [row] = await db.select().from(t.mappings).where(eq(t.mappings.id, v.id));
       if (!canChange(user, row)) errors.push(`${v.description} can only be deleted by its creator or a delivery team member`);
     }
   }
   if (errors.length) throw new ValidationError('Something went wrong when we tried to delete the mapping', errors);
-  ctx.db.update(mappings).set({ active: false, updatedAt: new Date().toISOString() }).where(inArray(mappings.id, ids)).run();
-  recordAudit(ctx, user, 'mapping-deleted', `mappings:${ids.join(',')}`, { ids, names: views.map((v) => v.description) });
+  await db.update(t.mappings).set({ active: false, updatedAt: new Date().toISOString() }).where(inArray(t.mappings.id, ids));
+  await recordAudit(ctx, user, 'mapping-deleted', `mappings:${ids.join(',')}`, { ids, names: views.map((v) => v.description) });
   return { deleted: ids };
 }
 
@@ -334,31 +355,35 @@ export function deleteMappings(ctx: AppContext, user: User, ids: number[]): { de
  * Assigns a custom mapping to funds (replacing another custom of the same type) and reruns them.
  * @throws ValidationError when the mapping is not custom or a fund belongs to another TPA
  */
-export function assignMapping(ctx: AppContext, user: User, input: { fundRequestIds: number[]; mappingId: number }): { assigned: number[] } {
-  const m = ctx.db
+export async function assignMapping(ctx: AppContext, user: User, input: { fundRequestIds: number[]; mappingId: number }): Promise<{ assigned: number[] }> {
+  const { db, tables: t } = storeOf(ctx);
+  const [m] = await db
     .select()
-    .from(mappings)
-    .where(and(eq(mappings.id, input.mappingId), eq(mappings.active, true)))
-    .get();
+    .from(t.mappings)
+    .where(and(eq(t.mappings.id, input.mappingId), eq(t.mappings.active, true)));
   if (!m) throw new NotFoundError(`No mapping with id: ${input.mappingId}`);
   if (m.kind !== 'custom') throw new ValidationError('Only custom mappings are assigned; master mappings apply to every fund of their TPA');
   if (!input.fundRequestIds.length) throw new ValidationError('Select at least one fund');
-  const funds = ctx.db.select().from(fundRequests).where(inArray(fundRequests.id, input.fundRequestIds)).all();
+  const funds = await db
+    .select({ id: t.fundRequests.id, administratorId: t.fundRequests.administratorId })
+    .from(t.fundRequests)
+    .where(inArray(t.fundRequests.id, input.fundRequestIds))
+    .orderBy(asc(t.fundRequests.id));
   for (const id of input.fundRequestIds) if (!funds.some((f) => f.id === id)) throw new NotFoundError(`No such fund request with id: ${id}`);
   const wrong = funds.filter((f) => f.administratorId !== m.administratorId);
   if (wrong.length)
     throw new ValidationError(`Fund request(s) ${wrong.map((f) => f.id).join(', ')} belong to another administrator than mapping ${m.description}`);
-  ctx.db.transaction((tx) => {
+  await transaction(ctx, async (tx) => {
     for (const f of funds) {
-      const same = tx
-        .select({ fm: fundMappings, m: mappings })
-        .from(fundMappings)
-        .innerJoin(mappings, eq(fundMappings.mappingId, mappings.id))
-        .where(and(eq(fundMappings.fundRequestId, f.id), eq(mappings.type, m.type)))
-        .all();
-      for (const s of same) tx.delete(fundMappings).where(eq(fundMappings.id, s.fm.id)).run();
-      tx.insert(fundMappings).values({ fundRequestId: f.id, mappingId: m.id }).run();
-      writeTrail(tx, {
+      const same = await tx
+        .select({ fm: t.fundMappings, m: t.mappings })
+        .from(t.fundMappings)
+        .innerJoin(t.mappings, eq(t.fundMappings.mappingId, t.mappings.id))
+        .where(and(eq(t.fundMappings.fundRequestId, f.id), eq(t.mappings.type, m.type)))
+        .orderBy(asc(t.fundMappings.id));
+      for (const s of same) await tx.delete(t.fundMappings).where(eq(t.fundMappings.id, s.fm.id));
+      await tx.insert(t.fundMappings).values({ fundRequestId: f.id, mappingId: m.id });
+      await writeTrail(ctx, {
         fundRequestId: f.id,
         userId: user.id,
         action: 'mapping-assign',
@@ -367,26 +392,27 @@ export function assignMapping(ctx: AppContext, user: User, input: { fundRequestI
       });
     }
   });
-  rerunFunds(ctx, user, input.fundRequestIds, `mapping ${m.description} assigned`);
+  await rerunFunds(ctx, user, input.fundRequestIds, `mapping ${m.description} assigned`);
   return { assigned: input.fundRequestIds };
 }
 
 /** Removes fund-mapping pairs (back to the master mapping) and reruns those funds. */
-export function removeMappings(ctx: AppContext, user: User, pairs: Array<{ fundRequestId: number; mappingId: number }>): { removed: number } {
+export async function removeMappings(ctx: AppContext, user: User, pairs: Array<{ fundRequestId: number; mappingId: number }>): Promise<{ removed: number }> {
+  const { tables: t } = storeOf(ctx);
   let removed = 0;
-  ctx.db.transaction((tx) => {
+  await transaction(ctx, async (tx) => {
     for (const p of pairs) {
-      const r = tx
-        .delete(fundMappings)
-        .where(and(eq(fundMappings.fundRequestId, p.fundRequestId), eq(fundMappings.mappingId, p.mappingId)))
-        .run();
-      if (r.changes) {
+      const gone = await tx
+        .delete(t.fundMappings)
+        .where(and(eq(t.fundMappings.fundRequestId, p.fundRequestId), eq(t.fundMappings.mappingId, p.mappingId)))
+        .returning({ id: t.fundMappings.id });
+      if (gone.length) {
         removed++;
-        writeTrail(tx, { fundRequestId: p.fundRequestId, userId: user.id, action: 'mapping-remove', before: { mappingId: p.mappingId }, after: null });
+        await writeTrail(ctx, { fundRequestId: p.fundRequestId, userId: user.id, action: 'mapping-remove', before: { mappingId: p.mappingId }, after: null });
       }
     }
   });
-  rerunFunds(
+  await rerunFunds(
     ctx,
     user,
     pairs.map((p) => p.fundRequestId),

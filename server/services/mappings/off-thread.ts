@@ -15,8 +15,8 @@ import type { MappingRow } from './store.js';
  * @throws ValidationError, NotFoundError or ForbiddenError as `createMapping`
  */
 export async function createMappingOffThread(ctx: AppContext, user: User, input: CreateMappingInput): Promise<MappingRow> {
-  const { type } = checkMappingInput(ctx, user, input);
+  const { type } = await checkMappingInput(ctx, user, input);
   const file = movable(input.bytes);
   const parsed = await runTask(ctx, 'parse', 'mappings.parse', [type, input.fileName, file.bytes], file.transfer);
-  return saveMapping(ctx, user, input, checkMappingInput(ctx, user, input), parsed);
+  return saveMapping(ctx, user, input, await checkMappingInput(ctx, user, input), parsed);
 }

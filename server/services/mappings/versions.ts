@@ -4,16 +4,19 @@
  * mappings reloaded) adds an immutable version (number, content hash, author, reason, time, the
  * rows). A standardization records the versions it applied (`mapping_version_uses`), so each
  * version names the funds it fed and the work paper names the versions behind its figures.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { diffMappingRows, type MappingDiff } from '../../../pipeline/mappings/diff.js';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundRequests, mappings, mappingVersions, mappingVersionUses, users } from '../../db/schema/index.js';
+import { storeOf, type Dialect, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Tx } from '../funds/trail.js';
 
-export type MappingVersionRow = typeof mappingVersions.$inferSelect;
+export type MappingVersionRow = Tables['mappingVersions']['$inferSelect'];
 
 /** sha256 (hex) of a mapping's rows as stored. */
 export function mappingContentHash(rows: unknown): string {
@@ -22,34 +25,32 @@ export function mappingContentHash(rows: unknown): string {
 
 /**
  * Adds the next version of a mapping with its rows and sets the mapping's current version (call it
- * in the transaction that writes the mapping's new content).
+ * inside the `transaction` that writes the mapping's new content: it writes in that transaction).
  * @returns the version row
  */
-export function recordMappingVersion(
-  tx: Tx,
+export async function recordMappingVersion(
+  ctx: AppContext,
   mappingId: number,
   input: { rows: Array<Record<string, string>>; sha256: string; userId: number | null; reason: string; fileName?: string | null },
-): MappingVersionRow {
-  const last =
-    tx
-      .select({ v: max(mappingVersions.version) })
-      .from(mappingVersions)
-      .where(eq(mappingVersions.mappingId, mappingId))
-      .get()?.v ?? 0;
-  const row = tx
-    .insert(mappingVersions)
+): Promise<MappingVersionRow> {
+  const { db, tables: t } = storeOf(ctx);
+  const [last] = await db
+    .select({ v: max(t.mappingVersions.version) })
+    .from(t.mappingVersions)
+    .where(eq(t.mappingVersions.mappingId, mappingId));
+  const [row] = await db
+    .insert(t.mappingVersions)
     .values({
       mappingId,
-      version: last + 1,
+      version: (last?.v ?? 0) + 1,
       sha256: input.sha256,
       rows: input.rows,
       userId: input.userId,
       reason: input.reason.trim() || 'changed',
       fileName: input.fileName ?? null,
     })
-    .returning()
-    .get();
-  tx.update(mappings).set({ version: row.version }).where(eq(mappings.id, mappingId)).run();
+    .returning();
+  await db.update(t.mappings).set({ version: row.version }).where(eq(t.mappings.id, mappingId));
   return row;
 }
 
@@ -67,51 +68,55 @@ export interface MappingVersionView {
   funds: Array<{ id: number; code: string | null; name: string; lastUsedAt: string }>;
 }
 
-function mappingOrThrow(ctx: AppContext, id: number) {
+async function mappingOrThrow(ctx: AppContext, id: number) {
   if (!Number.isInteger(id) || id < 1) throw new ValidationError(`Mapping ids are positive whole numbers, not '${id}'`);
-  const m = ctx.db
-    .select({ m: mappings, a: administrators })
-    .from(mappings)
-    .innerJoin(administrators, eq(mappings.administratorId, administrators.id))
-    .where(eq(mappings.id, id))
-    .get();
+  const { db, tables: t } = storeOf(ctx);
+  const [m] = await db
+    .select({ m: t.mappings, a: t.administrators })
+    .from(t.mappings)
+    .innerJoin(t.administrators, eq(t.mappings.administratorId, t.administrators.id))
+    .where(eq(t.mappings.id, id));
   if (!m) throw new NotFoundError(`No mapping with id: ${id}`);
   return m;
+}
+
+/** The number of elements of a JSON array column: `json_array_length` on SQLite, `jsonb_array_length` on PostgreSQL. */
+function jsonArrayLength(dialect: Dialect, column: SQLiteColumn): SQL<number> {
+  return dialect === 'postgres' ? sql<number>`jsonb_array_length(${column})` : sql<number>`json_array_length(${column})`;
 }
 
 /**
  * A mapping's versions, newest first, each with its author, reason, row count and the funds it fed.
  * @throws NotFoundError for an unknown mapping; ValidationError for an id that is not a positive whole number
  */
-export function mappingHistory(ctx: AppContext, id: number) {
-  const { m, a } = mappingOrThrow(ctx, id);
-  const versions = ctx.db
-    .select({ v: mappingVersions, u: users, rowCount: sql<number>`json_array_length(${mappingVersions.rows})` })
-    .from(mappingVersions)
-    .leftJoin(users, eq(mappingVersions.userId, users.id))
-    .where(eq(mappingVersions.mappingId, id))
-    .orderBy(desc(mappingVersions.version))
-    .all();
+export async function mappingHistory(ctx: AppContext, id: number) {
+  const { m, a } = await mappingOrThrow(ctx, id);
+  const { dialect, db, tables: t } = storeOf(ctx);
+  const versions = await db
+    .select({ v: t.mappingVersions, u: t.users, rowCount: jsonArrayLength(dialect, t.mappingVersions.rows) })
+    .from(t.mappingVersions)
+    .leftJoin(t.users, eq(t.mappingVersions.userId, t.users.id))
+    .where(eq(t.mappingVersions.mappingId, id))
+    .orderBy(desc(t.mappingVersions.version));
   const uses = versions.length
-    ? ctx.db
+    ? await db
         .select({
-          versionId: mappingVersionUses.mappingVersionId,
-          fund: fundRequests.id,
-          name: fundRequests.name,
-          code: fundCodes.code,
-          lastUsedAt: mappingVersionUses.lastUsedAt,
+          versionId: t.mappingVersionUses.mappingVersionId,
+          fund: t.fundRequests.id,
+          name: t.fundRequests.name,
+          code: t.fundCodes.code,
+          lastUsedAt: t.mappingVersionUses.lastUsedAt,
         })
-        .from(mappingVersionUses)
-        .innerJoin(fundRequests, eq(mappingVersionUses.fundRequestId, fundRequests.id))
-        .leftJoin(fundCodes, and(eq(fundCodes.fundRequestId, fundRequests.id), eq(fundCodes.main, true)))
+        .from(t.mappingVersionUses)
+        .innerJoin(t.fundRequests, eq(t.mappingVersionUses.fundRequestId, t.fundRequests.id))
+        .leftJoin(t.fundCodes, and(eq(t.fundCodes.fundRequestId, t.fundRequests.id), eq(t.fundCodes.main, true)))
         .where(
           inArray(
-            mappingVersionUses.mappingVersionId,
+            t.mappingVersionUses.mappingVersionId,
             versions.map((x) => x.v.id),
           ),
         )
-        .orderBy(asc(fundRequests.id))
-        .all()
+        .orderBy(asc(t.fundRequests.id))
     : [];
   return {
     id: m.id,
@@ -135,20 +140,20 @@ export function mappingHistory(ctx: AppContext, id: number) {
     ),
   };
 }
-export type MappingHistory = ReturnType<typeof mappingHistory>;
+export type MappingHistory = Awaited<ReturnType<typeof mappingHistory>>;
 
 /**
  * One version of a mapping with its rows.
  * @throws NotFoundError for an unknown mapping or version
  */
-export function mappingVersion(ctx: AppContext, id: number, version: number): MappingVersionRow & { type: string; description: string } {
-  const { m } = mappingOrThrow(ctx, id);
+export async function mappingVersion(ctx: AppContext, id: number, version: number): Promise<MappingVersionRow & { type: string; description: string }> {
+  const { m } = await mappingOrThrow(ctx, id);
   if (!Number.isInteger(version) || version < 1) throw new ValidationError(`Versions are positive whole numbers, not '${version}'`);
-  const v = ctx.db
+  const { db, tables: t } = storeOf(ctx);
+  const [v] = await db
     .select()
-    .from(mappingVersions)
-    .where(and(eq(mappingVersions.mappingId, id), eq(mappingVersions.version, version)))
-    .get();
+    .from(t.mappingVersions)
+    .where(and(eq(t.mappingVersions.mappingId, id), eq(t.mappingVersions.version, version)));
   if (!v) throw new NotFoundError(`Mapping ${m.description} (id ${id}) has no version ${version}; it has versions 1 to ${m.version}`);
   return { ...v, type: m.type, description: m.description };
 }
@@ -157,14 +162,14 @@ export function mappingVersion(ctx: AppContext, id: number, version: number): Ma
  * The rows added, removed and changed from version `from` to version `to` of a mapping.
  * @throws NotFoundError for an unknown mapping or version
  */
-export function diffMappingVersions(
+export async function diffMappingVersions(
   ctx: AppContext,
   id: number,
   from: number,
   to: number,
-): { id: number; description: string; type: string; from: number; to: number } & MappingDiff {
-  const a = mappingVersion(ctx, id, from);
-  const b = mappingVersion(ctx, id, to);
+): Promise<{ id: number; description: string; type: string; from: number; to: number } & MappingDiff> {
+  const a = await mappingVersion(ctx, id, from);
+  const b = await mappingVersion(ctx, id, to);
   return { id, description: a.description, type: a.type, from, to, ...diffMappingRows(a.type, a.rows, b.rows) };
 }
 
@@ -178,21 +183,21 @@ export interface MappingVersionUsed {
 }
 
 /** Records that a fund's standardization applied these mapping versions (first and latest time). */
-export function recordMappingUses(ctx: AppContext, fundRequestId: number, used: MappingVersionUsed[]): void {
+export async function recordMappingUses(ctx: AppContext, fundRequestId: number, used: MappingVersionUsed[]): Promise<void> {
   if (!used.length) return;
   const now = new Date().toISOString();
-  ctx.db.transaction((tx) => {
+  const { tables: t } = storeOf(ctx);
+  await transaction(ctx, async (tx) => {
     for (const u of used) {
-      const v = tx
-        .select({ id: mappingVersions.id })
-        .from(mappingVersions)
-        .where(and(eq(mappingVersions.mappingId, u.id), eq(mappingVersions.version, u.version)))
-        .get();
+      const [v] = await tx
+        .select({ id: t.mappingVersions.id })
+        .from(t.mappingVersions)
+        .where(and(eq(t.mappingVersions.mappingId, u.id), eq(t.mappingVersions.version, u.version)));
       if (!v) continue;
-      tx.insert(mappingVersionUses)
+      await tx
+        .insert(t.mappingVersionUses)
         .values({ mappingVersionId: v.id, fundRequestId })
-        .onConflictDoUpdate({ target: [mappingVersionUses.mappingVersionId, mappingVersionUses.fundRequestId], set: { lastUsedAt: now } })
-        .run();
+        .onConflictDoUpdate({ target: [t.mappingVersionUses.mappingVersionId, t.mappingVersionUses.fundRequestId], set: { lastUsedAt: now } });
     }
   });
 }

@@ -8,12 +8,15 @@
  * (`pbiTokenTtlHours`, default 7 days), through `GET /api/v2.0/pbi-inputs/file/{id}?token=`, the
  * address PowerBI reads it from. Like every token it is stored only as a hash: the raw token is in
  * the answer to the save, the list shows its last characters.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { parse } from 'csv-parse/sync';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { pbiInputFiles, tokens, users } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { hashToken, issueToken, verifyToken, type User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
@@ -51,18 +54,21 @@ export function assertPbiEnabled(ctx: AppContext): void {
   if (!ctx.config.pbiInputs) throw new ConflictError('PowerBI inputs are disabled on this server (setting pbiInputs)');
 }
 
-const uploader = sql<
-  string | null
->`case when ${users.id} is null then null else coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.username}) end`;
+/** The uploader's name (first and last name, else user name) over the users table of the database in use. */
+const uploaderOf = (t: Tables) =>
+  sql<
+    string | null
+  >`case when ${t.users.id} is null then null else coalesce(nullif(trim(${t.users.firstName} || ' ' || ${t.users.lastName}), ''), ${t.users.username}) end`;
 
-const FIELDS: FieldRegistry = {
-  pbi_input_type: { expr: pbiInputFiles.pbiInputType, types: ['enum', 'text'] },
-  file_name: { expr: pbiInputFiles.fileName, types: ['text'] },
-  uploaded_by: { expr: uploader, types: ['text', 'enum'] },
-  token_expiry_date: { expr: pbiInputFiles.tokenExpiryDate, types: ['date'] },
-  created_at: { expr: pbiInputFiles.uploadDate, types: ['date'] },
-  upload_date: { expr: pbiInputFiles.uploadDate, types: ['date'] },
-};
+/** The filterable and sortable fields of the list over the tables of the database in use. */
+const fieldsOf = (t: Tables): FieldRegistry => ({
+  pbi_input_type: { expr: t.pbiInputFiles.pbiInputType, types: ['enum', 'text'] },
+  file_name: { expr: t.pbiInputFiles.fileName, types: ['text'] },
+  uploaded_by: { expr: uploaderOf(t), types: ['text', 'enum'] },
+  token_expiry_date: { expr: t.pbiInputFiles.tokenExpiryDate, types: ['date'] },
+  created_at: { expr: t.pbiInputFiles.uploadDate, types: ['date'] },
+  upload_date: { expr: t.pbiInputFiles.uploadDate, types: ['date'] },
+});
 
 export const pbiListSchema = z.object({
   filters: z.unknown().optional(),
@@ -77,7 +83,7 @@ export const pbiListSchema = z.object({
 
 const mask = (hint: string | null) => (hint ? `••••••••${hint}` : null);
 
-function view(row: typeof pbiInputFiles.$inferSelect, by: string | null): PbiInputView {
+function view(row: Tables['pbiInputFiles']['$inferSelect'], by: string | null): PbiInputView {
   return {
     id: row.id,
     pbi_input_type: row.pbiInputType,
@@ -105,28 +111,29 @@ export function listPbiInputTypes(ctx: AppContext) {
  * @param input filters/sorting over pbi_input_type, file_name, uploaded_by, token_expiry_date, created_at; offset; limit (10)
  * @throws ConflictError when disabled; ValidationError for unknown filter or sort fields
  */
-export function listPbiInputs(
+export async function listPbiInputs(
   ctx: AppContext,
   input: z.input<typeof pbiListSchema> = {},
-): { rows: PbiInputView[]; pagination: { offset: number; limit: number; count: number } } {
+): Promise<{ rows: PbiInputView[]; pagination: { offset: number; limit: number; count: number } }> {
   assertPbiEnabled(ctx);
+  const { dialect, db, tables: t } = storeOf(ctx);
+  const fields = fieldsOf(t);
   const p = parseInput(pbiListSchema, input);
   const offset = p.offset ?? p.pagination?.offset ?? 0;
   const limit = p.limit ?? p.pagination?.limit ?? PBI_PAGE_SIZE;
-  const conditions: Array<SQL | undefined> = normalizeFilters(p.filters, FIELDS).map((f) => filterCondition(f, FIELDS));
+  const conditions: Array<SQL | undefined> = normalizeFilters(p.filters, fields).map((f) => filterCondition(f, fields, dialect));
   const where = and(...conditions);
-  const order = [...orderTerms(normalizeSorting(p.sorting, FIELDS), FIELDS), desc(pbiInputFiles.uploadDate), desc(pbiInputFiles.id)];
-  const rows = ctx.db
-    .select({ row: pbiInputFiles, by: uploader })
-    .from(pbiInputFiles)
-    .leftJoin(users, eq(users.id, pbiInputFiles.uploadedById))
+  const order = [...orderTerms(normalizeSorting(p.sorting, fields), fields, dialect), desc(t.pbiInputFiles.uploadDate), desc(t.pbiInputFiles.id)];
+  const rows = await db
+    .select({ row: t.pbiInputFiles, by: uploaderOf(t) })
+    .from(t.pbiInputFiles)
+    .leftJoin(t.users, eq(t.users.id, t.pbiInputFiles.uploadedById))
     .where(where)
     .orderBy(...order)
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = ctx.db.select({ n: count() }).from(pbiInputFiles).leftJoin(users, eq(users.id, pbiInputFiles.uploadedById)).where(where).get()?.n ?? 0;
-  return { rows: rows.map((r) => view(r.row, r.by)), pagination: { offset, limit, count: total } };
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(t.pbiInputFiles).leftJoin(t.users, eq(t.users.id, t.pbiInputFiles.uploadedById)).where(where);
+  return { rows: rows.map((r) => view(r.row, r.by)), pagination: { offset, limit, count: total?.n ?? 0 } };
 }
 
 /** The delimiter of a header line: the most frequent of `,` `;` tab `|` (comma when none). */
@@ -176,12 +183,12 @@ function checkCsv(typeCode: string, fileName: string, bytes: Uint8Array): number
  * @param baseUrl where the server is reached, for the download address
  * @throws ConflictError when disabled; ValidationError without a type, for an unknown type, a file that is not .csv or does not fit the type
  */
-export function savePbiInput(
+export async function savePbiInput(
   ctx: AppContext,
   user: User,
   input: { pbiInputsTypes?: string | null; fileName: string; bytes: Uint8Array },
   baseUrl = '',
-): SavedPbiInput {
+): Promise<SavedPbiInput> {
   assertPbiEnabled(ctx);
   const code = input.pbiInputsTypes?.trim();
   if (!code) throw new ValidationError('Choose an input type before uploading a file');
@@ -190,27 +197,24 @@ export function savePbiInput(
   const rowCount = checkCsv(code, input.fileName, input.bytes);
   const blob = ctx.blobs.put(input.bytes);
   const ttl = ctx.config.pbiTokenTtlHours * 3_600_000;
-  const saved = ctx.db.transaction(() => {
-    const row = ctx.db
-      .insert(pbiInputFiles)
+  const { tables: t } = storeOf(ctx);
+  const saved = await transaction(ctx, async (tx) => {
+    const [row] = await tx
+      .insert(t.pbiInputFiles)
       .values({ pbiInputType: code, fileName: input.fileName, blobKey: blob.key, size: blob.size, rowCount, uploadedById: user.id })
-      .returning()
-      .get();
-    const issued = issueToken(ctx, user.id, 'file', ttl, `pbi_input_files:${row.id}`);
-    const tokenId = ctx.db
-      .select({ id: tokens.id })
-      .from(tokens)
-      .where(eq(tokens.tokenHash, hashToken(issued.token)))
-      .get()!.id;
-    return {
-      token: issued.token,
-      row: ctx.db
-        .update(pbiInputFiles)
-        .set({ tokenId, tokenHint: issued.token.slice(-4), tokenExpiryDate: issued.expiresAt })
-        .where(eq(pbiInputFiles.id, row.id))
-        .returning()
-        .get(),
-    };
+      .returning();
+    // the token is written in this transaction (issueToken writes through the open transaction)
+    const issued = await issueToken(ctx, user.id, 'file', ttl, `pbi_input_files:${row.id}`);
+    const [token] = await tx
+      .select({ id: t.tokens.id })
+      .from(t.tokens)
+      .where(eq(t.tokens.tokenHash, hashToken(issued.token)));
+    const [updated] = await tx
+      .update(t.pbiInputFiles)
+      .set({ tokenId: token.id, tokenHint: issued.token.slice(-4), tokenExpiryDate: issued.expiresAt })
+      .where(eq(t.pbiInputFiles.id, row.id))
+      .returning();
+    return { token: issued.token, row: updated };
   });
   const { token } = saved;
   ctx.log.info({ userId: user.id, id: saved.row.id, type: code, rows: rowCount }, 'PowerBI input saved');
@@ -222,10 +226,11 @@ export function savePbiInput(
  * Opens a PowerBI input file for its file token.
  * @throws UnauthorizedError for a missing, unknown, expired or revoked token; NotFoundError for an unknown file or a token of another file
  */
-export function openPbiInput(ctx: AppContext, id: number, token: string | null | undefined): { fileName: string; bytes: Buffer } {
+export async function openPbiInput(ctx: AppContext, id: number, token: string | null | undefined): Promise<{ fileName: string; bytes: Buffer }> {
   assertPbiEnabled(ctx);
-  const { tokenId } = verifyToken(ctx, token, ['file']);
-  const row = Number.isInteger(id) ? ctx.db.select().from(pbiInputFiles).where(eq(pbiInputFiles.id, id)).get() : undefined;
+  const { tokenId } = await verifyToken(ctx, token, ['file']);
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = Number.isInteger(id) ? await db.select().from(t.pbiInputFiles).where(eq(t.pbiInputFiles.id, id)) : [];
   if (!row || row.tokenId !== tokenId) throw new NotFoundError(`No such PowerBI input file with id: ${id}`);
   if (!ctx.blobs.has(row.blobKey)) throw new NotFoundError(`The file of PowerBI input ${id} is missing; upload it again`);
   return { fileName: row.fileName, bytes: ctx.blobs.get(row.blobKey) };

@@ -3,6 +3,8 @@
  * a fund-request file is read as a bulk upload; an SDM file must be a readable table whose header
  * the TPA's file layout for its SDM type recognises (the same identification the pipeline runs on
  * delivery), so junk is refused when it is added, not at Process.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { bytesSource } from '../../../pipeline/readers/source.js';
 import { streamTables } from '../../../pipeline/readers/table.js';
@@ -39,7 +41,7 @@ export async function checkSdmFile(ctx: AppContext, file: SdmFileToCheck): Promi
 }
 
 async function checkSdmTable(ctx: AppContext, file: SdmFileToCheck): Promise<string[]> {
-  const layouts = file.administratorId === null ? [] : compileMappings(masterMappings(ctx, file.administratorId)).layouts;
+  const layouts = file.administratorId === null ? [] : compileMappings(await masterMappings(ctx, file.administratorId)).layouts;
   const ofType = layouts.filter((l) => l.sdmType === file.subType);
   if (!ofType.length) return [`${file.fileName}: the TPA has no file layout for ${file.subType}; add one to its file_layout mapping first`];
   const tables = streamTables(file.fileName, bytesSource(file.bytes), { limitBytes: ctx.config.identificationLimitBytes });

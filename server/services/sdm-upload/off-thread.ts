@@ -37,13 +37,13 @@ export async function validateMappingFilesOffThread(ctx: AppContext, files: Uplo
 
 /** `createSdmUpload` with the mapping files read in the parse pool. @throws ValidationError as `createSdmUpload` */
 export async function createSdmUploadOffThread(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
-  checkSdmTpa(ctx, input.code);
+  await checkSdmTpa(ctx, input.code);
   return saveSdmUpload(ctx, user, input, await readMappingFilesInPool(ctx, input.files));
 }
 
 /** `addSdmFile` with the file's check in the parse pool. @throws as `addSdmFile` */
 export async function addSdmFileOffThread(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
-  const started = startSdmFile(ctx, input);
+  const started = await startSdmFile(ctx, input);
   const file = movable(input.file.bytes);
   const errors = await runTask(ctx, 'parse', 'sdm-upload.check-file', [{ ...started.check, fileName: input.file.fileName, bytes: file.bytes }], file.transfer);
   return finishSdmFile(ctx, started, errors);
@@ -51,11 +51,11 @@ export async function addSdmFileOffThread(ctx: AppContext, input: { sdmUploadId:
 
 /** `processSdmUpload` with each fund-request file read and validated in the parse pool. @throws as `processSdmUpload` */
 export async function processSdmUploadOffThread(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
-  const run = startSdmProcessing(ctx, input);
+  const run = await startSdmProcessing(ctx, input);
   for (const f of run.files) {
     const fundRequests =
       f.type === 'FundRequest' ? await runTask(ctx, 'parse', 'sdm-upload.prepare-fund-requests', [run.admin.code, f.fileName, f.blobKey]) : null;
-    processSdmFile(ctx, user, run, f, fundRequests);
+    await processSdmFile(ctx, user, run, f, fundRequests);
   }
   return finishSdmProcessing(ctx, run);
 }

@@ -3,10 +3,13 @@
  * fund-request files are saved as a bulk upload (existing requests overwritten while editable,
  * marked self-onboarded), its SDM files imported into the pipeline for the TPA; each file ends
  * Uploaded or Error, and the TPA is marked self-onboarded.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * imports it makes queue their identification on the job queue (`server/jobs/enqueue.ts`).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundRequests as fundRequestsTable, sdmUploadFiles, sdmUploads } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { commitBulkSave, prepareBulkSave, type BulkSaveInput, type BulkSaveOptions, type PreparedBulkSave } from '../bulk-upload/bulk-upload.js';
@@ -21,7 +24,7 @@ const SDM_SAVE: BulkSaveOptions = { overwrite: true, action: 'self-onboarding' }
 export interface SdmProcessing {
   uploadId: number;
   admin: { id: number; code: string };
-  files: Array<typeof sdmUploadFiles.$inferSelect & { blobKey: string }>;
+  files: Array<Tables['sdmUploadFiles']['$inferSelect'] & { blobKey: string }>;
   warnings: string[];
 }
 
@@ -30,10 +33,10 @@ export interface SdmProcessing {
  * and imports the SDM files for the TPA; each file ends Uploaded (or Error with its errors).
  * @throws ValidationError without at least one fund-request file and one SDM file
  */
-export function processSdmUpload(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
-  const run = startSdmProcessing(ctx, input);
+export async function processSdmUpload(ctx: AppContext, user: User, input: { id: number; forceRun?: boolean }) {
+  const run = await startSdmProcessing(ctx, input);
   for (const f of run.files)
-    processSdmFile(ctx, user, run, f, f.type === 'FundRequest' ? prepareSdmFundRequests(ctx, run.admin.code, f.fileName, f.blobKey) : null);
+    await processSdmFile(ctx, user, run, f, f.type === 'FundRequest' ? await prepareSdmFundRequests(ctx, run.admin.code, f.fileName, f.blobKey) : null);
   return finishSdmProcessing(ctx, run);
 }
 
@@ -41,23 +44,23 @@ export function processSdmUpload(ctx: AppContext, user: User, input: { id: numbe
  * The first step of `processSdmUpload`: checks the upload has what it needs and marks it Processing.
  * @throws NotFoundError for an unknown upload; ValidationError without a fund-request and an SDM file
  */
-export function startSdmProcessing(ctx: AppContext, input: { id: number; forceRun?: boolean }): SdmProcessing {
-  const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, input.id)).get();
+export async function startSdmProcessing(ctx: AppContext, input: { id: number; forceRun?: boolean }): Promise<SdmProcessing> {
+  const { db, tables: t } = storeOf(ctx);
+  const [upload] = await db.select().from(t.sdmUploads).where(eq(t.sdmUploads.id, input.id));
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.id}`);
-  const admin = ctx.db.select().from(administrators).where(eq(administrators.id, upload.administratorId!)).get()!;
-  const files = ctx.db
+  const [admin] = await db.select().from(t.administrators).where(eq(t.administrators.id, upload.administratorId!));
+  const files = await db
     .select()
-    .from(sdmUploadFiles)
-    .where(and(eq(sdmUploadFiles.sdmUploadId, upload.id), eq(sdmUploadFiles.status, 'Validated')))
-    .all();
+    .from(t.sdmUploadFiles)
+    .where(and(eq(t.sdmUploadFiles.sdmUploadId, upload.id), eq(t.sdmUploadFiles.status, 'Validated')))
+    .orderBy(asc(t.sdmUploadFiles.id));
   if (!files.some((f) => f.type === 'FundRequest') || !files.some((f) => f.type === 'SDM'))
     throw new ValidationError('Add at least one fund request file and one SDM file before processing');
   const blobs = (upload.validationResults ?? {}) as Record<string, unknown>;
-  ctx.db
-    .update(sdmUploads)
+  await db
+    .update(t.sdmUploads)
     .set({ status: 'Processing', forceRun: !!input.forceRun, updatedAt: new Date().toISOString() })
-    .where(eq(sdmUploads.id, upload.id))
-    .run();
+    .where(eq(t.sdmUploads.id, upload.id));
   const ordered = [...files.filter((x) => x.type === 'FundRequest'), ...files.filter((x) => x.type === 'SDM')];
   return {
     uploadId: upload.id,
@@ -72,60 +75,62 @@ export function startSdmProcessing(ctx: AppContext, input: { id: number; forceRu
  * file: the parse pool does it for requests); rows without a TPA get the upload's.
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
-export function prepareSdmFundRequests(
+export async function prepareSdmFundRequests(
   ctx: AppContext,
   adminCode: string,
   fileName: string,
   blobKey: string,
-): { input: BulkSaveInput; prepared: PreparedBulkSave } {
+): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave }> {
   const csv = readBulkCsv(fileName, ctx.blobs.get(blobKey), ctx.config.maxUploadBytes);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, tpa: r.values.tpa ?? adminCode, columnName: r.line, isEditable: true })) };
-  return { input, prepared: prepareBulkSave(ctx, input, SDM_SAVE) };
+  return { input, prepared: await prepareBulkSave(ctx, input, SDM_SAVE) };
 }
 
 /** Saves one file of an upload being processed: its fund requests (as prepared) or its import; marks it Uploaded or Error. */
-export function processSdmFile(
+export async function processSdmFile(
   ctx: AppContext,
   user: User,
   run: SdmProcessing,
   f: SdmProcessing['files'][number],
   fundRequests: { input: BulkSaveInput; prepared: PreparedBulkSave } | null,
-): void {
+): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
   const errors: string[] = [];
   let importFileId: number | null = null;
   if (fundRequests) {
-    const { saved, failed } = commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
+    const { saved, failed } = await commitBulkSave(ctx, user, fundRequests.input, fundRequests.prepared, SDM_SAVE);
     // fund requests created or overwritten by self-onboarding are self-onboarded (Fund details, listing)
     const ids = saved.map((x) => x.id);
     for (let i = 0; i < ids.length; i += 500)
-      ctx.db
-        .update(fundRequestsTable)
+      await db
+        .update(t.fundRequests)
         .set({ selfOnboarded: true })
-        .where(inArray(fundRequestsTable.id, ids.slice(i, i + 500)))
-        .run();
+        .where(inArray(t.fundRequests.id, ids.slice(i, i + 500)));
     for (const x of failed) errors.push(`row ${x.fund.columnName}: ${x.errors.faults.map((e) => e.message).join('; ')}`);
   } else {
-    importFileId = importFile(ctx, {
-      administratorCode: run.admin.code,
-      fileName: f.fileName,
-      bytes: ctx.blobs.get(f.blobKey),
-      userId: user.id,
-      source: 'sdm-upload',
-    }).id;
+    importFileId = (
+      await importFile(ctx, {
+        administratorCode: run.admin.code,
+        fileName: f.fileName,
+        bytes: ctx.blobs.get(f.blobKey),
+        userId: user.id,
+        source: 'sdm-upload',
+      })
+    ).id;
   }
   if (errors.length) run.warnings.push(...errors.map((e) => `${f.fileName}: ${e}`));
-  const row = ctx.db
-    .update(sdmUploadFiles)
+  const [row] = await db
+    .update(t.sdmUploadFiles)
     .set({ status: errors.length ? 'Error' : 'Uploaded', errors, importFileId })
-    .where(eq(sdmUploadFiles.id, f.id))
-    .returning()
-    .get();
+    .where(eq(t.sdmUploadFiles.id, f.id))
+    .returning();
   publishFile(ctx, row);
 }
 
 /** The last step of `processSdmUpload`: the upload Processed, its TPA self-onboarded; answers the upload with the warnings. */
-export function finishSdmProcessing(ctx: AppContext, run: SdmProcessing) {
-  ctx.db.update(sdmUploads).set({ status: 'Processed', updatedAt: new Date().toISOString() }).where(eq(sdmUploads.id, run.uploadId)).run();
-  ctx.db.update(administrators).set({ selfOnboarded: true }).where(eq(administrators.id, run.admin.id)).run();
-  return { ...sdmUploadInfo(ctx, run.uploadId), warnings: run.warnings };
+export async function finishSdmProcessing(ctx: AppContext, run: SdmProcessing) {
+  const { db, tables: t } = storeOf(ctx);
+  await db.update(t.sdmUploads).set({ status: 'Processed', updatedAt: new Date().toISOString() }).where(eq(t.sdmUploads.id, run.uploadId));
+  await db.update(t.administrators).set({ selfOnboarded: true }).where(eq(t.administrators.id, run.admin.id));
+  return { ...(await sdmUploadInfo(ctx, run.uploadId)), warnings: run.warnings };
 }

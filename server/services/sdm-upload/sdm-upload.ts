@@ -5,12 +5,15 @@
  * type), then process: fund requests are saved as a bulk upload, SDM files are imported into the
  * pipeline. File states move Uploading -> Validated -> Uploaded, each change pushed as an
  * 'upload-file' event.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { mappingTypeFromFileName, parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, SDM_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
-import { administrators, mappings, sdmUploadFiles, sdmUploads } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
@@ -36,13 +39,14 @@ export interface MappingValidation {
 }
 
 /** TPAs with their mapping ids by type (wizard step "Select TPA"). */
-export function sdmAdministrators(ctx: AppContext) {
-  const admins = ctx.db.select().from(administrators).orderBy(asc(administrators.name)).all();
-  const maps = ctx.db
-    .select()
-    .from(mappings)
-    .where(and(eq(mappings.kind, 'master'), eq(mappings.active, true)))
-    .all();
+export async function sdmAdministrators(ctx: AppContext) {
+  const { db, tables: t } = storeOf(ctx);
+  const admins = await db.select().from(t.administrators).orderBy(asc(t.administrators.name));
+  const maps = await db
+    .select({ id: t.mappings.id, type: t.mappings.type, administratorId: t.mappings.administratorId })
+    .from(t.mappings)
+    .where(and(eq(t.mappings.kind, 'master'), eq(t.mappings.active, true)))
+    .orderBy(asc(t.mappings.id));
   return admins.map((a) => ({
     id: a.id,
     code: a.code,
@@ -52,9 +56,10 @@ export function sdmAdministrators(ctx: AppContext) {
 }
 
 /** Checks a new TPA name: 'New' when valid and free, else the spec's message. */
-export function checkTpaName(ctx: AppContext, code: string): { status: 'New' | 'Administrator already exist' | 'Invalid'; message: string } {
+export async function checkTpaName(ctx: AppContext, code: string): Promise<{ status: 'New' | 'Administrator already exist' | 'Invalid'; message: string }> {
   if (!NAME_RULE.test(code)) return { status: 'Invalid', message: NAME_MESSAGE };
-  if (ctx.db.select().from(administrators).where(eq(administrators.code, code)).get())
+  const { db, tables: t } = storeOf(ctx);
+  if ((await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, code)).limit(1)).length)
     return { status: 'Administrator already exist', message: 'Administrator already exist' };
   return { status: 'New', message: 'New' };
 }
@@ -102,10 +107,11 @@ export function validateMappingFiles(files: UploadedCsv[]): Record<string, Mappi
 }
 
 /** The TPA of an upload (undefined for a new one, after checking its name). @throws ValidationError for an invalid name */
-export function checkSdmTpa(ctx: AppContext, code: string) {
-  const admin = ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
+export async function checkSdmTpa(ctx: AppContext, code: string): Promise<Tables['administrators']['$inferSelect'] | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [admin] = await db.select().from(t.administrators).where(eq(t.administrators.code, code)).limit(1);
   if (!admin) {
-    const name = checkTpaName(ctx, code);
+    const name = await checkTpaName(ctx, code);
     if (name.status !== 'New') throw new ValidationError(name.message);
   }
   return admin;
@@ -126,8 +132,8 @@ export interface CreateSdmUploadInput {
  * @param input.name display name of a new TPA (defaults to the code)
  * @throws ValidationError for an invalid name, invalid mapping files or missing mapping types of a new TPA
  */
-export function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
-  checkSdmTpa(ctx, input.code);
+export async function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
+  await checkSdmTpa(ctx, input.code);
   return saveSdmUpload(ctx, user, input, readMappingFiles(input.files));
 }
 
@@ -135,8 +141,9 @@ export function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUpl
  * The writing half of `createSdmUpload`, from its mapping files as read by `readMappingFiles`.
  * @throws ValidationError as `createSdmUpload`
  */
-export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput, read: ReadMappingFiles) {
-  let admin = checkSdmTpa(ctx, input.code);
+export async function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput, read: ReadMappingFiles) {
+  const { db, tables: t } = storeOf(ctx);
+  let admin = await checkSdmTpa(ctx, input.code);
   const results = read.results;
   const invalid = Object.values(results).filter((r) => !r.valid);
   if (invalid.length)
@@ -149,12 +156,12 @@ export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploa
   const provided = Object.keys(results) as MappingType[];
   const existingTypes = admin
     ? new Set(
-        ctx.db
-          .select()
-          .from(mappings)
-          .where(and(eq(mappings.administratorId, admin.id), eq(mappings.kind, 'master'), eq(mappings.active, true)))
-          .all()
-          .map((m) => m.type),
+        (
+          await db
+            .select({ type: t.mappings.type })
+            .from(t.mappings)
+            .where(and(eq(t.mappings.administratorId, admin.id), eq(t.mappings.kind, 'master'), eq(t.mappings.active, true)))
+        ).map((m) => m.type),
       )
     : new Set<string>();
   const missing = MAPPING_TYPES.filter((t) => t === 'file_layout' || t === 'account_mapping' || t === 'instrument_mapping').filter(
@@ -165,30 +172,32 @@ export function saveSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploa
       `Upload the ${missing.join(', ')} mapping file(s) first`,
       missing.map((t) => `${t}.csv is needed`),
     );
-  const upload = ctx.db.transaction(() => {
+  const upload = await transaction(ctx, async (tx) => {
     if (!admin)
-      admin = ctx.db
-        .insert(administrators)
+      [admin] = await tx
+        .insert(t.administrators)
         .values({ code: input.code, name: input.name?.trim() || input.code, selfOnboarded: true })
-        .returning()
-        .get();
+        .returning();
+    const tpa = admin;
     for (const m of read.rows)
-      upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: m.type, rows: m.rows, userId: user.id, reason: 'self-onboarding' });
-    return ctx.db
-      .insert(sdmUploads)
+      await upsertMasterMapping(ctx, { administratorId: tpa.id, adminCode: tpa.code, type: m.type, rows: m.rows, userId: user.id, reason: 'self-onboarding' });
+    const [row] = await tx
+      .insert(t.sdmUploads)
       .values({
-        administratorId: admin.id,
+        administratorId: tpa.id,
         status: 'Created',
         userId: user.id,
         validationResults: { ...results, touchedMappings: input.touchedMappings ?? null },
       })
-      .returning()
-      .get();
+      .returning();
+    return row;
   });
   return sdmUploadInfo(ctx, upload.id);
 }
 
-function fileView(f: typeof sdmUploadFiles.$inferSelect) {
+type SdmUploadFileRow = Tables['sdmUploadFiles']['$inferSelect'];
+
+function fileView(f: SdmUploadFileRow) {
   return {
     id: f.id,
     file_name: f.fileName,
@@ -202,13 +211,13 @@ function fileView(f: typeof sdmUploadFiles.$inferSelect) {
 }
 
 /** Publishes a file's new state to watchers ('upload-file'). */
-export function publishFile(ctx: AppContext, f: typeof sdmUploadFiles.$inferSelect) {
+export function publishFile(ctx: AppContext, f: SdmUploadFileRow) {
   ctx.events.publish('upload-file', { sdmUploadId: f.sdmUploadId, file: fileView(f) });
 }
 
 /** A file added to an upload, recorded as Uploading, before its check. */
 export interface StartedSdmFile {
-  row: typeof sdmUploadFiles.$inferSelect;
+  row: SdmUploadFileRow;
   type: 'FundRequest' | 'SDM';
   blobKey: string;
   /** what `checkSdmFile` needs besides the file */
@@ -222,7 +231,7 @@ export interface StartedSdmFile {
  * @throws ValidationError for a name that is not a valid type or a file that is not .csv
  */
 export async function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
-  const started = startSdmFile(ctx, input);
+  const started = await startSdmFile(ctx, input);
   return finishSdmFile(ctx, started, await checkSdmFile(ctx, { ...started.check, ...input.file }));
 }
 
@@ -231,8 +240,9 @@ export async function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; 
  * Uploading.
  * @throws NotFoundError for an unknown upload; ValidationError for a bad name
  */
-export function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }): StartedSdmFile {
-  const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, input.sdmUploadId)).get();
+export async function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }): Promise<StartedSdmFile> {
+  const { db, tables: t } = storeOf(ctx);
+  const [upload] = await db.select().from(t.sdmUploads).where(eq(t.sdmUploads.id, input.sdmUploadId));
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.sdmUploadId}`);
   const base = input.file.fileName.toLowerCase();
   if (!base.endsWith('.csv')) throw new ValidationError(`${input.file.fileName}: only .csv files can be added`);
@@ -242,31 +252,31 @@ export function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file
     throw new ValidationError(`${input.file.fileName}: the file name must be one of ${valid.map((t) => `${t}.csv`).join(', ')}`);
   const type = subType === 'fund_request' ? 'FundRequest' : 'SDM';
   const blob = ctx.blobs.put(input.file.bytes);
-  const row = ctx.db
-    .insert(sdmUploadFiles)
+  const [row] = await db
+    .insert(t.sdmUploadFiles)
     .values({ sdmUploadId: upload.id, fileName: input.file.fileName, status: 'Uploading', type, subType, errors: [], importFileId: null })
-    .returning()
-    .get();
+    .returning();
   publishFile(ctx, row);
   return { row, type, blobKey: blob.key, check: { type, subType, administratorId: upload.administratorId } };
 }
 
 /** The last step of `addSdmFile`: records the check's outcome (Validated or Error) and where the bytes are. */
-export function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: string[]) {
-  const row = ctx.db.transaction(() => {
-    const saved = ctx.db
-      .update(sdmUploadFiles)
+export async function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: string[]) {
+  const { tables: t } = storeOf(ctx);
+  const row = await transaction(ctx, async (tx) => {
+    const [saved] = await tx
+      .update(t.sdmUploadFiles)
       .set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null })
-      .where(eq(sdmUploadFiles.id, started.row.id))
-      .returning()
-      .get();
-    // read again: another file of the upload may have been added meanwhile
-    const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, started.row.sdmUploadId)).get()!;
-    ctx.db
-      .update(sdmUploads)
+      .where(eq(t.sdmUploadFiles.id, started.row.id))
+      .returning();
+    // lock the upload row by writing it, then read it again: another file of the upload may have
+    // been added meanwhile (PostgreSQL: a concurrent add waits here until this one commits)
+    await tx.update(t.sdmUploads).set({ updatedAt: new Date().toISOString() }).where(eq(t.sdmUploads.id, started.row.sdmUploadId));
+    const [upload] = await tx.select().from(t.sdmUploads).where(eq(t.sdmUploads.id, started.row.sdmUploadId));
+    await tx
+      .update(t.sdmUploads)
       .set({ validationResults: { ...(upload.validationResults ?? {}), [`blob:${saved.id}`]: started.blobKey } })
-      .where(eq(sdmUploads.id, upload.id))
-      .run();
+      .where(eq(t.sdmUploads.id, upload.id));
     return saved;
   });
   publishFile(ctx, row);
@@ -274,11 +284,12 @@ export function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: 
 }
 
 /** An upload with its files, SDM and mapping types and validation results (spec "SDM upload"). */
-export function sdmUploadInfo(ctx: AppContext, id: number) {
-  const upload = ctx.db.select().from(sdmUploads).where(eq(sdmUploads.id, id)).get();
+export async function sdmUploadInfo(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [upload] = await db.select().from(t.sdmUploads).where(eq(t.sdmUploads.id, id));
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${id}`);
-  const admin = upload.administratorId ? ctx.db.select().from(administrators).where(eq(administrators.id, upload.administratorId)).get() : undefined;
-  const files = ctx.db.select().from(sdmUploadFiles).where(eq(sdmUploadFiles.sdmUploadId, id)).orderBy(asc(sdmUploadFiles.id)).all();
+  const [admin] = upload.administratorId ? await db.select().from(t.administrators).where(eq(t.administrators.id, upload.administratorId)) : [];
+  const files = await db.select().from(t.sdmUploadFiles).where(eq(t.sdmUploadFiles.sdmUploadId, id)).orderBy(asc(t.sdmUploadFiles.id));
   const results = Object.fromEntries(Object.entries(upload.validationResults ?? {}).filter(([k]) => !k.startsWith('blob:')));
   return {
     id: upload.id,

@@ -49,7 +49,7 @@ describe('the service switches in the running product (SQLite)', () => {
 
   it('are switched in the developer tools', async () => {
     const api = apiClient(ctx);
-    const token = sessionToken(ctx, ctx.boot.admin.id);
+    const token = await sessionToken(ctx, ctx.boot.admin.id);
     expect((await api.get('dev-tools/services', token)).body.payload).toEqual({ pipeline: 'on', sweeper: 'on' });
     const off = await api.post('dev-tools/services', { services: { sweeper: 'off' } }, token);
     expect(off.body.payload).toEqual({ pipeline: 'on', sweeper: 'off' });
@@ -74,7 +74,7 @@ describe('the service switches in the running product (SQLite)', () => {
       { workers: 1, pollMs: 20 },
     );
     engine.start();
-    enqueue(ctx, { stage: 'calculations', fundRequestId: f });
+    await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     await new Promise((r) => setTimeout(r, 150));
     expect(ran).toBe(0);
     await setServices(ctx, { pipeline: 'on' });

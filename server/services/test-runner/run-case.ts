@@ -134,15 +134,15 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     }
     const def = tc.def;
     const mapped = await step('load-mappings', async () => {
-      const resolved = resolveMappings(tc.administratorCode, opts.mappings);
+      const resolved = await resolveMappings(tc.administratorCode, opts.mappings);
       ws = await openWorkspace({ administratorCode: tc.administratorCode, mappings: resolved, tmpRoot: opts.tmpRoot });
       return { source: resolved.origin, types: Object.keys(resolved.rows) };
     });
     const w = ws as Workspace | null;
     if (!mapped || !w) return { result: finish(), outputs, cancelled };
     const ctx = w.ctx;
-    const fund = await step('create-fund-request', () => {
-      const { saved, failed } = saveBulkFunds(
+    const fund = await step('create-fund-request', async () => {
+      const { saved, failed } = await saveBulkFunds(
         ctx,
         w.user,
         { funds: [caseFundRow(tc)], requestDate: def.requestDate },
@@ -152,19 +152,21 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
       return { fundRequestId: saved[0].id, fundShortCode: saved[0].fundShortCode, fundName: saved[0].fundName };
     });
     if (!fund) return { result: finish(), outputs, cancelled };
-    const imported = await step('import', () =>
-      caseInputs(tc).map((f) => {
+    const imported = await step('import', async () => {
+      const views = [];
+      for (const f of caseInputs(tc)) {
         if (!existsSync(f.path)) throw new Error(`Input file not found: ${f.path}`);
-        const v = importFile(ctx, {
+        const v = await importFile(ctx, {
           administratorCode: tc.administratorCode,
           fileName: f.fileName,
           bytes: readFileSync(f.path),
           userId: w.user.id,
           source: 'upload',
         });
-        return { fileName: v.fileName, importFileId: v.id, size: v.size };
-      }),
-    );
+        views.push({ fileName: v.fileName, importFileId: v.id, size: v.size });
+      }
+      return views;
+    });
     if (!imported) return { result: finish(), outputs, cancelled };
     await drain(ctx, opts.signal);
     const fundId = fund.fundRequestId;

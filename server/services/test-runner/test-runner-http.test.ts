@@ -25,7 +25,7 @@ const events: Array<{ id: number; status: string }> = [];
 beforeAll(async () => {
   ctx = await createTestContext(); // demo data: the fixture TPAs with their master mappings
   api = apiClient(ctx);
-  token = sessionToken(ctx, ctx.boot.admin.id);
+  token = await sessionToken(ctx, ctx.boot.admin.id);
   ctx.events.on('test-run', (e) => events.push(e));
   runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 50 }); // runs execute in job threads
 });
@@ -120,7 +120,7 @@ describe('test runner API', () => {
       'instrument_mapping.csv',
       Buffer.from(readFileSync(file, 'utf8').replace('MUNI,DEBT', 'MUNI,FUND')),
     ).rows;
-    upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: 'instrument_mapping', rows, userId: null });
+    await upsertMasterMapping(ctx, { administratorId: admin.id, adminCode: admin.code, type: 'instrument_mapping', rows, userId: null });
     const res = await api.post('dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'], testIds: ['2'] }, token);
     const run = await poll(res.body.payload.id);
     expect(run).toMatchObject({ status: 'done', hasErrors: true });
@@ -137,7 +137,7 @@ describe('test runner API', () => {
     const off = await createTestContext({ testRunner: false, seedDemoData: false });
     try {
       const offApi = apiClient(off);
-      const t = sessionToken(off, off.boot.admin.id);
+      const t = await sessionToken(off, off.boot.admin.id);
       for (const [method, path, body] of [
         ['GET', 'dev-tools/test-runner/tests'],
         ['GET', 'dev-tools/test-runner/tests/1'],

@@ -9,7 +9,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRuns } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import { ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../testing.js';
@@ -18,7 +19,7 @@ import { readStandardizedCsv, type ChecksSnapshot } from './outputs.js';
 import { planRun, runPlan, type RunResults } from './run-suites.js';
 import { junitXml } from './report.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
-import { INTERRUPTED, listRuns, recoverInterruptedRuns } from './test-runner.js';
+import { INTERRUPTED, listRuns, recoverInterruptedRuns, scheduleRun, stopRun } from './test-runner.js';
 
 const suites = loadSuites();
 const suiteDir = (code: string, id: string) => join(defaultSuitesDir(), code, id);
@@ -238,33 +239,52 @@ describe('cancelling and restarts', () => {
       rmSync(tmpRoot, { recursive: true, force: true });
     }
   });
+});
 
+describeEachDialect('test runs interrupted by a stop', (dialect) => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ seedDemoData: false });
+    ctx = await createTestContext({ dialect, seedDemoData: false });
   });
   afterAll(() => ctx?.dispose());
 
-  it('runs left running with no job to run them are marked interrupted when a server starts', () => {
-    ctx.db
-      .insert(testRuns)
-      .values([
-        {
-          userId: ctx.boot.admin.id,
-          administratorCodes: ['demo_test'],
-          testIds: [],
-          status: 'running',
-          results: { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} },
-        },
-        { userId: ctx.boot.admin.id, administratorCodes: ['demo_test'], testIds: ['1'], status: 'done', results: null },
-      ])
-      .run();
-    expect(recoverInterruptedRuns(ctx)).toBe(1);
-    const { rows } = listRuns(ctx);
+  it('are marked interrupted when a server starts, unless their job is still queued', async () => {
+    const { db, tables: t } = storeOf(ctx);
+    const run = (status: 'running' | 'pending' | 'done', testIds: string[]) => ({
+      userId: ctx.boot.admin.id,
+      administratorCodes: ['demo_test'],
+      testIds,
+      status,
+      results: status === 'running' ? { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} } : null,
+    });
+    const [, , queued] = await db
+      .insert(t.testRuns)
+      .values([run('running', []), run('done', ['1']), run('pending', ['2'])])
+      .returning({ id: t.testRuns.id });
+    await db.insert(t.processes).values({ stage: 'testRun', status: 'pending', payload: { testRunId: queued?.id } });
+    expect(await recoverInterruptedRuns(ctx)).toBe(1);
+    const { rows, pagination } = await listRuns(ctx);
+    expect(pagination.count).toBe(3);
     expect(rows.map((r) => [r.status, r.results?.error ?? null])).toEqual([
+      ['pending', null],
       ['done', null],
       ['error', INTERRUPTED],
     ]);
     expect(existsSync(ctx.dir)).toBe(true);
+  });
+
+  it('a scheduled run queues its job, and stopping it cancels the job', async () => {
+    const { db, tables: t } = storeOf(ctx);
+    const run = await scheduleRun(ctx, ctx.boot.admin, { administratorCodes: 'demo_test', mappings: 'fixtures' });
+    expect(run.status).toBe('pending');
+    const jobOf = async () => (await db.select().from(t.processes)).find((p) => p.stage === 'testRun' && p.payload?.testRunId === run.id);
+    expect(await jobOf()).toMatchObject({
+      status: 'pending',
+      fundRequestId: null,
+      createdById: ctx.boot.admin.id,
+      payload: { testRunId: run.id, mappings: 'fixtures' },
+    });
+    expect((await stopRun(ctx, run.id)).status).toBe('suspended');
+    expect(await jobOf()).toMatchObject({ status: 'suspended', payload: { testRunId: run.id, cancelled: true } });
   });
 });

@@ -6,10 +6,13 @@
  * requests, one run at a time per data directory; a run whose worker died is taken over and run
  * again. Each case runs in a temporary workspace: production data is only read (the TPA's master
  * mappings). Every change is published as a `test-run` event.
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
+ * job it queues and cancels goes through the job queue (`server/jobs/enqueue.ts`, `processes.ts`);
+ * the cases themselves run in a job worker (`run-case.ts`).
  */
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, processes, testRuns, users } from '../../db/schema/index.js';
+import { type DataStore, storeOf, type Tables } from '../../db/dialect.js';
 import { cancelProcess } from '../../jobs/processes.js';
 import { enqueue, type StageHandler } from '../../jobs/queue.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
@@ -21,7 +24,7 @@ import { defaultSuitesDir, loadSuites } from './suites.js';
 export const RUNS_PAGE_SIZE = 50;
 export const INTERRUPTED = 'Interrupted by a restart';
 
-export type TestRunRow = typeof testRuns.$inferSelect;
+export type TestRunRow = Tables['testRuns']['$inferSelect'];
 
 /** Where the server's runs take the master mappings from (default production, see workspace.ts). */
 export type RunMappings = 'production' | 'fixtures';
@@ -31,14 +34,23 @@ export interface RunnerOptions {
   suitesDir?: string;
 }
 
+/** The condition "the job payload's `testRunId` is `id`": SQLite's json_extract, PostgreSQL's jsonb `->>`. */
+function payloadNamesRun(store: DataStore, id: number) {
+  const payload = store.tables.processes.payload;
+  return store.dialect === 'postgres' ? sql`(${payload} ->> 'testRunId')::integer = ${id}` : sql`json_extract(${payload}, '$.testRunId') = ${id}`;
+}
+
 /** Where a run's job is: the process row whose payload names the run. */
-function runJob(ctx: AppContext, id: number) {
-  return ctx.db
+async function runJob(ctx: AppContext, id: number) {
+  const store = storeOf(ctx);
+  const { db, tables: t } = store;
+  const [job] = await db
     .select()
-    .from(processes)
-    .where(and(eq(processes.stage, 'testRun'), sql`json_extract(${processes.payload}, '$.testRunId') = ${id}`))
-    .orderBy(desc(processes.id))
-    .get();
+    .from(t.processes)
+    .where(and(eq(t.processes.stage, 'testRun'), payloadNamesRun(store, id)))
+    .orderBy(desc(t.processes.id))
+    .limit(1);
+  return job;
 }
 
 const now = () => new Date().toISOString();
@@ -65,19 +77,19 @@ export type TestRunView = ReturnType<typeof view>;
  * Changes a run and publishes it. With `onlyFrom`, only a run whose status is one of those changes
  * (a run stopped meanwhile stays stopped); undefined when it did not.
  */
-function update(
+async function update(
   ctx: AppContext,
   id: number,
   set: Partial<Pick<TestRunRow, 'status' | 'hasErrors'>> & { results?: RunResults | object | null },
   onlyFrom?: TestRunRow['status'][],
-): TestRunRow | undefined {
+): Promise<TestRunRow | undefined> {
   const { results, ...rest } = set;
-  const row = ctx.db
-    .update(testRuns)
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .update(t.testRuns)
     .set({ ...rest, ...(results !== undefined ? { results: results as Record<string, unknown> | null } : {}), updatedAt: now() })
-    .where(onlyFrom ? and(eq(testRuns.id, id), inArray(testRuns.status, onlyFrom)) : eq(testRuns.id, id))
-    .returning()
-    .get();
+    .where(onlyFrom ? and(eq(t.testRuns.id, id), inArray(t.testRuns.status, onlyFrom)) : eq(t.testRuns.id, id))
+    .returning();
   if (row) ctx.events.publish('test-run', { id, status: row.status });
   return row;
 }
@@ -87,27 +99,23 @@ function update(
  * an older version) as `error` ('Interrupted by a restart'). Runs whose job is queued or running
  * are left alone: a run whose worker died is taken over with its job. Called by `serve` at start.
  */
-export function recoverInterruptedRuns(ctx: AppContext): number {
-  const stale = ctx.db
+export async function recoverInterruptedRuns(ctx: AppContext): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const open = await db
     .select()
-    .from(testRuns)
-    .where(inArray(testRuns.status, ['pending', 'running']))
-    .all()
-    .filter((r) => !['pending', 'running'].includes(runJob(ctx, r.id)?.status ?? ''));
-  for (const r of stale) update(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
+    .from(t.testRuns)
+    .where(inArray(t.testRuns.status, ['pending', 'running']));
+  const stale: typeof open = [];
+  for (const r of open) if (!['pending', 'running'].includes((await runJob(ctx, r.id))?.status ?? '')) stale.push(r);
+  for (const r of stale) await update(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
   if (stale.length) ctx.log.warn({ ids: stale.map((r) => r.id) }, 'test runs interrupted by a restart');
   return stale.length;
 }
 
 /** The suites available: administrators with their test ids and titles. */
-export function listSuites(ctx: AppContext, opts: RunnerOptions = {}) {
-  const names = new Map(
-    ctx.db
-      .select()
-      .from(administrators)
-      .all()
-      .map((a) => [a.code, a.name]),
-  );
+export async function listSuites(ctx: AppContext, opts: RunnerOptions = {}) {
+  const { db, tables: t } = storeOf(ctx);
+  const names = new Map((await db.select({ code: t.administrators.code, name: t.administrators.name }).from(t.administrators)).map((a) => [a.code, a.name]));
   return loadSuites(opts.suitesDir ?? defaultSuitesDir()).map((s) => ({
     administratorCode: s.administratorCode,
     administratorName: names.get(s.administratorCode) ?? null,
@@ -115,32 +123,35 @@ export function listSuites(ctx: AppContext, opts: RunnerOptions = {}) {
   }));
 }
 
-function findRun(ctx: AppContext, id: number) {
-  const r = ctx.db.select({ run: testRuns, user: users }).from(testRuns).leftJoin(users, eq(testRuns.userId, users.id)).where(eq(testRuns.id, id)).get();
+async function findRun(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [r] = Number.isSafeInteger(id)
+    ? await db.select({ run: t.testRuns, user: t.users }).from(t.testRuns).leftJoin(t.users, eq(t.testRuns.userId, t.users.id)).where(eq(t.testRuns.id, id))
+    : [];
   if (!r) throw new NotFoundError(`No such test run with id: ${id}`);
   return r;
 }
 
 /** One run with its results. @throws NotFoundError */
-export function getRun(ctx: AppContext, id: number): TestRunView {
-  const r = findRun(ctx, id);
+export async function getRun(ctx: AppContext, id: number): Promise<TestRunView> {
+  const r = await findRun(ctx, id);
   return view(r.run, r.user);
 }
 
 /** Runs newest first, 50 per page. */
-export function listRuns(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
+export async function listRuns(ctx: AppContext, input: { offset?: number; limit?: number } = {}) {
   const offset = Math.max(0, input.offset ?? 0);
   const limit = Math.min(Math.max(1, input.limit ?? RUNS_PAGE_SIZE), 1000);
-  const rows = ctx.db
-    .select({ run: testRuns, user: users })
-    .from(testRuns)
-    .leftJoin(users, eq(testRuns.userId, users.id))
-    .orderBy(desc(testRuns.id))
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
+    .select({ run: t.testRuns, user: t.users })
+    .from(t.testRuns)
+    .leftJoin(t.users, eq(t.testRuns.userId, t.users.id))
+    .orderBy(desc(t.testRuns.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = ctx.db.select({ n: count() }).from(testRuns).get()?.n ?? 0;
-  return { rows: rows.map((r) => view(r.run, r.user)), pagination: { offset, limit, count: total } };
+    .offset(offset);
+  const [total] = await db.select({ n: count() }).from(t.testRuns);
+  return { rows: rows.map((r) => view(r.run, r.user)), pagination: { offset, limit, count: Number(total?.n ?? 0) } };
 }
 
 /** The job payload of a run. */
@@ -156,32 +167,37 @@ interface TestRunPayload {
  */
 export const testRunJob: StageHandler = async (ctx, job, signal) => {
   const { testRunId: id, mappings = 'production', suitesDir } = (job.payload ?? {}) as unknown as TestRunPayload;
-  const { run } = findRun(ctx, id);
+  const { run } = await findRun(ctx, id);
   if (run.status !== 'pending' && run.status !== 'running') return { result: { testRunId: id, skipped: run.status } };
   try {
     const plan = planRun(loadSuites(suitesDir ?? defaultSuitesDir()), run.administratorCodes, run.testIds);
     // a run stopped since the job was claimed is left stopped
-    const started = update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } }, [
+    const started = await update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } }, [
       'pending',
       'running',
     ]);
     if (!started) return { result: { testRunId: id, skipped: 'suspended' } };
+    // progress is written in order, one write after the other; the run waits for the last one
+    let progress: Promise<unknown> = Promise.resolve();
     const { results, cancelled } = await runPlan(plan, {
       mappings: mappings === 'production' ? { kind: 'production', ctx } : { kind: 'fixtures' },
       signal,
       onProgress: (p, partial) => {
-        if (p.type === 'case-done' && !signal.aborted) update(ctx, id, { results: partial, hasErrors: hasFailures(partial) }, ['running']);
+        if (p.type === 'case-done' && !signal.aborted)
+          progress = progress.then(() => update(ctx, id, { results: partial, hasErrors: hasFailures(partial) }, ['running']));
       },
     });
+    await progress;
     const status = cancelled || signal.aborted ? 'suspended' : 'done';
     // a run stopped while its last case ended is suspended, with the results it has
-    update(ctx, id, { status, results, hasErrors: hasFailures(results) }, ['running']) ??
-      update(ctx, id, { results, hasErrors: hasFailures(results) }, ['suspended']);
+    (await update(ctx, id, { status, results, hasErrors: hasFailures(results) }, ['running'])) ??
+      (await update(ctx, id, { results, hasErrors: hasFailures(results) }, ['suspended']));
     return { result: { testRunId: id, cancelled: cancelled || signal.aborted } };
   } catch (err) {
     ctx.log.error({ err, testRunId: id }, 'test run failed');
-    const row = ctx.db.select().from(testRuns).where(eq(testRuns.id, id)).get();
-    update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true }, [
+    const { db, tables: t } = storeOf(ctx);
+    const [row] = await db.select().from(t.testRuns).where(eq(t.testRuns.id, id));
+    await update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true }, [
       'pending',
       'running',
     ]);
@@ -195,23 +211,24 @@ export const testRunJob: StageHandler = async (ctx, job, signal) => {
  * @param input.mappings master mappings to test: the production ones (default) or the fixtures'
  * @throws ValidationError naming unknown administrator codes or test ids
  */
-export function scheduleRun(
+export async function scheduleRun(
   ctx: AppContext,
   user: User,
   input: { administratorCodes: string[] | string; testIds?: string[] | string | null; mappings?: RunMappings },
   opts: RunnerOptions = {},
-): TestRunView {
+): Promise<TestRunView> {
   const codes = splitList(input.administratorCodes);
   const testIds = splitList(input.testIds);
   planRun(loadSuites(opts.suitesDir ?? defaultSuitesDir()), codes, testIds); // validates codes and ids
-  const row = ctx.db
-    .insert(testRuns)
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .insert(t.testRuns)
     .values({ userId: user.id, administratorCodes: codes, testIds, status: 'pending', hasErrors: false, results: null })
-    .returning()
-    .get();
+    .returning();
+  if (!row) throw new ConflictError('The test run could not be recorded');
   ctx.events.publish('test-run', { id: row.id, status: row.status });
   const payload: TestRunPayload = { testRunId: row.id, mappings: input.mappings ?? 'production', ...(opts.suitesDir ? { suitesDir: opts.suitesDir } : {}) };
-  enqueue(ctx, { stage: 'testRun', fundRequestId: null, payload: payload as unknown as Record<string, unknown>, createdById: user.id });
+  await enqueue(ctx, { stage: 'testRun', fundRequestId: null, payload: payload as unknown as Record<string, unknown>, createdById: user.id });
   return getRun(ctx, row.id);
 }
 
@@ -220,13 +237,13 @@ export function scheduleRun(
  * running case stops at its next step or job and its workspace is deleted.
  * @throws NotFoundError; ConflictError when the run has already ended
  */
-export function stopRun(ctx: AppContext, id: number): TestRunView {
-  const { run } = findRun(ctx, id);
+export async function stopRun(ctx: AppContext, id: number): Promise<TestRunView> {
+  const { run } = await findRun(ctx, id);
   if (run.status !== 'pending' && run.status !== 'running')
     throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
-  update(ctx, id, { status: 'suspended' });
-  const job = runJob(ctx, id);
-  if (job && (job.status === 'pending' || job.status === 'running')) cancelProcess(ctx, job.id);
+  await update(ctx, id, { status: 'suspended' });
+  const job = await runJob(ctx, id);
+  if (job && (job.status === 'pending' || job.status === 'running')) await cancelProcess(ctx, job.id);
   return getRun(ctx, id);
 }
 
@@ -238,8 +255,8 @@ export function stopRun(ctx: AppContext, id: number): TestRunView {
 export async function waitForRun(ctx: AppContext, id: number, timeoutMs = 120_000): Promise<TestRunView> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const view = getRun(ctx, id);
-    const job = runJob(ctx, id);
+    const view = await getRun(ctx, id);
+    const job = await runJob(ctx, id);
     if (!['pending', 'running'].includes(view.status) && job?.status !== 'running') return view;
     if (Date.now() > end) throw new Error(`Test run ${id} did not end within ${Math.round(timeoutMs / 1000)} s`);
     await new Promise((r) => setTimeout(r, 100));

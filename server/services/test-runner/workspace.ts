@@ -16,6 +16,7 @@ import { bootstrap } from '../../bootstrap.js';
 import { configSchema, type AppConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { openDb } from '../../db/client.js';
+import { storeOf } from '../../db/dialect.js';
 import { administrators } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
 import { EventBus } from '../../events.js';
@@ -71,17 +72,19 @@ function fixtureTpaName(code: string): string {
  * Resolves the master mappings of a TPA from a source.
  * @throws ValidationError when no mappings are found or a mapping file is invalid
  */
-export function resolveMappings(code: string, source: MappingSource): ResolvedMappings {
+export async function resolveMappings(code: string, source: MappingSource): Promise<ResolvedMappings> {
   if (source.kind === 'production') {
-    const admin = source.ctx.db.select().from(administrators).where(eq(administrators.code, code)).get();
-    const masters = admin ? masterMappings(source.ctx, admin.id) : {};
+    // the production database, SQLite or PostgreSQL
+    const { db, tables: t } = storeOf(source.ctx);
+    const [admin] = await db.select().from(t.administrators).where(eq(t.administrators.code, code)).limit(1);
+    const masters = admin ? await masterMappings(source.ctx, admin.id) : {};
     if (admin && Object.keys(masters).length) {
       return { origin: 'production', name: admin.name, rows: Object.fromEntries(Object.entries(masters).map(([t, m]) => [t, m!.rows])) };
     }
-    return { ...resolveMappings(code, { kind: 'fixtures' }), origin: 'fixtures (the TPA has no master mappings in production)' };
+    return { ...(await resolveMappings(code, { kind: 'fixtures' })), origin: 'fixtures (the TPA has no master mappings in production)' };
   }
   if (source.kind === 'dir' && !existsSync(join(source.dir, code)))
-    return { ...resolveMappings(code, { kind: 'fixtures' }), origin: `fixtures (${source.dir} has no ${code} folder)` };
+    return { ...(await resolveMappings(code, { kind: 'fixtures' })), origin: `fixtures (${source.dir} has no ${code} folder)` };
   const base = source.kind === 'dir' ? join(source.dir, code) : join(fixturesDir(), 'tpas', code);
   const dir = existsSync(join(base, 'mappings')) ? join(base, 'mappings') : base;
   if (!existsSync(dir)) throw new ValidationError(`No master mappings for ${code}: ${dir} does not exist`);
@@ -110,11 +113,17 @@ export async function openWorkspace(opts: { administratorCode: string; mappings:
       blobs: new BlobStore(join(dir, 'blobs')),
       close: () => sqlite.close(),
     };
-    const { admin: user } = bootstrap(ctx);
+    const { admin: user } = await bootstrap(ctx);
     seedFxRates(ctx);
     const administrator = ctx.db.insert(administrators).values({ code: opts.administratorCode, name: opts.mappings.name }).returning().get();
     for (const [type, rows] of Object.entries(opts.mappings.rows)) {
-      upsertMasterMapping(ctx, { administratorId: administrator.id, adminCode: administrator.code, type: type as MappingType, rows: rows!, userId: null });
+      await upsertMasterMapping(ctx, {
+        administratorId: administrator.id,
+        adminCode: administrator.code,
+        type: type as MappingType,
+        rows: rows!,
+        userId: null,
+      });
     }
     const opened = ctx;
     return {

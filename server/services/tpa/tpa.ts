@@ -4,10 +4,12 @@
  * type. The same rules as self-onboarding (auditor spec 2.4, section 5 name rule): the code is
  * checked by `checkTpaName`, mapping files by `readMappingFiles`, and each saved mapping becomes a
  * new version through `createMapping`.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { createMapping } from '../mappings/mappings.js';
@@ -32,18 +34,18 @@ export interface TpaView {
  * @param input.region optional region (e.g. AMER, EMEA)
  * @throws ValidationError with the name rule's message, 'Administrator already exist', or a missing / too long name
  */
-export function createTpa(ctx: AppContext, input: { code: string; name: string; region?: string | null }): TpaView {
+export async function createTpa(ctx: AppContext, input: { code: string; name: string; region?: string | null }): Promise<TpaView> {
   const code = input.code.trim();
-  const check = checkTpaName(ctx, code);
+  const check = await checkTpaName(ctx, code);
   if (check.status !== 'New') throw new ValidationError(check.message);
   const name = input.name?.trim() ?? '';
   if (!name) throw new ValidationError('The TPA name is required');
   if (name.length > TPA_NAME_MAX) throw new ValidationError(`The TPA name is longer than ${TPA_NAME_MAX} characters`);
-  const row = ctx.db
-    .insert(administrators)
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .insert(t.administrators)
     .values({ code, name, region: input.region?.trim() || null })
-    .returning()
-    .get();
+    .returning();
   return { id: row.id, code: row.code, name: row.name, region: row.region, selfOnboarded: row.selfOnboarded };
 }
 
@@ -63,8 +65,10 @@ export interface SavedMasterMapping {
  * @returns the mappings saved, in file order (a file identical to the current content keeps its version)
  * @throws NotFoundError for an unknown TPA; ValidationError listing every file and line in error, files named after no mapping type, or a type given twice
  */
-export function uploadMasterMappings(ctx: AppContext, user: User, code: string, files: UploadedCsv[], reason?: string): SavedMasterMapping[] {
-  if (!ctx.db.select().from(administrators).where(eq(administrators.code, code)).get()) throw new NotFoundError(`No administrator with code: ${code}`);
+export async function uploadMasterMappings(ctx: AppContext, user: User, code: string, files: UploadedCsv[], reason?: string): Promise<SavedMasterMapping[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const [admin] = await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, code)).limit(1);
+  if (!admin) throw new NotFoundError(`No administrator with code: ${code}`);
   if (!files.length) throw new ValidationError('No mapping files: give csv files named after their mapping type (e.g. account_mapping.csv)');
   const read = readMappingFiles(files);
   const types = read.rows.map((r) => r.type);
@@ -77,9 +81,10 @@ export function uploadMasterMappings(ctx: AppContext, user: User, code: string, 
       invalid.flatMap((r) => r.errors.map((e) => `${r.fileName}: ${e}`)),
       invalid.reduce((n, r) => n + r.totalErrorsFound, 0),
     );
-  return files.map((f, i) => {
+  const out: SavedMasterMapping[] = [];
+  for (const [i, f] of files.entries()) {
     const type = read.rows[i].type;
-    const saved = createMapping(ctx, user, {
+    const saved = await createMapping(ctx, user, {
       administrator: code,
       mappingType: type,
       mappingMode: 'master',
@@ -87,6 +92,7 @@ export function uploadMasterMappings(ctx: AppContext, user: User, code: string, 
       fileName: f.fileName,
       bytes: f.bytes,
     });
-    return { type, fileName: f.fileName, id: saved.id, version: (saved as { version?: number | null }).version ?? null };
-  });
+    out.push({ type, fileName: f.fileName, id: saved.id, version: (saved as { version?: number | null }).version ?? null });
+  }
+  return out;
 }

@@ -1,11 +1,14 @@
 /**
  * Users: creation, listing, lookup, and the first-start administrator. A user has a role and an
  * original role (spec section 3 Session); e-mail addresses are unique, compared in lower case.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ROLES, users, type Role } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { ROLES, type Role } from '../../db/schema/users.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { User } from '../auth/tokens.js';
@@ -30,46 +33,71 @@ function splitName(name: string): { firstName: string; lastName: string } {
  * Creates a user.
  * @throws ValidationError for a bad e-mail, name or role; ConflictError when the e-mail exists
  */
-export function addUser(ctx: AppContext, input: NewUser): User {
+export async function addUser(ctx: AppContext, input: NewUser): Promise<User> {
   const parsed = newUserSchema.safeParse(input);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
     throw new ValidationError('The user is not valid', errors);
   }
   const { email, name, role } = parsed.data;
-  if (findUserByEmail(ctx, email)) throw new ConflictError(`A user with e-mail ${email} already exists`);
-  const user = ctx.db
-    .insert(users)
+  const { db, tables: t } = storeOf(ctx);
+  if (await findUserByEmail(ctx, email)) throw new ConflictError(`A user with e-mail ${email} already exists`);
+  const [created] = await db
+    .insert(t.users)
     .values({ email, username: email.split('@')[0], ...splitName(name), role, originalRole: role })
-    .returning()
-    .get();
-  recordAudit(ctx, null, 'user-created', `user:${user.id}`, { email, role });
+    .onConflictDoNothing({ target: t.users.email })
+    .returning();
+  // another node (or request) created the same e-mail between the check and the insert
+  if (!created) throw new ConflictError(`A user with e-mail ${email} already exists`);
+  await recordAudit(ctx, null, 'user-created', `user:${created.id}`, { email, role });
+  return created;
+}
+
+/** The user with an e-mail (compared in lower case), or undefined. */
+export async function findUserByEmail(ctx: AppContext, email: string): Promise<User | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [user] = await db.select().from(t.users).where(eq(t.users.email, email.trim().toLowerCase())).limit(1);
   return user;
 }
 
-export function findUserByEmail(ctx: AppContext, email: string): User | undefined {
-  return ctx.db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
-}
-
 /** @throws NotFoundError naming the e-mail */
-export function getUserByEmail(ctx: AppContext, email: string): User {
-  const user = findUserByEmail(ctx, email);
+export async function getUserByEmail(ctx: AppContext, email: string): Promise<User> {
+  const user = await findUserByEmail(ctx, email);
   if (!user) throw new NotFoundError(`No user with e-mail ${email}`);
   return user;
 }
 
-export function listUsers(ctx: AppContext): User[] {
-  return ctx.db.select().from(users).orderBy(asc(users.id)).all();
+/** Every user, by id. */
+export async function listUsers(ctx: AppContext): Promise<User[]> {
+  const { db, tables: t } = storeOf(ctx);
+  return db.select().from(t.users).orderBy(asc(t.users.id));
 }
 
-/** Makes sure an administrator exists; returns it and whether it was created now. */
-export function ensureAdmin(ctx: AppContext, email: string): { user: User; created: boolean } {
-  const existing = ctx.db
+/** The first administrator (by id), or undefined. */
+async function firstAdmin(ctx: AppContext): Promise<User | undefined> {
+  const { db, tables: t } = storeOf(ctx);
+  const [admin] = await db
     .select()
-    .from(users)
-    .where(eq(users.originalRole, 'Admin' as Role))
-    .orderBy(asc(users.id))
-    .get();
+    .from(t.users)
+    .where(eq(t.users.originalRole, 'Admin' as Role))
+    .orderBy(asc(t.users.id))
+    .limit(1);
+  return admin;
+}
+
+/**
+ * Makes sure an administrator exists; returns it and whether it was created now. Two nodes
+ * starting at once on one database create it once: the other finds it.
+ * @throws ConflictError when the e-mail belongs to a user who is not an administrator
+ */
+export async function ensureAdmin(ctx: AppContext, email: string): Promise<{ user: User; created: boolean }> {
+  const existing = await firstAdmin(ctx);
   if (existing) return { user: existing, created: false };
-  return { user: addUser(ctx, { email, name: 'Fund Audit Administrator', role: 'Admin' }), created: true };
+  try {
+    return { user: await addUser(ctx, { email, name: 'Fund Audit Administrator', role: 'Admin' }), created: true };
+  } catch (err) {
+    const other = err instanceof ConflictError ? await firstAdmin(ctx) : undefined;
+    if (other) return { user: other, created: false };
+    throw err;
+  }
 }
