@@ -102,7 +102,8 @@ describe('auditor bulk upload and downloads queue', () => {
     await aud.bulk.getByRole('button', { name: 'View errors' }).click();
     const modal = aud.dialog('Validation');
     const links = modal.getByRole('button', { name: /^Open fund \d+$/ });
-    expect(await links.count()).toBe(3);
+    // the modal renders its list after it opens
+    await expect.poll(() => links.count()).toBe(3);
     await modal
       .locator('li', { hasText: GS })
       .or(modal.locator('li').first())
