@@ -15,7 +15,7 @@
  */
 import { ADJUSTMENT_TYPE_RULES, roundCents, type AdjustmentInput, type AdjustmentPhase } from '../../rules/adjustments.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData, HoldingRow, RowSource, TrialBalanceRow } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type HoldingRow, type Rows, type RowSource, type TrialBalanceRow } from '../sdm/rows.js';
 
 /** An adjustment as stored: the entered fields plus who made it and when. */
 export interface FundAdjustment extends AdjustmentInput {
@@ -38,7 +38,7 @@ export function bookedAdjustments(adjustments: readonly FundAdjustment[], phase:
 /** Holdings read from another row source with some positions revalued (each pass yields the same rows). */
 class RevaluedHoldings implements RowSource<HoldingRow> {
   constructor(
-    private readonly source: RowSource<HoldingRow>,
+    private readonly source: Rows<HoldingRow>,
     private readonly deltas: ReadonlyMap<string, number>,
   ) {}
 
@@ -46,23 +46,28 @@ class RevaluedHoldings implements RowSource<HoldingRow> {
     return this.source.length;
   }
 
-  *[Symbol.iterator](): Iterator<HoldingRow> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<HoldingRow[]> {
     const done = new Set<string>();
-    for (const h of this.source) {
-      const delta = this.deltas.get(h.security_id);
-      if (delta === undefined || done.has(h.security_id)) {
-        yield h;
-        continue;
+    for await (const chunk of chunksOf(this.source)) {
+      const out = new Array<HoldingRow>(chunk.length);
+      for (let i = 0; i < chunk.length; i++) {
+        const h = chunk[i];
+        const delta = this.deltas.get(h.security_id);
+        if (delta === undefined || done.has(h.security_id)) {
+          out[i] = h;
+          continue;
+        }
+        done.add(h.security_id);
+        const value = roundCents(h.market_value_base + delta);
+        const factor = h.market_value_base ? value / h.market_value_base : null;
+        out[i] = {
+          ...h,
+          market_value_base: value,
+          price: factor === null ? h.price : h.price * factor,
+          market_value_local: factor === null || h.market_value_local === null ? h.market_value_local : roundCents(h.market_value_local * factor),
+        };
       }
-      done.add(h.security_id);
-      const value = roundCents(h.market_value_base + delta);
-      const factor = h.market_value_base ? value / h.market_value_base : null;
-      yield {
-        ...h,
-        market_value_base: value,
-        price: factor === null ? h.price : h.price * factor,
-        market_value_local: factor === null || h.market_value_local === null ? h.market_value_local : roundCents(h.market_value_local * factor),
-      };
+      yield out;
     }
   }
 }

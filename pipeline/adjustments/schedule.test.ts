@@ -63,7 +63,7 @@ async function workPaper() {
     fxRates: loadFxCsv(join(FIXTURES, 'fx', 'ecb-usd-cross-rates-2023-03-31.csv')),
     accountClasses: STANDARD_ACCOUNTS,
   };
-  const checks = runChecks(data, checkContext);
+  const checks = await runChecks(data, checkContext);
   const bytes = await buildWorkPaper({
     fund: GS_FUND,
     materiality: m,

@@ -21,10 +21,10 @@ describe('combining child funds into the parent currency', async () => {
   const gs = loadCsvTpa('meridian_fund_services');
   const ky = await loadKeystone();
 
-  it('converts each child at its own period end, flags a stale rate and leaves out a child with no rate', () => {
+  it('converts each child at its own period end, flags a stale rate and leaves out a child with no rate', async () => {
     // rates in units per EUR: USD on two dates, GBP only long before the GBP child's period end
     const rates = [rate('USD', '2022-12-30', 1.0666), rate('USD', '2023-03-31', 1.0875), rate('GBP', '2022-12-01', 0.87)];
-    const agg = combineChildren(
+    const agg = await combineChildren(
       [
         child(1, 'GS', 'USD', '2023-03-31', gs),
         child(2, 'KY', 'USD', '2022-12-31', ky),
@@ -52,15 +52,15 @@ describe('combining child funds into the parent currency', async () => {
     expect(agg.summary.rowCount).toBe(aggregateRowCount([{ data: gs }, { data: ky }, { data: ky }, { data: ky }]));
   });
 
-  it('keeps the combined data consistent: the TB still balances, holdings values still agree, share classes stay apart', () => {
-    const agg = combineChildren(
+  it('keeps the combined data consistent: the TB still balances, holdings values still agree, share classes stay apart', async () => {
+    const agg = await combineChildren(
       [child(1, 'GS', 'USD', '2023-03-31', gs), child(2, 'KY', 'USD', '2022-12-31', ky)],
       'EUR',
       [rate('USD', '2023-03-31', 1.0875), rate('USD', '2022-12-30', 1.0666)],
       5,
     );
     const nav = agg.summary.total.nav;
-    const run = runChecks(agg.data, {
+    const run = await runChecks(agg.data, {
       fundCode: 'GROUP',
       periodEnd: '2023-03-31',
       currency: 'EUR',
@@ -77,8 +77,8 @@ describe('combining child funds into the parent currency', async () => {
     expect(agg.data.share_capital.map((r) => r.share_class)).toContain('KY C000032728');
   });
 
-  it('needs no rate for a child in the parent currency', () => {
-    const agg = combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky)], 'USD', [], 5);
+  it('needs no rate for a child in the parent currency', async () => {
+    const agg = await combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky)], 'USD', [], 5);
     expect(agg.summary.children[0].conversion).toMatchObject({ unitsPerParent: 1, source: 'same currency' });
     expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(ky)));
   });

@@ -9,7 +9,7 @@
  * the child is left out of the aggregate). Pure: no database, no server imports.
  */
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmData, FxRate, QaRec, RowSource } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type FxRate, type QaRec, type Rows, type RowSource } from '../sdm/rows.js';
 import { round, Sum, tbByClass } from '../checks/common.js';
 import { childConversion, rowConverters, type ChildConversion } from './convert.js';
 
@@ -83,22 +83,22 @@ export function aggregateRowCount(children: Array<Pick<ChildInput, 'data'>>): nu
 }
 
 /** A row source reading several sources in turn, each row mapped. */
-function concatSources<T>(parts: Array<{ rows: RowSource<T>; map: (r: T) => T }>): RowSource<T> {
+function concatSources<T>(parts: Array<{ rows: Rows<T>; map: (r: T) => T }>): RowSource<T> {
   return {
     get length() {
       return parts.reduce((n, p) => n + p.rows.length, 0);
     },
-    *[Symbol.iterator]() {
-      for (const p of parts) for (const r of p.rows) yield p.map(r);
+    async *[Symbol.asyncIterator]() {
+      for (const p of parts) for await (const chunk of chunksOf(p.rows)) yield chunk.map(p.map);
     },
   };
 }
 
 /** NAV, total assets and liabilities (positive) of a trial balance, and the holdings' market value, unrounded. */
-function amountsOf(data: FundSdmData): AggregateAmounts {
+async function amountsOf(data: FundSdmData): Promise<AggregateAmounts> {
   const tb = tbByClass(data.trial_balance, STANDARD_ACCOUNTS);
   const mv = new Sum();
-  for (const h of data.holdings) mv.add(h.market_value_base);
+  for await (const chunk of chunksOf(data.holdings)) for (const h of chunk) mv.add(h.market_value_base);
   return { nav: tb.asset + tb.liability, totalAssets: tb.asset, totalLiabilities: -tb.liability, holdingsMarketValue: mv.value };
 }
 
@@ -150,7 +150,7 @@ function conversionItem(c: ChildInput, conv: ChildConversion, parentCurrency: st
  * figures, one item per child. Children without a rate are reported and left out. Reads each child's
  * holdings once (for its market value); the combined sources read them again on each pass.
  */
-export function combineChildren(children: ChildInput[], parentCurrency: string, rates: FxRate[], maxAgeDays: number): Aggregate {
+export async function combineChildren(children: ChildInput[], parentCurrency: string, rates: FxRate[], maxAgeDays: number): Promise<Aggregate> {
   const included: Array<{ child: ChildInput; conv: ReturnType<typeof rowConverters> }> = [];
   const figures: ChildFigures[] = [];
   const items: QaRec[] = [];
@@ -159,7 +159,7 @@ export function combineChildren(children: ChildInput[], parentCurrency: string, 
     const conversion = childConversion(c.currency, parentCurrency, c.periodEnd, rates, maxAgeDays);
     items.push(conversionItem(c, conversion, parentCurrency, maxAgeDays));
     const rows = Object.fromEntries(AGGREGATE_TYPES.map((t) => [t, c.data[t].length])) as Record<AggregateType, number>;
-    const raw = amountsOf(c.data);
+    const raw = await amountsOf(c.data);
     const local = mapAmounts(raw, (x) => x);
     let converted: AggregateAmounts | null = null;
     if (conversion.unitsPerParent !== null) {

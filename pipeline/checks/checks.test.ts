@@ -69,8 +69,8 @@ describe('GS (Meridian) real data', () => {
     expect(item.details).toMatchObject({ debits: 573390244.6, credits: -573390244.6 });
   });
 
-  it('investments and derivatives reconcile to the cent', () => {
-    const items = investmentsReconciliation(gs, ctx);
+  it('investments and derivatives reconcile to the cent', async () => {
+    const items = await investmentsReconciliation(gs, ctx);
     expect(items.map((i) => [i.status, i.diff])).toEqual([
       ['pass', 0],
       ['pass', 0],
@@ -98,7 +98,7 @@ describe('GS (Meridian) real data', () => {
     expect(items[1].details).toMatchObject({ amountRollForward: expect.stringContaining('not derivable') });
   });
 
-  it('holdings integrity: every value within rounding, every ISIN (and its embedded CUSIP) valid, FIGIs recognised', () => {
+  it('holdings integrity: every value within rounding, every ISIN (and its embedded CUSIP) valid, FIGIs recognised', async () => {
     expect(gs.holdings.flatMap((h) => valueProblems(h, ctx))).toEqual([]);
     expect(gs.holdings.flatMap((h) => identifierProblems(h))).toEqual([]);
     const us = gs.holdings.filter((h) => h.id_type === 'ISIN' && h.security_id.startsWith('US'));
@@ -106,13 +106,13 @@ describe('GS (Meridian) real data', () => {
     const cusips = us.map((h) => ({ ...h, id_type: 'CUSIP', security_id: h.security_id.slice(2, 11) }));
     expect(cusips.flatMap((h) => identifierProblems(h))).toEqual([]);
     // the only findings are the 8 ids held twice (long / short legs): warnings, no fails
-    const items = holdingsIntegrity(gs, ctx);
+    const items = await holdingsIntegrity(gs, ctx);
     expect(items.every((i) => i.status === 'warning')).toBe(true);
     expect(items.map((i) => i.name).sort()).toEqual([...exp.holdings.duplicate_security_ids].sort());
   });
 
-  it('price testing against ECB rates: small FX differences (SEK ~0.08%) pass', () => {
-    const items = priceTesting(gs, ctx);
+  it('price testing against ECB rates: small FX differences (SEK ~0.08%) pass', async () => {
+    const items = await priceTesting(gs, ctx);
     // the ECB publishes no CLP or TWD rate: each such position is NOT PERFORMED with its file and line
     const noRate = gs.holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD');
     expect(noRate.length).toBeGreaterThan(0);
@@ -138,8 +138,8 @@ describe('GS (Meridian) real data', () => {
     expect(d.largest.every((x: any) => Math.abs(x.impact) < ctx.materiality.te)).toBe(true);
   });
 
-  it('runChecks: every check runs in order, GS ends as warning (the 8 two-leg ids) with no fail', () => {
-    const run = runChecks(gs, ctx);
+  it('runChecks: every check runs in order, GS ends as warning (the 8 two-leg ids) with no fail', async () => {
+    const run = await runChecks(gs, ctx);
     expect([...new Set(run.items.map((i) => i.check))]).toEqual(Object.keys(CHECK_LABELS));
     // warnings: the 8 two-leg ids and the CLP / TWD positions no independent rate covers
     const noRate = gs.holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD').length;
@@ -166,27 +166,27 @@ describe('GS failure cases (one row altered)', () => {
     expect(tbBalance(small, ctx)[0]).toMatchObject({ status: 'warning', diff: 0.5 });
   });
 
-  it('an investments difference above SAD warns, above TE fails', () => {
+  it('an investments difference above SAD warns, above TE fails', async () => {
     const d = copy(gs);
     d.trial_balance[0].balance_base -= 200_000;
-    expect(investmentsReconciliation(d, ctx)[0]).toMatchObject({ status: 'warning', diff: 200_000, threshold: 180949.23 });
+    expect((await investmentsReconciliation(d, ctx))[0]).toMatchObject({ status: 'warning', diff: 200_000, threshold: 180949.23 });
     d.trial_balance[0].balance_base -= 3_000_000;
-    expect(investmentsReconciliation(d, ctx)[0]).toMatchObject({ status: 'fail', diff: 3_200_000, threshold: 2714238.42 });
+    expect((await investmentsReconciliation(d, ctx))[0]).toMatchObject({ status: 'fail', diff: 3_200_000, threshold: 2714238.42 });
   });
 
-  it('a duplicated holding is flagged as a probable double count', () => {
+  it('a duplicated holding is flagged as a probable double count', async () => {
     const d = copy(gs);
     d.holdings.push({ ...d.holdings[0], line: 9999 });
-    const item = holdingsIntegrity(d, ctx).find((i) => i.line === 9999)!;
+    const item = (await holdingsIntegrity(d, ctx)).find((i) => i.line === 9999)!;
     expect(item).toMatchObject({ name: 'US3138W7WP51', status: 'fail', diff: 12467.33, file: 'MFS_HOLDINGS_S000013795_20230331.csv' });
     expect(item.message).toContain('line 5');
   });
 
-  it('a wrong price fails holdings integrity (value) and price testing (independent price)', () => {
+  it('a wrong price fails holdings integrity (value) and price testing (independent price)', async () => {
     const d = copy(gs);
     const h = d.holdings.find((x) => x.security_id === 'US01F0526495' && x.quantity > 0)!;
     h.price = 91.0156; // 10 points below: 3,000,000 on 30,000,000 nominal
-    const bad = holdingsIntegrity(d, ctx).find((i) => i.line === h.line)!;
+    const bad = (await holdingsIntegrity(d, ctx)).find((i) => i.line === h.line)!;
     expect(bad).toMatchObject({ status: 'fail', diff: -3_000_000 });
     expect(bad.message).toContain('/ 100');
 
@@ -201,7 +201,7 @@ describe('GS failure cases (one row altered)', () => {
       file: 'ice.csv',
       line: 2,
     });
-    const items = priceTesting(p, ctx);
+    const items = await priceTesting(p, ctx);
     const flagged = items.filter((i) => i.status === 'fail' && i.name === 'US01F0526495');
     // the long leg (30,000,000) is above TE, the short leg (-10,000,000: -1,101,560) is not
     expect(flagged).toHaveLength(1);
@@ -212,10 +212,10 @@ describe('GS failure cases (one row altered)', () => {
     expect((total.details as any).priceTested).toBe(2);
   });
 
-  it('a known-bad ISIN / CUSIP check digit fails', () => {
+  it('a known-bad ISIN / CUSIP check digit fails', async () => {
     const d = copy(gs);
     d.holdings[0].security_id = 'US3138W7WP52';
-    expect(holdingsIntegrity(d, ctx).find((i) => i.line === 5)).toMatchObject({
+    expect((await holdingsIntegrity(d, ctx)).find((i) => i.line === 5)).toMatchObject({
       status: 'fail',
       message: expect.stringContaining('ISIN check digit 2 should be 1'),
     });
@@ -235,10 +235,10 @@ describe('GS failure cases (one row altered)', () => {
     expect(navCheck(none, ctx)[0]).toMatchObject({ status: 'warning', message: expect.stringContaining('not computed') });
   });
 
-  it('a check that throws becomes one fail item; the run goes on', () => {
+  it('a check that throws becomes one fail item; the run goes on', async () => {
     const d = copy(gs);
     (d.holdings[3] as any).security_id = undefined;
-    const run = runChecks(d, ctx);
+    const run = await runChecks(d, ctx);
     expect(run.items.find((i) => i.check === 'holdings_integrity')).toMatchObject({
       status: 'fail',
       name: 'Holdings integrity could not run',
@@ -248,25 +248,25 @@ describe('GS failure cases (one row altered)', () => {
     expect(run.status).toBe('fail');
   });
 
-  it('a check with nothing to check is not performed, with its reason, never a pass', () => {
+  it('a check with nothing to check is not performed, with its reason, never a pass', async () => {
     const d = copy(gs);
     d.holdings = [];
     d.share_capital = [];
-    const run = runChecks(d, ctx);
+    const run = await runChecks(d, ctx);
     const notPerformed = run.items.filter((i) => i.notPerformed).map((i) => [i.check, i.status, i.notPerformed]);
     expect(notPerformed).toEqual([
       ['price_testing', 'warning', 'no holdings delivered'],
       ['capital_roll_forward', 'warning', 'no share capital rows delivered'],
       ['holdings_integrity', 'warning', 'no holdings delivered'],
     ]);
-    const noTb = runChecks({ ...d, trial_balance: [] }, ctx);
+    const noTb = await runChecks({ ...d, trial_balance: [] }, ctx);
     expect(noTb.items.find((i) => i.check === 'tb_balance')).toMatchObject({ status: 'fail', notPerformed: 'no trial balance rows delivered' });
     expect(noTb.items.find((i) => i.check === 'nav')).toMatchObject({ status: 'fail', notPerformed: expect.stringContaining('no TB account') });
   });
 
-  it('caps the items of one check and says how many were left out', () => {
+  it('caps the items of one check and says how many were left out', async () => {
     const d = { ...gs, holdings: [...gs.holdings, ...gs.holdings, ...gs.holdings] };
-    const run = runChecks(d, { ...ctx, maxItemsPerCheck: 100 });
+    const run = await runChecks(d, { ...ctx, maxItemsPerCheck: 100 });
     const hi = run.items.filter((i) => i.check === 'holdings_integrity');
     expect(hi).toHaveLength(100);
     expect(hi[99]).toMatchObject({ name: 'Items not listed', status: 'fail' });
@@ -280,7 +280,7 @@ describe('Dupree (demo_test and keystone) real data', () => {
     const exp = expectedFund(tpa);
     const ctx = contextFor(data, '2022-12-31', { fxRates: dupreeFx, externalValuations: false });
     expect(ctx.nav).toBe(exp.net_assets);
-    const run = runChecks(data, ctx);
+    const run = await runChecks(data, ctx);
     // a check that could not be performed is never a pass: the run is a warning, not a clean pass
     expect(run.status).toBe('warning');
     expect(run.items.filter((i) => i.status !== 'pass').map((i) => [i.check, i.notPerformed])).toEqual([
@@ -302,7 +302,7 @@ describe('Dupree (demo_test and keystone) real data', () => {
 
   it('keystone with external valuations: its own prices are no evidence, so price testing is not performed (warning)', async () => {
     const data = await loadKeystone();
-    const [item] = priceTesting(data, contextFor(data, '2022-12-31', { fxRates: dupreeFx }));
+    const [item] = await priceTesting(data, contextFor(data, '2022-12-31', { fxRates: dupreeFx }));
     expect(item).toMatchObject({ status: 'warning', notPerformed: expect.stringContaining('no independent prices'), details: { performed: false } });
   });
 });
@@ -314,9 +314,9 @@ describe('independent rates with their dates (GS, real ECB rates)', () => {
   });
   const total = (items: QaRec[]) => items.find((i) => i.name === 'Price testing: total impact')!;
 
-  it('a rate dated more than 5 days before the period end is a stale rate warning per currency, naming its date and source', () => {
+  it('a rate dated more than 5 days before the period end is a stale rate warning per currency, naming its date and source', async () => {
     // the ECB rates of 2022-12-30 used for a fund at 2023-03-31: 91 days old
-    const items = priceTesting(gs, contextFor(gs, '2023-03-31', { fxRates: dupreeFx }));
+    const items = await priceTesting(gs, contextFor(gs, '2023-03-31', { fxRates: dupreeFx }));
     const stale = items.filter((i) => i.name.startsWith('Stale rate '));
     const d = total(items).details as any;
     expect(d.currencies.length).toBeGreaterThan(10);
@@ -332,20 +332,20 @@ describe('independent rates with their dates (GS, real ECB rates)', () => {
     );
   });
 
-  it('the limit is FUND_AUDIT_FX_MAX_AGE_DAYS: 5 days old is current, 6 days is stale', () => {
-    const at = (periodEnd: string, fxMaxAgeDays?: number) =>
-      priceTesting(gs, contextFor(gs, periodEnd, { fxRates: gsFx, ...(fxMaxAgeDays === undefined ? {} : { fxMaxAgeDays }) })).filter((i) =>
+  it('the limit is FUND_AUDIT_FX_MAX_AGE_DAYS: 5 days old is current, 6 days is stale', async () => {
+    const at = async (periodEnd: string, fxMaxAgeDays?: number) =>
+      (await priceTesting(gs, contextFor(gs, periodEnd, { fxRates: gsFx, ...(fxMaxAgeDays === undefined ? {} : { fxMaxAgeDays }) }))).filter((i) =>
         i.name.startsWith('Stale rate '),
       ).length;
-    expect(at('2023-03-31')).toBe(0);
-    expect(at('2023-04-05')).toBe(0);
-    expect(at('2023-04-06')).toBeGreaterThan(10);
-    expect(at('2023-04-06', 6)).toBe(0);
-    expect(at('2023-03-31', 0)).toBe(0);
+    expect(await at('2023-03-31')).toBe(0);
+    expect(await at('2023-04-05')).toBe(0);
+    expect(await at('2023-04-06')).toBeGreaterThan(10);
+    expect(await at('2023-04-06', 6)).toBe(0);
+    expect(await at('2023-03-31', 0)).toBe(0);
   });
 
-  it('no rate on or before the period end: the FX test is NOT PERFORMED for each foreign position, never a pass', () => {
-    const items = priceTesting(gs, contextFor(gs, '2022-12-29', { fxRates: gsFx }));
+  it('no rate on or before the period end: the FX test is NOT PERFORMED for each foreign position, never a pass', async () => {
+    const items = await priceTesting(gs, contextFor(gs, '2022-12-29', { fxRates: gsFx }));
     const foreign = gs.holdings.filter((h) => h.price_currency && h.price_currency !== 'USD');
     const notTested = items.filter((i) => i.name.endsWith(': FX not tested'));
     expect(notTested).toHaveLength(foreign.length);

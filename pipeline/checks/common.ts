@@ -4,7 +4,7 @@
  * credit negative (so liabilities and equity carry negative balances).
  */
 import type { AccountClass } from '../sdm/model.js';
-import type { FundSdmData, FxRate, HoldingRow, QaRec, TrialBalanceRow } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type FxRate, type HoldingRow, type QaRec, type Rows, type TrialBalanceRow } from '../sdm/rows.js';
 
 /** Materiality amounts in fund currency (pct / 100 x NAV). */
 export interface MaterialityAmounts {
@@ -39,8 +39,11 @@ export interface CheckContext {
   maxItemsPerCheck?: number;
 }
 
-/** One audit check: rows in, QA_Rec items out. May throw; `runChecks` turns that into a fail item. */
-export type Check = (data: FundSdmData, ctx: CheckContext) => QaRec[];
+/**
+ * One audit check: rows in, QA_Rec items out (async when it reads row sources). May throw (or
+ * reject); `runChecks` turns that into a fail item.
+ */
+export type Check = (data: FundSdmData, ctx: CheckContext) => QaRec[] | Promise<QaRec[]>;
 
 /**
  * A check's work over the holdings, fed one row at a time, so that several checks share one pass
@@ -54,11 +57,12 @@ export interface HoldingsPass {
 }
 
 /** Prepares a check's holdings pass (may read the other SDM types, and the holdings in a pre-pass). */
-export type HoldingsCheck = (data: FundSdmData, ctx: CheckContext) => HoldingsPass;
+export type HoldingsCheck = (data: FundSdmData, ctx: CheckContext) => HoldingsPass | Promise<HoldingsPass>;
 
 /** Runs a holdings pass over a fund's holdings on its own: the check's items. */
-export function runPass(pass: HoldingsPass, holdings: Iterable<HoldingRow>): QaRec[] {
-  for (const h of holdings) pass.add(h);
+export async function runPass(prepared: HoldingsPass | Promise<HoldingsPass>, holdings: Rows<HoldingRow>): Promise<QaRec[]> {
+  const pass = await prepared;
+  for await (const chunk of chunksOf(holdings)) for (const h of chunk) pass.add(h);
   return pass.finish();
 }
 

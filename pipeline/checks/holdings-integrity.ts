@@ -185,6 +185,6 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
   return { add, finish };
 }
 
-export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): QaRec[] {
+export function holdingsIntegrity(data: FundSdmData, ctx: CheckContext): Promise<QaRec[]> {
   return runPass(holdingsIntegrityPass(data, ctx), data.holdings);
 }

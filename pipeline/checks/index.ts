@@ -6,7 +6,7 @@
  * DOMAIN.md 2.4); the rest are replaced by one item saying how many were left out and their worst
  * status. `summary` counts the items returned; `omitted` (check id -> count) what the limit cut.
  */
-import type { FundSdmData, QaRec } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type QaRec } from '../sdm/rows.js';
 import { ItemLimit, ITEMS_NOT_LISTED, worst, type Check, type CheckContext, type HoldingsCheck, type HoldingsPass, type MaterialityAmounts } from './common.js';
 import { CAPITAL_ROLL_FORWARD, capitalRollForward } from './capital-roll-forward.js';
 import { HOLDINGS_INTEGRITY, holdingsIntegrity, holdingsIntegrityPass } from './holdings-integrity.js';
@@ -99,25 +99,30 @@ const failItem = (id: string, e: unknown): QaRec => ({
 });
 
 /** Runs the holdings passes over one read of the holdings: each check's items or its error. */
-function holdingsPasses(data: FundSdmData, ctx: CheckContext): { results: Map<string, () => QaRec[]>; totals: () => InvestmentTotals | undefined } {
+async function holdingsPasses(
+  data: FundSdmData,
+  ctx: CheckContext,
+): Promise<{ results: Map<string, () => QaRec[]>; totals: () => InvestmentTotals | undefined }> {
   const live = new Map<string, HoldingsPass>();
   const failed = new Map<string, unknown>();
   for (const [id, prepare] of Object.entries(HOLDINGS_CHECKS)) {
     try {
-      live.set(id, prepare(data, ctx));
+      live.set(id, await prepare(data, ctx));
     } catch (e) {
       failed.set(id, e);
     }
   }
   const reconciliation = live.get(INVESTMENTS_RECONCILIATION) as ReturnType<typeof investmentsReconciliationPass> | undefined;
   try {
-    for (const h of data.holdings) {
-      for (const [id, pass] of live) {
-        try {
-          pass.add(h);
-        } catch (e) {
-          live.delete(id);
-          failed.set(id, e);
+    for await (const chunk of chunksOf(data.holdings)) {
+      for (const h of chunk) {
+        for (const [id, pass] of live) {
+          try {
+            pass.add(h);
+          } catch (e) {
+            live.delete(id);
+            failed.set(id, e);
+          }
         }
       }
     }
@@ -140,14 +145,14 @@ function holdingsPasses(data: FundSdmData, ctx: CheckContext): { results: Map<st
  * @returns the items in check order, their summary and worst status, what the item limit left out,
  *   and the investments reconciliation's totals
  */
-export function runChecks(data: FundSdmData, ctx: CheckContext): CheckRun {
+export async function runChecks(data: FundSdmData, ctx: CheckContext): Promise<CheckRun> {
   const items: QaRec[] = [];
   const omitted: Record<string, number> = {};
-  const passes = holdingsPasses(data, ctx);
+  const passes = await holdingsPasses(data, ctx);
   for (const [id, check] of CHECKS) {
     let out: QaRec[];
     try {
-      out = passes.results.get(id)?.() ?? check(data, ctx);
+      out = passes.results.get(id)?.() ?? (await check(data, ctx));
     } catch (e) {
       out = [failItem(id, e)];
     }

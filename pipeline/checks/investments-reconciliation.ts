@@ -10,7 +10,7 @@
  * diff = holdings - TB (fund currency). Status: fail when |diff| > TE amount, warning when > SAD
  * amount, else pass; `threshold` is TE on a fail, SAD otherwise (both in details).
  */
-import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type HoldingRow, type QaRec } from '../sdm/rows.js';
 import { fmt, isDerivative, round, runPass, statusFor, Sum, tbAccounts, type CheckContext, type HoldingsPass } from './common.js';
 
 export const INVESTMENTS_RECONCILIATION = 'investments_reconciliation';
@@ -69,9 +69,9 @@ export function investmentTotalsPass(data: Pick<FundSdmData, 'trial_balance'>) {
 }
 
 /** Holdings and TB totals the reconciliation compares (one pass over the holdings). */
-export function investmentTotals(data: FundSdmData): InvestmentTotals {
+export async function investmentTotals(data: FundSdmData): Promise<InvestmentTotals> {
   const pass = investmentTotalsPass(data);
-  for (const h of data.holdings) pass.add(h);
+  for await (const chunk of chunksOf(data.holdings)) for (const h of chunk) pass.add(h);
   return pass.totals();
 }
 
@@ -119,6 +119,6 @@ export function investmentsReconciliationPass(data: FundSdmData, ctx: CheckConte
   return { add: pass.add, totals: pass.totals, finish: () => reconciliationItems(pass.totals(), ctx) };
 }
 
-export function investmentsReconciliation(data: FundSdmData, ctx: CheckContext): QaRec[] {
+export function investmentsReconciliation(data: FundSdmData, ctx: CheckContext): Promise<QaRec[]> {
   return runPass(investmentsReconciliationPass(data, ctx), data.holdings);
 }

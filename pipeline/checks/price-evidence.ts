@@ -5,7 +5,7 @@
  * source, and whether that rate is stale (dated more than `fxMaxAgeDays` before the period end).
  * Shared by the check and the work paper's Holdings sheet, so both show the same evidence.
  */
-import type { FundSdmData, FxRate, HoldingRow, PriceRow } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type FxRate, type HoldingRow, type PriceRow } from '../sdm/rows.js';
 import { isBaseCurrency, type CheckContext } from './common.js';
 import { rateFor } from './fx.js';
 import { tpaOwnSources } from './price-own-sources.js';
@@ -53,15 +53,16 @@ const NO_RATE = { rate: null, rateAgeDays: null } as const;
  * Builds the evidence lookup of a fund: reads `data.prices` once (and the holdings once when
  * there are prices, to find the TPA's own sources); `of(h)` is then O(log n) per holding.
  */
-export function evidenceLookup(data: FundSdmData, ctx: CheckContext): EvidenceLookup {
-  const own = tpaOwnSources(data, ctx);
+export async function evidenceLookup(data: FundSdmData, ctx: CheckContext): Promise<EvidenceLookup> {
+  const own = await tpaOwnSources(data, ctx);
   const independent = new Map<string, PriceRow>();
-  for (const p of data.prices) {
-    if (own.has(p.price_source.trim().toLowerCase()) || p.price_date > ctx.periodEnd) continue;
-    const k = key(p.security_id);
-    const prev = independent.get(k);
-    if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
-  }
+  for await (const chunk of chunksOf(data.prices))
+    for (const p of chunk) {
+      if (own.has(p.price_source.trim().toLowerCase()) || p.price_date > ctx.periodEnd) continue;
+      const k = key(p.security_id);
+      const prev = independent.get(k);
+      if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
+    }
   const rates = ctx.fxRates ?? [];
   const maxAgeDays = ctx.fxMaxAgeDays ?? DEFAULT_FX_MAX_AGE_DAYS;
   // the rate of a currency and its age are the same for every holding in it: found once

@@ -84,7 +84,7 @@ interface CcyTotals {
 }
 
 /** Price testing as a holdings pass (see the module's description); prices are read when it is made. */
-export function priceTestingPass(data: FundSdmData, ctx: CheckContext): HoldingsPass {
+export async function priceTestingPass(data: FundSdmData, ctx: CheckContext): Promise<HoldingsPass> {
   const { pm, te, sad } = ctx.materiality;
   const base = { check: PRICE_TESTING, name: 'Price testing' };
   if (!ctx.externalValuations) {
@@ -103,7 +103,7 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
       ],
     };
   }
-  const evidence = evidenceLookup(data, ctx);
+  const evidence = await evidenceLookup(data, ctx);
   const { own, independent } = evidence;
   const rates = ctx.fxRates ?? [];
   // whether the test is performed is known at the end of the pass (a foreign holding may come last):
@@ -389,6 +389,6 @@ export function priceTestingPass(data: FundSdmData, ctx: CheckContext): Holdings
   return { add, finish };
 }
 
-export function priceTesting(data: FundSdmData, ctx: CheckContext): QaRec[] {
+export function priceTesting(data: FundSdmData, ctx: CheckContext): Promise<QaRec[]> {
   return runPass(priceTestingPass(data, ctx), data.holdings);
 }

@@ -77,25 +77,48 @@ export interface PriceRow extends Source {
 }
 
 /**
- * Rows of one SDM type that may be iterated any number of times, and counted. An array is one;
- * the calculations stage's (`server/jobs/stages/calculations.ts`) reads the rows from the database
- * one at a time on each pass, so consumers must not keep every row they see.
+ * Rows of one SDM type read in chunks (arrays of consecutive rows, in file order) that may be
+ * iterated any number of times, and counted. The calculations stage's
+ * (`server/jobs/stages/calculations.ts`) reads a chunk at a time from the database on each pass,
+ * so consumers must not keep every row they see. Read with `chunksOf`: `for await (const chunk of
+ * chunksOf(rows)) for (const row of chunk) ...` (the rows of a chunk synchronously, never an
+ * await per row).
  */
-export interface RowSource<T> extends Iterable<T> {
+export interface RowSource<T> extends AsyncIterable<T[]> {
   readonly length: number;
+}
+
+/** Rows of one SDM type: in memory (an array: test data, small deliveries) or a row source. */
+export type Rows<T> = T[] | RowSource<T>;
+
+/** The chunks of some rows: an array is one chunk (none when empty), a row source its own. */
+export async function* chunksOf<T>(rows: Rows<T>): AsyncGenerator<T[]> {
+  if (Array.isArray(rows)) {
+    if (rows.length) yield rows;
+    return;
+  }
+  yield* rows;
+}
+
+/** Every row in one array (for rows known to be few: a trial balance, a test case's fund). */
+export async function allRows<T>(rows: Rows<T>): Promise<T[]> {
+  if (Array.isArray(rows)) return rows;
+  const out: T[] = [];
+  for await (const chunk of rows) for (const r of chunk) out.push(r);
+  return out;
 }
 
 /**
  * All standardized data of one fund. The types that grow with the fund's size (holdings,
- * transactions, prices) are row sources, read row by row; a trial balance (one row per ledger
+ * transactions, prices) may be row sources, read a chunk at a time; a trial balance (one row per ledger
  * account) and share-capital activity (a few rows per class) are arrays.
  */
 export interface FundSdmData {
   trial_balance: TrialBalanceRow[];
-  holdings: RowSource<HoldingRow>;
-  transactions: RowSource<TransactionRow>;
+  holdings: Rows<HoldingRow>;
+  transactions: Rows<TransactionRow>;
   share_capital: ShareCapitalRow[];
-  prices: RowSource<PriceRow>;
+  prices: Rows<PriceRow>;
 }
 
 /** A fund's data with every type in arrays (test data, small deliveries); a `FundSdmData`. */

@@ -39,7 +39,16 @@ async function workPaper(data: FundSdmArrays, fxFile: string): Promise<ExcelJS.W
     fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
     accountClasses: STANDARD_ACCOUNTS,
   };
-  const input: WorkPaperInput = { fund, materiality: m, nav, data, checks: runChecks(data, checkContext), checkContext, mappings, generatedAt: new Date() };
+  const input: WorkPaperInput = {
+    fund,
+    materiality: m,
+    nav,
+    data,
+    checks: await runChecks(data, checkContext),
+    checkContext,
+    mappings,
+    generatedAt: new Date(),
+  };
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
   return wb;

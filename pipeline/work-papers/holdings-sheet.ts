@@ -13,7 +13,7 @@ import type ExcelJS from 'exceljs';
 import type { CheckContext } from '../checks/common.js';
 import { Sum, round } from '../checks/common.js';
 import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
-import type { FundSdmData, HoldingRow } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type HoldingRow } from '../sdm/rows.js';
 import type { MappingUsed } from './data-quality.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
 
@@ -124,7 +124,7 @@ export async function holdingsSheet(
     HOLDINGS_COLUMNS.map((c) => (c === 'Value base' ? `Value base (${currency})` : c)),
     true,
   );
-  const evidence = checkContext?.externalValuations ? evidenceLookup(data, checkContext) : null;
+  const evidence = checkContext?.externalValuations ? await evidenceLookup(data, checkContext) : null;
   const total = new Sum();
   let positions = 0;
   // the same few texts and dates recur on most rows: each is made once
@@ -148,38 +148,39 @@ export async function holdingsSheet(
     }
     return d;
   };
-  for (const h of data.holdings) {
-    if (++positions % ROWS_PER_DRAIN === 0) await s.drain();
-    total.add(h.market_value_base);
-    const ev = evidence?.of(h);
-    s.row([
-      h.security_id,
-      h.id_type,
-      h.security_name,
-      h.instrument_type,
-      h.standard_instrument ?? '(unmapped)',
-      h.quantity,
-      h.price,
-      h.price_currency,
-      h.fx_rate,
-      h.market_value_local,
-      h.market_value_base,
-      h.cost_base,
-      h.accrued_income_base,
-      h.country,
-      dateOf(h.as_of),
-      h.file,
-      h.line,
-      mappingOf(h),
-      ev?.price?.price ?? null,
-      dateOf(ev?.price?.price_date),
-      ev ? (ev.price?.price_source ?? 'no independent price') : null,
-      ev?.rate?.units_per_base ?? null,
-      dateOf(ev?.rate?.rate_date),
-      ev?.rate?.source ?? null,
-      ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
-    ]);
-  }
+  for await (const chunk of chunksOf(data.holdings))
+    for (const h of chunk) {
+      if (++positions % ROWS_PER_DRAIN === 0) await s.drain();
+      total.add(h.market_value_base);
+      const ev = evidence?.of(h);
+      s.row([
+        h.security_id,
+        h.id_type,
+        h.security_name,
+        h.instrument_type,
+        h.standard_instrument ?? '(unmapped)',
+        h.quantity,
+        h.price,
+        h.price_currency,
+        h.fx_rate,
+        h.market_value_local,
+        h.market_value_base,
+        h.cost_base,
+        h.accrued_income_base,
+        h.country,
+        dateOf(h.as_of),
+        h.file,
+        h.line,
+        mappingOf(h),
+        ev?.price?.price ?? null,
+        dateOf(ev?.price?.price_date),
+        ev ? (ev.price?.price_source ?? 'no independent price') : null,
+        ev?.rate?.units_per_base ?? null,
+        dateOf(ev?.rate?.rate_date),
+        ev?.rate?.source ?? null,
+        ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
+      ]);
+    }
   s.blank();
   s.row([`Total: ${positions} position(s)`, null, null, null, null, null, null, null, null, null, round(total.value)], true);
   s.commit();

@@ -5,7 +5,7 @@
  * names its file and line.
  */
 import { Sum } from '../checks/common.js';
-import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type HoldingRow, type QaRec, type Rows } from '../sdm/rows.js';
 import type { Cell } from './sheet-writer.js';
 
 /** The rows one delivered file gave to one SDM type. */
@@ -33,28 +33,29 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
  * One pass over each SDM type: the files and line ranges of its rows, and on the way the total
  * base market value of the holdings (fund currency, unrounded) that the Summary shows.
  */
-export function lineageOf(data: FundSdmData): { sources: SourceFiles; holdingsTotal: number } {
+export async function lineageOf(data: FundSdmData): Promise<{ sources: SourceFiles; holdingsTotal: number }> {
   const total = new Sum();
-  const of = (rows: Iterable<{ file: string; line: number }>, each?: (r: never) => void): FileLines[] => {
+  const of = async (rows: Rows<{ file: string; line: number }>, each?: (r: never) => void): Promise<FileLines[]> => {
     const byFile = new Map<string, FileLines>();
-    for (const r of rows) {
-      each?.(r as never);
-      const f = byFile.get(r.file);
-      if (!f) byFile.set(r.file, { file: r.file, first: r.line, last: r.line, rows: 1 });
-      else {
-        f.rows++;
-        if (r.line < f.first) f.first = r.line;
-        if (r.line > f.last) f.last = r.line;
+    for await (const chunk of chunksOf(rows))
+      for (const r of chunk) {
+        each?.(r as never);
+        const f = byFile.get(r.file);
+        if (!f) byFile.set(r.file, { file: r.file, first: r.line, last: r.line, rows: 1 });
+        else {
+          f.rows++;
+          if (r.line < f.first) f.first = r.line;
+          if (r.line > f.last) f.last = r.line;
+        }
       }
-    }
     return [...byFile.values()];
   };
   const sources = {
-    trial_balance: of(data.trial_balance),
-    holdings: of(data.holdings, (h: HoldingRow) => total.add(h.market_value_base)),
-    transactions: of(data.transactions),
-    share_capital: of(data.share_capital),
-    prices: of(data.prices),
+    trial_balance: await of(data.trial_balance),
+    holdings: await of(data.holdings, (h: HoldingRow) => total.add(h.market_value_base)),
+    transactions: await of(data.transactions),
+    share_capital: await of(data.share_capital),
+    prices: await of(data.prices),
   };
   return { sources, holdingsTotal: total.value };
 }

@@ -51,7 +51,7 @@ async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: 
     fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
     accountClasses: STANDARD_ACCOUNTS,
   };
-  const checks = runChecks(data, checkContext);
+  const checks = await runChecks(data, checkContext);
   const input: WorkPaperInput = { fund: { ...fund, ...pct }, materiality: m, nav, data, checks, checkContext, generatedAt: new Date() };
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);

@@ -12,7 +12,7 @@ import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = GS_FUND;
 
-function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPaperInput {
+async function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): Promise<WorkPaperInput> {
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
   const checkContext: CheckContext = {
@@ -26,7 +26,7 @@ function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): WorkPa
     accountClasses: STANDARD_ACCOUNTS,
     ...over,
   };
-  const checks = runChecks(data, checkContext);
+  const checks = await runChecks(data, checkContext);
   return { fund, materiality: m, nav, data, checks, checkContext, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
 }
 
@@ -68,7 +68,7 @@ describe('buildWorkPaper on the GS data', () => {
     const data = structuredClone(loadCsvTpa('meridian_fund_services'));
     data.trial_balance[2].account_name = '=HYPERLINK("http://x","cash")';
     data.holdings[0].security_name = '@SUM(1)';
-    const input = inputFor(data);
+    const input = await inputFor(data);
     input.fund = { ...fund, client: '+GOLDMAN' };
     const buf = await buildWorkPaper(input);
     size = buf.length;
@@ -171,7 +171,7 @@ describe('buildWorkPaper on the GS data', () => {
 
 describe('buildWorkPaper: honest outcomes', () => {
   it('a check that could not be performed says NOT PERFORMED with its reason, never PASS', async () => {
-    const wb = await open(await buildWorkPaper(inputFor(loadCsvTpa('meridian_fund_services'), { externalValuations: false })));
+    const wb = await open(await buildWorkPaper(await inputFor(loadCsvTpa('meridian_fund_services'), { externalValuations: false })));
     const summary = wb.getWorksheet('Summary')!;
     const pt = rowOf(summary, 'Price testing', 2);
     expect([pt.getCell(1).value, pt.getCell(5).value, pt.getCell(8).value]).toEqual([
@@ -187,7 +187,7 @@ describe('buildWorkPaper: honest outcomes', () => {
   });
 
   it("an Invalid standardization makes the outcome 'Incomplete data' and lists each unmapped code and row error with file, line and column", async () => {
-    const input = inputFor(loadCsvTpa('meridian_fund_services'));
+    const input = await inputFor(loadCsvTpa('meridian_fund_services'));
     input.standardization = [
       {
         file: 'H.csv',
@@ -232,7 +232,7 @@ describe('buildWorkPaper on large inputs', () => {
     const gs = loadCsvTpa('meridian_fund_services');
     const big: FundSdmArrays = { ...gs, holdings: Array.from({ length: 100 }, (_, k) => gs.holdings.map((h) => ({ ...h, line: h.line + k * 1700 }))).flat() };
     const t0 = performance.now();
-    const input = inputFor(big, { maxItemsPerCheck: Number.POSITIVE_INFINITY });
+    const input = await inputFor(big, { maxItemsPerCheck: Number.POSITIVE_INFINITY });
     const t1 = performance.now();
     const buf = await buildWorkPaper(input);
     const t2 = performance.now();

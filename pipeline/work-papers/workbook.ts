@@ -195,14 +195,14 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   s.commit();
 }
 
-function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+async function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
   const s = new SheetWriter(wb, 'Investments reconciliation', [52, 12, 22, 22, 18, 18, 10, 90], [null, 'int', 'money', 'money', 'money', 'money', null, null]);
   s.row(['Item', 'Positions', 'Holdings (base)', 'Trial balance', 'Difference', 'Threshold', 'Status', 'Message'], true);
   for (const it of input.checks.items.filter((i) => i.check === 'investments_reconciliation')) {
     const d = (it.details ?? {}) as Record<string, unknown>;
     s.row([it.name, num(d.positions), num(d.holdings), num(d.tb), it.diff, it.threshold, itemStatusText(it), it.message]);
   }
-  const t = input.investmentTotals ?? investmentTotals(input.data);
+  const t = input.investmentTotals ?? (await investmentTotals(input.data));
   s.blank();
   s.row(['Holdings by standard instrument type', 'Positions', 'Market value (base)'], true);
   for (const b of t.byInstrument) s.row([b.instrument, b.count, b.marketValueBase]);
@@ -299,7 +299,7 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable): P
   wb.creator = 'Fund Audit';
   wb.created = input.generatedAt;
   // one pass over the rows first: the files and line ranges every aggregate figure names
-  const lineage = lineageOf(input.data);
+  const lineage = await lineageOf(input.data);
   const sources = lineage.sources;
   const holdingsTotal = round(lineage.holdingsTotal);
   const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0, input.adjustments);
@@ -307,7 +307,7 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable): P
   if (input.aggregation) aggregationSheet(wb, input.aggregation);
   trialBalanceSheet(wb, input);
   await holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext);
-  investmentsSheet(wb, input);
+  await investmentsSheet(wb, input);
   priceTestingSheet(wb, input);
   capitalSheet(wb, input);
   writeUnadjustedSheet(

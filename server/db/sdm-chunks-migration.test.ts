@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrationsDir } from '../paths.js';
-import { countSdmRows, readSdmRows } from './sdm-store.js';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { Db } from './client.js';
+import { countSdmRows, readSdmChunks } from './sdm-store.js';
 
 const GS = {
   file: 'MFS_HOLDINGS_S000013795_20230331.csv',
@@ -31,7 +33,7 @@ const GS = {
 };
 
 describe('SDM rows in chunks migration', () => {
-  it('moves rows stored one a row into chunks that read back the same', () => {
+  it('moves rows stored one a row into chunks that read back the same', async () => {
     const db = new Database(':memory:');
     const dir = migrationsDir();
     for (const f of readdirSync(dir)
@@ -50,8 +52,10 @@ describe('SDM rows in chunks migration', () => {
       for (const stmt of readFileSync(join(dir, f), 'utf8').split('--> statement-breakpoint')) if (stmt.trim()) db.exec(stmt);
     }
     expect(db.prepare("select count(*) n from sqlite_master where name = 'sdm_rows'").get()).toEqual({ n: 0 });
-    expect(countSdmRows(db, [7])).toBe(2);
-    const rows = [...readSdmRows(db, [7], 'holdings')];
+    const ctx = { db: drizzle(db) as unknown as Db };
+    expect(await countSdmRows(ctx, [7])).toBe(2);
+    const rows = [];
+    for await (const chunk of readSdmChunks(ctx, [7], 'holdings')) rows.push(...chunk);
     expect(rows).toEqual([GS, { ...GS, line: 6, security_id: 'US38141W2734', security_name: 'Goldman Sachs Group Inc/The', quantity: 1.5 }]);
     db.close();
   });

@@ -6,11 +6,13 @@
  * with more rows than `aggregationMaxRows` is not computed: its calculation file says so
  * (`aggDataOversized`, data status 'Too large') and no work paper follows. The run turns the
  * parent's `needs_rerun` and forced rerun switch off.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
-import { fundFiles } from '../../db/schema/index.js';
 import {
   aggregateRowCount,
   AGGREGATION,
@@ -37,16 +39,18 @@ export type AggregateValidation = CalculationValidation & {
 };
 
 /** The children of a parent as the combination reads them (own currency and period end, data read lazily). */
-function childInputs(ctx: AppContext, childIds: number[]): ChildInput[] {
-  return childIds.map((id) => {
-    const { fund, code } = loadFund(ctx, id);
-    return { id, fundCode: code, name: fund.name, currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', data: loadFundData(ctx, id) };
-  });
+async function childInputs(ctx: AppContext, childIds: number[]): Promise<ChildInput[]> {
+  const out: ChildInput[] = [];
+  for (const id of childIds) {
+    const { fund, code } = await loadFund(ctx, id);
+    out.push({ id, fundCode: code, name: fund.name, currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', data: await loadFundData(ctx, id) });
+  }
+  return out;
 }
 
 /** The parent's children combined in its currency (dated independent rates, stale limit `fxMaxAgeDays`). */
-function combine(ctx: AppContext, parentId: number, children: ChildInput[]): Aggregate {
-  const { fund } = loadFund(ctx, parentId);
+async function combine(ctx: AppContext, parentId: number, children: ChildInput[]): Promise<Aggregate> {
+  const { fund } = await loadFund(ctx, parentId);
   const currency = fund.currency ?? 'USD';
   return combineChildren(children, currency, loadFxRates(ctx, currency), ctx.config.fxMaxAgeDays);
 }
@@ -62,11 +66,12 @@ function summarize(items: QaRec[]) {
 
 /** Replaces the parent's calculation file and turns its rerun flags off, in one transaction. */
 async function storeCalculation(ctx: AppContext, parentId: number, validation: AggregateValidation) {
+  const { tables: t } = storeOf(ctx);
   const file = await transaction(ctx, async (tx) => {
-    await tx.delete(fundFiles).where(and(eq(fundFiles.fundRequestId, parentId), eq(fundFiles.kind, 'calculation')));
+    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, parentId), eq(t.fundFiles.kind, 'calculation')));
     await clearRerunFlags(ctx, parentId);
     const [inserted] = await tx
-      .insert(fundFiles)
+      .insert(t.fundFiles)
       .values({
         fundRequestId: parentId,
         kind: 'calculation',
@@ -93,7 +98,7 @@ async function storeCalculation(ctx: AppContext, parentId: number, validation: A
 export async function aggregateCalculations(ctx: AppContext, parentId: number): Promise<StageResult | null> {
   const childIds = await aggregatedChildren(ctx, parentId);
   if (!childIds) return null;
-  const children = childInputs(ctx, childIds);
+  const children = await childInputs(ctx, childIds);
   const rowCount = aggregateRowCount(children);
   const limit = ctx.config.aggregationMaxRows;
   if (rowCount > limit) {
@@ -116,14 +121,14 @@ export async function aggregateCalculations(ctx: AppContext, parentId: number): 
       aggregation: { rowCount, limit },
       aggDataOversized: true,
     });
-    logStage(ctx, parentId, 'calculations', 'error', { aggregation: 'too large', rowCount, limit, children: childIds });
+    await logStage(ctx, parentId, 'calculations', 'error', { aggregation: 'too large', rowCount, limit, children: childIds });
     return { result: { aggDataOversized: true, rowCount, limit } };
   }
-  const aggregate = combine(ctx, parentId, children);
+  const aggregate = await combine(ctx, parentId, children);
   // the parent's booked pre-calc audit adjustments change the combined inputs, as for any fund
   const data = applyAdjustments(aggregate.data, await fundAdjustments(ctx, parentId), 'pre-calc');
-  const checkCtx = checkContextFor(ctx, parentId, data);
-  const checks = runChecks(data, checkCtx);
+  const checkCtx = await checkContextFor(ctx, parentId, data);
+  const checks = await runChecks(data, checkCtx);
   const items = [...aggregate.items, ...checks.items];
   const summary = summarize(items);
   const status = worst(items.map((i) => i.status));
@@ -137,7 +142,7 @@ export async function aggregateCalculations(ctx: AppContext, parentId: number): 
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
     aggregation: aggregate.summary,
   });
-  logStage(ctx, parentId, 'calculations', 'success', {
+  await logStage(ctx, parentId, 'calculations', 'success', {
     aggregation: { children: childIds, rowCount, total: aggregate.summary.total },
     nav: checkCtx.nav,
     summary,
@@ -156,13 +161,17 @@ export interface AggregateWorkPaperSources {
  * The combined data and the figures of a parent whose calculation file is an aggregate's (its
  * validation has `aggregation` figures per child), or null for any other fund.
  */
-export function aggregateWorkPaperSources(ctx: AppContext, parentId: number, validation: CalculationValidation): AggregateWorkPaperSources | null {
+export async function aggregateWorkPaperSources(
+  ctx: AppContext,
+  parentId: number,
+  validation: CalculationValidation,
+): Promise<AggregateWorkPaperSources | null> {
   const stored = (validation as Partial<AggregateValidation>).aggregation;
   if (!stored || !('children' in stored)) return null;
-  const aggregate = combine(
+  const aggregate = await combine(
     ctx,
     parentId,
-    childInputs(
+    await childInputs(
       ctx,
       stored.children.map((c) => c.id),
     ),
@@ -179,6 +188,6 @@ export function mergeOutcomes(outcomes: Array<{ code: string; outcome: { standar
   for (const o of outcomes) for (const m of o.outcome.mappings) mappings.set(`${m.type}|${m.id}|${m.version}`, m);
   return {
     standardization: outcomes.flatMap((o) => o.outcome.standardization.map((s) => ({ ...s, file: `${o.code}: ${s.file}` }))),
-    mappings: [...mappings.values()],
+    mappings: Array.from(mappings, ([, m]) => m),
   };
 }

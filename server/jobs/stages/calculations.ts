@@ -4,15 +4,28 @@
  * (`<data dir>/reference/fx/*.csv`: ECB-derived cross rates, or an ECB eurofxref-hist csv loaded by
  * `fund-audit reference fx import`; a rate older than `fxMaxAgeDays` before the period end is
  * stale), and stores the QA_Rec items as the fund's calculation file. Queues visualization.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundFiles } from '../../db/schema/index.js';
-import { countSdmRows, readSdmRows } from '../../db/sdm-store.js';
+import { storeOf } from '../../db/dialect.js';
+import { countSdmRows, readSdmChunks } from '../../db/sdm-store.js';
+import { transaction } from '../../db/tx.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
-import type { FundSdmData, FxRate, HoldingRow, PriceRow, RowSource, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../../../pipeline/sdm/rows.js';
+import {
+  allRows,
+  type FundSdmData,
+  type FxRate,
+  type HoldingRow,
+  type PriceRow,
+  type RowSource,
+  type ShareCapitalRow,
+  type TrialBalanceRow,
+  type TransactionRow,
+} from '../../../pipeline/sdm/rows.js';
 import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
 import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
@@ -36,30 +49,27 @@ export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
 
 /**
  * The SDM rows of one type in some standardization files, read from the database a chunk at a
- * time on every pass (file by file, in line order); `length` is counted once, when first asked for.
+ * time on every pass (file by file, in line order); `length` is counted when the source is made.
  * Only the files of that type are read: a standardization file holds the rows of its own SDM
  * type, and reading the others would go through all their rows to find none.
  */
 class StoredRows<T> implements RowSource<T> {
-  private count: number | null = null;
-  private readonly fileIds: number[];
   constructor(
     private readonly ctx: AppContext,
-    files: Array<{ id: number; fileType: string }>,
+    private readonly fileIds: number[],
     private readonly sdmType: string,
-  ) {
-    this.fileIds = files.filter((f) => f.fileType === sdmType).map((f) => f.id);
-  }
+    readonly length: number,
+  ) {}
 
-  get length(): number {
-    // every row of these files is of this type: counted from the chunks' row counts
-    if (this.count === null) this.count = countSdmRows(this.ctx.sqlite, this.fileIds);
-    return this.count;
+  [Symbol.asyncIterator](): AsyncIterator<T[]> {
+    return readSdmChunks<T>(this.ctx, this.fileIds, this.sdmType);
   }
+}
 
-  [Symbol.iterator](): Iterator<T> {
-    return readSdmRows<T>(this.ctx.sqlite, this.fileIds, this.sdmType);
-  }
+/** The stored rows of one SDM type in some standardization files (counted from the chunks, no row read). */
+async function storedRows<T>(ctx: AppContext, files: Array<{ id: number; fileType: string }>, sdmType: string): Promise<StoredRows<T>> {
+  const ids = files.filter((f) => f.fileType === sdmType).map((f) => f.id);
+  return new StoredRows<T>(ctx, ids, sdmType, await countSdmRows(ctx, ids));
 }
 
 /**
@@ -67,23 +77,22 @@ class StoredRows<T> implements RowSource<T> {
  * row sources read from the database on each pass (memory does not grow with them); the trial
  * balance and share-capital rows are loaded (rows come back in file order).
  */
-export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmData {
-  const inputs = currentInputs(ctx, fundRequestId).map((i) => i.id);
+export async function loadFundData(ctx: AppContext, fundRequestId: number): Promise<FundSdmData> {
+  const inputs = (await currentInputs(ctx, fundRequestId)).map((i) => i.id);
+  const { db, tables: t } = storeOf(ctx);
   const files = inputs.length
-    ? ctx.db
-        .select()
-        .from(fundFiles)
-        .where(and(eq(fundFiles.kind, 'standardization'), inArray(fundFiles.sourceFileId, inputs)))
-        .orderBy(fundFiles.id)
-        .all()
+    ? await db
+        .select({ id: t.fundFiles.id, fileType: t.fundFiles.fileType })
+        .from(t.fundFiles)
+        .where(and(eq(t.fundFiles.kind, 'standardization'), inArray(t.fundFiles.sourceFileId, inputs)))
+        .orderBy(t.fundFiles.id)
     : [];
-  const rows = <T>(sdmType: string) => new StoredRows<T>(ctx, files, sdmType);
   return {
-    trial_balance: [...rows<TrialBalanceRow>('trial_balance')],
-    holdings: rows<HoldingRow>('holdings'),
-    transactions: rows<TransactionRow>('transactions'),
-    share_capital: [...rows<ShareCapitalRow>('share_capital')],
-    prices: rows<PriceRow>('prices'),
+    trial_balance: await allRows(await storedRows<TrialBalanceRow>(ctx, files, 'trial_balance')),
+    holdings: await storedRows<HoldingRow>(ctx, files, 'holdings'),
+    transactions: await storedRows<TransactionRow>(ctx, files, 'transactions'),
+    share_capital: await allRows(await storedRows<ShareCapitalRow>(ctx, files, 'share_capital')),
+    prices: await storedRows<PriceRow>(ctx, files, 'prices'),
   };
 }
 
@@ -92,8 +101,8 @@ export function loadFundData(ctx: AppContext, fundRequestId: number): FundSdmDat
  * amounts, independent FX rates in its currency, the stale-rate limit); the work paper's Holdings
  * sheet uses the same to show each position's evidence.
  */
-export function checkContextFor(ctx: AppContext, fundRequestId: number, data: FundSdmData): CheckContext {
-  const { fund, admin, code } = loadFund(ctx, fundRequestId);
+export async function checkContextFor(ctx: AppContext, fundRequestId: number, data: FundSdmData): Promise<CheckContext> {
+  const { fund, admin, code } = await loadFund(ctx, fundRequestId);
   const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
   return {
     fundCode: code,
@@ -115,10 +124,10 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
   const aggregated = await aggregateCalculations(ctx, fundRequestId);
   if (aggregated) return aggregated;
   // booked pre-calc audit adjustments change the checks' inputs (docs/decisions/0012-audit-adjustments.md)
-  const data = applyAdjustments(loadFundData(ctx, fundRequestId), await fundAdjustments(ctx, fundRequestId), 'pre-calc');
-  const checkCtx = checkContextFor(ctx, fundRequestId, data);
+  const data = applyAdjustments(await loadFundData(ctx, fundRequestId), await fundAdjustments(ctx, fundRequestId), 'pre-calc');
+  const checkCtx = await checkContextFor(ctx, fundRequestId, data);
   const { nav, materiality: amounts } = checkCtx;
-  const checks = runChecks(data, checkCtx);
+  const checks = await runChecks(data, checkCtx);
   const validation: CalculationValidation = {
     QA_Rec: checks.items,
     summary: checks.summary,
@@ -128,12 +137,11 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
     rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])),
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
   };
-  const file = ctx.db.transaction((tx) => {
-    tx.delete(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation')))
-      .run();
-    return tx
-      .insert(fundFiles)
+  const { tables: t } = storeOf(ctx);
+  const file = await transaction(ctx, async (tx) => {
+    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'calculation')));
+    const [inserted] = await tx
+      .insert(t.fundFiles)
       .values({
         fundRequestId,
         kind: 'calculation',
@@ -144,11 +152,11 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
         validationStatus: checks.status === 'fail' ? 'Invalid' : 'Valid',
         validation,
       })
-      .returning()
-      .get();
+      .returning();
+    return inserted;
   });
   publishFile(ctx, file);
-  logStage(ctx, fundRequestId, 'calculations', 'success', {
+  await logStage(ctx, fundRequestId, 'calculations', 'success', {
     nav,
     summary: checks.summary,
     status: checks.status,

@@ -1,30 +1,32 @@
 /**
  * Helpers shared by the pipeline's stage jobs: loading a fund, writing orchestration log lines,
  * and replacing a fund's output files atomically (old rows and new rows change in one transaction).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundFiles, fundRequests, orchestrationLogs } from '../../db/schema/index.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 
-export type FundFileRow = typeof fundFiles.$inferSelect;
+export type FundFileRow = Tables['fundFiles']['$inferSelect'];
 
 /** A fund with its administrator and main code. @throws NotFoundError */
-export function loadFund(ctx: AppContext, id: number) {
-  const fund = ctx.db.select().from(fundRequests).where(eq(fundRequests.id, id)).get();
+export async function loadFund(ctx: AppContext, id: number) {
+  const { db, tables: t } = storeOf(ctx);
+  const [fund] = await db.select().from(t.fundRequests).where(eq(t.fundRequests.id, id));
   if (!fund) throw new NotFoundError(`No such fund request with id: ${id}`);
-  const admin = fund.administratorId ? ctx.db.select().from(administrators).where(eq(administrators.id, fund.administratorId)).get() : undefined;
-  const code =
-    ctx.db
-      .select()
-      .from(fundCodes)
-      .where(and(eq(fundCodes.fundRequestId, id), eq(fundCodes.main, true)))
-      .get()?.code ?? String(id);
-  return { fund, admin, code };
+  const [admin] = fund.administratorId ? await db.select().from(t.administrators).where(eq(t.administrators.id, fund.administratorId)) : [];
+  const [main] = await db
+    .select({ code: t.fundCodes.code })
+    .from(t.fundCodes)
+    .where(and(eq(t.fundCodes.fundRequestId, id), eq(t.fundCodes.main, true)))
+    .limit(1);
+  return { fund, admin, code: main?.code ?? String(id) };
 }
 
 /** Appends an orchestration log line for a fund (spec "Log entry"). */
-export function logStage(
+export async function logStage(
   ctx: AppContext,
   fundRequestId: number | null,
   stage: string,
@@ -32,24 +34,22 @@ export function logStage(
   payload: Record<string, unknown>,
   type?: string,
   subType?: string,
-): void {
-  ctx.db
-    .insert(orchestrationLogs)
-    .values({ fundRequestId, stage, status, type: type ?? null, subType: subType ?? null, payload })
-    .run();
+): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  await db.insert(t.orchestrationLogs).values({ fundRequestId, stage, status, type: type ?? null, subType: subType ?? null, payload });
 }
 
 /**
  * The input file of each SDM type a fund's results are built from: the newest one of the type,
  * unless that one is disabled (the type is then "not required", as the listing counts it).
  */
-export function currentInputs(ctx: AppContext, fundRequestId: number): FundFileRow[] {
-  const rows = ctx.db
+export async function currentInputs(ctx: AppContext, fundRequestId: number): Promise<FundFileRow[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const rows = await db
     .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input')))
-    .orderBy(desc(fundFiles.id))
-    .all();
+    .from(t.fundFiles)
+    .where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'input')))
+    .orderBy(desc(t.fundFiles.id));
   const seen = new Set<string>();
   return rows.filter((r) => !seen.has(r.fileType) && seen.add(r.fileType)).filter((r) => !r.disabled);
 }

@@ -6,10 +6,13 @@
  * standardization for every fund that received a file. The file is read as a stream and each
  * fund part written to its identified file as rows go by (`identified-file.ts`), so memory does
  * not grow with the file.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundCodes, fundFiles, fundRequests, importFiles, unidentifiedFiles, unmatchedFiles } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import { NotFoundError } from '../../errors.js';
 import { setImportStatus } from '../../services/imports/imports.js';
 import { administratorMappings } from '../../services/mappings/store.js';
@@ -30,8 +33,10 @@ interface FundMatch {
  * Finds the fund request of a TPA for a fund code (main or alternate, case-insensitive) and as-of
  * date: the live request whose period end equals the date, or with no date the newest open one.
  */
-export function matchFund(ctx: AppContext, administratorId: number, fundCode: string, asOf: string | null): FundMatch | null {
-  const rows = ctx.db
+export async function matchFund(ctx: AppContext, administratorId: number, fundCode: string, asOf: string | null): Promise<FundMatch | null> {
+  const { db, tables: t } = storeOf(ctx);
+  const { fundCodes, fundRequests } = t;
+  const rows = await db
     .select({ id: fundRequests.id, periodEnd: fundRequests.periodEnd, status: fundRequests.status })
     .from(fundCodes)
     .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
@@ -41,8 +46,7 @@ export function matchFund(ctx: AppContext, administratorId: number, fundCode: st
         sql`lower(${fundCodes.code}) = lower(${fundCode})`,
         notInArray(fundRequests.status, ['Deleted', 'Declined']),
       ),
-    )
-    .all();
+    );
   if (asOf) return rows.find((r) => r.periodEnd === asOf) ?? null;
   const open = rows.filter((r) => r.status === 'Pending' || r.status === 'Approved').sort((a, b) => String(b.periodEnd).localeCompare(String(a.periodEnd)));
   return open[0] ?? null;
@@ -81,7 +85,7 @@ async function splitTable(ctx: AppContext, table: TableStream, idf: Identificati
       }
     }
   } catch (err) {
-    for (const w of writers.values()) w.discard();
+    for (const [, w] of writers) w.discard();
     throw err;
   }
   return splitter.parts().map((p) => ({ ...p, writer: writers.get(p.fundCode)! }));
@@ -89,7 +93,9 @@ async function splitTable(ctx: AppContext, table: TableStream, idf: Identificati
 
 export const identificationJob: StageHandler = async (ctx, job, signal) => {
   const importFileId = Number(job.payload?.importFileId);
-  const imp = ctx.db.select().from(importFiles).where(eq(importFiles.id, importFileId)).get();
+  const { db, tables: t } = storeOf(ctx);
+  const { fundFiles, importFiles, unidentifiedFiles, unmatchedFiles } = t;
+  const [imp] = await db.select().from(importFiles).where(eq(importFiles.id, importFileId));
   if (!imp) throw new NotFoundError(`No such import file with id: ${importFileId}`);
   await setImportStatus(ctx, imp.id, 'Processing');
   const identified: IdentifiedTable[] = [];
@@ -109,116 +115,127 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       }
     }
     if (!identified.length) {
-      ctx.db
+      await db
         .insert(unidentifiedFiles)
-        .values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors })
-        .run();
+        .values({ importFileId: imp.id, fileName: imp.fileName, administratorId: imp.administratorId, userId: imp.userId, errors });
       await setImportStatus(ctx, imp.id, 'Error', { error: `${imp.fileName} could not be identified`, errors });
-      logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
+      await logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, errors });
       return { result: { identified: 0, unidentified: tableCount } };
     }
 
     // funds named by the file's fund-code parts; parts without a code (prices) go to those funds
     const matched = new Map<string, FundMatch | null>();
     for (const { parts } of identified)
-      for (const p of parts) if (p.fundCode) matched.set(`${p.fundCode}|${p.asOf}`, matchFund(ctx, imp.administratorId, p.fundCode, p.asOf));
-    const fundsOfFile = [...new Set([...matched.values()].filter((m): m is FundMatch => !!m).map((m) => m.id))];
+      for (const p of parts) if (p.fundCode) matched.set(`${p.fundCode}|${p.asOf}`, await matchFund(ctx, imp.administratorId, p.fundCode, p.asOf));
+    const fundsOfFile = [
+      ...new Set(
+        Array.from(matched, ([, m]) => m)
+          .filter((m): m is FundMatch => !!m)
+          .map((m) => m.id),
+      ),
+    ];
     const attached: Array<{ fundRequestId: number; sdmType: string; rows: number }> = [];
     const unmatched: Array<{ fundCode: string; sdmType: string }> = [];
     const alreadyAttached: Array<{ fundRequestId: number; sdmType: string }> = [];
     const forcedFund = typeof imp.payload?.fundRequestId === 'number' ? (imp.payload.fundRequestId as number) : null;
     // a fund reset identifies the file again for its fund: that fund's parts are replaced, not skipped
     const resetFund = job.payload?.reset === true && job.fundRequestId ? job.fundRequestId : null;
-    ctx.db.transaction((tx) => {
+    // the file's name names the fund of its parts without a fund code (read before the transaction)
+    const byFileName = forcedFund || fundsOfFile.length ? [] : await fundFromFileName(ctx, imp.administratorId, imp.fileName);
+    await transaction(ctx, async (tx) => {
       for (const { table, sdmType, parts } of identified) {
         for (const part of parts) {
           let targets: number[];
-          if (!part.fundCode)
-            targets = forcedFund ? [forcedFund] : fundsOfFile.length ? fundsOfFile : fundFromFileName(ctx, imp.administratorId!, imp.fileName);
+          if (!part.fundCode) targets = forcedFund ? [forcedFund] : fundsOfFile.length ? fundsOfFile : byFileName;
           else {
             const m = matched.get(`${part.fundCode}|${part.asOf}`);
             targets = m ? [m.id] : forcedFund ? [forcedFund] : [];
           }
           if (!targets.length) {
-            tx.insert(unmatchedFiles)
-              .values({
-                importFileId: imp.id,
-                fileName: table.file,
-                fileType: sdmType,
-                fundCode: part.fundCode || null,
-                administratorId: imp.administratorId,
-                userId: imp.userId,
-                payload: {
-                  asOf: part.asOf,
-                  rows: part.rowCount,
-                  reason: part.fundCode
-                    ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}`
-                    : 'The file has no fund code and no fund could be inferred',
-                },
-              })
-              .run();
+            await tx.insert(unmatchedFiles).values({
+              importFileId: imp.id,
+              fileName: table.file,
+              fileType: sdmType,
+              fundCode: part.fundCode || null,
+              administratorId: imp.administratorId,
+              userId: imp.userId,
+              payload: {
+                asOf: part.asOf,
+                rows: part.rowCount,
+                reason: part.fundCode
+                  ? `No fund request of this TPA has fund code ${part.fundCode}${part.asOf ? ` and period end ${part.asOf}` : ''}`
+                  : 'The file has no fund code and no fund could be inferred',
+              },
+            });
             unmatched.push({ fundCode: part.fundCode, sdmType });
             continue;
           }
-          const existing = (fundRequestId: number) =>
-            tx
-              .select({ id: fundFiles.id })
-              .from(fundFiles)
-              .where(
-                and(
-                  eq(fundFiles.fundRequestId, fundRequestId),
-                  eq(fundFiles.importFileId, imp.id),
-                  eq(fundFiles.kind, 'input'),
-                  eq(fundFiles.fileType, sdmType),
-                  eq(fundFiles.fileName, table.file),
-                ),
-              )
-              .get();
-          const again = resetFund !== null && targets.includes(resetFund) ? existing(resetFund) : undefined;
-          const targetsLeft = targets.filter((fundRequestId) => !existing(fundRequestId));
+          const existing = async (fundRequestId: number) =>
+            (
+              await tx
+                .select({ id: fundFiles.id })
+                .from(fundFiles)
+                .where(
+                  and(
+                    eq(fundFiles.fundRequestId, fundRequestId),
+                    eq(fundFiles.importFileId, imp.id),
+                    eq(fundFiles.kind, 'input'),
+                    eq(fundFiles.fileType, sdmType),
+                    eq(fundFiles.fileName, table.file),
+                  ),
+                )
+                .limit(1)
+            )[0];
+          const again = resetFund !== null && targets.includes(resetFund) ? await existing(resetFund) : undefined;
+          const targetsLeft: number[] = [];
+          for (const fundRequestId of targets) {
+            if (!(await existing(fundRequestId))) targetsLeft.push(fundRequestId);
+            // attached by an earlier run of this job that stopped before it completed (a killed
+            // process): attached all the same, so the import succeeds and the fund's standardization follows
+            else if (fundRequestId !== resetFund) attached.push({ fundRequestId, sdmType, rows: part.rowCount });
+          }
           if (!targetsLeft.length && !again) continue;
           // stored once the part is attached: a part no fund takes is thrown away below
           const blobKey = part.writer.commit();
           // the same rows delivered again in another file (e.g. one that waited for its fund
           // request, then came in again): a fund that already has them as an input of this type
           // gets no second copy, which would wait 'Pending' next to the processed one forever
-          const fresh = targetsLeft.filter(
-            (fundRequestId) =>
-              !tx
-                .select({ id: fundFiles.id })
-                .from(fundFiles)
-                .where(
-                  and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, sdmType), eq(fundFiles.blobKey, blobKey)),
-                )
-                .get(),
-          );
+          const fresh: number[] = [];
+          for (const fundRequestId of targetsLeft) {
+            const [copy] = await tx
+              .select({ id: fundFiles.id })
+              .from(fundFiles)
+              .where(
+                and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, sdmType), eq(fundFiles.blobKey, blobKey)),
+              )
+              .limit(1);
+            if (!copy) fresh.push(fundRequestId);
+          }
           for (const fundRequestId of targetsLeft) if (!fresh.includes(fundRequestId)) alreadyAttached.push({ fundRequestId, sdmType });
           if (again) {
             // only the fund's newest delivery of the type is standardized: an older one keeps its status
-            const superseded = tx
+            const [superseded] = await tx
               .select({ id: fundFiles.id })
               .from(fundFiles)
               .where(and(eq(fundFiles.fundRequestId, resetFund!), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, sdmType), gt(fundFiles.id, again.id)))
-              .get();
-            tx.update(fundFiles)
+              .limit(1);
+            await tx
+              .update(fundFiles)
               .set({ blobKey, rowCount: part.rowCount, updatedAt: new Date().toISOString(), ...(superseded ? {} : { status: 'pending' }) })
-              .where(eq(fundFiles.id, again.id))
-              .run();
+              .where(eq(fundFiles.id, again.id));
             attached.push({ fundRequestId: resetFund!, sdmType, rows: part.rowCount });
           }
           for (const fundRequestId of fresh) {
-            tx.insert(fundFiles)
-              .values({
-                fundRequestId,
-                importFileId: imp.id,
-                kind: 'input',
-                fileType: sdmType,
-                fileName: table.file,
-                blobKey,
-                status: 'pending',
-                rowCount: part.rowCount,
-              })
-              .run();
+            await tx.insert(fundFiles).values({
+              fundRequestId,
+              importFileId: imp.id,
+              kind: 'input',
+              fileType: sdmType,
+              fileName: table.file,
+              blobKey,
+              status: 'pending',
+              rowCount: part.rowCount,
+            });
             attached.push({ fundRequestId, sdmType, rows: part.rowCount });
           }
         }
@@ -255,7 +272,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       },
     );
     for (const fundId of new Set(attached.map((a) => a.fundRequestId)))
-      logStage(ctx, fundId, 'identification', 'success', {
+      await logStage(ctx, fundId, 'identification', 'success', {
         importFileId: imp.id,
         fileName: imp.fileName,
         files: attached.filter((a) => a.fundRequestId === fundId),
@@ -267,7 +284,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
   } catch (err) {
     if (err instanceof JobCancelled) throw err;
     await setImportStatus(ctx, imp.id, 'Error', { error: (err as Error).message });
-    logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, error: (err as Error).message });
+    await logStage(ctx, null, 'identification', 'error', { importFileId: imp.id, fileName: imp.fileName, error: (err as Error).message });
     throw err;
   } finally {
     for (const { parts } of identified) for (const p of parts) p.writer.discard();
@@ -275,13 +292,14 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
 };
 
 /** A fund whose main or alternate code appears in the file name (prices files carry no fund code column). */
-function fundFromFileName(ctx: AppContext, administratorId: number, fileName: string): number[] {
-  const codes = ctx.db
+async function fundFromFileName(ctx: AppContext, administratorId: number, fileName: string): Promise<number[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const { fundCodes, fundRequests } = t;
+  const codes = await db
     .select({ id: fundRequests.id, code: fundCodes.code })
     .from(fundCodes)
     .innerJoin(fundRequests, eq(fundCodes.fundRequestId, fundRequests.id))
-    .where(and(eq(fundRequests.administratorId, administratorId), inArray(fundRequests.status, ['Pending', 'Approved']), ne(fundCodes.code, '')))
-    .all();
+    .where(and(eq(fundRequests.administratorId, administratorId), inArray(fundRequests.status, ['Pending', 'Approved']), ne(fundCodes.code, '')));
   const upper = fileName.toUpperCase();
   return [...new Set(codes.filter((c) => upper.includes(c.code.toUpperCase())).map((c) => c.id))];
 }

@@ -17,6 +17,7 @@ import { JobCancelled } from '../../../pipeline/engine.js';
 import { Engine } from '../engine.js';
 import type { ProcessRow } from '../queue.js';
 import { loadFundData } from './calculations.js';
+import { allRows } from '../../../pipeline/sdm/rows.js';
 import { standardizationJob } from './standardization.js';
 
 const HOLDINGS = 'MFS_HOLDINGS_S000013795_20230331.csv';
@@ -53,7 +54,7 @@ afterAll(() => ctx.dispose());
 
 describe('standardization in batches', () => {
   it('keeps the previous rows visible while it runs again, and all of them when it is cancelled', async () => {
-    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+    expect((await loadFundData(ctx, fundId)).holdings.length).toBe(ROWS);
     const abort = new AbortController();
     const running = Promise.resolve(standardizationJob(ctx, job(), abort.signal));
     running.catch(() => {});
@@ -63,13 +64,34 @@ describe('standardization in batches', () => {
       count("select coalesce(sum(r.row_count), 0) n from sdm_chunks r join fund_files f on f.id = r.fund_file_id where f.kind = 'staging'"),
     ).toBeGreaterThan(0);
     expect((await getFundDetails(ctx, fundId)).standardizationFiles).toHaveLength(1);
-    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+    expect((await loadFundData(ctx, fundId)).holdings.length).toBe(ROWS);
 
     abort.abort();
     await expect(running).rejects.toBeInstanceOf(JobCancelled);
     expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
     expect(count("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'")).toBe(ROWS);
-    expect(loadFundData(ctx, fundId).holdings.length).toBe(ROWS);
+    expect((await loadFundData(ctx, fundId)).holdings.length).toBe(ROWS);
+  });
+
+  it('removes what a killed run staged for an input that is no longer current', async () => {
+    // a run killed mid-way, then the input set aside (not required) before the job was taken over
+    const gone = ctx.db
+      .insert(fundFiles)
+      .values({ fundRequestId: fundId, kind: 'input', fileType: 'trial_balance', fileName: 'old_tb.csv', status: 'assigned', disabled: true })
+      .returning()
+      .get();
+    const staged = ctx.db
+      .insert(fundFiles)
+      .values({ fundRequestId: fundId, sourceFileId: gone.id, kind: 'staging', fileType: 'trial_balance', fileName: 'trial_balance.csv', status: 'processing' })
+      .returning()
+      .get();
+    const left = sdmRowWriter(ctx, staged.id, 'trial_balance');
+    left.add({ file: 'old_tb.csv', line: 5 });
+    await left.flush();
+
+    await standardizationJob(ctx, job(), new AbortController().signal);
+    expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
+    expect(count("select count(*) n from sdm_chunks where sdm_type = 'trial_balance'")).toBe(0);
   });
 
   it('replaces the previous rows in one step when it completes, removing what a crash left staged', async () => {
@@ -77,7 +99,7 @@ describe('standardization in batches', () => {
     const input = ctx.db
       .select()
       .from(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input')))
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, 'holdings')))
       .all()
       .at(-1)!;
     const staged = ctx.db
@@ -85,9 +107,9 @@ describe('standardization in batches', () => {
       .values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' })
       .returning()
       .get();
-    const left = sdmRowWriter(ctx.sqlite, staged.id, 'holdings');
+    const left = sdmRowWriter(ctx, staged.id, 'holdings');
     left.add({ file: 'holdings.csv', line: 5 });
-    left.flush();
+    await left.flush();
 
     const out = await standardizationJob(ctx, job(), new AbortController().signal);
     expect(out.result).toMatchObject({ files: [{ sdmType: 'holdings', rows: ROWS, validationStatus: 'Valid' }] });
@@ -99,7 +121,7 @@ describe('standardization in batches', () => {
       .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'standardization')))
       .all();
     expect(std.map((f) => [f.sourceFileId, f.rowCount, f.validationStatus])).toEqual([[input.id, ROWS, 'Valid']]);
-    const holdings = [...loadFundData(ctx, fundId).holdings];
+    const holdings = await allRows((await loadFundData(ctx, fundId)).holdings);
     expect(holdings).toHaveLength(ROWS);
     // rows come back in the delivered file's line order, carrying their file and line
     expect(holdings[0]).toMatchObject({ file: 'MFS_HOLDINGS_S000013795_20230331_v2.csv', line: 5, security_id: 'US3138W7WP51', quantity: 13415.85 });

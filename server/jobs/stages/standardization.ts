@@ -4,16 +4,20 @@
  * errors, and sets `validation_status` Valid / Invalid. Queues calculations.
  *
  * Rows stream: the identified file is read row by row and the SDM rows are inserted in batches
- * under a `staging` file, which no screen, export or later stage reads; the event loop gets a
- * turn between batches. One last transaction then replaces the previous standardization file and
- * its rows with the staged ones, so readers see the old rows or the new ones, never a mix. A
- * staging file left by a crash or a cancel is removed when the input is standardized again.
+ * under a `staging` file, which no screen, export or later stage reads; each batch is read and
+ * standardized outside any transaction, then its chunks are inserted in a short one, and the event
+ * loop gets a turn between batches. One last short transaction then replaces the previous
+ * standardization file and its rows with the staged ones, so readers see the old rows or the new
+ * ones, never a mix. A staging file left by a crash or a cancel is removed when the fund is
+ * standardized again.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { insertRow } from '../../db/insert.js';
-import { fundFiles, sdmChunks } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
+import { transaction } from '../../db/tx.js';
 import { effectiveMappings, type EffectiveMappings } from '../../services/mappings/store.js';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
@@ -27,18 +31,24 @@ import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type Fun
 /** Most row errors kept per file (the count is always exact). */
 const MAX_ROW_ERRORS = 500;
 
-/** Removes staged rows of an input (left by an interrupted run). */
-function dropStaging(ctx: AppContext, inputId: number): void {
-  const staged = ctx.db
-    .select({ id: fundFiles.id })
-    .from(fundFiles)
-    .where(and(eq(fundFiles.kind, 'staging'), eq(fundFiles.sourceFileId, inputId)))
-    .all()
-    .map((r) => r.id);
+/**
+ * Removes staged rows left by an interrupted run: of one input, or of every input of a fund (an
+ * input replaced by a newer delivery after a run was killed is no longer current, but its staging
+ * file must still go; one stage of a fund runs at a time, so no other run is staging meanwhile).
+ */
+async function dropStaging(ctx: AppContext, of: { inputId: number } | { fundRequestId: number }): Promise<void> {
+  const { db, tables: t } = storeOf(ctx);
+  const owner = 'inputId' in of ? eq(t.fundFiles.sourceFileId, of.inputId) : eq(t.fundFiles.fundRequestId, of.fundRequestId);
+  const staged = (
+    await db
+      .select({ id: t.fundFiles.id })
+      .from(t.fundFiles)
+      .where(and(eq(t.fundFiles.kind, 'staging'), owner))
+  ).map((r) => r.id);
   if (!staged.length) return;
-  ctx.db.transaction((tx) => {
-    tx.delete(sdmChunks).where(inArray(sdmChunks.fundFileId, staged)).run();
-    tx.delete(fundFiles).where(inArray(fundFiles.id, staged)).run();
+  await transaction(ctx, async (tx) => {
+    await tx.delete(t.sdmChunks).where(inArray(t.sdmChunks.fundFileId, staged));
+    await tx.delete(t.fundFiles).where(inArray(t.fundFiles.id, staged));
   });
 }
 
@@ -50,15 +60,19 @@ function dropStaging(ctx: AppContext, inputId: number): void {
 async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: EffectiveMappings, signal: AbortSignal) {
   const sdmType = input.fileType as SdmType;
   const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
-  const stagingId = insertRow(ctx.sqlite, fundFiles, {
-    fundRequestId,
-    importFileId: input.importFileId,
-    sourceFileId: input.id,
-    kind: 'staging',
-    fileType: sdmType,
-    fileName: `${sdmType}.csv`,
-    status: 'processing',
-  });
+  const { db, tables: t } = storeOf(ctx);
+  const [{ id: stagingId }] = await db
+    .insert(t.fundFiles)
+    .values({
+      fundRequestId,
+      importFileId: input.importFileId,
+      sourceFileId: input.id,
+      kind: 'staging',
+      fileType: sdmType,
+      fileName: `${sdmType}.csv`,
+      status: 'processing',
+    })
+    .returning({ id: t.fundFiles.id });
   const { meta, rows } = readIdentifiedFile(ctx.blobs, input.blobKey!);
   if (!layout) {
     return {
@@ -73,12 +87,12 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
   }
   const std = createStandardizer({ file: meta.file, header: meta.header, headerLine: meta.headerLine, layout, sdmType, codeMaps: mappings.codeMaps });
   // a standardizer makes every row of a file with the same columns in the same order
-  const insert = sdmRowWriter(ctx.sqlite, stagingId, sdmType, { oneShape: true });
+  const insert = sdmRowWriter(ctx, stagingId, sdmType, { oneShape: true });
   const it = rows[Symbol.iterator]();
   let done = false;
   let rowCount = 0;
-  // each row is read, standardized and kept in the open chunk (a chunk is inserted as it fills), ROWS_PER_TURN a transaction
-  const step = ctx.sqlite.transaction(() => {
+  // each row is read, standardized and kept in the open chunk, ROWS_PER_TURN a batch; the batch's chunks are then inserted in one transaction
+  const step = async () => {
     for (let k = 0; k < ROWS_PER_TURN; k++) {
       const next = it.next();
       if (next.done) {
@@ -90,18 +104,18 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
       insert.add(row as unknown as StoredRow);
       rowCount++;
     }
-    insert.flush();
-  });
+    await transaction(ctx, () => insert.flush());
+  };
   try {
     while (!done) {
-      step.immediate();
+      await step();
       if (done) break;
       await nextTurn();
       if (signal.aborted) throw new JobCancelled();
     }
   } catch (err) {
     it.return?.(undefined);
-    dropStaging(ctx, input.id);
+    await dropStaging(ctx, { inputId: input.id });
     throw err;
   }
   return { stagingId, rowCount, out: std.finish() };
@@ -119,13 +133,14 @@ function mappingsApplied(mappings: EffectiveMappings, inputs: FundFileRow[]): Pa
 
 export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const fundRequestId = job.fundRequestId!;
-  const inputs = currentInputs(ctx, fundRequestId);
+  const inputs = await currentInputs(ctx, fundRequestId);
+  const { db, tables: t } = storeOf(ctx);
   const mappings = await effectiveMappings(ctx, fundRequestId);
   const results: Array<{ file: string; sdmType: string; rows: number; validationStatus: string; qaMapping: number; rowErrors: number }> = [];
+  await dropStaging(ctx, { fundRequestId });
   for (const input of inputs) {
     if (signal.aborted) throw new JobCancelled();
-    dropStaging(ctx, input.id);
-    ctx.db.update(fundFiles).set({ status: 'processing' }).where(eq(fundFiles.id, input.id)).run();
+    await db.update(t.fundFiles).set({ status: 'processing' }).where(eq(t.fundFiles.id, input.id));
     const { stagingId, rowCount, out } = await stageInput(ctx, fundRequestId, input, mappings, signal);
     const validation = {
       QA_Mapping: out.qaMapping,
@@ -135,35 +150,25 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
       validation_status_detail: { cy: out.validationStatus, py: null },
     };
     const status = out.validationStatus === 'Valid' ? 'assigned' : 'error';
-    ctx.db.transaction((tx) => {
-      const old = tx
-        .select({ id: fundFiles.id })
-        .from(fundFiles)
-        .where(and(eq(fundFiles.kind, 'standardization'), eq(fundFiles.sourceFileId, input.id)))
-        .all();
+    await transaction(ctx, async (tx) => {
+      const old = (
+        await tx
+          .select({ id: t.fundFiles.id })
+          .from(t.fundFiles)
+          .where(and(eq(t.fundFiles.kind, 'standardization'), eq(t.fundFiles.sourceFileId, input.id)))
+      ).map((o) => o.id);
       if (old.length) {
-        tx.delete(sdmChunks)
-          .where(
-            inArray(
-              sdmChunks.fundFileId,
-              old.map((o) => o.id),
-            ),
-          )
-          .run();
-        tx.delete(fundFiles)
-          .where(
-            inArray(
-              fundFiles.id,
-              old.map((o) => o.id),
-            ),
-          )
-          .run();
+        await tx.delete(t.sdmChunks).where(inArray(t.sdmChunks.fundFileId, old));
+        await tx.delete(t.fundFiles).where(inArray(t.fundFiles.id, old));
       }
-      tx.update(fundFiles)
+      await tx
+        .update(t.fundFiles)
         .set({ kind: 'standardization', status: 'done', rowCount, validationStatus: out.validationStatus, validation })
-        .where(eq(fundFiles.id, stagingId))
-        .run();
-      tx.update(fundFiles).set({ status, validationStatus: out.validationStatus, updatedAt: new Date().toISOString() }).where(eq(fundFiles.id, input.id)).run();
+        .where(eq(t.fundFiles.id, stagingId));
+      await tx
+        .update(t.fundFiles)
+        .set({ status, validationStatus: out.validationStatus, updatedAt: new Date().toISOString() })
+        .where(eq(t.fundFiles.id, input.id));
     });
     publishFile(ctx, { ...input, status });
     results.push({
@@ -177,7 +182,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   }
   await recordMappingUses(ctx, fundRequestId, Object.values(mappingsApplied(mappings, inputs)));
   const invalid = results.filter((r) => r.validationStatus !== 'Valid');
-  logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', {
+  await logStage(ctx, fundRequestId, 'standardization', invalid.length ? 'error' : 'success', {
     files: results,
     ...(invalid.length ? { warnings: invalid.map((r) => `${r.file}: ${r.qaMapping} unmapped code(s), ${r.rowErrors} row error(s)`) } : {}),
   });

@@ -4,10 +4,13 @@
  * work paper has to be reviewed again). An Invalid standardization makes the work paper Invalid and
  * its Summary 'Incomplete data'; the Summary names the mapping versions applied; the Holdings sheet
  * lists every position with its file, line, mapping rows and independent evidence.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { fundFiles } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
 import { writeWorkPaper, type WorkPaperInput } from '../../../pipeline/work-papers/workbook.js';
 import type { StageHandler } from '../queue.js';
@@ -23,23 +26,26 @@ import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
  * The standardization outcome of a fund's current input files and the mapping versions applied
  * (each standardization file records both in its validation).
  */
-export function standardizationOutcome(ctx: AppContext, fundRequestId: number): { standardization: StandardizedFile[]; mappings: MappingUsed[] } {
-  const inputs = currentInputs(ctx, fundRequestId);
+export async function standardizationOutcome(
+  ctx: AppContext,
+  fundRequestId: number,
+): Promise<{ standardization: StandardizedFile[]; mappings: MappingUsed[] }> {
+  const inputs = await currentInputs(ctx, fundRequestId);
+  const { db, tables: t } = storeOf(ctx);
   const files = inputs.length
-    ? ctx.db
+    ? await db
         .select()
-        .from(fundFiles)
+        .from(t.fundFiles)
         .where(
           and(
-            eq(fundFiles.kind, 'standardization'),
+            eq(t.fundFiles.kind, 'standardization'),
             inArray(
-              fundFiles.sourceFileId,
+              t.fundFiles.sourceFileId,
               inputs.map((i) => i.id),
             ),
           ),
         )
-        .orderBy(fundFiles.id)
-        .all()
+        .orderBy(t.fundFiles.id)
     : [];
   const mappings = new Map<string, MappingUsed>();
   const standardization = files.map((f): StandardizedFile => {
@@ -60,28 +66,29 @@ export function standardizationOutcome(ctx: AppContext, fundRequestId: number): 
       rowErrorsTotal: v.rowErrorsTotal ?? v.rowErrors?.length ?? 0,
     };
   });
-  return { standardization, mappings: [...mappings.values()] };
+  return { standardization, mappings: Array.from(mappings, ([, m]) => m) };
 }
 
 export const visualizationJob: StageHandler = async (ctx, job) => {
   const fundRequestId = job.fundRequestId!;
-  const { fund, admin, code } = loadFund(ctx, fundRequestId);
-  const calc = ctx.db
+  const { fund, admin, code } = await loadFund(ctx, fundRequestId);
+  const { db, tables: t } = storeOf(ctx);
+  const [calc] = await db
     .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'calculation')))
-    .get();
+    .from(t.fundFiles)
+    .where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'calculation')))
+    .limit(1);
   if (!calc) throw new Error(`Fund request ${fundRequestId} has no calculation results yet`);
   // the calculations stage stores a CalculationValidation (the column's type is any JSON object)
   const v = calc.validation as unknown as CalculationValidation;
   // an aggregate parent's work paper is over its children's data combined, with an Aggregation sheet
-  const agg = aggregateWorkPaperSources(ctx, fundRequestId, v);
-  const std = agg
-    ? mergeOutcomes(agg.aggregation.children.map((c) => ({ code: c.fundCode, outcome: standardizationOutcome(ctx, c.id) })))
-    : standardizationOutcome(ctx, fundRequestId);
+  const agg = await aggregateWorkPaperSources(ctx, fundRequestId, v);
+  const outcomes = [];
+  for (const c of agg?.aggregation.children ?? []) outcomes.push({ code: c.fundCode, outcome: await standardizationOutcome(ctx, c.id) });
+  const std = agg ? mergeOutcomes(outcomes) : await standardizationOutcome(ctx, fundRequestId);
   // booked adjustments (pre- and post-calc) are in the reported figures; unbooked ones are listed as differences
   const adjustments = await fundAdjustments(ctx, fundRequestId);
-  const data = applyAdjustments(agg?.data ?? loadFundData(ctx, fundRequestId), adjustments, 'all');
+  const data = applyAdjustments(agg?.data ?? (await loadFundData(ctx, fundRequestId)), adjustments, 'all');
   const input: WorkPaperInput = {
     fund: {
       id: fund.id,
@@ -102,7 +109,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     investmentTotals: v.investmentTotals,
     generatedAt: new Date(),
     // the Holdings sheet shows each position's independent price and rate, looked up as the checks did
-    checkContext: checkContextFor(ctx, fundRequestId, data),
+    checkContext: await checkContextFor(ctx, fundRequestId, data),
     ...std,
     adjustments,
     ...(agg ? { aggregation: agg.aggregation } : {}),
@@ -110,12 +117,10 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   const incomplete = invalidFiles(std.standardization).length > 0;
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
-  const file = ctx.db.transaction((tx) => {
-    tx.delete(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fundRequestId), eq(fundFiles.kind, 'work_paper')))
-      .run();
-    return tx
-      .insert(fundFiles)
+  const file = await transaction(ctx, async (tx) => {
+    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper')));
+    const [inserted] = await tx
+      .insert(t.fundFiles)
       .values({
         fundRequestId,
         kind: 'work_paper',
@@ -125,10 +130,10 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
         status: 'done',
         validationStatus: v.status === 'fail' || incomplete ? 'Invalid' : 'Valid',
       })
-      .returning()
-      .get();
+      .returning();
+    return inserted;
   });
   publishFile(ctx, file);
-  logStage(ctx, fundRequestId, 'visualization', 'success', { fileName: file.fileName, size: blob.size });
+  await logStage(ctx, fundRequestId, 'visualization', 'success', { fileName: file.fileName, size: blob.size });
   return { result: { workPaperId: file.id, size: blob.size } };
 };

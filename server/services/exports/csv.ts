@@ -36,15 +36,22 @@ export function csvLine(cells: readonly unknown[]): string {
   return csvRows([cells]);
 }
 
-function* chunks(header: readonly string[], rows: Iterable<readonly unknown[]>, batch: number): Generator<Buffer> {
+/** Rows given one by one, or in groups read a group at a time (rows read back from the database in chunks). */
+export type CsvRows = Iterable<readonly unknown[]> | AsyncIterable<ReadonlyArray<readonly unknown[]>>;
+
+async function* chunks(header: readonly string[], rows: CsvRows, batch: number): AsyncGenerator<Buffer> {
   let pending: Array<readonly unknown[]> = [header];
   let prefix = BOM;
-  for (const row of rows) {
-    pending.push(row);
-    if (pending.length >= batch) {
-      yield Buffer.from(prefix + csvRows(pending), 'utf8');
-      pending = [];
-      prefix = '';
+  // the rows of a group are taken synchronously: an await per group, never one per row
+  const groups: Iterable<Iterable<readonly unknown[]>> | AsyncIterable<ReadonlyArray<readonly unknown[]>> = Symbol.asyncIterator in rows ? rows : [rows];
+  for await (const group of groups) {
+    for (const row of group) {
+      pending.push(row);
+      if (pending.length >= batch) {
+        yield Buffer.from(prefix + csvRows(pending), 'utf8');
+        pending = [];
+        prefix = '';
+      }
     }
   }
   if (pending.length) yield Buffer.from(prefix + csvRows(pending), 'utf8');
@@ -54,7 +61,7 @@ function* chunks(header: readonly string[], rows: Iterable<readonly unknown[]>, 
  * A readable CSV file: BOM, header, then the rows (pulled lazily, `batch` rows per chunk).
  * Destroying the stream closes the row iterable (e.g. a database iterator).
  */
-export function csvStream(header: readonly string[], rows: Iterable<readonly unknown[]>, batch = 500): Readable {
+export function csvStream(header: readonly string[], rows: CsvRows, batch = 500): Readable {
   return Readable.from(chunks(header, rows, batch), { objectMode: false });
 }
 

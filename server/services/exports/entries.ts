@@ -9,17 +9,18 @@
  * and always, when the fund has any: `{prefix}_logs.csv` (orchestration logs, processes, user
  * trail; newest first) and `{prefix}_errors.csv` (row errors, QA_Mapping, failed and warning QA_Rec).
  * Entries are opened one at a time, when their turn in the zip comes.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type Database from 'better-sqlite3';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
 import type { QaMapping, QaRec, RowError } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
-import { administrators, fundCodes, fundFiles, fundRequests, importFiles, orchestrationLogs, processes, trail, users } from '../../db/schema/index.js';
-import { readSdmRows } from '../../db/sdm-store.js';
+import { storeOf, type Tables } from '../../db/dialect.js';
+import { readSdmChunks } from '../../db/sdm-store.js';
 import { FUND_FIELD_COLUMNS, normalizeStatus, toFundFields } from '../funds/fields.js';
 import { csvStream, csvText } from './csv.js';
 import type { ExportInputs } from './store.js';
@@ -27,10 +28,10 @@ import type { ExportInputs } from './store.js';
 /** One file of the zip: its path inside the zip and how to read it. */
 export interface ZipEntry {
   name: string;
-  open: () => Readable | Buffer | string;
+  open: () => Readable | Buffer | string | Promise<Readable | Buffer | string>;
 }
 
-type FileRow = typeof fundFiles.$inferSelect;
+type FileRow = Tables['fundFiles']['$inferSelect'];
 
 /** `fund_{code}_dd_{due date}`: code made safe for file names, due date ISO or 'none'. */
 export function fundPrefix(code: string, dueDate: string | null): string {
@@ -111,28 +112,29 @@ function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
     }));
 }
 
-/** Streams one SDM type's rows of several standardization files (file by file, in line order). */
-function* sdmRowsOf(reader: Database.Database, files: FileRow[], columns: string[]): Generator<unknown[]> {
+/** Streams one SDM type's rows of several standardization files (file by file, in line order), a chunk at a time. */
+async function* sdmRowsOf(ctx: AppContext, files: FileRow[], columns: string[]): AsyncGenerator<unknown[][]> {
   for (const f of files) {
-    for (const d of readSdmRows(reader, [f.id])) yield columns.map((c) => (c === 'file' ? (d.file ?? f.fileName) : d[c]));
+    for await (const chunk of readSdmChunks(ctx, [f.id])) yield chunk.map((d) => columns.map((c) => (c === 'file' ? (d.file ?? f.fileName) : d[c])));
   }
 }
 
-function standardizationEntries(reader: Database.Database, files: FileRow[], prefix: string): ZipEntry[] {
+function standardizationEntries(ctx: AppContext, files: FileRow[], prefix: string): ZipEntry[] {
   return groupByType(files.filter((f) => f.kind === 'standardization')).map(([type, group]) => ({
     name: `${prefix}_standardization_${type.replace(/[^A-Za-z0-9_-]+/g, '_')}.csv`,
-    open: () => {
+    open: async () => {
       const known = SDM_COLUMNS[type as keyof typeof SDM_COLUMNS]?.map((c) => c.name) ?? [];
       const columns = ['file', 'line', ...known, ...(STANDARD_COLUMN[type] ? [STANDARD_COLUMN[type]] : [])];
       // columns the standard model does not list (other types, extra fields) come from the first row
-      const rows = readSdmRows(
-        reader,
+      const rows = readSdmChunks(
+        ctx,
         group.map((g) => g.id),
       );
-      const first = rows.next();
-      rows.return(undefined); // closes the statement the first chunk was read with
-      if (!first.done) for (const k of Object.keys(first.value)) if (!columns.includes(k)) columns.push(k);
-      return csvStream(columns, sdmRowsOf(reader, group, columns));
+      const first = await rows.next();
+      await rows.return(undefined);
+      const [row] = first.done ? [] : first.value;
+      if (row) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
+      return csvStream(columns, sdmRowsOf(ctx, group, columns));
     },
   }));
 }
@@ -152,10 +154,11 @@ function identificationEntries(ctx: AppContext, files: FileRow[], prefix: string
     }));
 }
 
-function importEntries(ctx: AppContext, files: FileRow[], prefix: string, warn: (m: string) => void): ZipEntry[] {
+async function importEntries(ctx: AppContext, files: FileRow[], prefix: string, warn: (m: string) => void): Promise<ZipEntry[]> {
   const ids = [...new Set(files.filter((f) => f.kind === 'input' && f.importFileId !== null).map((f) => f.importFileId!))];
   if (!ids.length) return [];
-  const raws = ctx.db.select().from(importFiles).where(inArray(importFiles.id, ids)).orderBy(asc(importFiles.id)).all();
+  const { db, tables: t } = storeOf(ctx);
+  const raws = await db.select().from(t.importFiles).where(inArray(t.importFiles.id, ids)).orderBy(asc(t.importFiles.id));
   return raws.flatMap((r) => {
     if (!ctx.blobs.has(r.sha256)) {
       warn(`${prefix}: raw file ${r.fileName} is missing from the blob store`);
@@ -168,38 +171,53 @@ function importEntries(ctx: AppContext, files: FileRow[], prefix: string, warn: 
 const LOG_HEADER = ['source', 'id', 'date', 'stage', 'status', 'type', 'sub_type', 'user', 'message', 'payload'];
 
 /** The fund's log lines: orchestration logs, processes and the user trail, newest first. */
-function logRows(ctx: AppContext, fundId: number): unknown[][] {
+async function logRows(ctx: AppContext, fundId: number): Promise<unknown[][]> {
   const message = (p: Record<string, unknown> | null) => (p ? (p.message ?? p.error ?? null) : null);
-  const logs = ctx.db
-    .select()
-    .from(orchestrationLogs)
-    .where(eq(orchestrationLogs.fundRequestId, fundId))
-    .all()
-    .map((l) => ['orchestration_log', l.id, l.createdAt, l.stage, l.status, l.type, l.subType, null, message(l.payload), l.payload]);
-  const procs = ctx.db
-    .select()
-    .from(processes)
-    .where(eq(processes.fundRequestId, fundId))
-    .all()
-    .map((p) => ['process', p.id, p.processAt, p.stage, p.status, null, null, null, message(p.payload), p.payload]);
-  const trails = ctx.db
-    .select({ t: trail, first: users.firstName, last: users.lastName })
-    .from(trail)
-    .leftJoin(users, eq(users.id, trail.userId))
-    .where(eq(trail.fundRequestId, fundId))
-    .all()
-    .map(({ t, first, last }) => [
-      'user_trail',
-      t.id,
-      t.createdAt,
-      null,
-      null,
-      t.action,
-      null,
-      `${first ?? ''} ${last ?? ''}`.trim() || null,
-      null,
-      { before: t.before, after: t.after },
-    ]);
+  const { db, tables: t } = storeOf(ctx);
+  const { orchestrationLogs, processes, trail, users } = t;
+  const logs = (await db.select().from(orchestrationLogs).where(eq(orchestrationLogs.fundRequestId, fundId)).orderBy(asc(orchestrationLogs.id))).map((l) => [
+    'orchestration_log',
+    l.id,
+    l.createdAt,
+    l.stage,
+    l.status,
+    l.type,
+    l.subType,
+    null,
+    message(l.payload),
+    l.payload,
+  ]);
+  const procs = (await db.select().from(processes).where(eq(processes.fundRequestId, fundId)).orderBy(asc(processes.id))).map((p) => [
+    'process',
+    p.id,
+    p.processAt,
+    p.stage,
+    p.status,
+    null,
+    null,
+    null,
+    message(p.payload),
+    p.payload,
+  ]);
+  const trails = (
+    await db
+      .select({ t: trail, first: users.firstName, last: users.lastName })
+      .from(trail)
+      .leftJoin(users, eq(users.id, trail.userId))
+      .where(eq(trail.fundRequestId, fundId))
+      .orderBy(asc(trail.id))
+  ).map(({ t, first, last }) => [
+    'user_trail',
+    t.id,
+    t.createdAt,
+    null,
+    null,
+    t.action,
+    null,
+    `${first ?? ''} ${last ?? ''}`.trim() || null,
+    null,
+    { before: t.before, after: t.after },
+  ]);
   return [...logs, ...procs, ...trails].sort((a, b) => String(b[2]).localeCompare(String(a[2])));
 }
 
@@ -226,28 +244,22 @@ function errorRows(files: FileRow[]): unknown[][] {
 
 /**
  * The zip entries of one fund for the asked stages (fund_list.csv is added once, by the caller).
- * @param reader a read-only connection used to stream `sdm_chunks` (never the shared one: an open
- *   iterator would block every other query of the server while the zip is written)
+ * Standardized rows are read a chunk at a time, no statement left open between chunks.
  * @param warn records files that cannot be added (kept in the export's payload.warnings)
  */
-export function fundEntries(
-  ctx: AppContext,
-  reader: Database.Database,
-  fund: { id: number; prefix: string },
-  inputs: ExportInputs,
-  warn: (m: string) => void,
-): ZipEntry[] {
-  const files = ctx.db.select().from(fundFiles).where(eq(fundFiles.fundRequestId, fund.id)).orderBy(asc(fundFiles.id)).all();
+export async function fundEntries(ctx: AppContext, fund: { id: number; prefix: string }, inputs: ExportInputs, warn: (m: string) => void): Promise<ZipEntry[]> {
+  const { db, tables: t } = storeOf(ctx);
+  const files = await db.select().from(t.fundFiles).where(eq(t.fundFiles.fundRequestId, fund.id)).orderBy(asc(t.fundFiles.id));
   const { prefix } = fund;
   const stages = new Set(inputs.fundRequestStages);
   const entries: ZipEntry[] = [
     ...(stages.has('visualization') ? workPaperEntries(ctx, files, prefix, inputs, warn) : []),
     ...(stages.has('calculations') ? calculationEntries(files, prefix) : []),
-    ...(stages.has('standardization') ? standardizationEntries(reader, files, prefix) : []),
+    ...(stages.has('standardization') ? standardizationEntries(ctx, files, prefix) : []),
     ...(stages.has('identification') ? identificationEntries(ctx, files, prefix, warn) : []),
-    ...(stages.has('import') ? importEntries(ctx, files, prefix, warn) : []),
+    ...(stages.has('import') ? await importEntries(ctx, files, prefix, warn) : []),
   ];
-  const logs = logRows(ctx, fund.id);
+  const logs = await logRows(ctx, fund.id);
   if (logs.length) entries.push({ name: `${prefix}_logs.csv`, open: () => csvText(LOG_HEADER, logs) });
   const errors = errorRows(files);
   if (errors.length) entries.push({ name: `${prefix}_errors.csv`, open: () => csvText(ERROR_HEADER, errors) });
@@ -261,17 +273,18 @@ const FUND_LIST_HEADER = ['id', 'fund_code', 'alternate_codes', 'administrator',
 export function fundListEntry(ctx: AppContext, fundIds: number[]): ZipEntry {
   return {
     name: 'fund_list.csv',
-    open: () => {
+    open: async () => {
       const rows: unknown[][] = [];
+      const { db, tables: t } = storeOf(ctx);
+      const { administrators, fundCodes, fundRequests } = t;
       for (let i = 0; i < fundIds.length; i += 500) {
         const ids = fundIds.slice(i, i + 500);
-        const funds = ctx.db
+        const funds = await db
           .select({ f: fundRequests, code: administrators.code, adminName: administrators.name })
           .from(fundRequests)
           .leftJoin(administrators, eq(administrators.id, fundRequests.administratorId))
-          .where(inArray(fundRequests.id, ids))
-          .all();
-        const codes = ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, ids)).orderBy(asc(fundCodes.id)).all();
+          .where(inArray(fundRequests.id, ids));
+        const codes = await db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, ids)).orderBy(asc(fundCodes.id));
         for (const id of ids) {
           const row = funds.find((x) => x.f.id === id);
           if (!row) continue;

@@ -3,21 +3,21 @@
  * {exportId}}` turns one export row into one zip. The zip is streamed to a temporary file in the
  * blob store while its sha256 is computed, then moved in under that key (a half-written zip is
  * never visible). The row goes `pending -> running -> done` (blobKey, finishedAt, payload.files,
- * payload.size) or `error` (payload.error); each change is an `export` event. It runs in the job
- * engine on SQLite: the SDM rows are streamed from a read-only SQLite connection of their own.
+ * payload.size) or `error` (payload.error); each change is an `export` event. The SDM rows are
+ * read a chunk at a time (no statement left open between chunks).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type Archiver } from 'archiver';
-import Database from 'better-sqlite3';
 import { asc, inArray } from 'drizzle-orm';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import type { StageHandler } from '../../jobs/queue.js';
 import type { AppContext } from '../../context.js';
-import { sqliteOptions } from '../../db/client.js';
-import { fundCodes, fundRequests } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { fundEntries, fundListEntry, fundPrefix, type ZipEntry } from './entries.js';
 import { loadExport, removeBlobIfUnused, setExportStatus, type ExportPayload } from './store.js';
 
@@ -58,11 +58,12 @@ function addEntry(archive: Archiver, source: Readable | Buffer | string, name: s
 }
 
 /** The funds of an export in the asked order, with their zip prefixes (unique within the zip). */
-function exportFunds(ctx: AppContext, ids: number[], warn: (m: string) => void): Array<{ id: number; prefix: string }> {
+async function exportFunds(ctx: AppContext, ids: number[], warn: (m: string) => void): Promise<Array<{ id: number; prefix: string }>> {
+  const { db, tables: t } = storeOf(ctx);
   const rows = ids.length
-    ? ctx.db.select({ id: fundRequests.id, dueDate: fundRequests.dueDate }).from(fundRequests).where(inArray(fundRequests.id, ids)).all()
+    ? await db.select({ id: t.fundRequests.id, dueDate: t.fundRequests.dueDate }).from(t.fundRequests).where(inArray(t.fundRequests.id, ids))
     : [];
-  const codes = ids.length ? ctx.db.select().from(fundCodes).where(inArray(fundCodes.fundRequestId, ids)).orderBy(asc(fundCodes.id)).all() : [];
+  const codes = ids.length ? await db.select().from(t.fundCodes).where(inArray(t.fundCodes.fundRequestId, ids)).orderBy(asc(t.fundCodes.id)) : [];
   const prefixes = new Set<string>();
   return ids.flatMap((id) => {
     const fund = rows.find((r) => r.id === id);
@@ -109,15 +110,12 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
   });
   failed.catch(() => {});
   aborted.catch(() => {});
-  // SDM rows are streamed from a read-only connection of their own (WAL readers do not block writers)
-  const reader = new Database(ctx.sqlite.name, { ...sqliteOptions, readonly: true, fileMustExist: true });
-  reader.pragma('busy_timeout = 5000');
   const used = new Set<string>();
   const date = new Date();
   let files = 0;
   let current: Readable | null = null;
   const add = async (entry: ZipEntry) => {
-    const source = entry.open();
+    const source = await entry.open();
     current = source instanceof Readable ? source : null;
     await Promise.race([addEntry(archive, source, uniqueName(used, entry.name), date), failed, aborted]);
     current = null;
@@ -126,9 +124,9 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
   try {
     const { inputs } = payload;
     if (inputs.fundRequestStages.includes('fundRequest')) await add(fundListEntry(ctx, inputs.fundRequests));
-    for (const fund of exportFunds(ctx, inputs.fundRequests, warn)) {
+    for (const fund of await exportFunds(ctx, inputs.fundRequests, warn)) {
       // one fund at a time: its entries (and log lines) are read only when its turn comes
-      for (const entry of fundEntries(ctx, reader, fund, inputs, warn)) await add(entry);
+      for (const entry of await fundEntries(ctx, fund, inputs, warn)) await add(entry);
     }
     if (!files) throw new Error(NOTHING_TO_EXPORT);
     await Promise.race([archive.finalize(), aborted]);
@@ -141,8 +139,6 @@ async function writeZip(ctx: AppContext, payload: ExportPayload, signal: AbortSi
     await written.catch(() => {});
     rmSync(tmp, { force: true });
     throw err;
-  } finally {
-    reader.close();
   }
   const key = hash.digest('hex');
   const size = statSync(tmp).size;

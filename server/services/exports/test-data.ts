@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, orchestrationLogs } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
+import { transaction } from '../../db/tx.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 
 /** Raw bytes of the test holdings file (also the identified rows). */
@@ -90,8 +91,8 @@ export async function seedExportFund(
     .returning()
     .get();
   const n = opts.sdmRows ?? 3;
-  const insert = sdmRowWriter(ctx.sqlite, std.id, 'holdings');
-  ctx.sqlite.transaction(() => {
+  const insert = sdmRowWriter(ctx, std.id, 'holdings');
+  await transaction(ctx, async () => {
     for (let i = 0; i < n; i++) {
       insert.add({
         file: 'holdings 2024.csv',
@@ -114,8 +115,8 @@ export async function seedExportFund(
         country: 'LU',
       });
     }
-    insert.flush();
-  })();
+    await insert.flush();
+  });
   ctx.db
     .insert(fundFiles)
     .values({

@@ -34,10 +34,10 @@ beforeAll(async () => {
     await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'wp-next.xlsx' }),
   ];
   const std = await insertFundFile(ctx, fundId, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
-  const rows = sdmRowWriter(ctx.sqlite, std, 'holdings');
+  const rows = sdmRowWriter(ctx, std, 'holdings');
   rows.add({ file: 'holdings.csv', line: 5, security_id: 'US38141W2734', market_value_base: 1000.5 });
   rows.add({ file: 'holdings.csv', line: 6, security_id: 'US912828YK04', market_value_base: 250 });
-  rows.flush();
+  await rows.flush();
   await insertFundFile(ctx, fundId, {
     kind: 'calculation',
     fileType: 'calculations',
@@ -158,5 +158,28 @@ describeEachDialect('work paper review and forced aggregation rerun', (dialect) 
     await setAggregForceRun(local, local.boot.admin, { id, value: false });
     expect(await trailActions(id, 'set-aggreg-force-run')).toEqual([{ aggreg_force_run: true }, { aggreg_force_run: false }]);
     await expect(setAggregForceRun(local, local.boot.admin, { id: 999_999, value: true })).rejects.toThrow(NotFoundError);
+  });
+
+  it("pushes a fund's standardized rows, read back a chunk at a time, into its own SQLite file", async () => {
+    const pushing = await createTestContext({ dialect, seedDemoData: false, isDbPushEnabled: true });
+    try {
+      const id = (await insertFund(pushing, { status: 'Approved' })).id;
+      const std = await insertFundFile(pushing, id, { kind: 'standardization', fileType: 'holdings', status: 'done', fileName: 'holdings.csv' });
+      const rows = sdmRowWriter(pushing, std, 'holdings');
+      for (let i = 0; i < 2500; i++) rows.add({ file: 'holdings.csv', line: i + 5, security_id: `US${i}`, market_value_base: i / 4, cost_base: null });
+      await rows.flush();
+      const r = await triggerDbPush(pushing, pushing.boot.admin, { fundId: id });
+      expect(r).toMatchObject({ fundId: id, rows: 2500, checks: 0 });
+      const db = new Database(r.file, { readonly: true });
+      try {
+        const out = db.prepare('SELECT line, data FROM sdm_rows ORDER BY rowid').all() as Array<{ line: number; data: string }>;
+        expect(out.map((x) => x.line)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 5));
+        expect(JSON.parse(out[1234].data)).toEqual({ file: 'holdings.csv', line: 1239, security_id: 'US1234', market_value_base: 308.5, cost_base: null });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await pushing.dispose();
+    }
   });
 });

@@ -10,7 +10,8 @@
  *   for reporting tools to read without touching the live database. Written to a temporary file
  *   and renamed, so a reader never sees half a push; needs `isDbPushEnabled` (else a 409
  *   'not enabled' answer: a 403 would send the user to /unauthorized, spec section 8). The rows
- *   are read from the SDM store (server/db/sdm-store.ts, SQLite); the rest runs on either database.
+ *   are read from the SDM store (server/db/sdm-store.ts) a chunk at a time; all of it runs on
+ *   either database.
  */
 import Database from 'better-sqlite3';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { readSdmRows } from '../../db/sdm-store.js';
+import { readSdmChunks } from '../../db/sdm-store.js';
 import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
@@ -145,18 +146,19 @@ export async function triggerDbPush(
     const insRow = out.prepare('INSERT INTO sdm_rows (sdm_type, file, line, data) VALUES (?, ?, ?, ?)');
     const insCheck = out.prepare('INSERT INTO checks (data) VALUES (?)');
 
-    out.transaction(() => {
-      out
-        .prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
-      for (const f of std) {
-        for (const r of readSdmRows(ctx.sqlite, [f.id])) {
-          insRow.run(f.fileType, f.fileName, r.line, JSON.stringify(r));
-          rows++;
-        }
+    // the output is a private file: its transaction may stay open while the rows are read a chunk at a time
+    out.exec('BEGIN');
+    out
+      .prepare('INSERT INTO fund VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(fund.id, fund.name, fund.client, fund.periodEnd, fund.currency, new Date().toISOString(), user.email);
+    for (const f of std) {
+      for await (const chunk of readSdmChunks(ctx, [f.id])) {
+        for (const r of chunk) insRow.run(f.fileType, f.fileName, r.line, JSON.stringify(r));
+        rows += chunk.length;
       }
-      for (const c of checks) insCheck.run(JSON.stringify(c));
-    })();
+    }
+    for (const c of checks) insCheck.run(JSON.stringify(c));
+    out.exec('COMMIT');
   } finally {
     out.close();
   }

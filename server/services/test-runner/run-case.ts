@@ -12,7 +12,7 @@ import { and, eq } from 'drizzle-orm';
 import { Engine } from '../../jobs/engine.js';
 import { loadFundData } from '../../jobs/stages/calculations.js';
 import type { LayoutSdmType } from '../../../pipeline/mappings/parse.js';
-import type { QaMapping } from '../../../pipeline/sdm/rows.js';
+import { allRows, type QaMapping } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, processes, type Stage } from '../../db/schema/index.js';
 import { pipelineJobs } from '../../jobs/stages/pipeline.js';
@@ -268,7 +268,8 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     }
 
     // a regression case's fund is small: its rows are compared in memory
-    const data = Object.fromEntries(Object.entries(loadFundData(ctx, fundId)).map(([type, rows]) => [type, [...(rows as Iterable<unknown>)]])) as Record<
+    const loaded = await loadFundData(ctx, fundId);
+    const data = Object.fromEntries(await Promise.all(Object.entries(loaded).map(async ([type, rows]) => [type, await allRows<unknown>(rows)]))) as Record<
       LayoutSdmType,
       Array<Record<string, unknown>>
     >;
