@@ -1,8 +1,9 @@
 /** Global options every command shares, and opening the local data directory. */
 import type { Command } from 'commander';
 import { bootstrap } from '../server/bootstrap.js';
-import { createContext, type AppContext } from '../server/context.js';
-import type { ConfigInput } from '../server/config.js';
+import type { AppContext } from '../server/context.js';
+import { loadConfig, type ConfigInput } from '../server/config.js';
+import { openContext } from '../server/open-context.js';
 import { requireDataDir } from '../server/data-dir.js';
 
 export interface GlobalOptions {
@@ -27,11 +28,13 @@ export function globals(cmd: Command): GlobalOptions {
 
 /**
  * Opens the local data directory, which must exist (migrating and bootstrapping it like `serve` does: reference data,
- * first administrator, demo data on first use); logs go to its log file only.
+ * first administrator, demo data on first use); logs go to its log file only. With `databaseUrl`
+ * (`FUND_AUDIT_DATABASE_URL`) the database is that PostgreSQL one (server/open-context.ts).
  */
 export async function openLocal(opts: GlobalOptions, flags: ConfigInput = {}): Promise<AppContext> {
-  requireDataDir(opts.dataDir);
-  const ctx = await createContext({ dataDir: opts.dataDir, flags, terminalLog: false });
+  const config = loadConfig({ dataDir: opts.dataDir, flags });
+  if (!config.databaseUrl) requireDataDir(opts.dataDir);
+  const ctx = await openContext({ config, terminalLog: false });
   try {
     await bootstrap(ctx);
   } catch (err) {

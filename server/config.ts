@@ -136,8 +136,8 @@ export const configSchema = z
       .default('fund-audit.sqlite'),
     /**
      * A PostgreSQL database (`postgres://user:password@host:port/database`) instead of the data
-     * directory's SQLite file. Read and checked, but refused at start: no command runs on
-     * PostgreSQL yet (docs/decisions/0011-postgresql-beside-sqlite.md).
+     * directory's SQLite file: `serve` and `worker` nodes (with a shared `blobDir`) and the
+     * commands opening the install run on it (docs/decisions/0011-postgresql-beside-sqlite.md).
      */
     /**
      * Root of the blob store (raw deliveries, pipeline outputs, work papers, exports), default

@@ -76,14 +76,16 @@ export async function createContext(opts: {
 }
 
 /**
- * Refuses a PostgreSQL database in the configuration: the setting is read and checked, but no
- * command runs on PostgreSQL yet.
+ * Refuses a PostgreSQL database in the configuration of a SQLite data directory's context: the
+ * commands that run on PostgreSQL open theirs with `openContext` (server/open-context.ts); the
+ * others work on a data directory's SQLite database only.
  * @throws ConfigError naming the setting
  */
 export function refuseDatabaseUrl(config: Pick<AppConfig, 'databaseUrl'>): void {
   if (!config.databaseUrl) return;
   throw new ConfigError(
-    'databaseUrl (--database-url, FUND_AUDIT_DATABASE_URL): running on PostgreSQL is not yet supported for serve or any other command. ' +
-      'Fund Audit runs on the SQLite database of its data directory; remove the setting to start.',
+    'databaseUrl (--database-url, FUND_AUDIT_DATABASE_URL): this command works on the SQLite database of a data directory only. ' +
+      'On PostgreSQL run `fund-audit serve` and `fund-audit worker` (and the commands working on funds, users, imports and the audit trail); ' +
+      'remove the setting to use this one.',
   );
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
+import { openContext } from './open-context.js';
 
 describe('a PostgreSQL database in the configuration', () => {
   let dir: string;
@@ -28,10 +29,21 @@ describe('a PostgreSQL database in the configuration', () => {
     );
   });
 
-  it('is refused at start as not supported yet, before the data directory gets a database', async () => {
+  it('is refused by the commands of a SQLite data directory, before the data directory gets a database', async () => {
     const start = createContext({ dataDir: dir, flags: { databaseUrl: 'postgres://fa:secret@db:5432/fa', logLevel: 'silent' }, terminalLog: false });
     await expect(start).rejects.toThrow(ConfigError);
-    await expect(start).rejects.toThrow('running on PostgreSQL is not yet supported for serve or any other command');
+    await expect(start).rejects.toThrow('this command works on the SQLite database of a data directory only');
+    expect(existsSync(join(dir, 'fund-audit.sqlite'))).toBe(false);
+  });
+
+  it('needs a blob directory, which every node and command of the install shares', async () => {
+    const start = openContext({
+      dataDir: dir,
+      flags: { databaseUrl: 'postgres://fa:secret@db:5432/fa', logLevel: 'silent' },
+      terminalLog: false,
+    });
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow('blobDir (--blob-dir, FUND_AUDIT_BLOB_DIR) is required with databaseUrl');
     expect(existsSync(join(dir, 'fund-audit.sqlite'))).toBe(false);
   });
 });

@@ -1,20 +1,25 @@
-/** `fund-audit serve`: the server with the UI on the data directory's SQLite database. */
+/**
+ * `fund-audit serve`: the server with the UI on the data directory's SQLite database, or with
+ * `--database-url` one node of an install on PostgreSQL (any number of `serve` and `worker` nodes
+ * on one database and one shared blob directory; events reach every node through LISTEN/NOTIFY).
+ */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, type AppConfig } from '../../server/config.js';
 import { bootstrap } from '../../server/bootstrap.js';
-import { createContext } from '../../server/context.js';
+import { openContext } from '../../server/open-context.js';
+import { startNodeEvents } from '../../server/node-events.js';
 import { startServer } from '../../server/http/server.js';
 import { publicBaseUrl } from '../../server/public-url.js';
 import { startBackupSchedule } from '../../server/services/backup/schedule.js';
 import { setWorkerProbe } from '../../server/services/health/health.js';
 import { registerNode } from '../../server/jobs/nodes.js';
-import { tailEventsFromDb } from '../../server/jobs/relay.js';
 import { startRuntime } from '../../server/runtime.js';
 import { recoverInterruptedRuns } from '../../server/services/test-runner/test-runner.js';
 import { queueDueDemoDeliveries } from '../../server/services/demo/deliveries.js';
 import { appVersion } from '../../server/paths.js';
+import { redactUrl } from '../../server/db/client-pg.js';
 import { signinLink } from '../../server/services/auth/session.js';
 import { globals } from '../global.js';
 
@@ -49,10 +54,13 @@ export function registerServe(program: Command): void {
     .option('--tls-key <file>', 'TLS private key (PEM) to serve HTTPS; with --tls-cert')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1; 0 runs no jobs here)')
     .option('--blob-dir <dir>', 'root of the blob store, e.g. a directory shared by every node (default <data dir>/blobs)')
-    .option('--database-url <url>', 'a PostgreSQL database (postgres://...) instead of SQLite: not supported yet, refused at start')
+    .option(
+      '--database-url <url>',
+      "a PostgreSQL database (postgres://...) instead of the data directory's SQLite; needs --blob-dir (or FUND_AUDIT_DATABASE_URL)",
+    )
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
-      const ctx = await createContext({
+      const ctx = await openContext({
         dataDir: g.dataDir,
         flags: {
           port: opts.port,
@@ -72,7 +80,7 @@ export function registerServe(program: Command): void {
       });
       const tls = tlsFiles(ctx.config);
       // refuses at once when another server uses the data directory, before anything is changed
-      const node = registerNode(ctx, 'serve', { workers: ctx.config.workers });
+      const node = await registerNode(ctx, 'serve', { workers: ctx.config.workers });
       const boot = await bootstrap(ctx);
       // the demo deliveries of a first start are queued here, run by the job threads started below
       const demoFiles = await queueDueDemoDeliveries(ctx, boot.admin.id);
@@ -80,11 +88,12 @@ export function registerServe(program: Command): void {
       const runtime = startRuntime(ctx, { nodeId: node.id });
       setWorkerProbe(ctx, { expected: ctx.config.workers, running: () => runtime.threads.threadIds().length });
       const stopBackups = startBackupSchedule(ctx);
-      const untail = tailEventsFromDb(ctx, node.id);
+      const events = await startNodeEvents(ctx, node.id, 'serve');
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port, tls });
-      node.setUrl(server.url);
+      await node.setUrl(server.url);
       const { url: base, note } = publicBaseUrl(ctx.config, server);
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
+      if (ctx.config.databaseUrl) lines.push(`Database: ${redactUrl(ctx.config.databaseUrl)}`, `Blob directory: ${ctx.blobs.root}`);
       if (note) lines.push(note);
       if (opts.signinLink !== false) {
         const link = await signinLink(ctx, boot.admin, base);
@@ -98,9 +107,9 @@ export function registerServe(program: Command): void {
         ctx.log.info({ signal }, 'server stopping');
         stopBackups?.();
         await server.close();
-        untail();
         await runtime.stop();
-        node.unregister();
+        await events.stop();
+        await node.unregister();
         ctx.close();
         process.exit(0);
       };

@@ -1,17 +1,22 @@
 /**
  * `fund-audit worker`: job worker threads on a data directory, without HTTP. Run it beside a
- * `serve` on the same data directory for more pipeline throughput; its events reach the server's
- * sockets through the database (server/jobs/relay.ts). Stops on SIGINT / SIGTERM after the
- * running jobs finish.
+ * `serve` on the same data directory (or on the same PostgreSQL database, `--database-url`, from
+ * any machine sharing the blob directory) for more pipeline throughput; its events reach the
+ * servers' sockets through the database (server/node-events.ts). Stops on SIGINT / SIGTERM after
+ * the running jobs finish.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createContext } from '../../server/context.js';
+import { loadConfig } from '../../server/config.js';
+import type { AppContext } from '../../server/context.js';
 import { requireDataDir } from '../../server/data-dir.js';
+import { redactUrl } from '../../server/db/client-pg.js';
+import { baseStoreOf, storeOf } from '../../server/db/dialect.js';
 import { NotFoundError } from '../../server/errors.js';
 import { registerNode } from '../../server/jobs/nodes.js';
-import { relayEventsToDb } from '../../server/jobs/relay.js';
+import { startNodeEvents } from '../../server/node-events.js';
+import { openContext } from '../../server/open-context.js';
 import { startRuntime } from '../../server/runtime.js';
 import { globals } from '../global.js';
 
@@ -21,41 +26,54 @@ export function registerWorker(program: Command): void {
     .description('Run pipeline job workers on the data directory (no HTTP), beside a running server')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
-    .option('--blob-dir <dir>', "root of the blob store: the same as the server's (default <data dir>/blobs)")
+    .option('--blob-dir <dir>', "root of the blob store: the same as the server's (default <data dir>/blobs; required with --database-url)")
+    .option('--database-url <url>', 'the PostgreSQL database (postgres://...) of the servers, instead of the data directory (or FUND_AUDIT_DATABASE_URL)')
     .addHelpText('after', '\nExample:\n  fund-audit serve -d /srv/fund-audit &\n  fund-audit worker -d /srv/fund-audit --workers 4')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
-      requireDataDir(g.dataDir);
-      const ctx = await createContext({
-        dataDir: g.dataDir,
-        flags: { workers: opts.workers, logLevel: opts.logLevel, blobDir: opts.blobDir && resolve(opts.blobDir) },
-        rotateLog: false,
-      });
-      if (!existsSync(join(ctx.config.dataDir, ctx.config.dbName)) || !ctx.db.$client.prepare('SELECT 1 FROM administrators LIMIT 1').get()) {
+      const flags = { workers: opts.workers, logLevel: opts.logLevel, blobDir: opts.blobDir && resolve(opts.blobDir), databaseUrl: opts.databaseUrl };
+      const config = loadConfig({ dataDir: g.dataDir, flags });
+      if (!config.databaseUrl) requireDataDir(g.dataDir);
+      const ctx = await openContext({ config, rotateLog: false });
+      if (!(await hasAdministrators(ctx))) {
         ctx.close();
         throw new NotFoundError(
-          `${ctx.config.dataDir} is not a Fund Audit data directory yet: start \`fund-audit serve -d ${ctx.config.dataDir}\` there first`,
+          config.databaseUrl
+            ? `The database ${redactUrl(config.databaseUrl)} is not set up yet: start \`fund-audit serve --database-url ...\` on it first`
+            : `${ctx.config.dataDir} is not a Fund Audit data directory yet: start \`fund-audit serve -d ${ctx.config.dataDir}\` there first`,
         );
       }
       const workers = Math.max(1, ctx.config.workers);
       ctx.config.workers = workers;
-      const node = registerNode(ctx, 'worker', { workers });
-      const unrelay = relayEventsToDb(ctx, node.id);
+      const node = await registerNode(ctx, 'worker', { workers });
+      const events = await startNodeEvents(ctx, node.id, 'worker');
       const runtime = startRuntime(ctx, { nodeId: node.id, sweeper: false });
-      process.stdout.write(`Fund Audit worker: ${workers} job thread(s) on ${ctx.config.dataDir}\n`);
+      const where = config.databaseUrl ? redactUrl(config.databaseUrl) : ctx.config.dataDir;
+      process.stdout.write(`Fund Audit worker: ${workers} job thread(s) on ${where}\n`);
       ctx.log.info({ dataDir: ctx.config.dataDir, workers, node: node.id }, 'worker started');
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           ctx.log.info({ signal }, 'worker stopping');
-          void runtime.stop().then(() => {
-            unrelay();
-            node.unregister();
-            ctx.close();
-            resolve();
-          });
+          void runtime
+            .stop()
+            .then(() => events.stop())
+            .then(() => node.unregister())
+            .catch((err: unknown) => ctx.log.error({ err }, 'worker stop failed'))
+            .finally(() => {
+              ctx.close();
+              resolve();
+            });
         };
         process.once('SIGINT', () => stop('SIGINT'));
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
     });
+}
+
+/** Whether the database was set up by a `serve` (it has its administrators). */
+async function hasAdministrators(ctx: AppContext): Promise<boolean> {
+  if (baseStoreOf(ctx).dialect === 'sqlite' && !existsSync(join(ctx.config.dataDir, ctx.config.dbName))) return false;
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select({ id: t.administrators.id }).from(t.administrators).limit(1);
+  return row !== undefined;
 }

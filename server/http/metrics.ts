@@ -1,7 +1,7 @@
 /**
  * `GET /metrics` in the Prometheus text format (prom-client): HTTP request durations by route and
  * status, jobs by stage and status, job durations by stage and the queue depth (read from the
- * `processes` table when scraped, so jobs of every process on the data directory count), sign-in
+ * `processes` table when scraped, so jobs of every process on the data directory or database count), sign-in
  * failures, database and blob-store size, and Node's own metrics (event-loop lag, memory, CPU).
  * Off unless guarded: `metricsKey` (the scraper sends `Authorization: Bearer <key>`) or
  * `metricsPort` (a separate listener, e.g. on 127.0.0.1, serving only `/metrics`).
@@ -11,7 +11,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { count, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
+import type { PgDb } from '../db/client-pg.js';
+import { baseStoreOf } from '../db/dialect.js';
 import type { RequestInfo } from './request-log.js';
 
 /** Upper bounds (seconds) of the job duration buckets. */
@@ -43,23 +46,47 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-/** A histogram of job durations by stage, computed by SQLite from the finished jobs when scraped. */
-function jobDurations(ctx: AppContext) {
-  const name = 'fund_audit_job_duration_seconds';
+type DurationRow = Record<string, number> & { stage: string };
+
+/**
+ * The finished jobs' duration buckets by stage, computed by the database: `julianday` on SQLite,
+ * the difference of the ISO timestamps as `timestamptz` on PostgreSQL (counts and sums come back
+ * as text there).
+ */
+function jobDurationRows(ctx: AppContext): () => Promise<DurationRow[]> {
+  const store = baseStoreOf(ctx);
+  const finished = "started_at IS NOT NULL AND finished_at IS NOT NULL AND status IN ('done', 'success', 'error')";
+  if (store.dialect === 'postgres') {
+    const pool = (store.db as unknown as PgDb).$client;
+    const counts = JOB_BUCKETS.map((le, i) => `COUNT(*) FILTER (WHERE d <= ${le}) AS b${i}`).join(', ');
+    const text = `SELECT stage, ${counts}, SUM(d) AS total, COUNT(*) AS n FROM (
+       SELECT stage, EXTRACT(EPOCH FROM (finished_at::timestamptz - started_at::timestamptz)) AS d FROM processes WHERE ${finished}
+     ) x GROUP BY stage`;
+    return async () =>
+      (await pool.query<Record<string, string>>(text)).rows.map(
+        (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'stage' ? v : Number(v ?? 0)])) as DurationRow,
+      );
+  }
   const sums = JOB_BUCKETS.map((le, i) => `SUM(d <= ${le}) AS b${i}`).join(', ');
   const query = ctx.sqlite.prepare(
     `SELECT stage, ${sums}, SUM(d) AS total, COUNT(*) AS n FROM (
-       SELECT stage, (julianday(finished_at) - julianday(started_at)) * 86400 AS d FROM processes
-       WHERE started_at IS NOT NULL AND finished_at IS NOT NULL AND status IN ('done', 'success', 'error')
+       SELECT stage, (julianday(finished_at) - julianday(started_at)) * 86400 AS d FROM processes WHERE ${finished}
      ) GROUP BY stage`,
   );
+  return async () => query.all() as DurationRow[];
+}
+
+/** A histogram of job durations by stage, computed by the database from the finished jobs when scraped. */
+function jobDurations(ctx: AppContext) {
+  const name = 'fund_audit_job_duration_seconds';
+  const query = jobDurationRows(ctx);
   return {
     name,
     help: 'Durations of finished jobs by stage (start to finish), in seconds',
     type: 'histogram',
     aggregator: 'sum',
-    get() {
-      const rows = query.all() as Array<Record<string, number> & { stage: string }>;
+    async get() {
+      const rows = await query();
       const values = rows.flatMap((r) => [
         ...JOB_BUCKETS.map((le, i) => ({ metricName: `${name}_bucket`, labels: { stage: r.stage, le }, value: r[`b${i}`] ?? 0 })),
         { metricName: `${name}_bucket`, labels: { stage: r.stage, le: '+Inf' }, value: r.n },
@@ -93,31 +120,35 @@ export function metricsOf(ctx: AppContext): Metrics {
     labelNames: ['route'],
     registers: [registry],
   });
-  const jobCounts = ctx.sqlite.prepare('SELECT stage, status, COUNT(*) AS n FROM processes GROUP BY stage, status');
+  const { db, tables: t } = baseStoreOf(ctx);
   new Gauge({
     name: 'fund_audit_jobs',
     help: 'Jobs by stage and status',
     labelNames: ['stage', 'status'],
     registers: [registry],
-    collect() {
+    async collect() {
+      const rows = await db
+        .select({ stage: t.processes.stage, status: t.processes.status, n: count() })
+        .from(t.processes)
+        .groupBy(t.processes.stage, t.processes.status);
       this.reset();
-      for (const r of jobCounts.all() as Array<{ stage: string; status: string; n: number }>) this.set({ stage: r.stage, status: r.status }, r.n);
+      for (const r of rows) this.set({ stage: r.stage, status: r.status }, r.n);
     },
   });
-  const queued = ctx.sqlite.prepare("SELECT COUNT(*) AS n FROM processes WHERE status = 'pending'");
   new Gauge({
     name: 'fund_audit_jobs_queue_depth',
     help: 'Jobs waiting for a worker',
     registers: [registry],
-    collect() {
-      this.set((queued.get() as { n: number }).n);
+    async collect() {
+      const [row] = await db.select({ n: count() }).from(t.processes).where(eq(t.processes.status, 'pending'));
+      this.set(row?.n ?? 0);
     },
   });
   registry.registerMetric(jobDurations(ctx) as never);
   const dbFile = join(ctx.config.dataDir, ctx.config.dbName);
   new Gauge({
     name: 'fund_audit_database_bytes',
-    help: 'Size of the SQLite database with its write-ahead log, in bytes',
+    help: 'Size of the SQLite database with its write-ahead log, in bytes (0 on PostgreSQL)',
     registers: [registry],
     collect() {
       this.set([dbFile, `${dbFile}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0));

@@ -11,6 +11,8 @@ import { fixturesDir } from '../paths.js';
 import { effectiveConfig } from '../services/dev-tools/config-info.js';
 import { importFile } from '../services/imports/imports.js';
 import { setWorkerProbe } from '../services/health/health.js';
+import { pgUnavailable } from '../db/dialect-testing.js';
+import { storeOf } from '../db/dialect.js';
 import { createTestContext, type TestContext } from '../testing.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -104,6 +106,31 @@ describe('metrics', () => {
     expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
     // the key is a secret: the developer tools' configuration view does not show it
     expect(effectiveConfig(ctx).find((c) => c.key === 'metricsKey')?.value).toBe('(set)');
+  });
+
+  it.skipIf(pgUnavailable())('report the jobs and their durations from a PostgreSQL database too', async () => {
+    const key = 'k'.repeat(24);
+    const { ctx, server } = await serve({ metricsKey: key, dialect: 'postgres' });
+    const { db, tables: t } = storeOf(ctx);
+    await db.insert(t.processes).values([
+      { stage: 'identification', status: 'pending', fundRequestId: null, payload: {} },
+      {
+        stage: 'calculations',
+        status: 'done',
+        fundRequestId: null,
+        payload: {},
+        startedAt: '2026-01-01T10:00:00.000Z',
+        finishedAt: '2026-01-01T10:00:03.500Z',
+      },
+    ]);
+    const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/fund_audit_jobs\{stage="identification",status="pending"\} 1/);
+    expect(text).toMatch(/fund_audit_jobs_queue_depth 1/);
+    expect(text).toMatch(/fund_audit_job_duration_seconds_bucket\{stage="calculations",le="1"\} 0/);
+    expect(text).toMatch(/fund_audit_job_duration_seconds_bucket\{stage="calculations",le="5"\} 1/);
+    expect(text).toMatch(/fund_audit_job_duration_seconds_sum\{stage="calculations"\} 3.5/);
   });
 
   it('can be served on a separate address instead of the main port', async () => {

@@ -12,7 +12,7 @@
  * beside (its fund; all test runs; else the job itself) is tried, and only then, in a statement
  * that sees every commit made before that lock was taken, the live leases are checked. The lock
  * is held to commit, so two claimers cannot both start two jobs of one fund.
- * Not used by the commands yet: the queue of `queue.ts` is the SQLite one.
+ * Used by `claimNext` of `queue.ts` on a PostgreSQL context.
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { PgDb } from '../db/client-pg.js';

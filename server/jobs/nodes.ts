@@ -1,19 +1,23 @@
 /**
- * The processes working on one data directory (`nodes`): each `serve` and `worker` process
- * registers itself with a heartbeat. This is the data-directory lock of `serve` (a second server
- * on the same directory is refused, naming the running one) and how a dead process is noticed: a
- * node on this host whose pid is gone, or whose heartbeat stopped, is removed and the jobs it held
- * are put up for takeover at once, instead of when their leases run out.
+ * The processes working on one database (`nodes`): each `serve` and `worker` process registers
+ * itself with a heartbeat. On SQLite this is the data-directory lock of `serve` (a second server
+ * on the same directory is refused, naming the running one); on PostgreSQL any number of `serve`
+ * and `worker` nodes share the database. It is also how a dead process is noticed: a node whose
+ * heartbeat stopped (on SQLite also a node of this host whose pid is gone) is removed and the jobs
+ * it held are put up for takeover at once, instead of when their leases run out.
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { nodes, type NodeKind } from '../db/schema/index.js';
+import { storeOf, type Tables } from '../db/dialect.js';
+import type { NodeKind } from '../db/schema/nodes.js';
+import { transaction } from '../db/tx.js';
 import { DataDirInUseError } from '../errors.js';
 import { expireLeases } from './queue.js';
 
-export type NodeRow = typeof nodes.$inferSelect;
+export type NodeRow = Tables['nodes']['$inferSelect'];
 
 /** How often a node writes its heartbeat, in ms. */
 export const HEARTBEAT_MS = 5000;
@@ -28,9 +32,13 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-/** A node is dead when its process is gone (same host) or it missed heartbeats for a whole lease. */
+/**
+ * A node is dead when it missed heartbeats for a whole lease; on SQLite (one machine) also when
+ * its process of this host is gone. On PostgreSQL nodes run on several machines, where a pid says
+ * nothing: only the heartbeat counts.
+ */
 function isDead(ctx: AppContext, n: NodeRow, now: number): boolean {
-  if (n.hostname === hostname() && n.pid !== process.pid && !pidAlive(n.pid)) return true;
+  if (storeOf(ctx).dialect === 'sqlite' && n.hostname === hostname() && n.pid !== process.pid && !pidAlive(n.pid)) return true;
   return n.heartbeatAt < now - Math.max(3 * HEARTBEAT_MS, ctx.config.jobLeaseSeconds * 1000);
 }
 
@@ -38,19 +46,22 @@ function isDead(ctx: AppContext, n: NodeRow, now: number): boolean {
  * Removes dead nodes and puts the jobs they held up for takeover.
  * @returns the ids of the nodes removed
  */
-export function reapDeadNodes(ctx: AppContext): string[] {
+export async function reapDeadNodes(ctx: AppContext): Promise<string[]> {
   const now = Date.now();
-  const dead = ctx.db
-    .select()
-    .from(nodes)
-    .all()
-    .filter((n) => isDead(ctx, n, now));
+  const { db, tables: t } = storeOf(ctx);
+  const dead = (await db.select().from(t.nodes)).filter((n) => isDead(ctx, n, now));
+  const removed: string[] = [];
   for (const n of dead) {
-    const jobs = expireLeases(ctx, `${n.id}/`);
-    ctx.db.delete(nodes).where(eq(nodes.id, n.id)).run();
-    ctx.log.warn({ node: n.id, pid: n.pid, host: n.hostname, jobs }, 'a process working on this data directory stopped; its jobs will be taken over');
+    // one transaction per node: of two nodes reaping at once, one removes it and expires its jobs
+    const gone = await transaction(ctx, async (tx) => {
+      const [row] = await tx.delete(t.nodes).where(eq(t.nodes.id, n.id)).returning({ id: t.nodes.id });
+      return row ? expireLeases(ctx, `${n.id}/`) : null;
+    });
+    if (gone === null) continue;
+    removed.push(n.id);
+    ctx.log.warn({ node: n.id, pid: n.pid, host: n.hostname, jobs: gone }, 'a process working on this database stopped; its jobs will be taken over');
   }
-  return dead.map((n) => n.id);
+  return removed;
 }
 
 /** The message refusing a second server on one data directory. */
@@ -67,60 +78,58 @@ export interface NodeHandle {
   id: string;
   kind: NodeKind;
   /** Records the address a server listens on. */
-  setUrl(url: string): void;
+  setUrl(url: string): Promise<void>;
   /** Stops the heartbeat and removes the node. */
-  unregister(): void;
+  unregister(): Promise<void>;
 }
 
 /**
  * Registers this process as a node and keeps its heartbeat. Dead nodes are reaped first.
- * @throws DataDirInUseError (409) for a `serve` node when another live server uses the data directory
+ * @throws DataDirInUseError (409) for a `serve` node on SQLite when another live server uses the data directory
  */
-export function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: number } = {}): NodeHandle {
+export async function registerNode(ctx: AppContext, kind: NodeKind, opts: { workers?: number } = {}): Promise<NodeHandle> {
   const id = `${kind}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  reapDeadNodes(ctx);
-  ctx.db.transaction(
-    (tx) => {
-      if (kind === 'serve') {
-        const other = tx.select().from(nodes).where(eq(nodes.kind, 'serve')).get();
-        if (other) throw new DataDirInUseError(alreadyServing(ctx, other));
-      }
-      tx.insert(nodes)
-        .values({ id, kind, hostname: hostname(), pid: process.pid, workers: opts.workers ?? 0, startedAt: new Date().toISOString(), heartbeatAt: Date.now() })
-        .run();
-    },
-    { behavior: 'immediate' },
-  );
-  const beat = setInterval(() => {
-    try {
-      const alive = ctx.db.update(nodes).set({ heartbeatAt: Date.now() }).where(eq(nodes.id, id)).run().changes;
-      // reaped by a peer after a long pause (a suspended machine): register again
-      if (!alive)
-        ctx.db
-          .insert(nodes)
-          .values({
-            id,
-            kind,
-            hostname: hostname(),
-            pid: process.pid,
-            workers: opts.workers ?? 0,
-            startedAt: new Date().toISOString(),
-            heartbeatAt: Date.now(),
-          })
-          .run();
-      reapDeadNodes(ctx);
-    } catch (err) {
-      ctx.log.warn({ err }, 'node heartbeat failed; trying again');
+  const { tables: t, dialect } = storeOf(ctx);
+  const row = () => ({
+    id,
+    kind,
+    hostname: hostname(),
+    pid: process.pid,
+    workers: opts.workers ?? 0,
+    startedAt: new Date().toISOString(),
+    heartbeatAt: Date.now(),
+  });
+  await reapDeadNodes(ctx);
+  await transaction(ctx, async (tx) => {
+    if (kind === 'serve' && dialect === 'sqlite') {
+      const [other] = await tx.select().from(t.nodes).where(eq(t.nodes.kind, 'serve')).limit(1);
+      if (other) throw new DataDirInUseError(alreadyServing(ctx, other));
     }
+    await tx.insert(t.nodes).values(row());
+  });
+  const heartbeat = async () => {
+    const alive = await transaction(ctx, async (tx) =>
+      tx.update(t.nodes).set({ heartbeatAt: Date.now() }).where(eq(t.nodes.id, id)).returning({ id: t.nodes.id }),
+    );
+    // reaped by a peer after a long pause (a suspended machine): register again
+    if (!alive.length) await transaction(ctx, async (tx) => tx.insert(t.nodes).values(row()).onConflictDoNothing());
+    await reapDeadNodes(ctx);
+  };
+  let beating: Promise<void> = Promise.resolve();
+  const beat = setInterval(() => {
+    beating = heartbeat().catch((err) => ctx.log.warn({ err }, 'node heartbeat failed; trying again'));
   }, HEARTBEAT_MS);
   beat.unref();
   return {
     id,
     kind,
-    setUrl: (url) => void ctx.db.update(nodes).set({ url }).where(eq(nodes.id, id)).run(),
-    unregister: () => {
+    setUrl: async (url) => {
+      await transaction(ctx, async (tx) => tx.update(t.nodes).set({ url }).where(eq(t.nodes.id, id)));
+    },
+    unregister: async () => {
       clearInterval(beat);
-      ctx.db.delete(nodes).where(eq(nodes.id, id)).run();
+      await beating;
+      await transaction(ctx, async (tx) => tx.delete(t.nodes).where(eq(t.nodes.id, id)));
     },
   };
 }

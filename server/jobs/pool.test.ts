@@ -70,6 +70,8 @@ describe('job threads', () => {
       expect(Number(thread)).not.toBe(threadId); // never this (the serving) thread
       expect(threads.has(thread)).toBe(true);
     }
+    // a job's events are sent after its commit, from its thread: they may arrive just after the rows show it done
+    await until('the last events', () => events.includes('visualization:done') && files.includes('work_paper:done'));
     expect(events).toEqual(
       expect.arrayContaining(['identification:running', 'identification:done', 'standardization:done', 'calculations:done', 'visualization:done']),
     );

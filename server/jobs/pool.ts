@@ -1,6 +1,6 @@
 /**
  * The job worker threads of a process (`serve` and `fund-audit worker`): `size` threads, each with
- * its own SQLite connection, claiming jobs by lease (`thread.ts`). The thread that serves HTTP and
+ * its own database connection (SQLite) or small pool (PostgreSQL), claiming jobs by lease (`thread.ts`). The thread that serves HTTP and
  * the socket never runs a stage: it only forwards the threads' events to its bus, wakes them when
  * a job is queued and passes cancels on. A thread that dies is replaced; the job it held is put up
  * for takeover at once.
@@ -68,8 +68,10 @@ export class JobThreads {
     worker.on('exit', (code) => {
       this.threads.delete(worker);
       if (this.stopping) return;
-      const released = expireLeases(this.ctx, threadOwner(this.opts.nodeId, id), true);
-      this.ctx.log.error({ thread: id, code, released }, 'a job thread stopped; starting another');
+      expireLeases(this.ctx, threadOwner(this.opts.nodeId, id), true).then(
+        (released) => this.ctx.log.error({ thread: id, code, released }, 'a job thread stopped; starting another'),
+        (err) => this.ctx.log.error({ err, thread: id, code }, 'a job thread stopped; its job is taken over when its lease ends'),
+      );
       setTimeout(() => this.stopping || this.spawn(), 1000).unref();
     });
   }
@@ -87,6 +89,6 @@ export class JobThreads {
     const timer = setTimeout(() => all.forEach((t) => void t.terminate()), graceMs);
     await Promise.all(exits);
     clearTimeout(timer);
-    expireLeases(this.ctx, `${this.opts.nodeId}/`);
+    await expireLeases(this.ctx, `${this.opts.nodeId}/`);
   }
 }

@@ -53,11 +53,11 @@ describe('job queue', () => {
     await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
     const other = fund();
     await enqueue(ctx, { stage: 'standardization', fundRequestId: other });
-    const a = claimNext(ctx, 'w1');
-    const b = claimNext(ctx, 'w2');
+    const a = await claimNext(ctx, 'w1');
+    const b = await claimNext(ctx, 'w2');
     expect(a?.fundRequestId).toBe(f);
     expect(b?.fundRequestId).toBe(other);
-    expect(claimNext(ctx, 'w3')).toBeNull();
+    expect(await claimNext(ctx, 'w3')).toBeNull();
   });
 
   it('records a failing job as error with its message and keeps going', async () => {
@@ -88,7 +88,7 @@ describe('job queue', () => {
     });
     expect((await engine.cancel(p.id)).status).toBe('suspended');
     const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
-    const job = claimNext(ctx, engine.owner)!;
+    const job = (await claimNext(ctx, engine.owner))!;
     const running = engine.run(job);
     await engine.cancel(q.id);
     expect((await running).status).toBe('suspended');
@@ -106,7 +106,7 @@ describe('job queue', () => {
         throw new JobCancelled();
       },
     });
-    const running = engine.run(claimNext(ctx, engine.owner)!);
+    const running = engine.run((await claimNext(ctx, engine.owner))!);
     // another process's connection: only the row changes, no event reaches this engine
     ctx.sqlite.prepare("update processes set status = 'suspended' where id = ?").run(q.id);
     expect((await running).status).toBe('suspended');
@@ -116,12 +116,12 @@ describe('job queue', () => {
   it('takes a running job over only when its lease has expired, and ignores the late outcome of the old owner', async () => {
     const f = fund();
     const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
-    const first = claimNext(ctx, 'node-a/t1')!;
+    const first = (await claimNext(ctx, 'node-a/t1'))!;
     expect(first).toMatchObject({ status: 'running', workerId: 'node-a/t1', attempts: 1 });
     expect(first.leaseExpiresAt).toBeGreaterThan(Date.now());
-    expect(claimNext(ctx, 'node-b/t1')).toBeNull(); // live lease: nobody else takes it
-    expect(renewLease(ctx, q.id, 'node-b/t1')).toBe(false);
-    expect(renewLease(ctx, q.id, 'node-a/t1')).toBe(true);
+    expect(await claimNext(ctx, 'node-b/t1')).toBeNull(); // live lease: nobody else takes it
+    expect(await renewLease(ctx, q.id, 'node-b/t1')).toBe(false);
+    expect(await renewLease(ctx, q.id, 'node-a/t1')).toBe(true);
 
     expireLease(q.id);
     let ran = 0;
@@ -149,16 +149,16 @@ describe('nodes on one data directory', () => {
   it('refuses a second server, naming the running one, and changes none of its jobs', async () => {
     const f = fund();
     await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
-    const first = registerNode(ctx, 'serve');
-    first.setUrl('http://127.0.0.1:8080');
-    const job = claimNext(ctx, `${first.id}/t1`)!;
-    const err = errorOf(() => registerNode(ctx, 'serve'));
+    const first = await registerNode(ctx, 'serve');
+    await first.setUrl('http://127.0.0.1:8080');
+    const job = (await claimNext(ctx, `${first.id}/t1`))!;
+    const err = await errorOf(() => registerNode(ctx, 'serve'));
     expect(err.message).toMatch(
       /^Fund Audit is already serving the data directory .* at http:\/\/127\.0\.0\.1:8080 \(pid \d+ on .*\)\. Stop that server first, or add job workers to it with `fund-audit worker`\.$/,
     );
     expect(err.status).toBe(409);
     expect(rows()[0]).toMatchObject({ id: job.id, status: 'running', workerId: `${first.id}/t1`, leaseExpiresAt: job.leaseExpiresAt });
-    const worker = registerNode(ctx, 'worker', { workers: 2 }); // workers may join
+    const worker = await registerNode(ctx, 'worker', { workers: 2 }); // workers may join
     expect(
       ctx.db
         .select()
@@ -167,9 +167,9 @@ describe('nodes on one data directory', () => {
         .map((n) => n.kind)
         .sort(),
     ).toEqual(['serve', 'worker']);
-    worker.unregister();
-    first.unregister();
-    expect(registerNode(ctx, 'serve').kind).toBe('serve');
+    await worker.unregister();
+    await first.unregister();
+    expect((await registerNode(ctx, 'serve')).kind).toBe('serve');
   });
 
   it('puts the jobs of a process that died up for takeover at once', async () => {
@@ -180,10 +180,10 @@ describe('nodes on one data directory', () => {
       .insert(nodes)
       .values({ id: 'serve-dead', kind: 'serve', hostname: hostname(), pid: 4_194_305, startedAt: new Date().toISOString(), heartbeatAt: Date.now() })
       .run();
-    claimNext(ctx, 'serve-dead/t1');
-    expect(claimNext(ctx, 'serve-new/t1')).toBeNull();
-    expect(reapDeadNodes(ctx)).toEqual(['serve-dead']);
-    expect(claimNext(ctx, 'serve-new/t1')).toMatchObject({ workerId: 'serve-new/t1', attempts: 2 });
-    expect(registerNode(ctx, 'serve').kind).toBe('serve'); // the dead server no longer holds the directory
+    await claimNext(ctx, 'serve-dead/t1');
+    expect(await claimNext(ctx, 'serve-new/t1')).toBeNull();
+    expect(await reapDeadNodes(ctx)).toEqual(['serve-dead']);
+    expect(await claimNext(ctx, 'serve-new/t1')).toMatchObject({ workerId: 'serve-new/t1', attempts: 2 });
+    expect((await registerNode(ctx, 'serve')).kind).toBe('serve'); // the dead server no longer holds the directory
   });
 });

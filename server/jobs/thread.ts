@@ -1,12 +1,13 @@
 /**
- * A job worker thread: its own context (its own SQLite connection in WAL mode, its own event bus
- * and log) and an engine claiming jobs by lease. Events its jobs publish go to the parent thread,
+ * A job worker thread: its own context (its own SQLite connection in WAL mode, or on PostgreSQL
+ * a small pool of its own; its own event bus and log) and an engine claiming jobs by lease. Events its jobs publish go to the parent thread,
  * which forwards them to the sockets; the parent wakes it when a job is queued, tells it which job
  * was cancelled, and asks it to stop.
  */
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { AppConfig } from '../config.js';
 import { createContext } from '../context.js';
+import { createPgContext } from '../context-pg.js';
 import type { AppEventName } from '../events.js';
 import { Engine } from './engine.js';
 import { allJobs } from './stages/index.js';
@@ -32,10 +33,12 @@ export const threadOwner = (nodeId: string, thread: number) => `${nodeId}/t${thr
 
 /**
  * Runs the job loop of this thread until the parent says stop.
- * @throws Error when the data directory cannot be opened
+ * @throws Error when the data directory or the database cannot be opened
  */
 export async function runJobThread(data: JobThreadData, port: MessagePort): Promise<void> {
-  const ctx = await createContext({ config: data.config, terminalLog: false });
+  const ctx = data.config.databaseUrl
+    ? await createPgContext({ config: data.config, url: data.config.databaseUrl, terminalLog: false, poolSize: 2 })
+    : await createContext({ config: data.config, terminalLog: false });
   const send = (m: FromJobThread) => port.postMessage(m);
   ctx.events.onAny((name, payload) => send({ type: 'event', name, data: payload }));
   const owner = threadOwner(data.nodeId, threadId);
