@@ -1,3 +1,4 @@
+import pg from 'pg';
 import pino from 'pino';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openPgDb, type OpenPgResult } from './db/client-pg.js';
@@ -77,4 +78,26 @@ describePg('events across nodes on PostgreSQL', () => {
     await until(() => seenB.length === 1);
     expect(seenB).toEqual([['export', { id: 1, status: 'done' }]]);
   });
+
+  it('keeps trying to listen while the database refuses connections, and listens once it is back', async () => {
+    const [a, b] = [await node('a'), await node('b')];
+    const seenB = record(b.bus);
+    const name = new URL(database.url).pathname.slice(1);
+    // the cluster's own database, as its superuser: a database cannot lock itself out
+    const adminPool = new pg.Pool({ connectionString: process.env.FUND_AUDIT_TEST_DATABASE_URL, max: 1 });
+    try {
+      // the database away for a few seconds: new connections refused, the listening ones cut
+      await adminPool.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await adminPool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND query LIKE 'LISTEN%'`);
+      await new Promise((r) => setTimeout(r, 3500)); // the first attempts (after 1 s, then 2 s more) fail
+      expect(b.gaps).toBe(0);
+      await adminPool.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    } finally {
+      await adminPool.end();
+    }
+    await until(() => b.gaps === 1 && a.gaps === 1, 15_000);
+    a.bus.publish('export', { id: 2, status: 'done' });
+    await until(() => seenB.length === 1);
+    expect(seenB).toEqual([['export', { id: 2, status: 'done' }]]);
+  }, 30_000);
 });

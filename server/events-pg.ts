@@ -68,16 +68,32 @@ export async function bridgeEventsPg(opts: {
       log.warn({ err }, 'the connection receiving other nodes’ events was lost; opening it again');
       listener = null;
       void client.end().catch(() => {});
-      setTimeout(() => {
-        if (!stopped)
-          listen()
-            .then(() => opts.onGap?.())
-            .catch((e) => log.error({ err: e }, 'could not listen to other nodes’ events'));
-      }, 1000).unref();
+      reopen(1000);
     });
-    await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (err) {
+      void client.end().catch(() => {});
+      throw err;
+    }
     listener = client;
+  };
+
+  /** Listens again after `delayMs`, retrying with a doubling delay (at most 30 s) while the database is away. */
+  const reopen = (delayMs: number) => {
+    setTimeout(() => {
+      if (stopped) return;
+      listen()
+        .then(() => {
+          log.info('listening to other nodes’ events again');
+          opts.onGap?.();
+        })
+        .catch((err) => {
+          log.warn({ err, retryInMs: Math.min(delayMs * 2, 30_000) }, 'could not listen to other nodes’ events yet');
+          reopen(Math.min(delayMs * 2, 30_000));
+        });
+    }, delayMs).unref();
   };
 
   const send = async (name: AppEventName, data: unknown) => {

@@ -166,5 +166,13 @@ describe('health', () => {
     expect((await fetch(`${server.url}/api/health/ready`, { method: 'HEAD' })).status).toBe(200);
     setWorkerProbe(ctx, { expected: 2, running: () => 1 });
     expect((await fetch(`${server.url}/api/health/ready`)).status).toBe(503);
+
+    // the database gone (a restart, a lost connection): still alive, not ready, saying why
+    setWorkerProbe(ctx, { expected: 2, running: () => 2 });
+    ctx.sqlite.close();
+    const noDatabase = await fetch(`${server.url}/api/health/ready`);
+    expect(noDatabase.status).toBe(503);
+    expect(await noDatabase.json()).toMatchObject({ errors: ['database not ready'], payload: { checks: { database: { ok: false, error: expect.any(String) } } } });
+    expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
   });
 });

@@ -11,6 +11,7 @@ const readiness = {
   checks: z.strictObject({
     migrations: z.strictObject({ ok: z.boolean(), schemaVersion: z.number().int(), expected: z.number().int() }),
     workers: z.strictObject({ ok: z.boolean(), expected: z.number().int(), running: z.number().int(), otherProcesses: z.number().int() }),
+    database: z.strictObject({ ok: z.boolean(), error: z.string().optional() }),
   }),
 };
 

@@ -43,13 +43,16 @@ export interface Readiness {
   checks: {
     migrations: { ok: boolean; schemaVersion: number; expected: number };
     workers: { ok: boolean; expected: number; running: number; otherProcesses: number };
+    /** The database answers (a load balancer takes a node whose database is down out of rotation). */
+    database: { ok: boolean; error?: string };
   };
 }
 
 /**
  * Whether the install is ready to do its work.
- * @returns `ready` and each check: migrations (database schema = shipped schema) and workers
+ * @returns `ready` and each check: migrations (database schema = shipped schema), workers
  *   (threads of this process up, or another live process with job threads when this one runs none)
+ *   and database (it answers; the error when it does not)
  */
 export async function readiness(ctx: AppContext): Promise<Readiness> {
   const { dialect, db, tables: t } = storeOf(ctx);
@@ -59,12 +62,18 @@ export async function readiness(ctx: AppContext): Promise<Readiness> {
   const running = probe?.running() ?? 0;
   const wanted = probe?.expected ?? 0;
   const fresh = Date.now() - 3 * HEARTBEAT_MS;
-  const otherProcesses = (
-    await db.select({ workers: t.nodes.workers, heartbeatAt: t.nodes.heartbeatAt, pid: t.nodes.pid, host: t.nodes.hostname }).from(t.nodes)
-  ).filter((n) => n.workers > 0 && n.heartbeatAt >= fresh && !(n.pid === process.pid && n.host === hostname())).length;
+  let database: Readiness['checks']['database'] = { ok: true };
+  let otherProcesses = 0;
+  try {
+    otherProcesses = (
+      await db.select({ workers: t.nodes.workers, heartbeatAt: t.nodes.heartbeatAt, pid: t.nodes.pid, host: t.nodes.hostname }).from(t.nodes)
+    ).filter((n) => n.workers > 0 && n.heartbeatAt >= fresh && !(n.pid === process.pid && n.host === hostname())).length;
+  } catch (err) {
+    database = { ok: false, error: (err as Error).message };
+  }
   const workersOk = wanted > 0 ? running >= wanted : otherProcesses > 0;
   const workers = { ok: workersOk, expected: wanted, running, otherProcesses };
-  return { ready: migrations.ok && workers.ok, checks: { migrations, workers } };
+  return { ready: migrations.ok && workers.ok && database.ok, checks: { migrations, workers, database } };
 }
 
 /** The health payload: liveness (always true when it answers), readiness, versions. */
