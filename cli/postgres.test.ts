@@ -10,56 +10,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createPgTestDatabase, describePg } from '../server/db/dialect-testing.js';
 import { fixturesDir } from '../server/paths.js';
+import { call, socket } from './server-testing.js';
 import { runCli, startServe, startWorker, type Served } from './testing.js';
-
-async function call(base: string, path: string, opts: { token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers['x-access-token'] = opts.token;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, base), {
-    method: opts.body !== undefined ? 'POST' : 'GET',
-    headers,
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: res.status, body };
-}
-
-/** A socket on a server, with the events it received. */
-function socket(url: string, token: string): Promise<{ ws: WebSocket; next: (event: string, match?: (data: any) => boolean, ms?: number) => Promise<any> }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/ws?token=${token}`);
-    const messages: any[] = [];
-    const waiters: Array<() => void> = [];
-    ws.on('message', (raw) => {
-      messages.push(JSON.parse(String(raw)));
-      for (const w of waiters.splice(0)) w();
-    });
-    const next = async (event: string, match: (data: any) => boolean = () => true, ms = 20_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const seen = messages.find((m) => m.event === event && match(m.data));
-        if (seen) return seen;
-        if (Date.now() > end) throw new Error(`no ${event} event: ${JSON.stringify(messages)}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 200);
-        });
-      }
-    };
-    ws.on('open', () => resolve({ ws, next }));
-    ws.on('error', reject);
-  });
-}
 
 describePg('serve on PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createPgTestDatabase>>;

@@ -63,7 +63,7 @@ export function startServe(dir: string, args: string[] = [], env: NodeJS.Process
           link,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
+              if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
               child.once('exit', (code) => done(code));
               child.kill(signal);
             }),

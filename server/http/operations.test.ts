@@ -172,7 +172,10 @@ describe('health', () => {
     ctx.sqlite.close();
     const noDatabase = await fetch(`${server.url}/api/health/ready`);
     expect(noDatabase.status).toBe(503);
-    expect(await noDatabase.json()).toMatchObject({ errors: ['database not ready'], payload: { checks: { database: { ok: false, error: expect.any(String) } } } });
+    expect(await noDatabase.json()).toMatchObject({
+      errors: ['database not ready'],
+      payload: { checks: { database: { ok: false, error: expect.any(String) } } },
+    });
     expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
   });
 });
