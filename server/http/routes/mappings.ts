@@ -1,15 +1,8 @@
 /** Live and custom mappings (spec section 7 mapping calls of both documents). */
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
-import {
-  assignMapping,
-  deleteMappings,
-  listMappingsFor,
-  mappingTypes,
-  mappingTypesForFund,
-  removeMappings,
-  type MappingMode,
-} from '../../services/mappings/mappings.js';
+import { deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, type MappingMode } from '../../services/mappings/mappings.js';
+import { assignMapping, removeMappings } from '../../services/mappings/assignments.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
 import { createMappingOffThread } from '../../services/mappings/off-thread.js';
 import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';

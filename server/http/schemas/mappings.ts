@@ -2,7 +2,7 @@
  * Response payload schemas of the live mappings (spec sections 5 and 8: listing, history, diff,
  * upload, delete, assign, remove), mirroring `mappingView` / `listMappingsFor`, `mappingTypes`,
  * `mappingTypesForFund`, `mappingHistory`, `diffMappingVersions`, `saveMapping`, `deleteMappings`,
- * `assignMapping` and `removeMappings`.
+ * `assignMapping` and `removeMappings` (`server/services/mappings/assignments.ts`).
  */
 import { z } from 'zod';
 import { MAPPING_TYPES } from '../../../pipeline/sdm/model.js';

@@ -8,7 +8,8 @@ import { createTestContext, errorOf, type TestContext } from '../../testing.js';
 import type { User } from '../auth/tokens.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 import { effectiveMappings } from './store.js';
-import { assignMapping, createMapping, deleteMappings, listMappings, listMappingsFor, mappingTypesForFund, removeMappings } from './mappings.js';
+import { assignMapping, removeMappings } from './assignments.js';
+import { createMapping, deleteMappings, listMappings, listMappingsFor, mappingTypesForFund } from './mappings.js';
 
 const INSTRUMENTS = 'source_code,target_code,description\nCASH,CASH_EQUIVALENT,Cash at bank\nEQ,EQUITY,Shares\n';
 const csv = (text: string) => Buffer.from(text);
