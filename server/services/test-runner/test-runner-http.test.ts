@@ -98,11 +98,14 @@ describe('test runner API', () => {
   it('stops a run: suspended at once, and 409 once it has ended', async () => {
     const first = (await api.post('dev-tools/test-runner/schedule', { administratorCodes: ['meridian_fund_services'], testIds: ['1'] }, token)).body.payload;
     const second = (await api.post('dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'] }, token)).body.payload;
+    // the second run waits while the first runs (runs go one at a time): stop it first, so it is
+    // surely still pending, then the running one
+    const stoppedPending = await api.post('dev-tools/test-runner/test/stop', { id: second.id }, token);
+    expect(stoppedPending.status).toBe(200);
+    expect(stoppedPending.body.payload.status).toBe('suspended');
     const stopped = await api.post('dev-tools/test-runner/test/stop', { id: first.id }, token);
     expect(stopped.status).toBe(200);
     expect(stopped.body.payload.status).toBe('suspended');
-    const stoppedPending = await api.post('dev-tools/test-runner/test/stop', { id: second.id }, token);
-    expect(stoppedPending.body.payload.status).toBe('suspended');
     expect((await waitForRun(ctx, first.id)).status).toBe('suspended');
     // the second run is stopped before any of its cases ran (its job may have just started it)
     const stoppedSecond = await waitForRun(ctx, second.id);
