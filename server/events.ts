@@ -1,8 +1,11 @@
 /**
  * Typed in-process event bus. Services publish changes users watch (files, processes, exports,
  * self-onboarding uploads); the WebSocket forwards them and Ink views render them as progress.
+ * An event published inside a transaction (server/db/tx.ts) goes out once it has committed, and
+ * not at all when it rolls back: nobody is told of rows they cannot read yet, or ever.
  */
 import { EventEmitter } from 'node:events';
+import { openTransaction } from './db/dialect.js';
 
 /** Every event the server publishes, by name, with its data. */
 export interface AppEvents {
@@ -22,7 +25,13 @@ export class EventBus {
   constructor() {
     this.emitter.setMaxListeners(0);
   }
+  /** Tells every listener of `name` (and `onAny`), at once or, inside a transaction, once it has committed. */
   publish<K extends AppEventName>(name: K, data: AppEvents[K]): void {
+    const open = openTransaction.getStore();
+    if (open) open.afterCommit.push(() => this.emit(name, data));
+    else this.emit(name, data);
+  }
+  private emit<K extends AppEventName>(name: K, data: AppEvents[K]): void {
     this.emitter.emit(name, data);
     this.emitter.emit('*', name, data);
   }

@@ -23,7 +23,15 @@ export interface TestContext extends AppContext {
    * Closes the context and removes the data directory (and, on PostgreSQL, the database: return
    * or await what it gives, e.g. `afterEach(() => ctx.dispose())`).
    */
-  dispose(): void;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The database test contexts open when the test names none: `FUND_AUDIT_TEST_DIALECT`
+ * (`postgres` in the vitest project that runs the HTTP suites on PostgreSQL), else SQLite.
+ */
+export function defaultTestDialect(): Dialect {
+  return process.env.FUND_AUDIT_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 }
 
 /**
@@ -33,9 +41,10 @@ export interface TestContext extends AppContext {
  *   when there is none), blobs and logs staying in the temporary directory
  */
 export async function createTestContext(overrides: Partial<AppConfig> & { dialect?: Dialect } = {}): Promise<TestContext> {
-  const { dialect = 'sqlite', ...values } = overrides;
+  const { dialect = defaultTestDialect(), ...values } = overrides;
   const dir = mkdtempSync(join(tmpdir(), 'fund-audit-test-'));
-  const config = { ...configSchema.parse({ logLevel: 'silent' }), dataDir: dir, ...values } as AppConfig;
+  // FUND_AUDIT_TEST_LOG=error (or another level) shows the contexts' logs on the terminal
+  const config = { ...configSchema.parse({ logLevel: process.env.FUND_AUDIT_TEST_LOG ?? 'silent' }), dataDir: dir, ...values } as AppConfig;
   let drop = async () => {};
   let ctx: AppContext;
   if (dialect === 'postgres') {
@@ -43,9 +52,11 @@ export async function createTestContext(overrides: Partial<AppConfig> & { dialec
     const { createPgTestDatabase } = await import('./db/dialect-testing.js');
     const database = await createPgTestDatabase();
     drop = database.drop;
-    ctx = await createPgContext({ config, url: database.url, terminalLog: false });
+    // in the configuration too: the request pools' threads open their own connections from it
+    config.databaseUrl = database.url;
+    ctx = await createPgContext({ config, url: database.url, terminalLog: !!process.env.FUND_AUDIT_TEST_LOG });
   } else {
-    ctx = await createContext({ config, terminalLog: false });
+    ctx = await createContext({ config, terminalLog: !!process.env.FUND_AUDIT_TEST_LOG });
   }
   const dispose = async () => {
     ctx.close();

@@ -50,9 +50,10 @@ export function storeOf(ctx: { db: Db; store?: DataStore }): DataStore {
  * The transaction open in this async flow (`server/db/tx.ts`): `store` is the database it runs
  * on, `view` the same store whose `db` is the transaction. While one is open, `storeOf` of a
  * context on that database gives the view, so a service called inside the transaction writes in
- * it (on PostgreSQL the pool's other connections would not see its rows, or wait on its locks).
+ * it (on PostgreSQL the pool's other connections would not see its rows, or wait on its locks);
+ * `afterCommit` holds what runs once it has committed (`afterCommit` of tx.ts).
  */
-export const openTransaction = new AsyncLocalStorage<{ store: DataStore; view: DataStore }>();
+export const openTransaction = new AsyncLocalStorage<{ store: DataStore; view: DataStore; afterCommit: Array<() => void> }>();
 
 /** The store of a context outside any transaction. */
 export function baseStoreOf(ctx: { db: Db; store?: DataStore }): DataStore {

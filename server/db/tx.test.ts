@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from './dialect-testing.js';
 import { storeOf } from './dialect.js';
-import { transaction } from './tx.js';
+import { afterCommit, transaction } from './tx.js';
 
 describeEachDialect('transactions of dialect-neutral services', (dialect) => {
   let database: DialectDatabase;
@@ -16,6 +16,31 @@ describeEachDialect('transactions of dialect-neutral services', (dialect) => {
     const [row] = await db.select().from(t.settings).where(eq(t.settings.key, key));
     return row?.value;
   };
+
+  it('runs what waits for the commit after the outermost transaction commits, never after a rollback', async () => {
+    const { ctx } = database;
+    const { tables: t } = storeOf(ctx);
+    const ran: string[] = [];
+    afterCommit(ctx, () => ran.push('no transaction: at once'));
+    await transaction(ctx, async (tx) => {
+      await transaction(ctx, async (inner) => {
+        await inner.insert(t.settings).values({ key: 'a', value: 1 });
+        afterCommit(ctx, () => ran.push('after the commit'));
+      });
+      await tx.insert(t.settings).values({ key: 'b', value: 2 });
+      ran.push('outer still open');
+    });
+    expect(ran).toEqual(['no transaction: at once', 'outer still open', 'after the commit']);
+    await expect(
+      transaction(ctx, async (tx) => {
+        await tx.insert(t.settings).values({ key: 'c', value: 3 });
+        afterCommit(ctx, () => ran.push('rolled back'));
+        throw new Error('failed');
+      }),
+    ).rejects.toThrow('failed');
+    expect(ran).not.toContain('rolled back');
+    expect(await value('c')).toBeUndefined();
+  });
 
   it('commits what the function wrote when it resolves', async () => {
     const { ctx } = database;

@@ -74,6 +74,36 @@ describeEachDialect('the job queue from requests', (dialect) => {
       }),
     ).rejects.toThrow('the change failed');
     expect((await jobs()).map((j) => j.stage)).toEqual(['calculations', 'calculations']);
+    // nobody was told of the job that was rolled back
+    expect(events.map((e) => e.stage)).toEqual(['calculations', 'calculations']);
+  });
+
+  it("tells of a job queued in a caller's transaction only once that transaction has committed", async () => {
+    const fund = await insertFund(ctx);
+    const seen: number[] = [];
+    await transaction(ctx, async () => {
+      await enqueue(ctx, { stage: 'standardization', fundRequestId: fund.id });
+      seen.push(events.length);
+      await storeOf(ctx)
+        .db.update(storeOf(ctx).tables.fundRequests)
+        .set({ notes: 'queued' })
+        .where(eq(storeOf(ctx).tables.fundRequests.id, fund.id));
+    });
+    expect(seen).toEqual([0]);
+    expect(events).toMatchObject([{ stage: 'standardization', status: 'pending' }]);
+  });
+
+  it('queues one job when several callers (two nodes) queue the same job at once', async () => {
+    const other = await database.open();
+    const fund = await insertFund(ctx);
+    const otherEvents: number[] = [];
+    other.events.on('process', (p) => otherEvents.push(p.id));
+    const rows = await Promise.all(Array.from({ length: 12 }, (_, i) => enqueue(i % 2 ? other : ctx, { stage: 'calculations', fundRequestId: fund.id })));
+    const queued = await jobs();
+    expect(queued.map((j) => [j.stage, j.status])).toEqual([['calculations', 'pending']]);
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set([queued[0].id]));
+    // published once, by the caller that queued it
+    expect(events.length + otherEvents.length).toBe(1);
   });
 
   it('cancels only pending and running jobs, keeping their payload, and leaves the fund as it is', async () => {

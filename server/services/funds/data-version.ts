@@ -1,21 +1,35 @@
 /**
  * The data version the listing cache keys its pages on (listing-cache.ts), one form per database.
+ * Any committed write moves it, of this process or another; reads do not.
  *
  * SQLite: `PRAGMA data_version` (moves when another connection - the CLI on the same data
  * directory, a worker thread - commits a write) with this connection's `total_changes()` (moves on
- * every row this connection inserts, updates or deletes, also when rolled back). Reads move neither.
+ * every row this connection inserts, updates or deletes, also when rolled back).
  *
- * PostgreSQL: none yet (null): writes of other nodes are not heard of until the data-version
- * notifications are wired (docs/decisions/0011), so nothing may be served from a cache there.
+ * PostgreSQL: the current snapshot, `pg_current_snapshot()` (`xmin:xmax:xip…`). Its numbers are
+ * transaction ids, which only transactions that write are given: a write started or ended by any
+ * node (any connection of the cluster) changes it, so a page cached at one snapshot is never
+ * answered after another node's commit, with no notification to wait for. Reads leave it as it is.
+ * One query per listing request, answered by the database without touching a table.
  */
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { baseStoreOf } from '../../db/dialect.js';
+import { baseStoreOf, openTransaction } from '../../db/dialect.js';
 
 const versionStatements = new WeakMap<AppContext, { data: { get(): unknown }; changes: { get(): unknown } }>();
 
-/** The current data version of the context's database, or null when it has none (PostgreSQL: do not cache). */
-export function dataVersion(ctx: AppContext): string | null {
-  if (baseStoreOf(ctx).dialect === 'postgres') return null;
+/**
+ * The current data version of the context's database: an opaque string, equal for two reads with
+ * no write committed (or begun) between them.
+ * @returns the version; on PostgreSQL read outside any open transaction, on the context's pool
+ */
+export async function dataVersion(ctx: AppContext): Promise<string> {
+  const store = baseStoreOf(ctx);
+  if (store.dialect === 'postgres') {
+    const pgDb = store.db as unknown as { execute(query: ReturnType<typeof sql>): Promise<{ rows: Array<{ v: string }> }> };
+    const { rows } = await pgDb.execute(sql`select pg_current_snapshot()::text as v`);
+    return `pg:${rows[0]?.v}`;
+  }
   let stmts = versionStatements.get(ctx);
   if (!stmts) {
     stmts = { data: ctx.sqlite.prepare('PRAGMA data_version').pluck(), changes: ctx.sqlite.prepare('SELECT total_changes()').pluck() };
@@ -25,9 +39,12 @@ export function dataVersion(ctx: AppContext): string | null {
 }
 
 /**
- * Whether a transaction is open on the context's SQLite connection (its rows read may yet be
- * rolled back, leaving the version where it is); false on PostgreSQL, where nothing is cached.
+ * Whether a transaction is open on the context's database in this flow (its rows read may yet be
+ * rolled back, leaving the version where it is): on SQLite the connection's, on PostgreSQL one
+ * opened by `transaction()` (server/db/tx.ts) in this async flow.
  */
 export function inOpenTransaction(ctx: AppContext): boolean {
-  return baseStoreOf(ctx).dialect === 'sqlite' && ctx.sqlite.inTransaction;
+  const store = baseStoreOf(ctx);
+  if (store.dialect === 'sqlite') return ctx.sqlite.inTransaction;
+  return openTransaction.getStore()?.store === store;
 }

@@ -69,11 +69,11 @@ describe('listing cache (SQLite)', () => {
   });
 
   it('moves the data version on writes of this process and of another connection, not on reads', async () => {
-    const before = listingVersion(ctx);
+    const before = await listingVersion(ctx);
     await listFunds(ctx, ctx.boot.admin, {});
-    expect(listingVersion(ctx)).toBe(before);
+    expect(await listingVersion(ctx)).toBe(before);
     ctx.sqlite.prepare('UPDATE fund_requests SET notes = ? WHERE id = ?').run('raw write', fundId);
-    expect(listingVersion(ctx)).not.toBe(before);
+    expect(await listingVersion(ctx)).not.toBe(before);
     expect((await row()).notes).toBe('raw write');
     // another process on the same data directory (the CLI) writes through its own connection
     const other = new Database(ctx.sqlite.name);
@@ -105,23 +105,48 @@ describePg('listing cache (PostgreSQL)', () => {
   });
   afterAll(() => database.dispose());
 
-  it("is bypassed: another node's write shows in the next listing", async () => {
+  it("answers a page again from the cache until any node writes, then shows that node's write at once", async () => {
     const other = await database.open();
     const fund = await insertFund(database.ctx, { name: 'Atlas Equity', status: 'Pending' });
-    expect(listingVersion(database.ctx)).toBeNull();
+    const version = await listingVersion(database.ctx);
     const first = await listFunds(database.ctx, null, {});
     expect(first.rows.map((r) => r.status)).toEqual(['Pending']);
+    // reads, of this node or another, leave the version and the cached page as they are
+    await listFunds(other, null, {});
+    expect(await listingVersion(database.ctx)).toBe(version);
+    expect(await listFunds(database.ctx, null, {})).toBe(first);
     const [user] = await storeOf(other)
       .db.insert(storeOf(other).tables.users)
       .values({ email: 'a@example.com', username: 'a', firstName: 'A', lastName: 'B', role: 'Admin', originalRole: 'Admin' })
       .returning();
     await changeStatus(other, user as User, 'approve', { ids: [fund.id], requestedBy: 'test' });
+    expect(await listingVersion(database.ctx)).not.toBe(version);
+    // the very next request, with no notification waited for, computes the page again
     const second = await listFunds(database.ctx, null, {});
     expect(second).not.toBe(first);
     expect(second.rows.map((r) => r.status)).toEqual(['Approved']);
-    // the request route's form answers the same page on the calling thread (the pools read SQLite)
+    expect(await listFunds(database.ctx, null, {})).toBe(second);
+    // the request route's form answers the same page (on the calling thread: this context has no databaseUrl for the pools)
     const json = await listFundsJsonOffThread(database.ctx, null, {});
     expect(JSON.parse(json.json)).toEqual(JSON.parse(JSON.stringify(second)));
     expect((await listFundsForAuditorOffThread(database.ctx, {})).rows.map((r) => r.uploadStatus)).toEqual(['Approved']);
+  });
+
+  it('keeps nothing read inside a transaction, whose writes may yet be rolled back', async () => {
+    const fund = await insertFund(database.ctx, { name: 'Borealis Credit', status: 'Pending' });
+    const outside = await listFunds(database.ctx, null, {});
+    await expect(
+      transaction(database.ctx, async () => {
+        await storeOf(database.ctx)
+          .db.update(storeOf(database.ctx).tables.fundRequests)
+          .set({ notes: 'not kept' })
+          .where(eq(storeOf(database.ctx).tables.fundRequests.id, fund.id));
+        const inside = await listFunds(database.ctx, null, {});
+        expect(inside.rows.find((r) => r.id === fund.id)?.notes).toBe('not kept');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const after = await listFunds(database.ctx, null, {});
+    expect(after.rows.find((r) => r.id === fund.id)?.notes).toBe(outside.rows.find((r) => r.id === fund.id)?.notes);
   });
 });

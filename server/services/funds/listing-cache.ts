@@ -6,9 +6,9 @@
  * data-status fields depend on today's date), so any write makes every cached page stale at once;
  * while the pipeline writes, pages are simply recomputed.
  *
- * On PostgreSQL the cache is bypassed: every page is computed (there is no version yet; another
- * node's writes would not be seen until the data-version notifications are wired), so a page is
- * never stale there.
+ * On PostgreSQL the version is the database's current snapshot (data-version.ts): a commit of any
+ * node moves it, so every node's cached pages go stale at once on any write, without waiting for a
+ * notification; reading it costs one round trip per request.
  *
  * Nothing read inside an open transaction is cached (a rollback would undo the rows read but not
  * the version). A page is stored under the version read before it was computed, and only if the
@@ -50,8 +50,8 @@ interface Flight {
   next?: Promise<unknown>;
 }
 const computing = new WeakMap<AppContext, Map<string, Flight>>();
-/** The current data version of the listings (null on PostgreSQL: nothing is cached). */
-export function listingVersion(ctx: AppContext): string | null {
+/** The current data version of the listings (data-version.ts). */
+export function listingVersion(ctx: AppContext): Promise<string> {
   return dataVersion(ctx);
 }
 
@@ -74,8 +74,8 @@ function freshEntry(cache: Map<string, Entry>, key: string, version: string, day
 }
 
 /** Stores an entry computed at `entry.version` if the data has not moved since and no transaction is open. */
-function store(ctx: AppContext, cache: Map<string, Entry>, key: string, entry: Entry): void {
-  if (listingVersion(ctx) !== entry.version || inOpenTransaction(ctx)) return;
+async function store(ctx: AppContext, cache: Map<string, Entry>, key: string, entry: Entry): Promise<void> {
+  if (inOpenTransaction(ctx) || (await listingVersion(ctx)) !== entry.version) return;
   cache.delete(key);
   cache.set(key, entry);
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
@@ -83,15 +83,15 @@ function store(ctx: AppContext, cache: Map<string, Entry>, key: string, entry: E
 
 /** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
 async function entryFor(ctx: AppContext, key: string, compute: () => Promise<unknown>): Promise<Entry> {
-  const version = listingVersion(ctx);
   const day = todayIso();
-  // no version (PostgreSQL), or inside a transaction (the rows read may yet be rolled back): never keep them
-  if (version === null || inOpenTransaction(ctx)) return { version: '', day, value: await compute() };
+  // inside a transaction (the rows read may yet be rolled back): never keep them
+  if (inOpenTransaction(ctx)) return { version: '', day, value: await compute() };
+  const version = await listingVersion(ctx);
   const cache = cacheOf(ctx);
   const hit = freshEntry(cache, key, version, day);
   if (hit) return hit;
   const entry: Entry = { version, day, value: await compute() };
-  store(ctx, cache, key, entry);
+  await store(ctx, cache, key, entry);
   return entry;
 }
 
@@ -123,20 +123,20 @@ export async function cachedListingJson(ctx: AppContext, key: string, compute: (
  * entry answers at once; else `compute()` is awaited, once for every request of the same page at
  * the same version, and its answer stored under the version read before it was asked for.
  */
-export function cachedListingJsonAsync(
+export async function cachedListingJsonAsync(
   ctx: AppContext,
   key: string,
   compute: () => Promise<{ json: string; encoded?: Entry['encoded'] }>,
 ): Promise<{ readonly json: string }> {
   const cache = cacheOf(ctx);
-  const version = listingVersion(ctx);
   const day = todayIso();
-  // nothing cached on PostgreSQL: every request computes its page
-  if (version === null) return compute().then(({ json, encoded }) => ({ version: '', day, json, encoded }) as Entry as { readonly json: string });
-  const hit = inOpenTransaction(ctx) ? undefined : freshEntry(cache, key, version, day);
+  // inside a transaction (the rows read may yet be rolled back): computed, never kept
+  if (inOpenTransaction(ctx)) return compute().then(({ json, encoded }) => ({ version: '', day, json, encoded }) as Entry as { readonly json: string });
+  const version = await listingVersion(ctx);
+  const hit = freshEntry(cache, key, version, day);
   if (hit) {
     hit.json ??= JSON.stringify(hit.value);
-    return Promise.resolve(hit as { readonly json: string });
+    return hit as { readonly json: string };
   }
   let flights = computing.get(ctx);
   if (!flights) {
@@ -159,9 +159,9 @@ export function cachedListingJsonAsync(
     version,
     day,
     entry: compute()
-      .then(({ json, encoded }) => {
+      .then(async ({ json, encoded }) => {
         const entry: Entry = { version, day, json, encoded };
-        store(ctx, cache, key, entry);
+        await store(ctx, cache, key, entry);
         return entry;
       })
       .finally(() => {

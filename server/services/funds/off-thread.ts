@@ -5,9 +5,10 @@
  * read pool, whose threads each read the latest committed data on a read-only connection, so
  * distinct queries are answered in parallel. The xlsx export is built in the parse pool.
  *
- * The pools' threads read the data directory's SQLite database; on PostgreSQL the same services
- * run on the calling thread (the queries wait on the database server, not on this thread) until the
- * pools open PostgreSQL contexts of their own.
+ * The pools' threads read the data directory's SQLite database, or on PostgreSQL open a small
+ * pool of connections of their own (server/threads/pool-entry.ts) from the configuration's
+ * `databaseUrl`; a PostgreSQL context made without one (opened on a URL alone) runs the same
+ * services on the calling thread.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
@@ -28,8 +29,8 @@ import {
   type AuditorListInput,
 } from './listing.js';
 
-/** Whether the request pools can serve this context (their threads open the SQLite data directory). */
-const pooled = (ctx: AppContext) => baseStoreOf(ctx).dialect === 'sqlite';
+/** Whether the request pools can serve this context (their threads open its SQLite data directory, or its `databaseUrl`). */
+const pooled = (ctx: AppContext) => baseStoreOf(ctx).dialect === 'sqlite' || !!ctx.config.databaseUrl;
 
 /**
  * `listFundsJson` with cache misses answered by the read pool (delivery `POST /funds/listing`).
