@@ -43,7 +43,7 @@ describe('calls to a running server', () => {
   });
   afterAll(async () => {
     await server.close();
-    ctx.dispose();
+    await ctx.dispose();
   });
 
   it('answers the typed payload of a route', async () => {

@@ -124,7 +124,7 @@ describePg('PostgreSQL database: fund search', () => {
     }
   });
   afterAll(async () => {
-    sqlite?.dispose();
+    await sqlite?.dispose();
     await pgDb?.pool.end();
     await database?.drop();
   });

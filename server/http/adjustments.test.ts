@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processes, trail } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { insertFund } from '../services/funds/test-factory.js';
 import { addUser } from '../services/users/users.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
@@ -54,19 +54,16 @@ describe('/fund/{id}/adjustments over HTTP', () => {
 
     const rerun = await api.post(`fund/${fundId}/adjustments/rerun`, { rerun: 'adjustments' }, token);
     expect(rerun.body).toMatchObject({ message: 'Recalculation queued', payload: { rerun: 'adjustments', adjustments: 1, booked: 1 } });
-    expect(ctx.db.select().from(processes).where(eq(processes.id, rerun.body.payload.processId)).get()?.stage).toBe('calculations');
+    const { db, tables: t } = storeOf(ctx);
+    const [process] = await db.select().from(t.processes).where(eq(t.processes.id, rerun.body.payload.processId));
+    expect(process?.stage).toBe('calculations');
 
     const gone = await api.call('DELETE', `fund/${fundId}/adjustments/${id}`, { token });
     expect(gone.body.payload).toEqual({ id, deleted: true });
     expect((await api.call('DELETE', `fund/${fundId}/adjustments/${id}`, { token })).status).toBe(404);
     expect((await api.get(`fund/999999/adjustments`, token)).body.errors).toEqual(['No such fund request with id: 999999']);
-    const actions = ctx.db
-      .select({ action: trail.action })
-      .from(trail)
-      .where(and(eq(trail.fundRequestId, fundId)))
-      .all()
-      .map((t) => t.action);
-    expect(actions).toEqual(['adjustment-create', 'adjustment-update', 'rerun-adjustments', 'adjustment-delete']);
+    const rows = await db.select({ action: t.trail.action }).from(t.trail).where(eq(t.trail.fundRequestId, fundId)).orderBy(asc(t.trail.id));
+    expect(rows.map((r) => r.action)).toEqual(['adjustment-create', 'adjustment-update', 'rerun-adjustments', 'adjustment-delete']);
   });
 
   it('is for the delivery team: an auditor is refused', async () => {

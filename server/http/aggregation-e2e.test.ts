@@ -7,15 +7,14 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles } from '../db/schema/index.js';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { seedFxRates } from '../runtime.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { readWorkPaper } from './test-reads.js';
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);
 const GS = 'S000013795';
@@ -108,18 +107,6 @@ function eurPerUsd(date: string): number {
 }
 
 const cents = (x: number) => Math.round(x * 100) / 100;
-
-async function workPaper(fundId: number): Promise<ExcelJS.Workbook> {
-  const f = ctx.db
-    .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'work_paper')))
-    .get();
-  expect(f?.blobKey, 'the parent has a work paper').toBeTruthy();
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(ctx.blobs.get(f!.blobKey!) as unknown as ArrayBuffer);
-  return wb;
-}
 
 /** The first row of a sheet whose first cell is `key`, as {header: value}. */
 function rowOf(ws: ExcelJS.Worksheet, key: string): Record<string, unknown> {
@@ -222,7 +209,7 @@ describe('a parent fund over two real funds', () => {
     // GS at its period end 2023-03-31; Dupree at 2022-12-31, a Saturday: the ECB rate of Friday 2022-12-30
     const rGs = eurPerUsd('2023-03-31');
     const rKy = eurPerUsd('2022-12-30');
-    const wb = await workPaper(ids.parent);
+    const wb = await readWorkPaper(ctx, ids.parent);
     const agg = wb.getWorksheet('Aggregation')!;
     expect(agg, 'Aggregation sheet').toBeTruthy();
     const g = rowOf(agg, GS);

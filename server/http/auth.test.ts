@@ -3,7 +3,8 @@ import { apiClient, createTestContext, sessionToken, type TestContext } from '..
 import { signinLink } from '../services/auth/session.js';
 import { issueToken, verifyToken } from '../services/auth/tokens.js';
 import { addUser, getUserByEmail } from '../services/users/users.js';
-import { tokens } from '../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { storeOf } from '../db/dialect.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
@@ -73,7 +74,9 @@ describe('sign-in', () => {
   it('stores tokens only as hashes', async () => {
     const link = await signinLink(ctx, ctx.boot.admin, 'http://x');
     const raw = linkToken(link.url);
-    const rows = ctx.db.select().from(tokens).all();
+    const { db, tables: t } = storeOf(ctx);
+    const rows = await db.select().from(t.tokens);
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.tokenHash === raw)).toBe(false);
     expect(rows.every((r) => /^[a-f0-9]{64}$/.test(r.tokenHash))).toBe(true);
   });
@@ -82,7 +85,8 @@ describe('sign-in', () => {
     expect((await api.post('/api/sso/login', {})).status).toBe(401);
     expect((await api.post('/api/sso/login', {}, 'not-a-token')).status).toBe(401);
     const token = await sessionToken(ctx, ctx.boot.admin.id);
-    ctx.sqlite.prepare("update tokens set expires_at = '2000-01-01T00:00:00.000Z'").run();
+    const { db, tables: t } = storeOf(ctx);
+    await db.update(t.tokens).set({ expiresAt: '2000-01-01T00:00:00.000Z' });
     const expired = await api.post('/api/sso/login', {}, token);
     expect(expired.status).toBe(401);
     expect(expired.body.errors[0]).toMatch(/expired/);
@@ -101,8 +105,12 @@ describe('sign-in', () => {
     expect(accepted.body.payload.user.accepted_privacy_version).toBe('1.0');
     const session = await api.post('/api/sso/login', {}, token);
     expect(session.body.payload.user.accepted_privacy_version).toBe('1.0');
-    const row = ctx.sqlite.prepare('select version from privacy_acceptances where user_id = ?').get(ctx.boot.admin.id) as any;
-    expect(row.version).toBe('1.0');
+    const { db, tables: t } = storeOf(ctx);
+    const rows = await db
+      .select({ version: t.privacyAcceptances.version })
+      .from(t.privacyAcceptances)
+      .where(eq(t.privacyAcceptances.userId, ctx.boot.admin.id));
+    expect(rows).toEqual([{ version: '1.0' }]);
   });
 });
 
@@ -137,7 +145,8 @@ describe('role switch', () => {
     const user = await addUser(ctx, { email: 'dtm@example.com', name: 'Dee Tee', role: 'DeliveryTeamMember' });
     const token = await sessionToken(ctx, user.id);
     await api.post('user/switch-role', { view: 'auditor' }, token);
-    ctx.sqlite.prepare("update users set role = 'Client', original_role = 'Client' where id = ?").run(user.id);
+    const { db, tables: t } = storeOf(ctx);
+    await db.update(t.users).set({ role: 'Client', originalRole: 'Client' }).where(eq(t.users.id, user.id));
     expect((await api.post('/api/sso/login', {}, token)).body.payload.user).toMatchObject({ role: 'Client', originalRole: 'Client' });
   });
 
@@ -155,7 +164,7 @@ describe('role switch', () => {
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatch(/demo mode/);
     } finally {
-      demo.dispose();
+      await demo.dispose();
     }
   });
 });

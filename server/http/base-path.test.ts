@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  ctx.dispose();
+  await ctx.dispose();
   setWebFileReader(originalReader);
   rmSync(web, { recursive: true, force: true });
 });

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { and, asc, count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeOf } from '../db/dialect.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
 let ctx: TestContext;
@@ -31,9 +33,18 @@ describe('demo mode', () => {
     });
     const s2 = await api.post('demo/files', demoBody, token);
     expect(s2.body.payload.step).toBe(3);
-    const imports = ctx.sqlite.prepare("select file_name, source, status from import_files where source = 'demo' order by file_name").all();
-    expect(imports.map((r: any) => r.file_name)).toEqual(['demo_holdings.csv', 'demo_share_capital.csv', 'demo_trial_balance.csv']);
-    expect(ctx.sqlite.prepare("select count(*) n from processes where stage = 'identification' and status = 'pending'").get()).toEqual({ n: 3 });
+    const { db, tables: t } = storeOf(ctx);
+    const imports = await db
+      .select({ fileName: t.importFiles.fileName })
+      .from(t.importFiles)
+      .where(eq(t.importFiles.source, 'demo'))
+      .orderBy(asc(t.importFiles.fileName));
+    expect(imports.map((r) => r.fileName)).toEqual(['demo_holdings.csv', 'demo_share_capital.csv', 'demo_trial_balance.csv']);
+    const pending = await db
+      .select({ n: count() })
+      .from(t.processes)
+      .where(and(eq(t.processes.stage, 'identification'), eq(t.processes.status, 'pending')));
+    expect(pending).toEqual([{ n: 3 }]);
     const s3 = await api.post('demo/reset', demoBody, token);
     expect(s3.body.payload).toEqual({ step: 1, fundRequestDemo: [], loading: false });
     expect((await api.get(`fund/${fundId}`, token)).status).toBe(404);

@@ -3,12 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundRequests, users } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { appVersion } from '../paths.js';
 import { logsDir } from '../services/dev-tools/logs.js';
 import { insertFund, insertProcess } from '../services/funds/test-factory.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, defaultTestDialect, sessionToken, type TestContext } from '../testing.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
@@ -169,20 +169,36 @@ describe('developer tools over HTTP', () => {
     expect(session.body.payload.user).toMatchObject({ email: 'imp@example.com', role: 'Auditor' });
   });
 
-  it('clears with a confirmation, then drops every table and answers a new session for the caller', async () => {
+  it('clears with a confirmation, then populates again', async () => {
+    const { db, tables: t } = storeOf(ctx);
     const cleared = await api.post('dev-tools/db/clear', { confirm: true }, token);
     expect(cleared.status).toBe(200);
     expect(cleared.body.message).toBe('Database cleared');
-    expect(ctx.db.select().from(fundRequests).all()).toHaveLength(0);
+    expect(await db.select().from(t.fundRequests)).toHaveLength(0);
     const populated = await api.post('dev-tools/db/populate', {}, token);
     expect(populated.body.payload.fundRequests).toBe(4);
+    expect(await db.select().from(t.fundRequests)).toHaveLength(4);
+  });
 
+  it('drops every table and answers a new session for the caller (refused on PostgreSQL, naming dropdb and createdb)', async () => {
+    const { db, tables: t } = storeOf(ctx);
     const dropped = await api.post('dev-tools/tables/drop', { confirm: true }, token);
+    // dropping the tables rebuilds a SQLite data directory; a PostgreSQL database is dropped and
+    // created with the database's own tools instead, which the refusal names
+    if (defaultTestDialect() === 'postgres') {
+      expect(dropped.status).toBe(400);
+      expect(dropped.body.message).toBe('Dropping the tables is available on a SQLite data directory only');
+      expect(dropped.body.errors[0]).toMatch(/dropdb, createdb/);
+      // nothing was dropped: the session still answers and the users are still there
+      expect((await api.get('dev-tools/users', token)).status).toBe(200);
+      expect(await db.select().from(t.users).where(eq(t.users.email, 'rerun@example.com'))).toHaveLength(1);
+      return;
+    }
     expect(dropped.status).toBe(200);
     expect((await api.get('dev-tools/users', token)).status).toBe(401);
     const users_ = await api.get('dev-tools/users', dropped.body.payload.token);
     expect(users_.body.payload.map((u: any) => u.email)).toEqual(['admin@fund-audit.local']);
-    expect(ctx.db.select().from(users).where(eq(users.email, 'rerun@example.com')).all()).toHaveLength(0);
+    expect(await db.select().from(t.users).where(eq(t.users.email, 'rerun@example.com'))).toHaveLength(0);
   });
 });
 
@@ -200,7 +216,7 @@ describe('local-only developer tools', () => {
       expect((await client.post('dev-tools/db/reset', { confirm: true }, admin)).status).toBe(403);
       expect((await client.get('dev-tools/configurations/current', admin)).status).toBe(200);
     } finally {
-      remote.dispose();
+      await remote.dispose();
     }
   });
 });

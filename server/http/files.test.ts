@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles, orchestrationLogs, processes, sweptFiles, trail, unidentifiedFiles, unmatchedFiles } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from '../services/funds/test-factory.js';
 import { addUser } from '../services/users/users.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
@@ -25,16 +25,22 @@ beforeAll(async () => {
   id.tb = await insertFundFile(ctx, fund, { fileType: 'trial_balance', fileName: 'tb.csv' });
   id.tx = await insertFundFile(ctx, fund, { fileType: 'transactions', fileName: 'tx.csv' });
   id.wp = await insertFundFile(ctx, fund, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
-  id.unidentified = ctx.db.insert(unidentifiedFiles).values({ fileName: 'u.csv', administratorId: tpa, errors: [] }).returning().get().id;
-  id.unmatched = ctx.db.insert(unmatchedFiles).values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId: tpa }).returning().get().id;
-  ctx.db.insert(sweptFiles).values({ originalFileName: 's.csv', administratorId: tpa, filePathOnMoveit: '/inbox/alpha/s.csv' }).run();
-  ctx.db
-    .insert(orchestrationLogs)
-    .values([
-      { fundRequestId: fund, stage: 'standardization', status: 'error', payload: { error: 'No layout' }, createdAt: '2025-01-01T00:00:00.000Z' },
-      { fundRequestId: fund, stage: 'calculations', status: 'success', payload: {}, createdAt: '2025-01-02T00:00:00.000Z' },
-    ])
-    .run();
+  const { db, tables: t } = storeOf(ctx);
+  const [unidentified] = await db
+    .insert(t.unidentifiedFiles)
+    .values({ fileName: 'u.csv', administratorId: tpa, errors: [] })
+    .returning({ id: t.unidentifiedFiles.id });
+  id.unidentified = unidentified!.id;
+  const [unmatched] = await db
+    .insert(t.unmatchedFiles)
+    .values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId: tpa })
+    .returning({ id: t.unmatchedFiles.id });
+  id.unmatched = unmatched!.id;
+  await db.insert(t.sweptFiles).values({ originalFileName: 's.csv', administratorId: tpa, filePathOnMoveit: '/inbox/alpha/s.csv' });
+  await db.insert(t.orchestrationLogs).values([
+    { fundRequestId: fund, stage: 'standardization', status: 'error', payload: { error: 'No layout' }, createdAt: '2025-01-01T00:00:00.000Z' },
+    { fundRequestId: fund, stage: 'calculations', status: 'success', payload: {}, createdAt: '2025-01-02T00:00:00.000Z' },
+  ]);
   id.pendingProcess = await insertProcess(ctx, fund, 'calculations', 'pending');
   id.doneProcess = await insertProcess(ctx, fund, 'visualization', 'done');
   id.runningProcess = await insertProcess(ctx, fund, 'standardization', 'running');
@@ -189,11 +195,12 @@ describe('file, issue-list and log routes', () => {
   });
 
   it("the trail holds the member's file actions with before/after", async () => {
-    const entries = ctx.db.select().from(trail).where(eq(trail.fundRequestId, fund)).orderBy(asc(trail.id)).all();
+    const { db, tables: t } = storeOf(ctx);
+    const entries = await db.select().from(t.trail).where(eq(t.trail.fundRequestId, fund)).orderBy(asc(t.trail.id));
     expect(entries.map((e) => e.action)).toEqual(['file-review', 'file-disable', 'file-reset', 'work-paper-release', 'file-remove']);
     expect(entries.every((e) => e.userId === id.member)).toBe(true);
     expect(entries[0]).toMatchObject({ before: { id: id.tb, reviewed: false }, after: { id: id.tb, reviewed: true } });
-    expect(ctx.db.select().from(fundFiles).where(eq(fundFiles.id, id.pending)).get()).toBeUndefined();
+    expect(await db.select().from(t.fundFiles).where(eq(t.fundFiles.id, id.pending))).toEqual([]);
   });
 
   it('refuses an auditor (delivery group)', async () => {
@@ -259,14 +266,12 @@ describe('process routes', () => {
     expect(ids).toContain(id.runningProcess);
     expect(ids).not.toContain(id.pendingProcess);
     expect(ids).not.toContain(id.doneProcess);
-    const reset = ctx.db.select().from(processes).where(eq(processes.id, id.runningProcess)).get();
+    const { db, tables: t } = storeOf(ctx);
+    const [reset] = await db.select().from(t.processes).where(eq(t.processes.id, id.runningProcess));
     expect(reset?.status).toBe('pending');
-    const actions = ctx.db
-      .select()
-      .from(trail)
-      .where(eq(trail.fundRequestId, fund))
-      .all()
-      .filter((t) => t.action.startsWith('process-'));
+    const actions = (await db.select().from(t.trail).where(eq(t.trail.fundRequestId, fund)).orderBy(asc(t.trail.id))).filter((e) =>
+      e.action.startsWith('process-'),
+    );
     expect(actions.map((a) => [a.action, (a.before as any).status, (a.after as any).status])).toEqual([
       ['process-cancel', 'pending', 'suspended'],
       ['process-reset', 'running', 'pending'],

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { and, asc, eq } from 'drizzle-orm';
 import { seedDemoAdministrators } from '../bootstrap.js';
+import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { issueToken } from '../services/auth/tokens.js';
+import { fundRequestInput } from '../services/funds/test-fund-input.js';
 import { addUser } from '../services/users/users.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -69,26 +72,7 @@ describe('bulk upload over HTTP', () => {
 });
 
 describe('fund details, validate and save', () => {
-  const newFund = {
-    administrator: 'keystone_admin',
-    fund_code: 'S000012000',
-    name: 'Kentucky Tax-Free Short-to-Medium Series',
-    client: 'Dupree Mutual Funds',
-    period_start: '2022-07-01',
-    period_end: '2022-12-31',
-    request_date: '2023-01-02',
-    currency: 'USD',
-    country: 'US',
-    PM: 1,
-    TE: 0.75,
-    SAD: 0.05,
-    fund_codes: [
-      { code: 'S000012000', main: true },
-      { code: '', main: false },
-      { code: '5493006TF05454RBY690', main: false },
-    ],
-    administrator_recipients: [{ full_name: 'Jane Auditor', email: 'jane.auditor@example.com', role: 'Auditor' }],
-  };
+  const newFund = fundRequestInput('keystone_admin');
 
   it('creates a fund, drops empty codes and returns every details field', async () => {
     const res = await api.post('fund', { fund: newFund }, token);
@@ -155,7 +139,7 @@ describe('fund details, validate and save', () => {
           administrator_recipients: [
             { full_name: '', email: 'Ada@Example.com', role: 'Auditor' },
             { email: 'nobody@example.com', role: 'Auditor' },
-            newFund.administrator_recipients[0],
+            { full_name: 'Jane Auditor', email: 'jane.auditor@example.com', role: 'Auditor' },
           ],
         },
       },
@@ -212,18 +196,16 @@ describe('fund details, validate and save', () => {
     const { id } = (await api.post('fund', { fund: newFund }, token)).body.payload;
     const dropMain = await api.post('fund', { id, fund: { fund_codes: [{ code: 'OTHER', main: true }] } }, token);
     expect(dropMain.body.errors).toContain('The main fund code S000012000 cannot be removed');
-    ctx.sqlite.prepare("update fund_requests set status = 'Approved' where id = ?").run(id);
+    const { db, tables: t } = storeOf(ctx);
+    await db.update(t.fundRequests).set({ status: 'Approved' }).where(eq(t.fundRequests.id, id));
     const edit = await api.post('fund', { id, fund: { name: 'Renamed' } }, token);
     expect(edit.status).toBe(400);
     expect(edit.body.errors[0]).toMatch(/Only comments and recipients can be changed because the fund request is Open \(changed: name\)/);
     const comment = await api.post('fund', { id, fund: { audit_comments: 'TB received late' } }, token);
     expect(comment.status).toBe(200);
     expect(comment.body.payload.audit_comments).toBe('TB received late');
-    const trail = ctx.sqlite
-      .prepare('select action from trail where fund_request_id = ? order by id')
-      .all(id)
-      .map((r: any) => r.action);
-    expect(trail).toEqual(['create', 'update']);
+    const trail = await db.select({ action: t.trail.action }).from(t.trail).where(eq(t.trail.fundRequestId, id)).orderBy(asc(t.trail.id));
+    expect(trail.map((r) => r.action)).toEqual(['create', 'update']);
   });
 
   it('refuses a download token where a session is needed', async () => {
@@ -261,7 +243,12 @@ describe('reference data', () => {
     expect(nrd.currencies.find((c: any) => c.code === 'USD')).toEqual({ code: 'USD', alt_code: 'US Dollar', deprecated: false });
     expect(nrd.currencies.some((c: any) => c.code === 'DEM')).toBe(false);
     expect(nrd.accountingStandards.some((c: any) => c.code === 'UK_GAAP_OLD')).toBe(false);
-    expect(ctx.sqlite.prepare("select deprecated from reference_data where list = 'currencies' and code = 'DEM'").get()).toEqual({ deprecated: 1 });
+    const { db, tables: t } = storeOf(ctx);
+    const dem = await db
+      .select({ deprecated: t.referenceData.deprecated })
+      .from(t.referenceData)
+      .where(and(eq(t.referenceData.list, 'currencies'), eq(t.referenceData.code, 'DEM')));
+    expect(dem).toEqual([{ deprecated: true }]);
     expect(nrd.administrators.map((a: any) => a.code).sort()).toEqual(['demo_test', 'keystone_admin', 'meridian_fund_services']);
   });
 

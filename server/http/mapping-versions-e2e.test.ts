@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles, processes } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { seedFxRates } from '../runtime.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { readWorkPaper } from './test-reads.js';
 
 const tpa = 'meridian_fund_services';
 const tpaDir = join(fixturesDir(), 'tpas', tpa);
@@ -45,16 +46,7 @@ const runPipeline = () => new Engine(ctx, allJobs).drain();
 const fund = async () => (await api.get(`fund/${gs}`, token)).body.payload;
 
 /** The fund's current work paper, read back from the blob store. */
-async function workPaper(): Promise<ExcelJS.Workbook> {
-  const f = ctx.db
-    .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, gs), eq(fundFiles.kind, 'work_paper')))
-    .get()!;
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(ctx.blobs.get(f.blobKey!) as unknown as ArrayBuffer);
-  return wb;
-}
+const workPaper = () => readWorkPaper(ctx, gs);
 
 /** Rows of a sheet as arrays of cell values (1-based columns as in Excel, index 0 unused). */
 function rows(wb: ExcelJS.Workbook, sheet: string): unknown[][] {
@@ -199,11 +191,11 @@ describe('fund reset and deliveries', () => {
     const res = await api.post('fund/reset', { ids: [gs] }, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await runPipeline();
-    const jobs = ctx.db
+    const { db, tables: t } = storeOf(ctx);
+    const jobs = await db
       .select()
-      .from(processes)
-      .where(and(eq(processes.fundRequestId, gs), eq(processes.stage, 'identification')))
-      .all();
+      .from(t.processes)
+      .where(and(eq(t.processes.fundRequestId, gs), eq(t.processes.stage, 'identification')));
     expect(jobs.length).toBeGreaterThan(0);
     expect(jobs.map((j) => [j.status, (j.payload as { error?: string }).error ?? null])).toEqual(jobs.map(() => ['done', null]));
     const d = await fund();

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { and, count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { NAME_MESSAGE } from '../services/mappings/mappings.js';
 import { addUser } from '../services/users/users.js';
@@ -36,7 +38,12 @@ const custom = (name: string, extra: Record<string, string> = {}) =>
     },
     instrumentCsv(),
   );
-const gsId = () => (ctx.sqlite.prepare("select fund_request_id id from fund_codes where code = 'S000013795'").get() as { id: number }).id;
+/** The id of the demo fund request with the code S000013795. */
+async function gsId(): Promise<number> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db.select({ id: t.fundCodes.fundRequestId }).from(t.fundCodes).where(eq(t.fundCodes.code, 'S000013795'));
+  return row!.id;
+}
 
 describe('live mappings', () => {
   it('lists the master mappings of every TPA; masters cannot be deleted', async () => {
@@ -73,19 +80,20 @@ describe('live mappings', () => {
 
   it('assigns a custom mapping to a fund (rerunning it), blocks its deletion, and removes it again', async () => {
     const m = (await custom('gs_instruments')).body.payload;
-    const assigned = await api.post('mappings/assign-bulk', { fundRequestIds: [gsId()], mappingId: m.id }, token);
+    const gs = await gsId();
+    const assigned = await api.post('mappings/assign-bulk', { fundRequestIds: [gs], mappingId: m.id }, token);
     expect(assigned.status).toBe(200);
-    expect(
-      ctx.sqlite.prepare("select count(*) n from processes where stage = 'standardization' and fund_request_id = ? and status = 'pending'").get(gsId()),
-    ).toEqual({ n: 1 });
-    const types = (await api.get(`mappings/types-for-fund-request/${gsId()}`, token)).body.payload;
+    const { db, tables: t } = storeOf(ctx);
+    const pending = and(eq(t.processes.stage, 'standardization'), eq(t.processes.fundRequestId, gs), eq(t.processes.status, 'pending'));
+    expect(await db.select({ n: count() }).from(t.processes).where(pending)).toEqual([{ n: 1 }]);
+    const types = (await api.get(`mappings/types-for-fund-request/${gs}`, token)).body.payload;
     expect(types.find((t: any) => t.type === 'instrument_mapping').inUse).toBe(m.id);
     const listed = (await api.get('mappings', token)).body.payload.find((x: any) => x.id === m.id);
-    expect(listed).toMatchObject({ canLiveMappingBeDeleted: false, fundRequests: [{ id: gsId(), code: 'S000013795' }] });
+    expect(listed).toMatchObject({ canLiveMappingBeDeleted: false, fundRequests: [{ id: gs, code: 'S000013795' }] });
     const refused = await api.post('mappings/delete', { id: m.id }, token);
     expect(refused.body.message).toBe('Something went wrong when we tried to delete the mapping');
     expect(refused.body.errors[0]).toMatch(/used by fund request\(s\) S000013795/);
-    await api.post('mappings/remove-bulk', { fundMappingPairs: [{ fundRequestId: gsId(), mappingId: m.id }] }, token);
+    await api.post('mappings/remove-bulk', { fundMappingPairs: [{ fundRequestId: gs, mappingId: m.id }] }, token);
     expect((await api.post('mappings/delete', { id: m.id }, token)).status).toBe(200);
     expect((await api.get('mappings', token)).body.payload.some((x: any) => x.id === m.id)).toBe(false);
   });
@@ -176,13 +184,16 @@ describe('self-onboarding', () => {
       ['holdings.csv', 'Uploaded'],
     ]);
     expect(events).toEqual(['Uploading', 'Validated', 'Uploading', 'Validated', 'Uploaded', 'Uploaded']);
-    const fund = ctx.sqlite
-      .prepare("select f.id, f.name from fund_requests f join administrators a on a.id = f.administrator_id where a.code = 'acme_fund_admin'")
-      .get() as any;
-    expect(fund.name).toBe('Kentucky Tax-Free Short-to-Medium Series');
-    expect(ctx.sqlite.prepare("select count(*) n from import_files where source = 'sdm-upload'").get()).toEqual({ n: 1 });
+    const { db, tables: t } = storeOf(ctx);
+    const [fund] = await db
+      .select({ id: t.fundRequests.id, name: t.fundRequests.name })
+      .from(t.fundRequests)
+      .innerJoin(t.administrators, eq(t.administrators.id, t.fundRequests.administratorId))
+      .where(eq(t.administrators.code, 'acme_fund_admin'));
+    expect(fund!.name).toBe('Kentucky Tax-Free Short-to-Medium Series');
+    expect(await db.select({ n: count() }).from(t.importFiles).where(eq(t.importFiles.source, 'sdm-upload'))).toEqual([{ n: 1 }]);
     // the fund request came through self-onboarding, and says so
-    expect((await api.get(`fund/${fund.id}`, token)).body.payload.selfOnboarded).toBe(true);
+    expect((await api.get(`fund/${fund!.id}`, token)).body.payload.selfOnboarded).toBe(true);
     // its TPA's master mappings start at version 1, recorded as self-onboarding
     const layout = (await api.get('mappings', token)).body.payload.find((m: any) => m.administrator.code === 'acme_fund_admin' && m.type === 'file_layout');
     expect(layout.version).toBe(1);

@@ -2,7 +2,8 @@
  * `GET /metrics` in the Prometheus text format (prom-client): HTTP request durations by route and
  * status, jobs by stage and status, job durations by stage and the queue depth (read from the
  * `processes` table when scraped, so jobs of every process on the data directory or database count), sign-in
- * failures, database and blob-store size, and Node's own metrics (event-loop lag, memory, CPU).
+ * failures, database size (SQLite file or PostgreSQL database) and blob-store size, and Node's own
+ * metrics (event-loop lag, memory, CPU).
  * Off unless guarded: `metricsKey` (the scraper sends `Authorization: Bearer <key>`) or
  * `metricsPort` (a separate listener, e.g. on 127.0.0.1, serving only `/metrics`).
  */
@@ -76,6 +77,20 @@ function jobDurationRows(ctx: AppContext): () => Promise<DurationRow[]> {
   return async () => query.all() as DurationRow[];
 }
 
+/**
+ * How to read the size of the context's database, in bytes: on SQLite the database file and its
+ * write-ahead log in the data directory, on PostgreSQL `pg_database_size` of the connected database.
+ */
+function databaseSize(ctx: AppContext): () => Promise<number> {
+  const store = baseStoreOf(ctx);
+  if (store.dialect === 'postgres') {
+    const pool = (store.db as unknown as PgDb).$client;
+    return async () => Number((await pool.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0]?.n ?? 0);
+  }
+  const dbFile = join(ctx.config.dataDir, ctx.config.dbName);
+  return async () => [dbFile, `${dbFile}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+}
+
 /** A histogram of job durations by stage, computed by the database from the finished jobs when scraped. */
 function jobDurations(ctx: AppContext) {
   const name = 'fund_audit_job_duration_seconds';
@@ -145,13 +160,13 @@ export function metricsOf(ctx: AppContext): Metrics {
     },
   });
   registry.registerMetric(jobDurations(ctx) as never);
-  const dbFile = join(ctx.config.dataDir, ctx.config.dbName);
+  const databaseBytes = databaseSize(ctx);
   new Gauge({
     name: 'fund_audit_database_bytes',
-    help: 'Size of the SQLite database with its write-ahead log, in bytes (0 on PostgreSQL)',
+    help: 'Size of the database, in bytes: the SQLite file with its write-ahead log, or the PostgreSQL database (pg_database_size)',
     registers: [registry],
-    collect() {
-      this.set([dbFile, `${dbFile}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0));
+    async collect() {
+      this.set(await databaseBytes());
     },
   });
   let blobs = { at: 0, bytes: 0 };

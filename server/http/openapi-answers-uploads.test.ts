@@ -137,10 +137,21 @@ describe('Response schemas of uploads, log files and the local developer tools',
       expect((await answer(client, 'POST /dev-tools/db/clear', { token: admin, body: { confirm: true } })).removed.fund_requests).toBeGreaterThan(0);
       const reset = await answer(client, 'POST /dev-tools/db/reset', { token: admin, body: { confirm: true } });
       expect(reset.populated.fundRequests).toBeGreaterThan(0);
-      const dropped = await answer(client, 'POST /dev-tools/tables/drop', { token: admin, body: { confirm: true } });
+    } finally {
+      await scratch.dispose();
+    }
+  });
+
+  it('answers dropping the tables with a payload matching its schema, on a SQLite data directory', async () => {
+    // only a SQLite data directory has tables to drop; a PostgreSQL database answers 400 naming
+    // dropdb and createdb (developer tools tests), so the answer is checked on SQLite
+    const scratch = await createTestContext({ dialect: 'sqlite', devToolsEnabled: true, devToolsLocal: true });
+    try {
+      const admin = await sessionToken(scratch, scratch.boot.admin.id);
+      const dropped = await answer(apiClient(scratch), 'POST /dev-tools/tables/drop', { token: admin, body: { confirm: true } });
       expect(dropped.dropped.length).toBeGreaterThan(0);
     } finally {
-      scratch.dispose();
+      await scratch.dispose();
     }
   });
 

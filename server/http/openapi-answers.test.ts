@@ -8,21 +8,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fxDir } from '../jobs/stages/calculations.js';
-import {
-  importFiles,
-  mappings,
-  mappingVersions,
-  mappingVersionUses,
-  orchestrationLogs,
-  processes,
-  sweptFiles,
-  unidentifiedFiles,
-  unmatchedFiles,
-} from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { savePbiInput } from '../services/pbi-inputs/pbi-inputs.js';
 import { createAdjustment } from '../services/adjustments/adjustments.js';
 import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
+import { fundRequestInput } from '../services/funds/test-fund-input.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { isUploadOrLocalRoute } from './openapi-answer-routes.js';
 import { fullPath } from './route.js';
@@ -43,16 +34,16 @@ afterAll(() => ctx.dispose());
  * actions), a custom mapping with two versions that fed the first fund, so the answers hold data.
  */
 async function seedPayloadData(ctx: TestContext) {
+  const { db, tables: t } = storeOf(ctx);
   const administratorId = await insertAdministrator(ctx, 'openapi-tpa');
   const fund = await insertFund(ctx, { administratorId, alternateCodes: ['ALT-1'] });
   await insertFund(ctx, { parentId: fund.id });
   const [moved, declined, removed] = [await insertFund(ctx), await insertFund(ctx), await insertFund(ctx)];
-  const process = ctx.db
-    .insert(processes)
+  const [process] = await db
+    .insert(t.processes)
     .values({ fundRequestId: fund.id, stage: 'calculations', payload: { reason: 'test' } })
-    .returning()
-    .get();
-  const queued = ctx.db.insert(processes).values({ fundRequestId: fund.id, stage: 'visualization' }).returning().get();
+    .returning();
+  const [queued] = await db.insert(t.processes).values({ fundRequestId: fund.id, stage: 'visualization' }).returning();
   for (const fileType of ['NAV', 'NAV']) await insertFundFile(ctx, fund.id, { fileType });
   await insertFundFile(ctx, fund.id, {
     kind: 'standardization',
@@ -78,8 +69,8 @@ async function seedPayloadData(ctx: TestContext) {
     { source_code: 'EQ', target_code: 'Equities' },
     { source_code: 'CA', target_code: 'Cash' },
   ];
-  const mapping = ctx.db
-    .insert(mappings)
+  const [mapping] = await db
+    .insert(t.mappings)
     .values({
       administratorId,
       type: 'instrument_mapping',
@@ -90,13 +81,12 @@ async function seedPayloadData(ctx: TestContext) {
       sha256: 'cd'.repeat(32),
       version: 2,
     })
-    .returning()
-    .get();
+    .returning();
   for (const [i, rows] of [v1, v2].entries()) {
-    const version = ctx.db
-      .insert(mappingVersions)
+    const [version] = await db
+      .insert(t.mappingVersions)
       .values({
-        mappingId: mapping.id,
+        mappingId: mapping!.id,
         version: i + 1,
         sha256: String(i).repeat(64),
         rows,
@@ -104,14 +94,10 @@ async function seedPayloadData(ctx: TestContext) {
         reason: 'upload',
         fileName: 'asset.csv',
       })
-      .returning()
-      .get();
-    ctx.db.insert(mappingVersionUses).values({ mappingVersionId: version.id, fundRequestId: fund.id }).run();
+      .returning();
+    await db.insert(t.mappingVersionUses).values({ mappingVersionId: version!.id, fundRequestId: fund.id });
   }
-  ctx.db
-    .insert(importFiles)
-    .values({ administratorId, fileName: 'nav.csv', sha256: 'ab'.repeat(32), size: 10 })
-    .run();
+  await db.insert(t.importFiles).values({ administratorId, fileName: 'nav.csv', sha256: 'ab'.repeat(32), size: 10 });
   const errors = [
     {
       sheet_name: 'Sheet1',
@@ -122,20 +108,19 @@ async function seedPayloadData(ctx: TestContext) {
       column_match_percent: 80,
     },
   ];
-  const unidentified = ctx.db.insert(unidentifiedFiles).values({ fileName: 'u.csv', administratorId, errors }).returning().get();
-  const unmatched = ctx.db.insert(unmatchedFiles).values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId }).returning().get();
-  ctx.db.insert(sweptFiles).values({ originalFileName: 's.csv', administratorId, filePathOnMoveit: '/inbox/openapi/s.csv' }).run();
-  ctx.db
-    .insert(orchestrationLogs)
-    .values({ fundRequestId: fund.id, stage: 'standardization', status: 'error', payload: { error: 'No layout', warnings: ['Stale rate'] } })
-    .run();
+  const [unidentified] = await db.insert(t.unidentifiedFiles).values({ fileName: 'u.csv', administratorId, errors }).returning();
+  const [unmatched] = await db.insert(t.unmatchedFiles).values({ fileName: 'm.csv', fileType: 'holdings', fundCode: 'ZZ', administratorId }).returning();
+  await db.insert(t.sweptFiles).values({ originalFileName: 's.csv', administratorId, filePathOnMoveit: '/inbox/openapi/s.csv' });
+  await db
+    .insert(t.orchestrationLogs)
+    .values({ fundRequestId: fund.id, stage: 'standardization', status: 'error', payload: { error: 'No layout', warnings: ['Stale rate'] } });
   const team = Buffer.from('engagement_code,email,role\nE-100,ada@example.com,Manager\n');
   await savePbiInput(ctx, ctx.boot.admin, { pbiInputsTypes: 'audit_team', fileName: 'team.csv', bytes: team }, 'https://audit.example.com');
   mkdirSync(fxDir(ctx), { recursive: true });
   writeFileSync(join(fxDir(ctx), 'cross.csv'), 'currency,rate_date,units_per_usd,source\nEUR,2024-12-31,0.96,test\nGBP,2024-12-31,0.79,test\n');
   // a custom mapping no fund uses, for the delete of several
-  const spare = ctx.db
-    .insert(mappings)
+  const [spare] = await db
+    .insert(t.mappings)
     .values({
       administratorId,
       type: 'instrument_mapping',
@@ -145,8 +130,7 @@ async function seedPayloadData(ctx: TestContext) {
       rows: v1,
       sha256: 'ef'.repeat(32),
     })
-    .returning()
-    .get();
+    .returning();
   // a fund whose files the file and work-paper actions change
   const acted = await insertFund(ctx, { administratorId });
   const actedFiles = {
@@ -160,13 +144,13 @@ async function seedPayloadData(ctx: TestContext) {
     moved,
     declined,
     removed,
-    process,
-    queued,
-    mapping,
+    process: process!,
+    queued: queued!,
+    mapping: mapping!,
     acted,
     actedFiles,
-    spare,
-    issues: { 'not-identified': unidentified.id, 'not-matched': unmatched.id },
+    spare: spare!,
+    issues: { 'not-identified': unidentified!.id, 'not-matched': unmatched!.id },
   };
 }
 
@@ -210,22 +194,7 @@ describe('Response schemas', () => {
     const { fund, moved, declined, removed, process, queued, mapping, acted, actedFiles, spare, issues } = await seedPayloadData(ctx);
     const installed = allRoutes.find((r) => r.path === '/dev-tools/configurations/current')!;
     const branch = (await api.get(fullPath(installed), token)).body.payload.branch as string;
-    const newFund = {
-      administrator: 'openapi-tpa',
-      fund_code: 'S000012000',
-      name: 'Kentucky Tax-Free Short-to-Medium Series',
-      client: 'Dupree Mutual Funds',
-      period_start: '2022-07-01',
-      period_end: '2022-12-31',
-      request_date: '2023-01-02',
-      currency: 'USD',
-      country: 'US',
-      PM: 1,
-      TE: 0.75,
-      SAD: 0.05,
-      fund_codes: [{ code: 'S000012000', main: true }],
-      administrator_recipients: [{ full_name: 'Jane Auditor', email: 'jane.auditor@example.com', role: 'Auditor' }],
-    };
+    const newFund = fundRequestInput('openapi-tpa');
     // routes with path parameters or a body; a page of `rows` must not be empty
     // a body or url given as a function is made from the payloads answered before it (by path)
     const answers: Record<string, any> = {};

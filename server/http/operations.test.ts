@@ -13,6 +13,7 @@ import { importFile } from '../services/imports/imports.js';
 import { setWorkerProbe } from '../services/health/health.js';
 import { pgUnavailable } from '../db/dialect-testing.js';
 import { storeOf } from '../db/dialect.js';
+import pg from 'pg';
 import { createTestContext, type TestContext } from '../testing.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -21,7 +22,7 @@ let server: RunningServer | undefined;
 
 afterEach(async () => {
   await server?.close();
-  ctx?.dispose();
+  await ctx?.dispose();
   server = undefined;
   ctx = undefined;
 });
@@ -39,6 +40,26 @@ function requestLines(c: TestContext): Array<Record<string, unknown>> {
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .filter((l) => l.msg === 'request');
+}
+
+/**
+ * Takes the database away from under a running context: the SQLite connection closed, or the
+ * PostgreSQL database dropped (its connections ended), as a lost database server would.
+ */
+async function loseDatabase(c: TestContext): Promise<void> {
+  const { dialect } = storeOf(c);
+  if (dialect === 'sqlite') {
+    c.sqlite.close();
+    return;
+  }
+  const name = new URL(c.config.databaseUrl ?? '').pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env.FUND_AUDIT_TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 function freePort(): Promise<number> {
@@ -169,7 +190,7 @@ describe('health', () => {
 
     // the database gone (a restart, a lost connection): still alive, not ready, saying why
     setWorkerProbe(ctx, { expected: 2, running: () => 2 });
-    ctx.sqlite.close();
+    await loseDatabase(ctx);
     const noDatabase = await fetch(`${server.url}/api/health/ready`);
     expect(noDatabase.status).toBe(503);
     expect(await noDatabase.json()).toMatchObject({

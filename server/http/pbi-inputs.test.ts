@@ -68,7 +68,7 @@ describe('PowerBI inputs over HTTP', () => {
       expect(res.status).toBe(409);
       expect(res.body.errors).toEqual(['PowerBI inputs are disabled on this server (setting pbiInputs)']);
     } finally {
-      off.dispose();
+      await off.dispose();
     }
   });
 });

@@ -63,7 +63,7 @@ describe('every route enforces its role group on the server', () => {
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatch(/Developer tools are disabled/);
     } finally {
-      off.dispose();
+      await off.dispose();
     }
   });
 
@@ -89,7 +89,7 @@ describe('every route enforces its role group on the server', () => {
         expect(res.body.errors).toEqual(['Only available in a local environment']);
       }
     } finally {
-      remote.dispose();
+      await remote.dispose();
     }
   });
 

@@ -21,7 +21,7 @@ async function listening(overrides: Partial<AppConfig> = {}) {
 }
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
-  for (const ctx of contexts.splice(0)) ctx.dispose();
+  for (const ctx of contexts.splice(0)) await ctx.dispose();
 });
 
 describe('security headers', () => {

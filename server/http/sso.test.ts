@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
-import { users } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { startTestIdp, type TestIdp } from '../testing-idp.js';
 import { apiClient, createTestContext, type TestContext } from '../testing.js';
 import { eq } from 'drizzle-orm';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   api = apiClient(ctx);
 });
 afterAll(async () => {
-  ctx?.dispose();
+  await ctx?.dispose();
   await idp?.close();
 });
 
@@ -125,14 +125,16 @@ describe('single sign-on through OpenID Connect', () => {
     const second = await start();
     const again = await sessionFromRedeem(await callback(await new ProviderBrowser().signIn(second.location, 'ada'), second.cookie));
     expect(again.user).toMatchObject({ id: user.id, fullName: 'Ada King', role: 'Auditor', originalRole: 'Auditor' });
-    const row = ctx.db.select().from(users).where(eq(users.id, user.id)).get();
+    const { db, tables: t } = storeOf(ctx);
+    const [row] = await db.select().from(t.users).where(eq(t.users.id, user.id));
     expect(row?.externalId).toBe(`${idp.issuer} ada`);
   });
 
   it('sends a user the role map gives no role to /signup, and creates no user', async () => {
     const flow = await start();
     expect(await callback(await new ProviderBrowser().signIn(flow.location, 'nora'), flow.cookie)).toBe('/signup');
-    expect(ctx.db.select().from(users).where(eq(users.email, 'nora@example.com')).get()).toBeUndefined();
+    const { db, tables: t } = storeOf(ctx);
+    expect(await db.select().from(t.users).where(eq(t.users.email, 'nora@example.com'))).toEqual([]);
   });
 
   it('refuses a callback from another browser, a replayed callback and a changed state', async () => {

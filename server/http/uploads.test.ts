@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFiles } from '../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { storeOf } from '../db/dialect.js';
 import { createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  ctx.dispose();
+  await ctx.dispose();
 });
 
 interface Sent {
@@ -76,7 +77,8 @@ const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${BOUN
 
 describe('upload bodies', () => {
   it('answers 413 for an over-limit chunked import before the rest of the body is sent, and keeps nothing of it', async () => {
-    const before = ctx.db.select().from(importFiles).all().length;
+    const { db, tables: t } = storeOf(ctx);
+    const before = (await db.select().from(t.importFiles)).length;
     const total = 50 * LIMIT;
     const res = await send('/api/v2.0/import/files', multipartHeaders, () =>
       multipart([['administrator', 'demo_test']], { field: 'upload', name: 'holdings.csv', size: total }),
@@ -84,7 +86,7 @@ describe('upload bodies', () => {
     expect(res.status).toBe(413);
     expect(res.body.message).toBe(`File upload failed. File size limit has been reached ${LIMIT}B`);
     expect(res.sentWhenAnswered).toBeLessThan(total / 4);
-    expect(ctx.db.select().from(importFiles).all().length).toBe(before);
+    expect(await db.select().from(t.importFiles)).toHaveLength(before);
     expect(readdirSync(join(ctx.blobs.root, 'tmp'))).toEqual([]);
   });
 
@@ -108,13 +110,10 @@ describe('upload bodies', () => {
     const res = await send('/api/v2.0/import/files', multipartHeaders, () => chunks.values());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [row] = res.body.payload;
-    const stored = ctx.db
-      .select()
-      .from(importFiles)
-      .all()
-      .find((r) => r.id === row.id)!;
-    expect(stored.size).toBe(LIMIT / 2);
-    expect(ctx.blobs.get(stored.sha256).length).toBe(LIMIT / 2);
+    const { db, tables: t } = storeOf(ctx);
+    const [stored] = await db.select().from(t.importFiles).where(eq(t.importFiles.id, row.id));
+    expect(stored!.size).toBe(LIMIT / 2);
+    expect(ctx.blobs.get(stored!.sha256).length).toBe(LIMIT / 2);
     expect(readdirSync(join(ctx.blobs.root, 'tmp'))).toEqual([]);
   });
 

@@ -12,16 +12,15 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles } from '../db/schema/index.js';
 import { Engine } from '../jobs/engine.js';
 import { fxDir } from '../jobs/stages/calculations.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { seedFxRates } from '../runtime.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { readWorkPaper } from './test-reads.js';
 import * as sheets from './work-paper-figures/check-sheets.js';
 import { independentRates, readDelivered } from './work-paper-figures/delivered.js';
 import { expectedSheets, type MappingVersion, type UnmappedCode } from './work-paper-figures/expected-sheets.js';
@@ -70,17 +69,7 @@ function fundRow(f: Fund): Record<string, string> {
 }
 
 /** The fund's current work paper, read back from the blob store. */
-async function workPaper(f: Fund): Promise<ExcelJS.Workbook> {
-  const row = ctx.db
-    .select()
-    .from(fundFiles)
-    .where(and(eq(fundFiles.fundRequestId, fundIds[keyOf(f)]), eq(fundFiles.kind, 'work_paper')))
-    .get();
-  expect(row, `a work paper for ${f.code}`).toBeDefined();
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(ctx.blobs.get(row!.blobKey!) as unknown as ArrayBuffer);
-  return wb;
-}
+const workPaper = (f: Fund): Promise<ExcelJS.Workbook> => readWorkPaper(ctx, fundIds[keyOf(f)]!);
 
 /** The mapping versions a fund's standardization applies, from the mappings API: its custom one of a type, else the TPA's master. */
 async function mappingsOf(f: Fund): Promise<MappingVersion[]> {

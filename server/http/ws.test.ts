@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eq } from 'drizzle-orm';
+import { storeOf } from '../db/dialect.js';
 import type { Role } from '../db/schema/index.js';
 import { addUser } from '../services/users/users.js';
 import { createTestContext, sessionToken, type TestContext } from '../testing.js';
@@ -13,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  ctx.dispose();
+  await ctx.dispose();
 });
 
 function open(token: string): Promise<{ ws: WebSocket; messages: any[]; next: (event: string) => Promise<any> }> {
@@ -124,7 +126,8 @@ describe('live socket', () => {
     expect((await socket.next('fund-request')).data.ids).toEqual([12]);
     expect(socket.messages.some((m) => m.event === 'process')).toBe(false);
     const closed = new Promise<number>((r) => socket.ws.on('close', (code) => r(code)));
-    ctx.sqlite.prepare('update users set disabled = 1 where id = ?').run(user.id);
+    const { db, tables: t } = storeOf(ctx);
+    await db.update(t.users).set({ disabled: true }).where(eq(t.users.id, user.id));
     expect(await closed).toBe(4401);
   });
 });

@@ -22,7 +22,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await runtime?.stop();
   runtime = undefined;
-  ctx.dispose();
+  await ctx.dispose();
 });
 
 async function until<T>(what: string, fn: () => T | undefined | null | false, ms = 40_000): Promise<T> {

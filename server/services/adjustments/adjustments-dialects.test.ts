@@ -1,9 +1,11 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import type { User } from '../auth/tokens.js';
+import { insertFund } from '../funds/test-factory.js';
+import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../funds/test-setup.js';
 import { createAdjustment, deleteAdjustment, fundAdjustments, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';
 
 const accrual = {
@@ -17,28 +19,19 @@ const accrual = {
 };
 
 describeEachDialect('audit adjustments', (dialect) => {
-  let database: DialectDatabase;
+  let database: FundTestDatabase;
   let ctx: AppContext;
   let user: User;
   let fundId: number;
   beforeEach(async () => {
-    database = await openDialectDatabase(dialect);
+    database = await openFundTestDatabase(dialect);
     ctx = database.ctx;
-    const { db, tables: t } = storeOf(ctx);
-    const [u] = await db
-      .insert(t.users)
-      .values({ email: 'ann@example.com', username: 'ann', firstName: 'Ann', lastName: 'Auditor', role: 'Admin', originalRole: 'Admin' })
-      .returning();
-    user = u as unknown as User;
-    const [fund] = await db.insert(t.fundRequests).values({ name: 'Fund', client: 'Client A', status: 'Pending' }).returning();
-    fundId = fund.id;
+    user = await insertUser(ctx, { email: 'ann@example.com', firstName: 'Ann', lastName: 'Auditor' });
+    fundId = (await insertFund(ctx)).id;
   });
   afterEach(() => database.dispose());
 
-  const trail = async () => {
-    const { db, tables: t } = storeOf(ctx);
-    return db.select().from(t.trail).where(eq(t.trail.fundRequestId, fundId)).orderBy(asc(t.trail.id));
-  };
+  const trail = () => trailOf(ctx, fundId);
 
   it('creates, updates and deletes with a trail entry each, lines and booked flag kept as entered', async () => {
     const created = await createAdjustment(ctx, user, fundId, { ...accrual, description: '  Audit fee  ' });

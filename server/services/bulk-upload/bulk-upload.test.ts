@@ -172,7 +172,7 @@ describe('bulk upload files that cannot be read', () => {
     try {
       await expect(validateBulkUpload(small, 'real-funds.csv', fixture('real-funds.csv'))).rejects.toThrow(/File size limit has been reached 1024B/);
     } finally {
-      small.dispose();
+      await small.dispose();
     }
   });
 

@@ -22,7 +22,7 @@ function bulkCsv(rows: number): Buffer {
 
 const contexts: TestContext[] = [];
 afterEach(async () => {
-  for (const c of contexts.splice(0)) c.dispose();
+  for (const c of contexts.splice(0)) await c.dispose();
 });
 async function freshContext(): Promise<TestContext> {
   const ctx = await createTestContext({ seedDemoData: false });

@@ -98,8 +98,8 @@ describe('demo deliveries', () => {
       expect(await queueDueDemoDeliveries(empty, empty.boot.admin.id)).toBe(0);
       expect(empty.db.select().from(importFiles).all()).toEqual([]);
     } finally {
-      off.dispose();
-      empty.dispose();
+      await off.dispose();
+      await empty.dispose();
     }
   });
 });

@@ -44,7 +44,7 @@ describe('configurations and testing branches', () => {
       expect(err.message).toBe('Configuration branch update failed');
       expect(err.errors[0]).toBe(`There is no branch 'develop': this installation only has installed-${appVersion()}`);
     } finally {
-      on.dispose();
+      await on.dispose();
     }
   });
 });
@@ -64,7 +64,7 @@ describe('configuration sources and the input/output model', () => {
       expect(of('host')?.source).toBe('default');
       expect(sources.file).toBe(join(dir, 'config.json'));
     } finally {
-      other.dispose();
+      await other.dispose();
     }
   });
 

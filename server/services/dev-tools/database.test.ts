@@ -91,7 +91,7 @@ describe('populate, reset and administrators', () => {
       expect(err).toBeInstanceOf(ValidationError);
       expect(err.errors).toEqual(['Regions are EMEA (EMEIA), AMER (Americas), APAC (Asia-Pacific)']);
     } finally {
-      empty.dispose();
+      await empty.dispose();
     }
   });
 });

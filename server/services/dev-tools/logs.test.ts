@@ -42,7 +42,7 @@ describe('log files', () => {
       const tail = lastLines(logging, { file: 'fund-audit.log', count: 1 });
       expect(JSON.parse(tail.lines[0])).toMatchObject({ marker: 'tail-me', msg: 'something to see' });
     } finally {
-      logging.dispose();
+      await logging.dispose();
     }
   });
 

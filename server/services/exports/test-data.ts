@@ -3,13 +3,15 @@
  * (import file + raw bytes, identified input file, standardization file with SDM rows,
  * calculation results, a work paper workbook, a log line), and helpers reading a zip with the
  * system's `zipinfo` / `unzip`. Not used by the application.
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
-import { fundFiles, importFiles, orchestrationLogs } from '../../db/schema/index.js';
+import { storeOf } from '../../db/dialect.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
 import { transaction } from '../../db/tx.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
@@ -44,12 +46,12 @@ export async function seedExportFund(
   const administratorId = await insertAdministrator(ctx, 'tpa_exports', 'Exports TPA');
   const dueDate = opts.dueDate === undefined ? '2025-01-31' : opts.dueDate;
   const fund = await insertFund(ctx, { fundCode: code, dueDate, administratorId, name: `Fund ${code}`, client: 'Client, "Quoted"' });
+  const { db, tables: t } = storeOf(ctx);
   const raw = ctx.blobs.put(RAW_HOLDINGS);
-  const imp = ctx.db
-    .insert(importFiles)
+  const [imp] = await db
+    .insert(t.importFiles)
     .values({ administratorId, fileName: 'holdings 2024.csv', sha256: raw.key, size: raw.size, status: 'Success' })
-    .returning()
-    .get();
+    .returning();
   const identified = ctx.blobs.put(
     JSON.stringify({
       file: 'holdings 2024.csv',
@@ -59,11 +61,11 @@ export async function seedExportFund(
       rows: [{ line: 2, cells: ['F1', 'US0378331005', '=SUM(A1)', '1200'] }],
     }),
   );
-  const input = ctx.db
-    .insert(fundFiles)
+  const [input] = await db
+    .insert(t.fundFiles)
     .values({
       fundRequestId: fund.id,
-      importFileId: imp.id,
+      importFileId: imp!.id,
       kind: 'input',
       fileType: 'holdings',
       fileName: 'holdings 2024.csv',
@@ -71,13 +73,12 @@ export async function seedExportFund(
       status: 'assigned',
       rowCount: 1,
     })
-    .returning()
-    .get();
-  const std = ctx.db
-    .insert(fundFiles)
+    .returning();
+  const [std] = await db
+    .insert(t.fundFiles)
     .values({
       fundRequestId: fund.id,
-      sourceFileId: input.id,
+      sourceFileId: input!.id,
       kind: 'standardization',
       fileType: 'holdings',
       fileName: 'holdings 2024.csv',
@@ -88,10 +89,9 @@ export async function seedExportFund(
         rowErrors: [{ file: 'holdings 2024.csv', line: 4, column: 'price', error: "'abc' is not a number" }],
       },
     })
-    .returning()
-    .get();
+    .returning();
   const n = opts.sdmRows ?? 3;
-  const insert = sdmRowWriter(ctx, std.id, 'holdings');
+  const insert = sdmRowWriter(ctx, std!.id, 'holdings');
   await transaction(ctx, async () => {
     for (let i = 0; i < n; i++) {
       insert.add({
@@ -117,40 +117,37 @@ export async function seedExportFund(
     }
     await insert.flush();
   });
-  ctx.db
-    .insert(fundFiles)
-    .values({
-      fundRequestId: fund.id,
-      kind: 'calculation',
-      fileType: 'calculations',
-      fileName: 'calculations.json',
-      status: 'done',
-      validationStatus: 'Invalid',
-      validation: {
-        QA_Rec: [
-          { check: 'tb_balance', name: 'Trial balance sums to zero', status: 'pass', diff: 0, threshold: 250, message: 'TB sums to 0' },
-          { check: 'investments_reconciliation', name: 'Investments', status: 'fail', diff: 1234567.89, threshold: 3750, message: '+ holdings exceed TB' },
-          {
-            check: 'holdings_integrity',
-            name: 'SEC1',
-            status: 'warning',
-            diff: -12.5,
-            threshold: 250,
-            message: 'Rounding',
-            file: 'holdings 2024.csv',
-            line: 3,
-          },
-        ],
-        summary: { pass: 1, warning: 1, fail: 1 },
-        status: 'fail',
-      },
-    })
-    .run();
+  await db.insert(t.fundFiles).values({
+    fundRequestId: fund.id,
+    kind: 'calculation',
+    fileType: 'calculations',
+    fileName: 'calculations.json',
+    status: 'done',
+    validationStatus: 'Invalid',
+    validation: {
+      QA_Rec: [
+        { check: 'tb_balance', name: 'Trial balance sums to zero', status: 'pass', diff: 0, threshold: 250, message: 'TB sums to 0' },
+        { check: 'investments_reconciliation', name: 'Investments', status: 'fail', diff: 1234567.89, threshold: 3750, message: '+ holdings exceed TB' },
+        {
+          check: 'holdings_integrity',
+          name: 'SEC1',
+          status: 'warning',
+          diff: -12.5,
+          threshold: 250,
+          message: 'Rounding',
+          file: 'holdings 2024.csv',
+          line: 3,
+        },
+      ],
+      summary: { pass: 1, warning: 1, fail: 1 },
+      status: 'fail',
+    },
+  });
   let workPaperId = 0;
   if (opts.workPaper !== null) {
     const wp = ctx.blobs.put(await tinyWorkbook(`WP ${code}`));
-    workPaperId = ctx.db
-      .insert(fundFiles)
+    const [row] = await db
+      .insert(t.fundFiles)
       .values({
         fundRequestId: fund.id,
         kind: 'work_paper',
@@ -161,14 +158,13 @@ export async function seedExportFund(
         disabled: opts.workPaper?.disabled ?? false,
         reviewed: opts.workPaper?.reviewed ?? true,
       })
-      .returning()
-      .get().id;
+      .returning({ id: t.fundFiles.id });
+    workPaperId = row!.id;
   }
   if (opts.logs !== false)
-    ctx.db
-      .insert(orchestrationLogs)
-      .values({ fundRequestId: fund.id, stage: 'identification', status: 'success', payload: { message: '-identified 1 file' } })
-      .run();
+    await db
+      .insert(t.orchestrationLogs)
+      .values({ fundRequestId: fund.id, stage: 'identification', status: 'success', payload: { message: '-identified 1 file' } });
   const prefix = `fund_${code}_dd_${dueDate ?? 'none'}`;
   return { id: fund.id, code, prefix, workPaperId, rawSha: raw.key };
 }

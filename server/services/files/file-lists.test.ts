@@ -1,36 +1,29 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import type { unidentifiedFiles } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppEvents } from '../../events.js';
 import type { User } from '../auth/tokens.js';
+import { insertAdministrator, insertFund } from '../funds/test-factory.js';
+import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../funds/test-setup.js';
 import { assignFiles, listUnidentified, listUnmatched, removeIssueFiles, setFileAction } from './file-lists.js';
 
 describeEachDialect('input file issue lists', (dialect) => {
-  let database: DialectDatabase;
+  let database: FundTestDatabase;
   let ctx: AppContext;
   let tpa: number;
   let admin: User;
   let events: AppEvents['file'][];
   beforeEach(async () => {
-    database = await openDialectDatabase(dialect);
-    ctx = database.ctx;
-    const { db, tables: t } = storeOf(ctx);
-    [{ id: tpa }] = await db.insert(t.administrators).values({ code: 'alpha', name: 'Alpha Admin' }).returning();
-    admin = (await addUser('admin@example.com', 'Ada', 'Admin')) as User;
-    events = [];
-    ctx.events.on('file', (e) => events.push(e));
+    database = await openFundTestDatabase(dialect);
+    ({ ctx, admin, events } = database);
+    tpa = await insertAdministrator(ctx, 'alpha', 'Alpha Admin');
   });
   afterEach(() => database.dispose());
 
-  async function addUser(email: string, firstName: string, lastName: string) {
-    const { db, tables: t } = storeOf(ctx);
-    const [u] = await db.insert(t.users).values({ email, username: email, firstName, lastName, role: 'Admin', originalRole: 'Admin' }).returning();
-    return u;
-  }
   const user = () => admin;
   const importOf = async (fileName: string) => {
     const { db, tables: t } = storeOf(ctx);
@@ -57,10 +50,7 @@ describeEachDialect('input file issue lists', (dialect) => {
       .returning();
     return row.id;
   }
-  const trailRows = async () => {
-    const { db, tables: t } = storeOf(ctx);
-    return db.select().from(t.trail).orderBy(asc(t.trail.id));
-  };
+  const trailRows = () => trailOf(ctx);
 
   describe('unidentified files', () => {
     it('lists newest first with the spec fields, TPA and assignee names and source paths', async () => {
@@ -72,7 +62,7 @@ describeEachDialect('input file issue lists', (dialect) => {
       await db
         .insert(t.sweptFiles)
         .values({ originalFileName: 'swept.csv', administratorId: tpa, importFileId: importId, filePathOnMoveit: '/inbox/alpha/swept.csv' });
-      const bob = await addUser('bob@example.com', 'Bob', 'Stone');
+      const bob = await insertUser(ctx, { email: 'bob@example.com', firstName: 'Bob', lastName: 'Stone' });
       await assignFiles(ctx, user(), 'unidentified', { ids: [swept], userId: bob.id });
       const page = await listUnidentified(ctx);
       expect(page.pagination).toEqual({ offset: 0, limit: 200, count: 2 });
@@ -171,7 +161,7 @@ describeEachDialect('input file issue lists', (dialect) => {
   describe('unmatched files', () => {
     it('lists with file type, fund code, fund and payload; actions write the trail on the fund when known', async () => {
       const { db, tables: t } = storeOf(ctx);
-      const [fund] = await db.insert(t.fundRequests).values({ name: 'Fund 1', client: 'Client A', status: 'Pending', administratorId: tpa }).returning();
+      const fund = await insertFund(ctx, { name: 'Fund 1', administratorId: tpa });
       const [{ id: a }] = await db
         .insert(t.unmatchedFiles)
         .values({

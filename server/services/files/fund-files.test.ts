@@ -1,17 +1,18 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import type { Dialect } from '../../db/dialect.js';
 import { ChunkEncoder } from '../../../pipeline/sdm/row-chunks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppEvents } from '../../events.js';
 import type { User } from '../auth/tokens.js';
 import { insertFund, insertFundFile } from '../funds/test-factory.js';
+import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../funds/test-setup.js';
 import { disableFiles, releaseWorkPapers, removeFiles, resetFundFile, reviewFiles } from './fund-files.js';
 
-let database: DialectDatabase;
+let database: FundTestDatabase;
 let ctx: AppContext;
 let admin: User;
 let events: AppEvents['file'][];
@@ -19,16 +20,8 @@ let events: AppEvents['file'][];
 /** An empty database of `dialect` with one user, the file events it publishes collected. */
 function openEach(dialect: Dialect) {
   beforeEach(async () => {
-    database = await openDialectDatabase(dialect);
-    ctx = database.ctx;
-    const { db, tables: t } = storeOf(ctx);
-    const [u] = await db
-      .insert(t.users)
-      .values({ email: 'ada@example.com', username: 'ada', firstName: 'Ada', lastName: 'Admin', role: 'Admin', originalRole: 'Admin' })
-      .returning();
-    admin = u as unknown as User;
-    events = [];
-    ctx.events.on('file', (e) => events.push(e));
+    database = await openFundTestDatabase(dialect);
+    ({ ctx, admin, events } = database);
   });
   afterEach(() => database.dispose());
 }
@@ -39,10 +32,7 @@ const fileOf = async (id: number) => {
   const [row] = await db.select().from(t.fundFiles).where(eq(t.fundFiles.id, id));
   return row;
 };
-const trailOf = async (fundId: number) => {
-  const { db, tables: t } = storeOf(ctx);
-  return db.select().from(t.trail).where(eq(t.trail.fundRequestId, fundId)).orderBy(asc(t.trail.id));
-};
+const trailOf = (fundId: number) => trailOfFund(ctx, fundId);
 const queued = async (fundId: number) => {
   const { db, tables: t } = storeOf(ctx);
   return db
@@ -75,10 +65,10 @@ describeEachDialect('file actions', (dialect) => {
 
   describe('review and disable rules (delivery spec 4 "Files")', () => {
     it('refuses review and disable while a file is pending or processing, naming the file, and changes nothing', async () => {
-      const fund = await await insertFund(ctx);
-      const pending = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'pending', fileName: 'hold.csv' });
-      const busy = await await insertFundFile(ctx, fund.id, { fileType: 'trial_balance', status: 'processing', fileName: 'tb.csv' });
-      const ok = await await insertFundFile(ctx, fund.id, { fileType: 'transactions', fileName: 'tx.csv' });
+      const fund = await insertFund(ctx);
+      const pending = await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'pending', fileName: 'hold.csv' });
+      const busy = await insertFundFile(ctx, fund.id, { fileType: 'trial_balance', status: 'processing', fileName: 'tb.csv' });
+      const ok = await insertFundFile(ctx, fund.id, { fileType: 'transactions', fileName: 'tx.csv' });
       await refused(() => reviewFiles(ctx, user(), { ids: [pending], reviewed: true }), 'File hold.csv is still pending');
       await refused(() => disableFiles(ctx, user(), { ids: [busy], disabled: true }), 'File tb.csv is still being processed');
       const err = await refused(() => reviewFiles(ctx, user(), { ids: [ok, pending, busy], reviewed: true }), 'File hold.csv is still pending (and 1 more)');
@@ -89,9 +79,9 @@ describeEachDialect('file actions', (dialect) => {
     });
 
     it('reviewing writes a trail entry with before/after per changed file and publishes a file event', async () => {
-      const fund = await await insertFund(ctx);
-      const a = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', fileName: 'hold.csv' });
-      const b = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', reviewed: true, fileName: 'wp.xlsx' });
+      const fund = await insertFund(ctx);
+      const a = await insertFundFile(ctx, fund.id, { fileType: 'holdings', fileName: 'hold.csv' });
+      const b = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', reviewed: true, fileName: 'wp.xlsx' });
       const result = await reviewFiles(ctx, user(), { ids: [a, b], reviewed: true, fundRequestId: fund.id });
       expect(result.files.map((f) => [f.id, f.reviewed])).toEqual([
         [a, true],
@@ -112,9 +102,9 @@ describeEachDialect('file actions', (dialect) => {
     });
 
     it('with fundRequestId every file must belong to that fund; unknown ids and funds are 404', async () => {
-      const fund = await await insertFund(ctx);
-      const other = await await insertFund(ctx);
-      const f = await await insertFundFile(ctx, other.id, { fileType: 'holdings', fileName: 'x.csv' });
+      const fund = await insertFund(ctx);
+      const other = await insertFund(ctx);
+      const f = await insertFundFile(ctx, other.id, { fileType: 'holdings', fileName: 'x.csv' });
       await refused(
         () => reviewFiles(ctx, user(), { ids: [f], reviewed: true, fundRequestId: fund.id }),
         `File x.csv does not belong to fund request ${fund.id}`,
@@ -126,9 +116,9 @@ describeEachDialect('file actions', (dialect) => {
     });
 
     it('a no-op change writes no trail and queues nothing; only input files and work papers can be disabled', async () => {
-      const fund = await await insertFund(ctx);
-      const input = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', disabled: true });
-      const calc = await await insertFundFile(ctx, fund.id, { kind: 'calculation', fileType: 'calculations', status: 'done', fileName: 'calculations.json' });
+      const fund = await insertFund(ctx);
+      const input = await insertFundFile(ctx, fund.id, { fileType: 'holdings', disabled: true });
+      const calc = await insertFundFile(ctx, fund.id, { kind: 'calculation', fileType: 'calculations', status: 'done', fileName: 'calculations.json' });
       expect((await disableFiles(ctx, user(), { ids: [input], disabled: true })).queued).toEqual([]);
       expect(await trailOf(fund.id)).toEqual([]);
       await refused(
@@ -140,11 +130,11 @@ describeEachDialect('file actions', (dialect) => {
 
   describe('Release all / Unrelease all', () => {
     it('releases produced, required work papers, skips the others, and unreleases all', async () => {
-      const fund = await await insertFund(ctx);
-      const ready = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'a.xlsx' });
-      const assigned = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'assigned', fileName: 'b.xlsx' });
-      const off = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', disabled: true, fileName: 'c.xlsx' });
-      const notYet = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'd.xlsx' });
+      const fund = await insertFund(ctx);
+      const ready = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'a.xlsx' });
+      const assigned = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'assigned', fileName: 'b.xlsx' });
+      const off = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', disabled: true, fileName: 'c.xlsx' });
+      const notYet = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'pending', fileName: 'd.xlsx' });
       const result = await releaseWorkPapers(ctx, user(), { fundRequestId: fund.id, released: true });
       expect(result.changed).toBe(2);
       expect(result.skipped).toEqual([
@@ -164,9 +154,9 @@ describeEachDialect('file actions', (dialect) => {
     });
 
     it('refuses a fund without work papers or none releasable, and an unknown fund', async () => {
-      const fund = await await insertFund(ctx);
+      const fund = await insertFund(ctx);
       await refused(() => releaseWorkPapers(ctx, user(), { fundRequestId: fund.id, released: true }), `Fund request ${fund.id} has no work papers`);
-      await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', disabled: true, fileName: 'c.xlsx' });
+      await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', disabled: true, fileName: 'c.xlsx' });
       await refused(() => releaseWorkPapers(ctx, user(), { fundRequestId: fund.id, released: true }), 'Work paper c.xlsx is not required (disabled)');
       await expect(releaseWorkPapers(ctx, user(), { fundRequestId: 555, released: true })).rejects.toThrow('No such fund request with id: 555');
     });
@@ -178,9 +168,9 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
 
   describe('disable an input file', () => {
     it('a reviewed file cannot be disabled and a disabled file cannot be reviewed', async () => {
-      const fund = await await insertFund(ctx);
-      const reviewed = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', reviewed: true, fileName: 'hold.csv' });
-      const disabled = await await insertFundFile(ctx, fund.id, { fileType: 'trial_balance', disabled: true, fileName: 'tb.csv' });
+      const fund = await insertFund(ctx);
+      const reviewed = await insertFundFile(ctx, fund.id, { fileType: 'holdings', reviewed: true, fileName: 'hold.csv' });
+      const disabled = await insertFundFile(ctx, fund.id, { fileType: 'trial_balance', disabled: true, fileName: 'tb.csv' });
       await refused(() => disableFiles(ctx, user(), { ids: [reviewed], disabled: true }), /File hold.csv is reviewed/);
       await refused(() => reviewFiles(ctx, user(), { ids: [disabled], reviewed: true }), /File tb.csv is not required/);
       // the reverse moves are allowed: unreview, then disable; enable, then review
@@ -193,9 +183,9 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
     });
 
     it('disabling or enabling an input file queues standardization with force run; a work paper does not', async () => {
-      const fund = await await insertFund(ctx);
-      const input = await await insertFundFile(ctx, fund.id, { fileType: 'transactions', fileName: 'tx.csv' });
-      const wp = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
+      const fund = await insertFund(ctx);
+      const input = await insertFundFile(ctx, fund.id, { fileType: 'transactions', fileName: 'tx.csv' });
+      const wp = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
       expect((await disableFiles(ctx, user(), { ids: [wp], disabled: true })).queued).toEqual([]);
       expect(await queued(fund.id)).toEqual([]);
       const result = await disableFiles(ctx, user(), { ids: [input], disabled: true });
@@ -221,7 +211,7 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
 
   describe('remove', () => {
     async function withStandardization(fundId: number, fileType: string) {
-      const input = await await insertFundFile(ctx, fundId, { fileType, fileName: `${fileType}.raw.csv` });
+      const input = await insertFundFile(ctx, fundId, { fileType, fileName: `${fileType}.raw.csv` });
       const { db, tables: t } = storeOf(ctx);
       const [{ id: std }] = await db
         .insert(t.fundFiles)
@@ -245,7 +235,7 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
     }
 
     it('deletes an input file with its standardization file and SDM rows, writes the trail and queues standardization', async () => {
-      const fund = await await insertFund(ctx);
+      const fund = await insertFund(ctx);
       const tb = await withStandardization(fund.id, 'trial_balance');
       const kept = await withStandardization(fund.id, 'holdings');
       const result = await removeFiles(ctx, user(), { ids: [tb.input] });
@@ -264,10 +254,10 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
     });
 
     it('removes only input files, not while they are processed; nothing changes on a refusal', async () => {
-      const fund = await await insertFund(ctx);
-      const wp = await await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
-      const busy = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'processing', fileName: 'h.csv' });
-      const ok = await await insertFundFile(ctx, fund.id, { fileType: 'transactions' });
+      const fund = await insertFund(ctx);
+      const wp = await insertFundFile(ctx, fund.id, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
+      const busy = await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'processing', fileName: 'h.csv' });
+      const ok = await insertFundFile(ctx, fund.id, { fileType: 'transactions' });
       const err = await refused(() => removeFiles(ctx, user(), { ids: [ok, wp, busy] }), /File wp.xlsx is a work_paper file; only input files can be removed/);
       expect(err.errors).toHaveLength(2);
       expect(await fileOf(ok)).toBeDefined();
@@ -278,9 +268,9 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
 
   describe('reset of a file type', () => {
     it('puts the current input file of the type back to pending and unreviewed and queues standardization with force run', async () => {
-      const fund = await await insertFund(ctx);
-      const older = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', fileName: 'old.csv' });
-      const current = await await insertFundFile(ctx, fund.id, { fileType: 'holdings', reviewed: true, fileName: 'new.csv' });
+      const fund = await insertFund(ctx);
+      const older = await insertFundFile(ctx, fund.id, { fileType: 'holdings', fileName: 'old.csv' });
+      const current = await insertFundFile(ctx, fund.id, { fileType: 'holdings', reviewed: true, fileName: 'new.csv' });
       const result = await resetFundFile(ctx, user(), { id: fund.id, fileType: 'holdings' });
       expect(await fileOf(current)).toMatchObject({ status: 'pending', reviewed: false });
       expect(await fileOf(older)).toMatchObject({ status: 'assigned' });
@@ -296,9 +286,9 @@ describeEachDialect('file actions that queue standardization', (dialect) => {
     });
 
     it('needs forceReset while the file is processed; refuses a disabled type; 404 for unknown fund or type', async () => {
-      const fund = await await insertFund(ctx);
-      await await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'processing', fileName: 'h.csv' });
-      await await insertFundFile(ctx, fund.id, { fileType: 'prices', disabled: true, fileName: 'p.csv' });
+      const fund = await insertFund(ctx);
+      await insertFundFile(ctx, fund.id, { fileType: 'holdings', status: 'processing', fileName: 'h.csv' });
+      await insertFundFile(ctx, fund.id, { fileType: 'prices', disabled: true, fileName: 'p.csv' });
       await refused(
         () => resetFundFile(ctx, user(), { id: fund.id, fileType: 'holdings' }),
         'File h.csv is being processed; use force reset to reset it anyway',

@@ -4,6 +4,7 @@ import { storeOf } from '../../db/dialect.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
 import type { orchestrationLogs } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
+import { insertFund as insertFundOf } from '../funds/test-factory.js';
 import { listErrorLog, listOrchestrationLogs, logMessage } from './logs.js';
 
 type LogInsert = typeof orchestrationLogs.$inferInsert;
@@ -17,11 +18,7 @@ describeEachDialect('orchestration and error logs', (dialect) => {
   });
   afterEach(() => database.dispose());
 
-  const insertFund = async () => {
-    const { db, tables: t } = storeOf(ctx);
-    const [fund] = await db.insert(t.fundRequests).values({ name: 'Fund', client: 'Client A', status: 'Pending' }).returning();
-    return fund;
-  };
+  const insertFund = () => insertFundOf(ctx);
 
   const log = async (fundRequestId: number, minute: number, entry: Partial<LogInsert> = {}) => {
     const { db, tables: t } = storeOf(ctx);

@@ -1,32 +1,24 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import type { User } from '../auth/tokens.js';
 import { insertFund, insertProcess } from '../funds/test-factory.js';
+import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../funds/test-setup.js';
 import { cancelFundProcess, listOngoingProcesses, listProcessesOfFund, resetFundProcess } from './process-actions.js';
 
 describeEachDialect('process actions', (dialect) => {
-  let database: DialectDatabase;
+  let database: FundTestDatabase;
   let ctx: AppContext;
   let admin: User;
   beforeEach(async () => {
-    database = await openDialectDatabase(dialect);
-    ctx = database.ctx;
-    const { db, tables: t } = storeOf(ctx);
-    const [u] = await db
-      .insert(t.users)
-      .values({ email: 'ada@example.com', username: 'ada', firstName: 'Ada', lastName: 'Admin', role: 'Admin', originalRole: 'Admin' })
-      .returning();
-    admin = u as unknown as User;
+    database = await openFundTestDatabase(dialect);
+    ({ ctx, admin } = database);
   });
   afterEach(() => database.dispose());
 
-  const trailOf = async (fundId: number) => {
-    const { db, tables: t } = storeOf(ctx);
-    return db.select().from(t.trail).where(eq(t.trail.fundRequestId, fundId)).orderBy(asc(t.trail.id));
-  };
+  const trailOf = (fundId: number) => trailOfFund(ctx, fundId);
 
   it('reset and cancel write trail entries with before/after status', async () => {
     const fund = await insertFund(ctx);

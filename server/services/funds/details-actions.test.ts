@@ -122,7 +122,7 @@ describe('db push', () => {
     try {
       await expect(triggerDbPush(off, off.boot.admin, { fundId: 1 })).rejects.toThrow(ConflictError);
     } finally {
-      off.dispose();
+      await off.dispose();
     }
     await expect(triggerDbPush(ctx, ctx.boot.admin, { fundId: 999_999 })).rejects.toThrow(NotFoundError);
     const empty = (await insertFund(ctx, { name: 'Empty', client: 'X', fundCode: 'EMPTY1' })).id;

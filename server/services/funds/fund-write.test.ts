@@ -7,10 +7,11 @@ import { ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { changeStatus } from './actions.js';
 import { getFundDetails } from './details.js';
-import { saveFund, validateFund, type FundInput } from './fund-write.js';
+import { saveFund, validateFund } from './fund-write.js';
 import { listTrail } from './trail-log.js';
 import { writeTrail } from './trail.js';
 import { insertAdministrator, insertFundFile } from './test-factory.js';
+import { fundRequestInput } from './test-fund-input.js';
 
 describeEachDialect('fund save, details and trail', (dialect) => {
   let ctx: TestContext;
@@ -20,27 +21,11 @@ describeEachDialect('fund save, details and trail', (dialect) => {
   });
   afterEach(() => ctx.dispose());
 
-  const newFund: FundInput = {
-    administrator: 'alpha_fs',
-    fund_code: 'S000012000',
-    name: 'Kentucky Tax-Free Short-to-Medium Series',
-    client: 'Dupree Mutual Funds',
-    period_start: '2022-07-01',
-    period_end: '2022-12-31',
-    request_date: '2023-01-02',
-    currency: 'USD',
-    country: 'US',
-    PM: 1,
-    TE: 0.75,
-    SAD: 0.05,
+  // an e-mail in mixed case: saved in lower case
+  const newFund = fundRequestInput('alpha_fs', {
     connected_audit: true,
-    fund_codes: [
-      { code: 'S000012000', main: true },
-      { code: '', main: false },
-      { code: '5493006TF05454RBY690', main: false },
-    ],
     administrator_recipients: [{ full_name: 'Jane Auditor', email: 'Jane.Auditor@example.com', role: 'Auditor' }],
-  };
+  });
 
   it('creates a fund with its codes and recipients, then reads every details field back', async () => {
     const id = await saveFund(ctx, ctx.boot.admin, { fund: newFund });

@@ -76,7 +76,7 @@ describe('imports', () => {
       expect(res.status).toBe(413);
       expect(res.body.message).toBe('File upload failed. File size limit has been reached 1024B');
     } finally {
-      small.dispose();
+      await small.dispose();
     }
   });
 });

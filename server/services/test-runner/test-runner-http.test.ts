@@ -8,11 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
-import { administrators } from '../../db/schema/index.js';
 import { fixturesDir } from '../../paths.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { administratorByCode } from '../imports/imports.js';
 import { upsertMasterMapping } from '../mappings/store.js';
-import { eq } from 'drizzle-orm';
 import { startRuntime, type Runtime } from '../../runtime.js';
 import { waitForRun } from './test-runner.js';
 
@@ -31,17 +30,24 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await runtime.stop();
-  ctx.dispose();
+  await ctx.dispose();
 });
 
+/** The run once it has ended (done, error or suspended), as the API answers it. */
 async function poll(id: number, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`dev-tools/test-runner/tests/${id}`, token);
-    expect(res.status).toBe(200);
-    if (['done', 'error', 'suspended'].includes(res.body.payload.status) || Date.now() > end) return res.body.payload;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let payload: any;
+  await expect
+    .poll(
+      async () => {
+        const res = await api.get(`dev-tools/test-runner/tests/${id}`, token);
+        expect(res.status).toBe(200);
+        payload = res.body.payload;
+        return payload.status;
+      },
+      { timeout: timeoutMs, interval: 100 },
+    )
+    .toMatch(/^(done|error|suspended)$/);
+  return payload;
 }
 
 describe('test runner API', () => {
@@ -116,7 +122,7 @@ describe('test runner API', () => {
   }, 30_000);
 
   it('fails a case when the production master mapping changed, naming the column', async () => {
-    const admin = ctx.db.select().from(administrators).where(eq(administrators.code, 'demo_test')).get()!;
+    const admin = await administratorByCode(ctx, 'demo_test');
     const file = join(fixturesDir(), 'tpas', 'demo_test', 'mappings', 'instrument_mapping.csv');
     const rows = parseMappingCsv(
       'instrument_mapping',
@@ -152,7 +158,7 @@ describe('test runner API', () => {
         expect(res.body.message).toBe('The test runner is disabled');
       }
     } finally {
-      off.dispose();
+      await off.dispose();
     }
   });
 });
