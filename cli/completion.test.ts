@@ -39,8 +39,19 @@ describe('fund-audit completion and help', { timeout: 90_000 }, () => {
     expect(complete(script, 'fund-audit funds u')).toEqual(['undo-delete']);
     expect(complete(script, 'fund-audit -d /srv/fa mappings h')).toEqual(['history']);
     expect(complete(script, 'fund-audit --json funds list --s')).toEqual(['--status', '--search', '--server']);
-    expect(complete(script, 'fund-audit reference fx ')).toEqual(['import', 'list', '-d', '--data-dir', '--server', '--token', '--json', '--help']);
-    expect(complete(script, 'fund-audit backup --')).toEqual(['--to', '--data-dir', '--server', '--token', '--json', '--help']);
+    expect(complete(script, 'fund-audit reference fx ')).toEqual([
+      'import',
+      'list',
+      '-d',
+      '--data-dir',
+      '--database-url',
+      '--blob-dir',
+      '--server',
+      '--token',
+      '--json',
+      '--help',
+    ]);
+    expect(complete(script, 'fund-audit backup --')).toEqual(['--to', '--data-dir', '--database-url', '--blob-dir', '--server', '--token', '--json', '--help']);
     // every command of the program is offered under its parent
     for (const path of PATHS) {
       const parent = path.split(' ').slice(0, -1);

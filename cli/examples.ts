@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 
+const PG = '--database-url postgres://fund_audit:secret@db.example.com/fund_audit --blob-dir /mnt/shared/fund-audit-blobs';
 const REMOTE = 'FUND_AUDIT_SERVER=https://audit.example.com FUND_AUDIT_TOKEN=KEY';
 
 /** Command path -> example command lines (each one a complete command). */
@@ -12,10 +13,15 @@ export const EXAMPLES: Record<string, string[]> = {
   '': [
     'fund-audit serve --port 8080',
     'fund-audit -d /srv/fund-audit funds list',
+    `fund-audit ${PG} funds list`,
     'fund-audit --server https://audit.example.com --token KEY funds list --json',
   ],
-  serve: ['fund-audit -d /srv/fund-audit serve --port 8080', 'fund-audit serve --host 0.0.0.0 --public-url https://audit.example.com --no-demo-data'],
-  init: ['fund-audit -d /srv/fund-audit init --no-demo-data', 'fund-audit -d /srv/fund-audit init --json'],
+  serve: [
+    'fund-audit -d /srv/fund-audit serve --port 8080',
+    'fund-audit serve --host 0.0.0.0 --public-url https://audit.example.com --no-demo-data',
+    `fund-audit -d /srv/fund-audit ${PG} serve --host 0.0.0.0`,
+  ],
+  init: ['fund-audit -d /srv/fund-audit init --no-demo-data', 'fund-audit -d /srv/fund-audit init --json', `fund-audit ${PG} init --no-demo-data`],
   users: ['fund-audit users list', 'fund-audit users add --email ada@example.com --name "Ada Lovelace" --role Auditor'],
   'users add': ['fund-audit users add --email ada@example.com --name "Ada Lovelace" --role Auditor'],
   'users list': ['fund-audit users list', 'fund-audit --json users list'],
@@ -81,8 +87,9 @@ export const EXAMPLES: Record<string, string[]> = {
   'test run': [
     'fund-audit test run --admin meridian_fund_services --tests 1,2',
     'fund-audit test run --admin meridian_fund_services,keystone_admin --reporter junit --output results.xml',
+    `fund-audit ${PG} test run --admin meridian_fund_services --mappings production`,
   ],
-  worker: ['fund-audit -d /srv/fund-audit worker -w 2'],
+  worker: ['fund-audit -d /srv/fund-audit worker -w 2', `fund-audit -d /srv/fund-audit ${PG} worker -w 4`],
   backup: ['fund-audit -d /srv/fund-audit backup --to /backups/fund-audit-2024-01-31.zip'],
   restore: [
     'fund-audit restore /backups/fund-audit-2024-01-31.zip --data-dir /srv/fund-audit-restored',

@@ -1,6 +1,7 @@
 /**
  * The `fund-audit` command line: global flags, the commands, and error -> exit code.
- * Commands parse flags and call services (local data directory) or the API (`--server`).
+ * Commands parse flags and call services (the local install: a data directory, or a PostgreSQL
+ * database with `--database-url` and `--blob-dir`) or the API (`--server`).
  */
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../server/paths.js';
@@ -32,10 +33,17 @@ export function buildProgram(): Command {
     .description('Fund Audit: fund audit requests, TPA data pipeline and work papers')
     .version(appVersion())
     .option('-d, --data-dir <dir>', 'data directory (default FUND_AUDIT_DATA_DIR or ./.data)')
+    .option(
+      '--database-url <url>',
+      "a PostgreSQL database (postgres://...) instead of the data directory's SQLite; needs --blob-dir (or FUND_AUDIT_DATABASE_URL)",
+    )
+    .option('--blob-dir <dir>', 'root of the blob store, on PostgreSQL the directory every node shares (or FUND_AUDIT_BLOB_DIR; default <data dir>/blobs)')
     .option('--server <url>', 'work on a running server instead of the local data directory (or FUND_AUDIT_SERVER)')
     .option('--token <key>', 'API key or session token for --server (or FUND_AUDIT_TOKEN)')
     .option('--json', 'machine-readable output')
     .showHelpAfterError()
+    // each command's help lists the global options too (--data-dir, --database-url, --blob-dir, ...)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
   registerServe(program);
   registerInit(program);

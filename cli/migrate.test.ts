@@ -5,7 +5,7 @@
  * its hash; a server on the source and a target with rows are refused.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -107,6 +107,9 @@ describePg('fund-audit migrate', () => {
     expect(keys.length).toBeGreaterThan(3);
     expect(summary).toMatchObject({ blobs: keys.length, blobsCopied: keys.length, blobDir: shared });
     expect(listBlobKeys(shared)).toEqual(keys);
+    // the independent FX rates the server seeded, beside them, where every node reads them
+    expect(readdirSync(join(shared, 'reference', 'fx'))).toEqual(readdirSync(join(dir, 'reference', 'fx')));
+    expect(readdirSync(join(shared, 'reference', 'fx')).length).toBeGreaterThan(0);
     for (const k of keys)
       expect(
         createHash('sha256')

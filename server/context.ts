@@ -85,7 +85,7 @@ export function refuseDatabaseUrl(config: Pick<AppConfig, 'databaseUrl'>): void 
   if (!config.databaseUrl) return;
   throw new ConfigError(
     'databaseUrl (--database-url, FUND_AUDIT_DATABASE_URL): this command works on the SQLite database of a data directory only. ' +
-      'On PostgreSQL run `fund-audit serve` and `fund-audit worker` (and the commands working on funds, users, imports and the audit trail); ' +
+      'Every other command runs on PostgreSQL too (`fund-audit --database-url URL --blob-dir DIR <command>`); ' +
       'remove the setting to use this one.',
   );
 }

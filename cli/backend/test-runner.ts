@@ -1,19 +1,20 @@
 /**
  * The backend of `fund-audit test`: the regression suites and their runs. Locally the suites are
- * read from a folder and the cases run in this process, each in a temporary workspace (nothing is
- * written to the data directory; `--mappings production` only reads its master mappings); on a
+ * read from a folder and the cases run in this process, each in a temporary workspace of its own
+ * (nothing is written to the install; `--mappings production` only reads its master mappings, from
+ * the data directory's SQLite or the PostgreSQL database of `--database-url`); on a
  * server the run is scheduled there and polled until it ends.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../../server/config.js';
-import { createContext, type AppContext } from '../../server/context.js';
+import type { AppContext } from '../../server/context.js';
+import { openContext } from '../../server/open-context.js';
 import { AppError, ValidationError } from '../../server/errors.js';
 import { planRun, runPlan, type RunResults } from '../../server/services/test-runner/run-suites.js';
 import { defaultSuitesDir, loadSuites } from '../../server/services/test-runner/suites.js';
 import type { MappingSource } from '../../server/services/test-runner/workspace.js';
 import type { ApiResponse } from '../../server/http/contract.js';
-import type { GlobalOptions } from '../global.js';
+import { localConfig, type GlobalOptions } from '../global.js';
 import { isRemote, remoteOperation } from '../remote.js';
 import { asSent } from './local.js';
 
@@ -60,10 +61,13 @@ async function mappingSource(g: GlobalOptions, value: string): Promise<{ source:
     if (!existsSync(value)) throw new ValidationError(`--mappings: ${value} is neither 'fixtures', 'production' nor an existing folder`);
     return { source: { kind: 'dir', dir: resolve(value) } };
   }
-  const config = loadConfig({ dataDir: g.dataDir });
-  if (!existsSync(join(config.dataDir, config.dbName)))
-    throw new ValidationError(`--mappings production: no database in ${config.dataDir} (give the data directory with -d)`);
-  const ctx = await createContext({ dataDir: g.dataDir, terminalLog: false });
+  const config = localConfig(g);
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, config.dbName)))
+    throw new ValidationError(
+      `--mappings production: no database in ${config.dataDir} (give the data directory with -d, or the PostgreSQL database with --database-url)`,
+    );
+  // the install's database, SQLite or PostgreSQL: only its master mappings are read
+  const ctx = await openContext({ config, terminalLog: false });
   return { source: { kind: 'production', ctx }, ctx };
 }
 

@@ -1,9 +1,9 @@
 /** `fund-audit backup --to FILE`: a consistent backup of the data directory, also while a server runs on it. */
 import type { Command } from 'commander';
-import { blobRoot, loadConfig } from '../../server/config.js';
+import { blobRoot } from '../../server/config.js';
 import { requireDataDir } from '../../server/data-dir.js';
 import { createBackup } from '../../server/services/backup/backup.js';
-import { globals } from '../global.js';
+import { globals, localConfig } from '../global.js';
 import { output } from '../output.js';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -16,8 +16,9 @@ export function registerBackup(program: Command): void {
     .addHelpText('after', '\nExample:\n  fund-audit backup -d /srv/fund-audit --to /backups/fund-audit-$(date +%F).zip')
     .action(async (opts: { to: string }, cmd: Command) => {
       const g = globals(cmd);
-      requireDataDir(g.dataDir);
-      const config = loadConfig({ dataDir: g.dataDir });
+      const config = localConfig(g);
+      // on PostgreSQL createBackup refuses, naming pg_dump
+      if (!config.databaseUrl) requireDataDir(g.dataDir);
       const summary = await createBackup(
         { dataDir: config.dataDir, dbName: config.dbName, blobDir: blobRoot(config), databaseUrl: config.databaseUrl },
         opts.to,

@@ -16,8 +16,8 @@ export function registerMigrate(program: Command): void {
     )
     .requiredOption('--from <dir>', 'the data directory of the install (no server or worker may be running on it)')
     .requiredOption('--to <url>', 'an empty PostgreSQL database: postgres://user:password@host:port/database')
-    .option('--blob-dir <dir>', "where the blobs go (required unless the install's blobDir is already set: then they stay there)")
-    .action(async (opts: { from: string; to: string; blobDir?: string }, cmd: Command) => {
+    .addHelpText('after', "\nThe blobs go to --blob-dir (required unless the install's blobDir is already set: then they stay there).")
+    .action(async (opts: { from: string; to: string }, cmd: Command) => {
       const g = globals(cmd);
       if (!/^postgres(ql)?:\/\/\S+$/.test(opts.to))
         throw new ValidationError(
@@ -27,7 +27,7 @@ export function registerMigrate(program: Command): void {
       const summary = await migrateInstall({
         from,
         to: opts.to,
-        blobDir: opts.blobDir,
+        blobDir: g.blobDir,
         onProgress: g.json ? undefined : (line) => process.stderr.write(`${line}\n`),
       });
       output(summary, Boolean(g.json), () => {

@@ -21,7 +21,7 @@ import { queueDueDemoDeliveries } from '../../server/services/demo/deliveries.js
 import { appVersion } from '../../server/paths.js';
 import { redactUrl } from '../../server/db/client-pg.js';
 import { signinLink } from '../../server/services/auth/session.js';
-import { globals } from '../global.js';
+import { globals, installFlags } from '../global.js';
 
 /** The TLS files of the configuration, checked. @throws ConfigError when only one is set or a file is missing */
 function tlsFiles(config: AppConfig): { cert: string; key: string } | undefined {
@@ -40,7 +40,7 @@ function tlsFiles(config: AppConfig): { cert: string; key: string } | undefined 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('Start the server (API, live socket and web UI) on the data directory')
+    .description('Start the server (API, live socket and web UI) on the data directory, or as one node of a PostgreSQL install (--database-url, --blob-dir)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free port; default 8080)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--public-url <url>', 'base URL printed in sign-in links (default http://<host>:<port>)')
@@ -53,11 +53,6 @@ export function registerServe(program: Command): void {
     .option('--tls-cert <file>', 'TLS certificate (PEM) to serve HTTPS; with --tls-key')
     .option('--tls-key <file>', 'TLS private key (PEM) to serve HTTPS; with --tls-cert')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1; 0 runs no jobs here)')
-    .option('--blob-dir <dir>', 'root of the blob store, e.g. a directory shared by every node (default <data dir>/blobs)')
-    .option(
-      '--database-url <url>',
-      "a PostgreSQL database (postgres://...) instead of the data directory's SQLite; needs --blob-dir (or FUND_AUDIT_DATABASE_URL)",
-    )
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
       const ctx = await openContext({
@@ -74,8 +69,7 @@ export function registerServe(program: Command): void {
           workers: opts.workers,
           tlsCert: opts.tlsCert,
           tlsKey: opts.tlsKey,
-          databaseUrl: opts.databaseUrl,
-          blobDir: opts.blobDir && resolve(opts.blobDir),
+          ...installFlags(g),
         },
       });
       const tls = tlsFiles(ctx.config);

@@ -2,8 +2,8 @@
  * `fund-audit test list` and `fund-audit test run --admin CODE [--tests 1,2] [--reporter junit|plain
  * --output FILE]`: the regression suites of `fixtures/test-suites`, headless for CI. Locally the
  * cases run in this process, each in a temporary workspace, with the fixtures' master mappings
- * (nothing is written to the data directory; `--mappings production` only reads its master
- * mappings). With `--server URL --token KEY` the run is scheduled on the server and polled until it
+ * (nothing is written to the install; `--mappings production` only reads its master mappings,
+ * from the data directory or the PostgreSQL database of `--database-url`). With `--server URL --token KEY` the run is scheduled on the server and polled until it
  * ends (cli/backend/test-runner.ts), with the same output either way. Exit 0 when every case passes, 3
  * when one fails.
  */
@@ -71,7 +71,7 @@ export function registerTest(program: Command): void {
     .option('--output <file>', 'write the report to this file (default: standard output)')
     .option(
       '--mappings <source>',
-      "master mappings: 'fixtures' (default), 'production' (read from the data directory; with --server the server's) or a folder of <code>/ mapping folders",
+      "master mappings: 'fixtures' (default), 'production' (read from the install: the data directory or --database-url; with --server the server's) or a folder of <code>/ mapping folders",
       'fixtures',
     )
     .option('--suites <dir>', 'folder of the suites (default fixtures/test-suites; local runs only)')

@@ -6,9 +6,8 @@
  * the running jobs finish.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../server/config.js';
 import type { AppContext } from '../../server/context.js';
 import { requireDataDir } from '../../server/data-dir.js';
 import { redactUrl } from '../../server/db/client-pg.js';
@@ -18,28 +17,25 @@ import { registerNode } from '../../server/jobs/nodes.js';
 import { startNodeEvents } from '../../server/node-events.js';
 import { openContext } from '../../server/open-context.js';
 import { startRuntime } from '../../server/runtime.js';
-import { globals } from '../global.js';
+import { globals, localConfig } from '../global.js';
 
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('Run pipeline job workers on the data directory (no HTTP), beside a running server')
+    .description('Run pipeline job workers (no HTTP) beside a running server, on its data directory or its PostgreSQL database (--database-url, --blob-dir)')
     .option('-w, --workers <n>', 'job worker threads (default FUND_AUDIT_WORKERS, else cores - 1, at least 1)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
-    .option('--blob-dir <dir>', "root of the blob store: the same as the server's (default <data dir>/blobs; required with --database-url)")
-    .option('--database-url <url>', 'the PostgreSQL database (postgres://...) of the servers, instead of the data directory (or FUND_AUDIT_DATABASE_URL)')
-    .addHelpText('after', '\nExample:\n  fund-audit serve -d /srv/fund-audit &\n  fund-audit worker -d /srv/fund-audit --workers 4')
+    .addHelpText('after', '\nBeside a server:\n  fund-audit serve -d /srv/fund-audit &\n  fund-audit worker -d /srv/fund-audit --workers 4')
     .action(async (opts, cmd: Command) => {
       const g = globals(cmd);
-      const flags = { workers: opts.workers, logLevel: opts.logLevel, blobDir: opts.blobDir && resolve(opts.blobDir), databaseUrl: opts.databaseUrl };
-      const config = loadConfig({ dataDir: g.dataDir, flags });
+      const config = localConfig(g, { workers: opts.workers, logLevel: opts.logLevel });
       if (!config.databaseUrl) requireDataDir(g.dataDir);
       const ctx = await openContext({ config, rotateLog: false });
       if (!(await hasAdministrators(ctx))) {
         ctx.close();
         throw new NotFoundError(
           config.databaseUrl
-            ? `The database ${redactUrl(config.databaseUrl)} is not set up yet: start \`fund-audit serve --database-url ...\` on it first`
+            ? `The database ${redactUrl(config.databaseUrl)} is not set up yet: prepare it with \`fund-audit --database-url ... --blob-dir ... init\` (or start a \`serve\` on it) first`
             : `${ctx.config.dataDir} is not a Fund Audit data directory yet: start \`fund-audit serve -d ${ctx.config.dataDir}\` there first`,
         );
       }

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
+import { baseStoreOf, storeOf } from '../../db/dialect.js';
 import { countSdmRows, readSdmChunks } from '../../db/sdm-store.js';
 import { transaction } from '../../db/tx.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
@@ -35,8 +35,15 @@ import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { currentInputs, loadFund, logStage, publishFile } from './common.js';
 import { aggregateCalculations } from './aggregation.js';
 
-/** Folder of independent FX rate files in a data directory. */
-export const fxDir = (ctx: AppContext) => join(ctx.config.dataDir, 'reference', 'fx');
+/** Folder of the independent FX rate files of a PostgreSQL install whose blob directory is `blobRoot`. */
+export const sharedFxDir = (blobRoot: string) => join(blobRoot, 'reference', 'fx');
+
+/**
+ * Folder of the independent FX rate files: `<data dir>/reference/fx` on SQLite; on PostgreSQL in
+ * the blob directory every node shares (`sharedFxDir`), so rates imported on one node are read by
+ * the jobs of every other.
+ */
+export const fxDir = (ctx: AppContext) => (baseStoreOf(ctx).dialect === 'postgres' ? sharedFxDir(ctx.blobs.root) : join(ctx.config.dataDir, 'reference', 'fx'));
 
 /** Every independent FX rate available to the checks, as units per one unit of `base` (the fund currency). */
 export function loadFxRates(ctx: AppContext, base: string): FxRate[] {

@@ -270,6 +270,8 @@ export async function listMappings(
             ),
           ),
         )
+        // in one order on every database
+        .orderBy(asc(t.fundRequests.id))
     : [];
   // funds with an assigned custom mapping, by type: a master of that type does not feed them
   const customOf = new Set(

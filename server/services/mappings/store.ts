@@ -138,7 +138,8 @@ export async function fundsUsingMapping(ctx: AppContext, mappingIds: number[]): 
   return db
     .select({ fundRequestId: t.fundMappings.fundRequestId, mappingId: t.fundMappings.mappingId })
     .from(t.fundMappings)
-    .where(inArray(t.fundMappings.mappingId, mappingIds));
+    .where(inArray(t.fundMappings.mappingId, mappingIds))
+    .orderBy(asc(t.fundMappings.fundRequestId), asc(t.fundMappings.mappingId));
 }
 
 /**

@@ -4,18 +4,20 @@
  *
  * Refused while a server or worker uses the data directory, and into a database with rows in any
  * table. The blobs are copied first (each checked against its sha256; a copy already there is
- * kept), then the PostgreSQL migrations are applied and every table is copied in one transaction,
- * parents before children, ids kept, identity sequences moved past the largest id: a failure leaves
+ * kept), with the independent FX rate files (into `<blob dir>/reference/fx`), then the PostgreSQL
+ * migrations are applied and every table is copied in one transaction, parents before children,
+ * ids kept, identity sequences moved past the largest id: a failure leaves
  * the database without rows, so the command can simply be run again. Then every table's row count
  * and every blob's hash are checked on the target.
  */
-import { existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { blobRoot, loadConfig } from '../../config.js';
 import { openDb } from '../../db/client.js';
 import { openPgDb, redactUrl } from '../../db/client-pg.js';
 import { ConflictError, DataDirInUseError, NotFoundError, ValidationError } from '../../errors.js';
+import { sharedFxDir } from '../../jobs/stages/calculations.js';
 import { runningProcess } from '../backup/restore.js';
 import { copyBlob, listBlobKeys, verifyBlobs } from './blobs.js';
 import { copyTable, resetIdentity } from './copy-rows.js';
@@ -110,6 +112,10 @@ export async function migrateInstall(opts: { from: string; to: string; blobDir?:
     progress(`The ${keys.length} blob(s) stay in ${sourceBlobs}`);
     for (const key of keys) bytes += statSync(join(sourceBlobs, key.slice(0, 2), key)).size;
   }
+
+  // the independent FX rates go beside the blobs, where every node of a PostgreSQL install reads them
+  const fx = join(config.dataDir, 'reference', 'fx');
+  if (existsSync(fx)) cpSync(fx, sharedFxDir(targetBlobs), { recursive: true, force: false });
 
   // 2. the rows, in one transaction
   const source = await openDb(config.dataDir, config.dbName);
