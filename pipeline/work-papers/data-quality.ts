@@ -93,7 +93,7 @@ export function writeDataSummary(s: SheetWriter, files: StandardizedFile[] | und
  * Difference, Threshold, Message, File, Line, Column.
  * @returns the number of rows written
  */
-export function writeDataExceptions(s: SheetWriter, files: StandardizedFile[] | undefined): number {
+export function writeDataExceptions(s: Pick<SheetWriter, 'row'>, files: StandardizedFile[] | undefined): number {
   let n = 0;
   for (const f of invalidFiles(files)) {
     for (const q of f.qaMapping) {

@@ -5,7 +5,8 @@
  * independent price and FX rate price testing used for it, each with its date and source (a rate
  * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
- * Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
+ * Past Excel's row limit the sheet continues on 'Holdings (2)', 'Holdings (3)', … (see
+ * `continued-sheet.ts`). Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
  * texts and dates, made once each), and the writing waits for the zip to take the rows every few
  * hundred.
  */
@@ -15,9 +16,13 @@ import { Sum, round } from '../checks/common.js';
 import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
 import { chunksOf, type FundSdmData, type HoldingRow } from '../sdm/rows.js';
 import type { MappingUsed } from './data-quality.js';
-import { isoDate, SheetWriter } from './sheet-writer.js';
+import { ContinuedSheet, EXCEL_MAX_ROWS } from './continued-sheet.js';
+import { isoDate } from './sheet-writer.js';
 
 export const HOLDINGS_SHEET = 'Holdings';
+
+/** Header rows at the top of each Holdings sheet. */
+export const HOLDINGS_HEADER_ROWS = 1;
 
 /** Rows written between two waits for the zip to take them (memory stays flat). */
 const ROWS_PER_DRAIN = 500;
@@ -77,9 +82,12 @@ function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): str
 }
 
 /**
- * Writes the Holdings sheet.
+ * Writes the Holdings sheet: past `maxRows` rows it continues on 'Holdings (2)', 'Holdings (3)',
+ * … with the same header, positions in delivery order (`placeOf` gives a position's sheet and row).
  * @param checkContext the checks' context (period end, currency, independent rates, stale limit);
  *   without it, or when the fund has no external valuations, the evidence columns stay empty
+ * @param maxRows rows a sheet holds, header included (default Excel's limit; a RangeError beyond it)
+ * @returns the names of the sheets written, in order
  */
 export async function holdingsSheet(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -87,8 +95,9 @@ export async function holdingsSheet(
   currency: string,
   mappings: MappingUsed[] | undefined,
   checkContext: CheckContext | undefined,
-): Promise<void> {
-  const s = new SheetWriter(
+  maxRows = EXCEL_MAX_ROWS,
+): Promise<readonly string[]> {
+  const s = new ContinuedSheet(
     wb,
     HOLDINGS_SHEET,
     [20, 10, 40, 18, 18, 16, 16, 10, 14, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40],
@@ -119,10 +128,8 @@ export async function holdingsSheet(
       null,
       null,
     ],
-  );
-  s.row(
-    HOLDINGS_COLUMNS.map((c) => (c === 'Value base' ? `Value base (${currency})` : c)),
-    true,
+    [HOLDINGS_COLUMNS.map((c) => (c === 'Value base' ? `Value base (${currency})` : c))],
+    maxRows,
   );
   const evidence = checkContext?.externalValuations ? await evidenceLookup(data, checkContext) : null;
   const total = new Sum();
@@ -184,4 +191,5 @@ export async function holdingsSheet(
   s.blank();
   s.row([`Total: ${positions} position(s)`, null, null, null, null, null, null, null, null, null, round(total.value)], true);
   s.commit();
+  return s.sheets;
 }

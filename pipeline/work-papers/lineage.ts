@@ -29,12 +29,30 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
   holdings_integrity: ['holdings'],
 };
 
+/** The key of a delivered row in `lineageOf`'s `locate` and `positions`: its file and line. */
+export const rowKey = (file: string, line: number): string => `${file}\u0000${line}`;
+
 /**
  * One pass over each SDM type: the files and line ranges of its rows, and on the way the total
  * base market value of the holdings (fund currency, unrounded) that the Summary shows.
+ * @param locate keys (`rowKey`) of holdings to find: `positions` gives the 0-based place in
+ *   delivery order of each one found (the Holdings sheet's order)
  */
-export async function lineageOf(data: FundSdmData): Promise<{ sources: SourceFiles; holdingsTotal: number }> {
+export async function lineageOf(
+  data: FundSdmData,
+  locate?: ReadonlySet<string>,
+): Promise<{ sources: SourceFiles; holdingsTotal: number; positions: Map<string, number> }> {
   const total = new Sum();
+  const positions = new Map<string, number>();
+  let position = 0;
+  const eachHolding = locate?.size
+    ? (h: HoldingRow) => {
+        total.add(h.market_value_base);
+        const key = rowKey(h.file, h.line);
+        if (locate.has(key) && !positions.has(key)) positions.set(key, position);
+        position++;
+      }
+    : (h: HoldingRow) => total.add(h.market_value_base);
   const of = async (rows: Rows<{ file: string; line: number }>, each?: (r: never) => void): Promise<FileLines[]> => {
     const byFile = new Map<string, FileLines>();
     for await (const chunk of chunksOf(rows))
@@ -52,12 +70,12 @@ export async function lineageOf(data: FundSdmData): Promise<{ sources: SourceFil
   };
   const sources = {
     trial_balance: await of(data.trial_balance),
-    holdings: await of(data.holdings, (h: HoldingRow) => total.add(h.market_value_base)),
+    holdings: await of(data.holdings, eachHolding),
     transactions: await of(data.transactions),
     share_capital: await of(data.share_capital),
     prices: await of(data.prices),
   };
-  return { sources, holdingsTotal: total.value };
+  return { sources, holdingsTotal: total.value, positions };
 }
 
 /**

@@ -17,6 +17,11 @@
  * widths are set. Written with exceljs' streaming writer: each row is serialised and dropped as it
  * is written, so memory beyond the input is the shared-strings table (distinct texts) and the
  * output bytes. A 100x copy of the GS holdings with all its 166,831 items listed takes ~9 s.
+ * The sheets that grow with the delivery (Holdings, Trial balance, Exceptions) continue on
+ * 'Holdings (2)', … past Excel's row limit (`continued-sheet.ts`); the Summary then names each
+ * Holdings sheet's positions, and the Summary and Exceptions give the Holdings sheet and row of
+ * every item that comes from one position (a 'Holdings row' column, only then). The other sheets
+ * hold at most a few thousand rows (the checks list at most `maxItemsPerCheck` items each).
  */
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -28,7 +33,9 @@ import { rollForwardByClass } from '../checks/capital-roll-forward.js';
 import { DERIVATIVE_ACCOUNTS, INVESTMENT_ACCOUNTS, investmentTotals } from '../checks/investments-reconciliation.js';
 import { round, sum, tbByClass } from '../checks/common.js';
 import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
+import { ContinuedSheet, checkMaxRows, EXCEL_MAX_ROWS, sheetsFor } from './continued-sheet.js';
 import { holdingsSheet } from './holdings-sheet.js';
+import { holdingsLayout, type HoldingsLayout } from './holdings-layout.js';
 import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
@@ -81,6 +88,13 @@ export interface WorkPaperInput {
   aggregation?: AggregationSummary;
 }
 
+/** How the work paper is written. */
+export interface WorkPaperOptions {
+  /** Rows a sheet holds, header rows included, before it continues on the next (default and most: Excel's 1,048,576). */
+  maxRowsPerSheet?: number;
+}
+
+/** The sheets, in order, of a work paper whose sheets all fit Excel's row limit (and without Aggregation). */
 export const SHEETS = [
   'Summary',
   'Trial balance',
@@ -96,9 +110,22 @@ const label = (id: string) => CHECK_LABELS[id] ?? id;
 const statusText = (s: string) => s.toUpperCase();
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
-function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles, holdingsTotal: number, sad: UnadjustedDifferences) {
+function summarySheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  input: WorkPaperInput,
+  sources: SourceFiles,
+  holdingsTotal: number,
+  sad: UnadjustedDifferences,
+  layout: HoldingsLayout,
+  tbSheets: string[],
+) {
   const { fund, materiality: m, checks } = input;
-  const s = new SheetWriter(wb, 'Summary', [34, 40, 12, 18, 10, 18, 18, 90, 44, 8], [null, null, 'pct', 'money', null, 'money', 'money', null, null, 'int']);
+  const s = new SheetWriter(
+    wb,
+    'Summary',
+    [34, 40, 12, 18, 10, 18, 18, 90, 44, 8, ...(layout.continued ? [24] : [])],
+    [null, null, 'pct', 'money', null, 'money', 'money', null, null, 'int'],
+  );
   s.row(['Item', 'Value', '% of NAV', 'Amount', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
   s.row(['Fund', fund.name]);
   s.row(['Fund request id', typeof fund.id === 'number' ? [fund.id, 'int'] : String(fund.id)]);
@@ -108,7 +135,8 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.row(['Period end', isoDate(fund.periodEnd)]);
   s.row(['Currency', fund.currency]);
   const tb = sources.trial_balance;
-  s.row(['NAV', [input.nav, 'money'], null, null, null, null, null, 'Trial balance: assets - liabilities (sheet Trial balance)', ...lines(tb)]);
+  const tbWhere = tbSheets.length > 1 ? `sheets ${tbSheets[0]} to ${tbSheets[tbSheets.length - 1]}, totals on the last` : 'sheet Trial balance';
+  s.row(['NAV', [input.nav, 'money'], null, null, null, null, null, `Trial balance: assets - liabilities (${tbWhere})`, ...lines(tb)]);
   s.row([
     'Holdings',
     `${input.data.holdings.length} position(s)`,
@@ -117,7 +145,9 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
     null,
     null,
     null,
-    'Market value (base) of every position: sheet Holdings, one row per position with its file and line',
+    layout.continued
+      ? `Market value (base) of every position: sheets ${layout.describe()}, one row per position in delivery order with its file and line`
+      : 'Market value (base) of every position: sheet Holdings, one row per position with its file and line',
     ...lines(sources.holdings),
   ]);
   s.row(['Overall status', overallStatusText(checks.status, input.standardization)]);
@@ -141,7 +171,7 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
     `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; % of PM)`,
   ]);
   s.blank();
-  s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
+  s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header], true);
   for (const it of checks.items) {
     const shares = (it.details as { unit?: string } | undefined)?.unit === 'shares';
     s.row([
@@ -154,6 +184,7 @@ function summarySheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
       [it.threshold, shares ? 'shares' : 'money'],
       it.message,
       ...itemSource(it, sources),
+      ...layout.cells(it),
     ]);
   }
   s.commit();
@@ -165,9 +196,25 @@ const lines = (files: SourceFiles[keyof SourceFiles]): [Cell, Cell] =>
     ? [files.map((f) => f.file).join('; '), files.map((f) => (f.first === f.last ? String(f.first) : `${f.first}-${f.last}`)).join('; ')]
     : [null, null];
 
-function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
-  const s = new SheetWriter(wb, 'Trial balance', [16, 44, 26, 12, 10, 20, 20, 44, 8], [null, null, null, null, null, 'money', 'money', null, 'int']);
-  s.row(['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line'], true);
+/** The sheets the Trial balance fills: its rows, a blank row, the totals' header and 5 or 6 totals, and the sum of all balances. */
+function trialBalanceSheets(input: WorkPaperInput, maxRows: number): string[] {
+  const rows = input.data.trial_balance;
+  const bound = rows.length + 9;
+  if (bound < maxRows) return [TRIAL_BALANCE];
+  return sheetsFor(TRIAL_BALANCE, bound - (tbByClass(rows, STANDARD_ACCOUNTS).unmappedRows ? 0 : 1), 1, maxRows);
+}
+
+const TRIAL_BALANCE = 'Trial balance';
+
+function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, maxRows: number) {
+  const s = new ContinuedSheet(
+    wb,
+    TRIAL_BALANCE,
+    [16, 44, 26, 12, 10, 20, 20, 44, 8],
+    [null, null, null, null, null, 'money', 'money', null, 'int'],
+    [['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line']],
+    maxRows,
+  );
   const rows = input.data.trial_balance;
   for (const r of rows) {
     s.row([
@@ -271,42 +318,54 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.commit();
 }
 
-function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles) {
-  const s = new SheetWriter(wb, 'Exceptions', [28, 36, 16, 18, 18, 100, 44, 8, 24], [null, null, null, 'money', 'money', null, null, 'int', null]);
-  s.row(['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column'], true);
+function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
+  const s = new ContinuedSheet(
+    wb,
+    'Exceptions',
+    [28, 36, 16, 18, 18, 100, 44, 8, 24, ...(layout.continued ? [24] : [])],
+    [null, null, null, 'money', 'money', null, null, 'int', null],
+    [['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column', ...layout.header]],
+    maxRows,
+  );
   const data = writeDataExceptions(s, input.standardization);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
-  for (const it of exceptions) s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources)]);
+  for (const it of exceptions)
+    s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources), null, ...layout.cells(it)]);
   if (!exceptions.length && !data) s.row(['No exceptions: every check item passed']);
   s.commit();
 }
 
 /** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when exceljs fails to write. */
-export async function buildWorkPaper(input: WorkPaperInput): Promise<Buffer> {
+export async function buildWorkPaper(input: WorkPaperInput, options: WorkPaperOptions = {}): Promise<Buffer> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
-  await writeWorkPaper(input, stream);
+  await writeWorkPaper(input, stream, options);
   return Buffer.concat(chunks);
 }
 
 /**
  * Writes the work-paper xlsx to `stream` as it is made (ended when done), so a fund with many
- * positions never holds its work paper in memory. Throws when exceljs fails to write.
+ * positions never holds its work paper in memory. A sheet that would pass
+ * `options.maxRowsPerSheet` rows (Excel's limit by default) continues on the next. Throws a
+ * RangeError for a limit that is not an integer from 2 to Excel's, and when exceljs fails to write.
  */
-export async function writeWorkPaper(input: WorkPaperInput, stream: Writable): Promise<void> {
+export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, options: WorkPaperOptions = {}): Promise<void> {
+  const maxRows = checkMaxRows(options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
   wb.creator = 'Fund Audit';
   wb.created = input.generatedAt;
   // one pass over the rows first: the files and line ranges every aggregate figure names
-  const lineage = await lineageOf(input.data);
+  const layout = holdingsLayout(input.data.holdings.length, maxRows, input.checks.items);
+  const lineage = await lineageOf(input.data, layout.wanted);
+  layout.found(lineage.positions);
   const sources = lineage.sources;
   const holdingsTotal = round(lineage.holdingsTotal);
   const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0, input.adjustments);
-  summarySheet(wb, input, sources, holdingsTotal, sad);
+  summarySheet(wb, input, sources, holdingsTotal, sad, layout, trialBalanceSheets(input, maxRows));
   if (input.aggregation) aggregationSheet(wb, input.aggregation);
-  trialBalanceSheet(wb, input);
-  await holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext);
+  trialBalanceSheet(wb, input, maxRows);
+  await holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext, maxRows);
   await investmentsSheet(wb, input);
   priceTestingSheet(wb, input);
   capitalSheet(wb, input);
@@ -316,6 +375,6 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable): P
     input.materiality,
     sources,
   );
-  exceptionsSheet(wb, input, sources);
+  exceptionsSheet(wb, input, sources, layout, maxRows);
   await wb.commit();
 }
