@@ -5,6 +5,7 @@
 import { H3 } from 'h3';
 import type { AppContext } from '../context.js';
 import { NotFoundError } from '../errors.js';
+import { withTokenLookups } from '../services/auth/tokens.js';
 import { errorResponse } from './envelope.js';
 import { mountOperations } from './operations.js';
 import { rateLimits } from './rate-limit.js';
@@ -17,6 +18,8 @@ import { serveWeb } from './static.js';
 /** Builds the h3 app for a context. */
 export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   const app = new H3({ silent: true });
+  // the request's token is looked up once, whichever of the steps below asks first
+  app.use((_event, next) => withTokenLookups(() => next()));
   app.use(securityHeaders(ctx.config));
   app.use(rateLimits(ctx));
   app.use(serviceKeyScopes(ctx, routes));

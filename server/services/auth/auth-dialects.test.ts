@@ -16,7 +16,7 @@ import { readiness } from '../health/health.js';
 import { addUser, ensureAdmin, getUserByEmail, listUsers } from '../users/users.js';
 import { acceptPrivacy, getSession, logout, redeemSigninToken, signinLink, switchView } from './session.js';
 import { upsertSsoUser } from './sso-users.js';
-import { issueToken, revokeUserTokens, verifyToken } from './tokens.js';
+import { hashToken, issueToken, revokeToken, revokeUserTokens, tokenOwnerOf, verifyToken, withTokenLookups } from './tokens.js';
 
 describeEachDialect('users and sign-in', (dialect) => {
   let ctx: TestContext;
@@ -82,6 +82,31 @@ describeEachDialect('users and sign-in', (dialect) => {
     expect(login.body.payload.user.email).toBe('admin@fund-audit.local');
     const database = login.body.payload.config.dependencies.find((d: { name: string }) => d.name === (dialect === 'postgres' ? 'postgresql' : 'sqlite'));
     expect(database?.version).toMatch(/^\d+\.\d+/);
+  });
+
+  it("reads a request's token once for all its checks, again after the request changes it, and afresh for the next request", async () => {
+    const { token } = await issueToken(ctx, ctx.boot.admin.id, 'session', 60_000);
+    const { db, tables: t } = storeOf(ctx);
+    // another node revokes the token while a request is between its checks: the request's checks agree with its first one
+    await withTokenLookups(async () => {
+      expect(await tokenOwnerOf(ctx, token)).toMatchObject({ kind: 'session', email: 'admin@fund-audit.local' });
+      await db
+        .update(t.tokens)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(eq(t.tokens.tokenHash, hashToken(token)));
+      expect((await verifyToken(ctx, token, ['session'])).user.id).toBe(ctx.boot.admin.id);
+    });
+    // the next request reads it again
+    await withTokenLookups(async () => {
+      expect((await errorOf(() => verifyToken(ctx, token, ['session']))).message).toBe('The token was revoked');
+    });
+    // a request that revokes its own token (logout) is refused by any check after it
+    const second = (await issueToken(ctx, ctx.boot.admin.id, 'session', 60_000)).token;
+    await withTokenLookups(async () => {
+      await verifyToken(ctx, second, ['session']);
+      await revokeToken(ctx, second);
+      expect((await errorOf(() => verifyToken(ctx, second, ['session']))).message).toBe('The token was revoked');
+    });
   });
 
   it('switches the view of one session only, and ends the sessions of a disabled user', async () => {

@@ -16,7 +16,7 @@ import { ForbiddenError, ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { DELIVERY_VIEW_ROLES } from './permissions.js';
-import { hashToken, issueToken, markUsed, revokeToken, verifyToken, type User } from './tokens.js';
+import { forgetTokenLookups, hashToken, issueToken, markUsed, revokeToken, verifyToken, type User } from './tokens.js';
 
 /** The user part of the session (spec field names). */
 export interface SessionUser {
@@ -230,6 +230,7 @@ export async function switchView(ctx: AppContext, user: User, token: string, vie
     .update(t.tokens)
     .set({ viewRole })
     .where(eq(t.tokens.tokenHash, hashToken(token)));
+  forgetTokenLookups();
   await recordAudit(ctx, user, 'view-switch', `user:${user.id}`, { from: user.role, to: role, view });
   return getSession(ctx, { ...user, role });
 }

@@ -5,6 +5,7 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
@@ -57,15 +58,52 @@ export function effectiveRole(user: Pick<User, 'role' | 'originalRole'>, viewRol
   return user.originalRole;
 }
 
-/** The token row of a raw token, or undefined. */
-async function tokenRow(ctx: AppContext, token: string) {
-  const { db, tables: t } = storeOf(ctx);
-  const [row] = await db
-    .select()
-    .from(t.tokens)
-    .where(eq(t.tokens.tokenHash, hashToken(token)))
-    .limit(1);
-  return row;
+type TokenRow = typeof import('../../db/schema/users.js').tokens.$inferSelect;
+
+/**
+ * The token lookups of one HTTP request (`withTokenLookups`): the rate limits, the service-key
+ * scopes and the route's authentication each look the request's token up, and each lookup is a
+ * round trip to the database (on PostgreSQL, over the network). Within one request the token is
+ * read once; any write to tokens in the request (sign-in link used, logout, revocation) forgets
+ * what was read, so a check after it reads again.
+ */
+const requestLookups = new AsyncLocalStorage<Map<string, Promise<{ row?: TokenRow; user?: User }>>>();
+
+/**
+ * Runs `fn` (the handling of one HTTP request) with its own memory of token lookups (see
+ * `requestLookups`); the app wraps every request in it.
+ */
+export function withTokenLookups<T>(fn: () => T): T {
+  return requestLookups.run(new Map(), fn);
+}
+
+/** Forgets the token lookups of the current request: call after any write to tokens. */
+export function forgetTokenLookups(): void {
+  requestLookups.getStore()?.clear();
+}
+
+/** The token row of a raw token and its user (each undefined when unknown), in one statement; read once per request. */
+function tokenAndUser(ctx: AppContext, token: string): Promise<{ row?: TokenRow; user?: User }> {
+  const hash = hashToken(token);
+  const memo = requestLookups.getStore();
+  const known = memo?.get(hash);
+  if (known) return known;
+  const lookup = (async () => {
+    const { db, tables: t } = storeOf(ctx);
+    const [found] = await db
+      .select({ row: t.tokens, user: t.users })
+      .from(t.tokens)
+      .leftJoin(t.users, eq(t.users.id, t.tokens.userId))
+      .where(eq(t.tokens.tokenHash, hash))
+      .limit(1);
+    return { row: found?.row as TokenRow | undefined, user: (found?.user ?? undefined) as User | undefined };
+  })();
+  if (memo) {
+    memo.set(hash, lookup);
+    // a failed lookup is not remembered
+    lookup.catch(() => memo.get(hash) === lookup && memo.delete(hash));
+  }
+  return lookup;
 }
 
 /** A user by id, or undefined. */
@@ -93,12 +131,11 @@ export async function verifyToken(
   kinds: TokenKind[],
 ): Promise<{ user: User; tokenId: number; viewRole: Role | null; idToken: string | null }> {
   if (!token) throw new UnauthorizedError('Sign-in required: no token was sent');
-  const row = await tokenRow(ctx, token);
+  const { row, user } = await tokenAndUser(ctx, token);
   if (!row || !kinds.includes(row.kind)) throw new UnauthorizedError('The token is not valid');
   if (row.revokedAt) throw new UnauthorizedError('The token was revoked');
   if (row.usedAt) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
   if (Date.parse(row.expiresAt) <= Date.now()) throw new UnauthorizedError('The token has expired');
-  const user = await userRow(ctx, row.userId);
   if (!user || user.disabled) throw new UnauthorizedError('The user of this token is disabled');
   return { user: { ...user, role: effectiveRole(user, row.viewRole) }, tokenId: row.id, viewRole: row.viewRole, idToken: row.idToken };
 }
@@ -117,8 +154,7 @@ export async function currentRole(ctx: AppContext, userId: number, viewRole: Rol
  * unknown); used before routing to rate-limit API keys and scope service keys.
  */
 export async function tokenOwnerOf(ctx: AppContext, token: string): Promise<{ kind: TokenKind; email: string } | null> {
-  const row = await tokenRow(ctx, token);
-  const user = row ? await userRow(ctx, row.userId) : undefined;
+  const { row, user } = await tokenAndUser(ctx, token);
   return row && user ? { kind: row.kind, email: user.email } : null;
 }
 
@@ -126,6 +162,7 @@ export async function tokenOwnerOf(ctx: AppContext, token: string): Promise<{ ki
 export async function markUsed(ctx: AppContext, tokenId: number): Promise<void> {
   const { db, tables: t } = storeOf(ctx);
   await db.update(t.tokens).set({ usedAt: new Date().toISOString() }).where(eq(t.tokens.id, tokenId));
+  forgetTokenLookups();
 }
 
 /** Revokes one token by its raw value; unknown tokens are ignored. */
@@ -135,6 +172,7 @@ export async function revokeToken(ctx: AppContext, token: string): Promise<void>
     .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
     .where(and(eq(t.tokens.tokenHash, hashToken(token)), isNull(t.tokens.revokedAt)));
+  forgetTokenLookups();
 }
 
 /** Revokes every token of a user of the given kinds (e.g. when a user is disabled). */
@@ -144,4 +182,5 @@ export async function revokeUserTokens(ctx: AppContext, userId: number, kinds: T
     .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
     .where(and(eq(t.tokens.userId, userId), inArray(t.tokens.kind, kinds), isNull(t.tokens.revokedAt)));
+  forgetTokenLookups();
 }
