@@ -13,6 +13,7 @@ import { startRuntime, type Runtime } from '../runtime.js';
 import { importFile } from '../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../testing.js';
 import { cancelProcess } from './processes.js';
+import { JOB_THREAD_NICENESS } from './thread.js';
 
 let ctx: TestContext;
 let runtime: Runtime | undefined;
@@ -35,7 +36,31 @@ async function until<T>(what: string, fn: () => T | undefined | null | false, ms
   }
 }
 
+/** The niceness of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceness(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // the fields after the command name, which is in parentheses and may hold spaces: state is field 3
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(Number(tid), Number(fields[19 - 3]));
+  }
+  return out;
+}
+
 describe('job threads', () => {
+  it.runIf(process.platform === 'linux')('run at a lower CPU priority than the thread serving requests', async () => {
+    const before = [...threadNiceness().values()].filter((n) => n === JOB_THREAD_NICENESS).length;
+    runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 100 });
+    const lowered = await until('two lowered threads', () => {
+      const n = [...threadNiceness().values()].filter((v) => v === JOB_THREAD_NICENESS).length - before;
+      return n >= 2 && n;
+    });
+    expect(lowered).toBe(2);
+    // this thread (the serving one: its id is the process id) keeps its priority
+    expect(threadNiceness().get(process.pid)).toBe(0);
+  });
+
   it('run every stage of a delivery in worker threads and pass their events to the server', async () => {
     const events: string[] = [];
     ctx.events.on('process', (p) => events.push(`${p.stage}:${p.status}`));
