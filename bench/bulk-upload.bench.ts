@@ -93,5 +93,5 @@ try {
     console.log(JSON.stringify({ rows: ROWS, ...round(r), totalMs: Math.round(total), target: '< 2000 ms', ok: total < 2000 }));
   }
 } finally {
-  ctx.dispose();
+  await ctx.dispose();
 }

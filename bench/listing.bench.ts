@@ -19,7 +19,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 // first: under tsx (native ESM) the import cycle services/test-runner <-> jobs/stages/index only
 // resolves when the stage index is loaded before the routes (vitest and the bundles are not affected)
 import '../server/jobs/stages/index.js';
@@ -30,6 +29,8 @@ import { issueToken } from '../server/services/auth/tokens.js';
 import { listFunds, type ListingInput } from '../server/services/funds/listing.js';
 import { clearListingCache } from '../server/services/funds/listing-cache.js';
 import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions } from '../server/threads/pools.js';
+import { fmt, percentile, runHttpLoad } from './http-load.js';
+import { ADMINISTRATORS, FILTER_SORT_SEARCH, generateFunds, QUERIES, searchBodies } from './listing-data.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,44 +48,11 @@ const RUNS = Number(args.runs);
 const CLIENTS = Number(args.clients);
 const PER_CLIENT = Number(args['per-client']);
 
-const STATUSES = ['Pending', 'Approved', 'Approved', 'Approved', 'Completed - Fund Closed', 'Issued', 'Paused', 'Declined', 'Deleted'];
-const CLIENTS_NAMES = [
-  'Orion Capital',
-  'Helix Partners',
-  'Atlas Asset Management',
-  'Boreal Investments',
-  'Cygnus Wealth',
-  'Draco Advisors',
-  'Lyra Funds',
-  'Vega Group',
-];
-const STAGES = ['identification', 'standardization', 'calculations', 'visualization'];
-const PSTATUS = ['pending', 'running', 'done', 'done', 'error'];
-const FILE_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital'];
-const FILE_STATUS = ['raw', 'pending', 'processed', 'assigned', 'assigned', 'assigned', 'error'];
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function isoDay(base: number, offsetDays: number): string {
-  return new Date(base + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Inserts the funds with codes, input files, work papers and processes in one transaction. */
+/** Inserts the generated funds with codes, input files, work papers and processes in one transaction. */
 function seed(ctx: AppContext): void {
-  const rand = rng(42);
-  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
   const admins: number[] = [];
   const insAdmin = ctx.sqlite.prepare('INSERT INTO administrators (code, name) VALUES (?, ?)');
-  for (let i = 0; i < 40; i++) admins.push(Number(insAdmin.run(`tpa_${i}`, `Administrator ${i}`).lastInsertRowid));
+  for (let i = 0; i < ADMINISTRATORS; i++) admins.push(Number(insAdmin.run(`tpa_${i}`, `Administrator ${i}`).lastInsertRowid));
   const insFund =
     ctx.sqlite.prepare(`INSERT INTO fund_requests (administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -93,102 +61,39 @@ function seed(ctx: AppContext): void {
     'INSERT INTO fund_files (fund_request_id, kind, file_type, file_name, status, reviewed, disabled) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const insProc = ctx.sqlite.prepare('INSERT INTO processes (fund_request_id, stage, status) VALUES (?, ?, ?)');
-  const base = Date.parse('2023-01-01T00:00:00Z');
+  // fund n gets id n (an empty table): a parent's number is its id
   ctx.sqlite.transaction(() => {
-    for (let i = 1; i <= FUNDS; i++) {
-      const day = Math.floor(rand() * 1000);
+    for (const f of generateFunds(FUNDS)) {
       const id = Number(
         insFund.run(
-          pick(admins),
-          `Fund ${i} ${pick(['Equity', 'Bond', 'Balanced', 'Income', 'Growth'])}`,
-          pick(CLIENTS_NAMES),
-          pick(STATUSES),
-          pick(['LU', 'IE', 'GB', 'US']),
-          pick(['EUR', 'USD', 'GBP']),
-          rand() < 0.2 ? 'SOI_ONLY' : 'FULL',
-          isoDay(base, day - 30),
-          isoDay(base, day + 60),
-          isoDay(base, day),
-          Math.round(rand() * 1000) / 100,
-          3.75,
-          0.25,
-          pick(['NotRequested', 'Requested', 'Chased1']),
-          i > 10 && rand() < 0.05 ? i - 1 - Math.floor(rand() * 5) : null,
+          admins[f.administrator],
+          f.name,
+          f.client,
+          f.status,
+          f.country,
+          f.currency,
+          f.jobType,
+          f.periodEnd,
+          f.dueDate,
+          f.requestDate,
+          f.pm,
+          f.te,
+          f.sad,
+          f.dataRequestStatus,
+          f.parent,
         ).lastInsertRowid,
       );
-      insCode.run(id, `FC${String(i).padStart(6, '0')}`, 1);
-      if (rand() < 0.3) insCode.run(id, `ALT${String(i).padStart(6, '0')}`, 0);
-      if (rand() < 0.6) for (const t of FILE_TYPES) if (rand() < 0.8) insFile.run(id, 'input', t, `${t}.csv`, pick(FILE_STATUS), 0, rand() < 0.05 ? 1 : 0);
-      if (rand() < 0.3) insFile.run(id, 'work_paper', 'work_paper', 'wp.xlsx', 'done', rand() < 0.5 ? 1 : 0, 0);
-      if (rand() < 0.5) insProc.run(id, pick(STAGES), pick(PSTATUS));
+      for (const [code, main] of f.codes) insCode.run(id, code, main ? 1 : 0);
+      for (const file of f.files) insFile.run(id, file.kind, file.fileType, file.fileName, file.status, file.reviewed ? 1 : 0, file.disabled ? 1 : 0);
+      for (const p of f.processes) insProc.run(id, p.stage, p.status);
     }
   })();
   ctx.sqlite.exec('ANALYZE');
 }
 
-/** The HTTP load: `clients` concurrent loops of `perClient` sequential requests; reports each latency. */
-const LOAD_SCRIPT = `
-const { workerData: w, parentPort } = require('node:worker_threads');
-const http = require('node:http');
-// node:http with a keep-alive agent, one socket a client: a light client, so the numbers are the server's
-const agent = new http.Agent({ keepAlive: true, maxSockets: w.clients });
-const call = (body) => new Promise((resolve) => {
-  const req = http.request(w.url, { method: w.method, agent, headers: { 'x-access-token': w.token, 'accept-encoding': 'gzip', 'content-type': 'application/json', ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-    res.on('data', () => {});
-    res.on('end', () => resolve(res.statusCode));
-  });
-  req.on('error', () => resolve(0));
-  req.end(body);
-});
-(async () => {
-  const latencies = [];
-  let failures = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: w.clients }, async (_, c) => {
-    for (let i = 0; i < w.perClient; i++) {
-      const s = performance.now();
-      const status = await call(w.bodies[(c + i * w.clients) % w.bodies.length]);
-      if (status !== 200) failures++;
-      latencies.push(performance.now() - s);
-    }
-  }));
-  agent.destroy();
-  parentPort.postMessage({ latencies, failures, wall: performance.now() - started });
-})();
-`;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const fmt = (n: number) => n.toFixed(1);
-
-const QUERIES: Array<{ name: string; input: ListingInput }> = [
-  { name: 'default page (request date desc)', input: {} },
-  { name: 'filter: status in (Open, Pending)', input: { filters: [{ field: 'status', type: 'enum', value: ['Approved', 'Pending'] }] } },
-  {
-    name: 'sort: client asc, name desc',
-    input: {
-      sorting: [
-        { field: 'client', order: 'asc' },
-        { field: 'name', order: 'desc' },
-      ],
-    },
-  },
-  { name: 'search: "alt0123"', input: { search: 'alt0123' } },
-  {
-    name: 'filter + sort + search',
-    input: {
-      filters: [
-        { field: 'status', type: 'enum', value: ['Approved'] },
-        { field: 'dataDue', type: 'date', value: { from: '2023-06-01', to: '2024-06-30' } },
-      ],
-      sorting: [{ field: 'dataDue', order: 'desc' }],
-      search: 'equity',
-    },
-  },
-];
-
 /** One filter + sort + search body per request, each with its own search text. */
 const distinctSearches = (prefix: string) =>
-  Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `${prefix}${i + 1} ` }));
+  Array.from({ length: CLIENTS * PER_CLIENT }, (_, i) => JSON.stringify({ ...FILTER_SORT_SEARCH, search: `${prefix}${i + 1} ` }));
 
 /** Every request another page (offsets 60 apart) of the Open funds sorted by client (`order` asc or desc): none cached. */
 const distinctPages = (order: 'asc' | 'desc') =>
@@ -206,7 +111,7 @@ const TEAM_VIEWS: ListingInput[] = [
   { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }] },
   { filters: [{ field: 'status', type: 'enum', value: ['Approved'] }], offset: 100 },
   { search: 'orion' },
-  QUERIES[QUERIES.length - 1].input,
+  FILTER_SORT_SEARCH,
 ];
 
 type RunLoad = (
@@ -216,9 +121,6 @@ type RunLoad = (
   clients?: number,
   perClient?: number,
 ) => Promise<{ latencies: number[]; failures: number; wall: number }>;
-
-/** Filter + sort + search bodies with search texts `fund <n>` for the given numbers (each text its own query). */
-const searchBodies = (numbers: number[]) => numbers.map((n) => JSON.stringify({ ...QUERIES[QUERIES.length - 1].input, search: `fund ${n}` }));
 
 /**
  * Distinct queries with the read pool and with the request thread alone, each beside its idle
@@ -286,11 +188,7 @@ async function main() {
     const token = (await issueToken(ctx, admin.id, 'api', 3_600_000)).token;
     /** Runs the HTTP load in a worker thread, so the clients do not share the server's event loop. */
     const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) =>
-      new Promise<{ latencies: number[]; failures: number; wall: number }>((resolve, reject) => {
-        const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: `${server.url}${path}`, method, token, bodies, clients, perClient } });
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
+      runHttpLoad({ urls: [`${server.url}${path}`], method, token, bodies, clients, perClient });
     lines.push('', `HTTP (POST /api/v2.0/funds/listing, ${CLIENTS} concurrent clients x ${PER_CLIENT} requests, loopback):`, '');
     lines.push('| load | requests | failures | p50 ms | p95 ms | requests/s |', '|---|---:|---:|---:|---:|---:|');
     // the machine's floor: the same load on the smallest call (no database, no body)

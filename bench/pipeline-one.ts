@@ -72,7 +72,7 @@ if (mode === 'bare') {
   rows = (ctx.sqlite.prepare("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'").get() as { n: number }).n;
   const wp = ctx.sqlite.prepare("select count(*) n from fund_files where kind = 'work_paper'").get() as { n: number };
   if (!wp.n) throw new Error('no work paper was produced');
-  ctx.dispose();
+  await ctx.dispose();
 }
 const ms = mode === 'bare' ? performance.now() - t0 : ingestMs;
 clearInterval(sample);

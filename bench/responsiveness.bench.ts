@@ -20,6 +20,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fixturesDir } from '../server/paths.js';
+import { holdingsDelivery, holdingsRows } from './deliveries.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,17 +36,7 @@ const SCALE = Number(args.scale);
 const TIMEOUT_MS = 30_000;
 const PARTS = new Set(args.parts.split(','));
 
-const holdings = readFileSync(join(fixturesDir(), 'tpas/meridian_fund_services/inputs/MFS_HOLDINGS_S000013795_20230331.csv'), 'utf8').split('\r\n');
 let deliveries = 0;
-/** A distinct delivery (its own title line) of the GS holdings `SCALE` times over. */
-function delivery(): Blob {
-  deliveries++;
-  const rows = holdings.slice(4).filter(Boolean);
-  const text = [holdings[0], `${holdings[1]} (delivery ${deliveries})`, ...holdings.slice(2, 4), ...Array.from({ length: SCALE }, () => rows).flat(), ''].join(
-    '\r\n',
-  );
-  return new Blob([text]);
-}
 
 // ---------------------------------------------------------------- the server
 
@@ -208,7 +199,8 @@ async function importDelivery(s: Server): Promise<number> {
   const t0 = performance.now();
   const form = new FormData();
   form.append('administrator', 'meridian_fund_services');
-  form.append('upload', delivery(), `MFS_HOLDINGS_S000013795_20230331_x${SCALE}_${deliveries}.csv`);
+  const { blob, name } = holdingsDelivery(SCALE, ++deliveries);
+  form.append('upload', blob, name);
   await api(s, 'POST', 'import/files', form);
   for (;;) {
     await new Promise((r) => setTimeout(r, 250));
@@ -283,9 +275,7 @@ try {
         busy.listing.row(`listing, ${SCALE}x import`),
       ].join('\n'),
     );
-    console.log(
-      `\nThe ${(holdings.slice(4).filter(Boolean).length * SCALE).toLocaleString('en-US')}-row import (upload to the last job) took ${(importMs / 1000).toFixed(1)} s.\n`,
-    );
+    console.log(`\nThe ${holdingsRows(SCALE).toLocaleString('en-US')}-row import (upload to the last job) took ${(importMs / 1000).toFixed(1)} s.\n`);
   }
 
   async function partB() {
