@@ -1,16 +1,12 @@
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmArrays, HoldingRow } from '../sdm/rows.js';
-import { loadFxCsv } from '../checks/fx.js';
-import { runChecks, type CheckContext } from '../checks/index.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import { GS_FUND, loadCsvTpa } from '../checks/test-data.js';
 import { EXCEL_MAX_ROWS, placeOf, sheetsFor } from './continued-sheet.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
 import { HOLDINGS_ROW_COLUMN } from './holdings-layout.js';
 import { FMT } from './sheet-writer.js';
+import { gsWorkPaperInput } from './test-input.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = GS_FUND;
@@ -25,22 +21,7 @@ function delivery(): FundSdmArrays {
   return data;
 }
 
-async function inputFor(data: FundSdmArrays): Promise<WorkPaperInput> {
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
-  const checkContext: CheckContext = {
-    fundCode: fund.fundCode,
-    periodEnd: fund.periodEnd,
-    currency: 'USD',
-    materiality: m,
-    nav,
-    externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')),
-    accountClasses: STANDARD_ACCOUNTS,
-  };
-  const checks = await runChecks(data, checkContext);
-  return { fund, materiality: m, nav, data, checks, checkContext, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
-}
+const inputFor = (data: FundSdmArrays): Promise<WorkPaperInput> => gsWorkPaperInput(data);
 
 async function open(buf: Buffer): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();

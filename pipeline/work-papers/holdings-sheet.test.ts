@@ -2,18 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmArrays } from '../sdm/rows.js';
-import { loadFxCsv } from '../checks/fx.js';
-import { runChecks, type CheckContext } from '../checks/index.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { loadCsvTpa, tpaDir } from '../checks/test-data.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
+import { gsWorkPaperInput } from './test-input.js';
 import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
 
 const GS = 'meridian_fund_services';
 const HOLDINGS_FILE = 'MFS_HOLDINGS_S000013795_20230331.csv';
-const fund = GS_FUND;
 const mappings = [
   {
     type: 'instrument_mapping',
@@ -27,28 +23,7 @@ const mappings = [
 ];
 
 async function workPaper(data: FundSdmArrays, fxFile: string): Promise<ExcelJS.Workbook> {
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
-  const checkContext: CheckContext = {
-    fundCode: fund.fundCode,
-    periodEnd: fund.periodEnd,
-    currency: 'USD',
-    materiality: m,
-    nav,
-    externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
-    accountClasses: STANDARD_ACCOUNTS,
-  };
-  const input: WorkPaperInput = {
-    fund,
-    materiality: m,
-    nav,
-    data,
-    checks: await runChecks(data, checkContext),
-    checkContext,
-    mappings,
-    generatedAt: new Date(),
-  };
+  const input: WorkPaperInput = { ...(await gsWorkPaperInput(data, { fxFile, generatedAt: new Date() })), mappings };
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
   return wb;

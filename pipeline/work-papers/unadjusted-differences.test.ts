@@ -2,13 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import { loadFxCsv } from '../checks/fx.js';
-import { runChecks, type CheckContext } from '../checks/index.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
 import { FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { gsWorkPaperInput } from './test-input.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
-import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
+import { buildWorkPaper } from './workbook.js';
 
 const GS = 'meridian_fund_services';
 const fund = GS_FUND;
@@ -38,24 +35,11 @@ function fxImpactFromSources(fxFile: string): number {
 }
 
 async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: fund.sad }) {
-  const data = loadCsvTpa(GS);
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const m = materiality({ nav, ...pct });
-  const checkContext: CheckContext = {
-    fundCode: fund.fundCode,
-    periodEnd: fund.periodEnd,
-    currency: 'USD',
-    materiality: m,
-    nav,
-    externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx', fxFile)),
-    accountClasses: STANDARD_ACCOUNTS,
-  };
-  const checks = await runChecks(data, checkContext);
-  const input: WorkPaperInput = { fund: { ...fund, ...pct }, materiality: m, nav, data, checks, checkContext, generatedAt: new Date() };
+  const input = await gsWorkPaperInput(loadCsvTpa(GS), { fxFile, pct, generatedAt: new Date() });
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
-  return { wb, m, schedule: unadjustedDifferences(checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
+  const m = input.materiality;
+  return { wb, m, schedule: unadjustedDifferences(input.checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
 }
 
 function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {

@@ -1,34 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmArrays } from '../sdm/rows.js';
-import { loadFxCsv } from '../checks/fx.js';
-import { runChecks, type CheckContext } from '../checks/index.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import type { CheckContext } from '../checks/index.js';
+import { materiality } from '../checks/materiality.js';
+import { GS_FUND, loadCsvTpa } from '../checks/test-data.js';
 import { safeCellText } from './safe-cell.js';
+import { gsWorkPaperInput } from './test-input.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = GS_FUND;
 
-async function inputFor(data: FundSdmArrays, over: Partial<CheckContext> = {}): Promise<WorkPaperInput> {
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const m = materiality({ nav, pm: fund.pm, te: fund.te, sad: fund.sad });
-  const checkContext: CheckContext = {
-    fundCode: fund.fundCode,
-    periodEnd: fund.periodEnd,
-    currency: 'USD',
-    materiality: m,
-    nav,
-    externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv')),
-    accountClasses: STANDARD_ACCOUNTS,
-    ...over,
-  };
-  const checks = await runChecks(data, checkContext);
-  return { fund, materiality: m, nav, data, checks, checkContext, generatedAt: new Date(Date.UTC(2023, 4, 2, 10, 30)) };
-}
+const inputFor = (data: FundSdmArrays, over: Partial<CheckContext> = {}): Promise<WorkPaperInput> => gsWorkPaperInput(data, { context: over });
 
 async function open(buf: Buffer) {
   const wb = new ExcelJS.Workbook();
