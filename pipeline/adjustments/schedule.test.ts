@@ -1,11 +1,7 @@
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import { loadFxCsv } from '../checks/fx.js';
-import { runChecks, type CheckContext } from '../checks/index.js';
-import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import { loadCsvTpa } from '../checks/test-data.js';
+import { gsWorkPaperInput } from '../work-papers/test-input.js';
 import { buildWorkPaper } from '../work-papers/workbook.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
 
@@ -50,33 +46,11 @@ const ADJUSTMENTS: FundAdjustment[] = [
 /** The work paper the stages build for GS with these adjustments (booked pre-calc ones in the checks' inputs). */
 async function workPaper() {
   const delivered = loadCsvTpa('meridian_fund_services');
-  const data = applyAdjustments(delivered, ADJUSTMENTS, 'pre-calc');
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  const m = materiality({ nav, pm: GS_FUND.pm, te: GS_FUND.te, sad: GS_FUND.sad });
-  const checkContext: CheckContext = {
-    fundCode: GS_FUND.fundCode,
-    periodEnd: GS_FUND.periodEnd,
-    currency: 'USD',
-    materiality: m,
-    nav,
-    externalValuations: true,
-    fxRates: loadFxCsv(join(FIXTURES, 'fx', 'ecb-usd-cross-rates-2023-03-31.csv')),
-    accountClasses: STANDARD_ACCOUNTS,
-  };
-  const checks = await runChecks(data, checkContext);
-  const bytes = await buildWorkPaper({
-    fund: GS_FUND,
-    materiality: m,
-    nav,
-    data: applyAdjustments(delivered, ADJUSTMENTS, 'all'),
-    checks,
-    checkContext,
-    adjustments: ADJUSTMENTS,
-    generatedAt: new Date(at),
-  });
+  const input = await gsWorkPaperInput(applyAdjustments(delivered, ADJUSTMENTS, 'pre-calc'), { generatedAt: new Date(at) });
+  const bytes = await buildWorkPaper({ ...input, data: applyAdjustments(delivered, ADJUSTMENTS, 'all'), adjustments: ADJUSTMENTS });
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(bytes as unknown as ArrayBuffer);
-  return { wb, m, nav };
+  return { wb, m: input.materiality, nav: input.nav };
 }
 
 function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
