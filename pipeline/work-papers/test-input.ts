@@ -8,7 +8,7 @@ import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
 import { FIXTURES, GS_FUND } from '../checks/test-data.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmArrays } from '../sdm/rows.js';
+import type { FundSdmData } from '../sdm/rows.js';
 import type { WorkPaperInput } from './workbook.js';
 
 /**
@@ -19,7 +19,7 @@ import type { WorkPaperInput } from './workbook.js';
  * @param opts.generatedAt the time the work paper says it was made (default 2 May 2023 10:30 UTC)
  */
 export async function gsWorkPaperInput(
-  data: FundSdmArrays,
+  data: FundSdmData,
   opts: { fxFile?: string; pct?: { pm: number; te: number; sad: number }; context?: Partial<CheckContext>; generatedAt?: Date } = {},
 ): Promise<WorkPaperInput> {
   const pct = opts.pct ?? { pm: GS_FUND.pm, te: GS_FUND.te, sad: GS_FUND.sad };
