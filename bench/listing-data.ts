@@ -66,6 +66,35 @@ export interface GeneratedFund {
   processes: Array<{ stage: string; status: string }>;
 }
 
+/** The `fund_requests` columns a generated fund fills, in the order of `fundValues`. */
+export const FUND_COLUMNS =
+  'administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id';
+
+/**
+ * A generated fund's values for `FUND_COLUMNS`.
+ * @param adminId the row id of its administrator
+ * @param parentId the row id of its parent fund, or null
+ */
+export function fundValues(f: GeneratedFund, adminId: number, parentId: number | null): unknown[] {
+  return [
+    adminId,
+    f.name,
+    f.client,
+    f.status,
+    f.country,
+    f.currency,
+    f.jobType,
+    f.periodEnd,
+    f.dueDate,
+    f.requestDate,
+    f.pm,
+    f.te,
+    f.sad,
+    f.dataRequestStatus,
+    parentId,
+  ];
+}
+
 /**
  * Fund requests 1 .. `count`, as a delivery team's listing holds them: 9 statuses (a third Open),
  * 8 clients, request dates over ~3 years, 30% with an alternate code, 60% with input files, 30%

@@ -5,7 +5,7 @@
  * batch generated while the previous one is written; then `VACUUM ANALYZE`.
  */
 import pg from 'pg';
-import { ADMINISTRATORS, generateFunds, type GeneratedFund } from './listing-data.js';
+import { ADMINISTRATORS, FUND_COLUMNS, fundValues, generateFunds, type GeneratedFund } from './listing-data.js';
 
 const BATCH = 5000;
 
@@ -19,24 +19,7 @@ function columns(funds: GeneratedFund[], base: number, admins: number[]) {
   };
   for (const f of funds) {
     const id = base + f.n;
-    const row = [
-      id,
-      admins[f.administrator],
-      f.name,
-      f.client,
-      f.status,
-      f.country,
-      f.currency,
-      f.jobType,
-      f.periodEnd,
-      f.dueDate,
-      f.requestDate,
-      f.pm,
-      f.te,
-      f.sad,
-      f.dataRequestStatus,
-      f.parent === null ? null : base + f.parent,
-    ];
+    const row = [id, ...fundValues(f, admins[f.administrator], f.parent === null ? null : base + f.parent)];
     row.forEach((v, i) => c.fund[i].push(v));
     for (const [code, main] of f.codes) [id, code, main].forEach((v, i) => c.code[i].push(v));
     for (const x of f.files) [id, x.kind, x.fileType, x.fileName, x.status, x.reviewed, x.disabled].forEach((v, i) => c.file[i].push(v));
@@ -45,7 +28,7 @@ function columns(funds: GeneratedFund[], base: number, admins: number[]) {
   return c;
 }
 
-const FUND_SQL = `INSERT INTO fund_requests (id, administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
+const FUND_SQL = `INSERT INTO fund_requests (id, ${FUND_COLUMNS})
   SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
     $12::float8[], $13::float8[], $14::float8[], $15::text[], $16::int[])`;
 const CODE_SQL = 'INSERT INTO fund_codes (fund_request_id, code, main) SELECT * FROM unnest($1::int[], $2::text[], $3::bool[])';

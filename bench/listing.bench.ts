@@ -30,7 +30,7 @@ import { listFunds, type ListingInput } from '../server/services/funds/listing.j
 import { clearListingCache } from '../server/services/funds/listing-cache.js';
 import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions } from '../server/threads/pools.js';
 import { fmt, percentile, runHttpLoad } from './http-load.js';
-import { ADMINISTRATORS, FILTER_SORT_SEARCH, generateFunds, QUERIES, searchBodies } from './listing-data.js';
+import { ADMINISTRATORS, FILTER_SORT_SEARCH, FUND_COLUMNS, fundValues, generateFunds, QUERIES, searchBodies } from './listing-data.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,9 +53,11 @@ function seed(ctx: AppContext): void {
   const admins: number[] = [];
   const insAdmin = ctx.sqlite.prepare('INSERT INTO administrators (code, name) VALUES (?, ?)');
   for (let i = 0; i < ADMINISTRATORS; i++) admins.push(Number(insAdmin.run(`tpa_${i}`, `Administrator ${i}`).lastInsertRowid));
-  const insFund =
-    ctx.sqlite.prepare(`INSERT INTO fund_requests (administrator_id, name, client, status, country, currency, job_type, period_end, due_date, request_date, pm, te, sad, data_request_status, parent_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insFund = ctx.sqlite.prepare(
+    `INSERT INTO fund_requests (${FUND_COLUMNS}) VALUES (${FUND_COLUMNS.split(',')
+      .map(() => '?')
+      .join(', ')})`,
+  );
   const insCode = ctx.sqlite.prepare('INSERT INTO fund_codes (fund_request_id, code, main) VALUES (?, ?, ?)');
   const insFile = ctx.sqlite.prepare(
     'INSERT INTO fund_files (fund_request_id, kind, file_type, file_name, status, reviewed, disabled) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -64,25 +66,7 @@ function seed(ctx: AppContext): void {
   // fund n gets id n (an empty table): a parent's number is its id
   ctx.sqlite.transaction(() => {
     for (const f of generateFunds(FUNDS)) {
-      const id = Number(
-        insFund.run(
-          admins[f.administrator],
-          f.name,
-          f.client,
-          f.status,
-          f.country,
-          f.currency,
-          f.jobType,
-          f.periodEnd,
-          f.dueDate,
-          f.requestDate,
-          f.pm,
-          f.te,
-          f.sad,
-          f.dataRequestStatus,
-          f.parent,
-        ).lastInsertRowid,
-      );
+      const id = Number(insFund.run(...fundValues(f, admins[f.administrator], f.parent)).lastInsertRowid);
       for (const [code, main] of f.codes) insCode.run(id, code, main ? 1 : 0);
       for (const file of f.files) insFile.run(id, file.kind, file.fileType, file.fileName, file.status, file.reviewed ? 1 : 0, file.disabled ? 1 : 0);
       for (const p of f.processes) insProc.run(id, p.stage, p.status);
