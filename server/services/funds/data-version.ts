@@ -2,9 +2,13 @@
  * The data version the listing cache keys its pages on (listing-cache.ts), one form per database.
  * Any committed write moves it, of this process or another; reads do not.
  *
- * SQLite: `PRAGMA data_version` (moves when another connection - the CLI on the same data
- * directory, a worker thread - commits a write) with this connection's `total_changes()` (moves on
- * every row this connection inserts, updates or deletes, also when rolled back).
+ * SQLite: the `listing_version` counter (migration 0014), which triggers move on every insert,
+ * update and delete of a table the listings read, in the writing transaction, whatever the
+ * connection or process (the CLI on the same data directory, a job thread). Writes the listings do
+ * not read leave it alone: standardized rows, job lease renewals, logs, events, node heartbeats,
+ * sign-in tokens, the trail and the audit log, so cached pages stay valid while the pipeline
+ * works (before, any commit of any table moved the version, and during an import every page was
+ * computed again). data-version.test.ts checks that every other table has the triggers.
  *
  * PostgreSQL: the current snapshot, `pg_current_snapshot()` (`xmin:xmax:xip…`). Its numbers are
  * transaction ids, which only transactions that write are given: a write started or ended by any
@@ -16,7 +20,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { baseStoreOf, openTransaction } from '../../db/dialect.js';
 
-const versionStatements = new WeakMap<AppContext, { data: { get(): unknown }; changes: { get(): unknown } }>();
+const versionStatements = new WeakMap<AppContext, { get(): unknown }>();
 
 /**
  * The current data version of the context's database: an opaque string, equal for two reads with
@@ -30,12 +34,12 @@ export async function dataVersion(ctx: AppContext): Promise<string> {
     const { rows } = await pgDb.execute(sql`select pg_current_snapshot()::text as v`);
     return `pg:${rows[0]?.v}`;
   }
-  let stmts = versionStatements.get(ctx);
-  if (!stmts) {
-    stmts = { data: ctx.sqlite.prepare('PRAGMA data_version').pluck(), changes: ctx.sqlite.prepare('SELECT total_changes()').pluck() };
-    versionStatements.set(ctx, stmts);
+  let stmt = versionStatements.get(ctx);
+  if (!stmt) {
+    stmt = ctx.sqlite.prepare('SELECT version FROM listing_version WHERE id = 1').pluck();
+    versionStatements.set(ctx, stmt);
   }
-  return `${stmts.data.get()}:${stmts.changes.get()}`;
+  return `sqlite:${stmt.get()}`;
 }
 
 /**

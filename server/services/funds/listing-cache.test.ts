@@ -11,7 +11,7 @@ import { changeStatus } from './actions.js';
 import { saveFund } from './fund-write.js';
 import { listFunds } from './listing.js';
 import { listFundsForAuditorOffThread, listFundsJsonOffThread } from './off-thread.js';
-import { listingVersion } from './listing-cache.js';
+import { cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
 
 let ctx: TestContext;
@@ -83,6 +83,21 @@ describe('listing cache (SQLite)', () => {
       other.close();
     }
     expect((await row()).notes).toBe('written by the CLI');
+  });
+
+  it('keeps at most MAX_BYTES of pages, dropping the least recently used first', async () => {
+    const computed: string[] = [];
+    const big = (key: string) => () => {
+      computed.push(key);
+      return Promise.resolve({ json: JSON.stringify({ key, details: 'x'.repeat(MAX_BYTES / 4) }) });
+    };
+    for (const key of ['a', 'b', 'c']) await cachedListingJsonAsync(ctx, `big-${key}`, big(key));
+    // 'a' read again is the most recently used; 'd' goes over the limit: 'b' goes
+    await cachedListingJsonAsync(ctx, 'big-a', big('a'));
+    await cachedListingJsonAsync(ctx, 'big-d', big('d'));
+    await cachedListingJsonAsync(ctx, 'big-a', big('a'));
+    await cachedListingJsonAsync(ctx, 'big-b', big('b'));
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'b']);
   });
 
   it('keeps nothing read inside a transaction, whose rows may yet be rolled back', async () => {

@@ -1,10 +1,11 @@
 /**
  * A cache of fund listing pages, kept exact by a data version (data-version.ts). On SQLite the
- * version is `PRAGMA data_version` with this connection's `total_changes()`: any write, of this
- * process or another connection, moves it; reads do not. A page is served from the cache only when
+ * version is a counter that triggers move on every write of a table the listings read, of this
+ * process or another connection; reads and the pipeline's other writes (standardized rows, lease
+ * renewals, logs) do not. A page is served from the cache only when
  * it was computed at the current version and on the same calendar day (the derived late /
- * data-status fields depend on today's date), so any write makes every cached page stale at once;
- * while the pipeline writes, pages are simply recomputed.
+ * data-status fields depend on today's date), so any such write makes every cached page stale at
+ * once.
  *
  * On PostgreSQL the version is the database's current snapshot (data-version.ts): a commit of any
  * node moves it, so every node's cached pages go stale at once on any write, without waiting for a
@@ -29,6 +30,11 @@ import { todayIso } from './derive.js';
 
 /** Largest number of cached pages per context. */
 export const MAX_ENTRIES = 256;
+
+/** Most bytes of JSON (and its encoded forms) the cached pages of a context hold: a fund's details can be megabytes. */
+export const MAX_BYTES = 64 * 2 ** 20;
+
+const sizeOf = (e: Entry) => (e.json?.length ?? 0) + (e.encoded?.body.byteLength ?? 0) + (e.encoded?.gzip?.byteLength ?? 0);
 
 interface Entry {
   version: string;
@@ -79,6 +85,14 @@ async function store(ctx: AppContext, cache: Map<string, Entry>, key: string, en
   cache.delete(key);
   cache.set(key, entry);
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  let bytes = 0;
+  for (const [, e] of cache) bytes += sizeOf(e);
+  // least recently used first, never the entry just stored
+  for (const [k, e] of cache) {
+    if (bytes <= MAX_BYTES || k === key) break;
+    bytes -= sizeOf(e);
+    cache.delete(k);
+  }
 }
 
 /** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
