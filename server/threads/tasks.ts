@@ -11,6 +11,7 @@ import type { AppContext } from '../context.js';
 import { encodePayload } from './encoded.js';
 import type { User } from '../services/auth/tokens.js';
 import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveInput, type BulkSaveOptions } from '../services/bulk-upload/bulk-upload.js';
+import { getFundDetails } from '../services/funds/details.js';
 import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';
 import { listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
 import { parseMappingFile } from '../services/mappings/mappings.js';
@@ -38,6 +39,10 @@ export const tasks = {
   // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread
   'funds.listing-page': async (ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number) => {
     const json = JSON.stringify(await queryListing(ctx, user, input, offset, limit));
+    return { json, encoded: encodePayload(json, true) };
+  },
+  'funds.details': async (ctx: AppContext, id: number) => {
+    const json = JSON.stringify(await getFundDetails(ctx, id));
     return { json, encoded: encodePayload(json, true) };
   },
   'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),

@@ -1,6 +1,7 @@
 /** One fund request: details, validate, save (spec section 7: GET /fund/{id}, POST /fund/validate, POST /fund). */
 import { z } from 'zod';
 import { getFundDetails } from '../../services/funds/details.js';
+import { fundDetailsJsonOffThread } from '../../services/funds/off-thread.js';
 import { saveFund, validateFund, type FundInput } from '../../services/funds/fund-write.js';
 import {
   aggregForceRunInputSchema,
@@ -10,7 +11,7 @@ import {
   setAggregForceRun,
   triggerDbPush,
 } from '../../services/funds/details-actions.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, SerializedPayload } from '../route.js';
 import { aggregForceRunSchema, dbPushSchema, fileActionResultSchema } from '../schemas/file-actions.js';
 import { fundDetailsSchema } from '../schemas/fund-details.js';
 import { fundValidationSchema } from '../schemas/funds.js';
@@ -25,7 +26,7 @@ export const fundRoutes = [
     tag: 'funds',
     summary: "Fund details with codes, recipients, children, file groups and dataStatusCounts; 404 'No such fund request with id: {id}'",
     response: fundDetailsSchema,
-    handler: ({ ctx, params }) => getFundDetails(ctx, Number(params.id)),
+    handler: async ({ ctx, params }) => new SerializedPayload(await fundDetailsJsonOffThread(ctx, Number(params.id))),
   }),
   defineRoute({
     method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * Fund listings and the listing export for requests: the services of listing.ts and
+ * Fund listings, fund details and the listing export for requests: the services of listing.ts and
  * export-listing.ts with their heavy part in a request pool (server/threads/pools.ts). A cached
  * listing page is answered on the calling thread; a page not cached (or stale) is computed by the
  * read pool, whose threads each read the latest committed data on a read-only connection, so
@@ -17,7 +17,9 @@ import { baseStoreOf } from '../../db/dialect.js';
 import { runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
 import { exportListing, type ExportedListing, type ExportListingInput } from './export-listing.js';
-import { cachedListingJsonAsync } from './listing-cache.js';
+import type { EncodedPayload } from '../../threads/encoded.js';
+import { getFundDetails } from './details.js';
+import { cachedListingJson, cachedListingJsonAsync } from './listing-cache.js';
 import {
   listFundsForAuditor,
   listFundsJson,
@@ -44,6 +46,19 @@ export function listFundsJsonOffThread(
   if (!pooled(ctx)) return listFundsJson(ctx, user, input);
   const { offset, limit } = pageOf(input);
   return cachedListingJsonAsync(ctx, listingKey(user, input, offset, limit), () => runTask(ctx, 'read', 'funds.listing-page', [user, input, offset, limit]));
+}
+
+/**
+ * A fund's details (`GET /fund/:id`, `getFundDetails`) as JSON: from the listing cache while no
+ * write touched what they read (listing-cache.ts; they are the same for every user), else made by
+ * the read pool, JSON and gzip included. A fund with many deliveries has megabytes of details (each
+ * file's validation), which the request thread would otherwise parse and serialise on every call.
+ * @throws NotFoundError 'No such fund request with id: {id}'
+ */
+export function fundDetailsJsonOffThread(ctx: AppContext, id: number): Promise<{ readonly json: string; readonly encoded?: EncodedPayload }> {
+  const key = JSON.stringify(['fund-details', id]);
+  if (!pooled(ctx)) return cachedListingJson(ctx, key, () => getFundDetails(ctx, id));
+  return cachedListingJsonAsync(ctx, key, () => runTask(ctx, 'read', 'funds.details', [id]));
 }
 
 /** `listFundsForAuditor` answered by the read pool (its pages are not cached). @throws as `listFundsForAuditor` */
