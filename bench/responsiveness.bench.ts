@@ -47,10 +47,14 @@ interface Server {
 }
 
 async function startServer(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/fund-audit.mjs', '-d', dir, 'serve', '--port', '0', '--log-level', 'warn'], {
-    env: { ...process.env, FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '200000000', FUND_AUDIT_DEMO_DELIVERIES: 'false' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SERVE_NODE_ARGS?.split(' ') ?? []), 'bin/fund-audit.mjs', '-d', dir, 'serve', '--port', '0', '--log-level', 'warn'],
+    {
+      env: { ...process.env, FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '200000000', FUND_AUDIT_DEMO_DELIVERIES: 'false' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   const { url, link } = await new Promise<{ url: string; link: string }>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
@@ -97,12 +101,18 @@ class Sample {
   readonly unansweredBy = new Map<string, number>();
   /** Unanswered calls by how far they got (no socket, not connected, request sent ...). */
   readonly unansweredAt = new Map<string, number>();
+  /** Latencies of answered calls by what was called. */
+  readonly byLabel = new Map<string, number[]>();
   async time(call: () => Promise<Answer>, label = 'call'): Promise<void> {
     const t0 = performance.now();
     try {
       const res = await call();
       if (!res.ok) this.failed++;
-      this.ms.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      this.ms.push(ms);
+      let list = this.byLabel.get(label);
+      if (!list) this.byLabel.set(label, (list = []));
+      list.push(ms);
     } catch (err) {
       if ((err as Error).name === 'TimeoutError') {
         this.unanswered++;
@@ -290,6 +300,18 @@ try {
     await imports;
     console.log([quiet.row('no import'), loaded.row('during imports')].join('\n'));
     console.log(`\np95 during imports / no import: ${(loaded.stat(95) / quiet.stat(95)).toFixed(2)}x\n`);
+    const at = (list: number[] | undefined, p: number) => {
+      const sorted = [...(list ?? [])].sort((a, b) => a - b);
+      return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1) : '-';
+    };
+    console.log(
+      '| call | answered, no import | p50 / p95 ms, no import | answered, during imports | p50 / p95 ms, during imports |\n|---|---:|---:|---:|---:|',
+    );
+    for (const [label, list] of quiet.byLabel) {
+      const busy = loaded.byLabel.get(label);
+      console.log(`| ${label} | ${list.length} | ${at(list, 50)} / ${at(list, 95)} | ${busy?.length ?? 0} | ${at(busy, 50)} / ${at(busy, 95)} |`);
+    }
+    console.log('');
   }
 
   async function partD() {

@@ -60,11 +60,13 @@ function postgresUser() {
 
 /**
  * Starts a cluster.
+ * @param {{ settings?: Record<string, string> }} [opts] server settings over the test defaults
+ *   (e.g. `{ shared_buffers: '4GB' }` for a benchmark; the tests' 32 MB keeps a cluster small)
  * @returns `{url, dir, stop}`: the connection URL (`postgres://postgres@127.0.0.1:<port>/postgres`),
  *   the temporary directory, and `stop()` which stops the server and removes the directory
  * @throws Error when the binaries are missing or the server does not start (with its log)
  */
-export async function startPgCluster() {
+export async function startPgCluster(opts = {}) {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL is not installed: no initdb and pg_ctl in /usr/lib/postgresql/*/bin or on PATH (apt-get install -y postgresql)');
   const owner = postgresUser();
@@ -102,6 +104,7 @@ export async function startPgCluster() {
         '-c full_page_writes=off',
         '-c shared_buffers=32MB',
         '-c max_connections=100',
+        ...Object.entries(opts.settings ?? {}).map(([k, v]) => `-c ${k}=${v}`),
       ].join(' ');
       try {
         run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);

@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../testing.js';
 import { SchemaTooNewError } from './client.js';
 import { openPgDb, type OpenPgResult } from './client-pg.js';
 import { createPgTestDatabase, describePg } from './dialect-testing.js';
-import { fundSearchCondition } from './pg/fund-search.js';
+import { fundSearchCondition, type FrequentWords } from './pg/fund-search.js';
 import * as pgSchema from './schema-pg/index.js';
 import { fundCodes, fundRequests } from './schema/index.js';
 
@@ -129,12 +129,12 @@ describePg('PostgreSQL database: fund search', () => {
     await database?.drop();
   });
 
-  const onPg = async (text: string) =>
+  const onPg = async (text: string, frequent?: FrequentWords) =>
     (
       await pgDb.db
         .select({ name: pgSchema.fundRequests.name })
         .from(pgSchema.fundRequests)
-        .where(fundSearchCondition(text))
+        .where(fundSearchCondition(text, frequent))
         .orderBy(asc(pgSchema.fundRequests.name))
     ).map((r) => r.name);
   const onSqlite = async (text: string) =>
@@ -160,9 +160,18 @@ describePg('PostgreSQL database: fund search', () => {
       'té Eu': ['Équité Europe'],
       zz: [],
       nowhere: [],
+      'las Equity': ['Atlas Equity'],
+      'Vega Equity': ['Vega Equity Income'],
+      'equity income': ['Vega Equity Income'],
+      'Equity  Income': [],
+      'orion capital': ['Atlas Equity', 'Draco "Prime" Income', 'Vega Equity Income'],
+      'a Equity': ['Vega Equity Income'],
     };
+    // words of many rows are left out of the index lookups: the same funds are found
+    const frequent: FrequentWords = { name: new Set(['equity', 'income', 'équité']), client: new Set(['orion', 'capital', 'helix']) };
     for (const [text, names] of Object.entries(cases)) {
       expect({ text, names: await onPg(text) }).toEqual({ text, names: [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) });
+      expect({ text, frequent: true, names: await onPg(text, frequent) }).toEqual({ text, frequent: true, names: await onPg(text) });
       expect({ text, names: await onSqlite(text) }).toEqual({ text, names: await onPg(text) });
     }
     expect(sqlite.db.select().from(fundCodes).where(eq(fundCodes.code, 'FC-100')).all()).toHaveLength(1);

@@ -9,6 +9,7 @@
  * on either. See docs/decisions/0011-postgresql-beside-sqlite.md.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type Database from 'better-sqlite3';
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client.js';
@@ -138,4 +139,27 @@ async function gate(client: Database.Database): Promise<() => void> {
     // forget a file nobody waits on
     if (queues.get(key) === tail) queues.delete(key);
   };
+}
+
+/**
+ * `column` is one of `ids`, passed as one parameter: a JSON array read by `json_each` on SQLite, an
+ * integer array on PostgreSQL. The SQL text is the same whatever the number of ids, so building it
+ * costs the same for 1 id or 500, and PostgreSQL parses one parameter instead of one per id.
+ * @param ids integers (row ids)
+ */
+export function anyOf(store: DataStore, column: SQLWrapper, ids: readonly number[]): SQL {
+  if (store.dialect === 'postgres') return sql`${column} = any(${sql.param(ids)}::int[])`;
+  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
+/**
+ * A top-level member of a JSON column as SQL, without reading the whole document into the
+ * application: `->>` on PostgreSQL (text: `'true'`, `'1'`, the string's text), `json_extract` on
+ * SQLite (its JSON type: `1` for true, numbers, text). Compare the answer in JavaScript.
+ * @param key a member name of letters, digits and underscores
+ */
+export function jsonMember(store: DataStore, column: SQLWrapper, key: string): SQL<unknown> {
+  if (!/^\w+$/.test(key)) throw new Error(`Not a JSON member name: ${key}`);
+  if (store.dialect === 'postgres') return sql`(${column} ->> ${sql.raw(`'${key}'`)})`;
+  return sql`json_extract(${column}, ${sql.raw(`'$.${key}'`)})`;
 }

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { createPgContext } from '../context-pg.js';
 import { useSqliteAddon } from '../db/native.js';
 import type { TaskAnswer } from './pools.js';
+import { PG_PAGES_PER_READ_THREAD } from './read-concurrency.js';
 import { openReadContext } from './read-context.js';
 import { diagnostics, tasks, type TaskName } from './tasks.js';
 import { toWire } from './wire.js';
@@ -38,7 +39,7 @@ let opening: Promise<AppContext> | undefined;
  */
 function openPoolContext(config: AppConfig): Promise<AppContext> {
   opening ??= config.databaseUrl
-    ? createPgContext({ config, url: config.databaseUrl, terminalLog: false, poolSize: 2 })
+    ? createPgContext({ config, url: config.databaseUrl, terminalLog: false, poolSize: PG_PAGES_PER_READ_THREAD })
     : Promise.resolve().then(() => openReadContext(config));
   opening.catch(() => (opening = undefined));
   return opening;

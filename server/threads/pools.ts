@@ -10,6 +10,7 @@
  * memory) fails with `PoolThreadError` (503) instead of leaving the request waiting; the pool
  * starts another thread for the next task.
  */
+import { PG_PAGES_PER_READ_THREAD } from './read-concurrency.js';
 import { availableParallelism } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -109,6 +110,7 @@ function poolOf(ctx: AppContext, name: PoolName, s: PoolState): Piscina {
     // every reader starts at once (each with its connection); a parse thread starts when needed
     minThreads: name === 'read' ? size : 1,
     maxThreads: size,
+    concurrentTasksPerWorker: name === 'read' && ctx.config.databaseUrl ? PG_PAGES_PER_READ_THREAD : 1,
     idleTimeout: s.options.idleTimeoutMs,
     atomics: 'disabled',
     workerData: {

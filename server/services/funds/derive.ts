@@ -6,9 +6,9 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
+import { anyOf, jsonMember, storeOf } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
 import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
@@ -160,108 +160,99 @@ const emptyFacts = (): FundFacts => ({
 });
 
 /**
- * Loads the facts of many funds: ten queries per 500 ids (inside a `transaction`, in it).
+ * Loads the facts of many funds: six queries per 500 ids (inside a `transaction`, in it).
  * @returns the facts of every id asked for (empty facts for an unknown id)
  */
 export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
   const facts = new Map<number, FundFacts>(ids.map((id) => [id, emptyFacts()]));
   const of = (id: number | null) => facts.get(id as number)!;
-  const { db, tables: t } = storeOf(ctx);
+  const store = storeOf(ctx);
+  const { db, tables: t } = store;
   const { fundCodes, fundFiles, fundMappings, fundRequests, processes } = t;
   for (const part of chunks([...new Set(ids)])) {
     for (const c of await db
       .select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main })
       .from(fundCodes)
-      .where(inArray(fundCodes.fundRequestId, part))
+      .where(anyOf(store, fundCodes.fundRequestId, part))
       .orderBy(fundCodes.id)) {
       if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
       else of(c.f).alternateCodes.push(c.code);
     }
-    const newest = db
-      .select({ id: sql<number>`max(${fundFiles.id})` })
-      .from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'input'), inArray(fundFiles.fundRequestId, part)))
-      .groupBy(fundFiles.fundRequestId, fundFiles.fileType);
+    // the page's files of the kinds the grids count, in one read: the newest input of each type,
+    // the work papers' counts, whether an output is a .csv
+    const newestInput = new Map<string, number>();
     for (const f of await db
-      .select({ f: fundFiles.fundRequestId, type: fundFiles.fileType, status: fundFiles.status, disabled: fundFiles.disabled })
-      .from(fundFiles)
-      .where(inArray(fundFiles.id, newest))) {
-      of(f.f).newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
-    }
-    for (const w of await db
       .select({
+        id: fundFiles.id,
         f: fundFiles.fundRequestId,
-        total: count(),
-        // boolean columns as conditions: 0/1 on SQLite, booleans on PostgreSQL
-        reviewed: sql<number>`sum(case when ${fundFiles.reviewed} and not ${fundFiles.disabled} then 1 else 0 end)`,
-        notReviewed: sql<number>`sum(case when not ${fundFiles.reviewed} and not ${fundFiles.disabled} then 1 else 0 end)`,
-        disabled: sql<number>`sum(case when ${fundFiles.disabled} then 1 else 0 end)`,
+        kind: fundFiles.kind,
+        type: fundFiles.fileType,
+        name: fundFiles.fileName,
+        status: fundFiles.status,
+        disabled: fundFiles.disabled,
+        reviewed: fundFiles.reviewed,
       })
       .from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'work_paper'), inArray(fundFiles.fundRequestId, part)))
-      .groupBy(fundFiles.fundRequestId)) {
-      of(w.f).workPapers = {
-        total: Number(w.total),
-        reviewedCount: Number(w.reviewed),
-        notReviewedCount: Number(w.notReviewed),
-        notRequiredCount: Number(w.disabled),
-      };
+      .where(and(anyOf(store, fundFiles.fundRequestId, part), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])))) {
+      const x = of(f.f);
+      if (f.kind === 'input') {
+        const key = `${f.f}\u0000${f.type}`;
+        if ((newestInput.get(key) ?? -1) < f.id) {
+          newestInput.set(key, f.id);
+          x.newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
+        }
+        continue;
+      }
+      if (f.kind === 'work_paper') {
+        const w = x.workPapers;
+        w.total++;
+        if (f.disabled) w.notRequiredCount++;
+        else if (f.reviewed) w.reviewedCount++;
+        else w.notReviewedCount++;
+      }
+      if (f.name.toLowerCase().endsWith('.csv')) x.hasCsvOutputs = true;
     }
+    // only the flag of each calculation's validation (the document holds the QA items: megabytes)
     for (const c of await db
-      .select({ f: fundFiles.fundRequestId, validation: fundFiles.validation })
+      .select({ f: fundFiles.fundRequestId, oversized: jsonMember(store, fundFiles.validation, 'aggDataOversized') })
       .from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'calculation'), inArray(fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))) {
-      const v = c.validation as Record<string, unknown> | null;
-      if (v && (v.aggDataOversized === true || v.aggDataOversized === 1 || v.aggDataOversized === 'true')) of(c.f).oversized = true;
+      .where(and(eq(fundFiles.kind, 'calculation'), anyOf(store, fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))) {
+      // true, 1 or 'true' as stored; PostgreSQL's ->> answers them as text
+      if ([true, 1, 'true', '1'].includes(c.oversized as never)) of(c.f).oversized = true;
     }
-    for (const c of await db
-      .selectDistinct({ f: fundFiles.fundRequestId })
-      .from(fundFiles)
-      .where(
-        and(
-          inArray(fundFiles.kind, ['standardization', 'calculation', 'work_paper']),
-          inArray(fundFiles.fundRequestId, part),
-          sql`lower(${fundFiles.fileName}) like '%.csv'`,
-        ),
-      )) {
-      of(c.f).hasCsvOutputs = true;
-    }
+    // the page's processes in id order, in one read: running ones, whether any is ready, and the
+    // newest of each stage (an error there; the calculations' status)
+    const newestStage = new Map<number, Map<string, string>>();
     for (const p of await db
       .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
       .from(processes)
-      .where(and(inArray(processes.fundRequestId, part), inArray(processes.status, ['pending', 'running'])))
+      .where(anyOf(store, processes.fundRequestId, part))
       .orderBy(processes.id)) {
-      of(p.f).runningProcesses.push({ status: p.status, stage: p.stage });
+      const x = of(p.f);
+      if (p.status === 'pending' || p.status === 'running') x.runningProcesses.push({ status: p.status, stage: p.stage });
+      if (p.status === 'done' || p.stage === 'visualization') x.processReady = true;
+      let stages = newestStage.get(p.f as number);
+      if (!stages) newestStage.set(p.f as number, (stages = new Map()));
+      stages.set(p.stage, p.status);
     }
-    for (const p of await db
-      .selectDistinct({ f: processes.fundRequestId })
-      .from(processes)
-      .where(and(inArray(processes.fundRequestId, part), or(eq(processes.status, 'done'), eq(processes.stage, 'visualization'))))) {
-      of(p.f).processReady = true;
-    }
-    const latest = db
-      .select({ id: sql<number>`max(${processes.id})` })
-      .from(processes)
-      .where(inArray(processes.fundRequestId, part))
-      .groupBy(processes.fundRequestId, processes.stage);
-    for (const p of await db
-      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
-      .from(processes)
-      .where(inArray(processes.id, latest))) {
-      if (p.status === 'error') of(p.f).processError = true;
-      if (p.stage === 'calculations') of(p.f).calculationStatus = p.status;
+    for (const [f, stages] of newestStage) {
+      const x = of(f);
+      for (const [stage, status] of stages) {
+        if (status === 'error') x.processError = true;
+        if (stage === 'calculations') x.calculationStatus = status;
+      }
     }
     for (const c of await db
       .select({ id: fundRequests.id, parent: fundRequests.parentId })
       .from(fundRequests)
-      .where(inArray(fundRequests.parentId, part))
+      .where(anyOf(store, fundRequests.parentId, part))
       .orderBy(fundRequests.id)) {
       of(c.parent).children.push(c.id);
     }
     for (const m of await db
       .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
       .from(fundMappings)
-      .where(inArray(fundMappings.fundRequestId, part))
+      .where(anyOf(store, fundMappings.fundRequestId, part))
       .orderBy(fundMappings.mappingId)) {
       of(m.f).mappings.push(m.mapping);
     }

@@ -12,7 +12,8 @@
  * most fund names) the filters' indexes are the better start, and the search stays a LIKE on the
  * rows they leave. Candidate lists are cached with the listing pages (listing-cache.ts).
  *
- * On PostgreSQL the same search is `ILIKE` answered by `pg_trgm` indexes (server/db/pg/fund-search.ts);
+ * On PostgreSQL the same search is `ILIKE` answered by `pg_trgm` indexes (server/db/pg/fund-search.ts),
+ * leaving the words of many rows out of the index lookups (frequent-words.ts);
  * `searchCondition` gives the form of the database in use.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
@@ -21,6 +22,7 @@ import { or, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { fundSearchCondition } from '../../db/pg/fund-search.js';
+import { frequentSearchWords } from '../../db/pg/frequent-words.js';
 import { cachedListing } from './listing-cache.js';
 import { containsText } from './query-filters.js';
 
@@ -60,8 +62,8 @@ export async function searchCandidates(ctx: AppContext, text: string, max: numbe
 export async function searchCondition(ctx: AppContext, search: string | null | undefined, withFilters = false): Promise<SQL | undefined> {
   const text = search?.trim();
   if (!text) return undefined;
-  const { dialect, tables: t } = storeOf(ctx);
-  if (dialect === 'postgres') return fundSearchCondition(text);
+  const { db, dialect, tables: t } = storeOf(ctx);
+  if (dialect === 'postgres') return fundSearchCondition(text, await frequentSearchWords(ctx, db as unknown as Parameters<typeof frequentSearchWords>[1]));
   const { fundCodes, fundRequests: fr } = t;
   const ownCodes = sql`exists (select 1 from ${fundCodes} where ${fundCodes.fundRequestId} = ${fr.id} and ${containsText(fundCodes.code, text)})`;
   const exact = or(containsText(fr.name, text), containsText(fr.client, text), ownCodes);

@@ -10,7 +10,7 @@
 import { and, asc, count, desc, eq, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { storeOf, type DataStore } from '../../db/dialect.js';
+import { anyOf, storeOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
@@ -46,15 +46,6 @@ export type ListingInput = z.output<typeof listingInputSchema>;
 
 const nameOf = (u: { firstName: string; lastName: string; username: string } | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u.username : null);
 
-/**
- * `column` is one of `ids`, as one parameter: a JSON array read by `json_each` on SQLite, an
- * integer array on PostgreSQL (the same SQL text whatever the number of ids).
- */
-function oneOf(store: DataStore, column: SQLWrapper, ids: number[]): SQL {
-  if (store.dialect === 'postgres') return sql`${column} = any(${sql.param(ids)}::int[])`;
-  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
-}
-
 /** Adds administrator and user names to fund rows (two small queries for a page). */
 export async function withNames(ctx: AppContext, funds: FundRow[]): Promise<FundPageRow[]> {
   const store = storeOf(ctx);
@@ -67,13 +58,13 @@ export async function withNames(ctx: AppContext, funds: FundRow[]): Promise<Fund
     for (const a of await db
       .select({ id: t.administrators.id, name: t.administrators.name, code: t.administrators.code })
       .from(t.administrators)
-      .where(oneOf(store, t.administrators.id, adminIds)))
+      .where(anyOf(store, t.administrators.id, adminIds)))
       admins.set(a.id, a);
   if (userIds.length)
     for (const u of await db
       .select({ id: t.users.id, firstName: t.users.firstName, lastName: t.users.lastName, username: t.users.username })
       .from(t.users)
-      .where(oneOf(store, t.users.id, userIds)))
+      .where(anyOf(store, t.users.id, userIds)))
       people.set(u.id, u);
   return funds.map((fund) => {
     const admin = fund.administratorId === null ? undefined : admins.get(fund.administratorId);
@@ -121,7 +112,7 @@ export async function fundsByIds(ctx: AppContext, ids: number[]): Promise<FundRo
   for (const r of await store.db
     .select()
     .from(fr)
-    .where(oneOf(store, fr.id, ids)))
+    .where(anyOf(store, fr.id, ids)))
     rows.set(r.id, r);
   return ids.map((id) => rows.get(id)).filter((r): r is FundRow => !!r);
 }
