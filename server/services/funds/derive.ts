@@ -160,7 +160,7 @@ const emptyFacts = (): FundFacts => ({
 });
 
 /**
- * Loads the facts of many funds: six queries per 500 ids (inside a `transaction`, in it).
+ * Loads the facts of many funds: five queries per 500 ids (inside a `transaction`, in it).
  * @returns the facts of every id asked for (empty facts for an unknown id)
  */
 export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
@@ -179,7 +179,7 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
       else of(c.f).alternateCodes.push(c.code);
     }
     // the page's files of the kinds the grids count, in one read: the newest input of each type,
-    // the work papers' counts, whether an output is a .csv
+    // the work papers' counts, whether an output is a .csv, whether a calculation was too large
     const newestInput = new Map<string, number>();
     for (const f of await db
       .select({
@@ -191,6 +191,8 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         status: fundFiles.status,
         disabled: fundFiles.disabled,
         reviewed: fundFiles.reviewed,
+        // only the flag of a calculation's validation (the document holds the QA items: megabytes)
+        oversized: jsonMember(store, fundFiles.validation, 'aggDataOversized'),
       })
       .from(fundFiles)
       .where(and(anyOf(store, fundFiles.fundRequestId, part), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])))) {
@@ -210,15 +212,9 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         else if (f.reviewed) w.reviewedCount++;
         else w.notReviewedCount++;
       }
-      if (f.name.toLowerCase().endsWith('.csv')) x.hasCsvOutputs = true;
-    }
-    // only the flag of each calculation's validation (the document holds the QA items: megabytes)
-    for (const c of await db
-      .select({ f: fundFiles.fundRequestId, oversized: jsonMember(store, fundFiles.validation, 'aggDataOversized') })
-      .from(fundFiles)
-      .where(and(eq(fundFiles.kind, 'calculation'), anyOf(store, fundFiles.fundRequestId, part), sql`${fundFiles.validation} is not null`))) {
       // true, 1 or 'true' as stored; PostgreSQL's ->> answers them as text
-      if ([true, 1, 'true', '1'].includes(c.oversized as never)) of(c.f).oversized = true;
+      if (f.kind === 'calculation' && [true, 1, 'true', '1'].includes(f.oversized as never)) x.oversized = true;
+      if (f.name.toLowerCase().endsWith('.csv')) x.hasCsvOutputs = true;
     }
     // the page's processes in id order, in one read: running ones, whether any is ready, and the
     // newest of each stage (an error there; the calculations' status)
