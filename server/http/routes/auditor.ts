@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
 import { MAX_LIMIT } from '../../services/funds/listing.js';
 import { listFundsForAuditorOffThread } from '../../services/funds/off-thread.js';
-import { statusReport } from '../../services/funds/status-report.js';
-import { defineRoute } from '../route.js';
+import { statusReportJson } from '../../services/funds/status-report.js';
+import { defineRoute, SerializedPayload } from '../route.js';
 import { auditorFundPageSchema, statusReportSchema } from '../schemas/funds.js';
 
 const bound = z.coerce.number().int();
@@ -44,6 +44,6 @@ export const auditorRoutes = [
     tag: 'auditor',
     summary: 'Status report: {totalFunds, activeFunds, lateFunds, onTimeFunds} with counts per client and administrator and the funds',
     response: statusReportSchema,
-    handler: ({ ctx }) => statusReport(ctx),
+    handler: async ({ ctx }) => new SerializedPayload(await statusReportJson(ctx)),
   }),
 ];

@@ -1,7 +1,7 @@
 /** Health and reference data. */
 import { health } from '../../services/health/health.js';
 import { readyResponse } from '../health.js';
-import { getNrd } from '../../services/reference-data/reference-data.js';
+import { nrdJson } from '../../services/reference-data/reference-data.js';
 import { z } from 'zod';
 import { defineRoute, SerializedPayload } from '../route.js';
 import { nrdSchema } from '../schemas/reference-data.js';
@@ -58,6 +58,6 @@ export const systemRoutes = [
     summary: 'Reference data lists, each entry {code, alt_code, deprecated}; deprecated entries omitted',
     response: nrdSchema,
     // serialized once per answer so it goes out gzip-compressed to clients that accept it (first-load size)
-    handler: async ({ ctx }) => new SerializedPayload({ json: JSON.stringify(await getNrd(ctx)) }),
+    handler: async ({ ctx }) => new SerializedPayload(await nrdJson(ctx)),
   }),
 ];

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDialect } from '../../db/dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
-import { statusReport } from './status-report.js';
+import { statusReport, statusReportJson } from './status-report.js';
 import { daysFromToday, insertAdministrator, insertFund, insertFundFile } from './test-factory.js';
 
 describeEachDialect('status report', (dialect) => {
@@ -65,5 +65,18 @@ describeEachDialect('status report', (dialect) => {
     const r = await statusReport(ctx);
     expect(r.onTimeFunds.funds.map((f) => f.id)).toEqual([f80.id]);
     expect(r.lateFunds.funds.map((f) => f.id)).toEqual([f50.id]);
+  });
+
+  it('answers the report as JSON from the cache until a fund or a file changes, then the change at once', async () => {
+    const alpha = await insertAdministrator(ctx, 'alpha', 'Alpha');
+    await fundWithFiles('Orion Capital', alpha, 4);
+    const first = await statusReportJson(ctx);
+    expect(await statusReportJson(ctx)).toBe(first);
+    expect(JSON.parse(first.json)).toEqual(await statusReport(ctx));
+    expect(JSON.parse(first.json).lateFunds.count).toBe(0);
+    await fundWithFiles('Lyra Funds', alpha, 1);
+    const after = JSON.parse((await statusReportJson(ctx)).json);
+    expect(after.lateFunds.clients).toEqual([{ name: 'Lyra Funds', count: 1 }]);
+    expect(after.activeFunds.count).toBe(2);
   });
 });

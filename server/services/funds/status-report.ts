@@ -10,6 +10,7 @@ import { and, count, desc, isNotNull, lt, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { loadFundFacts, todayIso } from './derive.js';
+import { cachedListingJson } from './listing-cache.js';
 import { queryFundPage, toAuditorRow, type AuditorFundRow } from './listing.js';
 
 export interface NameCount {
@@ -70,4 +71,13 @@ export async function statusReport(ctx: AppContext, today = todayIso()): Promise
     lateFunds: group(rows.filter((r) => r.isLate)),
     onTimeFunds: group(rows.filter((r) => !r.isLate)),
   };
+}
+
+/**
+ * The status report as JSON, kept with the listing pages (listing-cache.ts) until a write the
+ * listings see or the next day: the same for every user, and read by every auditor's dashboard.
+ * @returns `{ json }`, the same object while it is fresh
+ */
+export function statusReportJson(ctx: AppContext): Promise<{ readonly json: string }> {
+  return cachedListingJson(ctx, '["status-report"]', () => statusReport(ctx));
 }

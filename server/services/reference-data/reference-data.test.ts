@@ -4,7 +4,7 @@ import { storeOf } from '../../db/dialect.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
 import { SERVICE_USER_DOMAIN } from '../users/users.js';
 import { STATIC_LISTS } from './catalog/index.js';
-import { getNrd, referenceIndex, seedReferenceData } from './reference-data.js';
+import { getNrd, nrdJson, referenceIndex, seedReferenceData } from './reference-data.js';
 
 const catalogueSize = Object.values(STATIC_LISTS).reduce((n, list) => n + list.length, 0);
 
@@ -72,6 +72,25 @@ describeEachDialect('reference data', (dialect) => {
       ['zeta_admin', 'Zeta Services'],
     ]);
     expect(nrd.users.map((u) => u.alt_code)).toEqual(['Adam Brown', 'Zoe Young']);
+  });
+
+  it('answers the lists as JSON from the cache until an administrator, a user or an entry changes, then the change at once', async () => {
+    const { ctx } = database;
+    await seedReferenceData(ctx);
+    const { db, tables: t } = storeOf(ctx);
+    const first = await nrdJson(ctx);
+    expect(await nrdJson(ctx)).toBe(first);
+    expect(JSON.parse(first.json)).toEqual(await getNrd(ctx));
+    await db.insert(t.administrators).values({ code: 'gamma_admin', name: 'Gamma Administration' });
+    const withAdmin = await nrdJson(ctx);
+    expect((JSON.parse(withAdmin.json) as Awaited<ReturnType<typeof getNrd>>).administrators.map((a) => a.code)).toContain('gamma_admin');
+    await db
+      .update(t.referenceData)
+      .set({ deprecated: true })
+      .where(and(eq(t.referenceData.list, 'countries'), eq(t.referenceData.code, 'LU')));
+    const countries = (JSON.parse((await nrdJson(ctx)).json) as Awaited<ReturnType<typeof getNrd>>).countries.map((c) => c.code);
+    expect(countries).not.toContain('LU');
+    expect(countries).toContain('FR');
   });
 
   it('indexes current codes by their lower case for validating many rows', async () => {

@@ -10,6 +10,7 @@ import { and, asc, eq, notLike } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
+import { cachedListingJson } from '../funds/listing-cache.js';
 import { STATIC_LISTS, type RefEntry, type StaticListName } from './catalog/index.js';
 import { SERVICE_USER_DOMAIN } from '../users/users.js';
 
@@ -91,4 +92,15 @@ export async function referenceIndex(ctx: AppContext): Promise<ReferenceIndex> {
   const rows = await db.select({ list: t.referenceData.list, code: t.referenceData.code }).from(t.referenceData).where(eq(t.referenceData.deprecated, false));
   for (const r of rows) index[r.list as StaticListName]?.set(r.code.toLowerCase(), r.code);
   return index;
+}
+
+/**
+ * `getNrd` as JSON, kept with the listing pages (listing-cache.ts) until a write to the tables
+ * they read (reference data, administrators, users) or the next day: every page of the UI asks
+ * for it, and building and serialising the lists each time cost the request thread more than
+ * any other call of a dashboard.
+ * @returns `{ json }`, the same object while it is fresh
+ */
+export function nrdJson(ctx: AppContext): Promise<{ readonly json: string }> {
+  return cachedListingJson(ctx, '["nrd"]', () => getNrd(ctx));
 }
