@@ -191,8 +191,9 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         status: fundFiles.status,
         disabled: fundFiles.disabled,
         reviewed: fundFiles.reviewed,
-        // only the flag of a calculation's validation (the document holds the QA items: megabytes)
-        oversized: jsonMember(store, fundFiles.validation, 'aggDataOversized'),
+        // only the flag of a calculation's validation, read from calculations alone: a validation
+        // document holds the file's QA items (megabytes), which other kinds need not unpack
+        oversized: sql<unknown>`case when ${fundFiles.kind} = 'calculation' then ${jsonMember(store, fundFiles.validation, 'aggDataOversized')} end`,
       })
       .from(fundFiles)
       .where(and(anyOf(store, fundFiles.fundRequestId, part), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])))) {
