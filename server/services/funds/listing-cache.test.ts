@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describePg, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
 import { administrators, fundRequests, processes } from '../../db/schema/index.js';
 import { transaction } from '../../db/tx.js';
@@ -11,7 +11,7 @@ import { changeStatus } from './actions.js';
 import { saveFund } from './fund-write.js';
 import { listFunds } from './listing.js';
 import { listFundsForAuditorOffThread, listFundsJsonOffThread } from './off-thread.js';
-import { cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
+import { cachedListingJson, cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
 
 let ctx: TestContext;
@@ -85,6 +85,21 @@ describe('listing cache (SQLite)', () => {
     expect((await row()).notes).toBe('written by the CLI');
   });
 
+  it('computes a page once for every request asking for it at the same time', async () => {
+    let computed = 0;
+    const compute = async () => {
+      computed++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { computed };
+    };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => cachedListingJson(ctx, 'asked-at-once', compute)));
+    expect(computed).toBe(1);
+    expect(new Set(answers).size).toBe(1);
+    // a write meanwhile: the next request computes the page again
+    await insertFundFile(ctx, fundId, { fileType: 'prices', status: 'assigned' });
+    expect(JSON.parse((await cachedListingJson(ctx, 'asked-at-once', compute)).json)).toEqual({ computed: 2 });
+  });
+
   it('keeps at most MAX_BYTES of pages, dropping the least recently used first', async () => {
     const computed: string[] = [];
     const big = (key: string) => () => {
@@ -123,13 +138,22 @@ describePg('listing cache (PostgreSQL)', () => {
   it("answers a page again from the cache until any node writes, then shows that node's write at once", async () => {
     const other = await database.open();
     const fund = await insertFund(database.ctx, { name: 'Atlas Equity', status: 'Pending' });
-    const version = await listingVersion(database.ctx);
-    const first = await listFunds(database.ctx, null, {});
+    // reads, of this node or another, leave the version and the cached page as they are. Test files
+    // running beside this one write to other databases of the same cluster, and transaction ids
+    // (the snapshot's numbers) are the cluster's: tried again until no such write came between.
+    let version = '';
+    let first = await listFunds(database.ctx, null, {});
+    await vi.waitFor(
+      async () => {
+        version = await listingVersion(database.ctx);
+        first = await listFunds(database.ctx, null, {});
+        await listFunds(other, null, {});
+        expect(await listingVersion(database.ctx)).toBe(version);
+        expect(await listFunds(database.ctx, null, {})).toBe(first);
+      },
+      { timeout: 20_000, interval: 10 },
+    );
     expect(first.rows.map((r) => r.status)).toEqual(['Pending']);
-    // reads, of this node or another, leave the version and the cached page as they are
-    await listFunds(other, null, {});
-    expect(await listingVersion(database.ctx)).toBe(version);
-    expect(await listFunds(database.ctx, null, {})).toBe(first);
     const [user] = await storeOf(other)
       .db.insert(storeOf(other).tables.users)
       .values({ email: 'a@example.com', username: 'a', firstName: 'A', lastName: 'B', role: 'Admin', originalRole: 'Admin' })

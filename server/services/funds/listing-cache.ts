@@ -95,18 +95,61 @@ async function store(ctx: AppContext, cache: Map<string, Entry>, key: string, en
   }
 }
 
-/** The entry of `key`, fresh at the current data version and day, computed when missing or stale. */
+/**
+ * The computation of `key` at `version` and `day`, shared by every request that asks for it while
+ * it runs: the first starts `make`, the others wait for its entry. A request at a newer version
+ * than the running computation's waits for it to end, then asks again (`retry`), so a key never
+ * has more than one computation waiting behind the running one, however often the data moves.
+ * The entry is stored if the data did not move meanwhile (`store`).
+ */
+function inFlight(ctx: AppContext, key: string, version: string, day: string, make: () => Promise<Entry>, retry: () => Promise<Entry>): Promise<Entry> {
+  let flights = computing.get(ctx);
+  if (!flights) {
+    flights = new Map();
+    computing.set(ctx, flights);
+  }
+  const running = flights.get(key);
+  // the running computation was asked for at this version: its answer holds every write so far
+  if (running && running.version === version && running.day === day) return running.entry;
+  if (running)
+    return (running.next ??= running.entry
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(retry)) as Promise<Entry>;
+  const started: Flight = {
+    version,
+    day,
+    entry: make()
+      .then(async (entry) => {
+        await store(ctx, cacheOf(ctx), key, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (flights.get(key) === started) flights.delete(key);
+      }),
+  };
+  flights.set(key, started);
+  return started.entry;
+}
+
+/** The entry of `key`, fresh at the current data version and day, computed (once for every request asking at once) when missing or stale. */
 async function entryFor(ctx: AppContext, key: string, compute: () => Promise<unknown>): Promise<Entry> {
   const day = todayIso();
   // inside a transaction (the rows read may yet be rolled back): never keep them
   if (inOpenTransaction(ctx)) return { version: '', day, value: await compute() };
   const version = await listingVersion(ctx);
-  const cache = cacheOf(ctx);
-  const hit = freshEntry(cache, key, version, day);
+  const hit = freshEntry(cacheOf(ctx), key, version, day);
   if (hit) return hit;
-  const entry: Entry = { version, day, value: await compute() };
-  await store(ctx, cache, key, entry);
-  return entry;
+  return inFlight(
+    ctx,
+    key,
+    version,
+    day,
+    async () => ({ version, day, value: await compute() }),
+    () => entryFor(ctx, key, compute),
+  );
 }
 
 /**
@@ -152,38 +195,16 @@ export async function cachedListingJsonAsync(
     hit.json ??= JSON.stringify(hit.value);
     return hit as { readonly json: string };
   }
-  let flights = computing.get(ctx);
-  if (!flights) {
-    flights = new Map();
-    computing.set(ctx, flights);
-  }
-  const flight = flights.get(key);
-  // the running computation of this page was asked for at this version: its answer holds every write so far
-  if (flight && flight.version === version && flight.day === day) return flight.entry as Promise<{ readonly json: string }>;
-  // else one more starts when it ends (after every request waiting for it came), so a page never has
-  // more than one computation waiting behind the running one, however often the data moves
-  if (flight)
-    return (flight.next ??= flight.entry
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => cachedListingJsonAsync(ctx, key, compute))) as Promise<{ readonly json: string }>;
-  const started: Flight = {
+  const entry = await inFlight(
+    ctx,
+    key,
     version,
     day,
-    entry: compute()
-      .then(async ({ json, encoded }) => {
-        const entry: Entry = { version, day, json, encoded };
-        await store(ctx, cache, key, entry);
-        return entry;
-      })
-      .finally(() => {
-        if (flights.get(key) === started) flights.delete(key);
-      }),
-  };
-  flights.set(key, started);
-  return started.entry as Promise<{ readonly json: string }>;
+    () => compute().then(({ json, encoded }) => ({ version, day, json, encoded })),
+    () => cachedListingJsonAsync(ctx, key, compute) as Promise<Entry>,
+  );
+  entry.json ??= JSON.stringify(entry.value);
+  return entry as { readonly json: string };
 }
 
 /** Drops every cached page of a context (tests, database resets). */
