@@ -103,13 +103,18 @@ class Sample {
   readonly unansweredAt = new Map<string, number>();
   /** Latencies of answered calls by what was called. */
   readonly byLabel = new Map<string, number[]>();
+  /** Answered calls over 2 s: what was called, when it started (ms after the sample's first call) and how long it took. */
+  readonly slow: Array<{ label: string; at: number; ms: number }> = [];
+  private first?: number;
   async time(call: () => Promise<Answer>, label = 'call'): Promise<void> {
     const t0 = performance.now();
+    this.first ??= t0;
     try {
       const res = await call();
       if (!res.ok) this.failed++;
       const ms = performance.now() - t0;
       this.ms.push(ms);
+      if (ms > 2_000) this.slow.push({ label, at: t0 - this.first, ms });
       let list = this.byLabel.get(label);
       if (!list) this.byLabel.set(label, (list = []));
       list.push(ms);
@@ -300,6 +305,9 @@ try {
     await imports;
     console.log([quiet.row('no import'), loaded.row('during imports')].join('\n'));
     console.log(`\np95 during imports / no import: ${(loaded.stat(95) / quiet.stat(95)).toFixed(2)}x\n`);
+    for (const [name, s] of [['no import', quiet] as const, ['during imports', loaded] as const])
+      for (const c of s.slow)
+        console.log(`answered after over 2 s (${name}): ${c.label}, started ${(c.at / 1000).toFixed(2)} s into the phase, ${c.ms.toFixed(0)} ms`);
     const at = (list: number[] | undefined, p: number) => {
       const sorted = [...(list ?? [])].sort((a, b) => a - b);
       return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1) : '-';
