@@ -163,3 +163,19 @@ export function jsonMember(store: DataStore, column: SQLWrapper, key: string): S
   if (store.dialect === 'postgres') return sql`(${column} ->> ${sql.raw(`'${key}'`)})`;
   return sql`json_extract(${column}, ${sql.raw(`'$.${key}'`)})`;
 }
+
+/** A query prepared once (`prepared`), run with the values of its placeholders. */
+export interface Prepared<T> {
+  execute(values?: Record<string, unknown>): Promise<T>;
+}
+
+/**
+ * Prepares a drizzle query once, to run many times with `sql.placeholder` values: its SQL is built
+ * once, SQLite compiles it once, PostgreSQL parses and plans it once per connection (a statement
+ * named `name`, unique in the process). For the statements of every request (the token lookup);
+ * a prepared query runs on the database's own connections, so not for use inside a transaction.
+ */
+export function prepared<T>(query: { prepare(): { execute(values?: Record<string, unknown>): Promise<T> } }, name: string): Prepared<T> {
+  // PostgreSQL's builders take the statement's name; SQLite's take none and ignore it
+  return (query as unknown as { prepare(name: string): Prepared<T> }).prepare(name);
+}

@@ -7,9 +7,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
+import { baseStoreOf, prepared, storeOf, type DataStore, type Prepared } from '../../db/dialect.js';
 import type { Role, TokenKind, users } from '../../db/schema/users.js';
 import { UnauthorizedError } from '../../errors.js';
 
@@ -82,6 +82,33 @@ export function forgetTokenLookups(): void {
   requestLookups.getStore()?.clear();
 }
 
+/** The token row with this hash and its user: one statement. */
+function tokenAndUserQuery(store: DataStore, hash: string | SQLWrapper) {
+  const { db, tables: t } = store;
+  return db
+    .select({ row: t.tokens, user: t.users })
+    .from(t.tokens)
+    .leftJoin(t.users, eq(t.users.id, t.tokens.userId))
+    .where(eq(t.tokens.tokenHash, hash))
+    .limit(1);
+}
+
+type TokenAndUserRows = Awaited<ReturnType<typeof tokenAndUserQuery>>;
+const preparedLookups = new WeakMap<DataStore, Prepared<TokenAndUserRows>>();
+
+/**
+ * `tokenAndUserQuery` prepared once per database: every request runs it, and building and
+ * compiling it each time was most of what a cached page cost the request thread.
+ */
+function preparedLookup(store: DataStore): Prepared<TokenAndUserRows> {
+  let query = preparedLookups.get(store);
+  if (!query) {
+    query = prepared(tokenAndUserQuery(store, sql.placeholder('hash')), 'fund_audit_token_and_user');
+    preparedLookups.set(store, query);
+  }
+  return query;
+}
+
 /** The token row of a raw token and its user (each undefined when unknown), in one statement; read once per request. */
 function tokenAndUser(ctx: AppContext, token: string): Promise<{ row?: TokenRow; user?: User }> {
   const hash = hashToken(token);
@@ -89,13 +116,10 @@ function tokenAndUser(ctx: AppContext, token: string): Promise<{ row?: TokenRow;
   const known = memo?.get(hash);
   if (known) return known;
   const lookup = (async () => {
-    const { db, tables: t } = storeOf(ctx);
-    const [found] = await db
-      .select({ row: t.tokens, user: t.users })
-      .from(t.tokens)
-      .leftJoin(t.users, eq(t.users.id, t.tokens.userId))
-      .where(eq(t.tokens.tokenHash, hash))
-      .limit(1);
+    const store = storeOf(ctx);
+    const base = baseStoreOf(ctx);
+    // inside a transaction its own connection reads (it may hold the token's uncommitted rows)
+    const [found] = store === base ? await preparedLookup(base).execute({ hash }) : await tokenAndUserQuery(store, hash);
     return { row: found?.row as TokenRow | undefined, user: (found?.user ?? undefined) as User | undefined };
   })();
   if (memo) {
