@@ -142,17 +142,6 @@ async function gate(client: Database.Database): Promise<() => void> {
 }
 
 /**
- * `column` is one of `ids`, passed as one parameter: a JSON array read by `json_each` on SQLite, an
- * integer array on PostgreSQL. The SQL text is the same whatever the number of ids, so building it
- * costs the same for 1 id or 500, and PostgreSQL parses one parameter instead of one per id.
- * @param ids integers (row ids)
- */
-export function anyOf(store: DataStore, column: SQLWrapper, ids: readonly number[]): SQL {
-  if (store.dialect === 'postgres') return sql`${column} = any(${sql.param(ids)}::int[])`;
-  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
-}
-
-/**
  * A top-level member of a JSON column as SQL, without reading the whole document into the
  * application: `->>` on PostgreSQL (text: `'true'`, `'1'`, the string's text), `json_extract` on
  * SQLite (its JSON type: `1` for true, numbers, text). Compare the answer in JavaScript.
@@ -169,13 +158,59 @@ export interface Prepared<T> {
   execute(values?: Record<string, unknown>): Promise<T>;
 }
 
+/** A drizzle query that can be prepared (a select, on either database) and awaited for its rows. */
+export type Preparable<T> = PromiseLike<T> & { prepare(): unknown };
+
 /**
  * Prepares a drizzle query once, to run many times with `sql.placeholder` values: its SQL is built
  * once, SQLite compiles it once, PostgreSQL parses and plans it once per connection (a statement
- * named `name`, unique in the process). For the statements of every request (the token lookup);
- * a prepared query runs on the database's own connections, so not for use inside a transaction.
+ * named `name`, unique in the process). A prepared query runs on the database's own connections:
+ * inside a transaction use `runPrepared`, which then runs it on the transaction's.
  */
-export function prepared<T>(query: { prepare(): { execute(values?: Record<string, unknown>): Promise<T> } }, name: string): Prepared<T> {
+export function prepared<T>(query: Preparable<T>, name: string): Prepared<T> {
   // PostgreSQL's builders take the statement's name; SQLite's take none and ignore it
   return (query as unknown as { prepare(name: string): Prepared<T> }).prepare(name);
+}
+
+const preparedQueries = new WeakMap<DataStore, Map<string, Prepared<unknown>>>();
+
+/**
+ * Runs the query `build` makes, with `values` for its placeholders: prepared once per database
+ * under `name` (see `prepared`), or, inside a transaction, built on the transaction and run there
+ * unnamed. For the statements every request or page runs, whose SQL text is always the same.
+ * @param name unique in the process for this `build`
+ */
+export function runPrepared<T>(
+  ctx: { db: Db; store?: DataStore },
+  name: string,
+  build: (store: DataStore) => Preparable<T>,
+  values: Record<string, unknown>,
+): Promise<T> {
+  const store = storeOf(ctx);
+  const base = baseStoreOf(ctx);
+  if (store !== base) return (build(store) as unknown as { prepare(): Prepared<T> }).prepare().execute(values);
+  let byName = preparedQueries.get(base);
+  if (!byName) preparedQueries.set(base, (byName = new Map()));
+  let query = byName.get(name) as Prepared<T> | undefined;
+  if (!query) {
+    query = prepared(build(base), name);
+    byName.set(name, query);
+  }
+  return query.execute(values);
+}
+
+/**
+ * `column` is one of the ids given as the placeholder `name` (a prepared query; its value from
+ * `idsValue`): a JSON array read by `json_each` on SQLite, an integer array on PostgreSQL. One
+ * parameter whatever the number of ids, so the SQL text is the same for 1 id or 500 and
+ * PostgreSQL parses one parameter instead of one per id.
+ */
+export function anyOfPlaceholder(store: DataStore, column: SQLWrapper, name = 'ids'): SQL {
+  if (store.dialect === 'postgres') return sql`${column} = any(${sql.placeholder(name)}::int[])`;
+  return sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
+}
+
+/** The value of an `anyOfPlaceholder` placeholder: an integer array on PostgreSQL, a JSON array on SQLite. */
+export function idsValue(store: DataStore, ids: readonly number[]): unknown {
+  return store.dialect === 'postgres' ? ids : JSON.stringify(ids);
 }

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { baseStoreOf, prepared, storeOf, type DataStore, type Prepared } from '../../db/dialect.js';
+import { runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import type { Role, TokenKind, users } from '../../db/schema/users.js';
 import { UnauthorizedError } from '../../errors.js';
 
@@ -83,7 +83,7 @@ export function forgetTokenLookups(): void {
 }
 
 /** The token row with this hash and its user: one statement. */
-function tokenAndUserQuery(store: DataStore, hash: string | SQLWrapper) {
+function tokenAndUserQuery(store: DataStore, hash: SQLWrapper) {
   const { db, tables: t } = store;
   return db
     .select({ row: t.tokens, user: t.users })
@@ -93,22 +93,6 @@ function tokenAndUserQuery(store: DataStore, hash: string | SQLWrapper) {
     .limit(1);
 }
 
-type TokenAndUserRows = Awaited<ReturnType<typeof tokenAndUserQuery>>;
-const preparedLookups = new WeakMap<DataStore, Prepared<TokenAndUserRows>>();
-
-/**
- * `tokenAndUserQuery` prepared once per database: every request runs it, and building and
- * compiling it each time was most of what a cached page cost the request thread.
- */
-function preparedLookup(store: DataStore): Prepared<TokenAndUserRows> {
-  let query = preparedLookups.get(store);
-  if (!query) {
-    query = prepared(tokenAndUserQuery(store, sql.placeholder('hash')), 'fund_audit_token_and_user');
-    preparedLookups.set(store, query);
-  }
-  return query;
-}
-
 /** The token row of a raw token and its user (each undefined when unknown), in one statement; read once per request. */
 function tokenAndUser(ctx: AppContext, token: string): Promise<{ row?: TokenRow; user?: User }> {
   const hash = hashToken(token);
@@ -116,10 +100,9 @@ function tokenAndUser(ctx: AppContext, token: string): Promise<{ row?: TokenRow;
   const known = memo?.get(hash);
   if (known) return known;
   const lookup = (async () => {
-    const store = storeOf(ctx);
-    const base = baseStoreOf(ctx);
-    // inside a transaction its own connection reads (it may hold the token's uncommitted rows)
-    const [found] = store === base ? await preparedLookup(base).execute({ hash }) : await tokenAndUserQuery(store, hash);
+    // prepared once: every request runs it, and building and compiling it each time was most of
+    // what a cached page cost the request thread
+    const [found] = await runPrepared(ctx, 'fund_audit_token_and_user', (store) => tokenAndUserQuery(store, sql.placeholder('hash')), { hash });
     return { row: found?.row as TokenRow | undefined, user: (found?.user ?? undefined) as User | undefined };
   })();
   if (memo) {

@@ -8,7 +8,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { anyOf, jsonMember, storeOf } from '../../db/dialect.js';
+import { anyOfPlaceholder, idsValue, jsonMember, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
 import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
@@ -160,28 +160,22 @@ const emptyFacts = (): FundFacts => ({
 });
 
 /**
- * Loads the facts of many funds: five queries per 500 ids (inside a `transaction`, in it).
- * @returns the facts of every id asked for (empty facts for an unknown id)
+ * The statements of `loadFundFacts`, each over the funds whose ids are the placeholder `ids`
+ * (`idsValue`): the SQL text never changes, so each is prepared once (`runPrepared`).
  */
-export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
-  const facts = new Map<number, FundFacts>(ids.map((id) => [id, emptyFacts()]));
-  const of = (id: number | null) => facts.get(id as number)!;
-  const store = storeOf(ctx);
-  const { db, tables: t } = store;
-  const { fundCodes, fundFiles, fundMappings, fundRequests, processes } = t;
-  for (const part of chunks([...new Set(ids)])) {
-    for (const c of await db
+const factQueries = {
+  codes: (store: DataStore) => {
+    const { fundCodes } = store.tables;
+    return store.db
       .select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main })
       .from(fundCodes)
-      .where(anyOf(store, fundCodes.fundRequestId, part))
-      .orderBy(fundCodes.id)) {
-      if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
-      else of(c.f).alternateCodes.push(c.code);
-    }
-    // the page's files of the kinds the grids count, in one read: the newest input of each type,
-    // the work papers' counts, whether an output is a .csv, whether a calculation was too large
-    const newestInput = new Map<string, number>();
-    for (const f of await db
+      .where(anyOfPlaceholder(store, fundCodes.fundRequestId))
+      .orderBy(fundCodes.id);
+  },
+  // the files of the kinds the grids count
+  files: (store: DataStore) => {
+    const { fundFiles } = store.tables;
+    return store.db
       .select({
         id: fundFiles.id,
         f: fundFiles.fundRequestId,
@@ -196,7 +190,52 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         oversized: sql<unknown>`case when ${fundFiles.kind} = 'calculation' then ${jsonMember(store, fundFiles.validation, 'aggDataOversized')} end`,
       })
       .from(fundFiles)
-      .where(and(anyOf(store, fundFiles.fundRequestId, part), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])))) {
+      .where(and(anyOfPlaceholder(store, fundFiles.fundRequestId), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])));
+  },
+  processes: (store: DataStore) => {
+    const { processes } = store.tables;
+    return store.db
+      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
+      .from(processes)
+      .where(anyOfPlaceholder(store, processes.fundRequestId))
+      .orderBy(processes.id);
+  },
+  children: (store: DataStore) => {
+    const { fundRequests } = store.tables;
+    return store.db
+      .select({ id: fundRequests.id, parent: fundRequests.parentId })
+      .from(fundRequests)
+      .where(anyOfPlaceholder(store, fundRequests.parentId))
+      .orderBy(fundRequests.id);
+  },
+  mappings: (store: DataStore) => {
+    const { fundMappings } = store.tables;
+    return store.db
+      .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
+      .from(fundMappings)
+      .where(anyOfPlaceholder(store, fundMappings.fundRequestId))
+      .orderBy(fundMappings.mappingId);
+  },
+};
+
+/**
+ * Loads the facts of many funds: five prepared statements per 500 ids (inside a `transaction`, in it).
+ * @returns the facts of every id asked for (empty facts for an unknown id)
+ */
+export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
+  const facts = new Map<number, FundFacts>(ids.map((id) => [id, emptyFacts()]));
+  const of = (id: number | null) => facts.get(id as number)!;
+  const store = storeOf(ctx);
+  for (const part of chunks([...new Set(ids)])) {
+    const values = { ids: idsValue(store, part) };
+    for (const c of await runPrepared(ctx, 'fund_audit_facts_codes', factQueries.codes, values)) {
+      if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
+      else of(c.f).alternateCodes.push(c.code);
+    }
+    // the page's files in one read: the newest input of each type, the work papers' counts,
+    // whether an output is a .csv, whether a calculation was too large
+    const newestInput = new Map<string, number>();
+    for (const f of await runPrepared(ctx, 'fund_audit_facts_files', factQueries.files, values)) {
       const x = of(f.f);
       if (f.kind === 'input') {
         const key = `${f.f}\u0000${f.type}`;
@@ -220,11 +259,7 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
     // the page's processes in id order, in one read: running ones, whether any is ready, and the
     // newest of each stage (an error there; the calculations' status)
     const newestStage = new Map<number, Map<string, string>>();
-    for (const p of await db
-      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
-      .from(processes)
-      .where(anyOf(store, processes.fundRequestId, part))
-      .orderBy(processes.id)) {
+    for (const p of await runPrepared(ctx, 'fund_audit_facts_processes', factQueries.processes, values)) {
       const x = of(p.f);
       if (p.status === 'pending' || p.status === 'running') x.runningProcesses.push({ status: p.status, stage: p.stage });
       if (p.status === 'done' || p.stage === 'visualization') x.processReady = true;
@@ -239,20 +274,8 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         if (stage === 'calculations') x.calculationStatus = status;
       }
     }
-    for (const c of await db
-      .select({ id: fundRequests.id, parent: fundRequests.parentId })
-      .from(fundRequests)
-      .where(anyOf(store, fundRequests.parentId, part))
-      .orderBy(fundRequests.id)) {
-      of(c.parent).children.push(c.id);
-    }
-    for (const m of await db
-      .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
-      .from(fundMappings)
-      .where(anyOf(store, fundMappings.fundRequestId, part))
-      .orderBy(fundMappings.mappingId)) {
-      of(m.f).mappings.push(m.mapping);
-    }
+    for (const c of await runPrepared(ctx, 'fund_audit_facts_children', factQueries.children, values)) of(c.parent).children.push(c.id);
+    for (const m of await runPrepared(ctx, 'fund_audit_facts_mappings', factQueries.mappings, values)) of(m.f).mappings.push(m.mapping);
   }
   return facts;
 }

@@ -10,7 +10,7 @@
 import { and, asc, count, desc, eq, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { anyOf, storeOf } from '../../db/dialect.js';
+import { anyOfPlaceholder, idsValue, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
@@ -46,26 +46,37 @@ export type ListingInput = z.output<typeof listingInputSchema>;
 
 const nameOf = (u: { firstName: string; lastName: string; username: string } | undefined) => (u ? `${u.firstName} ${u.lastName}`.trim() || u.username : null);
 
+/** The statements of a page's names and rows, over the ids of the placeholder `ids` (`idsValue`): prepared once (`runPrepared`). */
+const pageQueries = {
+  administrators: (store: DataStore) => {
+    const { administrators } = store.tables;
+    return store.db
+      .select({ id: administrators.id, name: administrators.name, code: administrators.code })
+      .from(administrators)
+      .where(anyOfPlaceholder(store, administrators.id));
+  },
+  users: (store: DataStore) => {
+    const { users } = store.tables;
+    return store.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username })
+      .from(users)
+      .where(anyOfPlaceholder(store, users.id));
+  },
+  funds: (store: DataStore) => store.db.select().from(store.tables.fundRequests).where(anyOfPlaceholder(store, store.tables.fundRequests.id)),
+};
+
 /** Adds administrator and user names to fund rows (two small queries for a page). */
 export async function withNames(ctx: AppContext, funds: FundRow[]): Promise<FundPageRow[]> {
   const store = storeOf(ctx);
-  const { db, tables: t } = store;
   const adminIds = [...new Set(funds.map((f) => f.administratorId).filter((id): id is number => id !== null))];
   const userIds = [...new Set(funds.flatMap((f) => [f.createdById, f.rerunById]).filter((id): id is number => id !== null))];
   const admins = new Map<number, { name: string; code: string }>();
   const people = new Map<number, { firstName: string; lastName: string; username: string }>();
   if (adminIds.length)
-    for (const a of await db
-      .select({ id: t.administrators.id, name: t.administrators.name, code: t.administrators.code })
-      .from(t.administrators)
-      .where(anyOf(store, t.administrators.id, adminIds)))
+    for (const a of await runPrepared(ctx, 'fund_audit_page_administrators', pageQueries.administrators, { ids: idsValue(store, adminIds) }))
       admins.set(a.id, a);
   if (userIds.length)
-    for (const u of await db
-      .select({ id: t.users.id, firstName: t.users.firstName, lastName: t.users.lastName, username: t.users.username })
-      .from(t.users)
-      .where(anyOf(store, t.users.id, userIds)))
-      people.set(u.id, u);
+    for (const u of await runPrepared(ctx, 'fund_audit_page_users', pageQueries.users, { ids: idsValue(store, userIds) })) people.set(u.id, u);
   return funds.map((fund) => {
     const admin = fund.administratorId === null ? undefined : admins.get(fund.administratorId);
     return {
@@ -106,14 +117,8 @@ export async function queryFundPage(ctx: AppContext, where: SQL | undefined, ord
 /** Fund rows by id, in the order of the ids (unknown ids left out). */
 export async function fundsByIds(ctx: AppContext, ids: number[]): Promise<FundRow[]> {
   if (!ids.length) return [];
-  const store = storeOf(ctx);
-  const fr = store.tables.fundRequests;
   const rows = new Map<number, FundRow>();
-  for (const r of await store.db
-    .select()
-    .from(fr)
-    .where(anyOf(store, fr.id, ids)))
-    rows.set(r.id, r);
+  for (const r of await runPrepared(ctx, 'fund_audit_page_funds', pageQueries.funds, { ids: idsValue(storeOf(ctx), ids) })) rows.set(r.id, r);
   return ids.map((id) => rows.get(id)).filter((r): r is FundRow => !!r);
 }
 
