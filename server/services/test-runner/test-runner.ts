@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import { type DataStore, storeOf, type Tables } from '../../db/dialect.js';
 import { cancelProcess } from '../../jobs/processes.js';
 import { enqueue, type StageHandler } from '../../jobs/queue.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { hasFailures, planRun, runPlan, splitList, type RunResults } from './run-suites.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
@@ -238,12 +238,18 @@ export async function scheduleRun(
  * @throws NotFoundError; ConflictError when the run has already ended
  */
 export async function stopRun(ctx: AppContext, id: number): Promise<TestRunView> {
-  const { run } = await findRun(ctx, id);
-  if (run.status !== 'pending' && run.status !== 'running')
+  await findRun(ctx, id);
+  // only from pending or running, in the one statement: a run its job ends meanwhile stays ended
+  if (!(await update(ctx, id, { status: 'suspended' }, ['pending', 'running']))) {
+    const { run } = await findRun(ctx, id);
     throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
-  await update(ctx, id, { status: 'suspended' });
+  }
   const job = await runJob(ctx, id);
-  if (job && (job.status === 'pending' || job.status === 'running')) await cancelProcess(ctx, job.id);
+  if (job && (job.status === 'pending' || job.status === 'running'))
+    // its job may end between the read and the cancel (its last case done): the run is stopped either way
+    await cancelProcess(ctx, job.id).catch((err: unknown) => {
+      if (!(err instanceof ValidationError)) throw err;
+    });
   return getRun(ctx, id);
 }
 
