@@ -164,10 +164,10 @@ export type Preparable<T> = PromiseLike<T> & { prepare(): unknown };
 /**
  * Prepares a drizzle query once, to run many times with `sql.placeholder` values: its SQL is built
  * once, SQLite compiles it once, PostgreSQL parses and plans it once per connection (a statement
- * named `name`, unique in the process). A prepared query runs on the database's own connections:
- * inside a transaction use `runPrepared`, which then runs it on the transaction's.
+ * named `name`, unique in the process). It runs on the database's own connections, never a
+ * transaction's: `runPrepared` uses it outside transactions only.
  */
-export function prepared<T>(query: Preparable<T>, name: string): Prepared<T> {
+function prepared<T>(query: Preparable<T>, name: string): Prepared<T> {
   // PostgreSQL's builders take the statement's name; SQLite's take none and ignore it
   return (query as unknown as { prepare(name: string): Prepared<T> }).prepare(name);
 }
