@@ -3,6 +3,7 @@
  * the thread that serves requests), its events reach the server's bus, and a cancel from the
  * server reaches the thread running the job.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -13,7 +14,7 @@ import { startRuntime, type Runtime } from '../runtime.js';
 import { importFile } from '../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../testing.js';
 import { cancelProcess } from './processes.js';
-import { JOB_THREAD_NICENESS } from './thread.js';
+import { JOB_THREAD_NICENESS, SCHED_IDLE } from './thread.js';
 
 let ctx: TestContext;
 let runtime: Runtime | undefined;
@@ -36,29 +37,31 @@ async function until<T>(what: string, fn: () => T | undefined | null | false, ms
   }
 }
 
-/** The niceness of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
-function threadNiceness(): Map<number, number> {
-  const out = new Map<number, number>();
+/** The niceness and scheduling policy of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, fields 19 and 41). */
+function threadPriorities(): Map<number, { niceness: number; policy: number }> {
+  const out = new Map<number, { niceness: number; policy: number }>();
   for (const tid of readdirSync('/proc/self/task')) {
     const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
     // the fields after the command name, which is in parentheses and may hold spaces: state is field 3
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(Number(tid), Number(fields[19 - 3]));
+    out.set(Number(tid), { niceness: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) });
   }
   return out;
 }
+const lowered = () => [...threadPriorities().values()].filter((p) => p.niceness === JOB_THREAD_NICENESS && p.policy === SCHED_IDLE).length;
+const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe('job threads', () => {
-  it.runIf(process.platform === 'linux')('run at a lower CPU priority than the thread serving requests', async () => {
-    const before = [...threadNiceness().values()].filter((n) => n === JOB_THREAD_NICENESS).length;
+  it.runIf(hasChrt)('run at the idle CPU priority, below the thread serving requests', async () => {
+    const before = lowered();
     runtime = startRuntime(ctx, { nodeId: 'serve-test', sweeper: false, pollMs: 100 });
-    const lowered = await until('two lowered threads', () => {
-      const n = [...threadNiceness().values()].filter((v) => v === JOB_THREAD_NICENESS).length - before;
-      return n >= 2 && n;
+    const n = await until('two lowered threads', () => {
+      const more = lowered() - before;
+      return more >= 2 && more;
     });
-    expect(lowered).toBe(2);
+    expect(n).toBe(2);
     // this thread (the serving one: its id is the process id) keeps its priority
-    expect(threadNiceness().get(process.pid)).toBe(0);
+    expect(threadPriorities().get(process.pid)).toEqual({ niceness: 0, policy: 0 });
   });
 
   it('run every stage of a delivery in worker threads and pass their events to the server', async () => {
