@@ -14,7 +14,7 @@ import { startRuntime, type Runtime } from '../runtime.js';
 import { importFile } from '../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../testing.js';
 import { cancelProcess } from './processes.js';
-import { JOB_THREAD_NICENESS, SCHED_IDLE } from './thread.js';
+import { JOB_THREAD_NICENESS, SCHED_IDLE, threadScheduling } from './thread.js';
 
 let ctx: TestContext;
 let runtime: Runtime | undefined;
@@ -37,16 +37,9 @@ async function until<T>(what: string, fn: () => T | undefined | null | false, ms
   }
 }
 
-/** The niceness and scheduling policy of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat, fields 19 and 41). */
+/** The niceness and scheduling policy of each thread of this process, by thread id. */
 function threadPriorities(): Map<number, { niceness: number; policy: number }> {
-  const out = new Map<number, { niceness: number; policy: number }>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // the fields after the command name, which is in parentheses and may hold spaces: state is field 3
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(Number(tid), { niceness: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) });
-  }
-  return out;
+  return new Map(readdirSync('/proc/self/task').map((tid) => [Number(tid), threadScheduling(`/proc/self/task/${tid}/stat`)]));
 }
 const lowered = () => [...threadPriorities().values()].filter((p) => p.niceness === JOB_THREAD_NICENESS && p.policy === SCHED_IDLE).length;
 const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -10,12 +10,9 @@ import { JOB_THREAD_NICENESS, SCHED_IDLE } from './thread.js';
 /** Runs `lowerThreadPriority` in a new Node process with `path` as its PATH; what it returned and the thread's niceness and policy after. */
 function lowerInChild(path: string): { lowered: string | null; niceness: number; policy: number } {
   const code = `
-    import { readFileSync } from 'node:fs';
-    const { lowerThreadPriority } = await import('./server/jobs/thread.ts');
+    const { lowerThreadPriority, threadScheduling } = await import('./server/jobs/thread.ts');
     const lowered = lowerThreadPriority();
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    console.log(JSON.stringify({ lowered, niceness: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) }));
+    console.log(JSON.stringify({ lowered, ...threadScheduling() }));
   `;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     cwd: appRoot(),

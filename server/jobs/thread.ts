@@ -44,10 +44,16 @@ export const SCHED_IDLE = 5;
 /** How a job thread was lowered: the idle policy, niceness only, or not at all. */
 export type ThreadPriority = 'idle' | 'niceness' | null;
 
-/** The fields of /proc/thread-self/stat after the command name (which may hold spaces); field 3 first. */
-function ownStatFields(): string[] {
-  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+/**
+ * A Linux thread's niceness and scheduling policy, from its stat file (fields 19 and 41; the
+ * command name before them is in parentheses and may hold spaces).
+ * @param statFile `/proc/thread-self/stat` (the calling thread) or `/proc/<pid>/task/<tid>/stat`
+ */
+export function threadScheduling(statFile = '/proc/thread-self/stat'): { niceness: number; policy: number } {
+  const stat = readFileSync(statFile, 'utf8');
+  // fields[0] is field 3 (the state)
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { niceness: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
 }
 
 /**
@@ -70,7 +76,7 @@ export function lowerThreadPriority(): ThreadPriority {
     setPriority(tid, JOB_THREAD_NICENESS);
     lowered = 'niceness';
     const chrt = spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5000 });
-    if (chrt.status === 0 && Number(ownStatFields()[41 - 3]) === SCHED_IDLE) lowered = 'idle';
+    if (chrt.status === 0 && threadScheduling().policy === SCHED_IDLE) lowered = 'idle';
   } catch {
     // left as far as it got
   }
