@@ -169,7 +169,9 @@ async function main() {
     }
 
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
-    const token = (await issueToken(ctx, admin.id, 'api', 3_600_000)).token;
+    // a browser user's session, as the team's clients have: API keys are rate limited per key
+    // (`rateLimitApiKeyPerMinute`), which 50 clients sharing one key would reach in seconds
+    const token = (await issueToken(ctx, admin.id, 'session', 3_600_000)).token;
     /** Runs the HTTP load in a worker thread, so the clients do not share the server's event loop. */
     const runLoad = (bodies: Array<string | undefined>, path = '/api/v2.0/funds/listing', method = 'POST', clients = CLIENTS, perClient = PER_CLIENT) =>
       runHttpLoad({ urls: [`${server.url}${path}`], method, token, bodies, clients, perClient });

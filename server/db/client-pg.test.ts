@@ -71,7 +71,15 @@ describePg('PostgreSQL database: migrations', () => {
       .sort();
     expect(inDatabase).toEqual(inSchema);
     const indexes = await query<{ indexname: string }>(database.url, "select indexname from pg_indexes where indexdef like '%gin_trgm_ops%' order by 1");
-    expect(indexes.map((i) => i.indexname)).toEqual(['fund_codes_code_trgm_idx', 'fund_requests_client_trgm_idx', 'fund_requests_name_trgm_idx']);
+    expect(indexes.map((i) => i.indexname)).toEqual([
+      'fund_codes_code_trgm_idx',
+      'fund_requests_client_trgm_idx',
+      'fund_requests_name_trgm_idx',
+      'fund_requests_search_idx',
+    ]);
+    // the status filter and the text in one index (btree_gin): a filtered search asks it for both
+    const [search] = await query<{ indexdef: string }>(database.url, "select indexdef from pg_indexes where indexname = 'fund_requests_search_idx'");
+    expect(search!.indexdef).toContain('USING gin (status, name gin_trgm_ops, client gin_trgm_ops)');
     await query(database.url, "insert into audit_log (at, action, details, prev_hash, hash) values ('2026-01-01', 'sign-in', '{}', 'x', 'h1')");
     await expect(query(database.url, "update audit_log set action = 'other'")).rejects.toThrow('the audit log is append-only');
     await expect(query(database.url, 'delete from audit_log')).rejects.toThrow('the audit log is append-only');
@@ -183,9 +191,11 @@ describePg('PostgreSQL database: fund search', () => {
       await client.query('set enable_seqscan = off');
       const q = pgDb.db.select({ id: pgSchema.fundRequests.id }).from(pgSchema.fundRequests).where(fundSearchCondition('equity')).toSQL();
       const plan = (await client.query(`explain ${q.sql}`, q.params)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
-      expect(plan).toContain('fund_requests_name_trgm_idx');
-      expect(plan).toContain('fund_requests_client_trgm_idx');
+      // name and client from a trigram index (their own, or the search index of status, name and client)
+      expect(plan).toMatch(/Bitmap Index Scan on fund_requests_(name_trgm|search)_idx[^\n]*\n\s+Index Cond: \(name ~~\* '%equity%'::text\)/);
+      expect(plan).toMatch(/Bitmap Index Scan on fund_requests_(client_trgm|search)_idx[^\n]*\n\s+Index Cond: \(client ~~\* '%equity%'::text\)/);
       expect(plan).toContain('fund_codes_code_trgm_idx');
+      expect(plan).not.toContain('Seq Scan');
     } finally {
       client.release();
     }

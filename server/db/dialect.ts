@@ -153,6 +153,20 @@ export function jsonMember(store: DataStore, column: SQLWrapper, key: string): S
   return sql`json_extract(${column}, ${sql.raw(`'$.${key}'`)})`;
 }
 
+/**
+ * The rows of `table` that pass `where`, as one JSON array (text) of arrays, each the values of
+ * `columns` in that order, sorted by `orderBy`: `[]` when none. A scalar subquery, so that one
+ * statement can read several tables' rows in one round trip, and the rows come back as one JSON
+ * text each (parsed by `JSON.parse`, not value by value by the driver and the ORM). Booleans come
+ * as true/false on PostgreSQL and 1/0 on SQLite; numbers and texts as they are.
+ */
+export function jsonRows(store: DataStore, columns: SQLWrapper[], table: SQLWrapper, where: SQL | undefined, orderBy: SQLWrapper): SQL<string> {
+  const values = sql.join(columns, sql`, `);
+  if (store.dialect === 'postgres')
+    return sql<string>`(select coalesce(json_agg(json_build_array(${values}) order by ${orderBy}), '[]')::text from ${table} where ${where})`;
+  return sql<string>`(select json_group_array(json_array(${values}) order by ${orderBy}) from ${table} where ${where})`;
+}
+
 /** A query prepared once (`prepared`), run with the values of its placeholders. */
 export interface Prepared<T> {
   execute(values?: Record<string, unknown>): Promise<T>;

@@ -2,7 +2,10 @@
  * The listing's global search on PostgreSQL (delivery spec section 2 "search"): funds whose name,
  * client or any fund code contains the text. The SQLite form is an FTS5 trigram index with a LIKE
  * check (`server/services/funds/listing-search.ts`); here `ILIKE` does both, answered by the GIN
- * trigram indexes of migration 0001 (`pg_trgm`) for texts of three characters or more.
+ * trigram indexes of migration 0001 (`pg_trgm`) for texts of three characters or more, and with a
+ * status filter by the GIN index of status, name and client of migration 0006 (`btree_gin`), which
+ * the planner takes where the text is in many rows: one lookup for both, instead of ANDing the
+ * text's matches with a bitmap of every fund of that status.
  */
 import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { fundCodes, fundRequests as fr } from '../schema-pg/index.js';

@@ -6,9 +6,9 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { anyOfPlaceholder, idsValue, jsonMember, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
+import { anyOfPlaceholder, idsValue, jsonMember, jsonRows, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
 import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
@@ -160,66 +160,85 @@ const emptyFacts = (): FundFacts => ({
 });
 
 /**
- * The statements of `loadFundFacts`, each over the funds whose ids are the placeholder `ids`
- * (`idsValue`): the SQL text never changes, so each is prepared once (`runPrepared`).
+ * The statement of `loadFundFacts`: the codes, files, processes, children and mappings of the funds
+ * whose ids are the placeholder `ids` (`idsValue`), each table's rows as one JSON array
+ * (`jsonRows`), in one round trip. Its SQL text never changes, so it is prepared once
+ * (`runPrepared`). Before, five statements each sent their rows value by value, which on
+ * PostgreSQL cost the node more than the page's query itself.
  */
-const factQueries = {
-  codes: (store: DataStore) => {
-    const { fundCodes } = store.tables;
-    return store.db
-      .select({ f: fundCodes.fundRequestId, code: fundCodes.code, main: fundCodes.main })
-      .from(fundCodes)
-      .where(anyOfPlaceholder(store, fundCodes.fundRequestId))
-      .orderBy(fundCodes.id);
-  },
-  // the files of the kinds the grids count
-  files: (store: DataStore) => {
-    const { fundFiles } = store.tables;
-    return store.db
-      .select({
-        id: fundFiles.id,
-        f: fundFiles.fundRequestId,
-        kind: fundFiles.kind,
-        type: fundFiles.fileType,
-        name: fundFiles.fileName,
-        status: fundFiles.status,
-        disabled: fundFiles.disabled,
-        reviewed: fundFiles.reviewed,
-        // only the flag of a calculation's validation, read from calculations alone: a validation
-        // document holds the file's QA items (megabytes), which other kinds need not unpack
-        oversized: sql<unknown>`case when ${fundFiles.kind} = 'calculation' then ${jsonMember(store, fundFiles.validation, 'aggDataOversized')} end`,
-      })
-      .from(fundFiles)
-      .where(and(anyOfPlaceholder(store, fundFiles.fundRequestId), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])));
-  },
-  processes: (store: DataStore) => {
-    const { processes } = store.tables;
-    return store.db
-      .select({ f: processes.fundRequestId, stage: processes.stage, status: processes.status })
-      .from(processes)
-      .where(anyOfPlaceholder(store, processes.fundRequestId))
-      .orderBy(processes.id);
-  },
-  children: (store: DataStore) => {
-    const { fundRequests } = store.tables;
-    return store.db
-      .select({ id: fundRequests.id, parent: fundRequests.parentId })
-      .from(fundRequests)
-      .where(anyOfPlaceholder(store, fundRequests.parentId))
-      .orderBy(fundRequests.id);
-  },
-  mappings: (store: DataStore) => {
-    const { fundMappings } = store.tables;
-    return store.db
-      .select({ f: fundMappings.fundRequestId, mapping: fundMappings.mappingId })
-      .from(fundMappings)
-      .where(anyOfPlaceholder(store, fundMappings.fundRequestId))
-      .orderBy(fundMappings.mappingId);
-  },
+const factsQuery = (store: DataStore) => {
+  const { fundCodes, fundFiles, processes, fundRequests, fundMappings } = store.tables;
+  return store.db
+    .select({
+      codes: jsonRows(
+        store,
+        [fundCodes.fundRequestId, fundCodes.code, fundCodes.main],
+        fundCodes,
+        anyOfPlaceholder(store, fundCodes.fundRequestId),
+        fundCodes.id,
+      ),
+      // the files of the kinds the grids count
+      files: jsonRows(
+        store,
+        [
+          fundFiles.id,
+          fundFiles.fundRequestId,
+          fundFiles.kind,
+          fundFiles.fileType,
+          fundFiles.fileName,
+          fundFiles.status,
+          fundFiles.disabled,
+          fundFiles.reviewed,
+          // only the flag of a calculation's validation, read from calculations alone: a validation
+          // document holds the file's QA items (megabytes), which other kinds need not unpack
+          sql`case when ${fundFiles.kind} = 'calculation' then ${jsonMember(store, fundFiles.validation, 'aggDataOversized')} end`,
+        ],
+        fundFiles,
+        and(anyOfPlaceholder(store, fundFiles.fundRequestId), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])),
+        fundFiles.id,
+      ),
+      processes: jsonRows(
+        store,
+        [processes.fundRequestId, processes.stage, processes.status],
+        processes,
+        anyOfPlaceholder(store, processes.fundRequestId),
+        processes.id,
+      ),
+      children: jsonRows(store, [fundRequests.id, fundRequests.parentId], fundRequests, anyOfPlaceholder(store, fundRequests.parentId), fundRequests.id),
+      mappings: jsonRows(
+        store,
+        [fundMappings.fundRequestId, fundMappings.mappingId],
+        fundMappings,
+        anyOfPlaceholder(store, fundMappings.fundRequestId),
+        fundMappings.mappingId,
+      ),
+    })
+    .from(sql`(select 1) as one`);
 };
 
+/** The rows of `factsQuery`, by table: the values of each row in the order of its columns there. */
+interface FactRows {
+  codes: Array<[fund: number, code: string, main: boolean | number]>;
+  files: Array<
+    [
+      id: number,
+      fund: number,
+      kind: string,
+      type: string,
+      name: string,
+      status: string,
+      disabled: boolean | number,
+      reviewed: boolean | number,
+      oversized: unknown,
+    ]
+  >;
+  processes: Array<[fund: number, stage: string, status: string]>;
+  children: Array<[id: number, parent: number]>;
+  mappings: Array<[fund: number, mapping: number]>;
+}
+
 /**
- * Loads the facts of many funds: five prepared statements per 500 ids (inside a `transaction`, in it).
+ * Loads the facts of many funds: one prepared statement per 500 ids (inside a `transaction`, in it).
  * @returns the facts of every id asked for (empty facts for an unknown id)
  */
 export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map<number, FundFacts>> {
@@ -227,45 +246,46 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
   const of = (id: number | null) => facts.get(id as number)!;
   const store = storeOf(ctx);
   for (const part of chunks([...new Set(ids)])) {
-    const values = { ids: idsValue(store, part) };
-    for (const c of await runPrepared(ctx, 'fund_audit_facts_codes', factQueries.codes, values)) {
-      if (c.main && of(c.f).mainCode === null) of(c.f).mainCode = c.code;
-      else of(c.f).alternateCodes.push(c.code);
+    const [json] = await runPrepared(ctx, 'fund_audit_facts', factsQuery, { ids: idsValue(store, part) });
+    const rows = Object.fromEntries(Object.entries(json!).map(([k, v]) => [k, JSON.parse(v)])) as unknown as FactRows;
+    for (const [f, code, main] of rows.codes) {
+      if (main && of(f).mainCode === null) of(f).mainCode = code;
+      else of(f).alternateCodes.push(code);
     }
     // the page's files in one read: the newest input of each type, the work papers' counts,
     // whether an output is a .csv, whether a calculation was too large
     const newestInput = new Map<string, number>();
-    for (const f of await runPrepared(ctx, 'fund_audit_facts_files', factQueries.files, values)) {
-      const x = of(f.f);
-      if (f.kind === 'input') {
-        const key = `${f.f}\u0000${f.type}`;
-        if ((newestInput.get(key) ?? -1) < f.id) {
-          newestInput.set(key, f.id);
-          x.newestInputs.set(f.type, { status: f.status, disabled: f.disabled });
+    for (const [id, f, kind, type, name, status, disabled, reviewed, oversized] of rows.files) {
+      const x = of(f);
+      if (kind === 'input') {
+        const key = `${f}\u0000${type}`;
+        if ((newestInput.get(key) ?? -1) < id) {
+          newestInput.set(key, id);
+          x.newestInputs.set(type, { status, disabled: !!disabled });
         }
         continue;
       }
-      if (f.kind === 'work_paper') {
+      if (kind === 'work_paper') {
         const w = x.workPapers;
         w.total++;
-        if (f.disabled) w.notRequiredCount++;
-        else if (f.reviewed) w.reviewedCount++;
+        if (disabled) w.notRequiredCount++;
+        else if (reviewed) w.reviewedCount++;
         else w.notReviewedCount++;
       }
       // true, 1 or 'true' as stored; PostgreSQL's ->> answers them as text
-      if (f.kind === 'calculation' && [true, 1, 'true', '1'].includes(f.oversized as never)) x.oversized = true;
-      if (f.name.toLowerCase().endsWith('.csv')) x.hasCsvOutputs = true;
+      if (kind === 'calculation' && [true, 1, 'true', '1'].includes(oversized as never)) x.oversized = true;
+      if (name.toLowerCase().endsWith('.csv')) x.hasCsvOutputs = true;
     }
-    // the page's processes in id order, in one read: running ones, whether any is ready, and the
-    // newest of each stage (an error there; the calculations' status)
+    // the page's processes in id order: running ones, whether any is ready, and the newest of each
+    // stage (an error there; the calculations' status)
     const newestStage = new Map<number, Map<string, string>>();
-    for (const p of await runPrepared(ctx, 'fund_audit_facts_processes', factQueries.processes, values)) {
-      const x = of(p.f);
-      if (p.status === 'pending' || p.status === 'running') x.runningProcesses.push({ status: p.status, stage: p.stage });
-      if (p.status === 'done' || p.stage === 'visualization') x.processReady = true;
-      let stages = newestStage.get(p.f as number);
-      if (!stages) newestStage.set(p.f as number, (stages = new Map()));
-      stages.set(p.stage, p.status);
+    for (const [f, stage, status] of rows.processes) {
+      const x = of(f);
+      if (status === 'pending' || status === 'running') x.runningProcesses.push({ status, stage });
+      if (status === 'done' || stage === 'visualization') x.processReady = true;
+      let stages = newestStage.get(f);
+      if (!stages) newestStage.set(f, (stages = new Map()));
+      stages.set(stage, status);
     }
     for (const [f, stages] of newestStage) {
       const x = of(f);
@@ -274,8 +294,8 @@ export async function loadFundFacts(ctx: AppContext, ids: number[]): Promise<Map
         if (stage === 'calculations') x.calculationStatus = status;
       }
     }
-    for (const c of await runPrepared(ctx, 'fund_audit_facts_children', factQueries.children, values)) of(c.parent).children.push(c.id);
-    for (const m of await runPrepared(ctx, 'fund_audit_facts_mappings', factQueries.mappings, values)) of(m.f).mappings.push(m.mapping);
+    for (const [id, parent] of rows.children) of(parent).children.push(id);
+    for (const [f, mapping] of rows.mappings) of(f).mappings.push(mapping);
   }
   return facts;
 }
