@@ -3,16 +3,10 @@
  * creates expression statistics on `to_tsvector('simple', name)` and `... client` (PostgreSQL 14 or
  * newer), and every ANALYZE, autovacuum's included, keeps their most common words with the share
  * of rows holding each (`pg_stats_ext_exprs.most_common_elems`). The search leaves such words out
- * of its trigram lookups (fund-search.ts `lookupSegments`).
+ * of its trigram lookups (search-words.ts `lookupSegments`).
  */
 import { sql } from 'drizzle-orm';
-import { NO_FREQUENT_WORDS, type FrequentWords } from './fund-search.js';
-
-/** A word held by more than this share of the rows (0-1) is frequent. */
-export const FREQUENT_SHARE = 0.05;
-
-/** How long a context keeps the words it read, in ms (statistics change only on ANALYZE). */
-export const FREQUENT_WORDS_TTL_MS = 5 * 60_000;
+import { cachedFrequentWords, FREQUENT_SHARE, NO_FREQUENT_WORDS, type FrequentWords } from '../search-words.js';
 
 /** The two statistics objects of migration 0005, by column. */
 export const WORD_STATISTICS = { name: 'fund_requests_name_words', client: 'fund_requests_client_words' } as const;
@@ -21,21 +15,14 @@ interface Execute {
   execute(query: ReturnType<typeof sql>): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
-const cached = new WeakMap<object, { at: number; words: Promise<FrequentWords> }>();
-
 /**
  * The frequent words of fund names and clients, cached per `owner` (a context) for
- * `FREQUENT_WORDS_TTL_MS`. No statistics yet (a table never analyzed, PostgreSQL 13) gives no
+ * `FREQUENT_WORDS_TTL_MS` (search-words.ts; statistics change only on ANALYZE). No statistics yet (a table never analyzed, PostgreSQL 13) gives no
  * frequent words: every lookup then uses the whole text, as before the statistics existed.
  * @param db a PostgreSQL drizzle database
  */
 export function frequentSearchWords(owner: object, db: Execute, now = Date.now()): Promise<FrequentWords> {
-  const hit = cached.get(owner);
-  if (hit && now - hit.at < FREQUENT_WORDS_TTL_MS) return hit.words;
-  const words = readFrequentWords(db);
-  cached.set(owner, { at: now, words });
-  words.catch(() => cached.delete(owner));
-  return words;
+  return cachedFrequentWords(owner, () => readFrequentWords(db), now);
 }
 
 async function readFrequentWords(db: Execute): Promise<FrequentWords> {

@@ -1,30 +1,10 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPgDb, type OpenPgResult } from '../client-pg.js';
 import { createPgTestDatabase, describePg } from '../dialect-testing.js';
 import * as pgSchema from '../schema-pg/index.js';
 import { frequentSearchWords } from './frequent-words.js';
-import { fundSearchCondition, lookupSegments } from './fund-search.js';
-
-describe('lookupSegments', () => {
-  const frequent = new Set(['fund', 'equity']);
-  it('asks the index for the other words with the whitespace around them', () => {
-    expect(lookupSegments('fund 123', frequent)).toEqual([' 123']);
-    expect(lookupSegments('FUND 123', frequent)).toEqual([' 123']);
-    expect(lookupSegments('Equity Fund 123 Bond', frequent)).toEqual([' 123 ', ' Bond']);
-    expect(lookupSegments('fund   12345 x', frequent)).toEqual([' 12345 ']);
-  });
-  it('keeps the whole text when no word is frequent or no other word has three characters', () => {
-    expect(lookupSegments('Atlas 123', frequent)).toBeNull();
-    expect(lookupSegments('fund 12', frequent)).toBeNull();
-    expect(lookupSegments('equity fund', frequent)).toBeNull();
-    expect(lookupSegments('fund 123', new Set())).toBeNull();
-  });
-  it('gives parts that are each in the text', () => {
-    for (const text of ['fund 123', 'x fund yyy  zzz', 'fund\t123 equity 7'])
-      for (const part of lookupSegments(text, frequent) ?? []) expect(text).toContain(part);
-  });
-});
+import { fundSearchCondition } from './fund-search.js';
 
 describePg('PostgreSQL: the search leaves frequent words out of its index lookups', () => {
   let database: Awaited<ReturnType<typeof createPgTestDatabase>>;

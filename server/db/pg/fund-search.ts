@@ -9,42 +9,11 @@
  */
 import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { fundCodes, fundRequests as fr } from '../schema-pg/index.js';
+import { lookupSegments, NO_FREQUENT_WORDS, type FrequentWords } from '../search-words.js';
 
 /** `%text%` with LIKE's wildcards and its escape character taken literally. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Words (lower case) found in many fund names or clients, by column; see `lookupSegments`. */
-export interface FrequentWords {
-  name: ReadonlySet<string>;
-  client: ReadonlySet<string>;
-}
-
-/** No word known to be frequent: every column is looked up with the whole text. */
-export const NO_FREQUENT_WORDS: FrequentWords = { name: new Set(), client: new Set() };
-
-/**
- * The parts of a search text a trigram index is asked for, when some words of the text are in many
- * rows. A GIN trigram lookup reads the posting list of every trigram of its pattern: for
- * `fund 123` over 1,000,000 fund names that all hold "Fund", the lists of `fun`, `und` and `nd `
- * hold every row, and reading them is most of the query (~8 ms of ~9). Each word of three
- * characters or more that is not frequent becomes a part: the word with the whitespace that
- * touches it in the text (` 123`, which keeps the index's word-start trigrams), always a substring
- * of the text, so a row containing the text contains every part and the parts only narrow the
- * rows the exact test then reads.
- * @param text the search text (trimmed)
- * @param frequent lower-case words of many rows of the column
- * @returns the parts, or null when the whole text is the better lookup (no frequent word in it, or
- *   no other word of three characters or more)
- */
-export function lookupSegments(text: string, frequent: ReadonlySet<string>): string[] | null {
-  const words = [...text.matchAll(/\S+/g)];
-  if (!words.some((w) => frequent.has(w[0].toLowerCase()))) return null;
-  const parts = words
-    .filter((w) => [...w[0]].length >= 3 && !frequent.has(w[0].toLowerCase()))
-    .map((w) => text.slice(Math.max(0, w.index - 1), Math.min(text.length, w.index + w[0].length + 1)));
-  return parts.length ? parts : null;
 }
 
 /** `column` contains `text` (any case): ILIKE, asking the column's trigram index only for the parts of the text that are not frequent words. */

@@ -4,7 +4,7 @@ import { fundCodes, fundRequests } from '../../db/schema/index.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { saveFund } from './fund-write.js';
 import { listFunds, type ListingInput } from './listing.js';
-import { MAX_CANDIDATES, searchCandidates } from './listing-search.js';
+import { ftsQuery, MAX_CANDIDATES, sampledFrequentWords, searchCandidates } from './listing-search.js';
 import { insertFund } from './test-factory.js';
 
 let ctx: TestContext;
@@ -126,5 +126,67 @@ describe('listing search on SQLite (its trigram index)', () => {
     expect(many).toHaveLength(MAX_CANDIDATES.withFilters + 1);
     expect((await found('many funds')).every((id) => many.includes(id))).toBe(true);
     expect((await list({ search: 'many funds', pagination: { limit: 10 } })).pagination.count).toBe(many.length);
+  });
+});
+
+describe('listing search on SQLite over words of many funds', () => {
+  let many: TestContext;
+  beforeAll(async () => {
+    many = await createTestContext({ seedDemoData: false });
+    const insert = many.sqlite.prepare("INSERT INTO fund_requests (name, client, status, request_date) VALUES (?, ?, 'Approved', '2025-01-01')");
+    const code = many.sqlite.prepare('INSERT INTO fund_codes (fund_request_id, code, main) VALUES (?, ?, 1)');
+    many.sqlite.transaction(() => {
+      for (let i = 1; i <= 1000; i++) {
+        const id = Number(insert.run(`Fund ${i} ${i % 2 ? 'Equity' : 'Bond'}`, i % 50 ? 'Orion Capital' : `Client ${i}`).lastInsertRowid);
+        code.run(id, `FC${String(i).padStart(6, '0')}`);
+      }
+    })();
+  });
+  afterAll(() => many.dispose());
+
+  it('knows the words of many funds from a sample of them', async () => {
+    const words = await sampledFrequentWords(many);
+    expect([...words.name].sort()).toEqual(['bond', 'equity', 'fund']);
+    expect([...words.client].sort()).toEqual(['capital', 'orion']);
+    expect(ftsQuery('fund 123', words)).toBe('" 123"');
+    expect(ftsQuery('Fund 12 equity', words)).toBe('" 12 "');
+    expect(ftsQuery('fund 5', words)).toBe('"fund 5"');
+    // quotes in a part are doubled, as FTS5 reads them inside a phrase
+    expect(ftsQuery('orion "x" 77', words)).toBe('" ""x"" " " 77"');
+    expect(ftsQuery('atlas 123', words)).toBe('"atlas 123"');
+  });
+
+  it('finds what a LIKE over every row finds', async () => {
+    const every = () => {
+      const codes = many.db.select().from(fundCodes).all();
+      return many.db
+        .select()
+        .from(fundRequests)
+        .all()
+        .map((f) => ({ ...f, codes: codes.filter((c) => c.fundRequestId === f.id).map((c) => c.code) }));
+    };
+    const fold = (v: string) => v.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    for (const text of [
+      'fund 1',
+      'fund 12',
+      'fund 123',
+      'FUND 999 bond',
+      'fund 12 equity',
+      'und 12',
+      'nd 4',
+      '7 eq',
+      'orion capital',
+      'client 50',
+      'fc000123',
+      'fund',
+      'bond fund',
+    ]) {
+      const rows = (await listFunds(many, many.boot.admin, { search: text, pagination: { limit: 1000 } })).rows.map((r) => r.id).sort((a, b) => a - b);
+      const want = every()
+        .filter((f) => [f.name, f.client, ...f.codes].some((v) => fold(v).includes(fold(text))))
+        .map((f) => f.id)
+        .sort((a, b) => a - b);
+      expect(rows, text).toEqual(want);
+    }
   });
 });
