@@ -11,12 +11,21 @@ const { workerData: w, parentPort } = require('node:worker_threads');
 const http = require('node:http');
 // node:http with a keep-alive agent, one socket a client: a light client, so the numbers are the server's
 const agent = new http.Agent({ keepAlive: true, maxSockets: w.clients });
+let firstFailure;
 const call = (url, body) => new Promise((resolve) => {
   const req = http.request(url, { method: w.method, agent, headers: { 'x-access-token': w.token, 'accept-encoding': 'gzip', 'content-type': 'application/json', ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-    res.on('data', () => {});
-    res.on('end', () => resolve(res.statusCode));
+    // the first failure's answer is kept, so a load that fails (a rate limit, a bad token) says why
+    let text = '';
+    res.on('data', (d) => { if (res.statusCode !== 200 && !firstFailure && text.length < 300) text += d; });
+    res.on('end', () => {
+      if (res.statusCode !== 200 && !firstFailure) firstFailure = res.statusCode + ' ' + (res.headers['content-encoding'] ? '(compressed answer)' : text.slice(0, 300));
+      resolve(res.statusCode);
+    });
   });
-  req.on('error', () => resolve(0));
+  req.on('error', (err) => {
+    firstFailure ??= 'no answer: ' + err.message;
+    resolve(0);
+  });
   req.end(body);
 });
 (async () => {
@@ -34,7 +43,7 @@ const call = (url, body) => new Promise((resolve) => {
     }
   }));
   agent.destroy();
-  parentPort.postMessage({ latencies, failures, wall: performance.now() - started });
+  parentPort.postMessage({ latencies, failures, wall: performance.now() - started, firstFailure });
 })();
 `;
 
@@ -43,6 +52,8 @@ export interface LoadResult {
   latencies: number[];
   failures: number;
   wall: number;
+  /** The first failure: its status and the start of its answer (or why nothing was answered). */
+  firstFailure?: string;
 }
 
 /** One load: where to send it (full URLs, clients spread over them), how, and the bodies (request k of client c sends body (c + k * clients) mod bodies). */
@@ -55,11 +66,18 @@ export interface Load {
   perClient: number;
 }
 
-/** Runs a load in a worker thread. @returns its latencies, failures and wall time */
+/**
+ * Runs a load in a worker thread; a load with failures says so on stderr with the first one (a
+ * failed request is answered fast, and its latency would pass for the server's).
+ * @returns its latencies, failures and wall time
+ */
 export function runHttpLoad(load: Load): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { method: 'POST', ...load } });
-    worker.once('message', resolve);
+    worker.once('message', (r: LoadResult) => {
+      if (r.failures) process.stderr.write(`warning: ${r.failures} of ${r.latencies.length} requests failed; the first: ${r.firstFailure}\n`);
+      resolve(r);
+    });
     worker.once('error', reject);
   });
 }
