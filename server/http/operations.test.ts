@@ -155,9 +155,18 @@ describe('metrics', () => {
   });
 
   it('can be served on a separate address instead of the main port', async () => {
-    const port = await freePort();
-    const { server } = await serve({ metricsPort: port, metricsHost: '127.0.0.1' });
-    const main = await fetch(`${server.url}/metrics`);
+    // a port free a moment ago may be taken by another test's server first: then another one
+    let port = 0;
+    for (let attempt = 1; !server; attempt++) {
+      port = await freePort();
+      try {
+        await serve({ metricsPort: port, metricsHost: '127.0.0.1' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
+        await ctx?.dispose();
+      }
+    }
+    const main = await fetch(`${server!.url}/metrics`);
     expect(main.status).toBe(404);
     expect(await main.text()).toContain(`served on 127.0.0.1:${port}`);
     const separate = await fetch(`http://127.0.0.1:${port}/metrics`);

@@ -34,7 +34,11 @@ export async function startServer(
     tls: opts.tls,
   });
   await server.ready();
-  const metrics = await startMetricsServer(ctx);
+  // a metrics port that cannot be taken (in use) fails the start: the main listener closes first
+  const metrics = await startMetricsServer(ctx).catch(async (err: unknown) => {
+    await server.close(true);
+    throw err;
+  });
   const address = server.node?.server?.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
