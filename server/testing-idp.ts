@@ -40,8 +40,19 @@ export async function freePort(): Promise<number> {
  * @param users login id -> user
  */
 export async function startTestIdp(appUrl: string, users: Record<string, IdpUser>): Promise<TestIdp> {
+  // a port free a moment ago may be taken by another test's server first: then another one
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTestIdpOn(await freePort(), appUrl, users);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
+    }
+  }
+}
+
+/** `startTestIdp` on a given port. @throws the listen error (EADDRINUSE when the port is taken) */
+async function startTestIdpOn(port: number, appUrl: string, users: Record<string, IdpUser>): Promise<TestIdp> {
   const { default: Provider } = (await import('oidc-provider' as string)) as { default: any };
-  const port = await freePort();
   const issuer = `http://localhost:${port}`;
   const clientId = 'fund-audit';
   const clientSecret = 'a-client-secret-of-the-test-provider';
@@ -93,7 +104,10 @@ export async function startTestIdp(appUrl: string, users: Record<string, IdpUser
     },
   });
   const server: Server = createServer(provider.callback());
-  await new Promise<void>((res) => server.listen(port, res));
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(port, res);
+  });
   return {
     issuer,
     clientId,
