@@ -6,7 +6,7 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { anyOfPlaceholder, idsValue, jsonMember, jsonRows, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
@@ -168,18 +168,14 @@ const emptyFacts = (): FundFacts => ({
  */
 const factsQuery = (store: DataStore) => {
   const { fundCodes, fundFiles, processes, fundRequests, fundMappings } = store.tables;
+  /** The rows of `table` whose `fund` column is one of the page's ids (and pass `also`), as `jsonRows`. */
+  const ofPage = (columns: SQLWrapper[], table: SQLWrapper, fund: SQLWrapper, orderBy: SQLWrapper, also?: SQL) =>
+    jsonRows(store, columns, table, and(anyOfPlaceholder(store, fund), also), orderBy);
   return store.db
     .select({
-      codes: jsonRows(
-        store,
-        [fundCodes.fundRequestId, fundCodes.code, fundCodes.main],
-        fundCodes,
-        anyOfPlaceholder(store, fundCodes.fundRequestId),
-        fundCodes.id,
-      ),
+      codes: ofPage([fundCodes.fundRequestId, fundCodes.code, fundCodes.main], fundCodes, fundCodes.fundRequestId, fundCodes.id),
       // the files of the kinds the grids count
-      files: jsonRows(
-        store,
+      files: ofPage(
         [
           fundFiles.id,
           fundFiles.fundRequestId,
@@ -194,24 +190,13 @@ const factsQuery = (store: DataStore) => {
           sql`case when ${fundFiles.kind} = 'calculation' then ${jsonMember(store, fundFiles.validation, 'aggDataOversized')} end`,
         ],
         fundFiles,
-        and(anyOfPlaceholder(store, fundFiles.fundRequestId), inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation'])),
+        fundFiles.fundRequestId,
         fundFiles.id,
+        inArray(fundFiles.kind, ['input', 'work_paper', 'standardization', 'calculation']),
       ),
-      processes: jsonRows(
-        store,
-        [processes.fundRequestId, processes.stage, processes.status],
-        processes,
-        anyOfPlaceholder(store, processes.fundRequestId),
-        processes.id,
-      ),
-      children: jsonRows(store, [fundRequests.id, fundRequests.parentId], fundRequests, anyOfPlaceholder(store, fundRequests.parentId), fundRequests.id),
-      mappings: jsonRows(
-        store,
-        [fundMappings.fundRequestId, fundMappings.mappingId],
-        fundMappings,
-        anyOfPlaceholder(store, fundMappings.fundRequestId),
-        fundMappings.mappingId,
-      ),
+      processes: ofPage([processes.fundRequestId, processes.stage, processes.status], processes, processes.fundRequestId, processes.id),
+      children: ofPage([fundRequests.id, fundRequests.parentId], fundRequests, fundRequests.parentId, fundRequests.id),
+      mappings: ofPage([fundMappings.fundRequestId, fundMappings.mappingId], fundMappings, fundMappings.fundRequestId, fundMappings.mappingId),
     })
     .from(sql`(select 1) as one`);
 };
