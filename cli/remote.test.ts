@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { insertFund } from '../server/services/funds/test-factory.js';
+import { freePort } from '../server/testing-idp.js';
 import { runCliAsync } from './testing.js';
 
 const env = { FUND_AUDIT_SEED_DEMO_DATA: 'false', FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '' };
@@ -21,15 +21,6 @@ async function install() {
   const admin = (await bootstrap(ctx)).admin;
   const fund = await insertFund(ctx, { name: 'Pending Fund', client: 'Orion', fundCode: 'PND1', requestDate: '2025-03-01' });
   return { ctx, fund, key: (await issueToken(ctx, admin.id, 'api', 60_000)).token };
-}
-
-/** A port on which nothing listens (yet). */
-async function freePort(): Promise<number> {
-  const s = createHttpServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** A TCP server that accepts every connection, reads the request and closes without an answer. */

@@ -34,20 +34,28 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Starts something on a port free a moment before (`freePort`). Another test's server may take
+ * that port first: then `start` runs again on another one, up to five times.
+ * @throws the last EADDRINUSE, or at once any other error of `start`
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
+    }
+  }
+}
+
+/**
  * Starts the provider for one application.
  * @param appUrl the application's public URL: its redirect URI is `<appUrl>/api/sso/callback` and
  *   its logout return `<appUrl>/unauthorized`
  * @param users login id -> user
  */
 export async function startTestIdp(appUrl: string, users: Record<string, IdpUser>): Promise<TestIdp> {
-  // a port free a moment ago may be taken by another test's server first: then another one
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startTestIdpOn(await freePort(), appUrl, users);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
-    }
-  }
+  return onFreePort((port) => startTestIdpOn(port, appUrl, users));
 }
 
 /** `startTestIdp` on a given port. @throws the listen error (EADDRINUSE when the port is taken) */

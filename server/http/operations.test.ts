@@ -4,7 +4,6 @@
  * on their own port, and health that tells liveness from readiness, also for HEAD.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixturesDir } from '../paths.js';
@@ -15,6 +14,7 @@ import { pgUnavailable } from '../db/dialect-testing.js';
 import { storeOf } from '../db/dialect.js';
 import pg from 'pg';
 import { createTestContext, type TestContext } from '../testing.js';
+import { onFreePort } from '../testing-idp.js';
 import { startServer, type RunningServer } from './server.js';
 
 let ctx: TestContext | undefined;
@@ -60,15 +60,6 @@ async function loseDatabase(c: TestContext): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe('request log', () => {
@@ -155,17 +146,15 @@ describe('metrics', () => {
   });
 
   it('can be served on a separate address instead of the main port', async () => {
-    // a port free a moment ago may be taken by another test's server first: then another one
-    let port = 0;
-    for (let attempt = 1; !server; attempt++) {
-      port = await freePort();
+    const port = await onFreePort(async (p) => {
       try {
-        await serve({ metricsPort: port, metricsHost: '127.0.0.1' });
+        await serve({ metricsPort: p, metricsHost: '127.0.0.1' });
+        return p;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw err;
         await ctx?.dispose();
+        throw err;
       }
-    }
+    });
     const main = await fetch(`${server!.url}/metrics`);
     expect(main.status).toBe(404);
     expect(await main.text()).toContain(`served on 127.0.0.1:${port}`);
