@@ -174,11 +174,13 @@ describe('auditor bulk upload and downloads queue', () => {
     await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/Goldman Sachs Bond Fund \(S000013795\)[\s\S]*Done/);
     expect(await row.innerText()).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
     await aud.dismissToasts(); // the 60 s validation notice of the bulk upload covers the top right
-    const fileRequest = context.waitForEvent('request', (r) => /\/api\/v2\.0\/export\/file\/\d+\?token=\S+/.test(r.url()));
+    // The file opens in a new window that closes once the download starts, so the answer is taken from the
+    // context's response event (a request's response() fails when its page is already closed).
+    const fileResponse = context.waitForEvent('response', (r) => /\/api\/v2\.0\/export\/file\/\d+\?token=\S+/.test(r.url()));
     await row.getByRole('button', { name: /Download export/ }).click();
-    const response = await (await fileRequest).response();
-    expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-type']).toBe('application/zip');
+    const response = await fileResponse;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('application/zip');
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-downloads-queue.png'), fullPage: true });
   });
