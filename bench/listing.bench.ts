@@ -28,7 +28,7 @@ import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { listFunds, type ListingInput } from '../server/services/funds/listing.js';
 import { clearListingCache } from '../server/services/funds/listing-cache.js';
-import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions } from '../server/threads/pools.js';
+import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions, warmReadPool } from '../server/threads/pools.js';
 import { fmt, percentile, runHttpLoad } from './http-load.js';
 import { ADMINISTRATORS, FILTER_SORT_SEARCH, FUND_COLUMNS, fundValues, generateFunds, QUERIES, searchBodies } from './listing-data.js';
 
@@ -128,6 +128,7 @@ async function distinctQueries(ctx: AppContext, runLoad: RunLoad): Promise<strin
       { label: 'loaded', bodies: loaded, clients: CLIENTS, perClient: PER_CLIENT },
     ]) {
       await setRequestPoolOptions(ctx, { readThreads: mode.readThreads });
+      await warmReadPool(ctx);
       clearListingCache(ctx);
       for (let i = 0; i < 2; i++) await runLoad(warmup(i));
       const { latencies, failures, wall } = await runLoad(run.bodies, undefined, undefined, run.clients, run.perClient);
@@ -169,6 +170,8 @@ async function main() {
     }
 
     const server = await startServer(ctx, { host: '127.0.0.1', port: 0 });
+    // as `fund-audit serve` does: the readers are up before the first request
+    await warmReadPool(ctx);
     // a browser user's session, as the team's clients have: API keys are rate limited per key
     // (`rateLimitApiKeyPerMinute`), which 50 clients sharing one key would reach in seconds
     const token = (await issueToken(ctx, admin.id, 'session', 3_600_000)).token;

@@ -21,6 +21,7 @@ import { queueDueDemoDeliveries } from '../../server/services/demo/deliveries.js
 import { appVersion } from '../../server/paths.js';
 import { redactUrl } from '../../server/db/client-pg.js';
 import { signinLink } from '../../server/services/auth/session.js';
+import { warmReadPool } from '../../server/threads/pools.js';
 import { globals, installFlags } from '../global.js';
 
 /** The TLS files of the configuration, checked. @throws ConfigError when only one is set or a file is missing */
@@ -85,6 +86,8 @@ export function registerServe(program: Command): void {
       const events = await startNodeEvents(ctx, node.id, 'serve');
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port, tls });
       await node.setUrl(server.url);
+      // the readers load and open their connections while the first users sign in
+      void warmReadPool(ctx);
       const { url: base, note } = publicBaseUrl(ctx.config, server);
       const lines = [`Fund Audit ${appVersion()} listening on ${server.url}`, `Data directory: ${ctx.config.dataDir}`];
       if (ctx.config.databaseUrl) lines.push(`Database: ${redactUrl(ctx.config.databaseUrl)}`, `Blob directory: ${ctx.blobs.root}`);

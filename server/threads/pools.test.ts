@@ -17,7 +17,7 @@ import { changeStatus } from '../services/funds/actions.js';
 import { queryListing, type ListingInput } from '../services/funds/listing.js';
 import { apiClient, createTestContext, errorOf, sessionToken, type TestContext } from '../testing.js';
 import { refuseHeavyWork } from './guard.js';
-import { onPoolTask, PoolThreadError, runTask, setRequestPoolOptions, type PoolTaskEvent } from './pools.js';
+import { onPoolTask, PoolThreadError, runTask, setRequestPoolOptions, warmReadPool, type PoolTaskEvent } from './pools.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
@@ -160,6 +160,19 @@ describe('request pools', () => {
     );
     const readers = new Set(seen.filter((e) => e.task === 'funds.listing-page').map((e) => e.thread));
     expect(readers.size).toBe(2);
+  });
+
+  it('start every reader when warmed, so the first pages are answered by readers already open', async () => {
+    await setRequestPoolOptions(ctx, { readThreads: 2 });
+    const warmed = await tasksOf(() => warmReadPool(ctx));
+    const readers = new Set(warmed.map((e) => e.thread));
+    expect(warmed.every((e) => e.pool === 'read' && e.thread !== threadId)).toBe(true);
+    expect(readers.size).toBe(2);
+    const pages = await tasksOf(() =>
+      Promise.all(Array.from({ length: 6 }, (_, i) => api.post('funds/listing', { search: `warm ${i}`, pagination: { limit: 5 } }, token))),
+    );
+    expect(pages.length).toBe(6);
+    expect(pages.every((e) => readers.has(e.thread))).toBe(true);
   });
 
   it('give a clear error when a pool thread dies, and answer the next call', async () => {

@@ -46,7 +46,7 @@ export const tasks = {
     return { json, encoded: encodePayload(json, true) };
   },
   'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),
-  // diagnostics (tests)
+  // diagnostics (tests), and the warm-up of a starting read pool (its thread opens its connection first)
   'threads.thread-id': (_ctx: AppContext) => threadId,
   'threads.crash': (_ctx: AppContext) => {
     if (!diagnostics.enabled) throw new Error('threads.crash is a diagnostic task; the pool was not started with diagnostics');
