@@ -124,11 +124,14 @@ export interface SheetStream {
  * Reads the worksheets of an xlsx workbook one after the other, each sheet's rows as they are
  * parsed (sheets in the order of the package, which is the workbook's order for files written by
  * Excel, LibreOffice and exceljs). Rows a consumer leaves unread are skipped before the next sheet.
+ * A TypeError of exceljs before the first sheet is handed out reads the package again (at most
+ * `attempts` times in all): its stream reader fails that way now and then on a valid workbook.
  * Blank rows are skipped; cells covered by a merged range hold nothing.
  * @throws Error from `checkPackage`, or whatever exceljs throws on a workbook it cannot read
  */
-export async function* streamWorkbook(bytes: Buffer): AsyncGenerator<SheetStream> {
+export async function* streamWorkbook(bytes: Buffer, attempts = STREAM_ATTEMPTS): AsyncGenerator<SheetStream> {
   const dates = await checkPackage(bytes);
+  let yielded = false;
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -146,6 +149,7 @@ export async function* streamWorkbook(bytes: Buffer): AsyncGenerator<SheetStream
         }
       })();
       try {
+        yielded = true;
         yield { name: ws.name, rows };
       } finally {
         // the package is one stream: the next sheet comes after this one's last row
@@ -153,10 +157,20 @@ export async function* streamWorkbook(bytes: Buffer): AsyncGenerator<SheetStream
       }
     }
   } catch (err) {
+    // exceljs' stream reader now and then reaches the first worksheet without the workbook part it
+    // read before it (its model undefined) on a valid package; nothing was handed out yet, so the
+    // package is read again from the start
+    if (err instanceof TypeError && !yielded && attempts > 1) {
+      yield* streamWorkbook(bytes, attempts - 1);
+      return;
+    }
     // exceljs reads the standard part names and unprefixed elements only; other layouts fail inside it
     throw err instanceof TypeError ? new Error(`its workbook XML cannot be read (${err.message})`) : err;
   }
 }
+
+/** How many times a workbook is read as a stream before a TypeError of exceljs is taken as an unreadable workbook. */
+const STREAM_ATTEMPTS = 3;
 
 /** Workbooks larger than this (bytes) are read as a stream (see the module note). */
 export const XLSX_STREAM_ABOVE_BYTES = 2_000_000;

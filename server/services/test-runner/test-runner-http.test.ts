@@ -72,7 +72,10 @@ describe('test runner API', () => {
     ]);
     expect(tests[1].steps.find((s: any) => s.stepId === 'load-mappings').payload.source).toBe('production');
     expect(tests[1].steps.find((s: any) => s.stepId === 'calculations').payload).toMatchObject({ status: 'warning', nav: 41349926.01 });
-    expect(events.filter((e) => e.id === run.id).map((e) => e.status)).toEqual(expect.arrayContaining(['pending', 'running', 'done']));
+    // the job thread commits the run's status before its event reaches this thread: wait for the event
+    await expect
+      .poll(() => events.filter((e) => e.id === run.id).map((e) => e.status), { timeout: 5_000 })
+      .toEqual(expect.arrayContaining(['pending', 'running', 'done']));
   }, 30_000);
 
   it('lists runs newest first with the suites available', async () => {
