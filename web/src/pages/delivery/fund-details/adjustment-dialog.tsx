@@ -67,6 +67,18 @@ function toInput(type: AdjustmentType, description: string, booked: boolean, lin
 }
 
 /** Field -> message, from the rules' problems or the server's `{column, message}` errors. */
+/**
+ * Puts the focus in the description once the dialog has shown, unless the user is already in one of
+ * its fields (the dialog shows after its opening animation, and a field clicked or typed into before
+ * then keeps the focus and what was typed).
+ */
+function focusDescriptionUnlessBusy(description: HTMLTextAreaElement | null) {
+  const dialog = description?.closest('.p-dialog');
+  const active = document.activeElement;
+  if (dialog && active instanceof HTMLElement && dialog.contains(active) && active.matches('input, textarea, select, [role="combobox"]')) return;
+  description?.focus();
+}
+
 function byField(list: Array<{ field: string; message: string }>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of list) out[p.field] ??= p.message;
@@ -166,7 +178,7 @@ export function AdjustmentDialog({
       onHide={onHide}
       footer={footer}
       style={{ width: 'min(980px, 96vw)' }}
-      onShow={() => first.current?.focus()}
+      onShow={() => focusDescriptionUnlessBusy(first.current)}
       className="fa-adj-dialog"
     >
       <form id="fa-adj-form" onSubmit={(e) => void submit(e)} noValidate>
