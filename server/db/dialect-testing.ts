@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { configSchema, type AppConfig } from '../config.js';
 import { createContext, type AppContext } from '../context.js';
 import { createPgContext } from '../context-pg.js';
@@ -112,4 +112,23 @@ export async function openDialectDatabase(dialect: Dialect, overrides: Partial<A
 export function describeEachDialect(name: string, fn: (dialect: Dialect) => void): void {
   describe(`${name} (SQLite)`, () => fn('sqlite'));
   describePg(`${name} (PostgreSQL)`, () => fn('postgres'));
+}
+
+/**
+ * Calls `read` twice in a row until both calls answer the very same object (a cache answering at
+ * one data version), tried again for up to 20 s: on PostgreSQL the data version is the cluster's
+ * snapshot, whose transaction ids test files writing to other databases of the same cluster move
+ * too. A cache that never answers twice fails the test.
+ * @returns the object both calls answered
+ */
+export async function answeredTwiceFromCache<T>(read: () => Promise<T>): Promise<T> {
+  let first: T | undefined;
+  await vi.waitFor(
+    async () => {
+      first = await read();
+      expect(await read()).toBe(first);
+    },
+    { timeout: 20_000, interval: 10 },
+  );
+  return first as T;
 }

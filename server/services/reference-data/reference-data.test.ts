@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { answeredTwiceFromCache, describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
 import { SERVICE_USER_DOMAIN } from '../users/users.js';
 import { STATIC_LISTS } from './catalog/index.js';
 import { getNrd, nrdJson, referenceIndex, seedReferenceData } from './reference-data.js';
@@ -78,8 +78,7 @@ describeEachDialect('reference data', (dialect) => {
     const { ctx } = database;
     await seedReferenceData(ctx);
     const { db, tables: t } = storeOf(ctx);
-    const first = await nrdJson(ctx);
-    expect(await nrdJson(ctx)).toBe(first);
+    const first = await answeredTwiceFromCache(() => nrdJson(ctx));
     expect(JSON.parse(first.json)).toEqual(await getNrd(ctx));
     await db.insert(t.administrators).values({ code: 'gamma_admin', name: 'Gamma Administration' });
     const withAdmin = await nrdJson(ctx);
