@@ -66,7 +66,6 @@ function toInput(type: AdjustmentType, description: string, booked: boolean, lin
   };
 }
 
-/** Field -> message, from the rules' problems or the server's `{column, message}` errors. */
 /**
  * Puts the focus in the description once the dialog has shown, unless the user is already in one of
  * its fields (the dialog shows after its opening animation, and a field clicked or typed into before
@@ -79,6 +78,7 @@ function focusDescriptionUnlessBusy(description: HTMLTextAreaElement | null) {
   description?.focus();
 }
 
+/** Field -> message, from the rules' problems or the server's `{column, message}` errors. */
 function byField(list: Array<{ field: string; message: string }>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of list) out[p.field] ??= p.message;
