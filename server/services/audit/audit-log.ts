@@ -30,7 +30,11 @@ export type AuditAction =
   | 'user-created'
   | 'user-changed'
   | 'mapping-deleted'
-  | 'fund-deleted';
+  | 'fund-deleted'
+  | 'contact-changed'
+  | 'chase-schedule-changed'
+  | 'chase-changed'
+  | 'chase-run';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
 export interface AuditActor {
