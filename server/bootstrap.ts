@@ -17,6 +17,7 @@ import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedFixtureMappings } from './services/mappings/store.js';
 import { markDemoDeliveriesDue } from './services/demo/deliveries.js';
+import { seedDemoChasing } from './services/chasing/demo.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
 
@@ -102,7 +103,8 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   const { user: admin, created: adminCreated } = await ensureAdmin(ctx, ctx.config.adminEmail);
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {
-    demoSeeded = (await seedDemoAdministrators(ctx)) > 0;
+    const addedCodes = await addShippedAdministrators(ctx);
+    demoSeeded = addedCodes.length > 0;
     if (demoSeeded) await seedFixtureMappings(ctx);
     if (demoSeeded) await markDemoDeliveriesDue(ctx);
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
@@ -110,6 +112,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
       try {
         const { failed } = await uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
         if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
+        await seedDemoChasing(ctx, addedCodes);
       } catch (err) {
         ctx.log.warn({ err }, 'the demo fund requests could not be loaded');
       }
