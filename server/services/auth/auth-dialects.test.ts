@@ -188,3 +188,27 @@ describeEachDialect('the first administrator', (dialect) => {
     }
   });
 });
+
+describeEachDialect('a sign-in link redeemed by many requests at once', (dialect) => {
+  it('gives exactly one session, whichever of two nodes the 20 requests reach', async () => {
+    const database = await openDialectDatabase(dialect);
+    try {
+      const nodes = [apiClient(database.ctx), apiClient(await database.open())];
+      const { user } = await ensureAdmin(database.ctx, 'admin@example.com');
+      const link = await signinLink(database.ctx, user, 'https://audit.example.com');
+      const token = link.url.split('#')[1];
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => nodes[i % 2]!.post('/api/sso/redeemToken', { token })));
+      const sessions = answers.filter((a) => a.status === 200);
+      expect(sessions).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 401).map((a) => a.body.errors)).toEqual(
+        Array.from({ length: 19 }, () => ['This sign-in link was already used; ask for a new one']),
+      );
+      const { db, tables: t } = storeOf(database.ctx);
+      expect((await db.select().from(t.tokens).where(eq(t.tokens.kind, 'session'))).map((s) => s.userId)).toEqual([user.id]);
+      const login = await nodes[0]!.post('/api/sso/login', {}, sessions[0]!.body.payload.token);
+      expect(login.body.payload.user.email).toBe('admin@example.com');
+    } finally {
+      await database.dispose();
+    }
+  });
+});
