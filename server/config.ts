@@ -148,6 +148,12 @@ export const configSchema = z
     oidcRolesClaim: z.string().min(1).default('groups'),
     /** Identity provider group -> role, as a JSON object (a string in the environment). */
     oidcRoleMap: oidcRoleMap.default({}),
+    /**
+     * Whether a single sign-on may take over a user made otherwise (the CLI, the key generator) by
+     * its e-mail address, when the provider says the address is verified (`email_verified: true`).
+     * Never the Root users or the first administrator (break-glass access).
+     */
+    oidcLinkByEmail: bool.default(false),
     /** Requests a client may make per minute to start or finish a sign-in (links, single sign-on). */
     rateLimitSignInPerMinute: int(1, 100_000).default(30),
     /** Wrong tokens a client may send per minute before it is refused for a minute. */

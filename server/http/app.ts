@@ -12,7 +12,6 @@ import { rateLimits } from './rate-limit.js';
 import { mountRoutes, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { securityHeaders } from './security-headers.js';
-import { serviceKeyScopes } from './service-keys.js';
 import { serveWeb } from './static.js';
 
 /** Builds the h3 app for a context. */
@@ -22,7 +21,6 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   app.use((_event, next) => withTokenLookups(() => next()));
   app.use(securityHeaders(ctx.config));
   app.use(rateLimits(ctx));
-  app.use(serviceKeyScopes(ctx, routes));
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));
