@@ -39,3 +39,6 @@ export function roleMayUse(group: RouteGroup, role: string | null | undefined): 
   if (group === 'public') return true;
   return GROUP_ROLES[group].includes(role as Role);
 }
+
+/** The UI page a rate-limited sign-in goes to, saying why and when to try again (`?retryAfter=<s>&via=sso|link|login`). */
+export const SIGN_IN_BLOCKED_PATH = '/sign-in-blocked';

@@ -3,7 +3,7 @@
  * matches, whether it may be shown (token, session, feature gates, role), which frame and which
  * page a role gets. No React, no browser: unit-tested in route-table.test.ts.
  */
-import { roleMayUse, type RouteGroup } from '../../rules/access';
+import { roleMayUse, SIGN_IN_BLOCKED_PATH, type RouteGroup } from '../../rules/access';
 import type { SessionConfig } from './api/types';
 
 /** Pages the router can render. */
@@ -89,8 +89,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/mappings', page: 'mappings', audience: 'delivery' },
 ];
 
-/** Public routes: the sign-in flow and message pages (never remembered, never protected). */
-export const PUBLIC_PATHS = ['/login', '/authenticate', '/unauthorized', '/signup', '/404'] as const;
+/** Public routes: the sign-in flow and message pages (never remembered, never protected), and the page of a rate-limited sign-in. */
+export const PUBLIC_PATHS = ['/login', '/authenticate', '/unauthorized', '/signup', '/404', SIGN_IN_BLOCKED_PATH] as const;
 
 function normalise(path: string): string {
   const p = path.split(/[?#]/)[0] || '/';
