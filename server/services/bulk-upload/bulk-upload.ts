@@ -278,13 +278,15 @@ export async function prepareBulkUpload(
 /**
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
+ * @param opts how to save (the auditor upload's by default; the demo data names its own trail actions)
  */
 export async function uploadAndSaveBulk(
   ctx: AppContext,
   user: User,
   fileName: string,
   bytes: Uint8Array,
+  opts: BulkSaveOptions = AUDITOR_UPLOAD,
 ): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
   const { input, prepared, totalRows } = await prepareBulkUpload(ctx, fileName, bytes);
-  return { ...(await commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD)), totalRows };
+  return { ...(await commitBulkSave(ctx, user, input, prepared, opts)), totalRows };
 }
