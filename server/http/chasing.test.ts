@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFiles, users } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -15,14 +15,14 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
   admin = await sessionToken(ctx, ctx.boot.admin.id);
-  const [tpaUser, other] = ctx.db
-    .insert(users)
+  const { db, tables: t } = storeOf(ctx);
+  const [tpaUser, other] = await db
+    .insert(t.users)
     .values([
       { email: 'ops@tpa.example.com', username: 'ops', role: 'Client', originalRole: 'Client' },
       { email: 'other@elsewhere.example.com', username: 'other', role: 'Client', originalRole: 'Client' },
     ])
-    .returning()
-    .all();
+    .returning();
   client = await sessionToken(ctx, tpaUser!.id);
   stranger = await sessionToken(ctx, other!.id);
   adminId = await insertAdministrator(ctx, 'http_tpa');
@@ -69,13 +69,8 @@ describe('chasing API', () => {
       'holdings-corrected.csv uploaded',
       'ops@tpa.example.com',
     ]);
-    expect(
-      ctx.db
-        .select()
-        .from(importFiles)
-        .all()
-        .map((f) => f.fileName),
-    ).toContain('holdings-corrected.csv');
+    const { db, tables: t } = storeOf(ctx);
+    expect((await db.select().from(t.importFiles)).map((f) => f.fileName)).toContain('holdings-corrected.csv');
 
     // the pipeline identified the new file for the fund: the next run resolves the chase
     await insertFundFile(ctx, fundId, { fileType: 'holdings', fileName: 'holdings-corrected.csv' });

@@ -13,7 +13,7 @@ import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorItem } from '../../errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit-log.js';
-import { emailKey, emailProblem, isTimeZone, normalizeEmail } from './addresses.js';
+import { contactNameOf, emailKey, emailProblem, isTimeZone, normalizeEmail } from './addresses.js';
 
 /** Longest contact name and client name (characters). */
 export const CONTACT_NAME_MAX = 300;
@@ -212,8 +212,10 @@ export async function deleteContact(ctx: AppContext, actor: AuditActor | null, i
 
 /**
  * Adds the TPA mailboxes of saved bulk-upload rows (template columns `tpaMailBox` and
- * `taTPAMailbox`, with `fundAdministratorContact` as the name of the first) as data contacts of the row's TPA, unless the TPA
- * already has that address. Addresses that do not parse are skipped (the row itself reports them).
+ * `taTPAMailbox`) as data contacts of the row's TPA, unless the TPA already has that address.
+ * The first is named after `fundAdministratorContact` when that holds a name (`Jane Doe` or
+ * `Jane Doe <jane@tpa.com>`); a bare address there gives no name (`contactNameOf`). Addresses
+ * that do not parse are skipped (the row itself reports them).
  * @returns how many contacts were added
  */
 export async function importBulkContacts(
@@ -233,7 +235,7 @@ export async function importBulkContacts(
       if (!address || emailProblem(address)) continue;
       const email = normalizeEmail(address);
       const key = `${administratorId} ${emailKey(email)}`;
-      if (!wanted.has(key)) wanted.set(key, { administratorId, email, fullName: address === r.tpaMailBox ? (r.fundAdministratorContact?.trim() ?? '') : '' });
+      if (!wanted.has(key)) wanted.set(key, { administratorId, email, fullName: address === r.tpaMailBox ? contactNameOf(r.fundAdministratorContact) : '' });
     }
   }
   if (!wanted.size) return 0;
