@@ -4,13 +4,13 @@
  * latest delivery, its open chases), which chases to open, remind, move back from answered,
  * resolve or cancel today. A pure function: `run.ts` loads the facts and writes the outcome.
  */
-import type { ChaseReason, ChaseState } from '../../../rules/chasing.js';
+import { CHASED_FUND_STATUSES, type ChaseReason, type ChaseState } from '../../../rules/chasing.js';
 import type { ChaseEvidence } from '../../db/schema/chasing.js';
 import type { CheckFailure } from './evidence.js';
 import { dayNumber, isoDayAfter, reminderPlan, type ChaseSchedule } from './schedule.js';
 
-/** Fund statuses that are chased; a chase of a fund in any other status is cancelled. */
-export const CHASED_FUND_STATUSES = ['Pending', 'Approved'];
+/** Fund statuses that are chased (rules/chasing.ts); a chase of a fund in any other status is cancelled. */
+export { CHASED_FUND_STATUSES };
 
 /** What the evaluation knows of one fund. */
 export interface FundFactsForChasing {
