@@ -100,6 +100,7 @@ describe('buildWorkPaper on the GS data', () => {
       'Balance (USD)',
       'File',
       'Line',
+      'Adjusted by',
     ]);
     const cash = rowOf(ws, '10100');
     expect(cash.getCell(2).value).toBe('\'=HYPERLINK("http://x","cash")');

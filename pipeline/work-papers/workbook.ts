@@ -39,7 +39,7 @@ import { holdingsLayout, type HoldingsLayout } from './holdings-layout.js';
 import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
-import { itemSource, lineageOf, type SourceFiles } from './lineage.js';
+import { adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
   itemDifference,
@@ -210,9 +210,22 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   const s = new ContinuedSheet(
     wb,
     TRIAL_BALANCE,
-    [16, 44, 26, 12, 10, 20, 20, 44, 8],
-    [null, null, null, null, null, 'money', 'money', null, 'int'],
-    [['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line']],
+    [16, 44, 26, 12, 10, 20, 20, 44, 8, 44],
+    [null, null, null, null, null, 'money', 'money', null, 'int', null],
+    [
+      [
+        'Account code',
+        'Account name',
+        'Standard account',
+        'Class',
+        'Currency',
+        'Balance local',
+        `Balance (${input.fund.currency})`,
+        'File',
+        'Line',
+        'Adjusted by',
+      ],
+    ],
     maxRows,
   );
   const rows = input.data.trial_balance;
@@ -227,6 +240,7 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
       r.balance_base,
       r.file,
       r.line,
+      adjustedByText(r.adjustedBy),
     ]);
   }
   const t = tbByClass(rows, STANDARD_ACCOUNTS);

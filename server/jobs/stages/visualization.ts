@@ -89,6 +89,8 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   // booked adjustments (pre- and post-calc) are in the reported figures; unbooked ones are listed as differences
   const adjustments = await fundAdjustments(ctx, fundRequestId);
   const data = applyAdjustments(agg?.data ?? (await loadFundData(ctx, fundRequestId)), adjustments, 'all');
+  // a parent's schedule also lists its children's adjustments (the booked ones are in their figures already)
+  const scheduled = agg ? [...adjustments, ...agg.adjustments] : adjustments;
   const input: WorkPaperInput = {
     fund: {
       id: fund.id,
@@ -111,7 +113,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     // the Holdings sheet shows each position's independent price and rate, looked up as the checks did
     checkContext: await checkContextFor(ctx, fundRequestId, data),
     ...std,
-    adjustments,
+    adjustments: scheduled,
     ...(agg ? { aggregation: agg.aggregation } : {}),
   };
   const incomplete = invalidFiles(std.standardization).length > 0;
