@@ -106,20 +106,22 @@ beforeAll(async () => {
         external_valuations: 'N',
         aggreg_consol_flag: 'CONSOLIDATION',
         group_key: 'GRP-KY',
-        is_parent: true,
       },
     },
     token,
   );
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   ids.parent = created.body.payload.id;
-  for (const t of TPAS) {
-    const res = await api.post('fund', { id: ids[t.tpa], fund: { parentId: ids.parent, group_key: 'GRP-KY' } }, token);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    await call('import/files', { administrator: t.tpa }, inputs(t.tpa));
-  }
+  // the Keystone fund is linked while pending; the demo TPA's once its files are in and it is open
+  const link = (tpa: string) => api.post('fund', { id: ids[tpa], fund: { parentId: ids.parent, group_key: 'GRP-KY' } }, token);
+  expect((await link('keystone_admin')).status).toBe(200);
+  for (const t of TPAS) await call('import/files', { administrator: t.tpa }, inputs(t.tpa));
   await runPipeline();
-  await api.post('fund/set-aggreg-force-run', { id: ids.parent, value: true }, token);
+  const opened = await api.post('fund/approve', { ids: [ids.demo_test] }, token);
+  expect(opened.body.payload.funds[0].statusLabel).toBe('Open');
+  const linked = await link('demo_test');
+  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+  // the link queued the parent's aggregation: no force switch needed
   await runPipeline();
 }, 180_000);
 afterAll(() => ctx?.dispose());
@@ -182,5 +184,30 @@ describe('a parent over two children holding the same securities', () => {
     const nav = navOf(delivered.keystone_admin) + navOf(delivered.demo_test);
     expect(v.nav).toBeCloseTo(nav, 2);
     expect(v.materiality.pm).toBeCloseTo(nav * 0.01, 2);
+  });
+});
+
+describe('linking children', () => {
+  it('an open child with files delivered is linked, the parent reran and says it is a parent', async () => {
+    const child = (await api.get(`fund/${ids.demo_test}`, token)).body.payload;
+    expect(child).toMatchObject({ parentId: ids.parent, statusLabel: 'Open', isParentUIField: 'Child' });
+    const p = (await api.get(`fund/${ids.parent}`, token)).body.payload;
+    expect(p.is_parent).toBe(true);
+    expect(p.isParentUIField).toBe('Parent');
+    expect(p.children.map((c: { id: number }) => c.id).sort()).toEqual([ids.keystone_admin, ids.demo_test].sort());
+    expect(p.needs_rerun).toBe(false);
+    expect(p.workPapers).toHaveLength(1);
+    const agg = records((await readWorkPaper(ctx, ids.parent)).getWorksheet('Aggregation')!);
+    expect(agg.filter((r) => r['Child fund code'] === CODE)).toHaveLength(2);
+  });
+
+  it('refuses a link that would nest parents or make a fund its own parent', async () => {
+    const own = await api.post('fund', { id: ids.parent, fund: { parentId: ids.parent } }, token);
+    expect(own.status).toBe(400);
+    expect(JSON.stringify(own.body)).toContain('a fund cannot be its own parent');
+    const nested = await api.post('fund', { id: ids.parent, fund: { parentId: ids.demo_test } }, token);
+    expect(nested.status).toBe(400);
+    expect(JSON.stringify(nested.body)).toContain(`fund request ${ids.demo_test} is itself a child of ${ids.parent}`);
+    expect(JSON.stringify(nested.body)).toContain(`fund request ${ids.parent} has 2 child fund(s)`);
   });
 });
