@@ -132,12 +132,13 @@ export function consolidatedProblems(h: HoldingRow, ctx: CheckContext): Problem[
       });
     byChild.set(child, [...earlier, p]);
   }
-  const prices = new Set(parts.map((p) => p.price));
+  // the prices as the TPAs delivered them: an auditor's revaluation of one child's row is not a disagreement
+  const prices = new Set(parts.map((p) => asDelivered(p).price));
   if (prices.size > 1)
     out.push({
       status: 'warning',
       diff: 0,
-      text: `priced differently by the child funds (${parts.map((p) => `${partName(p)}: ${p.price}`).join('; ')}): consolidated at the value-weighted price ${h.price}; confirm which price is right`,
+      text: `priced differently by the child funds (${parts.map((p) => `${partName(p)}: ${asDelivered(p).price}`).join('; ')}): consolidated at the value-weighted price ${h.price}; confirm which price is right`,
     });
   return out;
 }

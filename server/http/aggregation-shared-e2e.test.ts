@@ -211,3 +211,66 @@ describe('linking children', () => {
     expect(JSON.stringify(nested.body)).toContain(`fund request ${ids.parent} has 2 child fund(s)`);
   });
 });
+
+describe("a child's booked adjustment", () => {
+  const AMOUNT = 1000;
+  let adjustmentId: number;
+  let wb: ExcelJS.Workbook;
+  beforeAll(async () => {
+    const security = String(delivered.keystone_admin.holdings[0].v.security_id);
+    const added = await api.post(
+      `fund/${ids.keystone_admin}/adjustments`,
+      {
+        type: 'bond',
+        description: 'Revaluation to the evaluated price',
+        bookedByTpa: true,
+        lines: [
+          { account: '1100-000', target: 'holding_value', securityId: security, amount: AMOUNT },
+          { account: '1100-000', target: 'tb_balance', amount: AMOUNT },
+          { account: '6200-000', target: 'tb_balance', amount: -AMOUNT },
+        ],
+      },
+      token,
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    adjustmentId = added.body.payload.id;
+    await api.post(`fund/${ids.keystone_admin}/adjustments/rerun`, { rerun: 'adjustments' }, token);
+    await runPipeline();
+    expect((await api.get(`fund/${ids.parent}`, token)).body.payload.needs_rerun).toBe(true);
+    await api.post('fund/set-aggreg-force-run', { id: ids.parent, value: true }, token);
+    await runPipeline();
+    wb = await readWorkPaper(ctx, ids.parent);
+  });
+
+  it("flows into the parent's NAV, its holdings and the child's row of the Aggregation sheet", () => {
+    const nav = navOf(delivered.keystone_admin) + navOf(delivered.demo_test) + AMOUNT;
+    const summary = records(wb.getWorksheet('Summary')!);
+    expect(Object.values(summary.find((r) => Object.values(r)[1] === 'NAV')!)).toContain(cents(nav));
+    const agg = records(wb.getWorksheet('Aggregation')!);
+    const navs = agg.filter((r) => r['Child fund code'] === CODE).map((r) => r['NAV (local)']);
+    expect(navs.sort()).toEqual([cents(navOf(delivered.keystone_admin) + AMOUNT), cents(navOf(delivered.demo_test))].sort());
+  });
+
+  it('the revalued position and the ledger row cite the adjustment beside their delivered lines, with no integrity warning', () => {
+    const first = delivered.keystone_admin.holdings[0];
+    const id = String(first.v.security_id);
+    const parts = [...delivered.keystone_admin.holdings, ...delivered.demo_test.holdings].filter((h) => String(h.v.security_id) === id);
+    const row = records(wb.getWorksheet('Holdings')!).find((r) => r['Security id'] === id)!;
+    expect(row['Value base (USD)']).toBeCloseTo(parts.reduce((s, p) => s + num(p, 'market_value_base'), 0) + AMOUNT, 6);
+    expect(row['Adjusted by']).toBe(`Adjustment #${adjustmentId} line 1 (1,000.00)`);
+    expect(String(row['Consolidated from'])).toContain(`${first.file} line ${first.line}`);
+    const tb = records(wb.getWorksheet('Trial balance')!).filter((r) => r['Account code'] === '1100-000');
+    const adjusted = tb.filter((r) => r['Adjusted by']);
+    expect(adjusted.map((r) => r['Adjusted by'])).toEqual([`Adjustment #${adjustmentId} line 2 (1,000.00)`]);
+    expect(adjusted[0].File).toContain('KEYSTONE_');
+    const exceptions = records(wb.getWorksheet('Exceptions')!);
+    expect(exceptions.filter((r) => Object.values(r).some((v) => String(v).includes(id)))).toEqual([]);
+  });
+
+  it("is listed on the parent's schedule as booked, named with the child's fund code", () => {
+    const sheet = records(wb.getWorksheet('Unadjusted differences')!);
+    const booked = sheet.filter((r) => Object.values(r)[1] === 'Booked adjustment');
+    expect(booked).toHaveLength(1);
+    expect(JSON.stringify(Object.values(booked[0]))).toContain(`${CODE}: Revaluation to the evaluated price`);
+  });
+});
