@@ -51,14 +51,24 @@ export function itemDifference(it: Pick<QaRec, 'diff' | 'notPerformed'>): number
   return it.notPerformed ? null : it.diff;
 }
 
-/** Counts of items by what the Summary shows: passed, warnings (differences), failed and not performed. */
+/**
+ * Counts of items by status (the overall status is the worst of them), and how many of them could
+ * not be performed: a check not performed keeps its status (a warning, or a fail where data the
+ * check needs is missing), so that the counts and the overall status always agree.
+ */
 export function outcomeCounts(items: QaRec[]): { pass: number; warning: number; fail: number; notPerformed: number } {
   const out = { pass: 0, warning: 0, fail: 0, notPerformed: 0 };
   for (const it of items) {
+    out[it.status]++;
     if (it.notPerformed) out.notPerformed++;
-    else out[it.status]++;
   }
   return out;
+}
+
+/** The Summary's counts row: label and value (`7 / 9 / 0, of which 1 not performed`). */
+export function outcomeCountsRow(items: QaRec[]): [string, string] {
+  const c = outcomeCounts(items);
+  return ['Items passed / warnings / failed', `${c.pass} / ${c.warning} / ${c.fail}${c.notPerformed ? `, of which ${c.notPerformed} not performed` : ''}`];
 }
 
 /** Summary rows: the standardization's completeness and every mapping version applied. */

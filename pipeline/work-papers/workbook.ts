@@ -45,7 +45,7 @@ import {
   itemDifference,
   itemStatusText,
   invalidFiles,
-  outcomeCounts,
+  outcomeCountsRow,
   overallStatusText,
   writeDataExceptions,
   writeDataSummary,
@@ -151,8 +151,7 @@ function summarySheet(
     ...lines(sources.holdings),
   ]);
   s.row(['Overall status', overallStatusText(checks.status, input.standardization)]);
-  const counts = outcomeCounts(checks.items);
-  s.row(['Items passed / warnings / failed / not performed', `${counts.pass} / ${counts.warning} / ${counts.fail} / ${counts.notPerformed}`]);
+  s.row(outcomeCountsRow(checks.items));
   s.row(['Generated at', [input.generatedAt, 'datetime']]);
   writeDataSummary(s, input.standardization, input.mappings);
   s.blank();
@@ -163,12 +162,12 @@ function summarySheet(
   s.row([
     'Unadjusted differences above SAD (absolute)',
     `${sad.differences.length} difference(s) found`,
-    m.pm ? sad.aggregateGross / m.pm : null,
+    input.nav ? sad.aggregateGross / Math.abs(input.nav) : null,
     sad.aggregateGross,
     conclusionText(sad),
     null,
     m.pm,
-    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; % of PM)`,
+    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; ${m.pm ? `${((sad.aggregateGross / m.pm) * 100).toFixed(1)}% of PM` : 'PM is nil'})`,
   ]);
   s.blank();
   s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header], true);
