@@ -104,4 +104,26 @@ describe('summary of unadjusted differences (GS, real data)', () => {
       'Incomplete data: No difference above SAD 5.00: every difference found is clearly trivial; the checks ran on incomplete data, so no conclusion can be signed',
     );
   });
+
+  it('one derivative mapped as a bond is one classification difference, counted once', async () => {
+    const data = loadCsvTpa(GS);
+    // the largest derivative position of the delivery, given a non-derivative instrument type (a wrong mapping row)
+    const derivatives = data.holdings.filter((h) => h.standard_instrument === 'DERIVATIVE');
+    const moved = derivatives.reduce((a, b) => (Math.abs(b.market_value_base) > Math.abs(a.market_value_base) ? b : a));
+    moved.standard_instrument = 'DEBT';
+    const input = await gsWorkPaperInput(data, { pct: { pm: 0.01, te: 0.0075, sad: 0.005 } });
+    const m = input.materiality;
+    expect(Math.abs(moved.market_value_base)).toBeGreaterThan(m.sad);
+    const u = unadjustedDifferences(input.checks.items, m);
+    const recon = u.differences.filter((d) => d.item.check === 'investments_reconciliation');
+    const classification = recon.find((d) => d.item.name === 'Classification between investments and derivatives')!;
+    expect(Math.abs(classification.amount)).toBeCloseTo(Math.abs(moved.market_value_base), 2);
+    // what each reconciliation item keeps beyond the misclassification is what it showed before it
+    const before = unadjustedDifferences((await gsWorkPaperInput(loadCsvTpa(GS), { pct: { pm: 0.01, te: 0.0075, sad: 0.005 } })).checks.items, m);
+    const reconGross = (x: typeof u) =>
+      x.differences
+        .filter((d) => d.item.check === 'investments_reconciliation' && d.judgement !== 'Clearly trivial (at or below SAD)')
+        .reduce((s, d) => s + Math.abs(d.amount), 0);
+    expect(reconGross(u) - reconGross(before)).toBeCloseTo(Math.abs(moved.market_value_base), 1);
+  });
 });
