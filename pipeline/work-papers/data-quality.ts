@@ -5,6 +5,7 @@
  * code and row error as an exception with its file, line and column, and checks that could not be
  * performed shown NOT PERFORMED with their reason.
  */
+import type { UnappliedLine } from '../adjustments/unapplied.js';
 import type { QaMapping, QaRec, RowError } from '../sdm/rows.js';
 import type { SheetWriter } from './sheet-writer.js';
 
@@ -36,9 +37,47 @@ export const NOT_PERFORMED = 'NOT PERFORMED';
 /** Invalid files among the standardized ones. */
 export const invalidFiles = (files: StandardizedFile[] | undefined) => (files ?? []).filter((f) => f.validationStatus !== 'Valid');
 
-/** The overall status text: 'Incomplete data' when any standardization is Invalid, else the checks' worst status. */
-export function overallStatusText(status: QaRec['status'], files: StandardizedFile[] | undefined): string {
-  return invalidFiles(files).length ? INCOMPLETE_DATA : status.toUpperCase();
+/**
+ * The overall status text: 'Incomplete data' when any standardization is Invalid or an audit
+ * adjustment line does not fit the fund's data (`unapplied`), else the checks' worst status.
+ */
+export function overallStatusText(status: QaRec['status'], files: StandardizedFile[] | undefined, unapplied: readonly UnappliedLine[] = []): string {
+  return invalidFiles(files).length || unapplied.length ? INCOMPLETE_DATA : status.toUpperCase();
+}
+
+/** Summary row: the audit adjustment lines that do not fit the fund's data, when there are any. */
+export function writeUnappliedSummary(s: Pick<SheetWriter, 'row'>, unapplied: readonly UnappliedLine[]): void {
+  if (!unapplied.length) return;
+  s.row([
+    'Audit adjustments',
+    'Incomplete data',
+    null,
+    null,
+    null,
+    null,
+    null,
+    `${unapplied.length} adjustment line(s) do not fit the fund's data: ${unapplied.map((u) => u.reason).join('; ')}. See Exceptions.`,
+  ]);
+}
+
+/**
+ * Exceptions rows for the audit adjustment lines that do not fit the fund's data (file `Adjustment
+ * #<id>`, line = the adjustment's line). Columns as `writeDataExceptions`. @returns the rows written
+ */
+export function writeUnappliedExceptions(s: Pick<SheetWriter, 'row'>, unapplied: readonly UnappliedLine[]): number {
+  for (const u of unapplied)
+    s.row([
+      'Audit adjustments',
+      u.securityId ? `Security ${u.securityId}` : `Account ${u.account}`,
+      INCOMPLETE_DATA.toUpperCase(),
+      null,
+      null,
+      u.reason,
+      `Adjustment #${u.adjustment}`,
+      [u.line, 'int'],
+      u.securityId ? 'securityId' : 'account',
+    ]);
+  return unapplied.length;
 }
 
 /** An item's status text: NOT PERFORMED for a check that could not be performed. */
