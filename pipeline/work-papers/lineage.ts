@@ -106,3 +106,13 @@ export function consolidatedFromText(h: Pick<HoldingRow, 'parts'>): string | nul
   if (!h.parts?.length) return null;
   return h.parts.map((p) => `${p.fund_code} ${p.file} line ${p.line} (quantity ${p.quantity})`).join('; ');
 }
+
+/**
+ * The file and line of a check item as plain text, for csv exports: its own, or the files and line
+ * ranges of the SDM types its check reads (as `itemSource`); nulls when neither is known.
+ */
+export function itemSourceText(it: Pick<QaRec, 'check' | 'file' | 'line'>, sources: SourceFiles | undefined): [string | null, string | number | null] {
+  const [file, line] = itemSource(it, sources);
+  const plain = Array.isArray(line) ? (line[0] as number) : (line as string | null);
+  return [file === null ? null : String(file), plain ?? null];
+}

@@ -26,6 +26,7 @@ import { worst } from '../../../pipeline/checks/common.js';
 import type { QaRec } from '../../../pipeline/sdm/rows.js';
 import type { MappingUsed, StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
 import type { StageResult } from '../../../pipeline/engine.js';
+import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
 import { applyAdjustments, type ApplyPhase, type FundAdjustment } from '../../../pipeline/adjustments/apply.js';
 import { childAdjustments } from '../../../pipeline/aggregation/convert.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
@@ -146,6 +147,7 @@ export async function aggregateCalculations(ctx: AppContext, parentId: number): 
     materiality: checkCtx.materiality,
     rowCounts: aggregate.summary.total.rows,
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
+    sources: (await lineageOf(data)).sources,
     aggregation: aggregate.summary,
   });
   await logStage(ctx, parentId, 'calculations', 'success', {
