@@ -22,6 +22,7 @@ export function siderEntries(config: SessionConfig): NavEntry[] {
     { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
     { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
     { label: 'Live mappings', to: '/mappings', icon: 'pi pi-sitemap', show: gates.mappings(config) },
+    { label: 'Contacts', to: '/contacts', icon: 'pi pi-users', show: true },
   ];
   return all.filter((e) => e.show).map(({ label, to, icon }) => ({ label, to, icon }));
 }
@@ -33,6 +34,14 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'WAM Tools', to: '/tools', icon: 'pi pi-wrench' },
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
 ];
+
+/** The chased user's tab: a Client (or TPA) user's open chases, where the chase mails link to. */
+export const CHASES_TAB: NavEntry = { label: 'Open chases', to: '/chases', icon: 'pi pi-inbox' };
+
+/** The auditor frame's tabs for a role: a Client also gets 'Open chases'. */
+export function auditorTabs(role: string | null | undefined): readonly NavEntry[] {
+  return role === 'Client' ? [...AUDITOR_TABS, CHASES_TAB] : AUDITOR_TABS;
+}
 
 /**
  * 'Switch to delivery team' is offered only to Admin and delivery team member originals (hidden
