@@ -125,7 +125,12 @@ export function returnToTpaAction(input: {
   if (!isChasedFundStatus(input.fundStatus)) return off(`Only pending and open fund requests are chased; this one is ${statusLabel(input.fundStatus)}`);
   if (file?.disabled) return off('The file is marked not required');
   if (input.openReturnId)
-    return { shown: true, enabled: false, label: 'Returned', why: `Already returned to the TPA (chase ${input.openReturnId}); it closes when a new file arrives` };
+    return {
+      shown: true,
+      enabled: false,
+      label: 'Returned',
+      why: `Already returned to the TPA (chase ${input.openReturnId}); it closes when a new file arrives`,
+    };
   return { shown: true, enabled: true, label, why: null };
 }
 

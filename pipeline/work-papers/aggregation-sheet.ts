@@ -3,7 +3,8 @@
  * child with its currency, period end, the independent rate used (units of the child's currency per
  * one unit of the parent's, its date, source and staleness), its rows, and its NAV, total assets,
  * total liabilities and holdings market value in its own currency and converted into the parent's;
- * then the total of the converted figures, which the rest of the work paper is computed over.
+ * then the total of the converted figures, which the rest of the work paper is computed over, and
+ * when children share securities, the parent's positions once each is consolidated.
  */
 import type ExcelJS from 'exceljs';
 import type { AggregationSummary } from '../aggregation/combine.js';
@@ -82,5 +83,15 @@ export function aggregationSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, summary
     ],
     true,
   );
+  const c = summary.consolidated;
+  if (c?.positions) {
+    const blank = (n: number): Cell[] => Array.from({ length: n }, () => null);
+    s.row([
+      'Positions',
+      `${c.positions} securit${c.positions === 1 ? 'y' : 'ies'} held by two or more children: one position each, from ${c.rows} rows`,
+      ...blank(7),
+      t.rows.holdings - c.rows + c.positions,
+    ]);
+  }
   s.commit();
 }

@@ -26,6 +26,7 @@
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FundAdjustment } from '../adjustments/apply.js';
+import type { UnappliedLine } from '../adjustments/unapplied.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
 import { CHECK_LABELS, type CheckContext, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
@@ -39,16 +40,18 @@ import { holdingsLayout, type HoldingsLayout } from './holdings-layout.js';
 import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
-import { itemSource, lineageOf, type SourceFiles } from './lineage.js';
+import { adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
   itemDifference,
   itemStatusText,
   invalidFiles,
-  outcomeCounts,
+  outcomeCountsRow,
   overallStatusText,
   writeDataExceptions,
   writeDataSummary,
+  writeUnappliedExceptions,
+  writeUnappliedSummary,
   type MappingUsed,
   type StandardizedFile,
 } from './data-quality.js';
@@ -84,8 +87,15 @@ export interface WorkPaperInput {
   checkContext?: CheckContext;
   /** The fund's audit adjustments: those not booked by the TPA are listed as unadjusted differences. */
   adjustments?: FundAdjustment[];
+  /** Adjustment lines that do not fit the fund's data (`unappliedLines`): they make the outcome 'Incomplete data'. */
+  unappliedAdjustments?: UnappliedLine[];
   /** A parent fund's aggregation (figures per child and in total): written as the Aggregation sheet after the Summary. */
   aggregation?: AggregationSummary;
+}
+
+/** Whether the work paper's outcome is 'Incomplete data': an Invalid standardization or an adjustment line that does not fit the data. */
+export function isIncomplete(input: Pick<WorkPaperInput, 'standardization' | 'unappliedAdjustments'>): boolean {
+  return invalidFiles(input.standardization).length > 0 || (input.unappliedAdjustments?.length ?? 0) > 0;
 }
 
 /** How the work paper is written. */
@@ -150,10 +160,10 @@ function summarySheet(
       : 'Market value (base) of every position: sheet Holdings, one row per position with its file and line',
     ...lines(sources.holdings),
   ]);
-  s.row(['Overall status', overallStatusText(checks.status, input.standardization)]);
-  const counts = outcomeCounts(checks.items);
-  s.row(['Items passed / warnings / failed / not performed', `${counts.pass} / ${counts.warning} / ${counts.fail} / ${counts.notPerformed}`]);
+  s.row(['Overall status', overallStatusText(checks.status, input.standardization, input.unappliedAdjustments)]);
+  s.row(outcomeCountsRow(checks.items));
   s.row(['Generated at', [input.generatedAt, 'datetime']]);
+  writeUnappliedSummary(s, input.unappliedAdjustments ?? []);
   writeDataSummary(s, input.standardization, input.mappings);
   s.blank();
   s.row(['Materiality', null, '% of NAV', 'Amount'], true);
@@ -163,12 +173,12 @@ function summarySheet(
   s.row([
     'Unadjusted differences above SAD (absolute)',
     `${sad.differences.length} difference(s) found`,
-    m.pm ? sad.aggregateGross / m.pm : null,
+    input.nav ? sad.aggregateGross / Math.abs(input.nav) : null,
     sad.aggregateGross,
     conclusionText(sad),
     null,
     m.pm,
-    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; % of PM)`,
+    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; ${m.pm ? `${((sad.aggregateGross / m.pm) * 100).toFixed(1)}% of PM` : 'PM is nil'})`,
   ]);
   s.blank();
   s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header], true);
@@ -210,9 +220,22 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   const s = new ContinuedSheet(
     wb,
     TRIAL_BALANCE,
-    [16, 44, 26, 12, 10, 20, 20, 44, 8],
-    [null, null, null, null, null, 'money', 'money', null, 'int'],
-    [['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line']],
+    [16, 44, 26, 12, 10, 20, 20, 44, 8, 44],
+    [null, null, null, null, null, 'money', 'money', null, 'int', null],
+    [
+      [
+        'Account code',
+        'Account name',
+        'Standard account',
+        'Class',
+        'Currency',
+        'Balance local',
+        `Balance (${input.fund.currency})`,
+        'File',
+        'Line',
+        'Adjusted by',
+      ],
+    ],
     maxRows,
   );
   const rows = input.data.trial_balance;
@@ -227,6 +250,7 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
       r.balance_base,
       r.file,
       r.line,
+      adjustedByText(r.adjustedBy),
     ]);
   }
   const t = tbByClass(rows, STANDARD_ACCOUNTS);
@@ -327,7 +351,7 @@ function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPape
     [['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column', ...layout.header]],
     maxRows,
   );
-  const data = writeDataExceptions(s, input.standardization);
+  const data = writeDataExceptions(s, input.standardization) + writeUnappliedExceptions(s, input.unappliedAdjustments ?? []);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
   for (const it of exceptions)
     s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources), null, ...layout.cells(it)]);
@@ -361,7 +385,7 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, op
   layout.found(lineage.positions);
   const sources = lineage.sources;
   const holdingsTotal = round(lineage.holdingsTotal);
-  const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0, input.adjustments);
+  const sad = unadjustedDifferences(input.checks.items, input.materiality, isIncomplete(input), input.adjustments);
   summarySheet(wb, input, sources, holdingsTotal, sad, layout, trialBalanceSheets(input, maxRows));
   if (input.aggregation) aggregationSheet(wb, input.aggregation);
   trialBalanceSheet(wb, input, maxRows);

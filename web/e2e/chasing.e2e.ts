@@ -119,7 +119,11 @@ describe('chasing a TPA and answering the chase', () => {
 
   it("keeps a client's contacts: empty at first, added, edited, and removed after a confirmation", async () => {
     const owners = page.getByRole('navigation', { name: 'TPAs and clients' });
-    await owners.getByRole('radio', { name: /Clients/ }).or(owners.getByRole('button', { name: /^Clients/ })).first().click();
+    await owners
+      .getByRole('radio', { name: /Clients/ })
+      .or(owners.getByRole('button', { name: /^Clients/ }))
+      .first()
+      .click();
     await owners.getByRole('button', { name: /GOLDMAN SACHS TRUST/ }).click();
     await page.getByRole('heading', { name: 'GOLDMAN SACHS TRUST', level: 2 }).waitFor();
     expect(new URL(page.url()).search).toBe('?client=GOLDMAN%20SACHS%20TRUST');

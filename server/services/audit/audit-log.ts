@@ -29,6 +29,7 @@ export type AuditAction =
   | 'impersonation'
   | 'user-created'
   | 'user-changed'
+  | 'user-linked'
   | 'mapping-deleted'
   | 'fund-deleted'
   | 'contact-changed'

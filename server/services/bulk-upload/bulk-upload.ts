@@ -132,7 +132,7 @@ function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): B
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
 export async function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const rows = (await validateAll(ctx, csv.rows)).map(resultRow);
   return {
     fileName,
@@ -270,7 +270,7 @@ export async function prepareBulkUpload(
   fileName: string,
   bytes: Uint8Array,
 ): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number }> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
   return { input, prepared: await prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
 }
@@ -278,13 +278,15 @@ export async function prepareBulkUpload(
 /**
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
+ * @param opts how to save (the auditor upload's by default; the demo data names its own trail actions)
  */
 export async function uploadAndSaveBulk(
   ctx: AppContext,
   user: User,
   fileName: string,
   bytes: Uint8Array,
+  opts: BulkSaveOptions = AUDITOR_UPLOAD,
 ): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
   const { input, prepared, totalRows } = await prepareBulkUpload(ctx, fileName, bytes);
-  return { ...(await commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD)), totalRows };
+  return { ...(await commitBulkSave(ctx, user, input, prepared, opts)), totalRows };
 }

@@ -1,6 +1,7 @@
 /** Pure view derivations from the session: sider entries, auditor tabs, switch link, feature list. */
 import type { SessionConfig, SessionUser } from '../api/types';
-import { gates } from '../route-table';
+import { roleMayUse } from '../../../rules/access';
+import { gates, matchProtectedRoute } from '../route-table';
 
 /** A navigation entry. */
 export interface NavEntry {
@@ -38,9 +39,16 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
 /** The chased user's tab: a Client (or TPA) user's open chases, where the chase mails link to. */
 export const CHASES_TAB: NavEntry = { label: 'Open chases', to: '/chases', icon: 'pi pi-inbox' };
 
-/** The auditor frame's tabs for a role: a Client also gets 'Open chases'. */
-export function auditorTabs(role: string | null | undefined): readonly NavEntry[] {
-  return role === 'Client' ? [...AUDITOR_TABS, CHASES_TAB] : AUDITOR_TABS;
+/**
+ * The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and
+ * WAM Wiki), and for a Client also 'Open chases'.
+ */
+export function auditorTabs(role: string | null | undefined): NavEntry[] {
+  const tabs = AUDITOR_TABS.filter((t) => {
+    const match = matchProtectedRoute(t.to);
+    return !match?.route.group || roleMayUse(match.route.group, role);
+  });
+  return role === 'Client' ? [...tabs, CHASES_TAB] : tabs;
 }
 
 /**
