@@ -20,6 +20,7 @@ describe('Return to TPA', () => {
       why: 'The file is marked not required',
     });
     expect(returnToTpaAction({ fundStatus: 'Issued', file: { kind: 'input' } }).why).toBe('Only pending and open fund requests are chased; this one is Issued');
+    expect(returnToTpaAction({ fundStatus: 'Approved', openReturnId: 12 })).toMatchObject({ enabled: false, label: 'Returned' });
     expect(returnToTpaAction({ fundStatus: 'Approved', openReturnId: 12 }).why).toBe(
       'Already returned to the TPA (chase 12); it closes when a new file arrives',
     );

@@ -101,6 +101,7 @@ export interface ReturnAction {
   /** Offered at all (a file: input files only). */
   shown: boolean;
   enabled: boolean;
+  /** 'Return to TPA' (a file), 'Return fund to TPA', or 'Returned' while a return is open. */
   label: string;
   /** Why it is disabled (a tooltip), null when enabled. */
   why: string | null;
@@ -123,7 +124,13 @@ export function returnToTpaAction(input: {
   const off = (why: string): ReturnAction => ({ shown: true, enabled: false, label, why });
   if (!isChasedFundStatus(input.fundStatus)) return off(`Only pending and open fund requests are chased; this one is ${statusLabel(input.fundStatus)}`);
   if (file?.disabled) return off('The file is marked not required');
-  if (input.openReturnId) return off(`Already returned to the TPA (chase ${input.openReturnId}); it closes when a new file arrives`);
+  if (input.openReturnId)
+    return {
+      shown: true,
+      enabled: false,
+      label: 'Returned',
+      why: `Already returned to the TPA (chase ${input.openReturnId}); it closes when a new file arrives`,
+    };
   return { shown: true, enabled: true, label, why: null };
 }
 

@@ -240,13 +240,17 @@ function stepNote(schedule: ChaseSchedule, step: number): string {
 
 /**
  * The changes of a review (a fund's pipeline just ran, no mail is written): chases are resolved or
- * cancelled at once, new failed checks are opened to go out with the next run; reminders, answers
- * to re-open and missing files wait for the run.
+ * cancelled at once, new failed checks are opened to go out with the next run, and an open chase's
+ * evidence (the types still missing) is brought up to date; reminders, answers to re-open and new
+ * missing-files chases wait for the run.
  */
 export function reviewChanges(changes: ChaseChange[], today: string): ChaseChange[] {
   return changes.flatMap((c): ChaseChange[] => {
     if (c.kind === 'close') return [c];
     if (c.kind === 'open' && c.reason === 'failed_check') return [{ ...c, remindersSent: 0, nextReminderOn: today }];
+    // what is still missing (or failing) is brought up to date at once; its mail waits for the run
+    if (c.kind === 'update' && !c.state && c.evidence)
+      return [{ kind: 'update', chaseId: c.chaseId, message: c.message, evidence: c.evidence, ...(c.csv !== undefined ? { csv: c.csv } : {}) }];
     return [];
   });
 }

@@ -116,6 +116,18 @@ describeEachDialect('chasing missing files', (dialect) => {
     expect(to.sort()).toEqual(['dana@tpa.example.com', 'erin@tpa.example.com']);
   });
 
+  it('a review after a delivery brings the missing types up to date at once, and mails nothing', async () => {
+    await insertFundFile(ctx, fundId, { fileType: 'trial_balance' });
+    const before = smtp.mails.length;
+    const r = await runChase(ctx, { today: '2026-03-17', fundIds: [fundId], mail: false, trigger: 'review' });
+    expect(r.counts).toMatchObject({ opened: 0, reminded: 0, mails: 0 });
+    const [chase] = await allChases();
+    expect(chase).toMatchObject({ evidence: { missingTypes: ['holdings', 'transactions', 'share_capital'] }, remindersSent: 4 });
+    expect(chase!.message).toBe('Missing: holdings, transactions, share_capital (data due 2026-03-10)');
+    await deliverAll();
+    expect(smtp.mails.length).toBe(before);
+  });
+
   it('chases a failed check with the figures and the failing rows as CSV, one digest per recipient, and resolves by itself', async () => {
     const calc = await insertFundFile(ctx, fundId, {
       kind: 'calculation',
