@@ -138,7 +138,7 @@ export async function contactOwners(ctx: AppContext): Promise<ContactOwners> {
   const admins = await db.select().from(t.administrators).orderBy(asc(t.administrators.name));
   return {
     administrators: admins.map((a) => ({ id: a.id, code: a.code, name: a.name, contacts: byAdmin.get(a.id) ?? 0, ownSchedule: own.has(a.id) })),
-    clients: [...byClient.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    clients: Array.from(byClient, ([, c]) => c).sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 
