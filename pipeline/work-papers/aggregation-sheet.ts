@@ -5,7 +5,7 @@
  * total liabilities and holdings market value in its own currency and converted into the parent's;
  * then the total of the converted figures, which the rest of the work paper is computed over.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
 
@@ -19,7 +19,7 @@ const FIGURES = [
 ] as const;
 
 /** Writes the Aggregation sheet of `summary` (amounts `#,##0.00`, rates to 8 decimals, dates as dates). */
-export function aggregationSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, summary: AggregationSummary): void {
+export function aggregationSheet(wb: XlsxWorkbook, summary: AggregationSummary): void {
   const ccy = summary.currency;
   const s = new SheetWriter(
     wb,
