@@ -107,6 +107,21 @@ export const EXAMPLES: Record<string, string[]> = {
   'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
   'reference fx import': ['fund-audit reference fx import eurofxref-hist.csv'],
   'reference fx list': ['fund-audit reference fx list', 'fund-audit --json reference fx list'],
+  contacts: ['fund-audit contacts list --tpa meridian_fund_services', 'fund-audit contacts add --tpa meridian_fund_services --email jane.doe@meridian.example'],
+  'contacts list': ['fund-audit contacts list --tpa meridian_fund_services', 'fund-audit --json contacts list --client "Orion Capital"'],
+  'contacts add': [
+    'fund-audit contacts add --tpa meridian_fund_services --email jane.doe@meridian.example --name "Jane Doe"',
+    'fund-audit contacts add --client "Orion Capital" --email ops@orion.example --role escalation --time-zone Europe/Luxembourg',
+  ],
+  'contacts update': ['fund-audit contacts update 4 --role escalation', 'fund-audit contacts update 4 --time-zone America/New_York'],
+  'contacts remove': ['fund-audit contacts remove 4'],
+  chase: ['fund-audit chase --dry-run --json', 'fund-audit chase', 'fund-audit chase --today 2024-02-05 --no-send'],
+  'chase outbox': ['fund-audit chase outbox', 'fund-audit --json chase outbox --status failed -n 20'],
+  'chase schedule': [
+    'fund-audit chase schedule meridian_fund_services',
+    'fund-audit chase schedule meridian_fund_services --offsets -5,0,5,10 --escalate-from 2',
+    'fund-audit chase schedule meridian_fund_services --reset',
+  ],
   completion: [
     'fund-audit completion bash > /etc/bash_completion.d/fund-audit',
     'source <(fund-audit completion bash)',
