@@ -1,0 +1,29 @@
+/** Delivery events (PostgreSQL); see `server/db/schema/deliveries.ts`. */
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import type { DeliveryEventKind, DeliveryEventSource, JudgedInput } from '../schema/deliveries.js';
+import { bool, createdAt, id, json } from './common.js';
+import { fundRequests } from './funds.js';
+
+export const deliveryEvents = pgTable(
+  'delivery_events',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<DeliveryEventKind>().notNull(),
+    at: text('at').notNull(),
+    fileType: text('file_type'),
+    fileName: text('file_name'),
+    fundFileId: integer('fund_file_id'),
+    importFileId: integer('import_file_id'),
+    outcome: text('outcome').$type<'passed' | 'failed'>(),
+    failedChecks: json<string[]>('failed_checks'),
+    inputs: json<JudgedInput[]>('inputs'),
+    complete: bool('complete'),
+    firstDelivery: bool('first_delivery'),
+    source: text('source').$type<DeliveryEventSource>().notNull().default('pipeline'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('delivery_events_fund_idx').on(t.fundRequestId, t.kind, t.fileType, t.at, t.fundFileId), index('delivery_events_at_idx').on(t.at)],
+);

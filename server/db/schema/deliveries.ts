@@ -1,0 +1,62 @@
+/**
+ * Delivery events (docs/scorecards.md, docs/decisions/0017-delivery-events-and-scorecards.md): the
+ * dated facts TPA and client scorecards are computed from, appended where they happen and never
+ * changed: a file received for a fund request (identification attached an input file), and the
+ * outcome of a fund's checks (the calculations stage judged its current inputs). Chases have their
+ * own history (`chase_events`, chasing.ts).
+ */
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bool, createdAt, id, json } from './common.js';
+import { fundRequests } from './funds.js';
+
+/** What a delivery event records: a file received, or a run of the checks over the fund's inputs. */
+export const DELIVERY_EVENT_KINDS = ['received', 'checked'] as const;
+export type DeliveryEventKind = (typeof DELIVERY_EVENT_KINDS)[number];
+
+/** Where an event was written: by the pipeline as it happened, from rows kept before events were recorded, or by the demo data. */
+export const DELIVERY_EVENT_SOURCES = ['pipeline', 'backfill', 'demo'] as const;
+export type DeliveryEventSource = (typeof DELIVERY_EVENT_SOURCES)[number];
+
+/** An input file the checks judged. */
+export interface JudgedInput {
+  fundFileId: number;
+  fileType: string;
+}
+
+export const deliveryEvents = sqliteTable(
+  'delivery_events',
+  {
+    id: id(),
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<DeliveryEventKind>().notNull(),
+    /** ISO-8601 UTC timestamp of the fact. */
+    at: text('at').notNull(),
+    /** received: the SDM type of the file. */
+    fileType: text('file_type'),
+    /** received: the file (or sheet) as delivered. */
+    fileName: text('file_name'),
+    /** received: the fund's input file; checked: the calculation file written (both may be gone since). */
+    fundFileId: integer('fund_file_id'),
+    /** received: the import the file came in. */
+    importFileId: integer('import_file_id'),
+    /** checked: 'passed' (no check failed, every judged input Valid) or 'failed'. */
+    outcome: text('outcome').$type<'passed' | 'failed'>(),
+    /** checked: the checks that failed (QA_Rec check ids, 'unmapped_codes', 'row_errors'). */
+    failedChecks: json<string[]>('failed_checks'),
+    /** checked: the input files judged (those standardized when the checks ran). */
+    inputs: json<JudgedInput[]>('inputs'),
+    /** checked: the judged inputs covered every input type the fund required when the checks ran. */
+    complete: bool('complete'),
+    /** checked: every judged input was the first file received of its type for the fund. */
+    firstDelivery: bool('first_delivery'),
+    source: text('source').$type<DeliveryEventSource>().notNull().default('pipeline'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // per fund and kind in time order: a fund's first arrival, count and newest file per type read from the index alone
+    index('delivery_events_fund_idx').on(t.fundRequestId, t.kind, t.fileType, t.at, t.fundFileId),
+    index('delivery_events_at_idx').on(t.at),
+  ],
+);

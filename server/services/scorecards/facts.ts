@@ -1,0 +1,172 @@
+/**
+ * The facts of each fund request a scorecard counts, read off the recorded events in two
+ * statements aggregated in the database (docs/scorecards.md, "How the figures are computed"):
+ * - per request, from `delivery_events`: when the last required input type first arrived, how
+ *   many files re-delivered a type, and whether its first complete delivery passed its checks;
+ * - per chase of those requests, from `chase_events`: whether it was mailed, its first mail, its
+ *   answer and its latest state.
+ * Which input types a request requires is the listing's rule: `requiredInputTypes` of its job
+ * type (given to the statement as a table of values), less the types whose newest file is marked
+ * not required. Left out: deleted and declined requests, requests without a data due date, and
+ * parent funds (with child funds: their data is delivered as the children's).
+ *
+ * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { isOpenChase } from '../../../rules/chasing.js';
+import type { AppContext } from '../../context.js';
+import { storeOf, type DataStore } from '../../db/dialect.js';
+import { requiredInputTypes } from '../funds/derive.js';
+import type { RequestFacts } from './figures.js';
+
+/** Which fund requests a scorecard counts. */
+export interface FactScope {
+  /** first data due date counted, ISO date */
+  fromDate: string;
+  /** first data due date not counted, ISO date */
+  toDateExclusive: string;
+  /** only these TPAs (administrator ids) */
+  administratorIds?: number[];
+  /** only these clients (exact names as stored) */
+  clients?: string[];
+  /** only these fund requests */
+  fundRequestIds?: number[];
+}
+
+/** A raw statement's rows on either database (node-postgres answers `{rows}`, better-sqlite3 an array). */
+async function rawRows<T>(store: DataStore, query: SQL): Promise<T[]> {
+  if (store.dialect === 'postgres') return (await (store.db as unknown as { execute(q: SQL): Promise<{ rows: T[] }> }).execute(query)).rows;
+  return (await store.db.all(query)) as T[];
+}
+
+/** A boolean column is true (SQLite keeps 0/1). */
+const isTrue = (store: DataStore, column: string) => sql.raw(store.dialect === 'postgres' ? `${column}` : `${column} = 1`);
+
+/** The `where` of the requests in scope (alias `f` for fund_requests). */
+function scopeWhere(scope: FactScope): SQL {
+  const parts: SQL[] = [
+    sql`f.status not in ('Deleted', 'Declined')`,
+    sql`f.due_date >= ${scope.fromDate}`,
+    sql`f.due_date < ${scope.toDateExclusive}`,
+    sql`not exists (select 1 from fund_requests c where c.parent_id = f.id)`,
+  ];
+  const list = (values: readonly (number | string)[]) =>
+    sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    );
+  if (scope.administratorIds) parts.push(scope.administratorIds.length ? sql`f.administrator_id in (${list(scope.administratorIds)})` : sql`1 = 0`);
+  if (scope.clients) parts.push(scope.clients.length ? sql`f.client in (${list(scope.clients)})` : sql`1 = 0`);
+  if (scope.fundRequestIds) parts.push(scope.fundRequestIds.length ? sql`f.id in (${list(scope.fundRequestIds)})` : sql`1 = 0`);
+  return sql.join(parts, sql` and `);
+}
+
+/** The required input types of the job types in scope, as the rows of a `req(jt, ft)` table of values. */
+async function requiredTypesTable(store: DataStore, where: SQL): Promise<SQL | null> {
+  const jobTypes = await rawRows<{ jt: string }>(store, sql`select distinct upper(coalesce(f.job_type, '')) as jt from fund_requests f where ${where}`);
+  if (!jobTypes.length) return null;
+  const rows = jobTypes.flatMap(({ jt }) => requiredInputTypes(jt).map((ft) => sql`(${jt}, ${ft})`));
+  return sql`req(jt, ft) as (values ${sql.join(rows, sql`, `)})`;
+}
+
+interface RequestRow {
+  id: number;
+  administrator_id: number | null;
+  client: string;
+  due_date: string;
+  missing: number | string | null;
+  completed_at: string | null;
+  redeliveries: number | string | null;
+  ftr: number | string | null;
+}
+
+interface ChaseRow {
+  chase_id: number;
+  fid: number;
+  first_sent: string | null;
+  answered_at: string | null;
+  state: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The facts of every fund request in scope (see the module header), in id order.
+ * @returns one entry per request; empty when none is in scope
+ */
+export async function requestFacts(ctx: AppContext, scope: FactScope): Promise<RequestFacts[]> {
+  const store = storeOf(ctx);
+  const where = scopeWhere(scope);
+  const req = await requiredTypesTable(store, where);
+  if (!req) return [];
+  const scopeCte = sql`scope as (select f.id, f.administrator_id, f.client, f.due_date, upper(coalesce(f.job_type, '')) as jt from fund_requests f where ${where})`;
+  const requests = await rawRows<RequestRow>(
+    store,
+    sql`with ${scopeCte}, ${req},
+firsts as (
+  select e.fund_request_id as fid, e.file_type as ft, min(e.at) as first_at, max(e.fund_file_id) as newest, count(*) as n
+  from delivery_events e
+  where e.fund_request_id in (select id from scope) and e.kind = 'received'
+  group by e.fund_request_id, e.file_type
+),
+timeliness as (
+  select s.id as fid,
+    sum(case when nr.id is null and fi.fid is null then 1 else 0 end) as missing,
+    max(case when nr.id is null then fi.first_at end) as completed_at
+  from scope s
+  join req r on r.jt = s.jt
+  left join firsts fi on fi.fid = s.id and fi.ft = r.ft
+  left join fund_files nr on nr.id = fi.newest and ${isTrue(store, 'nr.disabled')}
+  group by s.id
+),
+redelivered as (select fid, sum(n) - count(*) as redeliveries from firsts group by fid)
+select s.id, s.administrator_id, s.client, s.due_date, t.missing, t.completed_at, rd.redeliveries,
+  (select case when ${isTrue(store, 'c.first_delivery')} and c.outcome = 'passed' then 1 else 0 end
+     from delivery_events c
+     where c.fund_request_id = s.id and c.kind = 'checked' and ${isTrue(store, 'c.complete')}
+     order by c.at, c.id limit 1) as ftr
+from scope s
+left join timeliness t on t.fid = s.id
+left join redelivered rd on rd.fid = s.id
+order by s.id`,
+  );
+  const chases = await rawRows<ChaseRow>(
+    store,
+    sql`with ${scopeCte},
+ch as (
+  select ce.chase_id, min(ce.fund_request_id) as fid, min(case when ce.state = 'sent' then ce.at end) as first_sent
+  from chase_events ce
+  where ce.fund_request_id in (select id from scope)
+  group by ce.chase_id
+)
+select ch.chase_id, ch.fid, ch.first_sent,
+  (select min(a.at) from chase_events a where a.chase_id = ch.chase_id and a.state in ('answered', 'resolved') and a.at >= ch.first_sent) as answered_at,
+  (select l.state from chase_events l where l.chase_id = ch.chase_id order by l.at desc, l.id desc limit 1) as state
+from ch`,
+  );
+  const byId = new Map<number, RequestFacts>();
+  const facts = requests.map((r) => {
+    const f: RequestFacts = {
+      id: Number(r.id),
+      administratorId: r.administrator_id === null ? null : Number(r.administrator_id),
+      client: r.client,
+      dueDate: r.due_date,
+      completedAt: Number(r.missing ?? 0) === 0 ? r.completed_at : null,
+      reDeliveries: Number(r.redeliveries ?? 0),
+      firstTimeRight: r.ftr === null ? null : Number(r.ftr) === 1,
+      chasesSent: 0,
+      chasesOpen: 0,
+      daysToAnswer: [],
+    };
+    byId.set(f.id, f);
+    return f;
+  });
+  for (const c of chases) {
+    const f = byId.get(Number(c.fid));
+    if (!f) continue;
+    if (c.first_sent) f.chasesSent++;
+    if (isOpenChase(c.state)) f.chasesOpen++;
+    if (c.first_sent && c.answered_at) f.daysToAnswer.push((Date.parse(c.answered_at) - Date.parse(c.first_sent)) / DAY_MS);
+  }
+  return facts;
+}
