@@ -12,3 +12,4 @@ export * from './statuses.js';
 export * from './status-moves.js';
 export * from './adjustments.js';
 export * from './chasing.js';
+export * from './demo.js';

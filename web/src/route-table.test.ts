@@ -93,6 +93,12 @@ describe('decideAccess', () => {
     expect(decideAccess(signedIn('/data-platform', 'Auditor'))).toMatchObject({ kind: 'render', page: 'data-platform' });
   });
 
+  it('sends a Client from the auditor pages whose calls it is refused to the home page', () => {
+    for (const path of ['/data-platform', '/tools']) expect(decideAccess(signedIn(path, 'Client')), path).toMatchObject({ kind: 'redirect', to: '/' });
+    expect(decideAccess(signedIn('/wiki', 'Client'))).toMatchObject({ kind: 'render', page: 'wiki' });
+    expect(decideAccess(signedIn('/', 'Client'))).toMatchObject({ kind: 'render', page: 'auditor-home' });
+  });
+
   it('passes the fund id', () => {
     expect(decideAccess(signedIn('/fund/42'))).toMatchObject({ kind: 'render', page: 'fund-details', params: { id: '42' } });
     expect(decideAccess(signedIn('/fund/create'))).toMatchObject({ kind: 'render', page: 'fund-details', params: {} });

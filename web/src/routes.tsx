@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { SIGN_IN_BLOCKED_PATH } from '../../rules/access';
 import { BASE_PATH } from './base-path';
 import { useSnapshot } from 'valtio';
 import { AuditorFrame, DeliveryFrame } from './components/frames';
@@ -35,6 +36,7 @@ const AuthenticatePage = page(authArea, (m) => m.AuthenticatePage);
 const UnauthorizedPage = page(authArea, (m) => m.UnauthorizedPage);
 const SignupPage = page(authArea, (m) => m.SignupPage);
 const NotFoundPage = page(authArea, (m) => m.NotFoundPage);
+const SignInBlockedPage = page(authArea, (m) => m.SignInBlockedPage);
 
 /** The component of each page key. */
 const PAGES: Record<PageKey, AnyPage> = {
@@ -122,6 +124,9 @@ export function AppRoutes() {
           </Route>
           <Route path="/404">
             <NotFoundPage />
+          </Route>
+          <Route path={SIGN_IN_BLOCKED_PATH}>
+            <SignInBlockedPage />
           </Route>
           <Route>
             <ProtectedArea />

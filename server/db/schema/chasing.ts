@@ -89,6 +89,8 @@ export interface ChaseEvidence {
   rowCount?: number;
   /** The file the evidence is about (a returned file, or the delivery that failed). */
   fileName?: string;
+  /** The SDM type of a returned file. */
+  fileType?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionConfig } from '../api/types';
-import { canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
+import { auditorTabs, canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
 
 const base: SessionConfig = {
   mode: 'development',
@@ -52,6 +52,13 @@ describe('siderEntries', () => {
     const dev = { ...base, devTools: { enabled: true, isLocalEnvironment: false } };
     expect(siderEntries(dev).map((e) => e.label)).toContain('Settings');
     expect(siderEntries(dev).map((e) => e.label)).not.toContain('Key generator');
+  });
+});
+
+describe('auditorTabs', () => {
+  it('shows a Client only the tabs it can open', () => {
+    expect(auditorTabs('Client').map((t) => t.label)).toEqual(['Home', 'WAM Wiki']);
+    for (const role of ['Auditor', 'Root', 'Admin']) expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
   });
 });
 

@@ -1,6 +1,7 @@
 /** Pure view derivations from the session: sider entries, auditor tabs, switch link, feature list. */
 import type { SessionConfig, SessionUser } from '../api/types';
-import { gates } from '../route-table';
+import { roleMayUse } from '../../../rules/access';
+import { gates, matchProtectedRoute } from '../route-table';
 
 /** A navigation entry. */
 export interface NavEntry {
@@ -33,6 +34,14 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'WAM Tools', to: '/tools', icon: 'pi pi-wrench' },
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
 ];
+
+/** The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and WAM Wiki). */
+export function auditorTabs(role: string | null | undefined): NavEntry[] {
+  return AUDITOR_TABS.filter((t) => {
+    const match = matchProtectedRoute(t.to);
+    return !match?.route.group || roleMayUse(match.route.group, role);
+  });
+}
 
 /**
  * 'Switch to delivery team' is offered only to Admin and delivery team member originals (hidden
