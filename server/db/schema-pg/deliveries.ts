@@ -1,5 +1,5 @@
 /** Delivery events (PostgreSQL); see `server/db/schema/deliveries.ts`. */
-import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, primaryKey, pgTable, text } from 'drizzle-orm/pg-core';
 import type { DeliveryEventKind, DeliveryEventSource, JudgedInput } from '../schema/deliveries.js';
 import { bool, createdAt, id, json } from './common.js';
 import { fundRequests } from './funds.js';
@@ -26,4 +26,23 @@ export const deliveryEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('delivery_events_fund_idx').on(t.fundRequestId, t.kind, t.fileType, t.at, t.fundFileId), index('delivery_events_at_idx').on(t.at)],
+);
+
+/** Scorecard facts of each fund request (PostgreSQL); see `server/db/schema/deliveries.ts`. */
+export const scorecardFacts = pgTable(
+  'scorecard_facts',
+  {
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    stale: bool('stale').notNull().default(true),
+    completedAt: text('completed_at'),
+    reDeliveries: integer('re_deliveries').notNull().default(0),
+    firstTimeRight: bool('first_time_right'),
+    chasesSent: integer('chases_sent').notNull().default(0),
+    chasesOpen: integer('chases_open').notNull().default(0),
+    daysToAnswer: json<number[]>('days_to_answer'),
+    refreshedAt: text('refreshed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.fundRequestId] }), index('scorecard_facts_stale_idx').on(t.stale)],
 );

@@ -1,11 +1,11 @@
 /**
- * Delivery events (docs/scorecards.md, docs/decisions/0017-delivery-events-and-scorecards.md): the
+ * Delivery events (docs/scorecards.md, docs/decisions/0018-delivery-events-and-scorecards.md): the
  * dated facts TPA and client scorecards are computed from, appended where they happen and never
  * changed: a file received for a fund request (identification attached an input file), and the
  * outcome of a fund's checks (the calculations stage judged its current inputs). Chases have their
  * own history (`chase_events`, chasing.ts).
  */
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, id, json } from './common.js';
 import { fundRequests } from './funds.js';
 
@@ -59,4 +59,35 @@ export const deliveryEvents = sqliteTable(
     index('delivery_events_fund_idx').on(t.fundRequestId, t.kind, t.fileType, t.at, t.fundFileId),
     index('delivery_events_at_idx').on(t.at),
   ],
+);
+
+/**
+ * What the recorded events say of each fund request, as the scorecards read it (docs/decisions/
+ * 0018-delivery-events-and-scorecards.md): a cache of `eventFacts` over the request's events,
+ * rewritten whole from them (never counted up). Triggers mark a request's row stale in the
+ * transaction that records or removes one of its delivery or chase events, marks one of its
+ * input files (not) required or removes one, or changes its job type (migration 0017);
+ * scorecards compute stale and missing rows from the events themselves, and the refresher
+ * (server/services/scorecards/refresh.ts) writes them back.
+ */
+export const scorecardFacts = sqliteTable(
+  'scorecard_facts',
+  {
+    fundRequestId: integer('fund_request_id')
+      .notNull()
+      .references(() => fundRequests.id, { onDelete: 'cascade' }),
+    /** an event or input of the request changed since the row was written */
+    stale: bool('stale').notNull().default(true),
+    /** when the last required input type first arrived (ISO timestamp); null while one is missing */
+    completedAt: text('completed_at'),
+    reDeliveries: integer('re_deliveries').notNull().default(0),
+    /** the first complete delivery's checks passed as first deliveries; null: not checked yet */
+    firstTimeRight: bool('first_time_right'),
+    chasesSent: integer('chases_sent').notNull().default(0),
+    chasesOpen: integer('chases_open').notNull().default(0),
+    /** days from first mail to answer of each answered chase */
+    daysToAnswer: json<number[]>('days_to_answer'),
+    refreshedAt: text('refreshed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.fundRequestId] }), index('scorecard_facts_stale_idx').on(t.stale)],
 );

@@ -7,7 +7,7 @@
  * again: a full audit requires trial balance, holdings, transactions and share capital, a
  * schedule-of-investments job the first two.
  */
-import { asc } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FundStatus } from '../../../rules/statuses.js';
 import { describeEachDialect } from '../../db/dialect-testing.js';
@@ -16,7 +16,9 @@ import { createTestContext, type TestContext } from '../../testing.js';
 import { recordChaseEvent } from '../chasing/history.js';
 import { recordChecksRun, recordFilesReceived } from '../delivery-events/record.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
+import { eventFacts, requestFacts } from './facts.js';
 import { scorecardFunds } from './funds.js';
+import { refreshAllScorecardFacts, staleScorecardFacts } from './refresh.js';
 import { scorecard, type ScorecardInput, type Viewer } from './scorecard.js';
 
 const TODAY = '2026-06-15';
@@ -367,5 +369,66 @@ describeEachDialect('scorecards', (dialect) => {
     expect(result.months).toHaveLength(12);
     expect(result.figures).toMatchObject({ requests: 0, onTimeRate: null, meanDaysLate: null, firstTimeRightRate: null, medianDaysToAnswer: null });
     expect(result.ranking).toEqual([]);
+  });
+
+  it('keeps the cached facts a cache: refreshed from the events, marked stale by a new event, a file marked not required or a job type changed, and the figures always those of the events', async () => {
+    const full = { kind: 'tpa' as const, from: '2026-01', to: '2026-06' };
+    expect(await staleScorecardFacts(ctx)).toBeGreaterThan(50);
+    expect(await refreshAllScorecardFacts(ctx)).toBeGreaterThan(50);
+    expect(await staleScorecardFacts(ctx)).toBe(0);
+    expect((await card(full)).figures).toEqual(expectedFigures(raw, inScope(raw, '2026-01', '2026-06')));
+    const scope = { fromDate: '2026-01-01', toDateExclusive: '2026-07-01' };
+    expect(await requestFacts(ctx, scope)).toEqual(await eventFacts(ctx, scope));
+
+    // three changes the cache must not hide: a chase mailed, a required file marked not required, a job type changed
+    const { db, tables: t } = storeOf(ctx);
+    const funds = inScope(raw, '2026-01', '2026-06');
+    const chased = funds.find((f) => expectedFacts(raw, f).sent === 0)!;
+    const [chase] = await db
+      .insert(t.chases)
+      .values({
+        fundRequestId: chased.id,
+        administratorId: chased.administratorId,
+        client: chased.client,
+        reason: 'returned',
+        key: 'returned:late',
+        evidence: {},
+        recipients: [],
+      })
+      .returning();
+    const ref = { id: chase!.id, fundRequestId: chased.id, administratorId: chased.administratorId, client: chased.client, reason: 'returned' } as const;
+    await recordChaseEvent(ctx, ref, 'scheduled', { at: '2026-06-01T08:00:00.000Z' });
+    await recordChaseEvent(ctx, ref, 'sent', { at: '2026-06-01T09:00:00.000Z' });
+    await recordChaseEvent(ctx, ref, 'answered', { at: '2026-06-03T21:00:00.000Z' });
+    const incomplete = funds.find(
+      (f) =>
+        f.id !== chased.id &&
+        f.jobType === 'FULL_AUDIT' &&
+        expectedFacts(raw, f).onTime === false &&
+        raw.inputs.some((i) => i.fundRequestId === f.id && i.fileType === 'share_capital'),
+    )!;
+    await db
+      .update(t.fundFiles)
+      .set({ disabled: true })
+      .where(and(eq(t.fundFiles.fundRequestId, incomplete.id), eq(t.fundFiles.kind, 'input'), eq(t.fundFiles.fileType, 'share_capital')));
+    const retyped = funds.find((f) => f.jobType === 'FULL_AUDIT' && ![incomplete.id, chased.id].includes(f.id))!;
+    await db.update(t.fundRequests).set({ jobType: 'SOI_ONLY' }).where(eq(t.fundRequests.id, retyped.id));
+    expect(await staleScorecardFacts(ctx)).toBe(3);
+
+    raw = await readRaw(ctx);
+    const after = expectedFigures(raw, inScope(raw, '2026-01', '2026-06'));
+    expect(after).not.toEqual(expectedFigures(raw, []));
+    expect(expectedFacts(raw, raw.funds.find((f) => f.id === chased.id)!)).toMatchObject({ sent: 1, answers: [2.5] });
+    // stale rows are read from the events at once, before the refresher ran
+    expect((await card(full)).figures).toEqual(after);
+    expect(await refreshAllScorecardFacts(ctx)).toBe(3);
+    expect((await card(full)).figures).toEqual(after);
+    for (const row of (await card(full)).ranking)
+      expect(row.figures, row.key).toEqual(
+        expectedFigures(
+          raw,
+          inScope(raw, '2026-01', '2026-06').filter((f) => raw.admins.get(f.administratorId!) === row.key),
+        ),
+      );
   });
 });
