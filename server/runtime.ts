@@ -1,7 +1,7 @@
 /**
  * The background work of a running server or worker process: its job threads (the pipeline's
- * stages and the export zips, `server/jobs/pool.ts`), the refresher of cached scorecard facts and,
- * in a server, the inbox sweeper.
+ * stages and the export zips, `server/jobs/pool.ts`; the first also refreshes the cached scorecard
+ * facts, on this thread when there are none) and, in a server, the inbox sweeper.
  */
 import { existsSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,9 +37,9 @@ export function startRuntime(ctx: AppContext, opts: { nodeId: string; sweeper?: 
   threads.start();
   const sweeper = new Sweeper(ctx);
   if (opts.sweeper !== false) sweeper.start();
-  // scorecards stay right without it; it keeps them fast
+  // scorecards stay right without it; it keeps them fast (a job thread runs it when there is one)
   const scorecards = new ScorecardRefresher(ctx);
-  scorecards.start();
+  if (ctx.config.workers === 0) scorecards.start();
   return {
     threads,
     sweeper,

@@ -1,6 +1,6 @@
 /** Delivery events (PostgreSQL); see `server/db/schema/deliveries.ts`. */
 import { index, integer, primaryKey, pgTable, text } from 'drizzle-orm/pg-core';
-import type { DeliveryEventKind, DeliveryEventSource, JudgedInput } from '../schema/deliveries.js';
+import type { DayCounts, DeliveryEventKind, DeliveryEventSource, JudgedInput } from '../schema/deliveries.js';
 import { bool, createdAt, id, json } from './common.js';
 import { fundRequests } from './funds.js';
 
@@ -36,6 +36,7 @@ export const scorecardFacts = pgTable(
       .notNull()
       .references(() => fundRequests.id, { onDelete: 'cascade' }),
     stale: bool('stale').notNull().default(true),
+    mark: integer('mark').notNull().default(0),
     completedAt: text('completed_at'),
     reDeliveries: integer('re_deliveries').notNull().default(0),
     firstTimeRight: bool('first_time_right'),
@@ -45,4 +46,31 @@ export const scorecardFacts = pgTable(
     refreshedAt: text('refreshed_at'),
   },
   (t) => [primaryKey({ columns: [t.fundRequestId] }), index('scorecard_facts_stale_idx').on(t.stale)],
+);
+
+/** Scorecard tallies per TPA, client and month (PostgreSQL); see `server/db/schema/deliveries.ts`. */
+export const scorecardTallies = pgTable(
+  'scorecard_tallies',
+  {
+    administratorKey: integer('administrator_key').notNull(),
+    client: text('client').notNull(),
+    month: text('month').notNull(),
+    stale: bool('stale').notNull().default(true),
+    mark: integer('mark').notNull().default(0),
+    requests: integer('requests').notNull().default(0),
+    completedLate: json<DayCounts>('completed_late'),
+    openDue: json<DayCounts>('open_due'),
+    checked: integer('checked').notNull().default(0),
+    firstTimeRight: integer('first_time_right').notNull().default(0),
+    reDeliveries: integer('re_deliveries').notNull().default(0),
+    chasesSent: integer('chases_sent').notNull().default(0),
+    chasesOpen: integer('chases_open').notNull().default(0),
+    daysToAnswer: json<number[]>('days_to_answer'),
+    refreshedAt: text('refreshed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.administratorKey, t.client, t.month] }),
+    index('scorecard_tallies_month_idx').on(t.month),
+    index('scorecard_tallies_stale_idx').on(t.stale),
+  ],
 );

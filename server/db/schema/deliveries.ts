@@ -78,6 +78,8 @@ export const scorecardFacts = sqliteTable(
       .references(() => fundRequests.id, { onDelete: 'cascade' }),
     /** an event or input of the request changed since the row was written */
     stale: bool('stale').notNull().default(true),
+    /** how many times the row was marked stale: the refresher writes it back only if unchanged since it read it */
+    mark: integer('mark').notNull().default(0),
     /** when the last required input type first arrived (ISO timestamp); null while one is missing */
     completedAt: text('completed_at'),
     reDeliveries: integer('re_deliveries').notNull().default(0),
@@ -90,4 +92,47 @@ export const scorecardFacts = sqliteTable(
     refreshedAt: text('refreshed_at'),
   },
   (t) => [primaryKey({ columns: [t.fundRequestId] }), index('scorecard_facts_stale_idx').on(t.stale)],
+);
+
+/** Day counts of a tally as flat pairs, ascending: `[0, 5, 3, 2]` is five requests on time and two three days late. */
+export type DayCounts = number[];
+
+/**
+ * The second level of the same cache (docs/decisions/0018-delivery-events-and-scorecards.md): per
+ * TPA (`administrator_key`, 0 for requests without one), client and month of data due dates, the
+ * tally of the requests a scorecard counts there (`tallyOf` in server/services/scorecards/
+ * figures.ts), rewritten whole from their facts. Triggers mark a bucket stale when one of its
+ * requests' facts is marked stale, and when a request is added, removed, or changes status, data
+ * due date, TPA, client or parent (both the bucket it leaves and the one it joins); scorecards
+ * compute stale buckets from the requests' facts, so a scorecard over 100,000 requests reads a few
+ * thousand rows.
+ */
+export const scorecardTallies = sqliteTable(
+  'scorecard_tallies',
+  {
+    administratorKey: integer('administrator_key').notNull(),
+    client: text('client').notNull(),
+    /** `YYYY-MM` of the data due dates */
+    month: text('month').notNull(),
+    stale: bool('stale').notNull().default(true),
+    /** how many times the row was marked stale (see `scorecardFacts.mark`) */
+    mark: integer('mark').notNull().default(0),
+    requests: integer('requests').notNull().default(0),
+    /** complete requests by whole days late (0: on time) */
+    completedLate: json<DayCounts>('completed_late'),
+    /** requests with a required file still missing, by day of the month of their data due date */
+    openDue: json<DayCounts>('open_due'),
+    checked: integer('checked').notNull().default(0),
+    firstTimeRight: integer('first_time_right').notNull().default(0),
+    reDeliveries: integer('re_deliveries').notNull().default(0),
+    chasesSent: integer('chases_sent').notNull().default(0),
+    chasesOpen: integer('chases_open').notNull().default(0),
+    daysToAnswer: json<number[]>('days_to_answer'),
+    refreshedAt: text('refreshed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.administratorKey, t.client, t.month] }),
+    index('scorecard_tallies_month_idx').on(t.month),
+    index('scorecard_tallies_stale_idx').on(t.stale),
+  ],
 );

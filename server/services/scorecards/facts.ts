@@ -26,9 +26,22 @@ import { requiredInputTypes } from '../funds/derive.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { RequestFacts } from './figures.js';
 
+/** One bucket of the cached tallies: a TPA (null: requests without one), a client, a month of data due dates (`YYYY-MM`). */
+export interface BucketKey {
+  administratorId: number | null;
+  client: string;
+  month: string;
+}
+
+/** The first day of the month after `month` (`YYYY-MM`), ISO date. */
+export function nextMonthStart(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+}
+
 /** Which fund requests a scorecard counts. */
 export interface FactScope {
-  /** first data due date counted, ISO date (with `toDateExclusive`; omitted: every request, whatever its status or kind) */
+  /** first data due date counted, ISO date (with `toDateExclusive`) */
   fromDate?: string;
   /** first data due date not counted, ISO date */
   toDateExclusive?: string;
@@ -38,10 +51,14 @@ export interface FactScope {
   clients?: string[];
   /** only these fund requests */
   fundRequestIds?: number[];
+  /** only the requests of these buckets */
+  buckets?: BucketKey[];
+  /** every request named, whatever its status, data due date or child funds (the cache keeps them all); default: only those a scorecard counts */
+  everyRequest?: boolean;
 }
 
 /** A raw statement's rows on either database (node-postgres answers `{rows}`, better-sqlite3 an array). */
-async function rawRows<T>(store: DataStore, query: SQL): Promise<T[]> {
+export async function rawRows<T>(store: DataStore, query: SQL): Promise<T[]> {
   if (store.dialect === 'postgres') return (await (store.db as unknown as { execute(q: SQL): Promise<{ rows: T[] }> }).execute(query)).rows;
   return (await store.db.all(query)) as T[];
 }
@@ -59,15 +76,11 @@ const judgedTypes = (store: DataStore, column: string) =>
 
 /** The `where` of the requests in scope (alias `f` for fund_requests). */
 function scopeWhere(scope: FactScope): SQL {
-  const parts: SQL[] =
-    scope.fromDate && scope.toDateExclusive
-      ? [
-          sql`f.status not in ('Deleted', 'Declined')`,
-          sql`f.due_date >= ${scope.fromDate}`,
-          sql`f.due_date < ${scope.toDateExclusive}`,
-          sql`not exists (select 1 from fund_requests c where c.parent_id = f.id)`,
-        ]
-      : [sql`1 = 1`];
+  const parts: SQL[] = scope.everyRequest
+    ? [sql`1 = 1`]
+    : [sql`f.status not in ('Deleted', 'Declined')`, sql`f.due_date is not null`, sql`not exists (select 1 from fund_requests c where c.parent_id = f.id)`];
+  if (scope.fromDate) parts.push(sql`f.due_date >= ${scope.fromDate}`);
+  if (scope.toDateExclusive) parts.push(sql`f.due_date < ${scope.toDateExclusive}`);
   const list = (values: readonly (number | string)[]) =>
     sql.join(
       values.map((v) => sql`${v}`),
@@ -76,6 +89,13 @@ function scopeWhere(scope: FactScope): SQL {
   if (scope.administratorIds) parts.push(scope.administratorIds.length ? sql`f.administrator_id in (${list(scope.administratorIds)})` : sql`1 = 0`);
   if (scope.clients) parts.push(scope.clients.length ? sql`f.client in (${list(scope.clients)})` : sql`1 = 0`);
   if (scope.fundRequestIds) parts.push(scope.fundRequestIds.length ? sql`f.id in (${list(scope.fundRequestIds)})` : sql`1 = 0`);
+  if (scope.buckets) {
+    const one = (b: BucketKey) =>
+      sql`(f.due_date >= ${`${b.month}-01`} and f.due_date < ${nextMonthStart(b.month)} and f.client = ${b.client} and ${
+        b.administratorId === null ? sql`f.administrator_id is null` : sql`f.administrator_id = ${b.administratorId}`
+      })`;
+    parts.push(scope.buckets.length ? sql`(${sql.join(scope.buckets.map(one), sql` or `)})` : sql`1 = 0`);
+  }
   return sql.join(parts, sql` and `);
 }
 

@@ -16,6 +16,11 @@
  *   median days from a chase's first mail to its answer (answered or resolved).
  */
 
+import type { Figures } from '../../../rules/scorecards.js';
+import type { DayCounts } from '../../db/schema/deliveries.js';
+
+export { MEASURES, type Figures } from '../../../rules/scorecards.js';
+
 /** What the figures need of one fund request (`requestFacts`). */
 export interface RequestFacts {
   id: number;
@@ -35,30 +40,6 @@ export interface RequestFacts {
   chasesOpen: number;
   /** days from first mail to answer of each answered chase */
   daysToAnswer: number[];
-}
-
-/** The figures of a set of requests. Rates are percentages 0-100 (one decimal); days one decimal; null when nothing to measure. */
-export interface Figures {
-  requests: number;
-  /** requests whose timeliness is judged: complete, or due date passed */
-  measured: number;
-  onTime: number;
-  late: number;
-  onTimeRate: number | null;
-  meanDaysLate: number | null;
-  p90DaysLate: number | null;
-  /** requests whose first complete delivery was checked */
-  checked: number;
-  firstTimeRight: number;
-  firstTimeRightRate: number | null;
-  reDeliveries: number;
-  /** re-deliveries per request, two decimals */
-  reDeliveriesPerRequest: number | null;
-  chasesSent: number;
-  chasesOpen: number;
-  /** chases answered after their first mail */
-  chasesAnswered: number;
-  medianDaysToAnswer: number | null;
 }
 
 /** The timeliness of one request on `today` (ISO date). */
@@ -86,17 +67,10 @@ export function timeliness(r: Pick<RequestFacts, 'dueDate' | 'completedAt'>, tod
   return { onTime: null, daysLate: null };
 }
 
-/** The nearest-rank percentile `p` (0-100) of some numbers; null for none. */
-export function percentile(values: readonly number[], p: number): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** The median of some numbers (the mean of the two middle ones for an even count); null for none. */
 export function median(values: readonly number[]): number | null {
   if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort();
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
@@ -104,67 +78,169 @@ export function median(values: readonly number[]): number | null {
 const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
 const rate = (part: number, whole: number) => (whole ? round((100 * part) / whole, 1) : null);
 
-/** The figures of some requests as of `today` (ISO date). */
-export function figuresOf(requests: readonly RequestFacts[], today: string): Figures {
-  let measured = 0;
-  let onTime = 0;
-  const lateDays: number[] = [];
-  let checked = 0;
-  let ftr = 0;
-  let reDeliveries = 0;
-  let chasesSent = 0;
-  let chasesOpen = 0;
-  const answers: number[] = [];
-  for (const r of requests) {
-    const t = timeliness(r, today);
-    if (t.onTime !== null) {
-      measured++;
-      if (t.onTime) onTime++;
-      else lateDays.push(t.daysLate!);
-    }
-    if (r.firstTimeRight !== null) {
-      checked++;
-      if (r.firstTimeRight) ftr++;
-    }
-    reDeliveries += r.reDeliveries;
-    chasesSent += r.chasesSent;
-    chasesOpen += r.chasesOpen;
-    answers.push(...r.daysToAnswer);
-  }
-  const meanLate = lateDays.length ? lateDays.reduce((a, b) => a + b, 0) / lateDays.length : null;
-  const medianAnswer = median(answers);
-  return {
-    requests: requests.length,
-    measured,
-    onTime,
-    late: lateDays.length,
-    onTimeRate: rate(onTime, measured),
-    meanDaysLate: meanLate === null ? null : round(meanLate, 1),
-    p90DaysLate: percentile(lateDays, 90),
-    checked,
-    firstTimeRight: ftr,
-    firstTimeRightRate: rate(ftr, checked),
-    reDeliveries,
-    reDeliveriesPerRequest: requests.length ? round(reDeliveries / requests.length, 2) : null,
-    chasesSent,
-    chasesOpen,
-    chasesAnswered: answers.length,
-    medianDaysToAnswer: medianAnswer === null ? null : round(medianAnswer, 1),
-  };
+/**
+ * What the figures of the requests of one bucket (a TPA, a client, a month of data due dates) are
+ * made of, independent of the day they are computed for: complete requests by days late,
+ * incomplete ones by day of data due date (judged late once it has passed), and the sums. A
+ * scorecard adds up the tallies of its buckets (`FiguresAccumulator`); they are cached in
+ * `scorecard_tallies`. Day counts are flat pairs, `[days, count, days, count, ...]`, ascending.
+ */
+export interface Tally {
+  requests: number;
+  /** complete requests by whole days late (0: on time), as pairs */
+  completedLate: DayCounts;
+  /** requests with a required file still missing, by day of the month of their data due date (1-31), as pairs */
+  openDue: DayCounts;
+  checked: number;
+  firstTimeRight: number;
+  reDeliveries: number;
+  chasesSent: number;
+  chasesOpen: number;
+  /** days from first mail to answer of each answered chase */
+  daysToAnswer: number[];
 }
 
-/** The measures a scorecard shows, in the order of its table and charts, with their labels and units. */
-export const MEASURES = [
-  { key: 'requests', label: 'Requests', unit: 'count' },
-  { key: 'onTimeRate', label: 'On-time rate', unit: 'percent' },
-  { key: 'meanDaysLate', label: 'Mean days late', unit: 'days' },
-  { key: 'p90DaysLate', label: '90th percentile days late', unit: 'days' },
-  { key: 'firstTimeRightRate', label: 'First-time-right rate', unit: 'percent' },
-  { key: 'reDeliveriesPerRequest', label: 'Re-deliveries per request', unit: 'ratio' },
-  { key: 'chasesSent', label: 'Chases sent', unit: 'count' },
-  { key: 'chasesOpen', label: 'Chases open', unit: 'count' },
-  { key: 'medianDaysToAnswer', label: 'Median days from chase to answer', unit: 'days' },
-] as const satisfies ReadonlyArray<{ key: keyof Figures; label: string; unit: string }>;
+/** An empty tally. */
+export const emptyTally = (): Tally => ({
+  requests: 0,
+  completedLate: [],
+  openDue: [],
+  checked: 0,
+  firstTimeRight: 0,
+  reDeliveries: 0,
+  chasesSent: 0,
+  chasesOpen: 0,
+  daysToAnswer: [],
+});
+
+/** Counts by key as ascending flat pairs. */
+function pairs(counts: Map<number, number>): DayCounts {
+  const out: number[] = [];
+  for (const k of [...counts.keys()].sort((a, b) => a - b)) out.push(k, counts.get(k)!);
+  return out;
+}
+
+/** The tally of the facts of the requests of one bucket (all due in one month). */
+export function tallyOf(requests: readonly RequestFacts[]): Tally {
+  const t = emptyTally();
+  const late = new Map<number, number>();
+  const open = new Map<number, number>();
+  for (const r of requests) {
+    t.requests++;
+    if (r.completedAt) {
+      const days = Math.max(0, daysBetween(r.dueDate, r.completedAt));
+      late.set(days, (late.get(days) ?? 0) + 1);
+    } else {
+      const day = Number(r.dueDate.slice(8, 10));
+      open.set(day, (open.get(day) ?? 0) + 1);
+    }
+    if (r.firstTimeRight !== null) {
+      t.checked++;
+      if (r.firstTimeRight) t.firstTimeRight++;
+    }
+    t.reDeliveries += r.reDeliveries;
+    t.chasesSent += r.chasesSent;
+    t.chasesOpen += r.chasesOpen;
+    for (const d of r.daysToAnswer) t.daysToAnswer.push(d);
+  }
+  t.completedLate = pairs(late);
+  t.openDue = pairs(open);
+  return t;
+}
+
+/**
+ * Adds up the tallies of buckets into the figures as of `today` (ISO date): an incomplete request
+ * is late once its data due date has passed, by the calendar days since.
+ */
+export class FiguresAccumulator {
+  private readonly todayMs: number;
+  private requests = 0;
+  /** judged requests by days late (index 0: on time) */
+  private byDaysLate = new Float64Array(512);
+  private checked = 0;
+  private firstTimeRight = 0;
+  private reDeliveries = 0;
+  private chasesSent = 0;
+  private chasesOpen = 0;
+  private readonly answers: number[] = [];
+
+  constructor(today: string) {
+    this.todayMs = Date.parse(`${today.slice(0, 10)}T00:00:00Z`);
+  }
+
+  private count(days: number, n: number): void {
+    if (days >= this.byDaysLate.length) {
+      const grown = new Float64Array(Math.max(days + 1, this.byDaysLate.length * 2));
+      grown.set(this.byDaysLate);
+      this.byDaysLate = grown;
+    }
+    this.byDaysLate[days]! += n;
+  }
+
+  /** Adds the tally of the bucket of `month` (`YYYY-MM`). */
+  add(month: string, t: Tally): this {
+    this.requests += t.requests;
+    const late = t.completedLate;
+    for (let i = 0; i < late.length; i += 2) this.count(late[i]!, late[i + 1]!);
+    if (t.openDue.length) {
+      const monthMs = Date.parse(`${month}-01T00:00:00Z`);
+      const open = t.openDue;
+      for (let i = 0; i < open.length; i += 2) {
+        const days = Math.round((this.todayMs - (monthMs + (open[i]! - 1) * DAY_MS)) / DAY_MS);
+        if (days > 0) this.count(days, open[i + 1]!);
+      }
+    }
+    this.checked += t.checked;
+    this.firstTimeRight += t.firstTimeRight;
+    this.reDeliveries += t.reDeliveries;
+    this.chasesSent += t.chasesSent;
+    this.chasesOpen += t.chasesOpen;
+    for (const d of t.daysToAnswer) this.answers.push(d);
+    return this;
+  }
+
+  /** The figures of what was added. */
+  figures(): Figures {
+    const hist = this.byDaysLate;
+    const onTime = hist[0]!;
+    let late = 0;
+    let lateSum = 0;
+    for (let d = 1; d < hist.length; d++) {
+      late += hist[d]!;
+      lateSum += d * hist[d]!;
+    }
+    // nearest rank: the ceil(0.9 n)-th smallest of the late requests
+    let p90: number | null = null;
+    if (late) {
+      const rank = Math.max(1, Math.ceil(0.9 * late));
+      let seen = 0;
+      for (let d = 1; d < hist.length && p90 === null; d++) {
+        seen += hist[d]!;
+        if (seen >= rank) p90 = d;
+      }
+    }
+    const measured = onTime + late;
+    const medianAnswer = median(this.answers);
+    return {
+      requests: this.requests,
+      measured,
+      onTime,
+      late,
+      onTimeRate: rate(onTime, measured),
+      meanDaysLate: late ? round(lateSum / late, 1) : null,
+      p90DaysLate: p90,
+      checked: this.checked,
+      firstTimeRight: this.firstTimeRight,
+      firstTimeRightRate: rate(this.firstTimeRight, this.checked),
+      reDeliveries: this.reDeliveries,
+      reDeliveriesPerRequest: this.requests ? round(this.reDeliveries / this.requests, 2) : null,
+      chasesSent: this.chasesSent,
+      chasesOpen: this.chasesOpen,
+      chasesAnswered: this.answers.length,
+      medianDaysToAnswer: medianAnswer === null ? null : round(medianAnswer, 1),
+    };
+  }
+}
 
 /**
  * Worst first: lowest on-time rate, then lowest first-time-right rate, then most mean days late,

@@ -10,43 +10,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
+import type { FundFilter } from '../../../rules/scorecards.js';
 import { todayIso } from '../funds/derive.js';
 import { requestFacts } from './facts.js';
 import { median, timeliness, type RequestFacts } from './figures.js';
 import { resolveScorecard, type ScorecardInput, type Viewer } from './scorecard.js';
 
-/** Which requests of a scorecard to list: those a figure counts. */
-export const FUND_FILTERS = [
-  'all',
-  'measured',
-  'on_time',
-  'late',
-  'not_measured',
-  'checked',
-  'first_time_right',
-  'not_first_time_right',
-  'redelivered',
-  'chased',
-  'open_chases',
-  'answered',
-] as const;
-export type FundFilter = (typeof FUND_FILTERS)[number];
-
-/** Labels of the filters, as the page and the export show them. */
-export const FUND_FILTER_LABELS: Record<FundFilter, string> = {
-  all: 'All requests',
-  measured: 'Timeliness judged',
-  on_time: 'On time',
-  late: 'Late',
-  not_measured: 'Not due yet',
-  checked: 'First complete delivery checked',
-  first_time_right: 'First time right',
-  not_first_time_right: 'Not first time right',
-  redelivered: 'Re-delivered',
-  chased: 'Chased',
-  open_chases: 'With open chases',
-  answered: 'With answered chases',
-};
+export { FUND_FILTER_LABELS, FUND_FILTERS, type FundFilter } from '../../../rules/scorecards.js';
 
 /** Most rows a page of the drill-down holds. */
 export const MAX_FUND_ROWS = 500;

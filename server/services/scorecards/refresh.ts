@@ -1,52 +1,50 @@
 /**
  * Writing the cached scorecard facts of stale fund requests back from their events
- * (`scorecard_facts`, docs/decisions/0018-delivery-events-and-scorecards.md). Scorecards are right
- * without it (they read stale rows from the events); it keeps them fast. A running server or
- * worker refreshes every few seconds (`ScorecardRefresher`, started by server/runtime.ts).
+ * (`scorecard_facts`, docs/decisions/0018-delivery-events-and-scorecards.md), then the tallies of
+ * stale buckets from those (`scorecard_tallies`, tallies.ts). Scorecards are right without it (they
+ * read stale rows from the events); it keeps them fast. A running server or worker refreshes every
+ * few seconds in a job thread, at its idle priority (`ScorecardRefresher`, started by
+ * server/jobs/thread.ts).
+ * A row is written back only if no trigger marked it stale again while it was computed (`mark`).
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { eventFacts } from './facts.js';
+import { refreshScorecardTallies, TALLY_BATCH } from './tallies.js';
 
-/** Requests refreshed in one transaction (a few milliseconds of the thread that serves requests). */
-export const REFRESH_BATCH = 250;
+/** Requests refreshed in one batch. */
+export const REFRESH_BATCH = 200;
 
 /**
- * Rewrites the facts of up to `limit` stale requests from their events, in one transaction; on
- * PostgreSQL the rows are taken `FOR UPDATE SKIP LOCKED`, so a transaction recording an event of
- * one of them waits for this one and marks it stale again after it.
- * @returns how many were refreshed (0: none was stale)
+ * Rewrites the facts of up to `limit` stale requests from their events. The events are read
+ * outside any transaction; each row is then written back only if no trigger marked it again
+ * meanwhile (its `mark` unchanged), in one short transaction, so the refresher never holds the
+ * database's write lock while it computes and a fact recorded meanwhile is never hidden.
+ * @returns how many stale requests were taken (fewer than `limit`: none is left)
  */
 export async function refreshScorecardFacts(ctx: AppContext, limit = REFRESH_BATCH): Promise<number> {
-  return transaction(ctx, async (db) => {
-    const store = storeOf(ctx);
-    const t = store.tables;
-    const ids =
-      store.dialect === 'postgres'
-        ? (
-            await (db as unknown as { execute(q: unknown): Promise<{ rows: Array<{ id: number }> }> }).execute(
-              sql`select fund_request_id as id from scorecard_facts where stale order by fund_request_id limit ${limit} for update skip locked`,
-            )
-          ).rows.map((r) => Number(r.id))
-        : (
-            await db
-              .select({ id: t.scorecardFacts.fundRequestId })
-              .from(t.scorecardFacts)
-              .where(eq(t.scorecardFacts.stale, true))
-              .orderBy(t.scorecardFacts.fundRequestId)
-              .limit(limit)
-          ).map((r) => r.id);
-    if (!ids.length) return 0;
-    const facts = new Map((await eventFacts(ctx, { fundRequestIds: ids })).map((f) => [f.id, f]));
-    const now = new Date().toISOString();
-    for (const id of ids) {
+  const { db, tables } = storeOf(ctx);
+  const t = tables.scorecardFacts;
+  const taken = await db.select({ id: t.fundRequestId, mark: t.mark }).from(t).where(eq(t.stale, true)).orderBy(t.fundRequestId).limit(limit);
+  if (!taken.length) return 0;
+  const facts = new Map(
+    (
+      await eventFacts(ctx, {
+        fundRequestIds: taken.map((r) => r.id),
+        everyRequest: true,
+      })
+    ).map((f) => [f.id, f]),
+  );
+  const now = new Date().toISOString();
+  await transaction(ctx, async (tx) => {
+    for (const { id, mark } of taken) {
       const f = facts.get(id);
-      await db
-        .update(t.scorecardFacts)
+      await tx
+        .update(t)
         .set({
           stale: false,
           completedAt: f?.completedAt ?? null,
@@ -57,22 +55,28 @@ export async function refreshScorecardFacts(ctx: AppContext, limit = REFRESH_BAT
           daysToAnswer: f?.daysToAnswer.length ? f.daysToAnswer : null,
           refreshedAt: now,
         })
-        .where(eq(t.scorecardFacts.fundRequestId, id));
+        .where(and(eq(t.fundRequestId, id), eq(t.mark, mark)));
     }
-    return ids.length;
   });
+  return taken.length;
 }
 
 /**
- * Refreshes until no request is stale, `maxBatches` batches at most.
- * @returns how many were refreshed
+ * Refreshes until no request and no bucket is stale, `maxBatches` batches of each at most: the
+ * requests' facts first, then the buckets' tallies made of them.
+ * @returns how many requests and buckets were refreshed
  */
-export async function refreshAllScorecardFacts(ctx: AppContext, maxBatches = Number.POSITIVE_INFINITY): Promise<number> {
-  let total = 0;
+export async function refreshAllScorecardFacts(ctx: AppContext, maxBatches = Number.POSITIVE_INFINITY): Promise<{ requests: number; buckets: number }> {
+  const total = { requests: 0, buckets: 0 };
   for (let i = 0; i < maxBatches; i++) {
     const n = await refreshScorecardFacts(ctx);
-    total += n;
+    total.requests += n;
     if (n < REFRESH_BATCH) break;
+  }
+  for (let i = 0; i < maxBatches; i++) {
+    const n = await refreshScorecardTallies(ctx);
+    total.buckets += n;
+    if (n < TALLY_BATCH) break;
   }
   return total;
 }

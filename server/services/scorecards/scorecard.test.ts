@@ -19,6 +19,7 @@ import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 import { eventFacts, requestFacts } from './facts.js';
 import { scorecardFunds } from './funds.js';
 import { refreshAllScorecardFacts, staleScorecardFacts } from './refresh.js';
+import { markScorecardTalliesStale, staleScorecardTallies } from './tallies.js';
 import { scorecard, type ScorecardInput, type Viewer } from './scorecard.js';
 
 const TODAY = '2026-06-15';
@@ -359,7 +360,7 @@ describeEachDialect('scorecards', (dialect) => {
     await expect(card({ kind: 'tpa', from: '2026-05', to: '2026-01' })).rejects.toThrow(/after/);
     await expect(card({ kind: 'tpa', from: '2020-01', to: '2026-01' })).rejects.toThrow(/at most 60 months/);
     await expect(card({ kind: 'tpa', key: 'nobody' })).rejects.toThrow(/No TPA has the code or name 'nobody'/);
-    await expect(card({ kind: 'client', key: 'Nobody Ltd' })).rejects.toThrow(/No fund request has the client 'Nobody Ltd'/);
+    await expect(card({ kind: 'client', key: 'Nobody Ltd' })).rejects.toThrow(/No fund request with a data due date has the client 'Nobody Ltd'/);
     await expect(scorecardFunds(ctx, { kind: 'tpa', from: '2026-01', to: '2026-03', month: '2026-05' }, null, TODAY)).rejects.toThrow(/month must be/);
   });
 
@@ -373,14 +374,38 @@ describeEachDialect('scorecards', (dialect) => {
 
   it('keeps the cached facts a cache: refreshed from the events, marked stale by a new event, a file marked not required or a job type changed, and the figures always those of the events', async () => {
     const full = { kind: 'tpa' as const, from: '2026-01', to: '2026-06' };
+    const expectAll = async () => {
+      const result = await card(full);
+      const funds = inScope(raw, '2026-01', '2026-06');
+      expect(result.figures).toEqual(expectedFigures(raw, funds));
+      for (const row of result.ranking)
+        expect(row.figures, row.key).toEqual(
+          expectedFigures(
+            raw,
+            funds.filter((f) => raw.admins.get(f.administratorId!) === row.key),
+          ),
+        );
+      const client = await card({ kind: 'client', key: CLIENTS[2]!, from: '2026-01', to: '2026-06' });
+      for (const m of client.months)
+        expect(m.figures, m.month).toEqual(
+          expectedFigures(
+            raw,
+            funds.filter((f) => f.client === CLIENTS[2] && f.dueDate!.startsWith(m.month)),
+          ),
+        );
+    };
     expect(await staleScorecardFacts(ctx)).toBeGreaterThan(50);
-    expect(await refreshAllScorecardFacts(ctx)).toBeGreaterThan(50);
+    expect(await staleScorecardTallies(ctx)).toBeGreaterThan(20);
+    const refreshed = await refreshAllScorecardFacts(ctx);
+    expect(refreshed.requests).toBeGreaterThan(50);
+    expect(refreshed.buckets).toBeGreaterThan(20);
     expect(await staleScorecardFacts(ctx)).toBe(0);
-    expect((await card(full)).figures).toEqual(expectedFigures(raw, inScope(raw, '2026-01', '2026-06')));
+    expect(await staleScorecardTallies(ctx)).toBe(0);
+    await expectAll();
     const scope = { fromDate: '2026-01-01', toDateExclusive: '2026-07-01' };
     expect(await requestFacts(ctx, scope)).toEqual(await eventFacts(ctx, scope));
 
-    // three changes the cache must not hide: a chase mailed, a required file marked not required, a job type changed
+    // three changes of what the facts are made of: a chase mailed and answered, a required file marked not required, a job type changed
     const { db, tables: t } = storeOf(ctx);
     const funds = inScope(raw, '2026-01', '2026-06');
     const chased = funds.find((f) => expectedFacts(raw, f).sent === 0)!;
@@ -415,20 +440,29 @@ describeEachDialect('scorecards', (dialect) => {
     await db.update(t.fundRequests).set({ jobType: 'SOI_ONLY' }).where(eq(t.fundRequests.id, retyped.id));
     expect(await staleScorecardFacts(ctx)).toBe(3);
 
+    // four changes of which bucket a request counts in: deleted, due a month later, another TPA, made the parent of another
+    const touched = new Set([chased.id, incomplete.id, retyped.id]);
+    const [deleted, moved, transferred, parent] = funds.filter((f) => !touched.has(f.id) && f.dueDate! < '2026-06-01');
+    await db.update(t.fundRequests).set({ status: 'Deleted' }).where(eq(t.fundRequests.id, deleted!.id));
+    await db
+      .update(t.fundRequests)
+      .set({ dueDate: `2026-06-${moved!.dueDate!.slice(8)}` })
+      .where(eq(t.fundRequests.id, moved!.id));
+    const other = [...raw.admins.keys()].find((id) => id !== transferred!.administratorId)!;
+    await db.update(t.fundRequests).set({ administratorId: other }).where(eq(t.fundRequests.id, transferred!.id));
+    await insertFund(ctx, { administratorId: other, client: CLIENTS[2], dueDate: '2026-04-20', status: 'Approved', parentId: parent!.id });
+    expect(await staleScorecardTallies(ctx)).toBeGreaterThanOrEqual(6);
+
     raw = await readRaw(ctx);
-    const after = expectedFigures(raw, inScope(raw, '2026-01', '2026-06'));
-    expect(after).not.toEqual(expectedFigures(raw, []));
     expect(expectedFacts(raw, raw.funds.find((f) => f.id === chased.id)!)).toMatchObject({ sent: 1, answers: [2.5] });
     // stale rows are read from the events at once, before the refresher ran
-    expect((await card(full)).figures).toEqual(after);
-    expect(await refreshAllScorecardFacts(ctx)).toBe(3);
-    expect((await card(full)).figures).toEqual(after);
-    for (const row of (await card(full)).ranking)
-      expect(row.figures, row.key).toEqual(
-        expectedFigures(
-          raw,
-          inScope(raw, '2026-01', '2026-06').filter((f) => raw.admins.get(f.administratorId!) === row.key),
-        ),
-      );
+    await expectAll();
+    const again = await refreshAllScorecardFacts(ctx);
+    expect(again.requests).toBeGreaterThanOrEqual(3);
+    expect(await staleScorecardTallies(ctx)).toBe(0);
+    await expectAll();
+    // and with every bucket stale, the whole scope is read from the requests' facts
+    await markScorecardTalliesStale(ctx);
+    await expectAll();
   });
 });

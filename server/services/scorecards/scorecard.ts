@@ -13,21 +13,20 @@ import { storeOf } from '../../db/dialect.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { todayIso } from '../funds/derive.js';
-import { requestFacts, type FactScope } from './facts.js';
-import { compareWorstFirst, figuresOf, type Figures, type RequestFacts } from './figures.js';
+import {
+  DEFAULT_SCORECARD_MONTHS as DEFAULT_MONTHS,
+  MAX_SCORECARD_MONTHS as MAX_MONTHS,
+  NO_ADMINISTRATOR,
+  type ScorecardKind,
+} from '../../../rules/scorecards.js';
+import type { FactScope } from './facts.js';
+import { compareWorstFirst, type Figures, type RequestFacts } from './figures.js';
+import { type BucketTally, figuresOfBuckets, scorecardBuckets } from './tallies.js';
 
-/** Whose figures: per TPA (administrator) or per client. */
-export const SCORECARD_KINDS = ['tpa', 'client'] as const;
-export type ScorecardKind = (typeof SCORECARD_KINDS)[number];
+export { NO_ADMINISTRATOR, SCORECARD_KINDS, type ScorecardKind } from '../../../rules/scorecards.js';
 
-/** Longest range of months a scorecard covers. */
-export const MAX_MONTHS = 60;
-
-/** Months a scorecard covers when none are given: the last 12, this one included. */
-export const DEFAULT_MONTHS = 12;
-
-/** Label of the requests without an administrator in TPA scorecards. */
-export const NO_ADMINISTRATOR = 'No administrator';
+/** What groups a request: its TPA and client. */
+type Grouped = Pick<RequestFacts, 'administratorId' | 'client'>;
 
 /** What is asked for. */
 export interface ScorecardInput {
@@ -121,10 +120,10 @@ export interface ResolvedScorecard {
   scope: Scorecard['scope'];
   /** the requests of the whole range the viewer may see (every group: the ranking) */
   factScope: FactScope;
-  /** the requests of the group asked for, among those */
-  inGroup: (f: RequestFacts) => boolean;
-  /** the group of a request */
-  groupOf: (f: RequestFacts) => ScorecardGroup;
+  /** whether a request (or a bucket of requests) is of the group asked for */
+  inGroup: (f: Grouped) => boolean;
+  /** the group of a request (or a bucket) */
+  groupOf: (f: Grouped) => ScorecardGroup;
 }
 
 /**
@@ -141,7 +140,7 @@ export async function resolveScorecard(ctx: AppContext, input: ScorecardInput, v
   const admins = await administratorsById(ctx);
   const key = input.key?.trim();
   if (input.kind === 'tpa') {
-    const groupOf = (f: RequestFacts): ScorecardGroup => {
+    const groupOf = (f: Grouped): ScorecardGroup => {
       const a = f.administratorId === null ? undefined : admins.get(f.administratorId);
       return a ? { key: a.code, name: a.name } : { key: '', name: NO_ADMINISTRATOR };
     };
@@ -152,17 +151,18 @@ export async function resolveScorecard(ctx: AppContext, input: ScorecardInput, v
     const [id, a] = match;
     return { kind: 'tpa', from, to, group: { key: a.code, name: a.name }, scope, factScope, inGroup: (f) => f.administratorId === id, groupOf };
   }
-  const groupOf = (f: RequestFacts): ScorecardGroup => ({ key: f.client, name: f.client });
+  const groupOf = (f: Grouped): ScorecardGroup => ({ key: f.client, name: f.client });
   if (!key) return { kind: 'client', from, to, group: null, scope, factScope, inGroup: () => true, groupOf };
   if (scope.client !== null && scope.client.toLowerCase() !== key.toLowerCase())
     throw new ForbiddenError('A Client user sees the scorecard of their own client only');
   if (scope.unlinked) throw new ForbiddenError('Your user is not linked to a client: ask an administrator to link it (fund-audit users client)');
   const { db, tables: t } = storeOf(ctx);
+  // the clients of every request with a data due date (one tally row per TPA, client and month: a short read)
   const names = await db
-    .selectDistinct({ client: t.fundRequests.client })
-    .from(t.fundRequests)
-    .where(eq(sql`lower(${t.fundRequests.client})`, key.toLowerCase()));
-  if (!names.length) throw new NotFoundError(`No fund request has the client '${key}'`);
+    .selectDistinct({ client: t.scorecardTallies.client })
+    .from(t.scorecardTallies)
+    .where(eq(sql`lower(${t.scorecardTallies.client})`, key.toLowerCase()));
+  if (!names.length) throw new NotFoundError(`No fund request with a data due date has the client '${key}'`);
   const exact = names.map((n) => n.client);
   const name = exact.find((c) => c === key) ?? exact[0]!;
   return { kind: 'client', from, to, group: { key: name, name }, scope, factScope, inGroup: (f) => exact.includes(f.client), groupOf };
@@ -175,28 +175,27 @@ export async function resolveScorecard(ctx: AppContext, input: ScorecardInput, v
  */
 export async function scorecard(ctx: AppContext, input: ScorecardInput, viewer: Viewer | null, today = todayIso()): Promise<Scorecard> {
   const r = await resolveScorecard(ctx, input, viewer, today);
-  const all = await requestFacts(ctx, r.factScope);
-  return assemble(r, all, today);
+  return assemble(r, await scorecardBuckets(ctx, r.factScope), today);
 }
 
-/** The scorecard of resolved facts (the pure part of `scorecard`). */
-export function assemble(r: ResolvedScorecard, all: RequestFacts[], today: string): Scorecard {
-  const mine = all.filter(r.inGroup);
-  const byMonth = new Map<string, RequestFacts[]>();
-  for (const f of mine) {
-    const m = f.dueDate.slice(0, 7);
-    const list = byMonth.get(m);
-    if (list) list.push(f);
-    else byMonth.set(m, [f]);
+/** The scorecard of resolved buckets (the pure part of `scorecard`). */
+export function assemble(r: ResolvedScorecard, buckets: readonly BucketTally[], today: string): Scorecard {
+  const mine = buckets.filter(r.inGroup);
+  const byMonth = new Map<string, BucketTally[]>();
+  for (const b of mine) {
+    const list = byMonth.get(b.month);
+    if (list) list.push(b);
+    else byMonth.set(b.month, [b]);
   }
-  const byGroup = new Map<string, { group: ScorecardGroup; facts: RequestFacts[] }>();
-  for (const f of all) {
-    const g = r.groupOf(f);
+  const byGroup = new Map<string, { group: ScorecardGroup; buckets: BucketTally[] }>();
+  for (const b of buckets) {
+    const g = r.groupOf(b);
     const entry = byGroup.get(g.key);
-    if (entry) entry.facts.push(f);
-    else byGroup.set(g.key, { group: g, facts: [f] });
+    if (entry) entry.buckets.push(b);
+    else byGroup.set(g.key, { group: g, buckets: [b] });
   }
-  const ranking = Array.from(byGroup, ([, { group, facts }]) => ({ ...group, figures: figuresOf(facts, today) })).sort(
+  const figures = (list: readonly BucketTally[]) => figuresOfBuckets(list, today);
+  const ranking = Array.from(byGroup.values(), ({ group, buckets: list }) => ({ ...group, figures: figures(list) })).sort(
     (a, b) => compareWorstFirst(a.figures, b.figures) || a.name.localeCompare(b.name),
   );
   return {
@@ -206,8 +205,8 @@ export function assemble(r: ResolvedScorecard, all: RequestFacts[], today: strin
     asOf: today,
     group: r.group,
     scope: r.scope,
-    figures: figuresOf(mine, today),
-    months: monthsOf(r.from, r.to).map((month) => ({ month, figures: figuresOf(byMonth.get(month) ?? [], today) })),
+    figures: figures(mine),
+    months: monthsOf(r.from, r.to).map((month) => ({ month, figures: figures(byMonth.get(month) ?? []) })),
     ranking,
   };
 }
