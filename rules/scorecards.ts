@@ -85,6 +85,8 @@ export const FUND_FILTER_LABELS: Record<FundFilter, string> = {
 export interface Measure {
   key: keyof Figures;
   label: string;
+  /** a short label for narrow tables and chart legends */
+  short: string;
   unit: MeasureUnit;
   /** true: a higher value is better; false: lower is better; null: neither (a volume) */
   higherIsBetter: boolean | null;
@@ -96,10 +98,19 @@ export interface Measure {
 
 /** The measures a scorecard shows, in the order of its table and charts. */
 export const MEASURES = [
-  { key: 'requests', label: 'Requests', unit: 'count', higherIsBetter: null, drillDown: 'all', help: 'Fund requests whose data due date falls in the period.' },
+  {
+    key: 'requests',
+    label: 'Requests',
+    short: 'Requests',
+    unit: 'count',
+    higherIsBetter: null,
+    drillDown: 'all',
+    help: 'Fund requests whose data due date falls in the period.',
+  },
   {
     key: 'onTimeRate',
     label: 'On-time rate',
+    short: 'On time',
     unit: 'percent',
     higherIsBetter: true,
     drillDown: 'late',
@@ -108,6 +119,7 @@ export const MEASURES = [
   {
     key: 'meanDaysLate',
     label: 'Mean days late',
+    short: 'Mean late',
     unit: 'days',
     higherIsBetter: false,
     drillDown: 'late',
@@ -116,6 +128,7 @@ export const MEASURES = [
   {
     key: 'p90DaysLate',
     label: '90th percentile days late',
+    short: 'P90 late',
     unit: 'days',
     higherIsBetter: false,
     drillDown: 'late',
@@ -124,6 +137,7 @@ export const MEASURES = [
   {
     key: 'firstTimeRightRate',
     label: 'First-time-right rate',
+    short: 'First right',
     unit: 'percent',
     higherIsBetter: true,
     drillDown: 'not_first_time_right',
@@ -132,16 +146,34 @@ export const MEASURES = [
   {
     key: 'reDeliveriesPerRequest',
     label: 'Re-deliveries per request',
+    short: 'Re-deliv./req',
     unit: 'ratio',
     higherIsBetter: false,
     drillDown: 'redelivered',
     help: 'Files received again for a type the request already had, per request.',
   },
-  { key: 'chasesSent', label: 'Chases sent', unit: 'count', higherIsBetter: false, drillDown: 'chased', help: 'Chases of the requests mailed at least once.' },
-  { key: 'chasesOpen', label: 'Chases open', unit: 'count', higherIsBetter: false, drillDown: 'open_chases', help: 'Chases of the requests still open now.' },
+  {
+    key: 'chasesSent',
+    label: 'Chases sent',
+    short: 'Chases sent',
+    unit: 'count',
+    higherIsBetter: false,
+    drillDown: 'chased',
+    help: 'Chases of the requests mailed at least once.',
+  },
+  {
+    key: 'chasesOpen',
+    label: 'Chases open',
+    short: 'Chases open',
+    unit: 'count',
+    higherIsBetter: false,
+    drillDown: 'open_chases',
+    help: 'Chases of the requests still open now.',
+  },
   {
     key: 'medianDaysToAnswer',
     label: 'Median days from chase to answer',
+    short: 'Days to answer',
     unit: 'days',
     higherIsBetter: false,
     drillDown: 'answered',

@@ -7,9 +7,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOf } from '../db/dialect.js';
-import { recordChaseEvent } from '../services/chasing/history.js';
-import { recordChecksRun, recordFilesReceived } from '../services/delivery-events/record.js';
 import { insertAdministrator, insertFund } from '../services/funds/test-factory.js';
+import { daysAgo, insertAnsweredChase, insertDeliveredFund } from '../services/scorecards/test-deliveries.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
 let ctx: TestContext;
@@ -17,38 +16,10 @@ let api: ReturnType<typeof apiClient>;
 let admin: string;
 let clientUser: string;
 let unlinkedUser: string;
-const DAY = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);
-const daysAgo = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
 const month = (iso: string) => iso.slice(0, 7);
-
-/** A schedule-of-investments request (trial balance and holdings required) delivered `lateBy` days after its due date, its checks passed or not. */
-async function delivered(administratorId: number, client: string, due: string, lateBy: number, passed: boolean) {
-  const { db, tables: t } = storeOf(ctx);
-  const fund = await insertFund(ctx, { administratorId, client, dueDate: due, jobType: 'SOI_ONLY', status: 'Approved' });
-  const at = new Date(Date.parse(`${due}T10:00:00Z`) + lateBy * DAY).toISOString();
-  for (const fileType of ['trial_balance', 'holdings']) {
-    const [file] = await db
-      .insert(t.fundFiles)
-      .values({ fundRequestId: fund.id, kind: 'input', fileType, fileName: `${fileType}.csv`, status: 'assigned' })
-      .returning();
-    await recordFilesReceived(ctx, [{ fundRequestId: fund.id, fundFileId: file!.id, fileType, fileName: file!.fileName, importFileId: null }], { at });
-    await db.insert(t.fundFiles).values({
-      fundRequestId: fund.id,
-      kind: 'standardization',
-      sourceFileId: file!.id,
-      fileType,
-      fileName: `${fileType}.csv`,
-      status: 'done',
-      validationStatus: 'Valid',
-      validation: { QA_Mapping: [], rowErrorsTotal: 0 },
-    });
-  }
-  await recordChecksRun(ctx, fund.id, null, [{ check: 'tb_balance', status: passed ? 'pass' : 'fail' }], {
-    at: new Date(Date.parse(at) + 3_600_000).toISOString(),
-  });
-  return fund;
-}
+const delivered = (administratorId: number, client: string, dueDate: string, lateBy: number, passed: boolean) =>
+  insertDeliveredFund(ctx, { administratorId, client, dueDate, lateBy, passed });
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
@@ -73,22 +44,7 @@ beforeAll(async () => {
   const failed = await delivered(south, 'Helix Partners', daysAgo(30), 3, false);
   // and one of South's never delivered, due 20 days ago
   await insertFund(ctx, { administratorId: south, client: 'Helix Partners', dueDate: daysAgo(20), jobType: 'SOI_ONLY', status: 'Approved' });
-  const [chase] = await db
-    .insert(t.chases)
-    .values({
-      fundRequestId: failed.id,
-      administratorId: south,
-      client: 'Helix Partners',
-      reason: 'failed_check',
-      key: 'failed_check:tb_balance',
-      evidence: {},
-      recipients: [],
-    })
-    .returning();
-  const ref = { id: chase!.id, fundRequestId: failed.id, administratorId: south, client: 'Helix Partners', reason: 'failed_check' } as const;
-  await recordChaseEvent(ctx, ref, 'scheduled', { at: `${daysAgo(26)}T07:00:00.000Z` });
-  await recordChaseEvent(ctx, ref, 'sent', { at: `${daysAgo(26)}T08:00:00.000Z` });
-  await recordChaseEvent(ctx, ref, 'answered', { at: `${daysAgo(24)}T20:00:00.000Z` });
+  await insertAnsweredChase(ctx, failed, `${daysAgo(26)}T08:00:00.000Z`, `${daysAgo(24)}T20:00:00.000Z`);
 });
 afterAll(() => ctx.dispose());
 
