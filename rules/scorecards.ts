@@ -183,6 +183,25 @@ export const MEASURES = [
 
 export type MeasureKey = (typeof MEASURES)[number]['key'];
 
+/** What a figure is counted over, in words ('12 on time of 15 judged'); empty for a plain count. */
+export function countedOver(f: Figures, key: keyof Figures): string {
+  switch (key) {
+    case 'onTimeRate':
+      return `${f.onTime} on time of ${f.measured} judged`;
+    case 'meanDaysLate':
+    case 'p90DaysLate':
+      return `${f.late} late ${f.late === 1 ? 'request' : 'requests'}`;
+    case 'firstTimeRightRate':
+      return `${f.firstTimeRight} of ${f.checked} first complete deliveries checked`;
+    case 'reDeliveriesPerRequest':
+      return `${f.reDeliveries} ${f.reDeliveries === 1 ? 're-delivery' : 're-deliveries'}`;
+    case 'medianDaysToAnswer':
+      return `${f.chasesAnswered} ${f.chasesAnswered === 1 ? 'chase' : 'chases'} answered`;
+    default:
+      return '';
+  }
+}
+
 /** A figure as text: '87.5%', '3.2 days', '0.25', '1,204'; an em dash when nothing was measured. */
 export function formatFigure(value: number | null, unit: MeasureUnit): string {
   if (value === null) return '—';

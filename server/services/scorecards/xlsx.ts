@@ -14,6 +14,7 @@ import { heavyWork } from '../../threads/guard.js';
 import { todayIso } from '../funds/derive.js';
 import { neutralise } from '../funds/export-listing.js';
 import { requestFacts } from './facts.js';
+import { countedOver } from '../../../rules/scorecards.js';
 import { MEASURES, type Figures } from './figures.js';
 import { fundRows } from './funds.js';
 import { bucketsOf } from './tallies.js';
@@ -36,25 +37,6 @@ const figureCell = (figures: Figures, key: keyof Figures, unit: Unit) => {
   if (v === null) return null;
   return unit === 'percent' ? v / 100 : v;
 };
-
-/** What each figure is counted over, in words. */
-function countedOver(f: Figures, key: keyof Figures): string {
-  switch (key) {
-    case 'onTimeRate':
-      return `${f.onTime} on time of ${f.measured} judged`;
-    case 'meanDaysLate':
-    case 'p90DaysLate':
-      return `${f.late} late requests`;
-    case 'firstTimeRightRate':
-      return `${f.firstTimeRight} of ${f.checked} first complete deliveries checked`;
-    case 'reDeliveriesPerRequest':
-      return `${f.reDeliveries} re-deliveries`;
-    case 'medianDaysToAnswer':
-      return `${f.chasesAnswered} chases answered`;
-    default:
-      return '';
-  }
-}
 
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '') || 'all';
 
