@@ -51,6 +51,10 @@ export const configSchema = z
     pbiTokenTtlHours: int(1, 24 * 365).default(168),
     maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
     identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
+    /** Most data rows read from an uploaded mapping file or PowerBI input; a longer file is refused before it is checked row by row. */
+    maxUploadRows: int(1, 100_000_000).default(100_000),
+    /** Most rows of a bulk upload of fund requests (also a self-onboarding fund_request.csv): each row is validated and answered. */
+    maxBulkUploadRows: int(1, 10_000_000).default(20_000),
     inboxDir: z.string().optional(),
     inboxPollMs: int(100, 3_600_000).default(5000),
     /** Job worker threads of this process (default: cores - 1, at least 1; 0 runs no jobs here). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFiles, users } from '../db/schema/index.js';
+import { storeOf } from '../db/dialect.js';
 import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -15,14 +15,14 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
   admin = await sessionToken(ctx, ctx.boot.admin.id);
-  const [tpaUser, other] = ctx.db
-    .insert(users)
+  const { db, tables: t } = storeOf(ctx);
+  const [tpaUser, other] = await db
+    .insert(t.users)
     .values([
       { email: 'ops@tpa.example.com', username: 'ops', role: 'Client', originalRole: 'Client' },
       { email: 'other@elsewhere.example.com', username: 'other', role: 'Client', originalRole: 'Client' },
     ])
-    .returning()
-    .all();
+    .returning();
   client = await sessionToken(ctx, tpaUser!.id);
   stranger = await sessionToken(ctx, other!.id);
   adminId = await insertAdministrator(ctx, 'http_tpa');
@@ -58,7 +58,10 @@ describe('chasing API', () => {
 
     const form = new FormData();
     form.append('upload', new Blob(['security_id,quantity\nUS0000000001,10\n']), 'holdings-corrected.csv');
-    expect((await api.call('POST', `chases/${chaseId}/answer`, { token: stranger, body: form })).status).toBe(403);
+    // a chase not addressed to the user is not told to exist
+    const refused = await api.call('POST', `chases/${chaseId}/answer`, { token: stranger, body: form });
+    expect([refused.status, refused.body.errors]).toEqual([404, [`No chase with id: ${chaseId}`]]);
+    expect((await api.get(`chases/${chaseId}/evidence.csv`, stranger)).status).toBe(404);
     const form2 = new FormData();
     form2.append('upload', new Blob(['security_id,quantity\nUS0000000001,10\n']), 'holdings-corrected.csv');
     const answered = await api.call('POST', `chases/${chaseId}/answer`, { token: client, body: form2 });
@@ -69,13 +72,8 @@ describe('chasing API', () => {
       'holdings-corrected.csv uploaded',
       'ops@tpa.example.com',
     ]);
-    expect(
-      ctx.db
-        .select()
-        .from(importFiles)
-        .all()
-        .map((f) => f.fileName),
-    ).toContain('holdings-corrected.csv');
+    const { db, tables: t } = storeOf(ctx);
+    expect((await db.select().from(t.importFiles)).map((f) => f.fileName)).toContain('holdings-corrected.csv');
 
     // the pipeline identified the new file for the fund: the next run resolves the chase
     await insertFundFile(ctx, fundId, { fileType: 'holdings', fileName: 'holdings-corrected.csv' });
@@ -87,5 +85,28 @@ describe('chasing API', () => {
     const chase = after.body.payload.find((c: { id: number }) => c.id === chaseId);
     expect(chase.state).toBe('resolved');
     expect(chase.events.map((e: { state: string }) => e.state)).toEqual(['resolved', 'answered', 'scheduled']);
+    expect(chase.fundFileId).toBe(file);
+    // the answer's outcome stays on the TPA's list with recent=1 (after the open ones); without it only open chases are listed
+    const ids = async (query: string) =>
+      (await api.get(`chases/mine?fund=${fundId}${query}`, client)).body.payload.map((c: { id: number; state: string }) => [c.id, c.state]);
+    expect(await ids('')).not.toContainEqual([chaseId, 'resolved']);
+    expect((await ids('&recent=1')).at(-1)).toEqual([chaseId, 'resolved']);
+  });
+
+  it('refuses to return a file of a closed fund request, or a file marked not required, and lists who contacts belong to', async () => {
+    const closed = (await insertFund(ctx, { administratorId: adminId, client: 'Http Client', status: 'Completed - Fund Closed' })).id;
+    const file = await insertFundFile(ctx, closed, { fileType: 'trial_balance' });
+    const refused = await api.post(`fund/${closed}/return`, { fundFileId: file, reason: 'Wrong period' }, admin);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors[0]).toMatch(/^Only pending and open fund requests are chased; this one is /);
+    const dropped = await insertFundFile(ctx, fundId, { fileType: 'share_capital', disabled: true });
+    expect((await api.post(`fund/${fundId}/return`, { fundFileId: dropped, reason: 'Wrong period' }, admin)).body.errors).toEqual([
+      'The file is marked not required',
+    ]);
+    const owners = await api.get('contacts/owners', admin);
+    expect(owners.status).toBe(200);
+    expect(owners.body.payload.administrators.find((a: { code: string }) => a.code === 'http_tpa')).toMatchObject({ contacts: 1, ownSchedule: false });
+    expect(owners.body.payload.clients).toContainEqual({ name: 'Http Client', funds: 2, contacts: 0 });
+    expect((await api.get('contacts/owners', client)).status).toBe(403);
   });
 });

@@ -211,6 +211,21 @@ describe('single sign-on and users made with the CLI', () => {
     expect(await signInThrough(api, 'lena')).toBe('/unauthorized');
     expect((await api.post('/api/sso/login', {}, cliSession.body.payload.token)).body.payload.user).toMatchObject({ role: 'Auditor' });
   });
+
+  it("never moves a provider identity onto another user's e-mail (the first administrator's)", async () => {
+    idp.users.set('otto', { email: 'otto@example.com', name: 'Otto Staff', groups: ['fa-clients'] });
+    const first = await sessionFromRedeem(await signInThrough(api, 'otto'));
+    expect(first.user).toMatchObject({ email: 'otto@example.com', role: 'Client' });
+    // the provider lets Otto change his address to the administrator's
+    const admin = ctx.boot.admin;
+    idp.users.set('otto', { email: admin.email, name: 'Otto Staff', groups: ['fa-admins'] });
+    expect(await signInThrough(api, 'otto')).toBe('/unauthorized');
+    expect(await lastRefusal(ctx)).toBe(
+      `The e-mail ${admin.email} belongs to another user of Fund Audit; this identity keeps otto@example.com until it is freed`,
+    );
+    expect(await userByEmail(ctx, admin.email)).toMatchObject({ id: admin.id, role: admin.role, externalId: null });
+    expect(await userByEmail(ctx, 'otto@example.com')).toMatchObject({ role: 'Client' });
+  });
 });
 
 describeEachDialect('single sign-on taking over users by e-mail (oidcLinkByEmail)', (dialect) => {

@@ -83,7 +83,7 @@ describe('job threads', () => {
     );
 
     const jobs = ctx.db.select().from(processes).all();
-    // chasing reviews the fund's chases after its checks ran
+    // the chase review follows the checks, on a worker thread like the stages
     expect(new Set(jobs.map((j) => j.stage))).toEqual(new Set(['identification', 'standardization', 'calculations', 'visualization', 'chaseReview']));
     const threads = new Set(runtime.threads.threadIds().map(String));
     for (const j of jobs) {

@@ -8,7 +8,7 @@ import { ValidationError } from '../../errors.js';
 import { GROUP_ROLES } from '../../services/auth/permissions.js';
 import type { User } from '../../services/auth/tokens.js';
 import { answerChase, cancelChase, chaseEvidenceCsv, fundChases, getChase, myOpenChases, returnToTpa } from '../../services/chasing/chases.js';
-import { createContact, deleteContact, listContacts, updateContact } from '../../services/chasing/contacts.js';
+import { contactOwners, createContact, deleteContact, listContacts, updateContact } from '../../services/chasing/contacts.js';
 import { queueChaseRun } from '../../services/chasing/jobs.js';
 import { listOutbox } from '../../services/chasing/outbox.js';
 import { runChase } from '../../services/chasing/run.js';
@@ -39,6 +39,14 @@ export const chasingRoutes = [
     query: z.object({ administratorId: id.optional(), administratorCode: z.string().optional(), client: z.string().optional() }),
     summary: 'Contacts of TPAs and clients (name, e-mail, role data/escalation, time zone); filter by TPA or client',
     handler: ({ ctx, query }) => listContacts(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/contacts/owners',
+    group: 'shared',
+    tag: 'chasing',
+    summary: 'The TPAs and clients contacts are kept for, each with how many contacts it has (and, for a TPA, whether it has its own reminder schedule)',
+    handler: ({ ctx }) => contactOwners(ctx),
   }),
   defineRoute({
     method: 'POST',
@@ -157,9 +165,10 @@ export const chasingRoutes = [
     path: '/chases/mine',
     group: 'session',
     tag: 'chasing',
-    query: z.object({ fund: id.optional() }),
-    summary: 'The open chases of the signed-in user (their address is a recipient, or a contact of the TPA or client), optionally of one fund',
-    handler: ({ ctx, user, query }) => myOpenChases(ctx, user, { fundRequestId: query.fund }),
+    query: z.object({ fund: id.optional(), recent: z.enum(['0', '1']).optional() }),
+    summary:
+      'The open chases of the signed-in user (their address is a recipient, or a contact of the TPA or client), optionally of one fund; recent=1 adds those closed in the last 30 days',
+    handler: ({ ctx, user, query }) => myOpenChases(ctx, user, { fundRequestId: query.fund, recent: query.recent === '1' }),
   }),
   defineRoute({
     method: 'GET',

@@ -105,6 +105,12 @@ export async function upsertSsoUser(ctx: AppContext, claims: SsoClaims, role: Ro
     const refusal = await linkRefusal(ctx, byEmail, claims);
     if (refusal) throw new UnauthorizedError(refusal);
   }
+  if (byIdentity && byIdentity.email !== email) {
+    // the provider changed the identity's e-mail to one another user has: that user is not touched
+    const [holder] = await db.select({ id: t.users.id }).from(t.users).where(eq(t.users.email, email)).limit(1);
+    if (holder)
+      throw new UnauthorizedError(`The e-mail ${email} belongs to another user of Fund Audit; this identity keeps ${byIdentity.email} until it is freed`);
+  }
   if (!role) {
     // only the identity's own user: a user not yet taken over keeps its sessions
     if (byIdentity) await revokeUserTokens(ctx, byIdentity.id, ['session']);

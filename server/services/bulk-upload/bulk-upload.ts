@@ -132,7 +132,7 @@ function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): B
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
 export async function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const rows = (await validateAll(ctx, csv.rows)).map(resultRow);
   return {
     fileName,
@@ -270,7 +270,7 @@ export async function prepareBulkUpload(
   fileName: string,
   bytes: Uint8Array,
 ): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number }> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
   return { input, prepared: await prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
 }

@@ -26,6 +26,20 @@ export function emailProblem(value: string | null | undefined): string | null {
   return null;
 }
 
+/**
+ * The person's name in a free-text contact field (such as the bulk upload's
+ * `fundAdministratorContact`): the display name of `Jane Doe <jane.doe@example.com>`, nothing for
+ * a bare address (an address is not a name, and none is made up from it), else the text itself.
+ * @returns the name, trimmed; '' when there is none
+ */
+export function contactNameOf(value: string | null | undefined): string {
+  const v = (value ?? '').trim();
+  if (!v) return '';
+  const parsed = emailAddresses.parseOneAddress({ input: v, rfc6532: true, rejectTLD: false });
+  if (parsed && parsed.type === 'mailbox') return parsed.name?.trim() ?? '';
+  return v.includes('@') && !/\s/.test(v) ? '' : v;
+}
+
 /** The address to compare and store: trimmed, the domain lower-cased (domains are case-insensitive; local parts are kept). */
 export function normalizeEmail(value: string): string {
   const v = value.trim();

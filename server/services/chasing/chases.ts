@@ -7,13 +7,13 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import { canMoveChase, isOpenChase, OPEN_CHASE_STATES, RETURN_REASON_MAX, type ChaseState } from '../../../rules/chasing.js';
+import { and, desc, eq, gte, inArray, or } from 'drizzle-orm';
+import { canMoveChase, isOpenChase, OPEN_CHASE_STATES, returnKey, returnReasonProblem, returnToTpaAction, type ChaseState } from '../../../rules/chasing.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import type { ChaseEvidence, ChaseRecipient } from '../../db/schema/chasing.js';
 import { transaction } from '../../db/tx.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { User } from '../auth/tokens.js';
 import { importFile, type ImportContent } from '../imports/imports.js';
@@ -34,6 +34,8 @@ export interface ChaseView {
   dueDate: string | null;
   reason: string;
   state: ChaseState;
+  /** The input file a reviewer returned (reason 'returned'), else null. */
+  fundFileId: number | null;
   message: string;
   evidence: ChaseEvidence;
   hasEvidenceCsv: boolean;
@@ -83,6 +85,7 @@ async function views(ctx: AppContext, rows: ChaseRow[]): Promise<ChaseView[]> {
       dueDate: f?.dueDate ?? null,
       reason: r.reason,
       state: r.state,
+      fundFileId: r.fundFileId,
       message: r.message,
       evidence: r.evidence,
       hasEvidenceCsv: !!r.evidenceBlobKey,
@@ -128,28 +131,40 @@ async function isChasedPerson(ctx: AppContext, user: Pick<User, 'email'>, chase:
   );
 }
 
+/** How long a closed chase stays on its recipient's list when recent ones are asked for (days). */
+export const RECENT_CHASE_DAYS = 30;
+
 /**
  * The open chases of the signed-in user: those whose recipients hold their address, or whose TPA
- * or client has them as a contact; optionally of one fund.
+ * or client has them as a contact; optionally of one fund; with `recent`, also those resolved or
+ * cancelled in the last RECENT_CHASE_DAYS days (so an answer's outcome stays in view). Open ones
+ * first, newest first.
  */
-export async function myOpenChases(ctx: AppContext, user: Pick<User, 'email'>, opts: { fundRequestId?: number } = {}): Promise<ChaseView[]> {
+export async function myOpenChases(
+  ctx: AppContext,
+  user: Pick<User, 'email'>,
+  opts: { fundRequestId?: number; recent?: boolean; now?: number } = {},
+): Promise<ChaseView[]> {
   const { db, tables: t } = storeOf(ctx);
   const me = emailKey(user.email);
   const contacts = (await db.select().from(t.contacts)).filter((c) => emailKey(c.email) === me);
   const admins = new Set(contacts.map((c) => c.administratorId).filter((x): x is number => x !== null));
   const clients = new Set(contacts.map((c) => c.client?.toLowerCase()).filter((x): x is string => !!x));
-  const open = await db
+  const since = new Date((opts.now ?? Date.now()) - RECENT_CHASE_DAYS * 86_400_000).toISOString();
+  const state = inArray(t.chases.state, OPEN_CHASE_STATES as ChaseState[]);
+  const rows = await db
     .select()
     .from(t.chases)
-    .where(and(inArray(t.chases.state, OPEN_CHASE_STATES as ChaseState[]), opts.fundRequestId ? eq(t.chases.fundRequestId, opts.fundRequestId) : undefined))
+    .where(and(opts.recent ? or(state, gte(t.chases.closedAt, since)) : state, opts.fundRequestId ? eq(t.chases.fundRequestId, opts.fundRequestId) : undefined))
     .orderBy(desc(t.chases.id));
-  const rows = open.filter(
+  const mine = rows.filter(
     (c) =>
       c.recipients.some((r) => emailKey(r.email) === me) ||
       (c.administratorId !== null && admins.has(c.administratorId)) ||
       (!!c.client && clients.has(c.client.toLowerCase())),
   );
-  return views(ctx, rows);
+  const list = await views(ctx, mine);
+  return [...list.filter((c) => isOpenChase(c.state)), ...list.filter((c) => !isOpenChase(c.state))];
 }
 
 /** The actor of a user for events and the audit log. */
@@ -160,32 +175,35 @@ const actorOf = (user: Pick<User, 'id' | 'email'>) => ({ id: user.id, email: use
  * or on the whole fund, with the reviewer's reason; it goes out with the next chase run and
  * resolves when a newer delivery of that file (or any file, for a fund) arrives.
  * @throws ValidationError without a reason or with one over RETURN_REASON_MAX characters; NotFoundError
- *   for an unknown fund or file; ConflictError when that file or fund is already returned and open
+ *   for an unknown fund or file; ConflictError when that file or fund is already returned and open,
+ *   the fund request is not chased (not Pending or Open) or the file is marked not required
+ *   (`returnToTpaAction` of rules/chasing.ts)
  */
 export async function returnToTpa(
   ctx: AppContext,
   user: Pick<User, 'id' | 'email'>,
   input: { fundRequestId: number; fundFileId?: number | null; reason: string },
 ): Promise<ChaseView> {
-  const reason = (input.reason ?? '').trim();
-  if (!reason) throw new ValidationError('Say why it goes back to the TPA', [{ column: 'reason', message: 'The reason is required' }]);
-  if (reason.length > RETURN_REASON_MAX)
-    throw new ValidationError(`The reason is longer than ${RETURN_REASON_MAX} characters`, [
-      { column: 'reason', message: `at most ${RETURN_REASON_MAX} characters` },
-    ]);
+  const problem = returnReasonProblem(input.reason);
+  if (problem) throw new ValidationError(problem, [{ column: 'reason', message: problem }]);
+  const reason = input.reason.trim();
   const { db, tables: t } = storeOf(ctx);
   const [fund] = await db.select().from(t.fundRequests).where(eq(t.fundRequests.id, input.fundRequestId));
   if (!fund) throw new NotFoundError(`No such fund request with id: ${input.fundRequestId}`);
   let evidence: ChaseEvidence = {};
+  let file: { kind: string; disabled: boolean } | null = null;
   if (input.fundFileId) {
-    const [file] = await db
+    const [row] = await db
       .select()
       .from(t.fundFiles)
       .where(and(eq(t.fundFiles.id, input.fundFileId), eq(t.fundFiles.fundRequestId, fund.id)));
-    if (!file || file.kind !== 'input') throw new NotFoundError(`No input file ${input.fundFileId} on fund request ${fund.id}`);
-    evidence = { fileName: file.fileName, fileType: file.fileType };
+    if (!row || row.kind !== 'input') throw new NotFoundError(`No input file ${input.fundFileId} on fund request ${fund.id}`);
+    evidence = { fileName: row.fileName, fileType: row.fileType };
+    file = row;
   }
-  const key = `returned:${input.fundFileId ?? 'fund'}`;
+  const refused = returnToTpaAction({ fundStatus: fund.status, file });
+  if (!refused.enabled) throw new ConflictError(refused.why ?? 'It cannot go back to the TPA');
+  const key = returnKey(input.fundFileId);
   const at = new Date().toISOString();
   const row = await transaction(ctx, async (tx) => {
     const [taken] = await tx
@@ -267,7 +285,7 @@ async function moveChase(
  * uploads the missing or corrected file; it is imported for the fund's TPA and runs through the
  * pipeline; the chase becomes answered, and resolves once the new delivery passes (or goes back to
  * scheduled with the next run when it does not).
- * @throws NotFoundError; ForbiddenError when the chase is not the user's; ConflictError when it is closed
+ * @throws NotFoundError, also when the chase is not the user's (`chaseFor`); ConflictError when it is closed
  */
 export async function answerChase(
   ctx: AppContext,
@@ -277,9 +295,7 @@ export async function answerChase(
   opts: { delivery?: boolean } = {},
 ): Promise<{ chase: ChaseView; importId: number }> {
   const { db, tables: t } = storeOf(ctx);
-  const [c] = await db.select().from(t.chases).where(eq(t.chases.id, id));
-  if (!c) throw new NotFoundError(`No chase with id: ${id}`);
-  if (!opts.delivery && !(await isChasedPerson(ctx, user, c))) throw new ForbiddenError('This chase is not addressed to you');
+  const c = await chaseFor(ctx, user, id, opts);
   if (!isOpenChase(c.state)) throw new ConflictError(`The chase is ${c.state}: it needs no answer`);
   if (!c.administratorId) throw new ValidationError('The fund request has no TPA: its files cannot be imported');
   const [admin] = await db.select().from(t.administrators).where(eq(t.administrators.id, c.administratorId));
@@ -292,12 +308,21 @@ export async function answerChase(
   return { chase: await getChase(ctx, id), importId: imported.id };
 }
 
-/** The failing rows of a chase as CSV. @throws NotFoundError when it has none */
-export async function chaseEvidenceCsv(ctx: AppContext, user: User, id: number, opts: { delivery?: boolean } = {}): Promise<{ fileName: string; csv: Buffer }> {
+/**
+ * A chase as the user may see it: the delivery team sees every chase; anyone else only those
+ * addressed to them, and a chase that is not is answered as unknown (its existence is not told).
+ * @throws NotFoundError
+ */
+async function chaseFor(ctx: AppContext, user: User, id: number, opts: { delivery?: boolean }): Promise<ChaseRow> {
   const { db, tables: t } = storeOf(ctx);
   const [c] = await db.select().from(t.chases).where(eq(t.chases.id, id));
-  if (!c) throw new NotFoundError(`No chase with id: ${id}`);
-  if (!opts.delivery && !(await isChasedPerson(ctx, user, c))) throw new ForbiddenError('This chase is not addressed to you');
+  if (!c || (!opts.delivery && !(await isChasedPerson(ctx, user, c)))) throw new NotFoundError(`No chase with id: ${id}`);
+  return c;
+}
+
+/** The failing rows of a chase as CSV. @throws NotFoundError when it has none, or it is not the user's */
+export async function chaseEvidenceCsv(ctx: AppContext, user: User, id: number, opts: { delivery?: boolean } = {}): Promise<{ fileName: string; csv: Buffer }> {
+  const c = await chaseFor(ctx, user, id, opts);
   if (!c.evidenceBlobKey || !ctx.blobs.has(c.evidenceBlobKey)) throw new NotFoundError(`Chase ${id} has no failing rows`);
   return { fileName: `chase-${id}-${(c.evidence.check ?? 'rows').replace(/[^a-z_]/gi, '')}.csv`, csv: ctx.blobs.get(c.evidenceBlobKey) };
 }

@@ -6,14 +6,14 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { CONTACT_ROLES, type ContactRole } from '../../../rules/chasing.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError, type ErrorItem } from '../../errors.js';
 import { recordAudit, type AuditActor } from '../audit/audit-log.js';
-import { emailKey, emailProblem, isTimeZone, normalizeEmail } from './addresses.js';
+import { contactNameOf, emailKey, emailProblem, isTimeZone, normalizeEmail } from './addresses.js';
 
 /** Longest contact name and client name (characters). */
 export const CONTACT_NAME_MAX = 300;
@@ -99,6 +99,47 @@ export async function listContacts(
     .where(where.length ? and(...where) : undefined)
     .orderBy(asc(t.contacts.administratorId), asc(t.contacts.client), asc(t.contacts.role), asc(t.contacts.fullName), asc(t.contacts.id));
   return viewsOf(ctx, rows);
+}
+
+/** Who contacts belong to, as the delivery team's Contacts screen lists them. */
+export interface ContactOwners {
+  /** Every TPA, by name, with how many contacts it has and whether it has its own reminder schedule. */
+  administrators: Array<{ id: number; code: string; name: string; contacts: number; ownSchedule: boolean }>;
+  /** Every client of a fund request that is not deleted, and every client with contacts, by name. */
+  clients: Array<{ name: string; funds: number; contacts: number }>;
+}
+
+/** The TPAs and clients contacts can be kept for, with their contact counts. */
+export async function contactOwners(ctx: AppContext): Promise<ContactOwners> {
+  const { db, tables: t } = storeOf(ctx);
+  const contacts = await db.select({ administratorId: t.contacts.administratorId, client: t.contacts.client }).from(t.contacts);
+  const own = new Set((await db.select({ id: t.chaseSchedules.administratorId }).from(t.chaseSchedules)).map((r) => r.id));
+  const byAdmin = new Map<number, number>();
+  const byClient = new Map<string, { name: string; funds: number; contacts: number }>();
+  for (const c of contacts) {
+    if (c.administratorId) byAdmin.set(c.administratorId, (byAdmin.get(c.administratorId) ?? 0) + 1);
+    else if (c.client) {
+      const entry = byClient.get(c.client.toLowerCase()) ?? { name: c.client, funds: 0, contacts: 0 };
+      entry.contacts++;
+      byClient.set(c.client.toLowerCase(), entry);
+    }
+  }
+  const funds = await db
+    .select({ client: t.fundRequests.client, n: sql<number>`count(*)` })
+    .from(t.fundRequests)
+    .where(ne(t.fundRequests.status, 'Deleted'))
+    .groupBy(t.fundRequests.client);
+  for (const f of funds) {
+    if (!f.client?.trim()) continue;
+    const entry = byClient.get(f.client.toLowerCase()) ?? { name: f.client, funds: 0, contacts: 0 };
+    entry.funds += Number(f.n);
+    byClient.set(f.client.toLowerCase(), entry);
+  }
+  const admins = await db.select().from(t.administrators).orderBy(asc(t.administrators.name));
+  return {
+    administrators: admins.map((a) => ({ id: a.id, code: a.code, name: a.name, contacts: byAdmin.get(a.id) ?? 0, ownSchedule: own.has(a.id) })),
+    clients: Array.from(byClient, ([, c]) => c).sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 /** The fields of a contact, checked: every problem as a field error (`column` names the field). */
@@ -212,8 +253,10 @@ export async function deleteContact(ctx: AppContext, actor: AuditActor | null, i
 
 /**
  * Adds the TPA mailboxes of saved bulk-upload rows (template columns `tpaMailBox` and
- * `taTPAMailbox`, with `fundAdministratorContact` as the name of the first) as data contacts of the row's TPA, unless the TPA
- * already has that address. Addresses that do not parse are skipped (the row itself reports them).
+ * `taTPAMailbox`) as data contacts of the row's TPA, unless the TPA already has that address.
+ * The first is named after `fundAdministratorContact` when that holds a name (`Jane Doe` or
+ * `Jane Doe <jane@tpa.com>`); a bare address there gives no name (`contactNameOf`). Addresses
+ * that do not parse are skipped (the row itself reports them).
  * @returns how many contacts were added
  */
 export async function importBulkContacts(
@@ -233,7 +276,7 @@ export async function importBulkContacts(
       if (!address || emailProblem(address)) continue;
       const email = normalizeEmail(address);
       const key = `${administratorId} ${emailKey(email)}`;
-      if (!wanted.has(key)) wanted.set(key, { administratorId, email, fullName: address === r.tpaMailBox ? (r.fundAdministratorContact?.trim() ?? '') : '' });
+      if (!wanted.has(key)) wanted.set(key, { administratorId, email, fullName: address === r.tpaMailBox ? contactNameOf(r.fundAdministratorContact) : '' });
     }
   }
   if (!wanted.size) return 0;

@@ -1,6 +1,7 @@
 /**
  * Chasing in the demo data of a first start: each demo TPA gets an escalation contact beside the
- * data contacts its fund requests' mailboxes gave (bulk upload), and every demo fund request whose
+ * data contacts its fund requests' mailboxes gave (bulk upload); the demo data names no person,
+ * so these contacts have no name (the UI and the mails show the address), and every demo fund request whose
  * required files have not arrived gets an open missing-files chase, reminded on each day of the
  * install's schedule already (its due date has passed). The demo deliveries then resolve those
  * whose files arrive, and open failed-check chases where the checks fail (the pipeline's review).
@@ -21,15 +22,15 @@ import { installSchedule, isoDayAfter } from './schedule.js';
  * @returns how many chases were opened
  */
 export async function seedDemoChasing(ctx: AppContext, codes: string[]): Promise<number> {
-  const { db, tables: t } = storeOf(ctx);
   if (!codes.length) return 0;
-  const admins = await db.select().from(t.administrators).where(inArray(t.administrators.code, codes));
   const schedule = installSchedule(ctx);
-  return transaction(ctx, async () => {
+  return transaction(ctx, async (db) => {
+    const { tables: t } = storeOf(ctx);
+    const admins = await db.select().from(t.administrators).where(inArray(t.administrators.code, codes));
     for (const a of admins)
       await db.insert(t.contacts).values({
         administratorId: a.id,
-        fullName: `${a.name} client service lead`,
+        fullName: '',
         email: `escalations@${a.code.replace(/_/g, '-')}.example.com`,
         role: 'escalation',
         timeZone: a.region === 'AMER' ? 'America/New_York' : a.region === 'APAC' ? 'Asia/Singapore' : 'Europe/Luxembourg',

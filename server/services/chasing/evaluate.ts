@@ -4,13 +4,13 @@
  * latest delivery, its open chases), which chases to open, remind, move back from answered,
  * resolve or cancel today. A pure function: `run.ts` loads the facts and writes the outcome.
  */
-import type { ChaseReason, ChaseState } from '../../../rules/chasing.js';
+import { CHASED_FUND_STATUSES, type ChaseReason, type ChaseState } from '../../../rules/chasing.js';
 import type { ChaseEvidence } from '../../db/schema/chasing.js';
 import type { CheckFailure } from './evidence.js';
 import { dayNumber, isoDayAfter, reminderPlan, type ChaseSchedule } from './schedule.js';
 
-/** Fund statuses that are chased; a chase of a fund in any other status is cancelled. */
-export const CHASED_FUND_STATUSES = ['Pending', 'Approved'];
+/** Fund statuses that are chased (rules/chasing.ts); a chase of a fund in any other status is cancelled. */
+export { CHASED_FUND_STATUSES };
 
 /** What the evaluation knows of one fund. */
 export interface FundFactsForChasing {
@@ -240,13 +240,17 @@ function stepNote(schedule: ChaseSchedule, step: number): string {
 
 /**
  * The changes of a review (a fund's pipeline just ran, no mail is written): chases are resolved or
- * cancelled at once, new failed checks are opened to go out with the next run; reminders, answers
- * to re-open and missing files wait for the run.
+ * cancelled at once, new failed checks are opened to go out with the next run, and an open chase's
+ * evidence (the types still missing) is brought up to date; reminders, answers to re-open and new
+ * missing-files chases wait for the run.
  */
 export function reviewChanges(changes: ChaseChange[], today: string): ChaseChange[] {
   return changes.flatMap((c): ChaseChange[] => {
     if (c.kind === 'close') return [c];
     if (c.kind === 'open' && c.reason === 'failed_check') return [{ ...c, remindersSent: 0, nextReminderOn: today }];
+    // what is still missing (or failing) is brought up to date at once; its mail waits for the run
+    if (c.kind === 'update' && !c.state && c.evidence)
+      return [{ kind: 'update', chaseId: c.chaseId, message: c.message, evidence: c.evidence, ...(c.csv !== undefined ? { csv: c.csv } : {}) }];
     return [];
   });
 }

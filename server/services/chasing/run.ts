@@ -182,7 +182,7 @@ async function loadFacts(ctx: AppContext, ids: number[]) {
       if (!prev || prev.id < i.id) x.newestInputs.set(i.type, { id: i.id, disabled: i.disabled, createdAt: i.createdAt });
     }
     // a disabled newest file is not required: it is neither missing nor received
-    for (const x of facts.values())
+    for (const [, x] of facts)
       for (const [type, f] of x.newestInputs)
         if (f.disabled) {
           x.required = x.required.filter((r) => r !== type);
@@ -270,7 +270,7 @@ export async function runChase(ctx: AppContext, opts: ChaseRunOptions = {}): Pro
     (await candidateFunds(
       ctx,
       today,
-      [install, ...own.values()].filter((s) => s.enabled),
+      [install, ...Array.from(own, ([, s]) => s)].filter((s) => s.enabled),
     ));
   const { funds, facts, open, codes } = await loadFacts(ctx, ids);
   const planned: Planned[] = [];
@@ -427,9 +427,15 @@ async function digests(
       const k = emailKey(r.email);
       if (due.has(k)) others.set(k, [...(others.get(k) ?? []), c]);
     }
-  const neededIds = [...new Set([...others.values()].flat().map((c) => c.id))].filter((id) => !dueChase.has(id));
+  const neededIds = [
+    ...new Set(
+      Array.from(others, ([, c]) => c)
+        .flat()
+        .map((c) => c.id),
+    ),
+  ].filter((id) => !dueChase.has(id));
   const detail = new Map<number, DigestChase>();
-  const fundIds = new Set<number>([...dueChase.values()].map((p) => p.fund.id));
+  const fundIds = new Set<number>(Array.from(dueChase, ([, p]) => p.fund.id));
   const extra = new Map<
     number,
     { id: number; fundRequestId: number; reason: string; message: string; evidence: unknown; createdAt: string; evidenceBlobKey: string | null }

@@ -1,31 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chases } from '../../db/schema/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { storeOf } from '../../db/dialect.js';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { chaseEvents, recordChaseEvent } from './history.js';
 
-let ctx: TestContext;
-let adminA: number;
-let adminB: number;
+describeEachDialect('chase history', (dialect) => {
+  let ctx: TestContext;
+  let adminA: number;
+  let adminB: number;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ seedDemoData: false });
-  adminA = await insertAdministrator(ctx, 'hist_a');
-  adminB = await insertAdministrator(ctx, 'hist_b');
-});
-afterAll(() => ctx.dispose());
+  beforeAll(async () => {
+    ctx = await createTestContext({ dialect, seedDemoData: false });
+    adminA = await insertAdministrator(ctx, 'hist_a');
+    adminB = await insertAdministrator(ctx, 'hist_b');
+  });
+  afterAll(() => ctx.dispose());
 
-async function chase(administratorId: number, client: string) {
-  const fund = await insertFund(ctx, { administratorId, client });
-  const [row] = ctx.db
-    .insert(chases)
-    .values({ fundRequestId: fund.id, administratorId, client, reason: 'missing_files', key: 'missing_files', evidence: {}, recipients: [] })
-    .returning()
-    .all();
-  return row!;
-}
+  async function chase(administratorId: number, client: string) {
+    const fund = await insertFund(ctx, { administratorId, client });
+    const { db, tables: t } = storeOf(ctx);
+    const [row] = await db
+      .insert(t.chases)
+      .values({ fundRequestId: fund.id, administratorId, client, reason: 'missing_files', key: 'missing_files', evidence: {}, recipients: [] })
+      .returning();
+    return row!;
+  }
 
-describe('chase history', () => {
   it('returns every state change in time order, filtered by window, TPA and client', async () => {
     const a = await chase(adminA, 'Client X');
     const b = await chase(adminB, 'Client Y');

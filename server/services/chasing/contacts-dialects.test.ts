@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../db/dialect-testing.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';
 import { listAuditLog } from '../audit/audit-log.js';
 import { insertAdministrator } from '../funds/test-factory.js';
-import { emailProblem } from './addresses.js';
+import { contactNameOf, emailProblem } from './addresses.js';
 import { createContact, deleteContact, importBulkContacts, listContacts, updateContact } from './contacts.js';
-
-let ctx: TestContext;
-let admin: number;
-beforeAll(async () => {
-  ctx = await createTestContext({ seedDemoData: false });
-  admin = await insertAdministrator(ctx, 'contacts_tpa');
-});
-afterAll(() => ctx.dispose());
 
 describe('contact addresses (RFC 5322)', () => {
   it.each([
@@ -26,7 +19,28 @@ describe('contact addresses (RFC 5322)', () => {
   ])('%s', (address, problem) => expect(emailProblem(address)).toBe(problem));
 });
 
-describe('contacts', () => {
+describe('contact names from free text', () => {
+  it.each([
+    ['Jane Doe', 'Jane Doe'],
+    ['Jane Doe <jane.doe@tpa.example.com>', 'Jane Doe'],
+    ['"Doe, Jane" <jane.doe@tpa.example.com>', 'Doe, Jane'],
+    // an address is not a name: none is made up from it
+    ['meridian.fund.admin@example.com', ''],
+    ['<desk@tpa.example.com>', ''],
+    ['  ', ''],
+    [null, ''],
+  ])('%s', (value, name) => expect(contactNameOf(value)).toBe(name));
+});
+
+describeEachDialect('contacts', (dialect) => {
+  let ctx: TestContext;
+  let admin: number;
+  beforeAll(async () => {
+    ctx = await createTestContext({ dialect, seedDemoData: false });
+    admin = await insertAdministrator(ctx, 'contacts_tpa');
+  });
+  afterAll(() => ctx.dispose());
+
   it('adds, changes and removes a TPA contact, each change in the audit log', async () => {
     const c = await createContact(
       ctx,
@@ -67,9 +81,16 @@ describe('contacts', () => {
     const rows = [{ tpa: 'contacts_tpa', tpaMailBox: 'funds@tpa.example.com', taTPAMailbox: 'ta@tpa.example.com', fundAdministratorContact: 'Fund Desk' }];
     expect(await importBulkContacts(ctx, null, rows)).toBe(2);
     expect(await importBulkContacts(ctx, null, [...rows, { tpa: 'contacts_tpa', tpaMailBox: 'not an address' }])).toBe(0);
+    // the demo data's fundAdministratorContact is an address: the contact gets no name, not the address as one
+    expect(
+      await importBulkContacts(ctx, null, [
+        { tpa: 'contacts_tpa', tpaMailBox: 'reports@tpa.example.com', fundAdministratorContact: 'fund.admin@tpa.example.com' },
+      ]),
+    ).toBe(1);
     const list = await listContacts(ctx, { administratorId: admin });
     expect(list.map((c) => [c.full_name, c.email, c.role, c.source])).toEqual([
       ['', 'ta@tpa.example.com', 'data', 'bulk-upload'],
+      ['', 'reports@tpa.example.com', 'data', 'bulk-upload'],
       ['Fund Desk', 'funds@tpa.example.com', 'data', 'bulk-upload'],
     ]);
   });
