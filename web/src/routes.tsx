@@ -21,6 +21,7 @@ const authArea = () => import('./pages/auth/index');
 const auditorArea = () => import('./pages/auditor/index');
 const deliveryArea = () => import('./pages/delivery/index');
 const chasesArea = () => import('./pages/chases/index');
+const scorecardsArea = () => import('./pages/scorecards/index');
 
 /** Starts loading the page chunk of a frame (called once sign-in is under way). */
 export function preloadFrame(frame: Frame): void {
@@ -58,6 +59,7 @@ const PAGES: Record<PageKey, AnyPage> = {
   mappings: page(deliveryArea, (m) => m.MappingsPage),
   contacts: page(deliveryArea, (m) => m.ContactsPage),
   chases: page(chasesArea, (m) => m.MyChasesPage),
+  scorecards: page(scorecardsArea, (m) => m.ScorecardsPage),
 };
 
 /** Every non-public path: protection, remembered route, frame by role, lazy page. */
