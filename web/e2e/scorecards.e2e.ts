@@ -117,7 +117,7 @@ describe('scorecards', () => {
     await new ShellPage(client).auditorTabs.getByRole('link', { name: 'Scorecards' }).click();
     await client.getByRole('button', { name: 'Clients' }).click();
     await client.getByRole('heading', { name: /^All clients · / }).waitFor();
-    expect(await client.getByTestId('scorecard-scope').innerText()).toContain("Helix Partners's fund requests only");
+    expect(await client.getByTestId('scorecard-scope').innerText()).toContain('Figures of the fund requests of Helix Partners only');
     const card = await apiCard(client, 'client');
     expect(card.scope.client).toBe('Helix Partners');
     expect(card.ranking.map((r) => r.name)).toEqual(['Helix Partners']);

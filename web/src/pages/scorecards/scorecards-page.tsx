@@ -148,7 +148,7 @@ export function ScorecardsPage() {
       </div>
       {current?.scope.client && (
         <p className="fa-scorecards-scope" data-testid="scorecard-scope">
-          <i className="pi pi-lock" aria-hidden="true" /> Figures of {current.scope.client}'s fund requests only.
+          <i className="pi pi-lock" aria-hidden="true" /> Figures of the fund requests of {current.scope.client} only.
         </p>
       )}
       {error ? (
