@@ -47,6 +47,9 @@ describeEachDialect('demo history', (dialect) => {
     expect(meridian.figures.chasesSent).toBeGreaterThan(0);
     expect(meridian.figures.chasesAnswered).toBeGreaterThan(0);
     expect(meridian.figures.medianDaysToAnswer).not.toBeNull();
+    // last month's share capital has not come: its chase is open
+    expect(meridian.figures.chasesOpen).toBe(1);
+    expect(keystone.figures.chasesOpen).toBe(0);
     // a trend: every month has requests, and timeliness varies from month to month
     const months = tpas.months.filter((m) => m.figures.requests > 0);
     expect(months.length).toBe(12);

@@ -30,11 +30,12 @@ export const DEMO_HISTORY_MONTHS = 12;
 
 /**
  * When the last required file of each month's request arrives, in days after its data due date
- * (negative: before), oldest month first; one pattern per demo TPA in code order, repeated.
+ * (negative: before; null: not yet, its chase still open), oldest month first; one pattern per
+ * demo TPA in code order, repeated.
  */
-const LATENESS = [
+const LATENESS: ReadonlyArray<ReadonlyArray<number | null>> = [
   [-3, -1, 0, -2, 2, -4, -1, 5, -2, 0, -3, -1],
-  [1, 4, -2, 7, 3, 0, 9, 2, -1, 6, 3, 2],
+  [1, 4, -2, 7, 3, 0, 9, 2, -1, 6, null, 2],
 ];
 /** Months (index from the oldest) whose first complete delivery fails the trial balance check, per pattern. */
 const FAILED = [[6], [3, 8]];
@@ -105,7 +106,10 @@ export async function seedDemoHistory(ctx: AppContext, codes: string[], now = ne
           const periodEnd = periodEndOf(now, DEMO_HISTORY_MONTHS - 1 - m);
           const dueDate = dueDateOf(periodEnd);
           const dueMs = dayMs(dueDate);
-          const lastAt = dueMs + lateness[m]! * DAY_MS + 10 * 3_600_000;
+          const days = lateness[m] ?? null;
+          // a file still missing: the others came the day after the due date
+          const lastAt = days === null ? Number.POSITIVE_INFINITY : dueMs + days * DAY_MS + 10 * 3_600_000;
+          const othersBefore = days === null ? dueMs + 2 * DAY_MS + 10 * 3_600_000 : lastAt;
           const complete = lastAt <= nowMs;
           const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = template;
           const [fund] = await db
@@ -132,7 +136,7 @@ export async function seedDemoHistory(ctx: AppContext, codes: string[], now = ne
 
           // the files: the last required one at `lastAt`, the others one to three days before
           const arrivals = required
-            .map((type, i) => ({ type, at: i === required.length - 1 ? lastAt : lastAt - (required.length - 1 - i) * DAY_MS }))
+            .map((type, i) => ({ type, at: i === required.length - 1 ? lastAt : othersBefore - (required.length - 1 - i) * DAY_MS }))
             .filter((a) => a.at <= nowMs);
           const events: Array<typeof t.deliveryEvents.$inferInsert> = [];
           for (const a of arrivals)
