@@ -49,7 +49,8 @@ describe('scorecards', () => {
     const token = await p.evaluate(() => sessionStorage.getItem('fa.token'));
     const res = await fetch(`${server.url}/api/v2.0/scorecards/${query}`, { headers: { 'x-access-token': token ?? '' } });
     expect(res.status).toBe(200);
-    return (await res.json()) as Card;
+    // answers come in the API's envelope
+    return ((await res.json()) as { payload: Card }).payload;
   }
 
   const figure = (p: Page, measure: string) => p.locator(`.fa-scorecard-figure[data-measure="${measure}"] .fa-scorecard-figure-value`);
@@ -57,6 +58,7 @@ describe('scorecards', () => {
   it('shows every TPA over the last 12 months: the figures, a trend per measure, the ranking worst first', async () => {
     await new ShellPage(page).sider.getByRole('link', { name: 'Scorecards' }).click();
     await page.getByRole('heading', { name: /^All TPAs · / }).waitFor();
+    expect(await page.locator('.fa-scorecards-key').innerText()).toContain('All TPAs');
     const card = await apiCard(page, 'tpa');
     expect(card.figures.requests).toBeGreaterThan(100);
     expect(await figure(page, 'requests').innerText()).toBe(card.figures.requests.toLocaleString('en'));

@@ -30,6 +30,8 @@ const KIND_OPTIONS = [
   { label: 'Clients', value: 'client' },
 ];
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** The dropdown's value for every TPA or client (an empty value would show as no choice). */
+const ALL = '*';
 /** One colour per measure, in the order of MEASURES. */
 const COLORS = ['#1d4ed8', '#15803d', '#b45309', '#b91c1c', '#7c3aed', '#0e7490', '#be185d', '#4d7c0f', '#334155'];
 
@@ -83,7 +85,7 @@ export function ScorecardsPage() {
   const shownQuery: ScorecardQuery = { key, ...range };
   const who = kind === 'tpa' ? 'TPA' : 'client';
   const groups = card?.kind === kind ? card.ranking : [];
-  const options = [{ label: kind === 'tpa' ? 'All TPAs' : 'All clients', value: '' }, ...groups.map((g) => ({ label: g.name, value: g.key || g.name }))];
+  const options = [{ label: kind === 'tpa' ? 'All TPAs' : 'All clients', value: ALL }, ...groups.map((g) => ({ label: g.name, value: g.key || g.name }))];
   if (key && !options.some((o) => o.value.toLowerCase() === key.toLowerCase())) options.push({ label: card?.group?.name ?? key, value: key });
   const current = card && card.kind === kind ? card : null;
   const empty = current !== null && current.figures.requests === 0;
@@ -106,9 +108,9 @@ export function ScorecardsPage() {
         <label className="fa-scorecards-field">
           <span>{kind === 'tpa' ? 'TPA' : 'Client'}</span>
           <Dropdown
-            value={key ?? ''}
+            value={key ?? ALL}
             options={options}
-            onChange={(e) => show(kind, { key: (e.value as string) || undefined, from, to })}
+            onChange={(e) => show(kind, { key: e.value === ALL ? undefined : (e.value as string) || undefined, from, to })}
             filter={options.length > 10}
             aria-label={kind === 'tpa' ? 'TPA' : 'Client'}
             className="fa-scorecards-key"
