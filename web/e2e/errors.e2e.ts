@@ -51,7 +51,7 @@ describe('error destinations', () => {
     await new SignInPage(page).signIn(link);
     expect(await shell.frameKind()).toBe('auditor');
     expect(await shell.header.innerText()).toContain('Marketplace');
-    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
+    expect(await shell.tabLabels()).toEqual(['Home', 'WAM Wiki', 'Scorecards', 'Open chases']);
     expect(await page.getByRole('button', { name: 'Switch to delivery team' }).count()).toBe(0);
     // the auditor area's status report is not a Client's to read
     const forbidden = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/status-report'));
