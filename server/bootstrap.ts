@@ -16,6 +16,7 @@ import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedFixtureMappings } from './services/mappings/store.js';
+import { backfillDeliveryEvents } from './services/delivery-events/backfill.js';
 import { DEMO_DATA_SAVE } from './services/demo/cleanup.js';
 import { markDemoDeliveriesDue } from './services/demo/deliveries.js';
 import { seedDemoChasing } from './services/chasing/demo.js';
@@ -101,6 +102,8 @@ export async function seedDemoAdministrators(ctx: AppContext): Promise<number> {
 export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   await seedReferenceData(ctx);
   await ensureFixedFilters(ctx);
+  // scorecards read delivery events: files and checks stored before they were recorded get theirs once
+  await backfillDeliveryEvents(ctx);
   const { user: admin, created: adminCreated } = await ensureAdmin(ctx, ctx.config.adminEmail);
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {

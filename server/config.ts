@@ -45,6 +45,8 @@ export const configSchema = z
     seedDemoData: bool.default(true),
     /** With the demo data of a first start `serve` also imports demo deliveries, which its job threads run through the pipeline. */
     demoDeliveries: bool.default(true),
+    /** With the demo data of a first start `serve` also writes a year of delivery and chase history for the demo TPAs (scorecards). */
+    demoHistory: bool.default(true),
     sessionTtlHours: int(1, 24 * 365).default(12),
     signinLinkTtlHours: int(1, 24 * 30).default(24),
     downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),

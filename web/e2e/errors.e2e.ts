@@ -97,7 +97,7 @@ describe('error destinations', () => {
 
     await shell.switchToAuditor();
     await expect.poll(() => page.locator('[data-frame]').getAttribute('data-frame')).toBe('auditor');
-    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
+    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
     await expect.poll(() => shell.pageTitle.innerText()).toBe('Home');
 
     await shell.auditorTabs.getByRole('link', { name: 'Data Platform' }).click();

@@ -24,7 +24,8 @@ export type PageKey =
   | 'pbi-inputs'
   | 'mappings'
   | 'contacts'
-  | 'chases';
+  | 'chases'
+  | 'scorecards';
 
 /** Header title of each page until the page sets its own. */
 export const PAGE_TITLES: Record<PageKey, string> = {
@@ -45,6 +46,7 @@ export const PAGE_TITLES: Record<PageKey, string> = {
   mappings: 'Live mappings',
   contacts: 'Contacts',
   chases: 'Open chases',
+  scorecards: 'Scorecards',
 };
 
 /** Who a protected route is meant for. */
@@ -94,6 +96,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   // chasing: the delivery team's contacts and schedules; a chased Client or TPA user's open chases (the mails link here)
   { path: '/contacts', page: 'contacts', audience: 'delivery' },
   { path: '/chases', page: 'chases', audience: 'all', group: 'session' },
+  // each TPA's and client's record over time, in both areas (a Client sees their own client's)
+  { path: '/scorecards', page: 'scorecards', audience: 'all', group: 'session' },
 ];
 
 /** Public routes: the sign-in flow and message pages (never remembered, never protected), and the page of a rate-limited sign-in. */

@@ -23,6 +23,7 @@ const auditorArea = () => import('./pages/auditor/index');
 const deliveryArea = () => import('./pages/delivery/index');
 const dashboardArea = () => import('./pages/delivery/dashboard-page');
 const chasesArea = () => import('./pages/chases/index');
+const scorecardsArea = () => import('./pages/scorecards/index');
 
 /** Starts loading the chunk of a frame's landing page (called once sign-in is under way). */
 export function preloadFrame(frame: Frame): void {
@@ -60,6 +61,7 @@ const PAGES: Record<PageKey, AnyPage> = {
   mappings: page(deliveryArea, (m) => m.MappingsPage),
   contacts: page(deliveryArea, (m) => m.ContactsPage),
   chases: page(chasesArea, (m) => m.MyChasesPage),
+  scorecards: page(scorecardsArea, (m) => m.ScorecardsPage),
 };
 
 /** Every non-public path: protection, remembered route, frame by role, lazy page. */

@@ -13,6 +13,8 @@ export const users = pgTable('users', {
   originalRole: text('original_role').$type<Role>().notNull(),
   acceptedPrivacyVersion: text('accepted_privacy_version'),
   externalId: text('external_id').unique(),
+  /** A Client user's client (the fund requests' client name): the only client whose scorecards and funds they see. */
+  client: text('client'),
   disabled: bool('disabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

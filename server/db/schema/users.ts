@@ -17,6 +17,8 @@ export const users = sqliteTable('users', {
   acceptedPrivacyVersion: text('accepted_privacy_version'),
   /** The OpenID Connect identity (`<issuer> <sub>`) of a user who signs in through single sign-on. */
   externalId: text('external_id').unique(),
+  /** A Client user's client (the fund requests' client name): the only client whose scorecards and funds they see. */
+  client: text('client'),
   disabled: bool('disabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

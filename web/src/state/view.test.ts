@@ -31,7 +31,15 @@ const base: SessionConfig = {
 
 describe('siderEntries', () => {
   it('shows the ungated entries only when nothing is enabled', () => {
-    expect(siderEntries(base).map((e) => e.label)).toEqual(['Dashboard', 'Bulk upload', 'Input Files', 'Import files', 'Export files', 'Contacts']);
+    expect(siderEntries(base).map((e) => e.label)).toEqual([
+      'Dashboard',
+      'Bulk upload',
+      'Input Files',
+      'Import files',
+      'Export files',
+      'Contacts',
+      'Scorecards',
+    ]);
   });
   it('shows every entry in spec order when everything is enabled', () => {
     const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
@@ -47,6 +55,7 @@ describe('siderEntries', () => {
       'PowerBI Inputs',
       'Live mappings',
       'Contacts',
+      'Scorecards',
     ]);
   });
   it('needs a local environment for the key generator', () => {
@@ -61,9 +70,11 @@ describe('auditorTabs', () => {
     expect(auditorTabs('Client').map((t) => [t.label, t.to])).toEqual([
       ['Home', '/'],
       ['WAM Wiki', '/wiki'],
+      ['Scorecards', '/scorecards'],
       ['Open chases', '/chases'],
     ]);
-    for (const role of ['Auditor', 'Root', 'Admin']) expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
+    for (const role of ['Auditor', 'Root', 'Admin'])
+      expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
   });
 });
 
