@@ -136,6 +136,8 @@ export const configSchema = z
     oidcLinkByEmail: bool.default(false),
     /** Requests a client may make per minute to start or finish a sign-in (links, single sign-on). */
     rateLimitSignInPerMinute: int(1, 100_000).default(30),
+    /** Live-socket upgrades a client may make per minute (a browser tab opens one, and again after each reconnect). */
+    rateLimitSocketPerMinute: int(1, 100_000).default(60),
     /** Wrong tokens a client may send per minute before it is refused for a minute. */
     rateLimitBadTokensPerMinute: int(1, 100_000).default(20),
     /** Calls one API key may make per minute. */
