@@ -1,1 +1,0 @@
-ALTER TABLE "tokens" ADD COLUMN "parent_token_id" integer;

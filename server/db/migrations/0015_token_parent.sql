@@ -1,1 +1,0 @@
-ALTER TABLE `tokens` ADD `parent_token_id` integer;
