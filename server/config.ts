@@ -119,6 +119,30 @@ export const configSchema = z
     backupKeep: int(1, 10_000).default(7),
     /** Folder of scheduled backups (default `<dataDir>/backups/scheduled`). */
     backupDir: z.string().min(1).optional(),
+    /** SMTP server of the chase mails (`smtp://user:pass@host:587`, `smtps://...`); unset: chase mails wait in the outbox. */
+    smtpUrl: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:secret@mail.example.com:587')
+      .optional(),
+    /** The From of chase mails (an address, or `Name <address>`). */
+    mailFrom: z.string().min(3).default('Fund Audit <fund-audit@example.com>'),
+    /** The Reply-To of chase mails (unset: none, replies go to the From). */
+    mailReplyTo: z.string().min(3).optional(),
+    /** How many times the outbox tries one mail before giving up on it. */
+    mailMaxAttempts: int(1, 100).default(8),
+    /** The first retry's wait (ms); each further retry waits twice as long, at most an hour. */
+    mailRetryBaseMs: int(10, 3_600_000).default(30_000),
+    /** How long one SMTP conversation may take before it counts as failed (ms). */
+    mailTimeoutMs: int(100, 600_000).default(30_000),
+    /** Cron expression of the periodic chase run (croner; server time zone), e.g. `0 6 * * 1-5`; 'off' runs none. */
+    chaseSchedule: z.string().min(1).default('0 6 * * *'),
+    /** Reminder days of missing files relative to the data due date (negative: before), comma-separated. */
+    chaseOffsets: z
+      .string()
+      .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, 'comma-separated whole days such as -3,0,3,7')
+      .default('-3,0,3,7'),
+    /** From which late reminder (1 = first after the due date) the escalation contacts are copied in. */
+    chaseEscalateFrom: int(1, 50).default(2),
     privacyStatementVersion: z.string().min(1).default('1.0'),
     /** OpenID Connect single sign-on (docs/configuration.md "Single sign-on"): on when the issuer is set. */
     oidcIssuer: z.string().url().optional(),

@@ -12,6 +12,7 @@ import { rateLimits } from './rate-limit.js';
 import { mountRoutes, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { securityHeaders } from './security-headers.js';
+import { signInBlockedPage } from './sign-in-blocked.js';
 import { serveWeb } from './static.js';
 
 /** Builds the h3 app for a context. */
@@ -20,6 +21,8 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   // the request's token is looked up once, whichever of the steps below asks first
   app.use((_event, next) => withTokenLookups(() => next()));
   app.use(securityHeaders(ctx.config));
+  // outside the limits: a refused sign-in navigation gets a page saying why, not their JSON
+  app.use(signInBlockedPage(ctx));
   app.use(rateLimits(ctx));
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);

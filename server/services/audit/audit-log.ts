@@ -40,6 +40,10 @@ export type AuditAction =
   | 'user-linked'
   | 'mapping-deleted'
   | 'fund-deleted'
+  | 'contact-changed'
+  | 'chase-schedule-changed'
+  | 'chase-changed'
+  | 'chase-run'
   | 'audit-log-keyed';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
