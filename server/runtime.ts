@@ -28,11 +28,15 @@ export function seedFxRates(ctx: AppContext): void {
 }
 
 /**
- * Starts `ctx.config.workers` job threads for the node `nodeId` (0: none) and the sweeper.
+ * Removes the temporary files of processes that ended (killed mid-upload), then starts
+ * `ctx.config.workers` job threads for the node `nodeId` (0: none) and the sweeper.
  * @param opts.sweeper false for a `worker` process (no inbox sweeping)
  */
 export function startRuntime(ctx: AppContext, opts: { nodeId: string; sweeper?: boolean; pollMs?: number }): Runtime {
   seedFxRates(ctx);
+  // uploads and blobs a killed process was writing are of no use to anyone now
+  const orphaned = ctx.blobs.removeOrphanedTmp();
+  if (orphaned.removed) ctx.log.info(orphaned, 'removed temporary files left by processes that ended');
   const threads = new JobThreads(ctx, { size: ctx.config.workers, nodeId: opts.nodeId, pollMs: opts.pollMs });
   threads.start();
   const sweeper = new Sweeper(ctx);

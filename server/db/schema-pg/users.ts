@@ -32,6 +32,7 @@ export const tokens = pgTable(
     label: text('label'),
     viewRole: text('view_role').$type<Role>(),
     idToken: text('id_token'),
+    parentTokenId: integer('parent_token_id'),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),
     revokedAt: text('revoked_at'),

@@ -31,7 +31,7 @@ const base: SessionConfig = {
 
 describe('siderEntries', () => {
   it('shows the ungated entries only when nothing is enabled', () => {
-    expect(siderEntries(base).map((e) => e.label)).toEqual([
+    expect(siderEntries(base, 'Admin').map((e) => e.label)).toEqual([
       'Dashboard',
       'Bulk upload',
       'Input Files',
@@ -43,7 +43,7 @@ describe('siderEntries', () => {
   });
   it('shows every entry in spec order when everything is enabled', () => {
     const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
-    expect(siderEntries(all).map((e) => e.label)).toEqual([
+    expect(siderEntries(all, 'Admin').map((e) => e.label)).toEqual([
       'Dashboard',
       'Bulk upload',
       'Settings',
@@ -60,8 +60,15 @@ describe('siderEntries', () => {
   });
   it('needs a local environment for the key generator', () => {
     const dev = { ...base, devTools: { enabled: true, isLocalEnvironment: false } };
-    expect(siderEntries(dev).map((e) => e.label)).toContain('Settings');
-    expect(siderEntries(dev).map((e) => e.label)).not.toContain('Key generator');
+    expect(siderEntries(dev, 'Admin').map((e) => e.label)).toContain('Settings');
+    expect(siderEntries(dev, 'Admin').map((e) => e.label)).not.toContain('Key generator');
+  });
+  it('shows the test runner to a delivery team member only while developer tools are enabled', () => {
+    const runner = { ...base, testRunner: true };
+    expect(siderEntries(runner, 'Admin').map((e) => e.label)).toContain('Test Runner');
+    expect(siderEntries(runner, 'DeliveryTeamMember').map((e) => e.label)).not.toContain('Test Runner');
+    const dev = { ...runner, devTools: { enabled: true, isLocalEnvironment: false } };
+    expect(siderEntries(dev, 'DeliveryTeamMember').map((e) => e.label)).toContain('Test Runner');
   });
 });
 

@@ -10,15 +10,15 @@ export interface NavEntry {
   icon: string;
 }
 
-/** Delivery sider entries enabled by the config (spec section 2.2), without the switch link. */
-export function siderEntries(config: SessionConfig): NavEntry[] {
+/** Delivery sider entries enabled by the config for the user's role (spec section 2.2), without the switch link. */
+export function siderEntries(config: SessionConfig, role: string | null | undefined): NavEntry[] {
   const all: Array<NavEntry & { show: boolean }> = [
     { label: 'Dashboard', to: '/', icon: 'pi pi-th-large', show: true },
     { label: 'Bulk upload', to: '/funds/upload', icon: 'pi pi-upload', show: true },
     { label: 'Settings', to: '/dev-tools', icon: 'pi pi-cog', show: gates.devTools(config) },
     { label: 'Key generator', to: '/api-key-generator', icon: 'pi pi-key', show: gates.keyGenerator(config) },
     { label: 'Input Files', to: '/file-list', icon: 'pi pi-file', show: true },
-    { label: 'Test Runner', to: '/test-runner', icon: 'pi pi-play', show: gates.testRunner(config) },
+    { label: 'Test Runner', to: '/test-runner', icon: 'pi pi-play', show: gates.testRunner(config, role) },
     { label: 'Import files', to: '/import', icon: 'pi pi-download', show: true },
     { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
     { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
