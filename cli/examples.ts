@@ -103,10 +103,14 @@ export const EXAMPLES: Record<string, string[]> = {
   'audit list': ['fund-audit audit list -n 20', 'fund-audit --json audit list'],
   'audit verify': ['fund-audit audit verify'],
   'audit export': ['fund-audit audit export --to audit-trail.jsonl'],
-  reference: ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
-  'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
-  'reference fx import': ['fund-audit reference fx import eurofxref-hist.csv'],
+  reference: ['fund-audit reference fx list', 'fund-audit reference fx import fed_h10_fx_monthly.csv'],
+  'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv', 'fund-audit reference fx remove wm-rates.csv'],
+  'reference fx import': [
+    'fund-audit reference fx import eurofxref-hist.csv',
+    'fund-audit --server https://audit.example.com --token KEY reference fx import wm-rates-2026-02-27.csv',
+  ],
   'reference fx list': ['fund-audit reference fx list', 'fund-audit --json reference fx list'],
+  'reference fx remove': ['fund-audit reference fx remove wm-rates-2026-02-27.csv'],
   completion: [
     'fund-audit completion bash > /etc/bash_completion.d/fund-audit',
     'source <(fund-audit completion bash)',

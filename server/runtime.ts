@@ -2,27 +2,15 @@
  * The background work of a running server or worker process: its job threads (the pipeline's
  * stages and the export zips, `server/jobs/pool.ts`) and, in a server, the inbox sweeper.
  */
-import { existsSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { JobThreads } from './jobs/pool.js';
-import { fxDir } from './jobs/stages/calculations.js';
 import type { AppContext } from './context.js';
-import { fixturesDir } from './paths.js';
 import { Sweeper } from './services/imports/sweeper.js';
+import { seedFxRates } from './services/reference-data/fx-rates.js';
 
 export interface Runtime {
   threads: JobThreads;
   sweeper: Sweeper;
   stop(): Promise<void>;
-}
-
-/** Copies the shipped independent FX rates (ECB-derived, see fixtures/README.md) into the data directory once. */
-export function seedFxRates(ctx: AppContext): void {
-  const dest = fxDir(ctx);
-  const src = join(fixturesDir(), 'fx');
-  if (!existsSync(src)) return;
-  mkdirSync(dest, { recursive: true });
-  for (const f of readdirSync(src)) if (!existsSync(join(dest, f))) copyFileSync(join(src, f), join(dest, f));
 }
 
 /**

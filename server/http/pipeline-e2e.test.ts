@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { fixturesDir } from '../paths.js';
 import { allJobs } from '../jobs/stages/index.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { unzipAll } from '../../pipeline/readers/zip-testing.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 

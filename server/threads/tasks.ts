@@ -18,6 +18,7 @@ import { parseMappingFile } from '../services/mappings/mappings.js';
 import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
 import { prepareSdmFundRequests } from '../services/sdm-upload/process.js';
 import { readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
+import { checkFxFile, fxRatesOverview } from '../services/reference-data/fx-rates.js';
 
 /** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
 export const diagnostics = { enabled: false };
@@ -34,6 +35,8 @@ export const tasks = {
   'sdm-upload.check-file': (ctx: AppContext, file: SdmFileToCheck) => checkSdmFile(ctx, file),
   'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
     prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
+  'fx-rates.check': (_ctx: AppContext, fileName: string, bytes: Uint8Array) => checkFxFile({ fileName, bytes }),
+  'fx-rates.overview': (ctx: AppContext) => fxRatesOverview(ctx),
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
   // read pool
   // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread

@@ -29,7 +29,8 @@ import type { StageResult } from '../../../pipeline/engine.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { aggregatedChildren, clearRerunFlags } from '../../services/aggregation/rules.js';
-import { checkContextFor, loadFundData, loadFxRates } from './calculations.js';
+import { loadFxRates } from '../../services/reference-data/fx-rates.js';
+import { checkContextFor, loadFundData } from './calculations.js';
 import { loadFund, logStage, publishFile } from './common.js';
 
 /** A calculation file of an aggregate parent: the checks' validation plus the aggregation's figures. */

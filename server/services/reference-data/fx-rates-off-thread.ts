@@ -1,0 +1,20 @@
+/**
+ * The independent FX rates for requests: the file checks and the reading of the rate files done
+ * in the parse pool (server/threads/pools.ts); the write of an uploaded file stays on the calling
+ * thread.
+ */
+import type { AppContext } from '../../context.js';
+import { movable, runTask } from '../../threads/pools.js';
+import { importFxFile, type FxRateFile, type FxRatesOverview } from './fx-rates.js';
+
+/** `fxRatesOverview` in the parse pool. */
+export function fxRatesOverviewOffThread(ctx: AppContext): Promise<FxRatesOverview> {
+  return runTask(ctx, 'parse', 'fx-rates.overview', []);
+}
+
+/** `importFxFile` with the file checked in the parse pool. @throws ValidationError as `checkFxFile` */
+export async function importFxFileOffThread(ctx: AppContext, file: { fileName: string; bytes: Uint8Array }): Promise<FxRateFile> {
+  const copy = movable(file.bytes);
+  const checked = await runTask(ctx, 'parse', 'fx-rates.check', [file.fileName, copy.bytes], copy.transfer);
+  return importFxFile(ctx, file, checked);
+}
