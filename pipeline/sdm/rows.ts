@@ -40,6 +40,14 @@ export interface HoldingRow extends Source {
   cost_base: number | null;
   accrued_income_base: number | null;
   country: string | null;
+  /**
+   * Set when the base value was converted from the local value with the fund's FX table: the
+   * rate's date, the table's file and line, its source column.
+   */
+  fx_rate_date?: string | null;
+  fx_rate_file?: string | null;
+  fx_rate_line?: number | null;
+  fx_rate_source?: string | null;
 }
 
 export interface TransactionRow extends Source {

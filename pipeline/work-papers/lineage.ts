@@ -25,6 +25,7 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
   investments_reconciliation: ['holdings', 'trial_balance'],
   nav: ['trial_balance', 'share_capital'],
   price_testing: ['holdings', 'prices'],
+  fx_testing: ['holdings'],
   capital_roll_forward: ['share_capital'],
   holdings_integrity: ['holdings'],
 };
