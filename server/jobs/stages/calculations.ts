@@ -16,6 +16,7 @@ import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import {
   allRows,
   type FundSdmData,
+  type FxTableRow,
   type HoldingRow,
   type PriceRow,
   type RowSource,
@@ -60,7 +61,7 @@ async function storedRows<T>(ctx: AppContext, files: Array<{ id: number; fileTyp
 /**
  * The SDM data of a fund's current standardization files. Holdings, transactions and prices are
  * row sources read from the database on each pass (memory does not grow with them); the trial
- * balance and share-capital rows are loaded (rows come back in file order).
+ * balance, share-capital and FX table rows are loaded (rows come back in file order).
  */
 export async function loadFundData(ctx: AppContext, fundRequestId: number): Promise<FundSdmData> {
   const inputs = (await currentInputs(ctx, fundRequestId)).map((i) => i.id);
@@ -78,6 +79,7 @@ export async function loadFundData(ctx: AppContext, fundRequestId: number): Prom
     transactions: await storedRows<TransactionRow>(ctx, files, 'transactions'),
     share_capital: await allRows(await storedRows<ShareCapitalRow>(ctx, files, 'share_capital')),
     prices: await storedRows<PriceRow>(ctx, files, 'prices'),
+    fx_rates: await allRows(await storedRows<FxTableRow>(ctx, files, 'fx_rates')),
   };
 }
 
