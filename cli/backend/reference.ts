@@ -6,6 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { NotFoundError } from '../../server/errors.js';
 import type { AppContext } from '../../server/context.js';
+import type { User } from '../../server/services/auth/tokens.js';
 import {
   fxRatesOverview,
   importFxPath,
@@ -41,14 +42,14 @@ export function referenceBackend(g: GlobalOptions): ReferenceBackend {
       removeFx: (name) => remoteOperation(g, 'DELETE /api/v2.0/reference/fx-rates/:file', { params: { file: name } }),
     };
   // the shipped ECB history is in every data directory a server or worker started on; seeded here for one that has none yet
-  const local = <T>(fn: (ctx: AppContext) => T) =>
-    withLocal(g, (ctx) => {
+  const local = <T>(fn: (ctx: AppContext, user: User) => T | Promise<T>) =>
+    withLocal(g, async (ctx, user) => {
       seedFxRates(ctx);
-      return asSent(fn(ctx));
+      return asSent(await fn(ctx, user));
     });
   return {
     listFx: () => local((ctx) => fxRatesOverview(ctx)),
-    importFx: (file) => local((ctx) => importFxPath(ctx, file)),
-    removeFx: (name) => local((ctx) => removeFxFile(ctx, name)),
+    importFx: (file) => local((ctx, user) => importFxPath(ctx, file, user)),
+    removeFx: (name) => local((ctx, user) => removeFxFile(ctx, name, user)),
   };
 }

@@ -58,12 +58,22 @@ describe('/reference/fx-rates', () => {
     expect((await api.call('DELETE', 'reference/fx-rates/none.csv', { token })).status).toBe(404);
   });
 
-  it('is for the auditor and delivery roles, not for a client or without sign-in', async () => {
+  it('is read by the auditor and delivery roles and loaded by auditors only, never by a client or without sign-in', async () => {
     const client = await addUser(ctx, { email: 'client@example.com', name: 'Cleo Client', role: 'Client' });
     const auditor = await addUser(ctx, { email: 'auditor@example.com', name: 'Ada Auditor', role: 'Auditor' });
+    const delivery = await addUser(ctx, { email: 'dan.delivery@example.com', name: 'Dan Delivery', role: 'DeliveryTeamMember' });
     expect((await api.get('reference/fx-rates', await sessionToken(ctx, client.id))).status).toBe(403);
     expect((await api.get('reference/fx-rates', null)).status).toBe(401);
     expect((await api.get('reference/fx-rates', await sessionToken(ctx, auditor.id))).status).toBe(200);
+    const deliveryToken = await sessionToken(ctx, delivery.id);
+    expect((await api.get('reference/fx-rates', deliveryToken)).status).toBe(200);
+    const rates = new TextEncoder().encode('rate_date,currency,units_per_usd,source\n2023-03-31,TWD,30.4345,WM/Reuters 4pm London\n');
+    // independent rates are audit evidence: a delivery team member cannot load or remove them
+    expect((await upload('wm-2023-03-31.csv', rates, deliveryToken)).status).toBe(403);
+    const loaded = await upload('wm-2023-03-31.csv', rates, await sessionToken(ctx, auditor.id));
+    expect(loaded.status, JSON.stringify(loaded.body)).toBe(200);
+    expect((await api.call('DELETE', 'reference/fx-rates/wm-2023-03-31.csv', { token: deliveryToken })).status).toBe(403);
+    expect((await api.call('DELETE', 'reference/fx-rates/wm-2023-03-31.csv', { token: await sessionToken(ctx, auditor.id) })).status).toBe(200);
   });
 
   it('keeps the developer tools list of the rate files', async () => {

@@ -24,7 +24,8 @@ export const referenceFxRoutes = [
   defineRoute({
     method: 'POST',
     path: '/reference/fx-rates',
-    group: 'shared',
+    // independent rates are audit evidence: the auditors load them
+    group: 'auditor',
     tag: 'reference',
     multipart: true,
     multipartFields: {
@@ -37,19 +38,19 @@ export const referenceFxRoutes = [
     },
     summary: 'Upload a file of independent FX rates (replaces an uploaded file of the same name); used from the next calculation on',
     response: fxRateFileSchema,
-    handler: async ({ ctx, event }) => {
+    handler: async ({ ctx, event, user }) => {
       const form = await readForm(event, ctx);
-      return importFxFileOffThread(ctx, await singleFile(form, 'upload', 'file of FX rates'));
+      return importFxFileOffThread(ctx, await singleFile(form, 'upload', 'file of FX rates'), user);
     },
   }),
   defineRoute({
     method: 'DELETE',
     path: '/reference/fx-rates/:file',
-    group: 'shared',
+    group: 'auditor',
     tag: 'reference',
     summary: 'Remove an uploaded file of independent FX rates (the shipped ECB history cannot be removed)',
     response: fxRateFileRemovedSchema,
-    handler: ({ ctx, params }) => removeFxFile(ctx, z.string().min(1).parse(params.file)),
+    handler: ({ ctx, params, user }) => removeFxFile(ctx, z.string().min(1).parse(params.file), user),
   }),
   defineRoute({
     method: 'GET',

@@ -30,7 +30,9 @@ export type AuditAction =
   | 'user-created'
   | 'user-changed'
   | 'mapping-deleted'
-  | 'fund-deleted';
+  | 'fund-deleted'
+  | 'fx-rates-loaded'
+  | 'fx-rates-removed';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
 export interface AuditActor {

@@ -5,16 +5,20 @@
  */
 import type { AppContext } from '../../context.js';
 import { movable, runTask } from '../../threads/pools.js';
-import { importFxFile, type FxRateFile, type FxRatesOverview } from './fx-rates.js';
+import type { AuditActor } from '../audit/audit-log.js';
+import { auditFxFileLoaded, importFxFile, type FxRateFile, type FxRatesOverview } from './fx-rates.js';
 
 /** `fxRatesOverview` in the parse pool. */
 export function fxRatesOverviewOffThread(ctx: AppContext): Promise<FxRatesOverview> {
   return runTask(ctx, 'parse', 'fx-rates.overview', []);
 }
 
-/** `importFxFile` with the file checked in the parse pool. @throws ValidationError as `checkFxFile` */
-export async function importFxFileOffThread(ctx: AppContext, file: { fileName: string; bytes: Uint8Array }): Promise<FxRateFile> {
+/**
+ * `importFxFile` with the file checked in the parse pool, recorded in the audit log as loaded by `actor`.
+ * @throws ValidationError as `checkFxFile`
+ */
+export async function importFxFileOffThread(ctx: AppContext, file: { fileName: string; bytes: Uint8Array }, actor: AuditActor | null): Promise<FxRateFile> {
   const copy = movable(file.bytes);
   const checked = await runTask(ctx, 'parse', 'fx-rates.check', [file.fileName, copy.bytes], copy.transfer);
-  return importFxFile(ctx, file, checked);
+  return auditFxFileLoaded(ctx, actor, importFxFile(ctx, file, checked));
 }

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config.js';
 import { fixturesDir } from '../../paths.js';
 import { rateFor } from '../../../pipeline/checks/fx.js';
 import { createTestContext, type TestContext } from '../../testing.js';
+import { listAuditLog } from '../audit/audit-log.js';
 import { fxDir, fxRatesOverview, importFxFile, importFxPath, independentRatesAt, listFxRates, loadFxRates, removeFxFile, seedFxRates } from './fx-rates.js';
 
 const SHIPPED = 'eurofxref-hist_2020-onwards.csv';
@@ -23,7 +24,7 @@ beforeEach(async () => {
 afterEach(() => ctx.dispose());
 
 describe('the shipped ECB history', () => {
-  it('is seeded once, with its dates, and replaces the cross rates earlier versions seeded', () => {
+  it('is seeded once, with its dates, and replaces the cross rates earlier versions seeded', async () => {
     mkdirSync(fxDir(ctx), { recursive: true });
     // what an earlier version seeded: one file unchanged, one a user edited
     copyFileSync(join(fixturesDir(), 'fx', 'ecb-usd-cross-rates-2022-12-30.csv'), join(fxDir(ctx), 'ecb-usd-cross-rates-2022-12-30.csv'));
@@ -36,7 +37,7 @@ describe('the shipped ECB history', () => {
     ]);
     expect(files[1]).toMatchObject({ firstDate: '2020-01-02', lastDate: '2026-04-13', dates: 1608 });
     expect(fxRatesOverview(ctx).shipped).toEqual({ file: SHIPPED, firstDate: '2020-01-02', lastDate: '2026-04-13' });
-    expect(() => removeFxFile(ctx, SHIPPED)).toThrow(/shipped with Fund Audit: it cannot be removed/);
+    await expect(removeFxFile(ctx, SHIPPED, null)).rejects.toThrow(/shipped with Fund Audit: it cannot be removed/);
   });
 
   it('gives a fund in any currency the rate of each currency at its period end, crossed through EUR', () => {
@@ -61,12 +62,13 @@ describe('the shipped ECB history', () => {
 });
 
 describe('uploaded files of independent rates', () => {
-  it('loads the Fed H.10 file and the ECB daily file, which then come before the shipped history', () => {
+  it('loads the Fed H.10 file and the ECB daily file, which then come before the shipped history, and records who did', async () => {
     seedFxRates(ctx);
-    const fed = importFxPath(ctx, sources('fed_h10_fx_monthly.csv'));
+    const actor = { id: ctx.boot.admin.id, email: ctx.boot.admin.email };
+    const fed = await importFxPath(ctx, sources('fed_h10_fx_monthly.csv'), actor);
     expect(fed).toMatchObject({ file: 'fed_h10_fx_monthly.csv', format: 'Fed H.10', shipped: false, firstDate: '1971-01-01', lastDate: '2026-06-01' });
     expect(fed.currencies).toEqual(expect.arrayContaining(['TWD', 'USD', 'EUR', 'LKR']));
-    const daily = importFxPath(ctx, sources('eurofxref_daily_2026-04-13.csv'));
+    const daily = await importFxPath(ctx, sources('eurofxref_daily_2026-04-13.csv'), actor);
     expect(daily).toMatchObject({ format: 'ECB eurofxref daily', firstDate: '2026-04-13', lastDate: '2026-04-13', dates: 1 });
     expect(listFxRates(ctx).map((f) => f.file)).toEqual(['eurofxref_daily_2026-04-13.csv', 'fed_h10_fx_monthly.csv', SHIPPED]);
     // TWD, which the ECB does not publish, now has a rate: the Fed's monthly average, dated as the file dates it
@@ -75,8 +77,14 @@ describe('uploaded files of independent rates', () => {
       units_per_base: 30.5352,
       source: 'fed_h10_fx_monthly.csv Fed H.10 monthly average 2023-03-01: 30.5352 TWD per USD',
     });
-    expect(removeFxFile(ctx, 'fed_h10_fx_monthly.csv')).toEqual({ file: 'fed_h10_fx_monthly.csv', removed: true });
+    expect(await removeFxFile(ctx, 'fed_h10_fx_monthly.csv', actor)).toEqual({ file: 'fed_h10_fx_monthly.csv', removed: true });
     expect(rateFor(independentRatesAt(ctx, 'USD', '2023-03-31'), 'TWD', '2023-03-31')).toBeUndefined();
+    const log = (await listAuditLog(ctx, { limit: 10 })).filter((e) => e.action.startsWith('fx-rates'));
+    expect(log.map((e) => [e.action, e.subject, e.actorEmail]).reverse()).toEqual([
+      ['fx-rates-loaded', 'fx-rates:fed_h10_fx_monthly.csv', actor.email],
+      ['fx-rates-loaded', 'fx-rates:eurofxref_daily_2026-04-13.csv', actor.email],
+      ['fx-rates-removed', 'fx-rates:fed_h10_fx_monthly.csv', actor.email],
+    ]);
   });
 
   it('takes an uploaded rate before the shipped one for the same pair and day', () => {
@@ -89,7 +97,7 @@ describe('uploaded files of independent rates', () => {
     });
   });
 
-  it('refuses a file in no known layout, a bad row or a bad name, naming the line, and keeps what was loaded', () => {
+  it('refuses a file in no known layout, a bad row or a bad name, naming the line, and keeps what was loaded', async () => {
     seedFxRates(ctx);
     const load = (fileName: string, text: string) => () => importFxFile(ctx, { fileName, bytes: new TextEncoder().encode(text) });
     expect(load('fx.csv', 'Currency;Rate Date;Rate\nCHF;27/02/2026;0,9\n')).toThrow(
@@ -100,7 +108,7 @@ describe('uploaded files of independent rates', () => {
     );
     expect(load('eurofxref-hist.csv', 'Date,USD,SEK,\n2024-01-31,1.0837,-1,\n')).toThrow('eurofxref-hist.csv line 2: bad SEK rate "-1"');
     expect(load('../rates.txt', 'rate_date,currency,units_per_usd\n')).toThrow(/the file name must end in \.csv/);
-    expect(() => importFxPath(ctx, join(ctx.dir, 'none.csv'))).toThrow(/No such file/);
+    await expect(importFxPath(ctx, join(ctx.dir, 'none.csv'), null)).rejects.toThrow(/No such file/);
     expect(listFxRates(ctx).map((f) => f.file)).toEqual([SHIPPED]);
   });
 });

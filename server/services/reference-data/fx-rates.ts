@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
+import { recordAudit, type AuditActor } from '../audit/audit-log.js';
 import { baseStoreOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
@@ -182,24 +183,41 @@ export function importFxFile(ctx: AppContext, file: { fileName: string; bytes: U
 }
 
 /**
- * Loads a file of independent rates from a path on this host (`fund-audit reference fx import`).
- * @throws NotFoundError when there is no such file; as `importFxFile` otherwise
+ * Records in the audit log who loaded a file of independent rates and what it covers: the rates
+ * are audit evidence, so where they came from is kept with the other audited changes.
  */
-export function importFxPath(ctx: AppContext, path: string): FxRateFile {
-  if (!existsSync(path)) throw new NotFoundError(`No such file: ${path}`);
-  return importFxFile(ctx, { fileName: path, bytes: readFileSync(path) });
+export async function auditFxFileLoaded(ctx: AppContext, actor: AuditActor | null, f: FxRateFile): Promise<FxRateFile> {
+  await recordAudit(ctx, actor, 'fx-rates-loaded', `fx-rates:${f.file}`, {
+    format: f.format,
+    rates: f.rates,
+    firstDate: f.firstDate,
+    lastDate: f.lastDate,
+    currencies: f.currencies,
+  });
+  return f;
 }
 
 /**
- * Removes an uploaded file of independent rates.
+ * Loads a file of independent rates from a path on this host (`fund-audit reference fx import`),
+ * recorded in the audit log as done by `actor`.
+ * @throws NotFoundError when there is no such file; as `importFxFile` otherwise
+ */
+export async function importFxPath(ctx: AppContext, path: string, actor: AuditActor | null): Promise<FxRateFile> {
+  if (!existsSync(path)) throw new NotFoundError(`No such file: ${path}`);
+  return auditFxFileLoaded(ctx, actor, importFxFile(ctx, { fileName: path, bytes: readFileSync(path) }));
+}
+
+/**
+ * Removes an uploaded file of independent rates (recorded in the audit log as done by `actor`).
  * @throws NotFoundError when there is none of that name; ValidationError for the shipped history
  */
-export function removeFxFile(ctx: AppContext, fileName: string): { file: string; removed: true } {
+export async function removeFxFile(ctx: AppContext, fileName: string, actor: AuditActor | null): Promise<{ file: string; removed: true }> {
   const f = rateFiles(ctx).find((x) => x.name === fileName);
   if (!f) throw new NotFoundError(`No file of independent FX rates named ${fileName}`);
   if (f.shipped) throw new ValidationError(`${fileName} is the ECB history shipped with Fund Audit: it cannot be removed (upload newer rates beside it)`);
   rmSync(f.path);
   parsedCache.delete(f.path);
+  await recordAudit(ctx, actor, 'fx-rates-removed', `fx-rates:${fileName}`, {});
   return { file: fileName, removed: true };
 }
 
