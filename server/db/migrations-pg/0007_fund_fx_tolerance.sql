@@ -1,1 +1,0 @@
-ALTER TABLE "fund_requests" ADD COLUMN "fx_tolerance" double precision;

@@ -1,1 +1,0 @@
-ALTER TABLE `fund_requests` ADD `fx_tolerance` real;
