@@ -4,7 +4,7 @@
  * source (the FX table's file and line), the independent rate with its date, source and age, the
  * difference, and the value impact; and per distinct TPA rate whether it is an exception.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { FxTestingSummary } from '../checks/fx-testing.js';
 import { FX_TESTING, FX_TOTAL } from '../checks/fx-testing.js';
 import { cleanRate } from '../fx/format.js';
@@ -19,7 +19,7 @@ export const FX_TESTING_SHEET = 'FX testing';
 const fraction = (pct: number | null | undefined): number | null => (typeof pct === 'number' && Number.isFinite(pct) ? pct / 100 : null);
 
 /** Writes the FX testing sheet (see the module's description). */
-export function fxTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: Pick<WorkPaperInput, 'checks' | 'fund'>): void {
+export function fxTestingSheet(wb: XlsxWorkbook, input: Pick<WorkPaperInput, 'checks' | 'fund'>): void {
   const ccy = input.fund.currency;
   const s = new SheetWriter(wb, FX_TESTING_SHEET, [30, 18, 16, 16, 16, 16, 12, 44, 16, 12, 50, 10, 10, 12, 18, 18, 18, 18, 60]);
   s.row(['Item', 'Status', 'Currency', `Impact (${ccy})`, 'Threshold', 'Message'], true);

@@ -3,15 +3,17 @@
  * file as delivered and its line, the mapping rows applied (the instrument mapping's source code
  * -> standard type, with the mapping's id and version, and the file layout's version), the TPA's
  * rate with its date and source (the FX table's file and line when the base value was converted
- * from the local value), and the independent price and FX rate the checks used for it, each with
- * its date and source (a rate too old to conclude on, or a missing one, says NOT PERFORMED). A totals row
+ * from the local value), the independent price and FX rate the checks used for it, each with its
+ * date and source (a rate too old to conclude on, or a missing one, says NOT PERFORMED), the
+ * delivered rows a consolidated position of an aggregate parent sums (each child's file and line)
+ * and the booked audit adjustments that revalued it (adjustment and line). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
  * Past Excel's row limit the sheet continues on 'Holdings (2)', 'Holdings (3)', … (see
  * `continued-sheet.ts`). Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
  * texts and dates, made once each), and the writing waits for the zip to take the rows every few
  * hundred.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { CheckContext } from '../checks/common.js';
 import { Sum, round } from '../checks/common.js';
 import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
@@ -21,6 +23,7 @@ import { ContinuedSheet, EXCEL_MAX_ROWS } from './continued-sheet.js';
 import { isoDate } from './sheet-writer.js';
 import { describeAge } from '../fx/age.js';
 import { cleanRate } from '../fx/format.js';
+import { adjustedByText, consolidatedFromText } from './lineage.js';
 
 export const HOLDINGS_SHEET = 'Holdings';
 
@@ -62,6 +65,8 @@ export const HOLDINGS_COLUMNS = [
   'Rate date',
   'Rate source',
   'FX rate status',
+  'Consolidated from',
+  'Adjusted by',
 ] as const;
 
 /** Where a holding's base value came from when it was converted with the fund's FX table: the table's file, line and source. */
@@ -100,7 +105,7 @@ function fxStatus(ev: ReturnType<EvidenceLookup['of']>, periodEnd: string): stri
  * @returns the names of the sheets written, in order
  */
 export async function holdingsSheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  wb: XlsxWorkbook,
   data: FundSdmData,
   currency: string,
   mappings: MappingUsed[] | undefined,
@@ -110,7 +115,7 @@ export async function holdingsSheet(
   const s = new ContinuedSheet(
     wb,
     HOLDINGS_SHEET,
-    [20, 10, 40, 18, 18, 16, 16, 10, 14, 12, 40, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40],
+    [20, 10, 40, 18, 18, 16, 16, 10, 14, 12, 40, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40, 60, 40],
     [
       null,
       null,
@@ -136,6 +141,8 @@ export async function holdingsSheet(
       null,
       null,
       'rate',
+      null,
+      null,
       null,
       null,
       null,
@@ -200,6 +207,8 @@ export async function holdingsSheet(
         dateOf(ev?.rate?.rate_date),
         ev?.rate?.source ?? null,
         ev && checkContext ? fxStatus(ev, checkContext.periodEnd) : null,
+        consolidatedFromText(h),
+        adjustedByText(h.adjustedBy),
       ]);
     }
   s.blank();

@@ -29,8 +29,13 @@ export type AuditAction =
   | 'impersonation'
   | 'user-created'
   | 'user-changed'
+  | 'user-linked'
   | 'mapping-deleted'
   | 'fund-deleted'
+  | 'contact-changed'
+  | 'chase-schedule-changed'
+  | 'chase-changed'
+  | 'chase-run'
   | 'fx-rates-loaded'
   | 'fx-rates-removed';
 
