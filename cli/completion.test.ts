@@ -42,6 +42,7 @@ describe('fund-audit completion and help', { timeout: 90_000 }, () => {
     expect(complete(script, 'fund-audit reference fx ')).toEqual([
       'import',
       'list',
+      'remove',
       '-d',
       '--data-dir',
       '--database-url',

@@ -111,9 +111,12 @@ export const EXAMPLES: Record<string, string[]> = {
   'audit list': ['fund-audit audit list -n 20', 'fund-audit --json audit list'],
   'audit verify': ['fund-audit audit verify'],
   'audit export': ['fund-audit audit export --to audit-trail.jsonl'],
-  reference: ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
-  'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv'],
-  'reference fx import': ['fund-audit reference fx import eurofxref-hist.csv'],
+  reference: ['fund-audit reference fx list', 'fund-audit reference fx import fed_h10_fx_monthly.csv'],
+  'reference fx': ['fund-audit reference fx list', 'fund-audit reference fx import eurofxref-hist.csv', 'fund-audit reference fx remove wm-rates.csv'],
+  'reference fx import': [
+    'fund-audit reference fx import eurofxref-hist.csv',
+    'fund-audit --server https://audit.example.com --token KEY reference fx import wm-rates-2026-02-27.csv',
+  ],
   'reference fx list': ['fund-audit reference fx list', 'fund-audit --json reference fx list'],
   contacts: ['fund-audit contacts list --tpa meridian_fund_services', 'fund-audit contacts add --tpa meridian_fund_services --email jane.doe@meridian.example'],
   'contacts list': ['fund-audit contacts list --tpa meridian_fund_services', 'fund-audit --json contacts list --client "Orion Capital"'],
@@ -130,6 +133,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'fund-audit chase schedule meridian_fund_services --offsets -5,0,5,10 --escalate-from 2',
     'fund-audit chase schedule meridian_fund_services --reset',
   ],
+  'reference fx remove': ['fund-audit reference fx remove wm-rates-2026-02-27.csv'],
   completion: [
     'fund-audit completion bash > /etc/bash_completion.d/fund-audit',
     'source <(fund-audit completion bash)',

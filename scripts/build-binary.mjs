@@ -207,6 +207,8 @@ function assets(runtime) {
   filesUnder('fixtures/tpas').forEach(add);
   add('fixtures/fund-requests/real-funds.csv');
   filesUnder('fixtures/fx', (p) => p.endsWith('.csv')).forEach(add);
+  // the independent FX rates every data directory is seeded with (server/services/reference-data/fx-rates.ts)
+  filesUnder('fixtures/reference', (p) => p.endsWith('.csv')).forEach(add);
   // the shipped test suites of the test runner (server/services/test-runner/suites.ts), once it exists
   if (existsSync(join(root, 'fixtures/test-suites'))) filesUnder('fixtures/test-suites').forEach(add);
   map.set(ADDON_PATH, runtime.addon);

@@ -63,8 +63,15 @@ export const configSchema = z
     workers: int(0, 64).default(() => Math.max(1, availableParallelism() - 1)),
     /** How long a claimed job stays its worker's without a renewal; a dead worker's job is taken over after it. */
     jobLeaseSeconds: int(2, 3600).default(60),
-    /** Price testing: an independent FX rate dated more than this many days before the period end is a 'stale rate' warning. */
+    /** Fund aggregation: a child's conversion rate dated more than this many calendar days before its period end is reported stale. */
     fxMaxAgeDays: int(0, 3650).default(5),
+    /**
+     * FX: a rate (independent, or in a TPA's FX table) dated more than this many business days
+     * (Mon-Fri) before the period end is never used: its currency is NOT PERFORMED (docs/decisions/0019-fx-rates.md).
+     */
+    fxMaxAgeBusinessDays: int(0, 260).default(5),
+    /** FX testing: a TPA rate within this percentage (0-100) of the independent rate is no exception; a fund request's own `fx_tolerance` wins. */
+    fxTolerancePct: z.coerce.number().min(0).max(100).default(0.5),
     /** Fund aggregation: a parent whose children's rows (every SDM type) number more than this is not computed ('Too large'). */
     aggregationMaxRows: int(1, 1_000_000_000).default(2_000_000),
     devToolsEnabled: bool.default(false),

@@ -3,28 +3,16 @@
  * stages and the export zips, `server/jobs/pool.ts`; the first also refreshes the cached scorecard
  * facts, on this thread when there are none) and, in a server, the inbox sweeper.
  */
-import { existsSync, mkdirSync, readdirSync, copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { JobThreads } from './jobs/pool.js';
-import { fxDir } from './jobs/stages/calculations.js';
 import type { AppContext } from './context.js';
-import { fixturesDir } from './paths.js';
 import { Sweeper } from './services/imports/sweeper.js';
 import { ScorecardRefresher } from './services/scorecards/refresh.js';
+import { seedFxRates } from './services/reference-data/fx-rates.js';
 
 export interface Runtime {
   threads: JobThreads;
   sweeper: Sweeper;
   stop(): Promise<void>;
-}
-
-/** Copies the shipped independent FX rates (ECB-derived, see fixtures/README.md) into the data directory once. */
-export function seedFxRates(ctx: AppContext): void {
-  const dest = fxDir(ctx);
-  const src = join(fixturesDir(), 'fx');
-  if (!existsSync(src)) return;
-  mkdirSync(dest, { recursive: true });
-  for (const f of readdirSync(src)) if (!existsSync(join(dest, f))) copyFileSync(join(src, f), join(dest, f));
 }
 
 /**

@@ -6,7 +6,7 @@
 import { openAsBlob } from 'node:fs';
 import { Engine } from '../../server/jobs/engine.js';
 import { allJobs } from '../../server/jobs/stages/index.js';
-import { seedFxRates } from '../../server/runtime.js';
+import { seedFxRates } from '../../server/services/reference-data/fx-rates.js';
 import { importFile, listImports, type ImportView } from '../../server/services/imports/imports.js';
 import type { GlobalOptions } from '../global.js';
 import { isRemote, remoteOperation } from '../remote.js';

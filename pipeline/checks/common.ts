@@ -23,7 +23,10 @@ export interface CheckContext {
   materiality: MaterialityAmounts;
   /** NAV in fund currency (normally from the mapped TB). */
   nav: number;
-  /** Independent FX rates, units of currency per one unit of the base currency. */
+  /**
+   * Independent FX rates, units of currency per one unit of the base currency: the checks take
+   * each currency's latest rate dated on or before the period end.
+   */
   fxRates?: FxRate[];
   /** Fund request `external_valuations` = Y: price testing runs. */
   externalValuations: boolean;
@@ -33,8 +36,13 @@ export interface CheckContext {
   tpaPriceSources?: string[];
   /** Administrator (TPA) name: a price source it contains, e.g. 'Meridian', is the TPA's own. */
   administrator?: string;
-  /** Price testing: a rate dated more than this many days before the period end is stale (default 5). */
-  fxMaxAgeDays?: number;
+  /**
+   * FX: a rate dated more than this many business days (Mon-Fri) before the period end is never
+   * used for a conclusion (default 5, `pipeline/fx/age.ts`).
+   */
+  fxMaxAgeBusinessDays?: number;
+  /** FX testing: a TPA rate within this percentage (0-100) of the independent rate is no exception (default 0.5). */
+  fxTolerancePct?: number;
   /** Most items one check may list; the rest is summarised in one item (default 1,000). */
   maxItemsPerCheck?: number;
 }

@@ -1,6 +1,7 @@
 /**
  * Runs every audit check of DOMAIN.md 2.4 on one fund's SDM data, in order: TB balance,
- * investments reconciliation, NAV, price testing, share capital roll-forward, holdings integrity.
+ * investments reconciliation, NAV, price testing, FX testing, share capital roll-forward, holdings
+ * integrity.
  * A check that throws becomes one 'fail' item carrying the error message; the run never crashes.
  * Each check lists at most `ctx.maxItemsPerCheck` items (default 1,000, the "too large" limit of
  * DOMAIN.md 2.4); the rest are replaced by one item saying how many were left out and their worst
@@ -13,6 +14,7 @@ import { HOLDINGS_INTEGRITY, holdingsIntegrity, holdingsIntegrityPass } from './
 import { INVESTMENTS_RECONCILIATION, investmentsReconciliation, investmentsReconciliationPass, type InvestmentTotals } from './investments-reconciliation.js';
 import { NAV, navCheck } from './nav.js';
 import { PRICE_TESTING, priceTesting, priceTestingPass } from './price-testing.js';
+import { FX_TESTING, fxTesting, fxTestingPass } from './fx-testing.js';
 import { TB_BALANCE, tbBalance } from './tb-balance.js';
 
 export type { Check, CheckContext, HoldingsCheck, HoldingsPass, MaterialityAmounts } from './common.js';
@@ -26,6 +28,7 @@ export const CHECK_LABELS: Record<string, string> = {
   [INVESTMENTS_RECONCILIATION]: 'Investments reconciliation',
   [NAV]: 'NAV',
   [PRICE_TESTING]: 'Price testing',
+  [FX_TESTING]: 'FX testing',
   [CAPITAL_ROLL_FORWARD]: 'Share capital roll-forward',
   [HOLDINGS_INTEGRITY]: 'Holdings integrity',
 };
@@ -36,6 +39,7 @@ export const CHECKS: Array<[id: string, check: Check]> = [
   [INVESTMENTS_RECONCILIATION, investmentsReconciliation],
   [NAV, navCheck],
   [PRICE_TESTING, priceTesting],
+  [FX_TESTING, fxTesting],
   [CAPITAL_ROLL_FORWARD, capitalRollForward],
   [HOLDINGS_INTEGRITY, holdingsIntegrity],
 ];
@@ -90,6 +94,7 @@ export type CalculationValidation = {
 const HOLDINGS_CHECKS: Record<string, HoldingsCheck> = {
   [INVESTMENTS_RECONCILIATION]: investmentsReconciliationPass,
   [PRICE_TESTING]: priceTestingPass,
+  [FX_TESTING]: fxTestingPass,
   [HOLDINGS_INTEGRITY]: holdingsIntegrityPass,
 };
 

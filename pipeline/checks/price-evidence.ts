@@ -2,16 +2,15 @@
  * The independent evidence price testing uses for one holding (DOMAIN.md 2.4 item 4): the
  * independent price (latest on or before the period end from a source that is not the TPA's own)
  * and the independent FX rate (latest on or before the period end), each with its date and
- * source, and whether that rate is stale (dated more than `fxMaxAgeDays` before the period end).
- * Shared by the check and the work paper's Holdings sheet, so both show the same evidence.
+ * source, and the rate's age (too old to conclude on when dated more than `fxMaxAgeBusinessDays`
+ * business days before the period end, `pipeline/fx/age.ts`). Shared by the checks and the work
+ * paper's Holdings sheet, so both show the same evidence.
  */
 import { chunksOf, type FundSdmData, type FxRate, type HoldingRow, type PriceRow } from '../sdm/rows.js';
+import { DEFAULT_FX_MAX_AGE_BUSINESS_DAYS, rateAge, type RateAge } from '../fx/age.js';
 import { isBaseCurrency, type CheckContext } from './common.js';
 import { rateFor } from './fx.js';
 import { tpaOwnSources } from './price-own-sources.js';
-
-/** Default of `CheckContext.fxMaxAgeDays` (setting `fxMaxAgeDays`, FUND_AUDIT_FX_MAX_AGE_DAYS). */
-export const DEFAULT_FX_MAX_AGE_DAYS = 5;
 
 const key = (id: string) => id.trim().toUpperCase();
 
@@ -30,10 +29,10 @@ export interface HoldingEvidence {
   price: PriceRow | null;
   /** Independent rate (units per fund currency) for a foreign holding, or null (none, or not foreign). */
   rate: FxRate | null;
-  /** Days the rate is dated before the period end (null without a rate). */
-  rateAgeDays: number | null;
-  /** The rate is dated more than `fxMaxAgeDays` before the period end. */
-  stale: boolean;
+  /** How old the rate is against the period end (null without a rate). */
+  rateAge: RateAge | null;
+  /** The rate is too old to conclude on (`RateAge.tooOld`). */
+  tooOld: boolean;
 }
 
 /** Looks up the evidence of holdings; built once per fund (reads the prices once). */
@@ -42,12 +41,12 @@ export interface EvidenceLookup {
   own: Set<string>;
   /** Independent prices by security id (upper case). */
   independent: Map<string, PriceRow>;
-  /** Oldest acceptable rate age in days. */
-  maxAgeDays: number;
+  /** Oldest acceptable rate age in business days. */
+  maxAgeBusinessDays: number;
   of(h: HoldingRow): HoldingEvidence;
 }
 
-const NO_RATE = { rate: null, rateAgeDays: null } as const;
+const NO_RATE = { rate: null, rateAge: null } as const;
 
 /**
  * Builds the evidence lookup of a fund: reads `data.prices` once (and the holdings once when
@@ -64,14 +63,14 @@ export async function evidenceLookup(data: FundSdmData, ctx: CheckContext): Prom
       if (!prev || p.price_date >= prev.price_date) independent.set(k, p);
     }
   const rates = ctx.fxRates ?? [];
-  const maxAgeDays = ctx.fxMaxAgeDays ?? DEFAULT_FX_MAX_AGE_DAYS;
+  const maxAgeBusinessDays = ctx.fxMaxAgeBusinessDays ?? DEFAULT_FX_MAX_AGE_BUSINESS_DAYS;
   // the rate of a currency and its age are the same for every holding in it: found once
-  const byCurrency = new Map<string, { rate: FxRate | null; rateAgeDays: number | null }>();
+  const byCurrency = new Map<string, { rate: FxRate | null; rateAge: RateAge | null }>();
   const rateOf = (currency: string) => {
     let r = byCurrency.get(currency);
     if (!r) {
       const rate = rateFor(rates, currency, ctx.periodEnd) ?? null;
-      r = { rate, rateAgeDays: rate ? daysBetween(rate.rate_date, ctx.periodEnd) : null };
+      r = { rate, rateAge: rate ? rateAge(rate.rate_date, ctx.periodEnd, maxAgeBusinessDays) : null };
       byCurrency.set(currency, r);
     }
     return r;
@@ -79,14 +78,14 @@ export async function evidenceLookup(data: FundSdmData, ctx: CheckContext): Prom
   return {
     own,
     independent,
-    maxAgeDays,
+    maxAgeBusinessDays,
     of(h) {
       const foreign = !isBaseCurrency(h.price_currency, ctx.currency);
       const currency = (h.price_currency ?? ctx.currency).toUpperCase();
-      const { rate, rateAgeDays } = foreign ? rateOf(currency) : NO_RATE;
+      const { rate, rateAge: age } = foreign ? rateOf(currency) : NO_RATE;
       let price = independent.get(key(h.security_id)) ?? null;
       if (price?.price_currency && h.price_currency && price.price_currency.toUpperCase() !== currency) price = null;
-      return { foreign, currency, price, rate, rateAgeDays, stale: rateAgeDays !== null && rateAgeDays > maxAgeDays };
+      return { foreign, currency, price, rate, rateAge: age, tooOld: age?.tooOld ?? false };
     },
   };
 }

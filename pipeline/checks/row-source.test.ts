@@ -121,6 +121,6 @@ describe('checks over row sources', () => {
     expect(run.omitted?.holdings_integrity).toBe((summary.details as { omitted: number }).omitted);
     expect(summary.details).toMatchObject({ fail: expect.any(Number), limit: 50 });
     expect((summary.details as { omitted: number }).omitted).toBeGreaterThanOrEqual(2 * gs.holdings.length - 49);
-    expect(run.items.find((i) => i.name === 'Price testing: total impact')).toBeTruthy();
+    expect(run.items.find((i) => i.name === 'FX testing: total impact')).toBeTruthy();
   });
 });

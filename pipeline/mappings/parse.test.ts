@@ -122,7 +122,7 @@ describe('parseMappingCsv errors', () => {
       "Line 6: thousands_separator and decimal_separator are both ','",
       'Line 7: source_column is empty',
       "Line 8: sdm_column 'currency' is not a prices column (security_id, price_date, price, price_currency, price_source, price_type)",
-      "Line 9: sdm_type 'holding' is not an SDM type (trial_balance, holdings, transactions, share_capital, prices)",
+      "Line 9: sdm_type 'holding' is not an SDM type (trial_balance, holdings, transactions, share_capital, prices, fx_rates)",
       "Line 10: thousands_separator '_' must be empty, ',', '.', ' ' (space) or \"'\"",
     ]);
     const missing = parseMappingCsv('file_layout', 'f.csv', csv(`${head}\nprices,Id,security_id,,,\nprices,Px,price,,,\n`));

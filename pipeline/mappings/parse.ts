@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { decodeText } from '../readers/encoding.js';
 import { detectDelimiter } from '../readers/table.js';
 import { DATE_FORMATS } from '../readers/values.js';
-import { FILE_LAYOUT_COLUMNS, MAPPING_TARGETS, MAPPING_TYPES, SDM_COLUMNS, type MappingType, type SdmType } from '../sdm/model.js';
+import { FILE_LAYOUT_COLUMNS, MAPPING_TARGETS, MAPPING_TYPES, requiredColumns, SDM_COLUMNS, type MappingType, type SdmType } from '../sdm/model.js';
 
 /** SDM types a file layout can describe (every type but `fund_request`). */
 export type LayoutSdmType = Exclude<SdmType, 'fund_request'>;
@@ -212,9 +212,11 @@ function validateLayoutRows(rows: Array<Record<string, string>>, lines: number[]
     else if (th && th === (row.decimal_separator || '.')) errors.push(`Line ${line}: thousands_separator and decimal_separator are both '${th}'`);
   });
   for (const [type, { firstLine, columns }] of mapped) {
-    for (const c of SDM_COLUMNS[type]) {
-      if (c.required && !columns.has(c.name))
-        errors.push(`Line ${firstLine}: the ${type} layout (from this line) maps no source column to the required SDM column ${c.name}`);
+    for (const c of requiredColumns(type, columns.keys())) {
+      if (!columns.has(c.name))
+        errors.push(
+          `Line ${firstLine}: the ${type} layout (from this line) maps no source column to the required SDM column ${c.name}${c.requiredUnless ? ` (or to ${c.requiredUnless}, from which it is derived)` : ''}`,
+        );
     }
   }
 }

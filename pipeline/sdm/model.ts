@@ -6,7 +6,7 @@
  */
 
 /** SDM file types, in the order input files are listed. */
-export const SDM_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital', 'prices', 'fund_request'] as const;
+export const SDM_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital', 'prices', 'fx_rates', 'fund_request'] as const;
 export type SdmType = (typeof SDM_TYPES)[number];
 
 /** Column definition of an SDM table. */
@@ -14,9 +14,16 @@ export interface SdmColumn {
   name: string;
   kind: 'text' | 'number' | 'date';
   required: boolean;
+  /**
+   * A required column a layout may leave out when it maps this other column instead: the value is
+   * then derived from it (a holding's base value converted from its local value with the fund's FX
+   * table; an FX rate quoted the other way inverted).
+   */
+  requiredUnless?: string;
 }
 
-const col = (name: string, kind: SdmColumn['kind'], required = false): SdmColumn => ({ name, kind, required });
+const col = (name: string, kind: SdmColumn['kind'], required = false, requiredUnless?: string): SdmColumn =>
+  requiredUnless ? { name, kind, required, requiredUnless } : { name, kind, required };
 
 /** Canonical columns per SDM type (`required` = `*` in DOMAIN.md section 3). */
 export const SDM_COLUMNS: Record<Exclude<SdmType, 'fund_request'>, SdmColumn[]> = {
@@ -41,7 +48,7 @@ export const SDM_COLUMNS: Record<Exclude<SdmType, 'fund_request'>, SdmColumn[]> 
     col('price_currency', 'text'),
     col('fx_rate', 'number'),
     col('market_value_local', 'number'),
-    col('market_value_base', 'number', true),
+    col('market_value_base', 'number', true, 'market_value_local'),
     col('cost_base', 'number'),
     col('accrued_income_base', 'number'),
     col('country', 'text'),
@@ -75,7 +82,26 @@ export const SDM_COLUMNS: Record<Exclude<SdmType, 'fund_request'>, SdmColumn[]> 
     col('price_source', 'text', true),
     col('price_type', 'text'),
   ],
+  fx_rates: [
+    col('fund_code', 'text'),
+    col('rate_date', 'date', true),
+    col('currency', 'text', true),
+    col('base_currency', 'text'),
+    col('units_per_base', 'number', true, 'base_per_unit'),
+    col('base_per_unit', 'number'),
+    col('rate_source', 'text'),
+  ],
 };
+
+/**
+ * The SDM columns a layout of `sdmType` must find in a file, given the SDM columns it maps: the
+ * required ones, less those the layout does not map because it maps their `requiredUnless`
+ * alternative (a layout that maps both needs both).
+ */
+export function requiredColumns(sdmType: Exclude<SdmType, 'fund_request'>, mapped: Iterable<string>): SdmColumn[] {
+  const m = new Set(mapped);
+  return SDM_COLUMNS[sdmType].filter((c) => c.required && !(c.requiredUnless && !m.has(c.name) && m.has(c.requiredUnless)));
+}
 
 /** Mapping types a TPA's master mapping set consists of (one csv each). */
 export const MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'] as const;

@@ -54,6 +54,14 @@ export interface HoldingRow extends Source {
   accrued_income_base: number | null;
   country: string | null;
   /**
+   * Set when the base value was converted from the local value with the fund's FX table
+   * (`pipeline/fx/convert.ts`): the rate's date, the table's file and line, its source column.
+   */
+  fx_rate_date?: string | null;
+  fx_rate_file?: string | null;
+  fx_rate_line?: number | null;
+  fx_rate_source?: string | null;
+  /**
    * A revalued position (a booked adjustment's holdings line): its figures as delivered, before the
    * revaluation. Holdings integrity checks these (the revaluation is the auditor's own journal).
    */
@@ -100,6 +108,20 @@ export interface PriceRow extends Source {
   price_type: string | null;
 }
 
+/** One rate of a TPA's FX table (SDM type `fx_rates`): units of `currency` per one unit of the base. */
+export interface FxTableRow extends Source {
+  fund_code: string | null;
+  rate_date: string;
+  currency: string;
+  /** The currency the rates are quoted against (null: the fund's currency). */
+  base_currency: string | null;
+  /** Units of `currency` per one unit of the base: as delivered, or 1 / `base_per_unit`. */
+  units_per_base: number;
+  /** Units of the base per one unit of `currency`, as delivered (null when quoted the other way). */
+  base_per_unit: number | null;
+  rate_source: string | null;
+}
+
 /**
  * Rows of one SDM type read in chunks (arrays of consecutive rows, in file order) that may be
  * iterated any number of times, and counted. The calculations stage's
@@ -143,6 +165,8 @@ export interface FundSdmData {
   transactions: Rows<TransactionRow>;
   share_capital: ShareCapitalRow[];
   prices: Rows<PriceRow>;
+  /** The TPA's FX table (a few rows per currency), when one was delivered. */
+  fx_rates?: FxTableRow[];
 }
 
 /** A fund's data with every type in arrays (test data, small deliveries); a `FundSdmData`. */

@@ -208,3 +208,23 @@ describe('splitByFund', () => {
     expect(splitByFund(u, identifyTable(u, [tbLayout]))[0].asOf).toBeNull();
   });
 });
+
+describe('identifying an FX table', () => {
+  const lakeside = fileURLToPath(new URL('../../fixtures/local-currency/lakeside_fund_services/', import.meta.url));
+  const { layouts } = loadMappingDir(`${lakeside}mappings`);
+  const fxTable = readFileSync(`${lakeside}inputs/LFS_FX_S000013795_20230331.csv`);
+
+  it('identifies the TPA FX table as fx_rates, past its title lines, in Windows-1252 with decimal comma', async () => {
+    const [table] = await readTables('LFS_FX_S000013795_20230331.csv', fxTable, { limitBytes: IDENTIFICATION_LIMIT_BYTES });
+    expect(table.headerLine).toBe(3);
+    expect(identifyTable(table, layouts)).toMatchObject({ sdmType: 'fx_rates', columnMatchPercent: 100 });
+  });
+
+  it('says which layout came closest and which columns it lacks when the rate column is renamed', async () => {
+    const renamed = Buffer.from(fxTable.toString('latin1').replace('Units per Base', 'Rate'), 'latin1');
+    const [table] = await readTables('fx.csv', renamed, { limitBytes: IDENTIFICATION_LIMIT_BYTES });
+    const idf = identifyTable(table, layouts);
+    expect(idf).toMatchObject({ sdmType: null, closestMatch: 'fx_rates', columnsMissing: ['Units per Base'], columnMatchPercent: 66.7 });
+    expect(idf.error_message).toBe('No file layout of the TPA matches: closest is fx_rates (66.7%), missing Units per Base');
+  });
+});

@@ -12,7 +12,7 @@
 import type { Layout } from '../mappings/parse.js';
 import type { RawRow, RawTable } from '../readers/table.js';
 import { dateParser, isEmptyCell } from '../readers/values.js';
-import { SDM_COLUMNS, type SdmType } from '../sdm/model.js';
+import { requiredColumns, type SdmType } from '../sdm/model.js';
 
 /** Outcome of identifying one table. */
 export interface Identification {
@@ -69,7 +69,12 @@ interface Score {
 }
 
 function score(layout: Layout, index: Map<string, number>, headerWidth: number): Score {
-  const required = new Set(SDM_COLUMNS[layout.sdmType].filter((c) => c.required).map((c) => c.name));
+  const required = new Set(
+    requiredColumns(
+      layout.sdmType,
+      layout.columns.map((c) => c.sdmColumn),
+    ).map((c) => c.name),
+  );
   const columns: Record<string, number> = {};
   const missing: string[] = [];
   let requiredTotal = 0;

@@ -289,3 +289,84 @@ describe('standardizeTable rules', () => {
     expect(() => createStandardizer({ file: 'x', header, headerLine: 1, layout: scLayout, sdmType: 'fund_request', codeMaps: {} })).toThrow(/fund_request/);
   });
 });
+
+describe('standardizeTable on an FX table and on holdings in local currency', () => {
+  const col = (source: string, sdmColumn: string, decimalSeparator: '.' | ',' = '.') => ({
+    source,
+    sdmColumn,
+    dateFormat: null,
+    decimalSeparator,
+    thousandsSeparator: '' as const,
+  });
+  const fxLayout = (rateColumn: 'units_per_base' | 'base_per_unit'): Layout => ({
+    sdmType: 'fx_rates',
+    columns: [col('Date', 'rate_date'), col('Ccy', 'currency'), col('Rate', rateColumn, ',')],
+  });
+  const fx = (layout: Layout, cells: Array<Array<string | null>>) =>
+    standardizeTable({
+      table: { file: 'fx.csv', header: ['Date', 'Ccy', 'Rate'], headerLine: 1, rows: rows(...cells) },
+      layout,
+      sdmType: 'fx_rates',
+      codeMaps: {},
+    });
+
+  it('inverts a table quoted as base per unit, upper-cases codes and refuses a rate that is not positive', () => {
+    const out = fx(fxLayout('base_per_unit'), [
+      ['2026-02-27', 'gbp', '1,25'],
+      ['2026-02-27', 'CHF', '0'],
+      ['2026-02-27', 'SEK', null],
+    ]);
+    expect(out.rows).toEqual([
+      {
+        file: 'fx.csv',
+        line: 10,
+        fund_code: null,
+        rate_date: '2026-02-27',
+        currency: 'GBP',
+        base_currency: null,
+        units_per_base: 0.8,
+        base_per_unit: 1.25,
+        rate_source: null,
+      },
+    ]);
+    expect(out.errors).toEqual([
+      { file: 'fx.csv', line: 11, column: 'Rate', error: 'Rate 0 in column base_per_unit is not a positive number' },
+      // the column the rate is derived from is required in its place
+      { file: 'fx.csv', line: 12, column: 'Rate', error: 'Missing value in required column base_per_unit' },
+    ]);
+  });
+
+  it('takes a table quoted as units per base as it is', () => {
+    expect(fx(fxLayout('units_per_base'), [['2026-02-27', 'GBP', '0,8']]).rows[0]).toMatchObject({ units_per_base: 0.8, base_per_unit: null });
+  });
+
+  it('leaves the base value of a holding in local currency to the conversion, and requires its local value', () => {
+    const layout: Layout = {
+      sdmType: 'holdings',
+      columns: [
+        col('Fund', 'fund_code'),
+        col('Date', 'as_of'),
+        col('Id', 'security_id'),
+        col('Name', 'security_name'),
+        col('Type', 'instrument_type'),
+        col('Qty', 'quantity'),
+        col('Px', 'price'),
+        col('Ccy', 'price_currency'),
+        col('MV Local', 'market_value_local'),
+      ],
+    };
+    const out = standardizeTable({
+      table: {
+        file: 'h.csv',
+        header: ['Fund', 'Date', 'Id', 'Name', 'Type', 'Qty', 'Px', 'Ccy', 'MV Local'],
+        headerLine: 1,
+        rows: rows(['F1', '2026-02-28', 'X1', 'Bond', 'B', '10', '99', 'CHF', '990'], ['F1', '2026-02-28', 'X2', 'Bond', 'B', '10', '99', 'CHF', null]),
+      },
+      layout,
+      sdmType: 'holdings',
+      codeMaps: { instrument_mapping: buildCodeMap([{ source_code: 'B', target_code: 'DEBT' }]) },
+    });
+    expect(out.rows.map((r) => [(r as HoldingRow).market_value_local, (r as HoldingRow).market_value_base])).toEqual([[990, null]]);
+    expect(out.errors).toEqual([{ file: 'h.csv', line: 11, column: 'MV Local', error: 'Missing value in required column market_value_local' }]);
+  });
+});

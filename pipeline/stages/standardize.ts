@@ -13,17 +13,22 @@
  *   lookup is trimmed and case-insensitive. An unmapped code leaves the standard field null.
  * - A row with an error in a required column is left out of `rows` (it cannot be a typed SDM row);
  *   an unparseable optional value is reported and left null.
+ * - A required column the layout leaves out because it maps its `requiredUnless` alternative
+ *   (`pipeline/sdm/model.ts`) is derived from it, and the alternative is then required: an FX
+ *   table's `units_per_base` = 1 / `base_per_unit`; a holding's `market_value_base` is left null
+ *   here and converted with the fund's FX table by the standardization job (`pipeline/fx/convert.ts`).
+ * - FX table rows: currency codes upper case, a rate must be a positive number.
  * Single pass, one object per row: use `createStandardizer` to feed rows from a stream.
  */
 import type { CodeMap, Layout } from '../mappings/parse.js';
 import type { RawRow, RawTable } from '../readers/table.js';
 import { cellText, dateParser, numberParser, showCell, type Cell, type NumberFormat, type Parsed } from '../readers/values.js';
-import { CODE_MAPPING_COLUMN, SDM_COLUMNS, type MappingType, type SdmType } from '../sdm/model.js';
-import type { HoldingRow, PriceRow, QaMapping, RowError, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../sdm/rows.js';
+import { CODE_MAPPING_COLUMN, requiredColumns, SDM_COLUMNS, type MappingType, type SdmType } from '../sdm/model.js';
+import type { FxTableRow, HoldingRow, PriceRow, QaMapping, RowError, ShareCapitalRow, TrialBalanceRow, TransactionRow } from '../sdm/rows.js';
 import { headerIndex, normalizeColumnName } from './identify.js';
 
 /** Any typed SDM row. */
-export type SdmRow = TrialBalanceRow | HoldingRow | TransactionRow | ShareCapitalRow | PriceRow;
+export type SdmRow = TrialBalanceRow | HoldingRow | TransactionRow | ShareCapitalRow | PriceRow | FxTableRow;
 
 /** Code maps by mapping type (`buildCodeMap`). */
 export type CodeMaps = Partial<Record<MappingType, CodeMap>>;
@@ -84,7 +89,13 @@ export function createStandardizer(opts: {
   const index = headerIndex(opts.header);
   const errors: RowError[] = [];
   const codeType = (Object.keys(CODE_MAPPING_COLUMN) as Array<keyof typeof CODE_MAPPING_COLUMN>).find((t) => CODE_MAPPING_COLUMN[t].sdmType === sdmType);
-  const plans: Plan[] = SDM_COLUMNS[sdmType].map((c) => {
+  // required columns the layout derives from their alternative, and those alternatives (then required)
+  const mappedNames = opts.layout.columns.map((l) => l.sdmColumn);
+  const required = new Set(requiredColumns(sdmType, mappedNames).map((c) => c.name));
+  const derived = SDM_COLUMNS[sdmType].filter((c) => c.required && !required.has(c.name) && c.requiredUnless);
+  for (const c of derived) required.add(c.requiredUnless as string);
+  const plans: Plan[] = SDM_COLUMNS[sdmType].map((col) => {
+    const c = { ...col, required: required.has(col.name) };
     const lc =
       opts.layout.columns.find((l) => l.sdmColumn === c.name && index.has(normalizeColumnName(l.source))) ??
       opts.layout.columns.find((l) => l.sdmColumn === c.name);
@@ -146,7 +157,24 @@ export function createStandardizer(opts: {
         out[p.code.field] = target;
       }
     }
+    if (ok && sdmType === 'fx_rates') ok = fxTableRow(out, row.line);
     return ok ? (out as unknown as SdmRow) : null;
+  };
+
+  const sourceOf = (name: string) => plans.find((p) => p.name === name)?.source ?? name;
+  /** An FX table row made whole: codes upper case, the rate per base derived, both rates positive. */
+  const fxTableRow = (out: Record<string, unknown>, line: number): boolean => {
+    out.currency = String(out.currency).trim().toUpperCase();
+    if (typeof out.base_currency === 'string') out.base_currency = out.base_currency.trim().toUpperCase() || null;
+    for (const name of ['units_per_base', 'base_per_unit']) {
+      const v = out[name];
+      if (typeof v === 'number' && !(v > 0)) {
+        errors.push({ file, line, column: sourceOf(name), error: `Rate ${v} in column ${name} is not a positive number` });
+        return false;
+      }
+    }
+    if (out.units_per_base === null && typeof out.base_per_unit === 'number') out.units_per_base = 1 / out.base_per_unit;
+    return true;
   };
 
   const finish = (): Omit<StandardizeResult, 'rows'> => {

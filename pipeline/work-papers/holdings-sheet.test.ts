@@ -40,11 +40,13 @@ function deliveredLines(): Map<number, string[]> {
 }
 const amount = (t: string) => Number(t.replace(/\./g, '').replace(',', '.'));
 
-/** The rows of a sheet as objects keyed by the header's names (rows up to the first empty one). */
-function table(ws: ExcelJS.Worksheet): Array<Record<string, unknown>> {
-  const head = (ws.getRow(1).values as unknown[]).slice(1).map(String);
+/** The rows of a table of a sheet as objects keyed by its header's names (the header in row 1, or the row starting with `first`; rows up to the first empty one). */
+function table(ws: ExcelJS.Worksheet, first?: string): Array<Record<string, unknown>> {
+  let at = 1;
+  if (first) ws.eachRow((r, n) => void (at === 1 && r.getCell(1).value === first && (at = n)));
+  const head = (ws.getRow(at).values as unknown[]).slice(1).map(String);
   const out: Array<Record<string, unknown>> = [];
-  for (let r = 2; r <= ws.rowCount; r++) {
+  for (let r = at + 1; r <= ws.rowCount; r++) {
     const row = ws.getRow(r);
     if (!row.hasValues) break;
     out.push(Object.fromEntries(head.map((h, i) => [h, row.getCell(i + 1).value])));
@@ -88,7 +90,7 @@ describe('work paper lineage: the Holdings sheet (GS, real data)', () => {
     const cents = rows.reduce((s, r) => s + Math.round((r['Value base (USD)'] as number) * 100), 0);
     expect(cents / 100).toBe(expected.holdings_market_value_base);
     const ws = wb.getWorksheet('Holdings')!;
-    expect(ws.getRow(ws.rowCount).getCell(11).value).toBe(expected.holdings_market_value_base);
+    expect(ws.getRow(ws.rowCount).getCell(HOLDINGS_COLUMNS.indexOf('Value base') + 1).value).toBe(expected.holdings_market_value_base);
     expect(ws.getRow(ws.rowCount).getCell(1).value).toBe(`Total: ${expected.positions} position(s)`);
     const summary = wb.getWorksheet('Summary')!;
     const h = rowOf(summary, 'Holdings');
@@ -103,8 +105,10 @@ describe('work paper lineage: the Holdings sheet (GS, real data)', () => {
     const tb = rowOf(summary, 'Trial balance', 1);
     expect(tb.getCell(9).value).toBe('MFS_TB_S000013795_20230331.csv');
     expect(String(tb.getCell(10).value)).toMatch(/^\d+-\d+$/);
-    const pt = rowOf(summary, 'Price testing: total impact', 2);
+    const pt = rowOf(summary, 'Price testing', 2);
     expect(pt.getCell(9).value).toBe(`${HOLDINGS_FILE}; MFS_PRICES_S000013795_20230331.csv`);
+    // FX testing reads the holdings (and the TPA's FX table, when there is one)
+    expect(rowOf(summary, 'FX testing: total impact', 2).getCell(9).value).toBe(HOLDINGS_FILE);
   });
 
   it('names the mapping row applied to each position with the mapping id and version', () => {
@@ -131,7 +135,7 @@ describe('work paper lineage: the Holdings sheet (GS, real data)', () => {
       10.37287356,
       '2023-03-31',
       'ECB 2023-03-31: 11.2805 SEK per EUR / 1.0875 USD per EUR',
-      'current: 0 day(s) before the period end',
+      'current: dated 2023-03-31, the period end',
     ]);
     const clp = rows.find((r) => r.Line === 31)!;
     expect(clp['Price currency']).toBe('CLP');
@@ -143,26 +147,27 @@ describe('work paper lineage: the Holdings sheet (GS, real data)', () => {
   });
 });
 
-describe('work paper: stale rates (GS at 2023-03-31 against the ECB rates of 2022-12-30)', () => {
-  it('says STALE RATE per position, per currency in Price testing, and warns in the Summary', async () => {
+describe('work paper: rates too old (GS at 2023-03-31 against the ECB rates of 2022-12-30)', () => {
+  it('says NOT PERFORMED with the rate date per position, per currency in FX testing, and warns in the Summary', async () => {
     const wb = await workPaper(loadCsvTpa(GS), 'ecb-usd-cross-rates-2022-12-30.csv');
     const sek = table(wb.getWorksheet('Holdings')!).find((r) => r.Line === 7)!;
     expect([sek['Independent FX rate'], sek['Rate source'], sek['FX rate status']]).toEqual([
       10.42733921,
       'ECB 2022-12-30: 11.1218 SEK per EUR / 1.0666 USD per EUR',
-      'STALE RATE: 91 days before the period end (limit 5)',
+      'NOT PERFORMED: rate dated 2022-12-30, 91 days before the period end 2023-03-31 (65 business days; limit 5)',
     ]);
-    const pt = wb.getWorksheet('Price testing')!;
-    const ccy = rowOf(pt, 'SEK');
-    expect([ccy.getCell(7).value instanceof Date, ccy.getCell(13).value, ccy.getCell(14).value, ccy.getCell(15).value]).toEqual([
-      true,
+    const fx = table(wb.getWorksheet('FX testing')!, 'Currency');
+    const ccy = fx.find((r) => r.Currency === 'SEK')!;
+    expect([ccy.Status, ccy['Rate source'], ccy['Age (days)'], ccy['Age (business days)'], ccy["Exceptions' impact (USD)"]]).toEqual([
+      'NOT PERFORMED',
       'ECB 2022-12-30: 11.1218 SEK per EUR / 1.0666 USD per EUR',
       91,
-      'STALE RATE',
+      65,
+      null,
     ]);
-    const warn = rowOf(wb.getWorksheet('Summary')!, 'Stale rate SEK', 2);
-    expect(warn.getCell(5).value).toBe('WARNING');
-    expect(String(warn.getCell(8).value)).toContain('is dated 2022-12-30, 91 days before the period end 2023-03-31');
+    const warn = rowOf(wb.getWorksheet('Summary')!, 'FX SEK', 2);
+    expect(warn.getCell(5).value).toBe('NOT PERFORMED');
+    expect(String(warn.getCell(8).value)).toContain('is dated 2022-12-30, 91 days before the period end 2023-03-31 (65 business days; limit 5)');
   });
 });
 

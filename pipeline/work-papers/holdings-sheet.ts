@@ -1,11 +1,12 @@
 /**
  * The work paper's Holdings sheet: one row per position in file order, with its SDM values, the
  * file as delivered and its line, the mapping rows applied (the instrument mapping's source code
- * -> standard type, with the mapping's id and version, and the file layout's version), and the
- * independent price and FX rate price testing used for it, each with its date and source (a rate
- * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED), the delivered rows
- * a consolidated position of an aggregate parent sums (each child's file and line) and the booked
- * audit adjustments that revalued it (adjustment and line). A totals row
+ * -> standard type, with the mapping's id and version, and the file layout's version), the TPA's
+ * rate with its date and source (the FX table's file and line when the base value was converted
+ * from the local value), the independent price and FX rate the checks used for it, each with its
+ * date and source (a rate too old to conclude on, or a missing one, says NOT PERFORMED), the
+ * delivered rows a consolidated position of an aggregate parent sums (each child's file and line)
+ * and the booked audit adjustments that revalued it (adjustment and line). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
  * Past Excel's row limit the sheet continues on 'Holdings (2)', 'Holdings (3)', … (see
  * `continued-sheet.ts`). Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
@@ -20,6 +21,8 @@ import { chunksOf, type FundSdmData, type HoldingRow } from '../sdm/rows.js';
 import type { MappingUsed } from './data-quality.js';
 import { ContinuedSheet, EXCEL_MAX_ROWS } from './continued-sheet.js';
 import { isoDate } from './sheet-writer.js';
+import { describeAge } from '../fx/age.js';
+import { cleanRate } from '../fx/format.js';
 import { adjustedByText, consolidatedFromText } from './lineage.js';
 
 export const HOLDINGS_SHEET = 'Holdings';
@@ -44,6 +47,8 @@ export const HOLDINGS_COLUMNS = [
   'Price',
   'Price currency',
   'TPA FX rate',
+  'TPA rate date',
+  'TPA rate source',
   'Value local',
   'Value base',
   'Cost base',
@@ -64,6 +69,12 @@ export const HOLDINGS_COLUMNS = [
   'Adjusted by',
 ] as const;
 
+/** Where a holding's base value came from when it was converted with the fund's FX table: the table's file, line and source. */
+function tpaRateSource(h: HoldingRow): string | null {
+  if (!h.fx_rate_file) return null;
+  return `FX table ${h.fx_rate_file} line ${h.fx_rate_line}${h.fx_rate_source ? ` (${h.fx_rate_source})` : ''}`;
+}
+
 const mappingName = (m: MappingUsed | undefined) => (m ? `${m.description} (id ${m.id}) v${m.version}` : null);
 
 /** The mapping rows applied to a holding: its instrument code's row and the file layout. */
@@ -78,12 +89,11 @@ export function mappingApplied(h: HoldingRow, mappings: MappingUsed[] | undefine
 }
 
 /** The FX rate status of a holding as the Holdings sheet shows it. */
-function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): string {
+function fxStatus(ev: ReturnType<EvidenceLookup['of']>, periodEnd: string): string {
   if (!ev.foreign) return 'fund currency';
-  if (!ev.rate) return 'NOT PERFORMED: no independent rate on or before the period end';
-  return ev.stale
-    ? `STALE RATE: ${ev.rateAgeDays} days before the period end (limit ${maxAgeDays})`
-    : `current: ${ev.rateAgeDays} day(s) before the period end`;
+  if (!ev.rate || !ev.rateAge) return 'NOT PERFORMED: no independent rate on or before the period end';
+  const age = describeAge(ev.rate.rate_date, periodEnd, ev.rateAge);
+  return ev.tooOld ? `NOT PERFORMED: rate ${age}` : `current: ${age}`;
 }
 
 /**
@@ -105,7 +115,7 @@ export async function holdingsSheet(
   const s = new ContinuedSheet(
     wb,
     HOLDINGS_SHEET,
-    [20, 10, 40, 18, 18, 16, 16, 10, 14, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40, 60, 40],
+    [20, 10, 40, 18, 18, 16, 16, 10, 14, 12, 40, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40, 60, 40],
     [
       null,
       null,
@@ -116,6 +126,8 @@ export async function holdingsSheet(
       'price',
       null,
       'rate',
+      null,
+      null,
       'money',
       'money',
       'money',
@@ -176,7 +188,9 @@ export async function holdingsSheet(
         h.quantity,
         h.price,
         h.price_currency,
-        h.fx_rate,
+        cleanRate(h.fx_rate),
+        dateOf(h.fx_rate_date),
+        tpaRateSource(h),
         h.market_value_local,
         h.market_value_base,
         h.cost_base,
@@ -189,16 +203,16 @@ export async function holdingsSheet(
         ev?.price?.price ?? null,
         dateOf(ev?.price?.price_date),
         ev ? (ev.price?.price_source ?? 'no independent price') : null,
-        ev?.rate?.units_per_base ?? null,
+        cleanRate(ev?.rate?.units_per_base),
         dateOf(ev?.rate?.rate_date),
         ev?.rate?.source ?? null,
-        ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
+        ev && checkContext ? fxStatus(ev, checkContext.periodEnd) : null,
         consolidatedFromText(h),
         adjustedByText(h.adjustedBy),
       ]);
     }
   s.blank();
-  s.row([`Total: ${positions} position(s)`, null, null, null, null, null, null, null, null, null, round(total.value)], true);
+  s.row([`Total: ${positions} position(s)`, null, null, null, null, null, null, null, null, null, null, null, round(total.value)], true);
   s.commit();
   return s.sheets;
 }

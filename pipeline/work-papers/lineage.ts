@@ -25,6 +25,7 @@ export const CHECK_SOURCES: Record<string, Array<keyof FundSdmData>> = {
   investments_reconciliation: ['holdings', 'trial_balance'],
   nav: ['trial_balance', 'share_capital'],
   price_testing: ['holdings', 'prices'],
+  fx_testing: ['holdings', 'fx_rates'],
   capital_roll_forward: ['share_capital'],
   holdings_integrity: ['holdings'],
 };
@@ -74,6 +75,7 @@ export async function lineageOf(
     transactions: await of(data.transactions),
     share_capital: await of(data.share_capital),
     prices: await of(data.prices),
+    fx_rates: await of(data.fx_rates ?? []),
   };
   return { sources, holdingsTotal: total.value, positions };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { expectedFund, FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import type { CheckContext } from '../checks/common.js';
 import { gsWorkPaperInput } from './test-input.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
 import { buildWorkPaper } from './workbook.js';
@@ -10,8 +11,12 @@ import { buildWorkPaper } from './workbook.js';
 const GS = 'meridian_fund_services';
 const fund = GS_FUND;
 
-/** The FX re-translation impact recomputed from the delivered holdings file and an ECB fx file alone. */
-function fxImpactFromSources(fxFile: string): number {
+/**
+ * FX testing's impact recomputed from the delivered holdings file and an ECB fx file alone: per
+ * currency and TPA rate, the positions' base value - local value / ECB rate, counted when the rate
+ * differs from the ECB's by more than `tolerancePct`.
+ */
+function fxImpactFromSources(fxFile: string, tolerancePct: number): number {
   const rates = new Map(
     readFileSync(join(FIXTURES, 'fx', fxFile), 'utf8')
       .trim()
@@ -29,17 +34,18 @@ function fxImpactFromSources(fxFile: string): number {
     const c = l.split(';');
     const rate = rates.get(c[8]);
     if (c[8] === 'USD' || !rate) continue;
+    if (Math.abs((amount(c[9]) - rate) / rate) * 100 <= tolerancePct) continue;
     cents += (amount(c[11]) - amount(c[10]) / rate) * 100;
   }
   return Math.round(cents) / 100;
 }
 
-async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: fund.sad }) {
-  const input = await gsWorkPaperInput(loadCsvTpa(GS), { fxFile, pct, generatedAt: new Date() });
+async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: fund.sad }, context: Partial<CheckContext> = {}) {
+  const input = await gsWorkPaperInput(loadCsvTpa(GS), { fxFile, pct, context, generatedAt: new Date() });
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
   const m = input.materiality;
-  return { wb, m, schedule: unadjustedDifferences(input.checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
+  return { wb, m, items: input.checks.items, schedule: unadjustedDifferences(input.checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
 }
 
 function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
@@ -52,42 +58,41 @@ function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
 }
 
 describe('summary of unadjusted differences (GS, real data)', () => {
-  it('lists the price-testing difference, recomputed from the delivered files, as clearly trivial below SAD', async () => {
-    const { ws, m, wb } = await workPaper('ecb-usd-cross-rates-2023-03-31.csv');
-    const expected = fxImpactFromSources('ecb-usd-cross-rates-2023-03-31.csv');
-    const row = rowOf(ws, 'Price testing: total impact', 2);
-    expect(row.getCell(3).value).toBeCloseTo(expected, 2);
+  it('lists the FX-testing difference, recomputed from the delivered files, as clearly trivial below SAD', async () => {
+    const { ws, m, wb, items } = await workPaper('ecb-usd-cross-rates-2023-03-31.csv');
+    const expected = fxImpactFromSources('ecb-usd-cross-rates-2023-03-31.csv', 0.5);
+    const row = rowOf(ws, 'FX testing: total impact', 2);
     expect(Math.abs((row.getCell(3).value as number) - expected)).toBeLessThan(0.011);
     expect(Math.abs(expected)).toBeLessThan(m.sad);
     expect([row.getCell(1).value, row.getCell(5).value, row.getCell(7).value]).toEqual([
-      'Price testing',
+      'FX testing',
       'Clearly trivial (at or below SAD)',
-      'MFS_HOLDINGS_S000013795_20230331.csv; MFS_PRICES_S000013795_20230331.csv',
+      'MFS_HOLDINGS_S000013795_20230331.csv',
     ]);
     expect(rowOf(ws, 'Summary of audit differences (SAD): clearly trivial at or below').getCell(3).value).toBe(m.sad);
     expect(rowOf(ws, 'Differences above SAD (absolute): compared with PM').getCell(3).value).toBe(0);
     const conclusion = rowOf(ws, 'Conclusion');
     expect(conclusion.getCell(2).value).toBe('NOT MATERIAL');
+    // price testing (the TPA's own prices) and FX testing of CLP and TWD (no ECB rate)
+    expect(items.filter((i) => i.notPerformed).map((i) => i.name)).toEqual(['Price testing', 'FX CLP', 'FX TWD']);
     expect(conclusion.getCell(6).value).toBe(
-      'No difference above SAD 180,949.23: every difference found is clearly trivial; 32 check item(s) NOT PERFORMED: no difference could be measured there',
+      'No difference above SAD 180,949.23: every difference found is clearly trivial; 3 check item(s) NOT PERFORMED: no difference could be measured there',
     );
-    // the positions whose FX test could not be performed are listed, each with its file and line
     expect(rowOf(ws, 'Not performed (no difference measured)').number).toBeGreaterThan(conclusion.number);
     const summary = rowOf(wb.getWorksheet('Summary')!, 'Unadjusted differences above SAD (absolute)');
     expect([summary.getCell(4).value, summary.getCell(5).value]).toEqual([0, 'NOT MATERIAL']);
   });
 
-  it('with rates 91 days old and a tight materiality, the aggregate above SAD is compared with PM: material', async () => {
-    // PM 0.01%, TE 0.0075%, SAD 0.005% of NAV
-    const { ws, m, schedule, wb } = await workPaper('ecb-usd-cross-rates-2022-12-30.csv', { pm: 0.01, te: 0.0075, sad: 0.005 });
-    const expected = fxImpactFromSources('ecb-usd-cross-rates-2022-12-30.csv');
+  it('with no tolerance and a tight materiality, the aggregate above SAD is compared with PM: material', async () => {
+    // PM 0.001%, TE 0.00075%, SAD 0.0005% of NAV, every rate difference an exception
+    const { ws, m, schedule, wb } = await workPaper('ecb-usd-cross-rates-2023-03-31.csv', { pm: 0.001, te: 0.00075, sad: 0.0005 }, { fxTolerancePct: 0 });
+    const expected = fxImpactFromSources('ecb-usd-cross-rates-2023-03-31.csv', 0);
     expect(Math.abs(expected)).toBeGreaterThan(m.pm);
-    const total = schedule.differences.find((d) => d.item.name === 'Price testing: total impact')!;
+    const total = schedule.differences.find((d) => d.item.name === 'FX testing: total impact')!;
     expect(Math.abs(total.amount - expected)).toBeLessThan(0.011);
     expect(total.judgement).toBe('Above TE: individually significant');
-    // the stale-rate items are parts of the total: listed in Price testing, not counted twice here
-    expect(schedule.differences.filter((d) => d.item.check === 'price_testing')).toHaveLength(1);
-    expect(schedule.aggregateGross).toBe(Math.abs(total.amount));
+    // the per-currency items are parts of the total: listed in FX testing, not counted twice here
+    expect(schedule.differences.filter((d) => d.item.check === 'fx_testing')).toHaveLength(1);
     const conclusion = rowOf(ws, 'Conclusion');
     expect(conclusion.getCell(2).value).toBe('MATERIAL');
     expect(String(conclusion.getCell(6).value)).toContain(`more than PM ${m.pm.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
@@ -95,7 +100,15 @@ describe('summary of unadjusted differences (GS, real data)', () => {
     const summary = rowOf(wb.getWorksheet('Summary')!, 'Unadjusted differences above SAD (absolute)');
     const nav = Number(expectedFund(GS).net_assets);
     expect(summary.getCell(3).value as number).toBeCloseTo(Math.abs(expected) / nav, 9);
-    expect(String(summary.getCell(8).value)).toContain(`${((Math.abs(expected) / (nav * 0.0001)) * 100).toFixed(1)}% of PM`);
+    expect(String(summary.getCell(8).value)).toContain(`${((Math.abs(expected) / m.pm) * 100).toFixed(1)}% of PM`);
+  });
+
+  it('with rates 91 days old nothing is concluded from them: FX testing is NOT PERFORMED, not a difference', async () => {
+    const { ws, schedule } = await workPaper('ecb-usd-cross-rates-2022-12-30.csv', { pm: 0.01, te: 0.0075, sad: 0.005 });
+    expect(schedule.differences.filter((d) => d.item.check === 'fx_testing')).toEqual([]);
+    expect(schedule.notPerformed.map((i) => i.name)).toContain('FX testing: total impact');
+    expect(schedule.material).toBe(false);
+    expect(rowOf(ws, 'Conclusion').getCell(2).value).not.toBe('MATERIAL');
   });
 
   it('an Invalid standardization: no conclusion can be signed', () => {

@@ -4,8 +4,8 @@
  * trivial; one above TE is individually significant; the differences above SAD are accumulated
  * and their aggregate (absolute, and net) is compared with PM, which gives the conclusion. A check
  * that could not be performed measured nothing and is listed as a limitation, never as nil.
- * Price testing counts once, by its total impact (its per-holding and per-currency items are parts
- * of that total); amounts in shares and the 'Items not listed' item are not differences in money.
+ * Price testing and FX testing count once each, by their total impact (their per-holding and
+ * per-currency items are parts of that total); amounts in shares and the 'Items not listed' item are not differences in money.
  * A misclassification between investments and derivatives (a position or ledger account on the
  * wrong side) shows in both investments reconciliation items with opposite signs: the offsetting
  * part is one classification difference, counted once; what is left of either item is listed as
@@ -54,6 +54,7 @@ export interface UnadjustedDifferences {
 }
 
 const PRICE_TOTAL = 'Price testing: total impact';
+const FX_TOTAL = 'FX testing: total impact';
 
 const INVESTMENTS_ITEM = 'Investments vs INVESTMENTS_AT_VALUE';
 const DERIVATIVES_ITEM = 'Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY';
@@ -87,6 +88,7 @@ function isMoneyDifference(it: QaRec): boolean {
   if (it.notPerformed || it.name === ITEMS_NOT_LISTED) return false;
   if ((it.details as { unit?: string } | undefined)?.unit === 'shares') return false;
   if (it.check === 'price_testing' && it.name !== PRICE_TOTAL) return false;
+  if (it.check === 'fx_testing' && it.name !== FX_TOTAL) return false;
   return Number.isFinite(it.diff) && Math.abs(it.diff) >= ROUNDING;
 }
 

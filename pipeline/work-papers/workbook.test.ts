@@ -114,7 +114,7 @@ describe('buildWorkPaper on the GS data', () => {
     expect(strings).toBe(0);
   });
 
-  it('Investments reconciliation, Price testing and Capital roll-forward carry the figures', () => {
+  it('Investments reconciliation, FX testing and Capital roll-forward carry the figures', () => {
     const inv = wb.getWorksheet('Investments reconciliation')!;
     const r = rowOf(inv, 'Investments vs INVESTMENTS_AT_VALUE');
     expect([r.getCell(2).value, r.getCell(3).value, r.getCell(4).value, r.getCell(5).value, r.getCell(7).value]).toEqual([
@@ -124,11 +124,13 @@ describe('buildWorkPaper on the GS data', () => {
       0,
       'PASS',
     ]);
-    const pt = wb.getWorksheet('Price testing')!;
-    const sek = rowOf(pt, 'SEK');
-    expect(sek.getCell(6).value).toBe(10.37287356);
-    expect(sek.getCell(7).value).toBeInstanceOf(Date);
-    expect(sek.getCell(8).numFmt).toBe('0.000%');
+    const fx = wb.getWorksheet('FX testing')!;
+    const sek = rowOf(fx, 'SEK');
+    expect(sek.getCell(9).value).toBe(10.37287356);
+    expect(sek.getCell(10).value).toBeInstanceOf(Date);
+    expect(sek.getCell(14).numFmt).toBe('0.000%');
+    expect(rowOf(fx, 'FX SEK').getCell(3).value).toBe('SEK');
+    expect(rowOf(fx, 'Tolerance').getCell(2).value).toBe(0.005);
     const cap = wb.getWorksheet('Capital roll-forward')!;
     const all = rowOf(cap, 'ALL');
     expect([all.getCell(2).value, all.getCell(9).value, all.getCell(10).value, all.getCell(11).value]).toEqual([356409117.37, 361898455.93, 0, 'PASS']);
@@ -137,11 +139,10 @@ describe('buildWorkPaper on the GS data', () => {
 
   it('Exceptions lists every warning / fail with its file and line', () => {
     const ws = wb.getWorksheet('Exceptions')!;
-    // the 8 two-leg ids and, NOT PERFORMED, the FX test of each CLP / TWD position (no ECB rate)
-    const noRate = loadCsvTpa('meridian_fund_services').holdings.filter((h) => h.price_currency === 'CLP' || h.price_currency === 'TWD');
-    expect(ws.rowCount).toBe(1 + 8 + noRate.length);
-    const first = rowOf(ws, `${noRate[0].security_id}: FX not tested`, 2);
-    expect([first.getCell(3).value, first.getCell(7).value, first.getCell(8).value]).toEqual(['NOT PERFORMED', noRate[0].file, noRate[0].line]);
+    // the 8 two-leg ids and, NOT PERFORMED, price testing (the TPA's own prices) and the FX test of CLP and TWD (no ECB rate)
+    expect(ws.rowCount).toBe(1 + 8 + 3);
+    const clp = rowOf(ws, 'FX CLP', 2);
+    expect([clp.getCell(3).value, clp.getCell(7).value]).toEqual(['NOT PERFORMED', 'MFS_HOLDINGS_S000013795_20230331.csv']);
     const row = rowOf(ws, 'US01F0606420', 2);
     expect([row.getCell(1).value, row.getCell(3).value, row.getCell(7).value, row.getCell(8).value]).toEqual([
       'Holdings integrity',
@@ -164,8 +165,9 @@ describe('buildWorkPaper: honest outcomes', () => {
     ]);
     // nothing was measured: no Difference, which would read as a nil one
     expect(pt.getCell(6).value).toBeNull();
-    // the check not performed is one of the warnings: 0 warnings never comes with an overall WARNING
-    expect(rowOf(summary, 'Items passed / warnings / failed').getCell(2).value).toBe('7 / 9 / 0, of which 1 not performed');
+    // passed: 7 items of the other checks, FX testing's 21 currencies with an ECB rate and its total;
+    // the checks not performed (price testing, FX CLP and TWD) are among the warnings
+    expect(rowOf(summary, 'Items passed / warnings / failed').getCell(2).value).toBe('29 / 11 / 0, of which 3 not performed');
     expect(rowOf(wb.getWorksheet('Price testing')!, 'Price testing').getCell(2).value).toBe('NOT PERFORMED');
     expect(rowOf(wb.getWorksheet('Exceptions')!, 'Price testing', 2).getCell(3).value).toBe('NOT PERFORMED');
   });

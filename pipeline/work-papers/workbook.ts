@@ -1,6 +1,7 @@
 /**
  * The fund's audit work paper (DOMAIN.md 2.5): one xlsx with the sheets, in order, Summary, Trial
- * balance, Holdings, Investments reconciliation, Price testing, Capital roll-forward, Exceptions.
+ * balance, Holdings, Investments reconciliation, Price testing, FX testing, Capital roll-forward,
+ * Exceptions.
  * The Summary names the mapping versions applied and says 'Incomplete data' when a
  * standardization is Invalid; the Exceptions list each unmapped code and row error first
  * (`data-quality.ts`); a check that could not be performed shows NOT PERFORMED and no Difference
@@ -40,6 +41,7 @@ import { holdingsLayout, type HoldingsLayout } from './holdings-layout.js';
 import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
+import { FX_TESTING_SHEET, fxTestingSheet } from './fx-testing-sheet.js';
 import { adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
@@ -111,6 +113,7 @@ export const SHEETS = [
   'Holdings',
   'Investments reconciliation',
   'Price testing',
+  FX_TESTING_SHEET,
   'Capital roll-forward',
   UNADJUSTED_SHEET,
   'Exceptions',
@@ -390,6 +393,7 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, op
   await holdingsSheet(wb, input.data, input.fund.currency, input.mappings, input.checkContext, maxRows);
   await investmentsSheet(wb, input);
   priceTestingSheet(wb, input);
+  fxTestingSheet(wb, input);
   capitalSheet(wb, input);
   writeUnadjustedSheet(
     new SheetWriter(wb, UNADJUSTED_SHEET, [30, 40, 18, 18, 36, 100, 44, 10], [null, null, 'money', 'money', null, null, null, 'int']),

@@ -105,7 +105,8 @@ describe('the work paper as two independent xlsx readers see it', () => {
     // the first position's name kept its spaces and markup characters, without the control character
     expect(holdings.cells.find((c) => c.ref === 'C2')?.value).toBe(' Fannie & "Mae" <Pool> ');
     expect(holdings.cells.find((c) => c.ref === 'F2')).toMatchObject({ value: 13415.85, fmt: '#,##0.00########' });
-    expect(holdings.cells.find((c) => c.ref === 'O2')).toMatchObject({ value: '2023-03-31T00:00:00', fmt: 'dd/mm/yyyy' });
+    // column Q is 'As of' (after the TPA rate, its date and source)
+    expect(holdings.cells.find((c) => c.ref === 'Q2')).toMatchObject({ value: '2023-03-31T00:00:00', fmt: 'dd/mm/yyyy' });
   });
 });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { readWorkPaper } from './test-reads.js';
 
@@ -98,12 +98,11 @@ async function kyFigures() {
   return { nav, holdings, positions: body('Portfolio Valuation').length };
 }
 
-/** Units of EUR per USD on a date, from the fixture cross-rates files. */
+/** Units of EUR per USD on a date: 1 / the ECB's USD per EUR of that day in the shipped ECB history. */
 function eurPerUsd(date: string): number {
-  const line = readFileSync(join(fixturesDir(), 'fx', `ecb-usd-cross-rates-${date}.csv`), 'utf8')
-    .split(/\r?\n/)
-    .find((l) => l.startsWith('EUR,'))!;
-  return Number(line.split(',')[2]);
+  const [head, ...rows] = readFileSync(join(fixturesDir(), 'reference', 'fx', 'eurofxref-hist_2020-onwards.csv'), 'utf8').split('\n');
+  const row = rows.find((l) => l.startsWith(`${date},`))!.split(',');
+  return 1 / Number(row[head.split(',').indexOf('USD')]);
 }
 
 const cents = (x: number) => Math.round(x * 100) / 100;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { readWorkPaper } from './test-reads.js';
 import { readDelivered, type Delivered, type DeliveredRow } from './work-paper-figures/delivered.js';

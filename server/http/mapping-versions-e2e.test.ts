@@ -15,7 +15,7 @@ import { storeOf } from '../db/dialect.js';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { readWorkPaper } from './test-reads.js';
 

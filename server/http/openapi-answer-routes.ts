@@ -15,6 +15,7 @@ export const UPLOAD_AND_LOCAL_ROUTES = [
   'POST /sdm-upload/add-file',
   'POST /sdm-upload/process',
   'POST /sdm-upload/info',
+  'POST /reference/fx-rates',
   'POST /logs/list',
   'POST /logs/last-lines',
   'POST /dev-tools/services',

@@ -110,6 +110,12 @@ describe('Response schemas of uploads, log files and the local developer tools',
     expect(info.validationResults.file_layout.valid).toBe(true);
   });
 
+  it('answers an upload of independent FX rates with a payload matching its schema', async () => {
+    const fed = fixture('fx-sources', 'fed_h10_fx_monthly.csv');
+    const loaded = await answer(api, 'POST /reference/fx-rates', { token, body: form({}, [{ field: 'upload', name: 'fed_h10_fx_monthly.csv', bytes: fed }]) });
+    expect(loaded).toMatchObject({ file: 'fed_h10_fx_monthly.csv', format: 'Fed H.10' });
+  });
+
   it('answers the log files, services and keys with payloads matching their schemas', async () => {
     writeFileSync(join(logsDir(ctx), 'answers.log'), Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
     const files = await answer(api, 'POST /logs/list', { token, body: {} });

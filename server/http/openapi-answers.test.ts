@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fxDir } from '../jobs/stages/calculations.js';
+import { fxDir } from '../services/reference-data/fx-rates.js';
 import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { savePbiInput } from '../services/pbi-inputs/pbi-inputs.js';
@@ -283,6 +283,12 @@ describe('Response schemas', () => {
         body: { fundId: acted.id },
       },
       { method: 'POST', path: '/administrators', body: { code: 'openapi_new_tpa', name: 'OpenAPI New TPA', region: 'US' } },
+      {
+        method: 'DELETE',
+        path: '/reference/fx-rates/:file',
+        url: '/reference/fx-rates/spare-rates.csv',
+        before: () => writeFileSync(join(fxDir(ctx), 'spare-rates.csv'), 'rate_date,currency,units_per_usd\n2024-12-31,GBP,0.79\n'),
+      },
       { method: 'GET', path: '/sdm-upload/check-name', url: '/sdm-upload/check-name?code=openapi_new_tpa' },
       { method: 'POST', path: '/filter', body: { title: 'Open funds', filter: [{ field: 'status', type: 'enum', value: ['Approved'] }] } },
       { method: 'POST', path: '/filter/delete', body: () => ({ id: answers['/filter'].id }) },

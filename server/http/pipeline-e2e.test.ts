@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { fixturesDir } from '../paths.js';
 import { allJobs } from '../jobs/stages/index.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { unzipAll } from '../../pipeline/readers/zip-testing.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -114,29 +114,41 @@ describe('real funds through the pipeline', () => {
     expect(byCheck(gs.QA_Rec, 'tb_balance')).toEqual(['pass']);
     expect(byCheck(gs.QA_Rec, 'investments_reconciliation')).toEqual(['pass']);
     expect(byCheck(gs.QA_Rec, 'nav')).toEqual(['pass']);
-    // the total passes; each CLP / TWD position's FX test is NOT PERFORMED (the ECB quotes neither), with its line
-    const noRate = gsNoRateLines();
-    expect(noRate.length).toBeGreaterThan(0);
-    expect(gs.QA_Rec.find((i: any) => i.name === 'Price testing: total impact').status).toBe('pass');
-    const notTested = gs.QA_Rec.filter((i: any) => i.check === 'price_testing' && i.notPerformed);
-    expect(notTested.map((i: any) => [i.file, i.line])).toEqual(noRate.map((x) => ['MFS_HOLDINGS_S000013795_20230331.csv', x.line]));
+    // the TPA's own prices are no evidence: price testing is not performed
+    expect(gs.QA_Rec.find((i: any) => i.check === 'price_testing')).toMatchObject({ status: 'warning', notPerformed: expect.stringContaining("TPA's own") });
+    // FX testing against the shipped ECB history: CLP and TWD (the ECB quotes neither) NOT PERFORMED, named per currency
+    expect(gsNoRateLines().length).toBeGreaterThan(0);
+    const fx = gs.QA_Rec.filter((i: any) => i.check === 'fx_testing');
+    expect(fx.filter((i: any) => i.notPerformed).map((i: any) => [i.name, i.notPerformed])).toEqual([
+      ['FX CLP', 'no independent CLP rate per USD dated on or before the period end 2023-03-31'],
+      ['FX TWD', 'no independent TWD rate per USD dated on or before the period end 2023-03-31'],
+    ]);
+    const total = fx.find((i: any) => i.name === 'FX testing: total impact');
+    expect(total.status).toBe('pass');
+    expect(total.details).toMatchObject({ tested: 21, tolerancePct: 0.5, maxAgeBusinessDays: 5 });
+    expect(total.details.currencies.find((c: any) => c.currency === 'SEK')).toMatchObject({
+      rateDate: '2023-03-31',
+      independentRate: 11.2805 / 1.0875,
+      rateSource: 'eurofxref-hist_2020-onwards.csv ECB 2023-03-31: 11.2805 SEK per EUR / 1.0875 USD per EUR',
+    });
     expect(byCheck(gs.QA_Rec, 'capital_roll_forward')).toEqual(['pass']);
     // eight securities are held twice (long and short legs): flagged for review, not failed
     expect(gs.QA_Rec.filter((i: any) => i.check === 'holdings_integrity' && i.status === 'warning')).toHaveLength(8);
-    expect(gs.summary).toEqual({ pass: 8, warning: 8 + noRate.length, fail: 0 });
+    // passes: 7 of the other checks, 21 currencies and FX testing's total; warnings: price testing, CLP, TWD, the 8 two-leg ids
+    expect(gs.summary).toEqual({ pass: 29, warning: 11, fail: 0 });
     // the work paper's QA Validations popover carries the calculation checks: the warnings in orange, the
-    // FX tests not performed as such; its outcome is the Summary's
+    // checks not performed (price testing, FX CLP and TWD) as such; its outcome is the Summary's
     const gsFund = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
     expect(gsFund.workPapers[0].qa.failed).toEqual([]);
     expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8);
-    expect(gsFund.workPapers[0].qa.notPerformed).toHaveLength(noRate.length);
+    expect(gsFund.workPapers[0].qa.notPerformed).toHaveLength(3);
     expect(gsFund.workPapers[0].qa.incompleteData).toEqual([]);
     expect(gsFund.workPapers[0].outcome).toBe('WARNING');
     expect(gsFund.workPapers[0].statusLabel).toBe('Not released');
     const dupree = (await api.get(`fund/${fundIds.S000012000}`, token)).body.payload.calculationFiles[0].validation;
     expect(dupree.nav).toBeCloseTo(41349926.01, 2);
     // external valuations N: price testing is not performed, which is never a pass
-    expect(dupree.summary).toEqual({ pass: 8, warning: 1, fail: 0 });
+    expect(dupree.summary).toEqual({ pass: 9, warning: 1, fail: 0 });
     expect(dupree.QA_Rec.find((i: any) => i.check === 'price_testing')).toMatchObject({
       status: 'warning',
       notPerformed: expect.stringContaining('external_valuations = N'),
@@ -183,6 +195,7 @@ describe('real funds through the pipeline', () => {
       'Holdings',
       'Investments reconciliation',
       'Price testing',
+      'FX testing',
       'Capital roll-forward',
       'Unadjusted differences',
       'Exceptions',
@@ -213,7 +226,8 @@ describe('real funds through the pipeline', () => {
         new RegExp(`^instrument_mapping meridian_fund_services_instrument_mapping \\(id \\d+\\) v1: '${cells[5]}' -> [A-Z_]+; file_layout `),
       );
       if (cells[8] === 'SEK') {
-        expect(row.getCell(col('Independent FX rate')).value).toBe(10.37287356);
+        // the ECB's 11.2805 SEK / 1.0875 USD per EUR, to 12 significant digits
+        expect(row.getCell(col('Independent FX rate')).value).toBe(Number((11.2805 / 1.0875).toPrecision(12)));
         expect((row.getCell(col('Rate date')).value as Date).toISOString().slice(0, 10)).toBe('2023-03-31');
       }
     }

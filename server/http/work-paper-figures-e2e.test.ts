@@ -4,21 +4,22 @@
  * fund requests, the TPAs' deliveries through the pipeline; then every figure of every sheet of
  * each work paper is
  * recomputed from the delivered files themselves (parsed here per the TPA's documented layout,
- * mapped with the TPA's mapping files, re-translated at the ECB rates of `fixtures/fx`) and
- * compared to the cent. Then an unmapped code makes the work paper 'Incomplete data' (recomputed
+ * mapped with the TPA's mapping files, FX tested against the shipped ECB history, read here on
+ * its own) and compared to the cent. Then an unmapped code makes the work paper 'Incomplete data' (recomputed
  * the same way, the code listed with file, line and column), and a new version of the custom
- * mapping shows in the version diff and in the next work paper, whose figures follow it.
+ * mapping shows in the version diff and in the next work paper, whose figures follow it; and with
+ * an ECB history that ends 91 days before the period end no FX conclusion is drawn.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
-import { fxDir } from '../jobs/stages/calculations.js';
+import { fxDir } from '../services/reference-data/fx-rates.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
-import { seedFxRates } from '../runtime.js';
+import { seedFxRates } from '../services/reference-data/fx-rates.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { readWorkPaper } from './test-reads.js';
 import * as sheets from './work-paper-figures/check-sheets.js';
@@ -27,7 +28,7 @@ import { expectedSheets, type MappingVersion, type UnmappedCode } from './work-p
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);
 const inputs = (code: string) => readdirSync(join(tpaDir(code), 'inputs')).map((n) => join(tpaDir(code), 'inputs', n));
-const fxFiles = readdirSync(join(fixturesDir(), 'fx')).map((n) => join(fixturesDir(), 'fx', n));
+const ECB_HISTORY = join(fixturesDir(), 'reference', 'fx', 'eurofxref-hist_2020-onwards.csv');
 const realFunds = readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'), 'utf8');
 const CUSTOM = 'gs_bond_instruments';
 
@@ -87,7 +88,7 @@ async function mappingsOf(f: Fund): Promise<MappingVersion[]> {
 }
 
 /** The work paper's expected rows recomputed from the delivered files. */
-async function expected(f: Fund, files: string[], opts: { added?: Record<string, string>; unmapped?: UnmappedCode[]; rateFiles?: string[] } = {}) {
+async function expected(f: Fund, files: string[], opts: { added?: Record<string, string>; unmapped?: UnmappedCode[]; ratesUpTo?: string } = {}) {
   const row = fundRow(f);
   const terms = {
     periodEnd: row.financialEndDate,
@@ -100,7 +101,7 @@ async function expected(f: Fund, files: string[], opts: { added?: Record<string,
   return expectedSheets({
     delivered,
     terms,
-    rates: independentRates(opts.rateFiles ?? fxFiles, terms.periodEnd),
+    rates: independentRates(ECB_HISTORY, terms.periodEnd, opts.ratesUpTo),
     mappings: await mappingsOf(f),
     unmapped: opts.unmapped,
   });
@@ -167,6 +168,7 @@ describe.each(FUNDS)('the work paper of $code ($tpa), recomputed from the delive
       'Holdings',
       'Investments reconciliation',
       'Price testing',
+      'FX testing',
       'Capital roll-forward',
       'Unadjusted differences',
       'Exceptions',
@@ -176,7 +178,8 @@ describe.each(FUNDS)('the work paper of $code ($tpa), recomputed from the delive
   it('Trial balance: every account and the totals', () => sheets.checkTrialBalance(wb, e));
   it('Holdings: one row per delivered position and the total', () => sheets.checkHoldings(wb, e));
   it('Investments reconciliation', () => sheets.checkInvestments(wb, e));
-  it('Price testing, with the independent rates and their dates', () => sheets.checkPriceTesting(wb, e));
+  it('Price testing', () => sheets.checkPriceTesting(wb, e));
+  it('FX testing, with the independent rates, their dates, sources and ages', () => sheets.checkFxTesting(wb, e));
   it('Capital roll-forward', () => sheets.checkCapital(wb, e));
   it('Unadjusted differences: each difference judged against SAD, the aggregate against PM', () => sheets.checkUnadjusted(wb, e));
   it('Exceptions', () => sheets.checkExceptions(wb, e));
@@ -196,7 +199,7 @@ describe('a code the mapping lacks, a new version of the custom mapping, then on
     const e = await expected(gs, withBroken(), {
       unmapped: [{ code: 'BANK LOAN', file: 'MFS_HOLDINGS_unknown_instrument.csv', line: 7, column: 'Asset Class' }],
     });
-    expect(e.holdings.find((r) => r[16] === 7)?.[4]).toBe('(unmapped)');
+    expect(e.holdings.find((r) => r[18] === 7)?.[4]).toBe('(unmapped)');
     sheets.checkAllSheets(await workPaper(gs), e, fundText(gs));
   });
 
@@ -214,19 +217,23 @@ describe('a code the mapping lacks, a new version of the custom mapping, then on
     await runPipeline();
     const e = await expected(gs, withBroken(), { added: { 'BANK LOAN': 'DEBT' } });
     expect(e.summary.mappings.find((r) => r[0] === 'instrument_mapping')?.slice(1, 5)).toEqual([CUSTOM, 2, null, 'custom']);
-    expect(e.holdings.find((r) => r[16] === 7)?.[17]).toMatch(new RegExp(`^instrument_mapping ${CUSTOM} \\(id ${custom.id}\\) v2: 'BANK LOAN' -> DEBT;`));
+    expect(e.holdings.find((r) => r[18] === 7)?.[19]).toMatch(new RegExp(`^instrument_mapping ${CUSTOM} \\(id ${custom.id}\\) v2: 'BANK LOAN' -> DEBT;`));
     sheets.checkAllSheets(await workPaper(gs), e, fundText(gs));
   });
 
-  it('with only the rates of 91 days before the period end: each rate with its date, STALE RATE, every figure recomputed', async () => {
-    rmSync(join(fxDir(ctx), 'ecb-usd-cross-rates-2023-03-31.csv'));
+  it('with an ECB history that ends 91 days before the period end: each currency NOT PERFORMED with its rate date, every figure recomputed', async () => {
+    // the data directory's copy of the shipped history, cut after 2022-12-30 (the file is the ECB's, newest first)
+    const [head, ...rows] = readFileSync(ECB_HISTORY, 'utf8').split('\n');
+    writeFileSync(join(fxDir(ctx), 'eurofxref-hist_2020-onwards.csv'), [head, ...rows.filter((r) => r.slice(0, 10) <= '2022-12-30')].join('\n'));
     const reset = await api.post('fund/reset', { ids: [fundIds[keyOf(gs)]] }, token);
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     await runPipeline();
-    const older = fxFiles.filter((p) => p.endsWith('ecb-usd-cross-rates-2022-12-30.csv'));
-    const e = await expected(gs, withBroken(), { added: { 'BANK LOAN': 'DEBT' }, rateFiles: older });
-    expect(e.priceTesting.byCurrency.length).toBeGreaterThan(0);
-    expect(e.priceTesting.byCurrency.map((r) => [r[6], r[14]])).toEqual(e.priceTesting.byCurrency.map(() => ['2022-12-30', 'STALE RATE']));
+    const e = await expected(gs, withBroken(), { added: { 'BANK LOAN': 'DEBT' }, ratesUpTo: '2022-12-30' });
+    expect(e.fxTesting.currencies.length).toBeGreaterThan(0);
+    expect(e.fxTesting.currencies.filter((r) => r[9] !== null).map((r) => [r[6], r[9], r[11], r[12]])).toEqual(
+      e.fxTesting.currencies.filter((r) => r[9] !== null).map(() => ['NOT PERFORMED', '2022-12-30', 91, 65]),
+    );
+    expect(e.figures.items.find((i) => i.name === 'FX testing: total impact')?.status).toBe('NOT PERFORMED');
     sheets.checkAllSheets(await workPaper(gs), e, fundText(gs));
   });
 });

@@ -23,6 +23,7 @@ import { readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-u
 import { scorecardFunds, type ScorecardFundsInput } from '../services/scorecards/funds.js';
 import { scorecard, type ScorecardInput, type Viewer } from '../services/scorecards/scorecard.js';
 import { scorecardWorkbook } from '../services/scorecards/xlsx.js';
+import { checkFxFile, fxRatesOverview } from '../services/reference-data/fx-rates.js';
 
 /** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
 export const diagnostics = { enabled: false };
@@ -42,6 +43,8 @@ export const tasks = {
   'sdm-upload.check-file': (ctx: AppContext, file: SdmFileToCheck) => checkSdmFile(ctx, file),
   'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
     prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
+  'fx-rates.check': (_ctx: AppContext, fileName: string, bytes: Uint8Array) => checkFxFile({ fileName, bytes }),
+  'fx-rates.overview': (ctx: AppContext) => fxRatesOverview(ctx),
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
   'scorecards.xlsx': (ctx: AppContext, input: ScorecardInput, viewer: Viewer | null) => scorecardWorkbook(ctx, input, viewer),
   // read pool

@@ -48,6 +48,8 @@ export const fundRequests = pgTable(
     connectedAudit: bool('connected_audit').notNull().default(false),
     rttPlus: doublePrecision('rtt_plus'),
     rttMinus: doublePrecision('rtt_minus'),
+    /** FX testing tolerance in percent (0-100) of the independent rate; null: the server's `fxTolerancePct`. */
+    fxTolerance: doublePrecision('fx_tolerance'),
     soiRecType: text('soi_rec_type'),
     fihiType: text('fihi_type'),
     hasInvestmentAnalyzer: bool('has_investment_analyzer').notNull().default(false),

@@ -51,6 +51,8 @@ export const fundRequests = sqliteTable(
     connectedAudit: bool('connected_audit').notNull().default(false),
     rttPlus: real('rtt_plus'),
     rttMinus: real('rtt_minus'),
+    /** FX testing tolerance in percent (0-100) of the independent rate; null: the server's `fxTolerancePct`. */
+    fxTolerance: real('fx_tolerance'),
     soiRecType: text('soi_rec_type'),
     fihiType: text('fihi_type'),
     hasInvestmentAnalyzer: bool('has_investment_analyzer').notNull().default(false),

@@ -58,17 +58,7 @@ export const auditLogSchema = z.array(
 );
 
 /** The independent FX rate files and what they cover (`listFxRates`). */
-export const fxRateFilesSchema = z.array(
-  z.strictObject({
-    file: z.string(),
-    format: z.enum(['ECB eurofxref-hist', 'cross rates']),
-    rates: z.number().int(),
-    firstDate: z.string().nullable(),
-    lastDate: z.string().nullable(),
-    dates: z.number().int(),
-    currencies: z.array(z.string()),
-  }),
-);
+export { fxRateFilesSchema } from './reference-fx.js';
 
 /** Whether each background service is on (`GET` and `POST /dev-tools/services`). */
 export const serviceStatesSchema = z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']), mail: z.enum(['on', 'off']) });

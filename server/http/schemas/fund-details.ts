@@ -47,6 +47,8 @@ const fundFields = {
   connected_audit: z.boolean(),
   RTTPlus: num,
   RTTMinus: num,
+  /** FX testing tolerance, percent (0-100) of the independent rate; null: the server default (`fxTolerancePct`). */
+  fx_tolerance: num,
   soi_rec_type: text,
   fihi_type: text,
   has_investment_analyzer: z.boolean(),

@@ -48,17 +48,23 @@ export function checkInvestments(wb: ExcelJS.Workbook, e: ExpectedSheets): void 
   expectRows(section(rows, 'Trial balance accounts'), e.investments.accounts, 'Investments: trial balance accounts');
 }
 
-/** Price testing: its items; with FX tested, by currency, by TPA rate, the untested currencies and the 25 largest impacts. */
+/** Price testing: its items (the rates are on FX testing). */
 export function checkPriceTesting(wb: ExcelJS.Workbook, e: ExpectedSheets): void {
   const rows = sheetRows(wb, 'Price testing');
   expectRows(section(rows, 'Item'), e.priceTesting.items, 'Price testing items');
-  if (!e.priceTesting.byCurrency.length) {
-    expect(rows.some((r) => r[0] === 'FX by currency')).toBe(false);
+}
+
+/** FX testing: its items, the tolerance, per currency the TPA's and the independent rate with date, source and age, per TPA rate. */
+export function checkFxTesting(wb: ExcelJS.Workbook, e: ExpectedSheets): void {
+  const rows = sheetRows(wb, 'FX testing');
+  expectRows(section(rows, 'Item'), e.fxTesting.items, 'FX testing items');
+  expect(rowOf(rows, 'Tolerance')[1], 'FX tolerance').toBeCloseTo(e.fxTesting.tolerance / 100, 12);
+  if (!e.fxTesting.currencies.length) {
+    expect(rows.some((r) => r[0] === 'Currency')).toBe(false);
     return;
   }
-  expectRows(section(rows, 'FX by currency'), e.priceTesting.byCurrency, 'FX by currency');
-  expectRows(section(rows, 'FX by TPA rate'), e.priceTesting.byRate, 'FX by TPA rate');
-  expectRows(section(rows, 'Largest impacts: security id'), e.priceTesting.largest, 'Largest impacts');
+  expectRows(section(rows, 'Currency'), e.fxTesting.currencies, 'FX testing by currency');
+  expectRows(section(rows, 'By TPA rate: currency'), e.fxTesting.byRate, 'FX testing by TPA rate');
 }
 
 export function checkCapital(wb: ExcelJS.Workbook, e: ExpectedSheets): void {
@@ -90,6 +96,7 @@ export function checkAllSheets(wb: ExcelJS.Workbook, e: ExpectedSheets, fund: Pa
   checkHoldings(wb, e);
   checkInvestments(wb, e);
   checkPriceTesting(wb, e);
+  checkFxTesting(wb, e);
   checkCapital(wb, e);
   checkUnadjusted(wb, e);
   checkExceptions(wb, e);

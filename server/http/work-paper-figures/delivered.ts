@@ -144,7 +144,7 @@ export async function readDelivered(tpaDir: string, files: string[], added: { in
   return out;
 }
 
-/** An independent FX rate: units of a currency per USD on a date, from `fixtures/fx`. */
+/** An independent FX rate: units of a currency per USD on a date, with the ECB figures it comes from. */
 export interface IndependentRate {
   currency: string;
   date: string;
@@ -152,16 +152,34 @@ export interface IndependentRate {
   source: string;
 }
 
-/** The latest rate of each currency dated on or before `periodEnd`, from the `fixtures/fx` csv files given. */
-export function independentRates(paths: string[], periodEnd: string): Map<string, IndependentRate> {
+/**
+ * The independent rate of each currency per USD on or before `periodEnd`, from the ECB history
+ * shipped with the product, read here on its own: for each currency the latest date on or before
+ * `periodEnd` (and on or before `upTo`, to read the history as if it ended then) on which the ECB
+ * gives both it and USD; units per USD = (units per EUR) / (USD per EUR); EUR = 1 / (USD per EUR).
+ */
+export function independentRates(ecbPath: string, periodEnd: string, upTo = periodEnd): Map<string, IndependentRate> {
+  const file = ecbPath.split('/').pop() as string;
+  const [head, ...rows] = readFileSync(ecbPath, 'utf8').trim().split('\n');
+  const header = head.split(',');
   const out = new Map<string, IndependentRate>();
-  for (const p of paths) {
-    for (const r of csvObjects(p)) {
-      if (r.rate_date > periodEnd || !r.units_per_usd) continue;
+  const last = periodEnd < upTo ? periodEnd : upTo;
+  for (const row of rows) {
+    const cells = row.split(',');
+    const date = cells[0];
+    if (date > last) continue;
+    const usd = cells[header.indexOf('USD')];
+    if (!usd || usd === 'N/A') continue;
+    const put = (r: IndependentRate) => {
       const prev = out.get(r.currency);
-      if (!prev || r.rate_date > prev.date)
-        out.set(r.currency, { currency: r.currency, date: r.rate_date, unitsPerUsd: Number(r.units_per_usd), source: r.source });
-    }
+      if (!prev || r.date > prev.date) out.set(r.currency, r);
+    };
+    put({ currency: 'EUR', date, unitsPerUsd: 1 / Number(usd), source: `${file} ECB ${date}: ${usd} USD per EUR (inverted)` });
+    header.forEach((ccy, i) => {
+      const raw = cells[i];
+      if (i === 0 || !ccy || ccy === 'USD' || !raw || raw === 'N/A') return;
+      put({ currency: ccy, date, unitsPerUsd: Number(raw) / Number(usd), source: `${file} ECB ${date}: ${raw} ${ccy} per EUR / ${usd} USD per EUR` });
+    });
   }
   return out;
 }

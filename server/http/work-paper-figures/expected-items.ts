@@ -1,12 +1,14 @@
 /**
  * Test-only: the check items the work paper must list, in order, each with its status, difference,
  * threshold, file and line(s) and its message's figures, judged independently from the recomputed
- * figures: a difference above TE fails, above SAD warns; the price-testing total is judged against
- * SAD and PM; a position in a currency without an independent rate is NOT PERFORMED; a security
+ * figures: a difference above TE fails, above SAD warns; price testing without independent prices
+ * is NOT PERFORMED; FX testing judges each currency's exceptions (TPA rates outside the tolerance)
+ * against SAD and TE and their total against SAD and PM, a currency without an independent rate of
+ * at most 5 business days before the period end NOT PERFORMED; a security
  * held again with another position is a warning naming the earlier lines.
  */
 import type { Delivered, DeliveredRow } from './delivered.js';
-import { ageDays, type ClassFigures, type ExpectedItem, type FundTerms, type fxRetranslation, fileLines, fmt, num, round2, str, sumCents } from './expected.js';
+import { type ClassFigures, type ExpectedItem, type FundTerms, type fxTestingFigures, fileLines, fmt, num, round2, str, sumCents } from './expected.js';
 
 export interface ItemFigures {
   d: Delivered;
@@ -24,7 +26,7 @@ export interface ItemFigures {
   nonDerivatives: DeliveredRow[];
   derivatives: DeliveredRow[];
   classes: ClassFigures[];
-  fx: ReturnType<typeof fxRetranslation>;
+  fx: ReturnType<typeof fxTestingFigures>;
 }
 
 /** Every check item, in the order of the checks. */
@@ -111,66 +113,72 @@ export function checkItems(x: ItemFigures): ExpectedItem[] {
     `${navFromTb} vs capital accounts (equity + result) ${fmt(x.capitalAccounts)}: ${verdict(navCap)}`,
   );
 
-  // price testing: FX re-translation at the independent rates (the TPA's own prices are no evidence)
+  // price testing: the TPA's own prices are no evidence, and no other price is delivered
   const [ptFile, ptLines] = fileLines(d.holdings, d.prices);
-  if (!terms.externalValuations) {
-    const reason = 'the fund has no external valuations (external_valuations = N)';
-    item({
-      check: 'Price testing',
-      name: 'Price testing',
-      status: 'NOT PERFORMED',
-      diff: 0,
-      threshold: null,
-      file: ptFile,
-      line: ptLines,
-      notPerformed: reason,
-      message: `Not performed: ${reason}`,
-    });
-  } else {
-    for (const h of fx.untested) {
-      const ccy = str(h, 'price_currency');
-      const reason = `no independent ${ccy} rate dated on or before the period end ${terms.periodEnd}`;
+  const ptReason = terms.externalValuations
+    ? `no independent prices (price sources ${[...new Set(d.prices.map((p) => str(p, 'price_source').trim().toLowerCase()))].join(', ') || 'none'} are the TPA's own)`
+    : 'the fund has no external valuations (external_valuations = N)';
+  item({
+    check: 'Price testing',
+    name: 'Price testing',
+    status: 'NOT PERFORMED',
+    diff: 0,
+    threshold: null,
+    file: ptFile,
+    line: ptLines,
+    notPerformed: ptReason,
+    message: `Not performed: ${ptReason}`,
+  });
+
+  // FX testing: each currency's TPA rates against the independent rate of the period end
+  const [fxFile, fxLines] = fileLines(d.holdings);
+  for (const c of fx.currencies) {
+    const name = `FX ${c.currency}`;
+    if (c.notPerformed) {
       item({
-        check: 'Price testing',
-        name: `${str(h, 'security_id')}: FX not tested`,
+        check: 'FX testing',
+        name,
         status: 'NOT PERFORMED',
         diff: 0,
         threshold: null,
-        file: h.file,
-        line: h.line,
-        notPerformed: reason,
-        message: `Not performed: FX test of ${str(h, 'security_name')} (${ccy}, ${fmt(num(h, 'market_value_base'))} USD): ${reason}`,
+        file: fxFile,
+        line: fxLines,
+        notPerformed: c.notPerformed,
+        message: `Not performed: ${c.currency} (${c.positions} position(s), ${fmt(c.baseTpa)} USD): ${c.notPerformed}`,
       });
+      continue;
     }
-    const maxAge = terms.fxMaxAgeDays ?? 5;
-    for (const c of fx.byCurrency.filter((c) => ageDays(c.rate.date, terms.periodEnd) > maxAge)) {
-      const age = ageDays(c.rate.date, terms.periodEnd);
-      item({
-        check: 'Price testing',
-        name: `Stale rate ${c.currency}`,
-        status: 'WARNING',
-        diff: c.impact,
-        threshold: null,
-        file: ptFile,
-        line: ptLines,
-        moneyDifference: false,
-        message: `Stale rate: the independent ${c.currency} rate ${c.rate.unitsPerUsd} (${c.rate.source}) is dated ${c.rate.date}, ${age} days before the period end ${terms.periodEnd} (more than ${maxAge}); ${c.positions} position(s) re-translated with it, FX impact ${fmt(c.impact)} USD`,
-      });
-    }
-    const net = round2(fx.impacts.reduce((s, i) => s + i.impact, 0));
-    const status = Math.abs(net) > pm ? 'FAIL' : Math.abs(net) > sad ? 'WARNING' : 'PASS';
-    const tested = fx.impacts.length;
-    const flagged = fx.impacts.filter((i) => Math.abs(i.impact) > te).length;
-    const untested = fx.untestedCurrencies.map((u) => u.currency);
+    const exceptions = c.byRate.some((r) => r.exception);
+    const status = exceptions ? judge(c.exceptionImpact) : 'PASS';
     item({
-      check: 'Price testing',
-      name: 'Price testing: total impact',
+      check: 'FX testing',
+      name,
       status,
-      diff: net,
+      diff: exceptions ? c.exceptionImpact : 0,
+      threshold: exceptions ? threshold(status) : null,
+      file: fxFile,
+      line: fxLines,
+    });
+  }
+  const tested = fx.currencies.filter((c) => !c.notPerformed);
+  const untested = fx.currencies.filter((c) => c.notPerformed).map((c) => c.currency);
+  const withExceptions = tested.filter((c) => c.byRate.some((r) => r.exception));
+  const fxNet = round2(tested.reduce((s, c) => s + c.exceptionImpact, 0));
+  const fxGross = round2(tested.reduce((s, c) => s + Math.abs(c.exceptionImpact), 0));
+  const fxTotal = { check: 'FX testing', name: 'FX testing: total impact', file: fxFile, line: fxLines } as const;
+  if (!fx.foreign)
+    item({ ...fxTotal, status: 'PASS', diff: 0, threshold: null, message: `No foreign-currency holdings: all ${d.holdings.length} holdings are in USD` });
+  else if (!tested.length) {
+    const reason = `no currency could be tested against an independent rate dated at most ${fx.limit} business days before the period end ${terms.periodEnd} (${untested.join(', ')})`;
+    item({ ...fxTotal, status: 'NOT PERFORMED', diff: 0, threshold: null, notPerformed: reason, message: `Not performed: ${reason}` });
+  } else {
+    const status = Math.abs(fxNet) > pm ? 'FAIL' : Math.abs(fxNet) > sad ? 'WARNING' : 'PASS';
+    item({
+      ...fxTotal,
+      status,
+      diff: fxNet,
       threshold: status === 'FAIL' ? pm : sad,
-      file: ptFile,
-      line: ptLines,
-      message: `${tested} of ${d.holdings.length} holdings tested (0 against an independent price, ${tested} against independent FX): net impact ${fmt(net)} USD (gross ${fmt(fx.gross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}; ${flagged} holding(s) above TE ${fmt(te)}${untested.length ? `; no independent rate for ${untested.join(', ')}` : ''}`,
+      message: `${tested.length} of ${fx.currencies.length} currencies tested against independent rates (tolerance ${fx.tolerance}%): ${tested.length - withExceptions.length} within the tolerance, ${withExceptions.length} with exceptions; exceptions' net impact ${fmt(fxNet)} USD (gross ${fmt(fxGross)}) vs SAD ${fmt(sad)} / PM ${fmt(pm)}${untested.length ? `; NOT PERFORMED for ${untested.join(', ')}` : ''}`,
     });
   }
 

@@ -1,11 +1,11 @@
 /**
  * Test-only: the rows each work-paper sheet must show, built from the independently recomputed
  * figures (`expected.ts`) and the delivered rows: Summary, Trial balance, Holdings, Investments
- * reconciliation, Price testing, Capital roll-forward, Unadjusted differences, Exceptions.
+ * reconciliation, Price testing, FX testing, Capital roll-forward, Unadjusted differences, Exceptions.
  * Messages are compared as worded, with their recomputed figures; fixed explanatory texts are skipped (`ANY`).
  */
 import type { Delivered, DeliveredRow } from './delivered.js';
-import { ACCOUNT_CLASS, ageDays, expectedFigures, expectedSchedule, type ExpectedItem, type FundTerms } from './expected.js';
+import { ACCOUNT_CLASS, ageText, businessDays, expectedFigures, expectedSchedule, type ExpectedItem, type FundTerms } from './expected.js';
 import { ANY, exact, near, type Expected } from './sheets.js';
 
 /** A mapping version as the work paper names it. */
@@ -47,7 +47,7 @@ const message = (i: ExpectedItem): Expected => i.message ?? ANY;
 export function expectedSheets(input: FundSheetsInput) {
   const { delivered: d, terms, mappings } = input;
   const f = expectedFigures(d, terms, input.rates);
-  const maxAge = terms.fxMaxAgeDays ?? 5;
+  const maxAge = terms.fxMaxAgeBusinessDays ?? 5;
   const { pm, te, sad } = f.materiality;
   const incomplete = (input.unmapped ?? []).length > 0;
   const schedule = expectedSchedule(f.items, f.materiality, incomplete);
@@ -90,16 +90,16 @@ export function expectedSheets(input: FundSheetsInput) {
           null,
           null,
           'no independent price',
-          rate ? exact(rate.unitsPerUsd) : null,
+          rate ? near(rate.unitsPerUsd) : null,
           rate?.date ?? null,
           rate?.source ?? null,
           !foreign
             ? 'fund currency'
             : !rate
               ? 'NOT PERFORMED: no independent rate on or before the period end'
-              : ageDays(rate.date, terms.periodEnd) > maxAge
-                ? `STALE RATE: ${ageDays(rate.date, terms.periodEnd)} days before the period end (limit ${maxAge})`
-                : `current: ${ageDays(rate.date, terms.periodEnd)} day(s) before the period end`,
+              : businessDays(rate.date, terms.periodEnd) > maxAge
+                ? `NOT PERFORMED: rate ${ageText(rate.date, terms.periodEnd, maxAge)}`
+                : `current: ${ageText(rate.date, terms.periodEnd, maxAge)}`,
         ]
       : [null, null, null, null, null, null, null];
     return [
@@ -112,6 +112,9 @@ export function expectedSheets(input: FundSheetsInput) {
       exact(v(h, 'price') as number),
       v(h, 'price_currency'),
       exact(v(h, 'fx_rate') as number),
+      // the TPA's rate date and source: only for a base value converted with the TPA's FX table
+      null,
+      null,
       v(h, 'market_value_local'),
       v(h, 'market_value_base'),
       v(h, 'cost_base'),
@@ -124,7 +127,21 @@ export function expectedSheets(input: FundSheetsInput) {
       ...evidence,
     ];
   });
-  const holdingsTotal: Expected[] = [`Total: ${d.holdings.length} position(s)`, null, null, null, null, null, null, null, null, null, f.holdingsTotal];
+  const holdingsTotal: Expected[] = [
+    `Total: ${d.holdings.length} position(s)`,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    f.holdingsTotal,
+  ];
 
   const checkRows: Expected[][] = f.items.map((i) => [i.check, i.name, null, null, status(i), difference(i), i.threshold, message(i), ...source(i)]);
   const exceptions: Expected[][] = [
@@ -198,60 +215,57 @@ export function expectedSheets(input: FundSheetsInput) {
       .map((r): Expected[] => [v(r, 'account_name') ?? v(r, 'account_code'), v(r, 'account_code'), v(r, 'standard_account'), v(r, 'balance_base')]),
   };
 
-  const fx = f.fx;
   const priceTesting = {
     items: f.items.filter((i) => i.check === 'Price testing').map((i): Expected[] => [i.name, status(i), 'USD', difference(i), i.threshold, message(i)]),
-    byCurrency: fx.byCurrency.map((c): Expected[] => [
+  };
+
+  const fx = f.fx;
+  const pct = (x: number | null) => (x === null ? null : near(x / 100));
+  const fxTesting = {
+    items: f.items
+      .filter((i) => i.check === 'FX testing')
+      .map((i): Expected[] => [
+        i.name,
+        status(i),
+        i.name.startsWith('FX ') && i.name.length === 6 ? i.name.slice(3) : 'USD',
+        difference(i),
+        i.threshold,
+        message(i),
+      ]),
+    currencies: fx.currencies.map((c): Expected[] => [
       c.currency,
       c.positions,
       exact(c.rateMin),
       exact(c.rateMax),
       near(c.weighted),
-      exact(c.rate.unitsPerUsd),
-      c.rate.date,
-      near((c.weighted - c.rate.unitsPerUsd) / c.rate.unitsPerUsd),
+      null,
+      c.notPerformed ? 'NOT PERFORMED' : c.byRate.some((r) => r.exception) ? 'EXCEPTION' : 'within tolerance',
+      'holdings fx_rate',
+      c.rate ? near(c.rate.unitsPerUsd) : null,
+      c.rate?.date ?? null,
+      c.rate?.source ?? null,
+      c.ageDays,
+      c.ageBusinessDays,
+      c.notPerformed || !c.rate ? null : pct(((c.weighted - c.rate.unitsPerUsd) / c.rate.unitsPerUsd) * 100),
       c.local,
       c.baseTpa,
       c.baseIndependent,
-      c.impact,
-      c.rate.source,
-      ageDays(c.rate.date, terms.periodEnd),
-      ageDays(c.rate.date, terms.periodEnd) > maxAge ? 'STALE RATE' : 'current',
+      c.notPerformed ? null : c.exceptionImpact,
+      c.notPerformed,
     ]),
-    byRate: [
-      ...fx.byCurrency.flatMap((c) =>
-        c.byRate.map((r): Expected[] => [
-          c.currency,
-          r.positions,
-          exact(r.rate),
-          exact(c.rate.unitsPerUsd),
-          near((r.rate - c.rate.unitsPerUsd) / c.rate.unitsPerUsd),
-          r.base,
-          r.impact,
-        ]),
-      ),
-      ...fx.untestedCurrencies.map((u): Expected[] => [`${u.currency}: no independent rate`, u.positions, null, null, null, u.base]),
-    ],
-    largest: fx.largest.map(({ h, impact, rate }): Expected[] => [
-      v(h, 'security_id'),
-      v(h, 'security_name'),
-      v(h, 'price_currency'),
-      exact(v(h, 'quantity') as number),
-      exact(v(h, 'price') as number),
-      null,
-      exact(v(h, 'fx_rate') as number),
-      exact(rate.unitsPerUsd),
-      v(h, 'market_value_base'),
-      0,
-      impact,
-      impact,
-      h.file,
-      h.line,
-      null,
-      null,
-      rate.date,
-      rate.source,
-    ]),
+    byRate: fx.currencies.flatMap((c) =>
+      c.byRate.map((r): Expected[] => [
+        c.currency,
+        r.positions,
+        exact(r.rate),
+        near(c.rate!.unitsPerUsd),
+        near(r.diffPct / 100),
+        r.base,
+        r.exception ? 'yes' : 'no (within tolerance)',
+        r.impact,
+      ]),
+    ),
+    tolerance: fx.tolerance,
   };
 
   const capital = {
@@ -302,7 +316,21 @@ export function expectedSheets(input: FundSheetsInput) {
     notPerformed: schedule.notPerformed.map((i): Expected[] => [i.check, i.name, null, null, null, i.notPerformed, ...source(i)]),
   };
 
-  return { figures: f, schedule, summary, trialBalance, tbTotals, holdings, holdingsTotal, investments, priceTesting, capital, unadjusted, exceptions };
+  return {
+    figures: f,
+    schedule,
+    summary,
+    trialBalance,
+    tbTotals,
+    holdings,
+    holdingsTotal,
+    investments,
+    priceTesting,
+    fxTesting,
+    capital,
+    unadjusted,
+    exceptions,
+  };
 }
 
 /** The File and Line cells of the NAV row: the trial balance's, as its TB item names them. */

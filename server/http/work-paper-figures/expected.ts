@@ -3,8 +3,8 @@
  * the fund request's materiality percentages and the independent FX rates, by the audit rules the
  * work paper documents (DOMAIN.md 2.4, 2.5), written here on their own: TB by account class, NAV
  * = assets - liabilities, PM / TE / SAD = % x NAV rounded to the cent, holdings by standard type,
- * derivatives against DERIVATIVES_ASSET + DERIVATIVES_LIABILITY, FX re-translation of each
- * foreign position at the independent rate (impact = value base - value local / rate), the shares
+ * derivatives against DERIVATIVES_ASSET + DERIVATIVES_LIABILITY, FX testing of each currency's
+ * TPA rates against the independent rate (impact = value base - value local / rate), the shares
  * roll-forward per class, the schedule of unadjusted differences against SAD / TE / PM. Amounts
  * delivered with cents are summed in integer cents, so totals are exact.
  */
@@ -42,19 +42,32 @@ export interface ExpectedItem {
   message?: string;
 }
 
-/** FX re-translation of one currency. */
+/** One distinct TPA rate of a currency tested against the independent rate. */
+export interface ExpectedRate {
+  rate: number;
+  positions: number;
+  base: number;
+  diffPct: number;
+  exception: boolean;
+  impact: number;
+}
+
+/** FX testing of one currency: tested against the independent rate, or not performed with the reason. */
 export interface ExpectedCurrency {
   currency: string;
   positions: number;
   rateMin: number;
   rateMax: number;
   weighted: number;
-  rate: IndependentRate;
+  rate: IndependentRate | null;
+  ageDays: number | null;
+  ageBusinessDays: number | null;
   local: number;
   baseTpa: number;
-  baseIndependent: number;
-  impact: number;
-  byRate: Array<{ rate: number; positions: number; base: number; impact: number }>;
+  baseIndependent: number | null;
+  exceptionImpact: number;
+  byRate: ExpectedRate[];
+  notPerformed: string | null;
 }
 
 export interface FundTerms {
@@ -64,12 +77,33 @@ export interface FundTerms {
   sad: number;
   /** external_valuations = Y */
   externalValuations: boolean;
-  /** A rate dated more than this many days before the period end is stale (default 5). */
-  fxMaxAgeDays?: number;
+  /** A rate dated more than this many business days before the period end is not used (default 5). */
+  fxMaxAgeBusinessDays?: number;
+  /** The FX tolerance in percent (default 0.5). */
+  fxTolerancePct?: number;
 }
 
 /** Whole days from a rate's date to the period end. */
 export const ageDays = (date: string, periodEnd: string) => (Date.parse(periodEnd) - Date.parse(date)) / 86_400_000;
+
+/** Weekdays (Mon-Fri) after `date` up to the last weekday on or before `periodEnd`, counted day by day. */
+export function businessDays(date: string, periodEnd: string): number {
+  const day = 86_400_000;
+  let end = Date.parse(periodEnd);
+  while ([0, 6].includes(new Date(end).getUTCDay())) end -= day;
+  let n = 0;
+  for (let t = Date.parse(date) + day; t <= end; t += day) if (![0, 6].includes(new Date(t).getUTCDay())) n++;
+  return n;
+}
+
+/** A rate's age as the work paper words it: `dated 2022-12-30, 91 days before the period end 2023-03-31 (65 business days; limit 5)`. */
+export function ageText(date: string, periodEnd: string, limit: number): string {
+  const days = ageDays(date, periodEnd);
+  const bd = businessDays(date, periodEnd);
+  if (days === 0) return `dated ${date}, the period end`;
+  if (bd <= 0) return `dated ${date}, the last business day on or before the period end ${periodEnd}`;
+  return `dated ${date}, ${days} day${days === 1 ? '' : 's'} before the period end ${periodEnd} (${bd} business day${bd === 1 ? '' : 's'}; limit ${limit})`;
+}
 
 export const cents = (x: number) => Math.round(x * 100);
 /** `1234567.891` -> `1,234,567.89`, as messages show amounts. */
@@ -175,7 +209,7 @@ export function expectedFigures(d: Delivered, terms: FundTerms, rates: Map<strin
     return rollForward;
   });
   const capitalAccounts = round2(equity + result);
-  const fx = fxRetranslation(d.holdings, rates);
+  const fx = fxTestingFigures(d.holdings, rates, terms);
   const items = checkItems({
     d,
     terms,
@@ -217,74 +251,85 @@ export function expectedFigures(d: Delivered, terms: FundTerms, rates: Map<strin
   };
 }
 
-/** FX re-translation of every foreign-currency holding at the independent rate (fund currency USD). */
-export function fxRetranslation(holdings: DeliveredRow[], rates: Map<string, IndependentRate>) {
-  const impacts: Array<{ h: DeliveredRow; impact: number; rate: IndependentRate }> = [];
-  const untested: DeliveredRow[] = [];
-  const currencies = new Map<string, { rows: DeliveredRow[]; impacts: number[]; rate: IndependentRate }>();
+/**
+ * FX testing of every foreign-currency holding (fund currency USD): per currency, the rate of
+ * each position (its delivered fx_rate) against the independent rate of the period end; a rate
+ * more than the limit of business days old, or none, is NOT PERFORMED; each distinct TPA rate more
+ * than the tolerance away from it is an exception, whose impact is its positions' base value -
+ * local value / independent rate.
+ */
+export function fxTestingFigures(holdings: DeliveredRow[], rates: Map<string, IndependentRate>, terms: FundTerms) {
+  const tolerance = terms.fxTolerancePct ?? 0.5;
+  const limit = terms.fxMaxAgeBusinessDays ?? 5;
+  const byCcy = new Map<string, DeliveredRow[]>();
   for (const h of holdings) {
     const ccy = str(h, 'price_currency');
     if (!ccy || ccy === 'USD') continue;
-    const rate = rates.get(ccy);
-    if (!rate) {
-      untested.push(h);
-      continue;
-    }
-    const impact = num(h, 'market_value_base') - num(h, 'market_value_local') / rate.unitsPerUsd;
-    impacts.push({ h, impact, rate });
-    const c = currencies.get(ccy) ?? { rows: [], impacts: [], rate };
-    c.rows.push(h);
-    c.impacts.push(impact);
-    currencies.set(ccy, c);
+    byCcy.set(ccy, [...(byCcy.get(ccy) ?? []), h]);
   }
-  const byCurrency: ExpectedCurrency[] = [...currencies]
+  const currencies: ExpectedCurrency[] = [...byCcy]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, c]) => {
-      const fxs = c.rows.map((h) => num(h, 'fx_rate'));
-      const absLocal = c.rows.reduce((s, h) => s + Math.abs(num(h, 'market_value_local')), 0);
-      const absBase = c.rows.reduce((s, h) => s + Math.abs(num(h, 'market_value_base')), 0);
-      const byRate = [...new Set(fxs)]
-        .sort((a, b) => a - b)
-        .map((rate) => {
-          const idx = c.rows.map((h, i) => (num(h, 'fx_rate') === rate ? i : -1)).filter((i) => i >= 0);
-          return {
-            rate,
-            positions: idx.length,
-            base: sumCents(idx.map((i) => num(c.rows[i], 'market_value_base'))),
-            impact: round2(idx.reduce((s, i) => s + c.impacts[i], 0)),
-          };
-        });
-      return {
+    .map(([currency, rows]) => {
+      const fxs = rows.map((h) => num(h, 'fx_rate'));
+      const absLocal = rows.reduce((s, h) => s + Math.abs(num(h, 'market_value_local')), 0);
+      const absBase = rows.reduce((s, h) => s + Math.abs(num(h, 'market_value_base')), 0);
+      const rate = rates.get(currency) ?? null;
+      const out: ExpectedCurrency = {
         currency,
-        positions: c.rows.length,
+        positions: rows.length,
         rateMin: Math.min(...fxs),
         rateMax: Math.max(...fxs),
         weighted: absLocal / absBase,
-        rate: c.rate,
-        local: sumCents(c.rows.map((h) => num(h, 'market_value_local'))),
-        baseTpa: sumCents(c.rows.map((h) => num(h, 'market_value_base'))),
-        baseIndependent: round2(c.rows.reduce((s, h) => s + num(h, 'market_value_local') / c.rate.unitsPerUsd, 0)),
-        impact: round2(c.impacts.reduce((s, x) => s + x, 0)),
-        byRate,
+        rate,
+        ageDays: rate ? ageDays(rate.date, terms.periodEnd) : null,
+        ageBusinessDays: rate ? businessDays(rate.date, terms.periodEnd) : null,
+        local: sumCents(rows.map((h) => num(h, 'market_value_local'))),
+        baseTpa: sumCents(rows.map((h) => num(h, 'market_value_base'))),
+        baseIndependent: null,
+        exceptionImpact: 0,
+        byRate: [],
+        notPerformed: null,
       };
+      if (!rate) {
+        out.notPerformed = `no independent ${currency} rate per USD dated on or before the period end ${terms.periodEnd}`;
+        return out;
+      }
+      if (businessDays(rate.date, terms.periodEnd) > limit) {
+        out.notPerformed = `the latest independent ${currency} rate, ${Number(rate.unitsPerUsd.toPrecision(12))} (${rate.source}), is ${ageText(rate.date, terms.periodEnd, limit)}: too old to conclude on`;
+        return out;
+      }
+      const x = rate.unitsPerUsd;
+      out.byRate = [...new Set(fxs)]
+        .sort((a, b) => a - b)
+        .map((r) => {
+          const of = rows.filter((h) => num(h, 'fx_rate') === r);
+          const diffPct = ((r - x) / x) * 100;
+          const impact = of.reduce((s, h) => s + num(h, 'market_value_base') - num(h, 'market_value_local') / x, 0);
+          return {
+            rate: r,
+            positions: of.length,
+            base: sumCents(of.map((h) => num(h, 'market_value_base'))),
+            diffPct,
+            exception: Math.abs(diffPct) > tolerance,
+            impact,
+          };
+        });
+      out.baseIndependent = round2(rows.reduce((s, h) => s + num(h, 'market_value_local') / x, 0));
+      out.exceptionImpact = round2(out.byRate.filter((r) => r.exception).reduce((s, r) => s + r.impact, 0));
+      return out;
     });
-  const untestedCurrencies: Array<{ currency: string; positions: number; base: number }> = [];
-  for (const h of untested) {
-    const ccy = str(h, 'price_currency');
-    let u = untestedCurrencies.find((x) => x.currency === ccy);
-    if (!u) untestedCurrencies.push((u = { currency: ccy, positions: 0, base: 0 }));
-    u.positions++;
-    u.base += cents(num(h, 'market_value_base'));
-  }
-  for (const u of untestedCurrencies) u.base /= 100;
-  const largest = [...impacts].sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact) || a.h.line - b.h.line).slice(0, 25);
-  return { impacts, untested, byCurrency, untestedCurrencies, largest, gross: round2(impacts.reduce((s, x) => s + Math.abs(x.impact), 0)) };
+  return { currencies, tolerance, limit, foreign: [...byCcy.values()].flat().length };
 }
 
 /** The schedule of unadjusted differences: each money difference judged against SAD / TE, the aggregate above SAD against PM. */
 export function expectedSchedule(items: ExpectedItem[], m: { pm: number; te: number; sad: number }, incomplete = false) {
   const differences = items
-    .filter((i) => i.moneyDifference && (i.check !== 'Price testing' || i.name === 'Price testing: total impact'))
+    .filter(
+      (i) =>
+        i.moneyDifference &&
+        (i.check !== 'Price testing' || i.name === 'Price testing: total impact') &&
+        (i.check !== 'FX testing' || i.name === 'FX testing: total impact'),
+    )
     .map((i) => ({
       item: i,
       judgement:

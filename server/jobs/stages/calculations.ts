@@ -1,24 +1,22 @@
 /**
  * The calculations job (DOMAIN.md 2.4): loads a fund's standardized rows, computes NAV and the
- * materiality amounts from its PM / TE / SAD, runs every audit check against independent FX rates
- * (`<data dir>/reference/fx/*.csv`: ECB-derived cross rates, or an ECB eurofxref-hist csv loaded by
- * `fund-audit reference fx import`; a rate older than `fxMaxAgeDays` before the period end is
- * stale), and stores the QA_Rec items as the fund's calculation file. Queues visualization.
+ * materiality amounts from its PM / TE / SAD, runs every audit check against the independent FX
+ * rates of the reference data (`services/reference-data/fx-rates.ts`: the shipped ECB history and
+ * uploaded files, at the period end; a rate more than `fxMaxAgeBusinessDays` business days old is
+ * never used), and stores the QA_Rec items as the fund's calculation file. Queues visualization.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { baseStoreOf, storeOf } from '../../db/dialect.js';
+import { storeOf } from '../../db/dialect.js';
 import { countSdmRows, readSdmChunks } from '../../db/sdm-store.js';
 import { transaction } from '../../db/tx.js';
 import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
 import {
   allRows,
   type FundSdmData,
-  type FxRate,
+  type FxTableRow,
   type HoldingRow,
   type PriceRow,
   type RowSource,
@@ -28,33 +26,14 @@ import {
 } from '../../../pipeline/sdm/rows.js';
 import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
 import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
-import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { recordChecksRun } from '../../services/delivery-events/record.js';
+import { independentRatesAt } from '../../services/reference-data/fx-rates.js';
 import { currentInputs, loadFund, logStage, publishFile } from './common.js';
 import { aggregateCalculations } from './aggregation.js';
-
-/** Folder of the independent FX rate files of a PostgreSQL install whose blob directory is `blobRoot`. */
-export const sharedFxDir = (blobRoot: string) => join(blobRoot, 'reference', 'fx');
-
-/**
- * Folder of the independent FX rate files: `<data dir>/reference/fx` on SQLite; on PostgreSQL in
- * the blob directory every node shares (`sharedFxDir`), so rates imported on one node are read by
- * the jobs of every other.
- */
-export const fxDir = (ctx: AppContext) => (baseStoreOf(ctx).dialect === 'postgres' ? sharedFxDir(ctx.blobs.root) : join(ctx.config.dataDir, 'reference', 'fx'));
-
-/** Every independent FX rate available to the checks, as units per one unit of `base` (the fund currency). */
-export function loadFxRates(ctx: AppContext, base: string): FxRate[] {
-  const dir = fxDir(ctx);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.csv'))
-    .flatMap((f) => parseFxCsv(readFileSync(join(dir, f), 'utf8'), base, f));
-}
 
 /**
  * The SDM rows of one type in some standardization files, read from the database a chunk at a
@@ -84,7 +63,7 @@ async function storedRows<T>(ctx: AppContext, files: Array<{ id: number; fileTyp
 /**
  * The SDM data of a fund's current standardization files. Holdings, transactions and prices are
  * row sources read from the database on each pass (memory does not grow with them); the trial
- * balance and share-capital rows are loaded (rows come back in file order).
+ * balance, share-capital and FX table rows are loaded (rows come back in file order).
  */
 export async function loadFundData(ctx: AppContext, fundRequestId: number): Promise<FundSdmData> {
   const inputs = (await currentInputs(ctx, fundRequestId)).map((i) => i.id);
@@ -102,13 +81,15 @@ export async function loadFundData(ctx: AppContext, fundRequestId: number): Prom
     transactions: await storedRows<TransactionRow>(ctx, files, 'transactions'),
     share_capital: await allRows(await storedRows<ShareCapitalRow>(ctx, files, 'share_capital')),
     prices: await storedRows<PriceRow>(ctx, files, 'prices'),
+    fx_rates: await allRows(await storedRows<FxTableRow>(ctx, files, 'fx_rates')),
   };
 }
 
 /**
  * What the checks of a fund receive besides its rows (NAV from its trial balance, PM / TE / SAD
- * amounts, independent FX rates in its currency, the stale-rate limit); the work paper's Holdings
- * sheet uses the same to show each position's evidence.
+ * amounts, the independent FX rate of every currency per its currency at the period end, the age
+ * limit of rates, its FX tolerance); the work paper's Holdings sheet uses the same to show each
+ * position's evidence.
  */
 export async function checkContextFor(ctx: AppContext, fundRequestId: number, data: FundSdmData): Promise<CheckContext> {
   const { fund, admin, code } = await loadFund(ctx, fundRequestId);
@@ -119,8 +100,9 @@ export async function checkContextFor(ctx: AppContext, fundRequestId: number, da
     currency: fund.currency ?? 'USD',
     materiality: materiality({ nav, pm: fund.pm ?? 0, te: fund.te ?? 0, sad: fund.sad ?? 0 }),
     nav,
-    fxRates: loadFxRates(ctx, fund.currency ?? 'USD'),
-    fxMaxAgeDays: ctx.config.fxMaxAgeDays,
+    fxRates: independentRatesAt(ctx, fund.currency ?? 'USD', fund.periodEnd ?? ''),
+    fxMaxAgeBusinessDays: ctx.config.fxMaxAgeBusinessDays,
+    fxTolerancePct: fund.fxTolerance ?? ctx.config.fxTolerancePct,
     externalValuations: fund.externalValuations === 'Y',
     accountClasses: STANDARD_ACCOUNTS,
     administrator: admin?.name,

@@ -16,7 +16,7 @@ import { describeEachDialect } from '../../db/dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { countSdmRows } from '../../db/sdm-store.js';
 import { fixturesDir } from '../../paths.js';
-import { seedFxRates } from '../../runtime.js';
+import { seedFxRates } from '../../services/reference-data/fx-rates.js';
 import { importFile } from '../../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { enqueue, type EnqueueInput } from '../enqueue.js';

@@ -3,6 +3,10 @@
  * through the fund's effective layouts and code mappings, records QA_Mapping entries and row
  * errors, and sets `validation_status` Valid / Invalid. Queues calculations.
  *
+ * A fund's FX tables (`fx_rates`) are standardized before its other files; its holdings without a
+ * base value are then converted with them at the fund's period end (`pipeline/fx/convert.ts`),
+ * a currency with no usable rate reported once on the holdings file.
+ *
  * Rows stream: the identified file is read row by row and the SDM rows are inserted in batches
  * under a `staging` file, which no screen, export or later stage reads; each batch is read and
  * standardized outside any transaction, then its chunks are inserted in a short one, and the event
@@ -22,11 +26,14 @@ import { effectiveMappings, type EffectiveMappings } from '../../services/mappin
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { createStandardizer, type StandardizeResult } from '../../../pipeline/stages/standardize.js';
 import { CODE_MAPPING_COLUMN, type MappingType, type SdmType } from '../../../pipeline/sdm/model.js';
+import type { FxTableRow, HoldingRow } from '../../../pipeline/sdm/rows.js';
+import { createFxTableConverter } from '../../../pipeline/fx/convert.js';
+import { CURRENCY_MINOR_UNITS } from '../../services/reference-data/catalog/index.js';
 import { recordMappingUses, type MappingVersionUsed } from '../../services/mappings/versions.js';
 import type { StageHandler } from '../queue.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import type { StoredRow } from '../../../pipeline/sdm/row-chunks.js';
-import { currentInputs, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
+import { currentInputs, loadFund, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
 const MAX_ROW_ERRORS = 500;
@@ -52,12 +59,21 @@ async function dropStaging(ctx: AppContext, of: { inputId: number } | { fundRequ
   });
 }
 
+/** What the standardization of a fund's files shares between them: its FX tables' rows, the fund's currency and period end. */
+interface FundFx {
+  table: FxTableRow[];
+  currency: string;
+  periodEnd: string;
+  maxAgeBusinessDays: number;
+}
+
 /**
- * Standardizes one input file into a staging file, batch by batch.
+ * Standardizes one input file into a staging file, batch by batch. An FX table's rows are kept in
+ * `fx.table`; holdings are converted with it where they have no base value.
  * @returns the staging file's id, its row count and the validation outcome
  * @throws JobCancelled when the job is cancelled between batches (the staged rows are removed)
  */
-async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: EffectiveMappings, signal: AbortSignal) {
+async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: EffectiveMappings, fx: FundFx, signal: AbortSignal) {
   const sdmType = input.fileType as SdmType;
   const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
   const { db, tables: t } = storeOf(ctx);
@@ -86,6 +102,17 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
     };
   }
   const std = createStandardizer({ file: meta.file, header: meta.header, headerLine: meta.headerLine, layout, sdmType, codeMaps: mappings.codeMaps });
+  const converter =
+    sdmType === 'holdings'
+      ? createFxTableConverter({
+          table: fx.table,
+          currency: fx.currency,
+          periodEnd: fx.periodEnd,
+          minorUnits: CURRENCY_MINOR_UNITS[fx.currency.toUpperCase()] ?? 2,
+          maxAgeBusinessDays: fx.maxAgeBusinessDays,
+          localColumn: layout.columns.find((c) => c.sdmColumn === 'market_value_local')?.source,
+        })
+      : null;
   // a standardizer makes every row of a file with the same columns in the same order
   const insert = sdmRowWriter(ctx, stagingId, sdmType, { oneShape: true });
   const it = rows[Symbol.iterator]();
@@ -99,8 +126,10 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
         done = true;
         break;
       }
-      const row = std.add(next.value);
+      const standardized = std.add(next.value);
+      const row = converter && standardized ? converter.convert(standardized as HoldingRow) : standardized;
       if (!row) continue;
+      if (sdmType === 'fx_rates') fx.table.push(row as FxTableRow);
       insert.add(row as unknown as StoredRow);
       rowCount++;
     }
@@ -118,7 +147,10 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
     await dropStaging(ctx, { inputId: input.id });
     throw err;
   }
-  return { stagingId, rowCount, out: std.finish() };
+  const out = std.finish();
+  const notConverted = converter?.finish() ?? [];
+  if (notConverted.length) return { stagingId, rowCount, out: { ...out, errors: [...notConverted, ...out.errors], validationStatus: 'Invalid' as const } };
+  return { stagingId, rowCount, out };
 }
 
 /** The mapping versions a fund's standardization applies: the file layout, and the code mappings of its inputs' SDM types. */
@@ -133,15 +165,18 @@ function mappingsApplied(mappings: EffectiveMappings, inputs: FundFileRow[]): Pa
 
 export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   const fundRequestId = job.fundRequestId!;
-  const inputs = await currentInputs(ctx, fundRequestId);
+  // FX tables first: the holdings are converted with them
+  const inputs = (await currentInputs(ctx, fundRequestId)).sort((a, b) => Number(b.fileType === 'fx_rates') - Number(a.fileType === 'fx_rates'));
   const { db, tables: t } = storeOf(ctx);
   const mappings = await effectiveMappings(ctx, fundRequestId);
+  const { fund } = await loadFund(ctx, fundRequestId);
+  const fx: FundFx = { table: [], currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', maxAgeBusinessDays: ctx.config.fxMaxAgeBusinessDays };
   const results: Array<{ file: string; sdmType: string; rows: number; validationStatus: string; qaMapping: number; rowErrors: number }> = [];
   await dropStaging(ctx, { fundRequestId });
   for (const input of inputs) {
     if (signal.aborted) throw new JobCancelled();
     await db.update(t.fundFiles).set({ status: 'processing' }).where(eq(t.fundFiles.id, input.id));
-    const { stagingId, rowCount, out } = await stageInput(ctx, fundRequestId, input, mappings, signal);
+    const { stagingId, rowCount, out } = await stageInput(ctx, fundRequestId, input, mappings, fx, signal);
     const validation = {
       QA_Mapping: out.qaMapping,
       rowErrors: out.errors.slice(0, MAX_ROW_ERRORS),

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { Engine } from '../../jobs/engine.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { fixturesDir } from '../../paths.js';
-import { seedFxRates } from '../../runtime.js';
+import { seedFxRates } from '../reference-data/fx-rates.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { importFile } from '../imports/imports.js';
 import { createAdjustment, deleteAdjustment, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';

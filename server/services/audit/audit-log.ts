@@ -44,7 +44,9 @@ export type AuditAction =
   | 'chase-schedule-changed'
   | 'chase-changed'
   | 'chase-run'
-  | 'audit-log-keyed';
+  | 'audit-log-keyed'
+  | 'fx-rates-loaded'
+  | 'fx-rates-removed';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
 export interface AuditActor {

@@ -15,12 +15,21 @@ export const CHASED_CHECKS: Readonly<Record<string, string>> = {
   unmapped_codes: 'Unmapped codes',
   investments_reconciliation: 'Investments do not reconcile to the trial balance',
   nav: 'NAV does not reconcile',
-  fx: 'FX rates stale or missing',
+  fx: 'FX rates outside the tolerance or missing',
   holdings_integrity: 'Holdings integrity',
 };
 
-/** Items of the price testing check that say the FX evidence is stale or missing. */
-const FX_ITEM = /(^Stale rate )|(: FX not tested$)/;
+/**
+ * Whether an item of the FX testing check is the TPA's to fix: a currency whose delivered rates
+ * differ from the independent rate beyond the tolerance by more than TE, or one it gave no rate or
+ * local value for. A currency with no recent independent rate is not: those rates are the audit
+ * team's to upload (docs/decisions/0019-fx-rates.md). A currency missing from the TPA's FX table,
+ * or given there with a rate too old, stops the holdings' standardization instead.
+ */
+function isTpaFxItem(item: QaRec): boolean {
+  if (item.check !== 'fx_testing' || item.name === 'FX testing: total impact') return false;
+  return item.status === 'fail' || (item.notPerformed ?? '').startsWith('no local market value or TPA rate');
+}
 
 /** One chaseable failure of a fund's latest delivery. */
 export interface CheckFailure {
@@ -73,7 +82,7 @@ export function checkFailures(qaRec: QaRec[] | null, qaMapping: QaMapping[], cur
   const out = new Map<string, CheckFailure>();
   const byCheck = new Map<string, QaRec[]>();
   for (const item of qaRec ?? []) {
-    const check = item.check === 'price_testing' && FX_ITEM.test(item.name) ? 'fx' : item.check;
+    const check = isTpaFxItem(item) ? 'fx' : item.check;
     if (!(check in CHASED_CHECKS) || check === 'unmapped_codes') continue;
     if (check !== 'fx' && item.status !== 'fail') continue;
     byCheck.set(check, [...(byCheck.get(check) ?? []), item]);

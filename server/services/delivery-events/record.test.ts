@@ -12,7 +12,7 @@ import { storeOf } from '../../db/dialect.js';
 import { enqueue, type EnqueueInput } from '../../jobs/enqueue.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { fixturesDir } from '../../paths.js';
-import { seedFxRates } from '../../runtime.js';
+import { seedFxRates } from '../reference-data/fx-rates.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { chaseEvents } from '../chasing/history.js';
 import { importFile } from '../imports/imports.js';

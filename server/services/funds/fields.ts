@@ -47,6 +47,7 @@ export const FUND_FIELD_COLUMNS = {
   connected_audit: 'connectedAudit',
   RTTPlus: 'rttPlus',
   RTTMinus: 'rttMinus',
+  fx_tolerance: 'fxTolerance',
   soi_rec_type: 'soiRecType',
   fihi_type: 'fihiType',
   has_investment_analyzer: 'hasInvestmentAnalyzer',

@@ -32,7 +32,7 @@ export interface FundInput extends Record<string, unknown> {
 
 const REQUIRED_ALWAYS: FundFieldName[] = ['period_end', 'currency', 'request_date', 'country', 'PM', 'TE', 'SAD'];
 const DATE_FIELDS: FundFieldName[] = ['period_start', 'period_end', 'due_date', 'audit_start_date', 'nav_close_date', 'request_date'];
-const PERCENT_FIELDS: FundFieldName[] = ['PM', 'TE', 'SAD', 'RTTPlus', 'RTTMinus'];
+const PERCENT_FIELDS: FundFieldName[] = ['PM', 'TE', 'SAD', 'RTTPlus', 'RTTMinus', 'fx_tolerance'];
 const BOOL_FIELDS: FundFieldName[] = ['connected_audit', 'has_investment_analyzer', 'group_work_papers', 'is_parent'];
 const REF_FIELDS: Array<[FundFieldName, StaticListName]> = [
   ['country', 'countries'],

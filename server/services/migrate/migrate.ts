@@ -17,7 +17,7 @@ import { blobRoot, loadConfig } from '../../config.js';
 import { openDb } from '../../db/client.js';
 import { openPgDb, redactUrl } from '../../db/client-pg.js';
 import { ConflictError, DataDirInUseError, NotFoundError, ValidationError } from '../../errors.js';
-import { sharedFxDir } from '../../jobs/stages/calculations.js';
+import { sharedFxDir } from '../reference-data/fx-rates.js';
 import { runningProcess } from '../backup/restore.js';
 import { copyBlob, listBlobKeys, verifyBlobs } from './blobs.js';
 import { copyTable, resetIdentity } from './copy-rows.js';

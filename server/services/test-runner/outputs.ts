@@ -26,6 +26,7 @@ export const KEY_COLUMNS: Record<LayoutSdmType, string[]> = {
   transactions: ['trade_date', 'security_id', 'transaction_type'],
   share_capital: ['share_class', 'activity_type'],
   prices: ['security_id'],
+  fx_rates: ['currency', 'rate_date'],
 };
 
 /** Column definitions of a standardized CSV, in order. */

@@ -110,9 +110,10 @@ describe('shipped suites', () => {
     }
     const gs = JSON.parse(readFileSync(join(suiteDir('meridian_fund_services', '1'), 'expected', 'checks.json'), 'utf8')) as ChecksSnapshot;
     expect(gs.figures.nav.value).toBe(361898455.93);
-    // warnings: the 8 two-leg ids and the FX test of the 32 CLP / TWD positions (no ECB rate), NOT PERFORMED
-    expect(gs.checks.price_testing.statuses).toEqual({ pass: 1, warning: 32 });
-    expect(gs.summary).toEqual({ pass: 8, warning: 8 + 32, fail: 0 });
+    // warnings: the 8 two-leg ids, price testing (the TPA's own prices only) and FX testing of CLP and TWD (no ECB rate), NOT PERFORMED
+    expect(gs.checks.price_testing.statuses).toEqual({ warning: 1 });
+    expect(gs.checks.fx_testing.statuses).toEqual({ pass: 22, warning: 2 });
+    expect(gs.summary).toEqual({ pass: 29, warning: 11, fail: 0 });
     expect(gs.checks.holdings_integrity.statuses).toEqual({ warning: 8 });
   });
 

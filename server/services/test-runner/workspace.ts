@@ -21,7 +21,7 @@ import { administrators } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
 import { EventBus } from '../../events.js';
 import { fixturesDir } from '../../paths.js';
-import { seedFxRates } from '../../runtime.js';
+import { seedFxRates } from '../reference-data/fx-rates.js';
 import type { User } from '../auth/tokens.js';
 import { masterMappings, upsertMasterMapping } from '../mappings/store.js';
 

@@ -1,8 +1,12 @@
-/** WAM Tools (`/tools`, auditor spec 2.4): the Self-Onboarding wizard (config.sdmUpload) and the external WAM Sampling Wizard link. */
+/**
+ * WAM Tools (`/tools`, auditor spec 2.4): the Self-Onboarding wizard (config.sdmUpload), the
+ * independent FX rates FX testing uses, and the external WAM Sampling Wizard link.
+ */
 import { useSnapshot } from 'valtio';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
+import { FxRatesPanel } from './fx-rates-panel';
 import { SelfOnboarding } from './self-onboarding/self-onboarding';
 
 function SamplingWizardPanel({ url }: { url?: string | null }) {
@@ -35,6 +39,11 @@ export function ToolsPage() {
       </TabPanel>,
     );
   }
+  panels.push(
+    <TabPanel key="fx" header="Independent FX rates">
+      <FxRatesPanel />
+    </TabPanel>,
+  );
   panels.push(
     <TabPanel key="wizard" header="WAM Sampling Wizard (for Americas use only)" rightIcon="pi pi-external-link fa-tab-icon">
       <SamplingWizardPanel url={config?.samplingWizardUrl} />

@@ -22,7 +22,7 @@ export const MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapp
 export const REQUIRED_MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapping'];
 
 /** SDM file types (plus fund_request) accepted on the files step. */
-export const SDM_FILE_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital', 'prices'];
+export const SDM_FILE_TYPES = ['trial_balance', 'holdings', 'transactions', 'share_capital', 'prices', 'fx_rates'];
 
 export const INVALID_MAPPING_FILE = 'Invalid file - Please upload a .csv file that matches one of the mapping names.';
 

@@ -37,6 +37,7 @@ const EMPTY_TEXT = [
   'SAD',
   'RTTPlus',
   'RTTMinus',
+  'fx_tolerance',
   'soi_rec_type',
   'fihi_type',
   'aggreg_consol_flag',

@@ -83,7 +83,14 @@ export const FORM_SECTIONS: readonly FormSection[] = [
     fields: [...['job_type', 'group_work_papers', 'dataStatusUIField', 'workPaperStatusUIField', 'rerun_count', 'rerun_by', 'rerun_date'].map(auditorField)],
   },
   { title: 'Aggregation', fields: ['aggreg_consol_flag', 'group_key', 'parent'].map(auditorField) },
-  { title: 'External valuations', fields: EXTERNAL_VALUATION_FIELDS },
+  {
+    title: 'External valuations',
+    fields: [
+      ...EXTERNAL_VALUATION_FIELDS,
+      // per fund; empty: the server's default (setting fxTolerancePct)
+      { key: 'fx_tolerance', label: 'FX tolerance', kind: 'percent' },
+    ],
+  },
   { title: 'Materialities', fields: MATERIALITY_FIELDS },
   {
     title: 'Contacts',

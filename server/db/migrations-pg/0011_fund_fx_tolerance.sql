@@ -1,0 +1,1 @@
+ALTER TABLE "fund_requests" ADD COLUMN "fx_tolerance" double precision;

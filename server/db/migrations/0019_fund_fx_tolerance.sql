@@ -1,0 +1,1 @@
+ALTER TABLE `fund_requests` ADD `fx_tolerance` real;
