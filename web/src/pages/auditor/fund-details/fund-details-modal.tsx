@@ -219,6 +219,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
                   standardizationFiles={details.standardizationFiles}
                   workPapers={details.workPapers}
                   qa={Boolean(config?.allowQAValidation)}
+                  rerunCount={details.rerun_count}
                 />
               </TabPanel>
               <TabPanel header="External valuations">
