@@ -13,7 +13,6 @@ import { mountRoutes, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { securityHeaders } from './security-headers.js';
 import { signInBlockedPage } from './sign-in-blocked.js';
-import { serviceKeyScopes } from './service-keys.js';
 import { serveWeb } from './static.js';
 
 /** Builds the h3 app for a context. */
@@ -25,7 +24,6 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   // outside the limits: a refused sign-in navigation gets a page saying why, not their JSON
   app.use(signInBlockedPage(ctx));
   app.use(rateLimits(ctx));
-  app.use(serviceKeyScopes(ctx, routes));
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
@@ -155,6 +156,25 @@ describe('real funds through the pipeline', () => {
     const names = [...zip.keys()];
     expect(names).toContain('fund_S000013795_dd_2023-04-30_work_papers.xlsx');
     expect(names).toContain('fund_S000013795_dd_2023-04-30_calculations.csv');
+    // calculations.csv: every item names its file and line(s); an item over the whole trial balance
+    // names the TB report and the lines of its data rows (after the report's 4 title and header lines)
+    const tbLines = readFileSync(join(tpaDir('meridian_fund_services'), 'inputs', 'MFS_TB_S000013795_20230331.csv'), 'utf8')
+      .split(/\r?\n/)
+      .map((l, i) => [l, i + 1] as const)
+      .filter(([l, i]) => i > 4 && l.trim());
+    const calc = parse(
+      zip
+        .get('fund_S000013795_dd_2023-04-30_calculations.csv')!
+        .toString('utf8')
+        .replace(/^\ufeff/, ''),
+      { columns: true },
+    ) as Array<Record<string, string>>;
+    expect(calc.length).toBeGreaterThan(10);
+    expect(calc.filter((r) => !r.file || !r.line).map((r) => r.name)).toEqual([]);
+    expect(calc.find((r) => r.name === 'Trial balance sums to zero')).toMatchObject({
+      file: 'MFS_TB_S000013795_20230331.csv',
+      line: `${tbLines[0][1]}-${tbLines.at(-1)![1]}`,
+    });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(zip.get('fund_S000013795_dd_2023-04-30_work_papers.xlsx') as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual([

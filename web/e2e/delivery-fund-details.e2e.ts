@@ -313,6 +313,7 @@ describe('delivery fund details', () => {
       'Errors',
       'Trail',
       'Adjustments',
+      'Chases',
       'Fund Codes',
       'Comments',
       'Recipients',

@@ -155,6 +155,21 @@ describe('remembered route', () => {
   });
 });
 
+describe('chasing routes', () => {
+  it("opens a chase mail's link for a signed-in Client, and remembers it with its fund for after sign-in", () => {
+    const input = { path: '/chases', hasToken: true, sessionReady: true, role: 'Client', config: config() };
+    expect(decideAccess(input)).toMatchObject({ kind: 'render', page: 'chases' });
+    expect(decideAccess({ ...input, hasToken: false })).toEqual({ kind: 'redirect', to: '/authenticate', remember: true });
+    expect(shouldRememberRoute('/chases')).toBe(true);
+  });
+
+  it('keeps the contacts screen for the delivery team', () => {
+    const input = { path: '/contacts', hasToken: true, sessionReady: true, config: config() };
+    expect(decideAccess({ ...input, role: 'DeliveryTeamMember' })).toMatchObject({ kind: 'render', page: 'contacts' });
+    expect(decideAccess({ ...input, role: 'Client' })).toEqual({ kind: 'redirect', to: '/', remember: false });
+  });
+});
+
 describe('frames and pages by role', () => {
   it('maps roles to frames with delivery as the default', () => {
     expect(frameForRole('Root')).toBe('auditor');

@@ -22,7 +22,9 @@ export type PageKey =
   | 'import'
   | 'export'
   | 'pbi-inputs'
-  | 'mappings';
+  | 'mappings'
+  | 'contacts'
+  | 'chases';
 
 /** Header title of each page until the page sets its own. */
 export const PAGE_TITLES: Record<PageKey, string> = {
@@ -41,6 +43,8 @@ export const PAGE_TITLES: Record<PageKey, string> = {
   export: 'Export files',
   'pbi-inputs': 'PowerBI Inputs',
   mappings: 'Live mappings',
+  contacts: 'Contacts',
+  chases: 'Open chases',
 };
 
 /** Who a protected route is meant for. */
@@ -87,6 +91,9 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/export', page: 'export', audience: 'delivery' },
   { path: '/pbi-inputs', page: 'pbi-inputs', audience: 'delivery', gate: gates.pbiInputs },
   { path: '/mappings', page: 'mappings', audience: 'delivery' },
+  // chasing: the delivery team's contacts and schedules; a chased Client or TPA user's open chases (the mails link here)
+  { path: '/contacts', page: 'contacts', audience: 'delivery' },
+  { path: '/chases', page: 'chases', audience: 'all', group: 'session' },
 ];
 
 /** Public routes: the sign-in flow and message pages (never remembered, never protected), and the page of a rate-limited sign-in. */

@@ -20,6 +20,7 @@ type AnyPage = LazyExoticComponent<ComponentType<{ id?: string }>>;
 const authArea = () => import('./pages/auth/index');
 const auditorArea = () => import('./pages/auditor/index');
 const deliveryArea = () => import('./pages/delivery/index');
+const chasesArea = () => import('./pages/chases/index');
 
 /** Starts loading the page chunk of a frame (called once sign-in is under way). */
 export function preloadFrame(frame: Frame): void {
@@ -55,6 +56,8 @@ const PAGES: Record<PageKey, AnyPage> = {
   export: page(deliveryArea, (m) => m.ExportPage),
   'pbi-inputs': page(deliveryArea, (m) => m.PbiInputsPage),
   mappings: page(deliveryArea, (m) => m.MappingsPage),
+  contacts: page(deliveryArea, (m) => m.ContactsPage),
+  chases: page(chasesArea, (m) => m.MyChasesPage),
 };
 
 /** Every non-public path: protection, remembered route, frame by role, lazy page. */

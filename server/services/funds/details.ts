@@ -126,6 +126,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
   return {
     id: row.id,
     ...toFundFields(row),
+    // a fund with children is a parent, whether or not is_parent was set when they were linked
+    is_parent: row.isParent || children.length > 0,
     fund_code: codes.find((c) => c.main)?.code ?? codes[0]?.code ?? null,
     fund_codes: codes.map((c) => ({ id: c.id, code: c.code, main: c.main })),
     administrator: admin ? { id: admin.id, code: admin.code, name: admin.name } : null,

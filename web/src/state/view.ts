@@ -23,6 +23,7 @@ export function siderEntries(config: SessionConfig): NavEntry[] {
     { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
     { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
     { label: 'Live mappings', to: '/mappings', icon: 'pi pi-sitemap', show: gates.mappings(config) },
+    { label: 'Contacts', to: '/contacts', icon: 'pi pi-users', show: true },
   ];
   return all.filter((e) => e.show).map(({ label, to, icon }) => ({ label, to, icon }));
 }
@@ -35,12 +36,19 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
 ];
 
-/** The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and WAM Wiki). */
+/** The chased user's tab: a Client (or TPA) user's open chases, where the chase mails link to. */
+export const CHASES_TAB: NavEntry = { label: 'Open chases', to: '/chases', icon: 'pi pi-inbox' };
+
+/**
+ * The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and
+ * WAM Wiki), and for a Client also 'Open chases'.
+ */
 export function auditorTabs(role: string | null | undefined): NavEntry[] {
-  return AUDITOR_TABS.filter((t) => {
+  const tabs = AUDITOR_TABS.filter((t) => {
     const match = matchProtectedRoute(t.to);
     return !match?.route.group || roleMayUse(match.route.group, role);
   });
+  return role === 'Client' ? [...tabs, CHASES_TAB] : tabs;
 }
 
 /**
