@@ -95,6 +95,9 @@ describe('auditor bulk upload and downloads queue', () => {
     // the notification links each 'Duplicate Fund' error to the existing fund
     const notice = aud.toast('You have 3 rejected funds');
     expect(await notice.getByRole('button', { name: /^Open fund \d+$/ }).count()).toBe(3);
+    // the 60-second notice opens below the header: the profile menu and connection indicator stay in reach
+    const headerBottom = await page.locator('.fa-header').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(await notice.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(headerBottom);
     await page.screenshot({ path: screenshotPath('auditor-bulk-duplicate-notice.png') });
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-bulk-upload.png'), fullPage: true });
