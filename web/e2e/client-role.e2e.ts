@@ -66,7 +66,7 @@ describe('a Client user', () => {
     const lines = await shell.profileEmailLines();
     expect(lines.join('')).toBe(email);
     expect(lines.length).toBeGreaterThan(1);
-    for (const line of lines.slice(1)) expect(line.startsWith('.') || lines[lines.indexOf(line) - 1].endsWith('@'), line).toBe(true);
+    lines.slice(1).forEach((line, i) => expect(line.startsWith('.') || lines[i].endsWith('@'), `${lines[i]} | ${line}`).toBe(true));
     await page.screenshot({ path: screenshotPath('client-profile-long-email.png') });
     await page.keyboard.press('Escape');
     expect(await tabs(page)).toEqual(['Home', 'WAM Wiki']);
