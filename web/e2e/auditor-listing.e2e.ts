@@ -185,7 +185,12 @@ describe('auditor funds listing and fund details', () => {
     const failure = dialog.getByTestId('validation-errors');
     await expect.poll(() => failure.innerText()).toMatch(/^Action failed\s+fund store unavailable$/);
     expect(await page.getByText('fund store unavailable').count()).toBe(1);
-    expect(await page.locator('.p-toast-message').count()).toBe(0);
+    expect(
+      await page
+        .locator('.p-toast-message')
+        .filter({ hasText: /fund store unavailable|Action failed/ })
+        .count(),
+    ).toBe(0);
     await page.unroute('**/api/v2.0/fund/validate');
     await aud.detailsTab('Materialities');
     expect(await dialog.getByLabel('PM', { exact: true }).inputValue()).toBe('1');

@@ -45,7 +45,7 @@ describe('a Client user', () => {
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByRole('complementary', { name: 'Live demo' }).count()).toBe(0);
-    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki']);
+    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki', 'Open chases']);
     expect(refused).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
@@ -60,7 +60,7 @@ describe('a Client user', () => {
     const email = 'carlo.bartholomew-vanderstraeten@investor-services.client-portfolio-administration.example';
     const { page, refused } = await signInClient(server, email);
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-    // an address too long for one line wraps after its '@' or before a '.', never inside a name
+    // an address too long for one line wraps after its '@' or before a '.', never inside a name (nor at its hyphens)
     const shell = new ShellPage(page);
     await shell.openProfile();
     const lines = await shell.profileEmailLines();
@@ -69,7 +69,7 @@ describe('a Client user', () => {
     lines.slice(1).forEach((line, i) => expect(line.startsWith('.') || lines[i].endsWith('@'), `${lines[i]} | ${line}`).toBe(true));
     await page.screenshot({ path: screenshotPath('client-profile-long-email.png') });
     await page.keyboard.press('Escape');
-    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki']);
+    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki', 'Open chases']);
     expect(await page.getByText('Your access covers this page and the WAM Wiki').count()).toBe(1);
     await new ShellPage(page).auditorTabs.getByRole('link', { name: 'WAM Wiki' }).click();
     await page.getByRole('tab', { name: 'Wiki' }).waitFor();

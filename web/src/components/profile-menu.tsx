@@ -6,14 +6,14 @@ import { logoutAndReload } from '../state/session-actions';
 
 /**
  * An e-mail address that wraps, when it must, only after the '@' or before a '.' (never inside a
- * name): the parts with a <wbr> between them.
+ * name, nor at a hyphen): the parts, each unbreakable, with a <wbr> between them.
  */
 export function emailWithBreaks(email: string): ReactNode {
   const parts = email.split(/(?<=@)|(?=\.)/);
   return parts.map((part, i) => (
     <Fragment key={i}>
       {i > 0 && <wbr />}
-      {part}
+      <span className="fa-nowrap">{part}</span>
     </Fragment>
   ));
 }
