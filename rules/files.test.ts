@@ -1,6 +1,16 @@
 /** File and process rules, from delivery spec section 4 "Files", "Processes" and the file status derivations. */
 import { describe, expect, it } from 'vitest';
-import { canCancelProcess, canResetProcess, canToggleRequired, canToggleReview, fileStatusLabel, validationCell, type FileFacts } from './files.js';
+import {
+  AUDITOR_FILE_STATUSES,
+  auditorFileStatus,
+  canCancelProcess,
+  canResetProcess,
+  canToggleRequired,
+  canToggleReview,
+  fileStatusLabel,
+  validationCell,
+  type FileFacts,
+} from './files.js';
 
 const file = (over: Partial<FileFacts>): FileFacts => ({ kind: 'input', status: 'assigned', reviewed: false, disabled: false, ...over });
 
@@ -37,6 +47,23 @@ describe('file status and validation cells', () => {
     [file({ kind: 'work_paper', status: 'error' }), 0, 'error'],
     [file({ kind: 'work_paper', disabled: true }), 0, 'Not applicable'],
   ])('%j with rerun count %i is %s', (f, rerun, label) => expect(fileStatusLabel(f, rerun)).toBe(label));
+
+  // the auditor views name every file, work papers included, by the spec's five values
+  it.each([
+    [file({ status: 'pending' }), 0, 'Pending'],
+    [file({ status: 'processing' }), 0, 'Pending'],
+    [file({ reviewed: true }), 0, 'Ready'],
+    [file({ reviewed: true }), 1, 'Ready rerun'],
+    [file({}), 0, 'In review'],
+    [file({ disabled: true, reviewed: true }), 0, 'Not applicable'],
+    [file({ kind: 'work_paper', status: 'done' }), 0, 'In review'],
+    [file({ kind: 'work_paper', status: 'done', reviewed: true, released: true }), 0, 'Ready'],
+    [file({ kind: 'work_paper', status: 'pending' }), 0, 'Pending'],
+    [file({ kind: 'work_paper', status: 'error' }), 0, 'In review'],
+  ])('auditor view: %j with rerun count %i is %s', (f, rerun, label) => {
+    expect(auditorFileStatus(f, rerun)).toBe(label);
+    expect(AUDITOR_FILE_STATUSES).toContain(auditorFileStatus(f, rerun));
+  });
 
   // "Validation cell: Valid, Invalid, Not Received, Not Required."
   it.each([

@@ -71,6 +71,24 @@ export function fileStatusLabel(f: FileFacts, rerunCount = 0): string {
   return 'In review';
 }
 
+/** The file status values of the auditor views (auditor spec section 4 "File status"). */
+export const AUDITOR_FILE_STATUSES = ['Pending', 'Ready', 'Ready rerun', 'In review', 'Not applicable'] as const;
+export type AuditorFileStatus = (typeof AUDITOR_FILE_STATUSES)[number];
+
+/**
+ * The status of a file in the auditor views, whatever its kind (auditor spec section 4 "File
+ * status"): 'Not applicable' when disabled, 'Pending' while waiting for or going through
+ * processing, 'Ready rerun' when reviewed and the fund's rerun count is above 0, 'Ready' when
+ * reviewed, else 'In review'. (The delivery grids say Released / Not released for work papers:
+ * `fileStatusLabel`.)
+ */
+export function auditorFileStatus(f: Pick<FileFacts, 'status' | 'reviewed' | 'disabled'>, rerunCount = 0): AuditorFileStatus {
+  if (f.disabled) return 'Not applicable';
+  if (isFilePending(f.status)) return 'Pending';
+  if (f.reviewed) return rerunCount > 0 ? 'Ready rerun' : 'Ready';
+  return 'In review';
+}
+
 export type ValidationCell = 'Valid' | 'Invalid' | 'Not Received' | 'Not Required';
 
 /**

@@ -267,6 +267,13 @@ describe('broken files', () => {
       { kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) },
     ]);
     expect(holdings.statusLabel).toBe('In review');
+    // the replaced holdings delivery's standardization says which replaced it
+    const holdingsStd = d.standardizationFiles.filter((f: any) => f.fileType === 'holdings');
+    expect(holdingsStd.map((f: any) => [f.id === holdings.id, f.current, f.statusLabel])).toEqual([
+      [true, true, 'In review'],
+      [false, false, 'Superseded'],
+    ]);
+    expect(holdingsStd[1].supersededBy).toMatchObject({ id: holdings.id, filename: holdings.filename });
     // the work paper written over it says Incomplete data, and the fund details say so with the file
     expect(d.workPapers[0].outcome).toBe('Incomplete data');
     expect(d.workPapers[0].qa.incompleteData).toEqual([{ file: 'MFS_HOLDINGS_unknown_instrument.csv', sdmType: 'holdings', unmappedCodes: 1, rowErrors: 0 }]);

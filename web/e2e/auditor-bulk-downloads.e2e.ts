@@ -93,8 +93,13 @@ describe('auditor bulk upload and downloads queue', () => {
     expect((await done.nth(3).innerText()).trim()).not.toBe('');
     expect((await done.nth(6).innerText()).trim()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
     // the notification links each 'Duplicate Fund' error to the existing fund
-    const notice = aud.toast('You have 3 rejected funds');
+    const notice = aud.toast('Bulk validation');
+    // 'You have 3 rejected funds' is said once, in the Review step
+    expect(await page.getByText('You have 3 rejected funds').count()).toBe(1);
     expect(await notice.getByRole('button', { name: /^Open fund \d+$/ }).count()).toBe(3);
+    // the 60-second notice opens below the header: the profile menu and connection indicator stay in reach
+    const headerBottom = await page.locator('.fa-header').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(await notice.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(headerBottom);
     await page.screenshot({ path: screenshotPath('auditor-bulk-duplicate-notice.png') });
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-bulk-upload.png'), fullPage: true });

@@ -99,7 +99,8 @@ describe('auditor fund details on pipeline data', () => {
     await button.waitFor();
     expect(await button.getAttribute('data-qa')).toBe('warning');
     const wp = aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first();
-    expect(await wp.locator('[data-col="status"]').innerText()).toBe('Not released');
+    // the auditor spec's file status values: a produced work paper nobody reviewed yet is In review
+    expect(await wp.locator('[data-col="status"]').innerText()).toBe('In review');
     // the work paper's Summary: every check passed or warned on complete data
     expect(await wp.locator('[data-col="outcome"]').innerText()).toBe('WARNING');
     await button.click();
@@ -155,6 +156,16 @@ describe('auditor fund details on pipeline data', () => {
     await aud.detailsTab('Run parameters');
     const wp = aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first();
     expect(await wp.locator('[data-col="outcome"]').innerText()).toBe('Incomplete data');
+    // the replaced holdings delivery says what replaced it; only the current holdings standardization is listed
+    const inputs = aud.details.getByRole('table', { name: 'Input files' });
+    expect(await inputs.locator('tbody tr', { hasText: 'MFS_HOLDINGS_S000013795_20230331.csv' }).locator('[data-col="file"]').innerText()).toContain(
+      'Replaced by MFS_HOLDINGS_unknown_instrument.csv',
+    );
+    const std = aud.details.getByRole('table', { name: 'Standardization files' });
+    expect(await std.locator('tbody tr').count()).toBe(4);
+    expect(await std.locator('tbody tr', { hasText: 'holdings' }).count()).toBe(1);
+    const statuses = await aud.details.locator('[data-testid="fund-files"] [data-col="status"]').allInnerTexts();
+    expect(statuses.filter((t) => !['Pending', 'Ready', 'Ready rerun', 'In review', 'Not applicable'].includes(t))).toEqual([]);
     const button = workPaperQa().getByRole('button', { name: /QA validations of .*: Incomplete data, / });
     expect(await button.getAttribute('data-qa')).toBe('fail');
     await button.click();

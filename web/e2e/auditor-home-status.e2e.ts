@@ -36,14 +36,20 @@ describe('auditor home, wiki and status reporting', () => {
     await server?.stop();
   });
 
-  it("shows the welcome and the release of the changelog under What's New", async () => {
+  it("shows the welcome and the releases of the changelog under What's New", async () => {
     const shell = new ShellPage(page);
     expect(await shell.frameKind()).toBe('auditor');
     expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
     await aud.main.getByRole('heading', { name: 'Welcome, Ann' }).waitFor();
     await aud.main.getByRole('heading', { name: "What's New" }).waitFor();
     const releases = page.getByTestId('release');
-    expect(await releases.count()).toBe(1);
+    // the product's own release, then the data platform's releases it carries on
+    expect(await releases.count()).toBe(3);
+    expect(await releases.locator('h3').allInnerTexts()).toEqual([
+      'Version 1.15.223 - 22/11/2026',
+      'Version 2.9.1 - October 2024',
+      'Version 2.6 - January 2021',
+    ]);
     const release = await releases.first().innerText();
     expect(release).toMatch(/Version 1\.15\.223/);
     expect(release).toMatch(/22\/11\/2026/);
@@ -145,8 +151,10 @@ describe('auditor home, wiki and status reporting', () => {
       }),
     );
     await page.reload();
-    await aud.main.getByRole('alert').filter({ hasText: 'The status report could not be loaded.' }).waitFor();
-    await aud.toast('report store unavailable').waitFor();
+    // said once, in place of the report, with the reason (no notification repeating it)
+    await aud.main.getByRole('alert').filter({ hasText: 'The status report could not be loaded: report store unavailable.' }).waitFor();
+    expect(await page.getByText('report store unavailable').count()).toBe(1);
+    expect(await page.locator('.p-toast-message').count()).toBe(0);
     await page.unroute('**/api/v2.0/user/status-report');
     await aud.main.getByRole('button', { name: 'Try again' }).click();
     await aud.statusReporting.waitFor();

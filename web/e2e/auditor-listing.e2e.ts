@@ -108,7 +108,9 @@ describe('auditor funds listing and fund details', () => {
     await expect.poll(() => aud.status(GS)).toBe('Completed - Fund Closed');
     await expect.poll(() => aud.status(AST)).toBe('Pending*');
     expect(await page.getByTestId('unchanged-warning').innerText()).toBe(WARNING);
-    await aud.toast(WARNING).waitFor();
+    // the warning shows once: above the grid, not again as a notification beside the success one
+    await aud.toast('1 fund request closed').waitFor();
+    expect(await page.locator('.p-toast-message').allInnerTexts()).toEqual([expect.stringContaining('1 fund request closed')]);
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-listing-warning.png') });
     await aud.select(AST); // unselect
@@ -168,6 +170,28 @@ describe('auditor funds listing and fund details', () => {
 
   it("lists an emptied PM under 'You have validation errors' without 'Save changes', and asks before dropping the change", async () => {
     const dialog = aud.details;
+    // a save that fails on the server is said once, in the dialog: no notification repeating it
+    await aud.dismissToasts();
+    await page.route('**/api/v2.0/fund/validate', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['fund store unavailable'] }),
+      }),
+    );
+    await aud.detailsTab('Comments');
+    await dialog.getByLabel('Audit comments', { exact: true }).fill('Holdings confirmed, custodian letter filed');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const failure = dialog.getByTestId('validation-errors');
+    await expect.poll(() => failure.innerText()).toMatch(/^Action failed\s+fund store unavailable$/);
+    expect(await page.getByText('fund store unavailable').count()).toBe(1);
+    expect(
+      await page
+        .locator('.p-toast-message')
+        .filter({ hasText: /fund store unavailable|Action failed/ })
+        .count(),
+    ).toBe(0);
+    await page.unroute('**/api/v2.0/fund/validate');
     await aud.detailsTab('Materialities');
     expect(await dialog.getByLabel('PM', { exact: true }).inputValue()).toBe('1');
     await dialog.getByLabel('TE', { exact: true }).fill('250');

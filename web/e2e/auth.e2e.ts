@@ -135,6 +135,8 @@ describe('sign-in', () => {
     const menu = await shell.openProfile();
     const profile = await menu.innerText();
     expect(profile).toContain('admin@fund-audit.local');
+    // the address reads on one line, never broken inside a word
+    expect(await shell.profileEmailLines()).toEqual(['admin@fund-audit.local']);
     expect(profile).toMatch(/First name/);
     expect(profile).toMatch(/Last name/);
     await page.keyboard.press('Escape');

@@ -57,8 +57,18 @@ describe('a Client user', () => {
   it('is shown only the tabs it can open, and led home from the pages it cannot', async () => {
     const server = await startServer();
     servers.push(server);
-    const { page, refused } = await signInClient(server, 'carlo@client.example');
+    const email = 'carlo.bartholomew-vanderstraeten@investor-services.client-portfolio-administration.example';
+    const { page, refused } = await signInClient(server, email);
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    // an address too long for one line wraps after its '@' or before a '.', never inside a name (nor at its hyphens)
+    const shell = new ShellPage(page);
+    await shell.openProfile();
+    const lines = await shell.profileEmailLines();
+    expect(lines.join('')).toBe(email);
+    expect(lines.length).toBeGreaterThan(1);
+    lines.slice(1).forEach((line, i) => expect(line.startsWith('.') || lines[i].endsWith('@'), `${lines[i]} | ${line}`).toBe(true));
+    await page.screenshot({ path: screenshotPath('client-profile-long-email.png') });
+    await page.keyboard.press('Escape');
     expect(await tabs(page)).toEqual(['Home', 'WAM Wiki', 'Scorecards', 'Open chases']);
     expect(await page.getByText('Your access covers this page, the WAM Wiki, your scorecards and Open chases').count()).toBe(1);
     await new ShellPage(page).auditorTabs.getByRole('link', { name: 'WAM Wiki' }).click();

@@ -268,6 +268,22 @@ describe('delivery file pages', () => {
     await failed.waitFor();
     expect(await failed.innerText()).toContain('Delete export files older than 90 days failed.');
     await page.unroute('**/api/v2.0/export/files/delete-old');
+
+    // a list that cannot be loaded says why once, in place of the grid (no notification repeating it)
+    await page.route('**/api/v2.0/export/files/list', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['export store unavailable'] }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'The list could not be loaded: export store unavailable' }).waitFor();
+    expect(await page.getByText('export store unavailable').count()).toBe(1);
+    expect(await page.locator('.p-toast-message').filter({ hasText: 'export store unavailable' }).count()).toBe(0);
+    await page.unroute('**/api/v2.0/export/files/list');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => exports.rows.count()).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -249,6 +249,8 @@ describe('delivery fund details', () => {
     await fd.validationErrors.waitFor();
     expect(await fd.validationErrors.innerText()).toMatch(/You have validation errors[\s\S]*PM is required/);
     await fd.toast('Action failed').waitFor();
+    // the notification points to the list; it does not repeat it
+    expect(await page.getByText('You have validation errors').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('delivery-fund-details-validation.png') });
     // leaving through the sider asks first
     await new ShellPage(page).sider.getByRole('link', { name: 'Dashboard' }).click();

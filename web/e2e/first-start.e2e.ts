@@ -75,16 +75,24 @@ describe('first start on an empty data directory', () => {
     await page.screenshot({ path: screenshotPath('first-start-work-paper.png'), fullPage: true });
   });
 
-  it('shows the failed checks of the Meridian delivery in the QA Validations popover', async () => {
+  it("shows the Meridian delivery's incomplete data and the checks it could not perform in the QA Validations popover", async () => {
     const fd = new FundDetailsPage(page);
     await page.goto(`${server.url}/fund/${ids[`${GS}|meridian_fund_services`]}`);
     await expect.poll(() => fd.heading.innerText()).toBe(GS);
-    const button = fd.files('Work papers').getByRole('button', { name: /QA validations of .*: \d+ failed/ });
+    // the unknown instrument makes the work paper's data incomplete
+    const button = fd.files('Work papers').getByRole('button', { name: /QA validations of .*: Incomplete data, .*\d+ not performed$/ });
     await button.waitFor();
     expect(await button.getAttribute('data-qa')).toBe('fail');
     await button.click();
-    const failed = await page.getByRole('dialog', { name: 'QA Validations' }).getByRole('region', { name: 'Failed' }).locator('li').allInnerTexts();
-    expect(failed.join('\n')).toContain('Trial balance sums to zero');
+    const popover = page.getByRole('dialog', { name: 'QA Validations' });
+    expect(await popover.getByRole('region', { name: 'Incomplete data' }).locator('li').allInnerTexts()).toEqual([
+      'MFS_HOLDINGS_unknown_instrument.csv (holdings): 1 unmapped code, 0 row errors',
+    ]);
+    // no trial balance was delivered: its check is not performed, never failed
+    const notPerformed = await popover.getByRole('region', { name: 'Not performed' }).locator('li').allInnerTexts();
+    expect(notPerformed.join('\n')).toContain('Trial balance sums to zero: no trial balance rows delivered');
+    const failed = await popover.getByRole('region', { name: 'Failed' }).locator('li').allInnerTexts();
+    expect(failed.join('\n')).not.toContain('Trial balance sums to zero');
     await page.locator('.p-overlaypanel-enter-done').waitFor();
     await page.screenshot({ path: screenshotPath('first-start-failed-check.png') });
     await page.keyboard.press('Escape');

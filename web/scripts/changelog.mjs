@@ -13,9 +13,11 @@ const source = join(root, 'CHANGELOG.md');
 const target = join(root, 'web/src/pages/auditor/whats-new.data.ts');
 
 /**
- * Parses the released versions of a Keep-a-Changelog file: `## [1.2.3] - 2024-10-01` headings,
- * `### Added` (etc.) groups and `- ` bullets (indented lines continue a bullet). `[Unreleased]` is left
- * out. Releases come back newest first (by version).
+ * Parses the released versions of a Keep-a-Changelog file: `## [1.2.3] - 2024-10-01` headings (a
+ * release known only by its month: `- 2024-10`), `### Added` (etc.) groups and `- ` bullets
+ * (indented lines continue a bullet). `[Unreleased]` is left out. Releases come back newest first:
+ * by date where both have one (the data platform's 2.x releases are older than Fund Audit's 1.15),
+ * else by version.
  */
 export function parseChangelog(text) {
   const releases = [];
@@ -23,7 +25,7 @@ export function parseChangelog(text) {
   let group = null;
   let item = null;
   for (const line of text.split(/\r?\n/)) {
-    const heading = /^##\s+\[?([^\]\s]+)\]?(?:\s*-\s*(\d{4}-\d{2}-\d{2}))?/.exec(line);
+    const heading = /^##\s+\[?([^\]\s]+)\]?(?:\s*-\s*(\d{4}-\d{2}(?:-\d{2})?))?/.exec(line);
     if (heading && !line.startsWith('###')) {
       release = /^unreleased$/i.test(heading[1]) ? null : { version: heading[1], date: heading[2] ?? null, groups: [] };
       if (release) releases.push(release);
@@ -52,7 +54,7 @@ export function parseChangelog(text) {
     if (item !== null && /^\s+\S/.test(line)) group.items[item] += ` ${line.trim()}`;
     else if (!line.trim()) item = null;
   }
-  return releases.sort((a, b) => compareVersions(b.version, a.version));
+  return releases.sort((a, b) => (a.date && b.date && a.date !== b.date ? b.date.localeCompare(a.date) : compareVersions(b.version, a.version)));
 }
 
 /** Compares dotted versions numerically (1.15.223 > 1.9.0). */

@@ -120,6 +120,7 @@ export const fileViewSchema = z.strictObject({
   importFileId: int.nullable(),
 });
 
+/** An input file or a standardization, with whether it is current and what superseded it. */
 const inputFileView = z.strictObject({
   ...fileViewSchema.shape,
   current: z.boolean(),
@@ -149,7 +150,7 @@ export const fundDetailsSchema = z.strictObject({
   aggreg_force_run: z.boolean(),
   needs_rerun: z.boolean(),
   inputFiles: z.array(z.strictObject({ ...inputFileView.shape, identifiedFiles: z.array(inputFileView) })),
-  standardizationFiles: z.array(fileViewSchema),
+  standardizationFiles: z.array(inputFileView),
   calculationFiles: z.array(z.strictObject({ ...fileViewSchema.shape, aggDataOversized: z.boolean() })),
   workPapers: z.array(z.strictObject({ ...fileViewSchema.shape, outcome: text })),
   hasCsvOutputs: z.boolean(),

@@ -96,6 +96,25 @@ export async function getFundDetails(ctx: AppContext, id: number) {
       ...(latest.id === f.id ? {} : { statusLabel: 'Superseded', supersededBy: { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt } }),
     };
   };
+  // a standardization of a superseded delivery is not what the results are built from: it says which replaced it
+  const standardizationView = (f: FileRow) => {
+    const source = f.sourceFileId === null ? undefined : files.find((x) => x.id === f.sourceFileId && x.kind === 'input');
+    const latest = source ? newest.get(source.fileType) : undefined;
+    const superseded = source !== undefined && latest !== undefined && latest.id !== source.id;
+    const replacement = superseded ? byKind('standardization').find((x) => x.sourceFileId === latest.id) : undefined;
+    return {
+      ...view(f),
+      current: !superseded,
+      ...(superseded
+        ? {
+            statusLabel: 'Superseded',
+            supersededBy: replacement
+              ? { id: replacement.id, filename: replacement.fileName, timestamp: replacement.updatedAt }
+              : { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt },
+          }
+        : {}),
+    };
+  };
   const inputFiles = byKind('input').map((f) => ({
     ...inputView(f),
     identifiedFiles: files
@@ -133,7 +152,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
     aggreg_force_run: row.aggregForceRun,
     needs_rerun: row.needsRerun,
     inputFiles,
-    standardizationFiles: byKind('standardization').map((f) => view(f)),
+    // `current` false: the standardization of a delivery a newer one of its type replaced (`supersededBy`: the newer one's standardization, or the newer delivery while it is standardized)
+    standardizationFiles: byKind('standardization').map(standardizationView),
     calculationFiles: byKind('calculation').map((f) => ({
       ...view(f),
       aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized),

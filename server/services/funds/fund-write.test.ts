@@ -80,6 +80,21 @@ describeEachDialect('fund save, details and trail', (dialect) => {
     expect((await getFundDetails(ctx, id)).delivery_comments).toBe('chased');
   });
 
+  it('says which assigned input files lock a pending fund, counting the files it names', async () => {
+    const id = await saveFund(ctx, ctx.boot.admin, { fund: newFund });
+    // a replaced holdings delivery, its newer one, a trial balance and a file not required
+    await insertFundFile(ctx, id, { fileType: 'holdings', fileName: 'HOLDINGS_v1.csv' });
+    await insertFundFile(ctx, id, { fileType: 'trial_balance', fileName: 'TB.csv' });
+    await insertFundFile(ctx, id, { fileType: 'holdings', fileName: 'HOLDINGS_v2.csv' });
+    await insertFundFile(ctx, id, { fileType: 'transactions', fileName: 'TX.csv', disabled: true });
+    const d = await getFundDetails(ctx, id);
+    expect(d.assignedCount).toBe(2);
+    expect(d.editable).toMatchObject({ rows: false, reason: '2 input files are already assigned: TB.csv, HOLDINGS_v2.csv' });
+    expect(await validateFund(ctx, { id, fund: { name: 'Renamed' } })).toEqual([
+      'Only comments and recipients can be changed because 2 input files are already assigned: TB.csv, HOLDINGS_v2.csv (changed: name)',
+    ]);
+  });
+
   it('lists the trail newest first with filters, and writes none of a rolled-back change', async () => {
     const id = await saveFund(ctx, ctx.boot.admin, { fund: newFund });
     await changeStatus(ctx, ctx.boot.admin, 'approve', { ids: [id] });

@@ -74,6 +74,27 @@ export class ShellPage {
     return menu;
   }
 
+  /** The lines the open profile menu shows the e-mail address on (where the browser wrapped it). */
+  async profileEmailLines(): Promise<string[]> {
+    return this.page.locator('.fa-profile-email').evaluate((dd) => {
+      const lines: Array<{ top: number; text: string }> = [];
+      const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = Math.round(range.getBoundingClientRect().top);
+          const last = lines[lines.length - 1];
+          if (last && Math.abs(last.top - top) < 4) last.text += text[i];
+          else lines.push({ top, text: text[i] });
+        }
+      }
+      return lines.map((l) => l.text);
+    });
+  }
+
   /** Logs out through the profile dropdown. */
   async logout(): Promise<void> {
     const menu = await this.openProfile();

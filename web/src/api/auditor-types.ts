@@ -41,11 +41,12 @@ export type FundDetails = ApiResponse<'GET /api/v2.0/fund/:id'>;
 type InputFile = FundDetails['inputFiles'][number];
 
 /**
- * A file of a fund (spec "File row"), whichever group it comes from: the input files add whether
- * they are current, what superseded them and the files identified in them; work papers the
+ * A file of a fund (spec "File row"), whichever group it comes from: the input and standardization
+ * files add whether they are current and what superseded them, the input files the files
+ * identified in them; work papers the
  * overall status their Summary gives.
  */
-export type FundFile = FundDetails['standardizationFiles'][number] &
+export type FundFile = Omit<FundDetails['standardizationFiles'][number], 'current' | 'supersededBy'> &
   Partial<Pick<InputFile, 'current' | 'supersededBy' | 'identifiedFiles'>> &
   Partial<Pick<FundDetails['workPapers'][number], 'outcome'>> &
   Partial<Pick<FundDetails['calculationFiles'][number], 'aggDataOversized'>>;

@@ -6,9 +6,9 @@ import { apiUrl, call } from './client';
 import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
 import { noticeDownload } from './download';
 
-/** Status report of the data platform. */
+/** Status report of the data platform; a failure is shown by the tab, in place. */
 export function fetchStatusReport(): Promise<StatusReport> {
-  return call('GET /api/v2.0/user/status-report', {});
+  return call('GET /api/v2.0/user/status-report', {}, { suppressError: true });
 }
 
 /** Sorting of the auditor listing: a row field and an order (null: the server default, data due date descending). */
@@ -36,14 +36,14 @@ export function runAuditorAction(action: AuditorAction, ids: number[]): Promise<
   return call(`POST /api/v2.0${AUDITOR_ACTION_PATHS[action]}`, { body: { ids, requestedBy: 'Auditor' } });
 }
 
-/** Fund details. */
+/** Fund details; a failure is shown by the screen, in place (so it is not notified twice). */
 export function fetchFundDetails(id: number): Promise<FundDetails> {
-  return call('GET /api/v2.0/fund/:id', { params: { id } });
+  return call('GET /api/v2.0/fund/:id', { params: { id } }, { suppressError: true });
 }
 
-/** Validates changed fields of a fund; answers the errors (empty when valid). The screen shows them. */
+/** Validates changed fields of a fund; answers the errors (empty when valid). The screen shows them, and a failed call too. */
 export async function validateFund(id: number, fund: Record<string, unknown>): Promise<FundError[]> {
-  const payload = await call('POST /api/v2.0/fund/validate', { body: { id, fund } }, { suppressSuccess: true });
+  const payload = await call('POST /api/v2.0/fund/validate', { body: { id, fund } }, { suppressError: true, suppressSuccess: true });
   return payload.errors ?? [];
 }
 

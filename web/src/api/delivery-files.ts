@@ -9,7 +9,7 @@ export function fetchNrd(): Promise<Nrd> {
 
 /** Import files in the given order (the server's default, newest first, when `sorting` is empty). */
 export function fetchImports(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<ImportFileRow>> {
-  return call('POST /api/v2.0/import/list', { body: { offset, sorting: [...sorting], pagination: { limit } } }, { signal });
+  return call('POST /api/v2.0/import/list', { body: { offset, sorting: [...sorting], pagination: { limit } } }, { signal, suppressError: true });
 }
 
 /** Uploads files for an administrator; failures are handled by the caller (upload error texts). */
@@ -34,7 +34,11 @@ export function requestExport(
 
 /** Exports, newest first. */
 export function fetchExports(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<ExportRow>> {
-  return call('POST /api/v2.0/export/files/list', { body: { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] } }, { signal });
+  return call(
+    'POST /api/v2.0/export/files/list',
+    { body: { offset, limit, sorting: [{ field: 'created_at', order: 'desc' }] } },
+    { signal, suppressError: true },
+  );
 }
 
 /** A short-lived download token. */
@@ -62,17 +66,17 @@ export type IssueAction = (typeof ISSUE_ACTIONS)[number];
 
 /** Unidentified files, newest first. */
 export function fetchUnidentified(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnidentifiedRow>> {
-  return call('POST /api/v2.0/files/not-identified/list', { body: { offset, limit } }, { signal });
+  return call('POST /api/v2.0/files/not-identified/list', { body: { offset, limit } }, { signal, suppressError: true });
 }
 
 /** Identified files without a matching fund, newest first. */
 export function fetchUnmatched(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<UnmatchedRow>> {
-  return call('POST /api/v2.0/files/not-matched/list', { body: { offset, limit } }, { signal });
+  return call('POST /api/v2.0/files/not-matched/list', { body: { offset, limit } }, { signal, suppressError: true });
 }
 
 /** MOVEit (swept) files, newest first. */
 export function fetchSwept(offset: number, limit: number, signal?: AbortSignal): Promise<PageOf<SweptRow>> {
-  return call('POST /api/v2.0/files/sweeper/logs/list', { body: { offset, limit } }, { signal });
+  return call('POST /api/v2.0/files/sweeper/logs/list', { body: { offset, limit } }, { signal, suppressError: true });
 }
 
 /** Assigns issue files to a user (null clears). */

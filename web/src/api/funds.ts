@@ -41,10 +41,18 @@ export type FundAction = keyof typeof FUND_ACTION_PATHS;
 /** Actions that carry `requestedBy` (the delivery team member). */
 const WITH_REQUESTED_BY: readonly FundAction[] = ['open', 'close', 'issue', 'pause', 'remove'];
 
-/** Runs a status action on funds; reset and rerun take `forceRun` (default true on the server). */
-export function runFundAction(action: FundAction, ids: number[], requestedBy: string | null, options: { forceRun?: boolean } = {}): Promise<ActionResult> {
+/**
+ * Runs a status action on funds; reset and rerun take `forceRun` (default true on the server).
+ * `quiet`: the caller shows a failure itself (no default notification as well).
+ */
+export function runFundAction(
+  action: FundAction,
+  ids: number[],
+  requestedBy: string | null,
+  { quiet = false, ...options }: { forceRun?: boolean; quiet?: boolean } = {},
+): Promise<ActionResult> {
   const body = { ...(WITH_REQUESTED_BY.includes(action) ? { ids, requestedBy } : { ids }), ...options };
-  return call(`POST /api/v2.0${FUND_ACTION_PATHS[action]}`, { body });
+  return call(`POST /api/v2.0${FUND_ACTION_PATHS[action]}`, { body }, { suppressError: quiet });
 }
 
 /** Sets the data-requested status of funds. */

@@ -15,7 +15,7 @@ export const fetchPbiTypes = () => call('GET /api/v2.0/pbi-inputs/types', {});
 
 /** One page of PowerBI input files (newest first when `sorting` is empty). */
 export function fetchPbiInputs(offset: number, limit: number, signal?: AbortSignal, sorting: readonly SortSpec[] = []): Promise<PageOf<PbiInputView>> {
-  return call('POST /api/v2.0/pbi-inputs/list', { body: { offset, limit, sorting: [...sorting] } }, { signal });
+  return call('POST /api/v2.0/pbi-inputs/list', { body: { offset, limit, sorting: [...sorting] } }, { signal, suppressError: true });
 }
 
 /** Saves a csv of an input type; the failure is handled by the caller. */

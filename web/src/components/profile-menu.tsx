@@ -1,8 +1,22 @@
 /** Profile dropdown: Email, First name, Last name and Logout; keyboard operable (Escape closes). */
-import { useEffect, useId, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { session } from '../state/session';
 import { logoutAndReload } from '../state/session-actions';
+
+/**
+ * An e-mail address that wraps, when it must, only after the '@' or before a '.' (never inside a
+ * name, nor at a hyphen): the parts, each unbreakable, with a <wbr> between them.
+ */
+export function emailWithBreaks(email: string): ReactNode {
+  const parts = email.split(/(?<=@)|(?=\.)/);
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      <span className="fa-nowrap">{part}</span>
+    </Fragment>
+  ));
+}
 
 export function ProfileMenu() {
   const { user } = useSnapshot(session);
@@ -47,7 +61,7 @@ export function ProfileMenu() {
           <dl>
             <div>
               <dt>Email</dt>
-              <dd>{user.email}</dd>
+              <dd className="fa-profile-email">{emailWithBreaks(user.email)}</dd>
             </div>
             <div>
               <dt>First name</dt>

@@ -1,10 +1,12 @@
 /**
  * A server-paged list for the file grids: loads a page (newer loads cancel older ones), keeps the
- * offset, and offers silent reloads and in-place row patches for live socket updates.
+ * offset, and offers silent reloads and in-place row patches for live socket updates. Its fetchers
+ * call with `suppressError`: a failed load is shown here (`error`), a failed silent reload notified.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../../api/errors';
 import type { PageOf } from '../../api/delivery-types';
+import { notifyError } from '../../state/notifications';
 
 export type PageFetcher<R> = (offset: number, limit: number, signal: AbortSignal) => Promise<PageOf<R>>;
 
@@ -50,8 +52,10 @@ export function usePagedList<R>(fetcher: PageFetcher<R>, limit: number): PagedLi
         setError(null);
       } catch (err) {
         if (mine.signal.aborted) return;
-        // a failed background refresh keeps the rows shown (the failure was notified)
+        // the fetchers leave the failure to the list (said once): in place of the grid, or, for a
+        // background refresh that keeps the rows shown, as a notification
         if (!silent) setError((err as ApiError).message || 'An error occurred');
+        else notifyError(err as ApiError);
       } finally {
         if (controller.current === mine) {
           setLoading(false);

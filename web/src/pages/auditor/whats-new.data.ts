@@ -26,5 +26,29 @@ export const RELEASES: readonly Release[] = [
         ]
       }
     ]
+  },
+  {
+    "version": "2.9.1",
+    "date": "2024-10",
+    "groups": [
+      {
+        "title": "Data platform",
+        "items": [
+          "The newest release of the fund-audit request and data platform before Fund Audit 1.15. Its screens, fields, states, messages and limits are the ones Fund Audit implements: the auditor area (Status Reporting, Funds Listing, Bulk Upload, Downloads Queue, Custom Mapping), WAM Tools (Self-Onboarding, WAM Sampling Wizard), WAM Wiki, demo mode and the delivery portal."
+        ]
+      }
+    ]
+  },
+  {
+    "version": "2.6",
+    "date": "2021-01",
+    "groups": [
+      {
+        "title": "Data platform",
+        "items": [
+          "The oldest release of the data platform listed here. The notes of the releases from 2.6 to 2.9.1 were not carried over."
+        ]
+      }
+    ]
   }
 ];

@@ -20,8 +20,18 @@ describe("What's New", () => {
     expect(RELEASES[0]?.groups[0]?.items.length).toBeGreaterThan(5);
   });
 
+  it("lists the data platform's releases the spec names (2.9.1, October 2024, back to 2.6, January 2021) after the product's own", () => {
+    const versions = RELEASES.map((r) => r.version);
+    expect(versions.slice(-2)).toEqual(['2.9.1', '2.6']);
+    expect(RELEASES.slice(-2).map((r) => releaseDate(r.date))).toEqual(['October 2024', 'January 2021']);
+    // newest first by date
+    const dates = RELEASES.map((r) => r.date ?? '');
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
   it('formats release dates and code spans', () => {
     expect(releaseDate('2026-11-22')).toBe('22/11/2026');
+    expect(releaseDate('2024-10')).toBe('October 2024');
     expect(releaseDate(null)).toBe('');
     expect(codeSpans('run `fund-audit users link` now')).toEqual(['run ', 'fund-audit users link', ' now']);
   });

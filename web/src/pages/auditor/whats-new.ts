@@ -9,15 +9,21 @@ export interface ReleaseGroup {
 /** One released version of the changelog. */
 export interface Release {
   version: string;
-  /** ISO date, or null when the changelog gives none. */
+  /** ISO date (YYYY-MM-DD, or YYYY-MM for a release known by its month), or null when the changelog gives none. */
   date: string | null;
   groups: readonly ReleaseGroup[];
 }
 
-/** 'YYYY-MM-DD' as DD/MM/YYYY (the auditor views' date format); anything else unchanged. */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * 'YYYY-MM-DD' as DD/MM/YYYY (the auditor views' date format), 'YYYY-MM' (a release known by its
+ * month) as 'October 2024'; anything else unchanged.
+ */
 export function releaseDate(iso: string | null): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso ?? '');
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : (iso ?? '');
+  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(iso ?? '');
+  if (!m) return iso ?? '';
+  return m[3] ? `${m[3]}/${m[2]}/${m[1]}` : `${MONTHS[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
 }
 
 /** Splits a changelog line on `code` spans: odd entries are code. */

@@ -103,7 +103,8 @@ export function FundDetailsPage({ id }: { id?: string }) {
   const save = async () => {
     const saved = await f.save();
     if (!saved) {
-      notify({ severity: 'error', summary: 'Action failed', detail: 'You have validation errors', life: 10_000 });
+      // the errors themselves are listed above the form; the notification does not repeat them
+      notify({ severity: 'error', summary: 'Action failed', detail: 'Fix the errors listed above the form, then save again.', life: 10_000 });
       return;
     }
     if (creating) {
@@ -122,7 +123,7 @@ export function FundDetailsPage({ id }: { id?: string }) {
   const remove = async () => {
     setDeleting(false);
     try {
-      await runFundAction('remove', [fund.id], user?.fullName ?? null);
+      await runFundAction('remove', [fund.id], user?.fullName ?? null, { quiet: true });
       notify({ severity: 'success', detail: `${fund.name} deleted`, life: 2400 });
       navigate('/');
     } catch (err) {

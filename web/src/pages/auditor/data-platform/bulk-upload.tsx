@@ -103,7 +103,8 @@ function notifyRejected(result: BulkResult): void {
   const shown = errors.slice(0, 5);
   notify({
     severity: 'warn',
-    summary: `You have ${result.failed.length} rejected fund${result.failed.length === 1 ? '' : 's'}`,
+    // 'You have N rejected funds' is the Review step's; the notice does not say it a second time
+    summary: 'Bulk validation',
     detail: `${shown.map((e) => e.text).join('\n')}${errors.length > shown.length ? `\nShowing ${shown.length} out of ${errors.length} errors` : ''}`,
     life: DURATION.validation,
     links: [...new Set(shown.flatMap((e) => (e.fundId !== null ? [e.fundId] : [])))].map((id) => ({ label: `Open fund ${id}`, onClick: () => openFund(id) })),

@@ -104,8 +104,8 @@ export function FundsListing() {
       const result = await runAuditorAction(action, ids);
       const stuck = result.funds.filter((f) => f.isStatusUnChanged).map((f) => f.id);
       setUnchanged(stuck);
+      // the warning shows once, above the grid whose rows it marks with *
       setWarning(stuck.length ? result.warning || UNCHANGED_WARNING : null);
-      if (stuck.length) notify({ severity: 'warn', detail: result.warning || UNCHANGED_WARNING });
       const moved = result.funds.length - stuck.length;
       if (moved > 0) {
         const what = action === 'remove' ? 'deleted' : ACTION_LABELS[action].done;

@@ -8,6 +8,7 @@ import { Button } from 'primereact/button';
 import { Tooltip } from 'primereact/tooltip';
 import { useSnapshot } from 'valtio';
 import { fetchStatusReport } from '../../../api/auditor';
+import { ApiError } from '../../../api/errors';
 import type { FundGroup, StatusReport } from '../../../api/auditor-types';
 import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
 import { dataPlatform, showTab } from '../../../state/data-platform';
@@ -82,7 +83,8 @@ function DonutCard({ id, title, tooltip, group }: { id: string; title: string; t
 export function StatusReporting() {
   const { fundsVersion } = useSnapshot(dataPlatform);
   const [report, setReport] = useState<StatusReport | null>(null);
-  const [failed, setFailed] = useState(false);
+  // why the report could not be loaded (shown once, here; true: no reason given)
+  const [failed, setFailed] = useState<string | boolean>(false);
 
   const load = useCallback(() => {
     fetchStatusReport()
@@ -90,7 +92,7 @@ export function StatusReporting() {
         setReport(r);
         setFailed(false);
       })
-      .catch(() => setFailed(true));
+      .catch((err: unknown) => setFailed(err instanceof ApiError && err.message ? err.message : true));
   }, []);
 
   useEffect(load, [load, fundsVersion]);
@@ -99,7 +101,7 @@ export function StatusReporting() {
   if (!report) {
     return failed ? (
       <div className="fa-error-banner" role="alert">
-        The status report could not be loaded.{' '}
+        The status report could not be loaded{typeof failed === 'string' ? `: ${failed}` : ''}.{' '}
         <button type="button" className="fa-linkbutton" onClick={load}>
           Try again
         </button>

@@ -1,16 +1,31 @@
 /**
  * Files of a fund in the details modal: input files, standardization files and work papers with
- * the server's status label and QA Validations popover (a work paper shows its fund's calculation
- * checks); a work paper also shows the outcome its Summary gives ('Incomplete data' when a
- * standardization behind it is Invalid, else PASS, WARNING or FAIL).
+ * their status as the auditor spec names it (Pending, Ready, Ready rerun, In review, Not
+ * applicable) and the QA Validations popover (a work paper shows its fund's calculation checks); a
+ * work paper also shows the outcome its Summary gives ('Incomplete data' when a standardization
+ * behind it is Invalid, else PASS, WARNING or FAIL). An input file a newer delivery of its type
+ * replaced says so; its standardization is not listed beside the current one.
  */
+import { auditorFileStatus } from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { QaPopover } from '../../../components/files/qa-popover';
 import { formatDateTime } from '../../../components/auditor/format';
 import './files-section.css';
 
 /** One group of files as a small table. */
-function FileGroup({ title, files, qa, outcome = false }: { title: string; files: readonly FundFile[]; qa: boolean; outcome?: boolean }) {
+function FileGroup({
+  title,
+  files,
+  qa,
+  rerunCount,
+  outcome = false,
+}: {
+  title: string;
+  files: readonly FundFile[];
+  qa: boolean;
+  rerunCount: number;
+  outcome?: boolean;
+}) {
   return (
     <section>
       <h3 style={{ fontSize: '1rem', margin: '1rem 0 .35rem' }}>{title}</h3>
@@ -33,10 +48,13 @@ function FileGroup({ title, files, qa, outcome = false }: { title: string; files
           <tbody>
             {files.map((f) => (
               <tr key={f.id}>
-                <td data-col="file">{f.filename}</td>
+                <td data-col="file">
+                  {f.filename}
+                  {f.supersededBy && <span className="fa-ad-file-note">Replaced by {f.supersededBy.filename}</span>}
+                </td>
                 <td>{f.name ?? f.fileType ?? ''}</td>
                 <td>{formatDateTime(f.timestamp)}</td>
-                <td data-col="status">{f.statusLabel}</td>
+                <td data-col="status">{auditorFileStatus(f, rerunCount)}</td>
                 {outcome && <td data-col="outcome">{f.outcome ?? ''}</td>}
                 {qa && (
                   <td>
@@ -52,23 +70,25 @@ function FileGroup({ title, files, qa, outcome = false }: { title: string; files
   );
 }
 
-/** The three file groups of a fund. */
+/** The three file groups of a fund; `rerunCount` is the fund's (a reviewed file is 'Ready rerun' when above 0). */
 export function FilesSection({
   inputFiles,
   standardizationFiles,
   workPapers,
   qa,
+  rerunCount,
 }: {
   inputFiles: readonly FundFile[];
   standardizationFiles: readonly FundFile[];
   workPapers: readonly FundFile[];
   qa: boolean;
+  rerunCount: number;
 }) {
   return (
     <div data-testid="fund-files">
-      <FileGroup title="Input files" files={inputFiles} qa={qa} />
-      <FileGroup title="Standardization files" files={standardizationFiles} qa={qa} />
-      <FileGroup title="Work papers" files={workPapers} qa={qa} outcome />
+      <FileGroup title="Input files" files={inputFiles} qa={qa} rerunCount={rerunCount} />
+      <FileGroup title="Standardization files" files={standardizationFiles.filter((f) => f.current !== false)} qa={qa} rerunCount={rerunCount} />
+      <FileGroup title="Work papers" files={workPapers} qa={qa} rerunCount={rerunCount} outcome />
     </div>
   );
 }

@@ -29,7 +29,6 @@ import {
   EXTERNAL_VALUATION_FIELDS,
   FUND_INFO_FIELDS,
   MATERIALITY_FIELDS,
-  MAX_SHOWN_ERRORS,
   rowsEditable,
   RUN_PARAMETER_FIELDS,
   type Draft,
@@ -83,8 +82,11 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
   const { nrd } = useSnapshot(auditorNrd);
   const [details, setDetails] = useState<FundDetails | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [failed, setFailed] = useState(false);
+  // why the details could not be loaded (true: no reason given)
+  const [failed, setFailed] = useState<string | boolean>(false);
   const [errors, setErrors] = useState<FundError[]>([]);
+  // the errors come from a failed save ('Action failed'), not from validation
+  const [saveFailed, setSaveFailed] = useState(false);
   const [saving, setSaving] = useState(false);
   const [asking, setAsking] = useState<null | { then: () => void }>(null);
   const [tab, setTab] = useState(0);
@@ -103,7 +105,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
         setDetails(d);
         setDraft(draftOf(d));
       })
-      .catch(() => live && setFailed(true));
+      .catch((err: unknown) => live && setFailed(err instanceof ApiError && err.message ? err.message : true));
     return () => {
       live = false;
     };
@@ -122,6 +124,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
 
   const onChange = (key: string, value: unknown) => {
     setErrors([]);
+    setSaveFailed(false);
     setDraft((d) => {
       if (!d) return d;
       const next: Draft = { ...d, [key]: value };
@@ -141,6 +144,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
     if (!details || !dirty) return;
     setSaving(true);
     try {
+      setSaveFailed(false);
       const found = await validateFund(details.id, changes);
       if (found.length) {
         setErrors(found);
@@ -153,18 +157,10 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
       notify({ severity: 'success', detail: 'Fund request saved', life: DURATION.saveSuccess });
       onSaved?.();
     } catch (err) {
-      if (err instanceof ApiError) {
-        const list: FundError[] = err.errors.length ? err.errors : [err.message];
-        setErrors(list);
-        notify({
-          severity: 'error',
-          summary: 'Action failed',
-          detail: list
-            .slice(0, MAX_SHOWN_ERRORS)
-            .map((e) => (typeof e === 'string' ? e : e.message))
-            .join('; '),
-        });
-      }
+      // shown once, in the dialog where the user is ('Action failed' and up to 5 errors), never also as a notification
+      const list: FundError[] = err instanceof ApiError && err.errors.length ? err.errors : [err instanceof Error ? err.message : 'An error occurred'];
+      setErrors(list);
+      setSaveFailed(true);
     } finally {
       setSaving(false);
     }
@@ -191,7 +187,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
       <Dialog header={title} visible onHide={() => guard(onClose)} footer={footer} style={{ width: 'min(1000px, 96vw)' }} className="fa-aud" modal maximizable>
         {failed && (
           <div className="fa-error-banner" role="alert">
-            The fund details could not be loaded.
+            The fund details could not be loaded{typeof failed === 'string' ? `: ${failed}` : '.'}
           </div>
         )}
         {!failed && (!details || !draft) && (
@@ -207,7 +203,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
                 {details.editable?.reason ? ` because ${details.editable.reason}` : ''}.
               </p>
             )}
-            <ValidationErrors errors={shownErrors} onOpenFund={openOther} />
+            <ValidationErrors errors={shownErrors} onOpenFund={openOther} title={saveFailed && errors.length ? 'Action failed' : undefined} />
             <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
               <TabPanel header="Fund info">
                 <Fields fields={FUND_INFO_FIELDS} details={details} draft={draft} nrd={n} ctx={ctx} editable={editable} onChange={onChange} />
@@ -219,6 +215,7 @@ export function FundDetailsModal({ fundId, onClose, onSaved, onOpenFund }: FundD
                   standardizationFiles={details.standardizationFiles}
                   workPapers={details.workPapers}
                   qa={Boolean(config?.allowQAValidation)}
+                  rerunCount={details.rerun_count}
                 />
               </TabPanel>
               <TabPanel header="External valuations">

@@ -2,13 +2,24 @@
 import type { FundError } from '../../../api/auditor-types';
 import { presentErrors } from './fund-form';
 
-/** Validation errors of a save; `onOpenFund` opens the fund a 'Duplicate Fund' error names. */
-export function ValidationErrors({ errors, onOpenFund }: { errors: readonly FundError[]; onOpenFund: (id: number) => void }) {
+/**
+ * Validation errors of a save; `onOpenFund` opens the fund a 'Duplicate Fund' error names; `title`
+ * replaces the heading (e.g. 'Action failed' when the save itself failed).
+ */
+export function ValidationErrors({
+  errors,
+  onOpenFund,
+  title = 'You have validation errors',
+}: {
+  errors: readonly FundError[];
+  onOpenFund: (id: number) => void;
+  title?: string;
+}) {
   if (!errors.length) return null;
   const { shown, footer } = presentErrors(errors);
   return (
     <div className="fa-error-banner" role="alert" data-testid="validation-errors">
-      <strong>You have validation errors</strong>
+      <strong>{title}</strong>
       <ul>
         {shown.map((e, i) => {
           if (typeof e === 'string') return <li key={i}>{e}</li>;

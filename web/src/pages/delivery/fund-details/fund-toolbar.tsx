@@ -88,7 +88,7 @@ export function FundToolbar(p: FundToolbarProps) {
             disabled={!open}
             tooltip={open ? undefined : 'Only open funds can be rerun'}
             tooltipOptions={{ showOnDisabled: true }}
-            onClick={() => void act('Rerun', () => runFundAction('rerun', [fund.id], null, { forceRun }), 'Rerun queued')}
+            onClick={() => void act('Rerun', () => runFundAction('rerun', [fund.id], null, { forceRun, quiet: true }), 'Rerun queued')}
           />
           <span className="fa-fd-force">
             <InputSwitch inputId="fa-fd-force-run" checked={forceRun} onChange={(e) => setForceRun(Boolean(e.value))} />

@@ -4,11 +4,12 @@
  * /fund/validate`, then `POST /fund`). The form logic is the auditor modal's (fund-form.ts) over
  * the delivery fields (delivery-fields.ts); every rule is checked again by the server.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fetchFundDetails, saveFund, validateFund } from '../../../api/auditor';
 import type { FundDetails, FundError } from '../../../api/auditor-types';
 import { ApiError } from '../../../api/errors';
 import { createFund, validateNewFund } from '../../../api/fund-activity';
+import { notifyError } from '../../../state/notifications';
 import { changedFields, draftOf, type Draft } from '../../auditor/fund-details/fund-form';
 import { blankFund, DELIVERY_FIELDS, newFundPayload } from './delivery-fields';
 
@@ -25,17 +26,24 @@ export function useFundDetails(target: FundTarget) {
   const [loadError, setLoadError] = useState<{ status: number; message: string } | null>(null);
   const [errors, setErrors] = useState<FundError[]>([]);
   const [saving, setSaving] = useState(false);
+  // the id whose details are on screen
+  const loaded = useRef<number | null>(null);
 
   const reload = useCallback(() => {
     if (typeof target !== 'number') return;
     fetchFundDetails(target).then(
       (d) => {
+        loaded.current = target;
         setFund(d);
         setLoadError(null);
         // keep the user's edits over a background reload (a new id starts from a null draft)
         setDraft((old) => old ?? draftOf(d, DELIVERY_FIELDS));
       },
-      (err: ApiError) => setLoadError({ status: err.status ?? 0, message: err.message || 'The fund request could not be loaded' }),
+      (err: ApiError) => {
+        setLoadError({ status: err.status ?? 0, message: err.message || 'The fund request could not be loaded' });
+        // the page shows a first load's failure in place of the form; a later one (the form stays) as a notification
+        if (loaded.current === target) notifyError(err);
+      },
     );
   }, [target]);
 
