@@ -135,6 +135,7 @@ export const fundDetailsSchema = z.strictObject({
   standardizationFiles: z.array(fileViewSchema),
   calculationFiles: z.array(z.strictObject({ ...fileViewSchema.shape, aggDataOversized: z.boolean() })),
   workPapers: z.array(fileViewSchema),
+  previousWorkPapers: z.array(fileViewSchema),
   hasCsvOutputs: z.boolean(),
   dataStatusCounts: dataStatusCountsSchema,
   workPaperStatusCounts: workPaperStatusCountsSchema,

@@ -125,7 +125,12 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
   const file = await transaction(ctx, async (tx) => {
-    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper')));
+    // the work paper this run replaces stays downloadable as the previous one (the one before it goes)
+    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper_previous')));
+    await tx
+      .update(t.fundFiles)
+      .set({ kind: 'work_paper_previous', updatedAt: new Date().toISOString() })
+      .where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper')));
     const [inserted] = await tx
       .insert(t.fundFiles)
       .values({

@@ -1,7 +1,8 @@
 /**
  * What an export zip holds for one fund (DOMAIN.md 2.6; spec section 9: file names
  * `fund_{code}_dd_{due date}_{kind}.{csv|xlsx}`), stage by stage:
- * - visualization: the work paper workbook -> `{prefix}_work_papers.xlsx`
+ * - visualization: the work paper workbook -> `{prefix}_work_papers.xlsx`, and the one a rerun
+ *   replaced -> `{prefix}_work_papers_previous.xlsx`
  * - calculations: one row per QA_Rec item -> `{prefix}_calculations.csv`
  * - standardization: SDM rows per SDM type, streamed from `sdm_chunks` -> `{prefix}_standardization_{type}.csv`
  * - identification: the fund's identified rows per input file -> `{prefix}_identification_{type}.csv`
@@ -84,8 +85,9 @@ function* lineAndCells(rows: Iterable<{ line: number; cells: unknown[] }>): Gene
 
 /** Work papers (visualization), filtered by the export's options. */
 function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inputs: ExportInputs, warn: (m: string) => void): ZipEntry[] {
+  // the current work paper, and the one its rerun replaced (`_work_papers_previous.xlsx`) unless only reviewed ones are asked for
   return files
-    .filter((f) => f.kind === 'work_paper')
+    .filter((f) => f.kind === 'work_paper' || (f.kind === 'work_paper_previous' && !inputs.reviewedVisualizationsOnly))
     .filter((f) => !(inputs.excludeDisabledVisualizations && f.disabled) && !(inputs.reviewedVisualizationsOnly && !f.reviewed))
     .flatMap((f) => {
       if (!f.blobKey || !ctx.blobs.has(f.blobKey)) {
@@ -93,7 +95,8 @@ function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inp
         return [];
       }
       const key = f.blobKey;
-      return [{ name: `${prefix}_work_papers.xlsx`, open: () => createReadStream(ctx.blobs.path(key)) }];
+      const name = f.kind === 'work_paper' ? `${prefix}_work_papers.xlsx` : `${prefix}_work_papers_previous.xlsx`;
+      return [{ name, open: () => createReadStream(ctx.blobs.path(key)) }];
     });
 }
 

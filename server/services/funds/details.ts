@@ -138,6 +138,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
       aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized),
     })),
     workPapers: byKind('work_paper').map((f) => view(f, calculation)),
+    // the work paper the last rerun replaced: downloadable (exports), counted in no status
+    previousWorkPapers: byKind('work_paper_previous').map((f) => view(f)),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
     dataStatusCounts: derived.dataStatusCounts,
     workPaperStatusCounts: derived.workPaperStatusCounts,

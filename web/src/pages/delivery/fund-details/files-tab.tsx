@@ -148,6 +148,12 @@ export function FilesTab({ fund, reload }: FundTabProps) {
       {grid('Standardization files', 'standardization', fund.standardizationFiles)}
       {grid('Calculation files', 'calculation', fund.calculationFiles)}
       {grid('Work papers', 'work_paper', fund.workPapers)}
+      {fund.previousWorkPapers.map((w) => (
+        <p key={w.id} className="fa-empty-text" data-testid="previous-work-paper">
+          Previous work paper: {w.filename}, replaced {formatFileDate(w.timestamp, true)}. Download options (Visualization) include it as
+          …_work_papers_previous.xlsx.
+        </p>
+      ))}
       <div className="fa-fd-toolbar" role="toolbar" aria-label="Work paper release">
         <Button
           label="Release all"
