@@ -6,7 +6,7 @@
  * then the total of the converted figures, which the rest of the work paper is computed over, and
  * when children share securities, the parent's positions once each is consolidated.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
 
@@ -20,7 +20,7 @@ const FIGURES = [
 ] as const;
 
 /** Writes the Aggregation sheet of `summary` (amounts `#,##0.00`, rates to 8 decimals, dates as dates). */
-export function aggregationSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, summary: AggregationSummary): void {
+export function aggregationSheet(wb: XlsxWorkbook, summary: AggregationSummary): void {
   const ccy = summary.currency;
   const s = new SheetWriter(
     wb,

@@ -12,7 +12,7 @@
  * texts and dates, made once each), and the writing waits for the zip to take the rows every few
  * hundred.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { CheckContext } from '../checks/common.js';
 import { Sum, round } from '../checks/common.js';
 import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
@@ -95,7 +95,7 @@ function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): str
  * @returns the names of the sheets written, in order
  */
 export async function holdingsSheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  wb: XlsxWorkbook,
   data: FundSdmData,
   currency: string,
   mappings: MappingUsed[] | undefined,

@@ -14,9 +14,9 @@
  * with a `0.00%` format (PM 1 is stored 0.01 and shown 1.00%; FX rate differences 0.000%); share
  * counts `#,##0.000`; dates are real dates `dd/mm/yyyy`; every text cell goes through
  * `safeCellText` (formula injection); row 1 of every sheet is a bold, frozen header and column
- * widths are set. Written with exceljs' streaming writer: each row is serialised and dropped as it
- * is written, so memory beyond the input is the shared-strings table (distinct texts) and the
- * output bytes. A 100x copy of the GS holdings with all its 166,831 items listed takes ~9 s.
+ * widths are set. Written by the work papers' streaming SpreadsheetML writer (`xlsx-stream.ts`):
+ * each row goes into its sheet's XML as it is written, so memory beyond the input is the
+ * shared-strings table (distinct texts) and the bytes not compressed yet.
  * The sheets that grow with the delivery (Holdings, Trial balance, Exceptions) continue on
  * 'Holdings (2)', … past Excel's row limit (`continued-sheet.ts`); the Summary then names each
  * Holdings sheet's positions, and the Summary and Exceptions give the Holdings sheet and row of
@@ -24,7 +24,7 @@
  * hold at most a few thousand rows (the checks list at most `maxItemsPerCheck` items each).
  */
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { XlsxWorkbook } from './xlsx-stream.js';
 import type { FundAdjustment } from '../adjustments/apply.js';
 import type { UnappliedLine } from '../adjustments/unapplied.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
@@ -121,7 +121,7 @@ const statusText = (s: string) => s.toUpperCase();
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
 function summarySheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  wb: XlsxWorkbook,
   input: WorkPaperInput,
   sources: SourceFiles,
   holdingsTotal: number,
@@ -216,7 +216,7 @@ function trialBalanceSheets(input: WorkPaperInput, maxRows: number): string[] {
 
 const TRIAL_BALANCE = 'Trial balance';
 
-function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, maxRows: number) {
+function trialBalanceSheet(wb: XlsxWorkbook, input: WorkPaperInput, maxRows: number) {
   const s = new ContinuedSheet(
     wb,
     TRIAL_BALANCE,
@@ -266,7 +266,7 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   s.commit();
 }
 
-async function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+async function investmentsSheet(wb: XlsxWorkbook, input: WorkPaperInput) {
   const s = new SheetWriter(wb, 'Investments reconciliation', [52, 12, 22, 22, 18, 18, 10, 90], [null, 'int', 'money', 'money', 'money', 'money', null, null]);
   s.row(['Item', 'Positions', 'Holdings (base)', 'Trial balance', 'Difference', 'Threshold', 'Status', 'Message'], true);
   for (const it of input.checks.items.filter((i) => i.check === 'investments_reconciliation')) {
@@ -286,7 +286,7 @@ async function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: W
   s.commit();
 }
 
-function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+function capitalSheet(wb: XlsxWorkbook, input: WorkPaperInput) {
   const s = new SheetWriter(
     wb,
     'Capital roll-forward',
@@ -342,7 +342,7 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.commit();
 }
 
-function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
+function exceptionsSheet(wb: XlsxWorkbook, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
   const s = new ContinuedSheet(
     wb,
     'Exceptions',
@@ -359,7 +359,7 @@ function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPape
   s.commit();
 }
 
-/** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when exceljs fails to write. */
+/** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when the xlsx cannot be written. */
 export async function buildWorkPaper(input: WorkPaperInput, options: WorkPaperOptions = {}): Promise<Buffer> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
@@ -372,13 +372,11 @@ export async function buildWorkPaper(input: WorkPaperInput, options: WorkPaperOp
  * Writes the work-paper xlsx to `stream` as it is made (ended when done), so a fund with many
  * positions never holds its work paper in memory. A sheet that would pass
  * `options.maxRowsPerSheet` rows (Excel's limit by default) continues on the next. Throws a
- * RangeError for a limit that is not an integer from 2 to Excel's, and when exceljs fails to write.
+ * RangeError for a limit that is not an integer from 2 to Excel's, and when the xlsx cannot be written (the zip fails).
  */
 export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, options: WorkPaperOptions = {}): Promise<void> {
   const maxRows = checkMaxRows(options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
-  wb.creator = 'Fund Audit';
-  wb.created = input.generatedAt;
+  const wb = new XlsxWorkbook(stream, { creator: 'Fund Audit', created: input.generatedAt });
   // one pass over the rows first: the files and line ranges every aggregate figure names
   const layout = holdingsLayout(input.data.holdings.length, maxRows, input.checks.items);
   const lineage = await lineageOf(input.data, layout.wanted);

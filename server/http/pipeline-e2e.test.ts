@@ -124,10 +124,14 @@ describe('real funds through the pipeline', () => {
     // eight securities are held twice (long and short legs): flagged for review, not failed
     expect(gs.QA_Rec.filter((i: any) => i.check === 'holdings_integrity' && i.status === 'warning')).toHaveLength(8);
     expect(gs.summary).toEqual({ pass: 8, warning: 8 + noRate.length, fail: 0 });
-    // the work paper's QA Validations popover carries the calculation checks: the warnings, in orange
+    // the work paper's QA Validations popover carries the calculation checks: the warnings in orange, the
+    // FX tests not performed as such; its outcome is the Summary's
     const gsFund = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
     expect(gsFund.workPapers[0].qa.failed).toEqual([]);
-    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8 + noRate.length);
+    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8);
+    expect(gsFund.workPapers[0].qa.notPerformed).toHaveLength(noRate.length);
+    expect(gsFund.workPapers[0].qa.incompleteData).toEqual([]);
+    expect(gsFund.workPapers[0].outcome).toBe('WARNING');
     expect(gsFund.workPapers[0].statusLabel).toBe('Not released');
     const dupree = (await api.get(`fund/${fundIds.S000012000}`, token)).body.payload.calculationFiles[0].validation;
     expect(dupree.nav).toBeCloseTo(41349926.01, 2);
@@ -249,6 +253,9 @@ describe('broken files', () => {
       { kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) },
     ]);
     expect(holdings.statusLabel).toBe('In review');
+    // the work paper written over it says Incomplete data, and the fund details say so with the file
+    expect(d.workPapers[0].outcome).toBe('Incomplete data');
+    expect(d.workPapers[0].qa.incompleteData).toEqual([{ file: 'MFS_HOLDINGS_unknown_instrument.csv', sdmType: 'holdings', unmappedCodes: 1, rowErrors: 0 }]);
     await importFiles('meridian_fund_services', broken, ['MFS_HOLDINGS_bad_numbers.csv']);
     await runPipeline();
     d = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;

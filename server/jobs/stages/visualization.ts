@@ -20,7 +20,8 @@ import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { checkContextFor, loadFundData } from './calculations.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
 import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
-import { type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import { invalidFiles, overallStatusText, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import type { WorkPaperOutcome } from '../../services/files/display.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 
 /**
@@ -122,6 +123,16 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     ...(agg ? { aggregation: agg.aggregation } : {}),
   };
   const incomplete = isIncomplete(input);
+  // what the Summary says, kept with the file so that the screens say the same (auditor Fund details)
+  const outcome: WorkPaperOutcome = {
+    overallStatus: overallStatusText(v.status, std.standardization, unappliedAdjustments),
+    incompleteData: invalidFiles(std.standardization).map((f) => ({
+      file: f.file,
+      sdmType: f.sdmType,
+      unmappedCodes: f.qaMapping.length,
+      rowErrors: f.rowErrorsTotal,
+    })),
+  };
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
   const file = await transaction(ctx, async (tx) => {
@@ -141,6 +152,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
         blobKey: blob.key,
         status: 'done',
         validationStatus: v.status === 'fail' || incomplete ? 'Invalid' : 'Valid',
+        validation: { ...outcome },
       })
       .returning();
     return inserted;

@@ -9,7 +9,7 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
-import { fileStatusLabel, qaValidations } from '../files/display.js';
+import { fileStatusLabel, qaValidations, workPaperOutcome } from '../files/display.js';
 import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
@@ -22,9 +22,10 @@ type FileRow = Tables['fundFiles']['$inferSelect'];
  * QA Validations popover's groups (auditor spec 2.3).
  * @param opts.rerunCount the fund's `rerun_count` ('Ready rerun' when above 0)
  * @param opts.qaSource the row whose `validation` feeds `qa` (a work paper shows its fund's
- *   calculation file's QA_Rec items); the file itself by default
+ *   calculation file's QA_Rec items, and the Invalid standardizations it recorded); the file itself by default
  */
 export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: FileRow | null } = {}) {
+  const outcome = f.kind === 'work_paper' ? workPaperOutcome(f) : null;
   return {
     id: f.id,
     filename: f.fileName,
@@ -39,7 +40,7 @@ export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: Fil
     rowCount: f.rowCount,
     validation_status: f.validationStatus,
     validation: f.validation ?? null,
-    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource),
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
     importFileId: f.importFileId,
   };
 }
@@ -137,7 +138,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
       ...view(f),
       aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized),
     })),
-    workPapers: byKind('work_paper').map((f) => view(f, calculation)),
+    // each with the Summary's overall status it was written with ('Incomplete data', PASS, WARNING, FAIL; null when not recorded)
+    workPapers: byKind('work_paper').map((f) => ({ ...view(f, calculation), outcome: workPaperOutcome(f)?.overallStatus ?? null })),
     // the work paper the last rerun replaced: downloadable (exports), counted in no status
     previousWorkPapers: byKind('work_paper_previous').map((f) => view(f)),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
