@@ -20,7 +20,7 @@ import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js
 import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
-import { itemSourceText, type SourceFiles } from '../../../pipeline/work-papers/lineage.js';
+import { adjustedByText, itemSourceText, type SourceFiles } from '../../../pipeline/work-papers/lineage.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { readSdmChunks } from '../../db/sdm-store.js';
@@ -100,7 +100,8 @@ function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inp
     });
 }
 
-const CALC_HEADER = ['check', 'name', 'status', 'diff', 'threshold', 'message', 'file', 'line', 'details'];
+// adjusted_by: the booked adjustments that changed the item's row (`Adjustment #3 line 2 (1,000.00)`), as the work paper cites them
+const CALC_HEADER = ['check', 'name', 'status', 'diff', 'threshold', 'message', 'file', 'line', 'adjusted_by', 'details'];
 
 function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
   return files
@@ -120,6 +121,7 @@ function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
             i.threshold,
             i.message,
             ...itemSourceText(i, v.sources as SourceFiles | undefined),
+            adjustedByText(i.adjustedBy),
             i.details ?? null,
           ]),
         );
