@@ -21,6 +21,7 @@ import { checkContextFor, loadFundData } from './calculations.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
 import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
 import { invalidFiles, overallStatusText, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import type { SkippedSheet } from '../../../rules/files.js';
 import type { WorkPaperOutcome } from '../../services/files/display.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 
@@ -66,6 +67,7 @@ export async function standardizationOutcome(
       qaMapping: v.QA_Mapping ?? [],
       rowErrors: v.rowErrors ?? [],
       rowErrorsTotal: v.rowErrorsTotal ?? v.rowErrors?.length ?? 0,
+      skippedSheets: (input?.validation as { skippedSheets?: SkippedSheet[] } | null)?.skippedSheets,
     };
   });
   return { standardization, mappings: Array.from(mappings, ([, m]) => m) };
