@@ -28,7 +28,7 @@ describe('fund-audit reference fx import | list', () => {
       }),
     ]);
     const table = run(['-d', dir, 'reference', 'fx', 'list']);
-    expect(table.stdout).toMatch(/eurofxref-hist_2022-12_2024-02\.csv\s+ECB eurofxref-hist\s+2022-12-01\s+2024-02-29\s+319/);
+    expect(table.stdout).toMatch(/eurofxref-hist_2022-12_2024-02\.csv\s+ECB eurofxref-hist\s+01\/12\/2022\s+29\/02\/2024\s+319/);
 
     const bad = join(dir, 'rates.csv');
     writeFileSync(bad, 'Date,USD,SEK,\n2024-01-31,1.0837,abc,\n');
