@@ -122,9 +122,9 @@ describe('auditor self-onboarding wizard', () => {
       .getByText(/notes\.csv: its header matches none of the TPA's file layouts/)
       .first()
       .waitFor();
-    await files.getByRole('table', { name: 'SDM files' }).getByText('positions.csv').waitFor();
+    await files.getByRole('table', { name: 'SDM files' }).getByText('positions.csv', { exact: true }).waitFor();
     await files.getByRole('table', { name: 'Fund requests' }).getByText('fund_request.csv').waitFor();
-    await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv').waitFor();
+    await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv', { exact: true }).waitFor();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-files.png'), fullPage: true });
 
     await files.getByRole('button', { name: 'Process' }).click();

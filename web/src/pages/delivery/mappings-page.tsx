@@ -117,14 +117,14 @@ export function MappingsPage() {
         aria-label="Live mappings"
       >
         <Column selectionMode="multiple" headerStyle={{ width: '3rem' }} />
-        <Column header="Type" field="type" />
-        <Column header="Kind" field="kind" />
-        <Column header="Name" field="description" />
+        <Column header="Type" field="type" bodyClassName="fa-map-keep" />
+        <Column header="Kind" field="kind" bodyClassName="fa-map-keep" />
+        <Column header="Name" field="description" bodyClassName="fa-map-name" />
         <Column header="Owner" body={(m: MappingRow) => m.owner ?? ''} />
         <Column header="Client" body={(m: MappingRow) => m.clientName ?? ''} />
         <Column header="Reason" body={(m: MappingRow) => m.rationale ?? ''} />
-        <Column header="Date" body={(m: MappingRow) => formatFileDate(m.updated_at, true)} />
-        <Column header="Version" body={(m: MappingRow) => m.version ?? ''} />
+        <Column header="Date" body={(m: MappingRow) => formatFileDate(m.updated_at, true)} bodyClassName="fa-map-keep" />
+        <Column header="Version" body={(m: MappingRow) => m.version ?? ''} bodyClassName="fa-map-keep" />
         <Column header="Funds" body={(m: MappingRow) => fundsText(m.funds ?? m.fundRequests)} />
         <Column
           header={<span className="fa-sr-only">Actions</span>}
