@@ -129,7 +129,7 @@ describe('auditor self-onboarding wizard', () => {
 
     await files.getByRole('button', { name: 'Process' }).click();
     await page.getByTestId('sdm-finished').getByText('Manual Self-Onboarding finished').waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('sdm-finished').innerText()).toContain('2 files of Demo TPA uploaded');
+    expect(await page.getByTestId('sdm-finished').innerText()).toContain('3 files of Demo TPA uploaded');
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-finished.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
