@@ -6,6 +6,7 @@ import { ConfigError } from '../server/config.js';
 import { MissingDataDirError } from '../server/data-dir.js';
 import { SchemaTooNewError } from '../server/db/client.js';
 import { AppError, DataDirInUseError } from '../server/errors.js';
+import { displayCell } from '../rules/dates.js';
 
 /** Exit codes (docs/cli.md). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, invalid: 3, notFound: 4, conflict: 5, denied: 6, config: 7 } as const;
@@ -60,7 +61,7 @@ export function printTable(rows: Array<Record<string, unknown>>, columns?: strin
     return;
   }
   const cols = columns ?? Object.keys(rows[0]);
-  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const cell = displayCell;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) =>
     vals

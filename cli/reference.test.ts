@@ -38,6 +38,8 @@ describe('fund-audit reference fx on a data directory', { timeout: 120_000 }, ()
       ['fed_h10_fx_monthly.csv', 'Fed H.10', false],
       ['eurofxref-hist_2020-onwards.csv', 'ECB eurofxref-hist', true],
     ]);
+    const table = run(['-d', dir, 'reference', 'fx', 'list']);
+    expect(table.stdout).toMatch(/eurofxref-hist_2022-12_2024-02\.csv\s+ECB eurofxref-hist\s+01\/12\/2022\s+29\/02\/2024\s+319/);
 
     const bad = join(dir, 'rates.csv');
     writeFileSync(bad, 'Date,USD,SEK,\n2024-01-31,1.0837,abc,\n');

@@ -137,3 +137,20 @@ export function fileNameProblem(name: string): string | null {
     return `The file name ${shown} contains a line break, control character or path separator; rename the file and upload it again`;
   return null;
 }
+
+/**
+ * A sheet of a delivered workbook that no file layout of the TPA matched (a 'Read Me', notes, a
+ * chart): read, not used. Kept with each input file taken from the workbook so that the Files tab,
+ * the `import` command and the work paper say which sheets were left out and why.
+ */
+export interface SkippedSheet {
+  /** The sheet's name as in the workbook. */
+  sheet: string;
+  /** Why no layout matched (the identification's message, e.g. the closest layout and its missing columns). */
+  reason: string;
+}
+
+/** `Sheet 'Read Me' not used: <reason>` for each sheet, joined with `; ` (empty for none). */
+export function skippedSheetsText(sheets: readonly SkippedSheet[] | null | undefined): string {
+  return (sheets ?? []).map((s) => `Sheet '${s.sheet}' not used: ${s.reason}`).join('; ');
+}

@@ -14,3 +14,4 @@ export * from './adjustments.js';
 export * from './chasing.js';
 export * from './demo.js';
 export * from './scorecards.js';
+export * from './dates.js';

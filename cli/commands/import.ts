@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { ValidationError } from '../../server/errors.js';
 import type { ImportView } from '../../server/services/imports/imports.js';
 import { IDENTIFIED, importsBackend, type ImportPath } from '../backend/imports.js';
+import { skippedSheetsText, type SkippedSheet } from '../../rules/files.js';
 import { globals } from '../global.js';
 import { EXIT } from '../output.js';
 import { createReporter } from '../ui/reporter.js';
@@ -35,6 +36,7 @@ function summarize(view: ImportView) {
     error?: string;
     duplicateOf?: number;
     unmatched?: Array<{ fundCode: string; sdmType: string }>;
+    skippedSheets?: SkippedSheet[];
   };
   return {
     file: view.fileName,
@@ -43,6 +45,8 @@ function summarize(view: ImportView) {
     funds: [...new Set((p.attached ?? []).map((a) => a.fundRequestId))].join(' '),
     problem:
       p.error ?? (p.duplicateOf ? `same file as import ${p.duplicateOf}` : (p.unmatched ?? []).map((u) => `unmatched ${u.sdmType} ${u.fundCode}`).join('; ')),
+    // sheets of the workbook no layout matched ('Read Me', notes): not a failure, but named
+    notUsed: skippedSheetsText(p.skippedSheets),
   };
 }
 
@@ -65,7 +69,7 @@ export function registerImport(program: Command): void {
       ui.task('Import', { status: 'done', note: `${files.length} file(s)` });
       ui.task('identification', { total: rows.length, done: identified, status: identified === rows.length ? 'done' : 'running' });
       const table = rows.map(summarize);
-      ui.table(table, ['file', 'status', 'identifiedAs', 'funds', 'problem']);
+      ui.table(table, ['file', 'status', 'identifiedAs', 'funds', 'problem', ...(table.some((t) => t.notUsed) ? ['notUsed' as const] : [])]);
       const failed = table.filter((t) => t.status === 'Error' || (t.problem && t.status !== 'Finished'));
       if (failed.length)
         ui.errors(

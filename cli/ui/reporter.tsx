@@ -4,6 +4,7 @@
  */
 import React from 'react';
 import { ErrorList, Table, TaskList, type TaskState } from './views.js';
+import { displayCell } from '../../rules/dates.js';
 
 export interface Reporter {
   /** Creates or updates a task line. */
@@ -43,7 +44,7 @@ function plainReporter(): Reporter {
       last.set(label, line);
     },
     table(rows, columns) {
-      const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+      const cell = displayCell;
       const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
       process.stdout.write(
         columns

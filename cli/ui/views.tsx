@@ -4,6 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import React from 'react';
+import { displayCell } from '../../rules/dates.js';
 
 export interface TaskState {
   label: string;
@@ -53,7 +54,7 @@ export function TaskList({ tasks }: { tasks: TaskState[] }) {
 /** A table with aligned columns; long cells are cut. */
 export function Table({ rows, columns, max = 40 }: { rows: Array<Record<string, unknown>>; columns: string[]; max?: number }) {
   const cell = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
+    const s = displayCell(v);
     return s.length > max ? s.slice(0, max - 1) + '…' : s;
   };
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));

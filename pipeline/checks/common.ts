@@ -4,7 +4,17 @@
  * credit negative (so liabilities and equity carry negative balances).
  */
 import type { AccountClass } from '../sdm/model.js';
-import { chunksOf, type FundSdmData, type FxRate, type HoldingRow, type QaRec, type Rows, type TrialBalanceRow } from '../sdm/rows.js';
+import { chunksOf, type AdjustmentRef, type FundSdmData, type FxRate, type HoldingRow, type QaRec, type Rows, type TrialBalanceRow } from '../sdm/rows.js';
+
+/**
+ * Where a check item that comes from one row points: the row's delivered file and line, and the
+ * booked audit adjustments that changed the row (docs/decisions/0012), so that the work paper and
+ * `calculations.csv` cite the adjustment as well as the delivered line. No `adjustedBy` key for a
+ * row as delivered.
+ */
+export function sourceOf(r: { file: string; line: number; adjustedBy?: AdjustmentRef[] }): Pick<QaRec, 'file' | 'line' | 'adjustedBy'> {
+  return r.adjustedBy?.length ? { file: r.file, line: r.line, adjustedBy: r.adjustedBy } : { file: r.file, line: r.line };
+}
 
 /** Materiality amounts in fund currency (pct / 100 x NAV). */
 export interface MaterialityAmounts {

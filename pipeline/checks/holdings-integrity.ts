@@ -29,7 +29,20 @@
  * and the items are limited as they come (`ItemLimit`).
  */
 import type { FundSdmData, HoldingRow, QaRec } from '../sdm/rows.js';
-import { decimalsOf, fmt, isBaseCurrency, ItemLimit, localValue, priceFactor, round, runPass, worst, type CheckContext, type HoldingsPass } from './common.js';
+import {
+  decimalsOf,
+  fmt,
+  isBaseCurrency,
+  ItemLimit,
+  localValue,
+  priceFactor,
+  round,
+  runPass,
+  sourceOf,
+  worst,
+  type CheckContext,
+  type HoldingsPass,
+} from './common.js';
 import { checkCusip, checkFigi, checkIsin, CUSIP_SHAPE, FIGI_SHAPE, ISIN_SHAPE } from './identifiers.js';
 
 export const HOLDINGS_INTEGRITY = 'holdings_integrity';
@@ -196,8 +209,7 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
       status,
       diff: main.diff,
       threshold: ctx.materiality.sad,
-      file: h.file,
-      line: h.line,
+      ...sourceOf(h),
       message: `${h.security_name}: ${list.map((p) => p.text).join('; ')}`,
       details: {
         problems: list.map((p) => p.text),

@@ -25,6 +25,7 @@ import {
   priceFactor,
   round,
   runPass,
+  sourceOf,
   statusFor,
   Sum,
   type CheckContext,
@@ -113,8 +114,7 @@ export async function priceTestingPass(data: FundSdmData, ctx: CheckContext): Pr
       status: 'fail',
       diff: round(x.impact),
       threshold: te,
-      file: h.file,
-      line: h.line,
+      ...sourceOf(h),
       message: `${h.security_name}: value impact ${fmt(x.impact)} ${ctx.currency} above TE ${fmt(te)} (price ${h.price} vs ${ip.price} (${ip.price_source} ${ip.price_date}))`,
       details: {
         quantity: h.quantity,

@@ -9,7 +9,7 @@
  * and line and the balance; diff 0 (it is a presentation to confirm, not a measured difference).
  */
 import type { FundSdmData, QaRec, TrialBalanceRow } from '../sdm/rows.js';
-import { accountClass, fmt, round, ROUNDING, sum, type CheckContext } from './common.js';
+import { accountClass, fmt, round, ROUNDING, sourceOf, sum, type CheckContext } from './common.js';
 
 export const TB_BALANCE = 'tb_balance';
 
@@ -67,8 +67,7 @@ export function wrongSideBalances(rows: TrialBalanceRow[], ctx: CheckContext): Q
       status: 'warning',
       diff: 0,
       threshold: null,
-      file: r.file,
-      line: r.line,
+      ...sourceOf(r),
       message: `${side} ${r.account_code} ${r.account_name} (${r.standard_account}): balance ${fmt(r.balance_base)} ${ctx.currency}, ${cls === 'asset' ? 'a credit' : 'a debit'} where ${cls === 'asset' ? 'a debit' : 'a credit'} is expected: confirm the account's mapping or reclassify it`,
       details: { account: r.account_code, standardAccount: r.standard_account, class: cls, balance: r.balance_base },
     });

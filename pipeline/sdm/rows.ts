@@ -205,6 +205,8 @@ export interface QaRec {
   /** Source file and line when the item comes from one row. */
   file?: string;
   line?: number;
+  /** The booked audit adjustments that changed that row (its `adjustedBy`): cited beside the file and line. */
+  adjustedBy?: AdjustmentRef[];
   details?: Record<string, unknown>;
 }
 

@@ -7,6 +7,7 @@
  */
 import type { UnappliedLine } from '../adjustments/unapplied.js';
 import type { QaMapping, QaRec, RowError } from '../sdm/rows.js';
+import { skippedSheetsText, type SkippedSheet } from '../../rules/files.js';
 import type { SheetWriter } from './sheet-writer.js';
 
 /** A mapping version a standardization applied (as the standardization file records it). */
@@ -28,6 +29,8 @@ export interface StandardizedFile {
   rowErrors: RowError[];
   /** Row errors found (`rowErrors` may hold only the first ones). */
   rowErrorsTotal: number;
+  /** The other sheets of the workbook the file came from that no file layout matched (not used). */
+  skippedSheets?: SkippedSheet[];
 }
 
 /** The overall outcome when a standardization is Invalid. */
@@ -128,6 +131,21 @@ export function writeDataSummary(s: SheetWriter, files: StandardizedFile[] | und
             .join('; ')}. The checks below ran on incomplete data; see Exceptions.`
         : `${files.length} file(s) standardized with no unmapped code and no row error`,
     ]);
+    // a workbook's sheets no layout matched ('Read Me', notes): named, so that nothing delivered goes unmentioned
+    const skipped = new Map<string, SkippedSheet[]>();
+    for (const f of files) if (f.skippedSheets?.length) skipped.set(f.file.replace(/#[^#]*$/, ''), f.skippedSheets);
+    const count = [...skipped.values()].reduce((n, sheets) => n + sheets.length, 0);
+    if (count)
+      s.row([
+        'Sheets not used',
+        `${count} sheet(s)`,
+        null,
+        null,
+        null,
+        null,
+        null,
+        [...skipped].map(([workbook, sheets]) => `${workbook}: ${skippedSheetsText(sheets)}`).join('. '),
+      ]);
   }
   s.blank();
   s.row(['Mappings applied', 'Name', 'Version', null, 'Kind', null, null, 'Content (sha256)'], true);

@@ -100,6 +100,34 @@ export function adjustedByText(refs: readonly AdjustmentRef[] | undefined): stri
   return refs.map((r) => `Adjustment #${r.adjustment} line ${r.line} (${fmt(r.amount)})`).join('; ');
 }
 
+/** The header of the column that cites the booked adjustments that changed an item's row. */
+export const ADJUSTED_BY_COLUMN = 'Adjusted by';
+
+/** A table of check items' 'Adjusted by' column (see `adjustedByColumn`). */
+export interface AdjustedByColumn {
+  /** `['Adjusted by']`, or nothing when no item's row was changed by a booked adjustment. */
+  readonly header: string[];
+  /** Its width, likewise. */
+  readonly widths: number[];
+  /** The item's cell (`Adjustment #3 line 2 (1,000.00)`; empty for a row as delivered), likewise. */
+  cells(it: Pick<QaRec, 'adjustedBy'>): Cell[];
+}
+
+/**
+ * The 'Adjusted by' column of a table of check items (Summary, Exceptions, Unadjusted
+ * differences): an item from a row a booked adjustment changed cites the adjustment there, beside
+ * the delivered file and line. Like the 'Holdings row' column it is only there when needed, so a
+ * work paper without adjustments keeps its layout.
+ */
+export function adjustedByColumn(items: ReadonlyArray<Pick<QaRec, 'adjustedBy'>>): AdjustedByColumn {
+  const shown = items.some((it) => it.adjustedBy?.length);
+  return {
+    header: shown ? [ADJUSTED_BY_COLUMN] : [],
+    widths: shown ? [40] : [],
+    cells: (it) => (shown ? [adjustedByText(it.adjustedBy)] : []),
+  };
+}
+
 /**
  * The delivered rows a consolidated position of an aggregate parent is made of, as a work paper
  * cell: `<fund code> <file> line <n> (quantity <q>)` for each, joined with `; `; null otherwise.

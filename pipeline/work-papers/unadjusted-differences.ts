@@ -21,7 +21,7 @@ import { CHECK_LABELS } from '../checks/index.js';
 import type { QaRec } from '../sdm/rows.js';
 import { INCOMPLETE_DATA } from './data-quality.js';
 import type { SourceFiles } from './lineage.js';
-import { itemSource } from './lineage.js';
+import { adjustedByColumn, itemSource } from './lineage.js';
 import type { SheetWriter } from './sheet-writer.js';
 
 export const UNADJUSTED_SHEET = 'Unadjusted differences';
@@ -151,11 +151,24 @@ export function unadjustedDifferences(
   };
 }
 
-/** Writes the schedule sheet (columns: Check, Item, Difference, Absolute, Judgement, Message, File, Line). */
+/**
+ * Writes the schedule sheet (columns: Check, Item, Difference, Absolute, Judgement, Message, File,
+ * Line, and Adjusted by when a difference comes from a row a booked adjustment changed).
+ */
 export function writeUnadjustedSheet(s: SheetWriter, u: UnadjustedDifferences, m: CheckContext['materiality'], sources: SourceFiles): void {
-  s.row(['Check', 'Item', 'Difference', 'Absolute', 'Judgement', 'Message', 'File', 'Line'], true);
+  const adjusted = adjustedByColumn(u.differences.map((d) => d.item));
+  s.row(['Check', 'Item', 'Difference', 'Absolute', 'Judgement', 'Message', 'File', 'Line', ...adjusted.header], true);
   for (const d of u.differences)
-    s.row([checkLabel(d.item.check), d.item.name, d.amount, Math.abs(d.amount), d.judgement, d.item.message, ...itemSource(d.item, sources)]);
+    s.row([
+      checkLabel(d.item.check),
+      d.item.name,
+      d.amount,
+      Math.abs(d.amount),
+      d.judgement,
+      d.item.message,
+      ...itemSource(d.item, sources),
+      ...adjusted.cells(d.item),
+    ]);
   if (!u.differences.length) s.row(['No difference in money was found by the checks']);
   s.blank();
   s.row(['Materiality', null, 'Amount'], true);

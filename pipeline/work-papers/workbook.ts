@@ -42,7 +42,7 @@ import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
 import { FX_TESTING_SHEET, fxTestingSheet } from './fx-testing-sheet.js';
-import { adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
+import { adjustedByColumn, adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
   itemDifference,
@@ -133,10 +133,11 @@ function summarySheet(
   tbSheets: string[],
 ) {
   const { fund, materiality: m, checks } = input;
+  const adjusted = adjustedByColumn(checks.items);
   const s = new SheetWriter(
     wb,
     'Summary',
-    [34, 40, 12, 18, 10, 18, 18, 90, 44, 8, ...(layout.continued ? [24] : [])],
+    [34, 40, 12, 18, 10, 18, 18, 90, 44, 8, ...(layout.continued ? [24] : []), ...adjusted.widths],
     [null, null, 'pct', 'money', null, 'money', 'money', null, null, 'int'],
   );
   s.row(['Item', 'Value', '% of NAV', 'Amount', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line'], true);
@@ -184,7 +185,7 @@ function summarySheet(
     `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; ${m.pm ? `${((sad.aggregateGross / m.pm) * 100).toFixed(1)}% of PM` : 'PM is nil'})`,
   ]);
   s.blank();
-  s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header], true);
+  s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header, ...adjusted.header], true);
   for (const it of checks.items) {
     const shares = (it.details as { unit?: string } | undefined)?.unit === 'shares';
     s.row([
@@ -198,6 +199,7 @@ function summarySheet(
       it.message,
       ...itemSource(it, sources),
       ...layout.cells(it),
+      ...adjusted.cells(it),
     ]);
   }
   s.commit();
@@ -346,18 +348,30 @@ function capitalSheet(wb: XlsxWorkbook, input: WorkPaperInput) {
 }
 
 function exceptionsSheet(wb: XlsxWorkbook, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
+  const adjusted = adjustedByColumn(input.checks.items.filter((i: QaRec) => i.status !== 'pass'));
   const s = new ContinuedSheet(
     wb,
     'Exceptions',
-    [28, 36, 16, 18, 18, 100, 44, 8, 24, ...(layout.continued ? [24] : [])],
+    [28, 36, 16, 18, 18, 100, 44, 8, 24, ...(layout.continued ? [24] : []), ...adjusted.widths],
     [null, null, null, 'money', 'money', null, null, 'int', null],
-    [['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column', ...layout.header]],
+    [['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column', ...layout.header, ...adjusted.header]],
     maxRows,
   );
   const data = writeDataExceptions(s, input.standardization) + writeUnappliedExceptions(s, input.unappliedAdjustments ?? []);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
   for (const it of exceptions)
-    s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources), null, ...layout.cells(it)]);
+    s.row([
+      label(it.check),
+      it.name,
+      itemStatusText(it),
+      itemDifference(it),
+      it.threshold,
+      it.message,
+      ...itemSource(it, sources),
+      null,
+      ...layout.cells(it),
+      ...adjusted.cells(it),
+    ]);
   if (!exceptions.length && !data) s.row(['No exceptions: every check item passed']);
   s.commit();
 }
@@ -396,7 +410,7 @@ export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, op
   fxTestingSheet(wb, input);
   capitalSheet(wb, input);
   writeUnadjustedSheet(
-    new SheetWriter(wb, UNADJUSTED_SHEET, [30, 40, 18, 18, 36, 100, 44, 10], [null, null, 'money', 'money', null, null, null, 'int']),
+    new SheetWriter(wb, UNADJUSTED_SHEET, [30, 40, 18, 18, 36, 100, 44, 10, 40], [null, null, 'money', 'money', null, null, null, 'int']),
     sad,
     input.materiality,
     sources,

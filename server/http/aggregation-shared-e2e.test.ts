@@ -8,7 +8,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type ExcelJS from 'exceljs';
+import ExcelJS from 'exceljs';
+import { unzipAll } from '../../pipeline/readers/zip-testing.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
@@ -272,5 +273,24 @@ describe("a child's booked adjustment", () => {
     const booked = sheet.filter((r) => Object.values(r)[1] === 'Booked adjustment');
     expect(booked).toHaveLength(1);
     expect(JSON.stringify(Object.values(booked[0]))).toContain(`${CODE}: Revaluation to the evaluated price`);
+  });
+
+  it('the work paper the rerun replaced stays downloadable: its figures are those before the adjustment', async () => {
+    const p = (await api.get(`fund/${ids.parent}`, token)).body.payload;
+    expect(p.workPapers).toHaveLength(1);
+    expect(p.previousWorkPapers).toHaveLength(1);
+    expect(p.workPaperStatusCounts.total).toBe(1);
+    await api.post('export/files', { fundRequests: [ids.parent], fundRequestStages: ['visualization'] }, token);
+    await runPipeline();
+    const [exp] = (await api.post('export/files/list', {}, token)).body.payload.rows;
+    const dl = (await api.get('export/token', token)).body.payload.token;
+    const res = await api.app.fetch(new Request(`http://t/api/v2.0/export/file/${exp.id}?token=${dl}`));
+    const zip = await unzipAll(new Uint8Array(await res.arrayBuffer()));
+    const previous = [...zip.keys()].find((n) => n.endsWith('_work_papers_previous.xlsx'))!;
+    expect(previous).toBeTruthy();
+    const old = new ExcelJS.Workbook();
+    await old.xlsx.load(zip.get(previous) as unknown as ArrayBuffer);
+    const nav = records(old.getWorksheet('Summary')!).find((r) => Object.values(r)[1] === 'NAV')!;
+    expect(Object.values(nav)).toContain(cents(navOf(delivered.keystone_admin) + navOf(delivered.demo_test)));
   });
 });

@@ -185,11 +185,11 @@ describe('self-onboarding', () => {
     expect(created.body.payload).toMatchObject({ status: 'Created', administrator: { code: 'acme_fund_admin' } });
     const events: any[] = [];
     ctx.events.on('upload-file', (e) => events.push(e.file.status));
-    const badName = await api.call('POST', 'sdm-upload/add-file', {
+    const notCsv = await api.call('POST', 'sdm-upload/add-file', {
       token,
-      body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'positions.csv', bytes: Buffer.from('a') }]),
+      body: form({ sdmUploadId: String(id) }, [{ field: 'upload', name: 'positions.xls', bytes: Buffer.from('a') }]),
     });
-    expect(badName.body.errors[0]).toMatch(/the file name must be one of trial_balance\.csv, holdings\.csv/);
+    expect(notCsv.body.errors[0]).toMatch(/positions\.xls: only \.csv files can be added/);
     const real = readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'), 'utf8').split('\n');
     const fr = [real[0], real.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',acme_fund_admin,')].join('\n');
     await api.call('POST', 'sdm-upload/add-file', {

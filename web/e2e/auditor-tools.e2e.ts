@@ -30,7 +30,9 @@ describe('auditor self-onboarding wizard', () => {
     const csv = readFileSync(join(repoRoot, 'fixtures/fund-requests/real-funds.csv'), 'utf8').split('\n');
     writeFileSync(join(dir, 'fund_request.csv'), [csv[0], csv.find((l) => l.includes(',demo_test,'))].join('\n') + '\n');
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs/demo_holdings.csv'), join(dir, 'holdings.csv'));
+    // the TPA's holdings under its own name, typed by its header; a notes file no layout recognises
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs/demo_holdings.csv'), join(dir, 'positions.csv'));
+    writeFileSync(join(dir, 'notes.csv'), 'Note,Author\nDelivered late,ops\n');
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'file_layout.csv'));
     copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/mappings/file_layout.csv'), join(dir, 'layout.csv'));
     // a new TPA, harbor_admin, delivering the same real fund with the demo TPA's file layouts
@@ -112,18 +114,22 @@ describe('auditor self-onboarding wizard', () => {
     const files = page.getByTestId('sdm-files');
     await files.getByText('No fund requests').waitFor();
     await files.getByText('No SDM files').waitFor();
-    await page.getByTestId('sdm-file-input').setInputFiles([join(dir, 'fund_request.csv'), join(dir, 'holdings.csv'), join(dir, 'positions.csv')]);
+    await page
+      .getByTestId('sdm-file-input')
+      .setInputFiles([join(dir, 'fund_request.csv'), join(dir, 'holdings.csv'), join(dir, 'positions.csv'), join(dir, 'notes.csv')]);
     await files
       .getByRole('region', { name: 'Failed files' })
-      .getByText(/positions\.csv: The file name must be one of/)
+      .getByText(/notes\.csv: its header matches none of the TPA's file layouts/)
+      .first()
       .waitFor();
+    await files.getByRole('table', { name: 'SDM files' }).getByText('positions.csv', { exact: true }).waitFor();
     await files.getByRole('table', { name: 'Fund requests' }).getByText('fund_request.csv').waitFor();
-    await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv').waitFor();
+    await files.getByRole('table', { name: 'SDM files' }).getByText('holdings.csv', { exact: true }).waitFor();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-files.png'), fullPage: true });
 
     await files.getByRole('button', { name: 'Process' }).click();
     await page.getByTestId('sdm-finished').getByText('Manual Self-Onboarding finished').waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('sdm-finished').innerText()).toContain('2 files of Demo TPA uploaded');
+    expect(await page.getByTestId('sdm-finished').innerText()).toContain('3 files of Demo TPA uploaded');
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-self-onboarding-finished.png'), fullPage: true });
     expect(pageErrors).toEqual([]);

@@ -109,18 +109,16 @@ describe('delivery fund aggregation', () => {
     const tab = page.getByTestId('fa-fd-aggregation');
     await expect.poll(() => tab.innerText()).toContain('2 child fund(s), aggregated in EUR');
     expect(await page.getByTestId('fa-fd-needs-rerun').innerText()).toMatch(/^Yes/);
-    // linking the children ran the parent's aggregation once, before their data arrived: it is stale now
-    expect(await page.getByTestId('fa-fd-aggregate-status').innerText()).toBe('Computed');
+    // (the link's own aggregation may already have run in the background: the page shows it live)
+    expect(['Not computed yet', 'Computed']).toContain(await page.getByTestId('fa-fd-aggregate-status').innerText());
     expect(await tab.innerText()).toContain('CONSOLIDATION');
     await page.screenshot({ path: shot('aggregation-tab-needs-rerun.png') });
     await page.locator('.p-inputswitch:has(#fa-fd-aggreg-force)').click();
     await fd.toast('The aggregation will run again').waitFor();
     await http.waitForWorkPaper(ids.parent);
     await expect.poll(async () => (await parent()).needs_rerun, { timeout: 30_000 }).toBe(false);
-    await page.reload();
-    await expect.poll(() => fd.heading.innerText()).toBe(PARENT);
-    await fd.tab('Aggregation');
-    await expect.poll(() => page.getByTestId('fa-fd-needs-rerun').innerText()).toBe('No');
+    // the page follows the rerun as it happens: no reload
+    await expect.poll(() => page.getByTestId('fa-fd-needs-rerun').innerText(), { timeout: 30_000 }).toBe('No');
     expect(await page.locator('#fa-fd-aggreg-force').isChecked()).toBe(false);
     expect(await page.getByTestId('fa-fd-aggregate-status').innerText()).toBe('Computed');
     await page.screenshot({ path: shot('aggregation-tab-after-rerun.png') });

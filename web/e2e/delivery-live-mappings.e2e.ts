@@ -76,6 +76,20 @@ describe('delivery live mappings', () => {
     expect(await grid().locator('.p-rowgroup-header').first().innerText()).toContain('Demo TPA (6)');
   });
 
+  it('fits a 1440-px window: no column pushed out of view, the actions of every row on screen', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await row('demo_accounts').waitFor();
+    const fit = await grid().evaluate((el) => {
+      const wrapper = el.querySelector('.p-datatable-wrapper') as HTMLElement;
+      return { grid: wrapper.scrollWidth - wrapper.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth };
+    });
+    expect(fit).toEqual({ grid: 0, page: 0 });
+    const download = await row('demo_accounts').getByRole('button', { name: 'Download demo_accounts' }).boundingBox();
+    expect(download!.x + download!.width).toBeLessThanOrEqual(1440);
+    await page.screenshot({ path: screenshotPath('delivery-live-mappings-1440.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('downloads the custom mapping report', async () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download report' }).click();

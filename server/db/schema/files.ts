@@ -35,11 +35,13 @@ export const importFiles = sqliteTable(
 );
 
 /**
- * Kinds of a fund's files (spec: input, standardization, calculation files and work papers), and
+ * Kinds of a fund's files (spec: input, standardization, calculation files and work papers),
  * `staging`: a standardization file still being written, which nothing reads until it replaces
- * the previous one (server/jobs/stages/standardization.ts).
+ * the previous one (server/jobs/stages/standardization.ts), and `work_paper_previous`: the work
+ * paper a rerun replaced, kept (one per fund) so that it can still be downloaded and compared;
+ * it counts in no status.
  */
-export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work_paper', 'staging'] as const;
+export const FUND_FILE_KINDS = ['input', 'standardization', 'calculation', 'work_paper', 'staging', 'work_paper_previous'] as const;
 export type FundFileKind = (typeof FUND_FILE_KINDS)[number];
 
 /** A file attached to a fund request: an identified input file or an output of a later stage. */

@@ -101,9 +101,14 @@ export const sdmUploadRoutes = [
     multipart: true,
     multipartFields: {
       sdmUploadId: { kind: 'text', required: true, description: 'Id of the upload (integer)' },
-      upload: { kind: 'file', required: true, description: 'fund_request.csv or <sdm type>.csv' },
+      upload: {
+        kind: 'file',
+        required: true,
+        description: "a fund request or SDM .csv: named after its type (fund_request.csv, <sdm type>.csv) or under the TPA's own name (typed by its header)",
+      },
     },
-    summary: 'Add a fund_request.csv or <sdm type>.csv to an upload (multipart upload, sdmUploadId) -> the file, Validated or Error',
+    summary:
+      'Add a fund request or SDM csv to an upload, named after its type or typed by its header (multipart upload, sdmUploadId) -> the file, Validated or Error',
     response: sdmFileSchema,
     handler: async ({ ctx, event }) => {
       const form = await readForm(event, ctx);

@@ -153,6 +153,7 @@ export const fundDetailsSchema = z.strictObject({
   standardizationFiles: z.array(inputFileView),
   calculationFiles: z.array(z.strictObject({ ...fileViewSchema.shape, aggDataOversized: z.boolean() })),
   workPapers: z.array(z.strictObject({ ...fileViewSchema.shape, outcome: text })),
+  previousWorkPapers: z.array(fileViewSchema),
   hasCsvOutputs: z.boolean(),
   dataStatusCounts: dataStatusCountsSchema,
   workPaperStatusCounts: workPaperStatusCountsSchema,

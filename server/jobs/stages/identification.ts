@@ -20,7 +20,15 @@ import { administratorMappings } from '../../services/mappings/store.js';
 import { IdentifiedFileWriter } from '../../../pipeline/readers/identified-file.js';
 import { fileSource } from '../../../pipeline/readers/source.js';
 import { streamTables, type TableStream } from '../../../pipeline/readers/table.js';
-import { createFundSplitter, identifyTable, unidentifiedError, type FundPartSummary, type Identification } from '../../../pipeline/stages/identify.js';
+import {
+  createFundSplitter,
+  identifyTable,
+  unidentifiedError,
+  type FundPartSummary,
+  type Identification,
+  type UnidentifiedSheetError,
+} from '../../../pipeline/stages/identify.js';
+import type { SkippedSheet } from '../../../rules/files.js';
 import { JobCancelled, type NextJob } from '../../../pipeline/engine.js';
 import type { StageHandler } from '../queue.js';
 import { logStage, nextTurn, ROWS_PER_TURN } from './common.js';
@@ -104,7 +112,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
     if (!imp.administratorId) throw new Error(`${imp.fileName}: the import has no administrator`);
     const { layouts } = await administratorMappings(ctx, imp.administratorId);
     if (!layouts.length) throw new Error(`${imp.fileName}: the TPA has no file layouts (upload its master mappings first)`);
-    const errors: unknown[] = [];
+    const errors: UnidentifiedSheetError[] = [];
     let tableCount = 0;
     for await (const table of streamTables(imp.fileName, fileSource(ctx.blobs.path(imp.sha256)), { limitBytes: ctx.config.identificationLimitBytes })) {
       tableCount++;
@@ -124,6 +132,8 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
       return { result: { identified: 0, unidentified: tableCount } };
     }
 
+    // the workbook's other sheets (a 'Read Me', notes) are named with every input file taken from it
+    const skippedSheets: SkippedSheet[] = errors.map((e) => ({ sheet: e.sheet_name, reason: e.error_message }));
     // funds named by the file's fund-code parts; parts without a code (prices) go to those funds
     const matched = new Map<string, FundMatch | null>();
     for (const { parts } of identified)
@@ -222,7 +232,13 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
               .limit(1);
             await tx
               .update(fundFiles)
-              .set({ blobKey, rowCount: part.rowCount, updatedAt: new Date().toISOString(), ...(superseded ? {} : { status: 'pending' }) })
+              .set({
+                blobKey,
+                rowCount: part.rowCount,
+                updatedAt: new Date().toISOString(),
+                ...(superseded ? {} : { status: 'pending' }),
+                ...(skippedSheets.length ? { validation: { skippedSheets } } : {}),
+              })
               .where(eq(fundFiles.id, again.id));
             attached.push({ fundRequestId: resetFund!, sdmType, rows: part.rowCount });
           }
@@ -238,6 +254,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
                 blobKey,
                 status: 'pending',
                 rowCount: part.rowCount,
+                ...(skippedSheets.length ? { validation: { skippedSheets } } : {}),
               })
               .returning({ id: fundFiles.id });
             // a delivery of the fund, dated now (what its scorecard counts)
@@ -250,6 +267,7 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
     const result = {
       identified: identified.map((i) => ({ file: i.table.file, sdmType: i.sdmType })),
       unidentifiedSheets: errors,
+      ...(skippedSheets.length ? { skippedSheets } : {}),
       attached,
       unmatched,
       ...(alreadyAttached.length

@@ -21,6 +21,7 @@ import { checkContextFor, loadFundData } from './calculations.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
 import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
 import { invalidFiles, overallStatusText, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import type { SkippedSheet } from '../../../rules/files.js';
 import type { WorkPaperOutcome } from '../../services/files/display.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 
@@ -66,6 +67,7 @@ export async function standardizationOutcome(
       qaMapping: v.QA_Mapping ?? [],
       rowErrors: v.rowErrors ?? [],
       rowErrorsTotal: v.rowErrorsTotal ?? v.rowErrors?.length ?? 0,
+      skippedSheets: (input?.validation as { skippedSheets?: SkippedSheet[] } | null)?.skippedSheets,
     };
   });
   return { standardization, mappings: Array.from(mappings, ([, m]) => m) };
@@ -136,7 +138,12 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
   const file = await transaction(ctx, async (tx) => {
-    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper')));
+    // the work paper this run replaces stays downloadable as the previous one (the one before it goes)
+    await tx.delete(t.fundFiles).where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper_previous')));
+    await tx
+      .update(t.fundFiles)
+      .set({ kind: 'work_paper_previous', updatedAt: new Date().toISOString() })
+      .where(and(eq(t.fundFiles.fundRequestId, fundRequestId), eq(t.fundFiles.kind, 'work_paper')));
     const [inserted] = await tx
       .insert(t.fundFiles)
       .values({

@@ -141,6 +141,22 @@ describe('bulk upload files that cannot be read', () => {
     expect(names(result)[0]).toMatch(/Révision – /);
   });
 
+  it.each([
+    ['CRLF first, then LF', (i: number) => (i % 2 ? '\n' : '\r\n')],
+    ['LF first, then CRLF', (i: number) => (i % 2 ? '\r\n' : '\n')],
+  ])('reads a file whose lines end in both CRLF and LF (%s) exactly like the file as delivered, with the same line numbers', async (_, ending) => {
+    // a file put together from an export and rows typed on another machine: each line keeps its own ending
+    const lines = fixture('real-funds.csv').toString().split(/\r?\n/).filter(Boolean);
+    const mixed = lines.map((l, i) => l + ending(i)).join('');
+    expect(mixed).toMatch(/[^\r]\n/);
+    expect(mixed).toContain('\r\n');
+    const result = await validateBulkUpload(ctx, 'mixed-endings.csv', Buffer.from(mixed));
+    expect(result.totalRows).toBe(lines.length - 1);
+    expect(names(result)).toEqual(await reference());
+    // every value of the last column stays clean: no carriage return glued to it
+    expect(JSON.stringify(result)).not.toContain('\\r');
+  });
+
   it('names the row of a ragged row and of an unclosed quote', async () => {
     await expect(validateBulkUpload(ctx, 'ragged-rows.csv', fixture('encodings/ragged-rows.csv'))).rejects.toThrow(/ragged-rows\.csv: row \d+ has \d+ values/);
     await expect(validateBulkUpload(ctx, 'unclosed-quote.csv', fixture('encodings/unclosed-quote.csv'))).rejects.toThrow(

@@ -68,6 +68,9 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
     parsed = (parse as unknown as (t: string, o: object) => typeof parsed)(text, {
       info: true,
       bom: true,
+      // each line keeps its own ending: a file pieced together on Windows and elsewhere mixes CRLF and LF
+      // (left to itself the parser takes the first line's ending for all, and glues the other lines together)
+      record_delimiter: ['\r\n', '\n', '\r'],
       skip_empty_lines: true,
       relax_column_count: false,
       trim: true,

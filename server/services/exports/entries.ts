@@ -1,7 +1,8 @@
 /**
  * What an export zip holds for one fund (DOMAIN.md 2.6; spec section 9: file names
  * `fund_{code}_dd_{due date}_{kind}.{csv|xlsx}`), stage by stage:
- * - visualization: the work paper workbook -> `{prefix}_work_papers.xlsx`
+ * - visualization: the work paper workbook -> `{prefix}_work_papers.xlsx`, and the one a rerun
+ *   replaced -> `{prefix}_work_papers_previous.xlsx`
  * - calculations: one row per QA_Rec item -> `{prefix}_calculations.csv`
  * - standardization: SDM rows per SDM type, streamed from `sdm_chunks` -> `{prefix}_standardization_{type}.csv`
  * - identification: the fund's identified rows per input file -> `{prefix}_identification_{type}.csv`
@@ -19,7 +20,7 @@ import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js
 import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
-import { itemSourceText, type SourceFiles } from '../../../pipeline/work-papers/lineage.js';
+import { adjustedByText, itemSourceText, type SourceFiles } from '../../../pipeline/work-papers/lineage.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { readSdmChunks } from '../../db/sdm-store.js';
@@ -84,8 +85,9 @@ function* lineAndCells(rows: Iterable<{ line: number; cells: unknown[] }>): Gene
 
 /** Work papers (visualization), filtered by the export's options. */
 function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inputs: ExportInputs, warn: (m: string) => void): ZipEntry[] {
+  // the current work paper, and the one its rerun replaced (`_work_papers_previous.xlsx`) unless only reviewed ones are asked for
   return files
-    .filter((f) => f.kind === 'work_paper')
+    .filter((f) => f.kind === 'work_paper' || (f.kind === 'work_paper_previous' && !inputs.reviewedVisualizationsOnly))
     .filter((f) => !(inputs.excludeDisabledVisualizations && f.disabled) && !(inputs.reviewedVisualizationsOnly && !f.reviewed))
     .flatMap((f) => {
       if (!f.blobKey || !ctx.blobs.has(f.blobKey)) {
@@ -93,11 +95,13 @@ function workPaperEntries(ctx: AppContext, files: FileRow[], prefix: string, inp
         return [];
       }
       const key = f.blobKey;
-      return [{ name: `${prefix}_work_papers.xlsx`, open: () => createReadStream(ctx.blobs.path(key)) }];
+      const name = f.kind === 'work_paper' ? `${prefix}_work_papers.xlsx` : `${prefix}_work_papers_previous.xlsx`;
+      return [{ name, open: () => createReadStream(ctx.blobs.path(key)) }];
     });
 }
 
-const CALC_HEADER = ['check', 'name', 'status', 'diff', 'threshold', 'message', 'file', 'line', 'details'];
+// adjusted_by: the booked adjustments that changed the item's row (`Adjustment #3 line 2 (1,000.00)`), as the work paper cites them
+const CALC_HEADER = ['check', 'name', 'status', 'diff', 'threshold', 'message', 'file', 'line', 'adjusted_by', 'details'];
 
 function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
   return files
@@ -117,6 +121,7 @@ function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
             i.threshold,
             i.message,
             ...itemSourceText(i, v.sources as SourceFiles | undefined),
+            adjustedByText(i.adjustedBy),
             i.details ?? null,
           ]),
         );

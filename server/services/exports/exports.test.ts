@@ -127,8 +127,8 @@ describe('the export job', () => {
     const ident = zipEntry(zip, `${f.prefix}_identification_holdings.csv`).toString('utf8');
     expect(ident).toBe("\ufeffline,Fund,Security,Name,Quantity\r\n2,F1,US0378331005,'=SUM(A1),1200\r\n");
     const calc = zipEntry(zip, `${f.prefix}_calculations.csv`).toString('utf8').split('\r\n');
-    expect(calc[0]).toBe('\ufeffcheck,name,status,diff,threshold,message,file,line,details');
-    expect(calc[2]).toBe("investments_reconciliation,Investments,fail,1234567.89,3750,'+ holdings exceed TB,,,");
+    expect(calc[0]).toBe('\ufeffcheck,name,status,diff,threshold,message,file,line,adjusted_by,details');
+    expect(calc[2]).toBe("investments_reconciliation,Investments,fail,1234567.89,3750,'+ holdings exceed TB,,,,");
     const errors = zipEntry(zip, `${f.prefix}_errors.csv`).toString('utf8').split('\r\n');
     expect(errors.slice(1, -1)).toEqual([
       "row_error,holdings,holdings 2024.csv,4,price,,error,,,'abc' is not a number",

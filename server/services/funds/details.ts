@@ -160,6 +160,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
     })),
     // each with the Summary's overall status it was written with ('Incomplete data', PASS, WARNING, FAIL; null when not recorded)
     workPapers: byKind('work_paper').map((f) => ({ ...view(f, calculation), outcome: workPaperOutcome(f)?.overallStatus ?? null })),
+    // the work paper the last rerun replaced: downloadable (exports), counted in no status
+    previousWorkPapers: byKind('work_paper_previous').map((f) => view(f)),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
     dataStatusCounts: derived.dataStatusCounts,
     workPaperStatusCounts: derived.workPaperStatusCounts,

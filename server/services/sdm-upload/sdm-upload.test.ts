@@ -58,8 +58,8 @@ describeEachDialect('self-onboarding uploads', (dialect) => {
     });
     const events: string[] = [];
     ctx.events.on('upload-file', (e) => events.push(`${e.file.file_name} ${e.file.status}`));
-    const wrongName = await errorOf<ValidationError>(() => addSdmFile(ctx, { sdmUploadId: id, file: { fileName: 'positions.csv', bytes: Buffer.from('a') } }));
-    expect(wrongName.message).toMatch(/^positions\.csv: the file name must be one of trial_balance\.csv, holdings\.csv/);
+    const notCsv = await errorOf<ValidationError>(() => addSdmFile(ctx, { sdmUploadId: id, file: { fileName: 'positions.xls', bytes: Buffer.from('a') } }));
+    expect(notCsv.message).toBe('positions.xls: only .csv files can be added');
     const junk = await addSdmFile(ctx, { sdmUploadId: id, file: { fileName: 'trial_balance.csv', bytes: demo('inputs/demo_holdings.csv') } });
     expect(junk.status).toBe('Error');
     expect(junk.errors[0]).toMatch(/^trial_balance\.csv: the header does not match the TPA's trial_balance layout/);
@@ -76,6 +76,39 @@ describeEachDialect('self-onboarding uploads', (dialect) => {
     const refused = await errorOf<ValidationError>(() => processSdmUpload(ctx, ctx.boot.admin, { id }));
     expect(refused.message).toBe('Add at least one fund request file and one SDM file before processing');
     expect((await sdmUploadInfo(ctx, id)).status).toBe('Created');
+  });
+
+  it("accepts the TPA's files under their own names, typed by their header, and refuses one no layout recognises", async () => {
+    const { id } = await createSdmUpload(ctx, ctx.boot.admin, {
+      code: 'acme_fund_admin',
+      files: mappingFiles(['file_layout', 'account_mapping', 'instrument_mapping']),
+    });
+    const real = readFileSync(join(fixturesDir(), 'fund-requests', 'real-funds.csv'), 'utf8').split('\n');
+    const fr = [real[0], real.find((l) => l.includes(',demo_test,'))!.replace(',demo_test,', ',acme_fund_admin,')].join('\n');
+    const added = [];
+    for (const [fileName, bytes] of [
+      ['Acme requests 2022.csv', Buffer.from(fr)],
+      ['demo_holdings.csv', demo('inputs/demo_holdings.csv')],
+      ['demo_trial_balance.csv', demo('inputs/demo_trial_balance.csv')],
+      ['notes.csv', Buffer.from('Note,Author\nDelivered late,ops\n')],
+    ] as const)
+      added.push(await addSdmFile(ctx, { sdmUploadId: id, file: { fileName, bytes } }));
+    expect(added.map((f) => [f.file_name, f.type, f.sub_type, f.status])).toEqual([
+      ['Acme requests 2022.csv', 'FundRequest', 'fund_request', 'Validated'],
+      ['demo_holdings.csv', 'SDM', 'holdings', 'Validated'],
+      ['demo_trial_balance.csv', 'SDM', 'trial_balance', 'Validated'],
+      ['notes.csv', 'SDM', null, 'Error'],
+    ]);
+    expect(added[3].errors[0]).toMatch(/^notes\.csv: its header matches none of the TPA's file layouts .*and is not the fund request template/);
+    const processed = await processSdmUpload(ctx, ctx.boot.admin, { id, forceRun: true });
+    expect(processed.uploaded_files.filter((f) => f.status === 'Uploaded').map((f) => f.file_name)).toEqual([
+      'Acme requests 2022.csv',
+      'demo_holdings.csv',
+      'demo_trial_balance.csv',
+    ]);
+    const { db, tables: t } = storeOf(ctx);
+    const imports = await db.select().from(t.importFiles).where(eq(t.importFiles.source, 'sdm-upload'));
+    expect(imports.map((i) => i.fileName).sort()).toEqual(['demo_holdings.csv', 'demo_trial_balance.csv']);
   });
 
   it('processing saves its fund requests and imports its SDM files, queueing their identification', async () => {

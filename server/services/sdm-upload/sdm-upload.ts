@@ -17,7 +17,7 @@ import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
-import { checkSdmFile, type SdmFileToCheck } from './check-file.js';
+import { checkSdmFile, type SdmFileCheck, type SdmFileToCheck } from './check-file.js';
 import { NAME_MESSAGE, NAME_RULE } from '../mappings/mappings.js';
 import { upsertMasterMapping } from '../mappings/store.js';
 
@@ -224,10 +224,10 @@ export interface StartedSdmFile {
 }
 
 /**
- * Adds one file to an upload: `fund_request.csv` or `<sdm type>.csv`; fund-request files are
- * validated as a bulk upload, SDM files by their name and their header matching the TPA's file
- * layout for that type (`checkSdmFile`).
- * @throws ValidationError for a name that is not a valid type or a file that is not .csv
+ * Adds one file to an upload: `fund_request.csv`, `<sdm type>.csv`, or a csv under the TPA's own
+ * name, typed by its header; fund-request files are validated as a bulk upload, SDM files by their
+ * header matching the TPA's file layout for their type (`checkSdmFile`).
+ * @throws ValidationError for a file that is not .csv
  */
 export async function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }) {
   const started = await startSdmFile(ctx, input);
@@ -235,9 +235,9 @@ export async function addSdmFile(ctx: AppContext, input: { sdmUploadId: number; 
 }
 
 /**
- * The first step of `addSdmFile`: checks the name, stores the bytes and records the file as
- * Uploading.
- * @throws NotFoundError for an unknown upload; ValidationError for a bad name
+ * The first step of `addSdmFile`: types the file by its name when it is named after its type,
+ * stores the bytes and records the file as Uploading.
+ * @throws NotFoundError for an unknown upload; ValidationError for a file that is not .csv
  */
 export async function startSdmFile(ctx: AppContext, input: { sdmUploadId: number; file: UploadedCsv }): Promise<StartedSdmFile> {
   const { db, tables: t } = storeOf(ctx);
@@ -245,10 +245,9 @@ export async function startSdmFile(ctx: AppContext, input: { sdmUploadId: number
   if (!upload) throw new NotFoundError(`No self-onboarding upload with id: ${input.sdmUploadId}`);
   const base = input.file.fileName.toLowerCase();
   if (!base.endsWith('.csv')) throw new ValidationError(`${input.file.fileName}: only .csv files can be added`);
-  const subType = base.replace(/\.csv$/, '');
-  const valid = [...SDM_FILE_TYPES, 'fund_request'];
-  if (!valid.includes(subType as (typeof valid)[number]))
-    throw new ValidationError(`${input.file.fileName}: the file name must be one of ${valid.map((t) => `${t}.csv`).join(', ')}`);
+  // a file named after its type (holdings.csv) is that type; one under the TPA's own name is typed by its header (`checkSdmFile`)
+  const named = base.replace(/\.csv$/, '');
+  const subType = [...SDM_FILE_TYPES, 'fund_request'].includes(named as never) ? named : null;
   const type = subType === 'fund_request' ? 'FundRequest' : 'SDM';
   const blob = ctx.blobs.put(input.file.bytes);
   const [row] = await db
@@ -260,12 +259,13 @@ export async function startSdmFile(ctx: AppContext, input: { sdmUploadId: number
 }
 
 /** The last step of `addSdmFile`: records the check's outcome (Validated or Error) and where the bytes are. */
-export async function finishSdmFile(ctx: AppContext, started: StartedSdmFile, errors: string[]) {
+export async function finishSdmFile(ctx: AppContext, started: StartedSdmFile, check: SdmFileCheck) {
+  const { errors } = check;
   const { tables: t } = storeOf(ctx);
   const row = await transaction(ctx, async (tx) => {
     const [saved] = await tx
       .update(t.sdmUploadFiles)
-      .set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null })
+      .set({ status: errors.length ? 'Error' : 'Validated', errors, importFileId: null, type: check.type, subType: check.subType })
       .where(eq(t.sdmUploadFiles.id, started.row.id))
       .returning();
     // lock the upload row by writing it, then read it again: another file of the upload may have

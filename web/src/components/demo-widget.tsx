@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 import { roleMayUse } from '../../../rules/access';
 import { answerDemoQuestion, demo, loadDemoState, runDemoStep, type DemoStepNumber } from '../state/demo';
 import { session } from '../state/session';
+import { displayDateTime } from '../../../rules';
 
 const STEPS: Array<{ n: DemoStepNumber; label: string }> = [
   { n: 1, label: 'Demo fund request' },
@@ -33,7 +34,7 @@ export function DemoWidget() {
     if (shown) void loadDemoState();
   }, [shown]);
   if (!shown) return null;
-  const who = startedBy ? ` (started by ${startedBy.email} on ${new Date(startedBy.start_date).toLocaleString('en-GB')})` : user ? ` (${user.email})` : '';
+  const who = startedBy ? ` (started by ${startedBy.email} on ${displayDateTime(startedBy.start_date)})` : user ? ` (${user.email})` : '';
   return (
     <aside className="fa-demo" aria-label="Live demo" title={`Live demo in progress${who}`}>
       <div className="fa-demo-title">Live demo</div>

@@ -1,24 +1,7 @@
 /** Display formats of the auditor views (spec section 9): DD/MM/YYYY dates, Yes/No, percentages, labels. */
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An ISO date or date-time as DD/MM/YYYY ('' for none; a date-only value is not shifted by time zone). */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (m) return `${m[3]}/${m[2]}/${m[1]}`;
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
-/** An ISO date-time as DD/MM/YYYY HH:mm:ss in local time ('' for none). */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+/** DD/MM/YYYY, and DD/MM/YYYY HH:mm:ss in local time: the one date formatter of every screen and the CLI (rules/dates.ts). */
+export { displayDate as formatDate, displayDateTime as formatDateTime } from '../../../../rules';
 
 /** Booleans as Yes/No: false, 'N', 'no' and empty mean No. */
 export function yesNo(value: unknown): string {

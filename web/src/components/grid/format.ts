@@ -1,33 +1,16 @@
 /**
- * Cell formats of the delivery grids (spec section 9): listing dates DD/MM/YYYY (with
- * HH:mm:ss for date-times), file views MM/DD/YYYY, percent columns with a % sign, booleans Yes/No.
+ * Cell formats of the delivery grids (spec section 9): dates DD/MM/YYYY (with HH:mm:ss for
+ * date-times) from the one formatter of every screen (rules/dates.ts), percent columns with a %
+ * sign, booleans Yes/No.
  */
+
+import { displayDate } from '../../../../rules';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-interface Parts {
-  y: number;
-  m: number;
-  d: number;
-  time: string | null;
-}
-
-/** Splits a date ('YYYY-MM-DD') or a timestamp (shown in local time) into parts; null when unreadable. */
-function partsOf(value: string | null | undefined): Parts | null {
-  if (!value) return null;
-  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (dateOnly) return { y: Number(dateOnly[1]), m: Number(dateOnly[2]), d: Number(dateOnly[3]), time: null };
-  const t = new Date(value);
-  if (Number.isNaN(t.getTime())) return null;
-  return { y: t.getFullYear(), m: t.getMonth() + 1, d: t.getDate(), time: `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}` };
-}
-
 /** DD/MM/YYYY (a timestamp adds HH:mm:ss when `withTime`); '' for no value, the raw text when unreadable. */
 export function formatDate(value: string | null | undefined, withTime = false): string {
-  const p = partsOf(value);
-  if (!p) return value ?? '';
-  const date = `${pad(p.d)}/${pad(p.m)}/${p.y}`;
-  return withTime && p.time ? `${date} ${p.time}` : date;
+  return displayDate(value, withTime);
 }
 
 /**
@@ -44,13 +27,8 @@ export function formatCsvDate(value: string | null | undefined): string {
   return v;
 }
 
-/** MM/DD/YYYY for the file views (a timestamp adds HH:mm:ss when `withTime`). */
-export function formatFileDate(value: string | null | undefined, withTime = false): string {
-  const p = partsOf(value);
-  if (!p) return value ?? '';
-  const date = `${pad(p.m)}/${pad(p.d)}/${p.y}`;
-  return withTime && p.time ? `${date} ${p.time}` : date;
-}
+/** The file views' dates: DD/MM/YYYY like every other screen (a timestamp adds HH:mm:ss when `withTime`). */
+export const formatFileDate = formatDate;
 
 /** A percent value with its sign ('' for none). */
 export function formatPercent(value: number | null | undefined): string {

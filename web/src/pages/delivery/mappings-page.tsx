@@ -31,6 +31,12 @@ const grouped = (mappings: readonly MappingRow[]) =>
   groupByAdministrator(mappings).flatMap((g) => g.mappings.map((m) => ({ ...m, group: `${g.administrator} (${g.mappings.length})` })));
 
 /** The Live mappings page. */
+/** A snake_case name that may wrap after each underscore (`share_capital_mapping`), so long names never widen the grid past the window. */
+function breakable(text: string | null | undefined) {
+  const parts = (text ?? '').split('_');
+  return parts.map((p, i) => (i < parts.length - 1 ? [`${p}_`, <wbr key={i} />] : p));
+}
+
 export function MappingsPage() {
   usePageTitle('Live mappings');
   // the upload form is the Custom Mapping tab's, styled by the auditor area's rules
@@ -117,14 +123,14 @@ export function MappingsPage() {
         aria-label="Live mappings"
       >
         <Column selectionMode="multiple" headerStyle={{ width: '3rem' }} />
-        <Column header="Type" field="type" />
-        <Column header="Kind" field="kind" />
-        <Column header="Name" field="description" />
+        <Column header="Type" body={(m: MappingRow) => breakable(m.type)} />
+        <Column header="Kind" field="kind" bodyClassName="fa-map-keep" />
+        <Column header="Name" body={(m: MappingRow) => breakable(m.description)} />
         <Column header="Owner" body={(m: MappingRow) => m.owner ?? ''} />
         <Column header="Client" body={(m: MappingRow) => m.clientName ?? ''} />
         <Column header="Reason" body={(m: MappingRow) => m.rationale ?? ''} />
         <Column header="Date" body={(m: MappingRow) => formatFileDate(m.updated_at, true)} />
-        <Column header="Version" body={(m: MappingRow) => m.version ?? ''} />
+        <Column header="Version" body={(m: MappingRow) => m.version ?? ''} bodyClassName="fa-map-keep" />
         <Column header="Funds" body={(m: MappingRow) => fundsText(m.funds ?? m.fundRequests)} />
         <Column
           header={<span className="fa-sr-only">Actions</span>}

@@ -13,11 +13,12 @@ import { usePageTitle } from '../../components/use-page-title';
 import { socketEvents } from '../../state/socket';
 import { RunDetail } from './test-runner/run-detail';
 import { ScheduleForm } from './test-runner/schedule-form';
+import { displayDateTime } from '../../../../rules';
 
 /** Runs per page (spec section 9: test runner tests 50). */
 export const RUN_PAGE_SIZE = 50;
 const ACTIVE = new Set(['pending', 'running']);
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB');
+const when = (iso: string) => displayDateTime(iso);
 
 export function TestRunnerPage() {
   usePageTitle('Test Runner');

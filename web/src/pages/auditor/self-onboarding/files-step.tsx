@@ -1,6 +1,6 @@
 /**
  * Step 4 of the Self-Onboarding wizard: drop fund request and SDM files (.csv, several at once,
- * each named after its type). Failed files show under 'Failed files' with their error; the lists
+ * named after their type or under the TPA's own names: the server types those by their header). Failed files show under 'Failed files' with their error; the lists
  * show file name, identified as, error and received at. Process is offered once a fund request
  * file and an SDM file are ready.
  */
@@ -10,7 +10,7 @@ import { Checkbox } from 'primereact/checkbox';
 import { addSdmFile, type SdmFile } from '../../../api/self-onboarding';
 import { ApiError } from '../../../api/errors';
 import { formatDateTime } from '../../../components/auditor/format';
-import { canProcess, SDM_FILE_TYPES, sdmTypeOf } from './wizard-state';
+import { canProcess, SDM_FILE_TYPES } from './wizard-state';
 
 /** A file the server or the name check refused. */
 interface FailedFile {
@@ -78,14 +78,9 @@ export function FilesStep({
 
   const add = async (list: FileList | null) => {
     const chosen = list ? Array.from(list) : [];
-    const valid = [...SDM_FILE_TYPES, 'fund_request'].map((t) => `${t}.csv`).join(', ');
     for (const file of chosen) {
       if (!/\.csv$/i.test(file.name)) {
         setFailed((f) => [...f, { name: file.name, error: 'Only .csv files can be added' }]);
-        continue;
-      }
-      if (!sdmTypeOf(file.name)) {
-        setFailed((f) => [...f, { name: file.name, error: `The file name must be one of ${valid}` }]);
         continue;
       }
       setSending((n) => n + 1);
@@ -130,7 +125,8 @@ export function FilesStep({
       >
         <i className="pi pi-cloud-upload" style={{ fontSize: '2rem', color: 'var(--fa-brand)' }} aria-hidden="true" />
         <p style={{ margin: '.5rem 0 0' }}>
-          Drop fund_request.csv and SDM files ({SDM_FILE_TYPES.map((t) => `${t}.csv`).join(', ')}) here, or click to browse.
+          Drop the fund request file and the TPA's SDM files here, or click to browse: under the TPA's own names (each is typed by its header) or named after
+          their type ({SDM_FILE_TYPES.map((t) => `${t}.csv`).join(', ')}, fund_request.csv).
         </p>
         {sending > 0 && (
           <p role="status">

@@ -1,6 +1,6 @@
 /**
  * One issue list of Input files (Unidentified, or Identified without match): a paged grid (200
- * per page, newest first, dates MM/DD/YYYY) with multi-select and the assign / action / remove
+ * per page, newest first, dates DD/MM/YYYY) with multi-select and the assign / action / remove
  * toolbar. Reloads itself when files change (socket `file` and `import-file` events).
  */
 import { useCallback, useEffect, useState } from 'react';

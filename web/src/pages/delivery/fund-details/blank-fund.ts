@@ -111,6 +111,7 @@ export function blankFund(today = new Date()): FundDetails {
     standardizationFiles: [],
     calculationFiles: [],
     workPapers: [],
+    previousWorkPapers: [],
     hasCsvOutputs: false,
     dataStatusCounts: ZERO_COUNTS,
     workPaperStatusCounts: { total: 0, reviewedCount: 0, notReviewedCount: 0, notRequiredCount: 0 },

@@ -10,7 +10,15 @@
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
-import { canToggleRequired, canToggleReview, returnToTpaAction, validationCell, type ReturnAction } from '../../../../../rules';
+import {
+  canToggleRequired,
+  canToggleReview,
+  returnToTpaAction,
+  skippedSheetsText,
+  validationCell,
+  type ReturnAction,
+  type SkippedSheet,
+} from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { ApiError, errorText } from '../../../api/errors';
 import { disableFiles, releaseWorkPapers, removeFiles, reviewFiles } from '../../../api/fund-activity';
@@ -38,6 +46,9 @@ async function run(action: () => Promise<unknown>, done: string, reload: () => v
   }
   reload();
 }
+
+/** The sheets of the input file's workbook that no layout matched ('Read Me', notes), as text; '' for none. */
+const skipped = (f: FundFile) => skippedSheetsText((f.validation as { skippedSheets?: SkippedSheet[] } | null)?.skippedSheets);
 
 function FileGrid({
   title,
@@ -86,6 +97,11 @@ function FileGrid({
                 <td>
                   <span className="fa-fd-file-name">{f.filename}</span>
                   {f.fileType && <span className="fa-fd-file-type">{f.fileType}</span>}
+                  {group === 'input' && skipped(f) && (
+                    <span className="fa-fd-file-type" data-testid="skipped-sheets">
+                      {skipped(f)}
+                    </span>
+                  )}
                 </td>
                 <td>{formatFileDate(f.timestamp, true)}</td>
                 <td>{f.rowCount ?? ''}</td>
@@ -180,6 +196,12 @@ export function FilesTab({ fund, reload }: FundTabProps) {
       {grid('Standardization files', 'standardization', fund.standardizationFiles)}
       {grid('Calculation files', 'calculation', fund.calculationFiles)}
       {grid('Work papers', 'work_paper', fund.workPapers)}
+      {fund.previousWorkPapers.map((w) => (
+        <p key={w.id} className="fa-empty-text" data-testid="previous-work-paper">
+          Previous work paper: {w.filename}, replaced {formatFileDate(w.timestamp, true)}. Download options (Visualization) include it as
+          …_work_papers_previous.xlsx.
+        </p>
+      ))}
       <div className="fa-fd-toolbar" role="toolbar" aria-label="Work paper release">
         <Button
           label="Release all"

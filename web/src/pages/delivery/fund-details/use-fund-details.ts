@@ -8,10 +8,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fetchFundDetails, saveFund, validateFund } from '../../../api/auditor';
 import type { FundDetails, FundError } from '../../../api/auditor-types';
 import { ApiError } from '../../../api/errors';
+import { socketEvents } from '../../../state/socket';
 import { createFund, validateNewFund } from '../../../api/fund-activity';
 import { notifyError } from '../../../state/notifications';
 import { changedFields, draftOf, type Draft } from '../../auditor/fund-details/fund-form';
 import { blankFund, DELIVERY_FIELDS, newFundPayload } from './delivery-fields';
+
+/** Quiet time after the last live event before the fund is loaded again (a rerun sends a burst of them). */
+const LIVE_RELOAD_MS = 400;
 
 const PRICE_KEYS = ['price_type_1', 'price_type_2', 'price_type_3', 'price_type_4', 'price_source_1', 'price_source_2', 'price_source_3'];
 
@@ -46,6 +50,26 @@ export function useFundDetails(target: FundTarget) {
       },
     );
   }, [target]);
+
+  // a rerun (its processes, the files it writes, the fund's statuses) refreshes the page on any tab,
+  // without a reload; the user's unsaved edits stay (see `reload`)
+  useEffect(() => {
+    if (typeof target !== 'number') return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(reload, LIVE_RELOAD_MS);
+    };
+    const offs = [
+      socketEvents.on('process', (p) => (p as { fundRequestId?: number } | null)?.fundRequestId === target && later()),
+      socketEvents.on('file', (f) => (f as { fundRequestId?: number } | null)?.fundRequestId === target && later()),
+      socketEvents.on('fund-request', (e) => (e as { ids?: number[] } | null)?.ids?.includes(target) && later()),
+    ];
+    return () => {
+      clearTimeout(timer);
+      offs.forEach((off) => off());
+    };
+  }, [reload, target]);
 
   useEffect(() => {
     const blank = target === 'new' ? blankFund() : null;

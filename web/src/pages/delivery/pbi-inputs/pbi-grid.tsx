@@ -1,7 +1,7 @@
 /**
  * The PowerBI inputs grid (delivery spec "PowerBI inputs"): Input Type, File Name, SAS Token
  * (masked: only its last characters are kept), Uploaded By, Token Expiry Date, Upload Date; 10 per
- * page, newest first unless sorted by a header; dates MM/DD/YYYY.
+ * page, newest first unless sorted by a header; dates DD/MM/YYYY.
  */
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
