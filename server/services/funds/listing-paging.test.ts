@@ -19,6 +19,7 @@ interface Made {
   status: string;
   requestDate: string;
   dueDate: string | null;
+  codes: string[];
 }
 
 /** Compares two sort values as the listings order them: an empty value is the smallest. */
@@ -48,7 +49,10 @@ describeEachDialect('listing pages past the count cap', (dialect) => {
       country: 'LU',
     }));
     const ids = await insertMany(storeOf(ctx), storeOf(ctx).tables.fundRequests, rows);
-    funds = rows.map((r, i) => ({ ...r, id: ids[i]! }));
+    // a code on one fund in forty: `QX-<n>`, which no name or client holds
+    const codes = ids.flatMap((id, i) => (i % 40 === 3 ? [{ fundRequestId: id, code: `QX-${i}`, main: true }] : []));
+    await insertMany(storeOf(ctx), storeOf(ctx).tables.fundCodes, codes);
+    funds = rows.map((r, i) => ({ ...r, id: ids[i]!, codes: i % 40 === 3 ? [`QX-${i}`] : [] }));
   }, 120_000);
   afterAll(() => database.dispose());
 
@@ -185,6 +189,38 @@ describeEachDialect('listing pages past the count cap', (dialect) => {
     expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual(byDue.slice(0, 50));
     expect(await countFundsForAuditor(ctx)).toEqual({ count: listed().length });
     await expect(listFundsForAuditor(ctx, { offset: 0, limit: 25, sort: { field: 'name' }, cursor: first.pagination.next })).rejects.toThrow(ValidationError);
+  });
+
+  it('finds by a text of one or two characters what it finds by a longer one: names, clients and codes, any case', async () => {
+    const newestFirst = (a: Made, b: Made) => compare(b.requestDate, a.requestDate) || b.id - a.id;
+    const holding = (text: string) =>
+      listed()
+        .filter((f) => [f.name, f.client, ...f.codes].some((v) => v.toLowerCase().includes(text.toLowerCase())))
+        .sort(newestFirst);
+    for (const text of ['77', 'Q', 'x-', '-', 'AS', '9', 'zz']) {
+      const expected = holding(text);
+      const page = await list({ search: text, pagination: { limit: 60 } });
+      const count = Math.min(expected.length, COUNT_CAP);
+      expect({ text, ids: page.rows.map((r) => r.id) }).toEqual({ text, ids: expected.slice(0, 60).map((f) => f.id) });
+      expect({ text, ...page.pagination }).toMatchObject({ text, count, countCapped: expected.length > COUNT_CAP });
+      expect(await countListing(ctx, null, { search: text })).toEqual({ count: expected.length });
+      if (!page.pagination.next) continue;
+      // the next page by its cursor, and a page further on by its offset
+      const next = await list({ search: text, pagination: { limit: 60 }, offset: 60, cursor: page.pagination.next });
+      expect(next.rows.map((r) => r.id)).toEqual(expected.slice(60, 120).map((f) => f.id));
+      const far = Math.min(Math.floor(expected.length / 2), 6000);
+      expect((await list({ search: text, pagination: { limit: 60 }, offset: far })).rows.map((r) => r.id)).toEqual(
+        expected.slice(far, far + 60).map((f) => f.id),
+      );
+    }
+    // with a filter, and the longer texts they are part of
+    const pending = { filters: [{ field: 'status', type: 'enum', value: ['Pending'] }] };
+    for (const text of ['QX-1', '77', 'qx']) {
+      const expected = holding(text).filter((f) => f.status === 'Pending');
+      const page = await list({ ...pending, search: text, pagination: { limit: 1000 } });
+      expect({ text, ids: page.rows.map((r) => r.id) }).toEqual({ text, ids: expected.slice(0, 1000).map((f) => f.id) });
+      expect(page.pagination).toMatchObject({ count: expected.length, countCapped: false });
+    }
   });
 
   describe('a listing under the cap', () => {
