@@ -65,13 +65,25 @@ export interface CpuMeter {
   stop(): { nodeMs: number | null; databaseMs: number | null };
 }
 
-/** Starts measuring the CPU of a node process and of a cluster. */
-export function startCpuMeter(nodePid: number, postmasterPid: number | null): CpuMeter {
-  const node0 = processCpuMs(nodePid);
+/** The CPU (ms) of several processes together, null when one is not readable. */
+function processesCpuMs(pids: readonly number[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const ms = processCpuMs(pid);
+    if (ms === null) return null;
+    total += ms;
+  }
+  return total;
+}
+
+/** Starts measuring the CPU of node processes (one or several, summed) and of a cluster. */
+export function startCpuMeter(nodePids: number | readonly number[], postmasterPid: number | null): CpuMeter {
+  const pids = typeof nodePids === 'number' ? [nodePids] : nodePids;
+  const node0 = processesCpuMs(pids);
   const db0 = postmasterPid ? clusterCpuMs(postmasterPid) : null;
   return {
     stop() {
-      const node1 = processCpuMs(nodePid);
+      const node1 = processesCpuMs(pids);
       const db1 = postmasterPid ? clusterCpuMs(postmasterPid) : null;
       return {
         nodeMs: node0 !== null && node1 !== null ? node1 - node0 : null,
