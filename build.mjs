@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { archiverBuffers, withoutDevtools } from './scripts/bundle-plugins.mjs';
+import { archiverBuffers, nativeCrc32, withoutDevtools } from './scripts/bundle-plugins.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
@@ -41,7 +41,7 @@ async function buildNode() {
     external: NODE_EXTERNAL,
     // CommonJS packages inside an ESM bundle call `require` for Node's own modules
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    plugins: [withoutDevtools, archiverBuffers],
+    plugins: [withoutDevtools, archiverBuffers, nativeCrc32],
     sourcemap: 'linked',
     logLevel: 'warning',
     define: { 'process.env.DEV': '"false"' },

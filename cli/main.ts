@@ -22,6 +22,7 @@ import { registerRestore } from './commands/restore.js';
 import { registerServe } from './commands/serve.js';
 import { registerTest } from './commands/test.js';
 import { registerTpa } from './commands/tpa.js';
+import { registerChasing } from './commands/chasing.js';
 import { registerUsers } from './commands/users.js';
 import { registerWorker } from './commands/worker.js';
 import { addExamples } from './examples.js';
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
   registerMigrate(program);
   registerAudit(program);
   registerReference(program);
+  registerChasing(program);
   registerCompletion(program);
   addExamples(program);
   return program;

@@ -69,6 +69,7 @@ export interface EngineOptions {
  */
 export class JobEngine<J extends JobRef> {
   private readonly controllers = new Map<number, AbortController>();
+  private readonly stagesRunning = new Map<number, string>();
   private stopped = true;
   private wakers = new Set<() => void>();
   private loops: Promise<void>[] = [];
@@ -114,6 +115,14 @@ export class JobEngine<J extends JobRef> {
     this.controllers.get(id)?.abort();
   }
 
+  /**
+   * Aborts the running jobs of some stages with a reason (e.g. the process shuts down): their
+   * stages see `signal.reason` and the jobs are left as they are, for a takeover.
+   */
+  abortStages(stages: readonly string[], reason: unknown): void {
+    for (const [id, stage] of this.stagesRunning) if (stages.includes(stage)) this.controllers.get(id)?.abort(reason);
+  }
+
   /** Runs queued jobs until none is left (tests, CLI): returns the number run. */
   async drain(limit = 10_000): Promise<number> {
     let n = 0;
@@ -151,6 +160,7 @@ export class JobEngine<J extends JobRef> {
     const stage = this.stages[job.stage];
     const controller = new AbortController();
     this.controllers.set(job.id, controller);
+    this.stagesRunning.set(job.id, job.stage);
     this.queue.started?.(job);
     const renew = setInterval(() => {
       void Promise.resolve(this.queue.renew(job, this.opts.owner)).then(
@@ -170,6 +180,7 @@ export class JobEngine<J extends JobRef> {
     } finally {
       clearInterval(renew);
       this.controllers.delete(job.id);
+      this.stagesRunning.delete(job.id);
     }
   }
 }

@@ -11,3 +11,5 @@ export * from './names.js';
 export * from './statuses.js';
 export * from './status-moves.js';
 export * from './adjustments.js';
+export * from './chasing.js';
+export * from './demo.js';

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'postject';
-import { archiverBuffers } from './bundle-plugins.mjs';
+import { archiverBuffers, nativeCrc32 } from './bundle-plugins.mjs';
 import { binaryRuntime, NODE_VERSION } from './binary-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,7 +136,7 @@ async function cjsBundle(entry, outfile) {
     external: ['react-devtools-core', '@napi-rs/nice'],
     banner: { js: "const __import_meta_url = require('url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': '__import_meta_url', 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
-    plugins: [seaPatches, archiverBuffers],
+    plugins: [seaPatches, archiverBuffers, nativeCrc32],
   });
   writeFileSync(outfile.replace(/\.cjs$/, '.meta.json'), JSON.stringify(result.metafile));
   // in a binary `require` loads built-in modules only, and its main script has no import() of files

@@ -16,7 +16,9 @@ import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedFixtureMappings } from './services/mappings/store.js';
+import { DEMO_DATA_SAVE } from './services/demo/cleanup.js';
 import { markDemoDeliveriesDue } from './services/demo/deliveries.js';
+import { seedDemoChasing } from './services/chasing/demo.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
 
@@ -102,14 +104,17 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   const { user: admin, created: adminCreated } = await ensureAdmin(ctx, ctx.config.adminEmail);
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {
-    demoSeeded = (await seedDemoAdministrators(ctx)) > 0;
+    const addedCodes = await addShippedAdministrators(ctx);
+    demoSeeded = addedCodes.length > 0;
     if (demoSeeded) await seedFixtureMappings(ctx);
     if (demoSeeded) await markDemoDeliveriesDue(ctx);
     const csv = join(fixturesDir(), 'fund-requests', 'real-funds.csv');
     if (demoSeeded && existsSync(csv)) {
       try {
-        const { failed } = await uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv));
+        // the demo TPA's request is the demo's own: demo mode may remove it while nobody changed it
+        const { failed } = await uploadAndSaveBulk(ctx, admin, 'real-funds.csv', readFileSync(csv), DEMO_DATA_SAVE);
         if (failed.length) ctx.log.warn({ failed }, 'some demo fund requests could not be loaded');
+        await seedDemoChasing(ctx, addedCodes);
       } catch (err) {
         ctx.log.warn({ err }, 'the demo fund requests could not be loaded');
       }

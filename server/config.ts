@@ -51,6 +51,10 @@ export const configSchema = z
     pbiTokenTtlHours: int(1, 24 * 365).default(168),
     maxUploadBytes: int(1024, 2 ** 40).default(200 * 1024 * 1024),
     identificationLimitBytes: int(1024, 2 ** 40).default(10_000_000),
+    /** Most data rows read from an uploaded mapping file or PowerBI input; a longer file is refused before it is checked row by row. */
+    maxUploadRows: int(1, 100_000_000).default(100_000),
+    /** Most rows of a bulk upload of fund requests (also a self-onboarding fund_request.csv): each row is validated and answered. */
+    maxBulkUploadRows: int(1, 10_000_000).default(20_000),
     inboxDir: z.string().optional(),
     inboxPollMs: int(100, 3_600_000).default(5000),
     /** Job worker threads of this process (default: cores - 1, at least 1; 0 runs no jobs here). */
@@ -115,6 +119,30 @@ export const configSchema = z
     backupKeep: int(1, 10_000).default(7),
     /** Folder of scheduled backups (default `<dataDir>/backups/scheduled`). */
     backupDir: z.string().min(1).optional(),
+    /** SMTP server of the chase mails (`smtp://user:pass@host:587`, `smtps://...`); unset: chase mails wait in the outbox. */
+    smtpUrl: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:secret@mail.example.com:587')
+      .optional(),
+    /** The From of chase mails (an address, or `Name <address>`). */
+    mailFrom: z.string().min(3).default('Fund Audit <fund-audit@example.com>'),
+    /** The Reply-To of chase mails (unset: none, replies go to the From). */
+    mailReplyTo: z.string().min(3).optional(),
+    /** How many times the outbox tries one mail before giving up on it. */
+    mailMaxAttempts: int(1, 100).default(8),
+    /** The first retry's wait (ms); each further retry waits twice as long, at most an hour. */
+    mailRetryBaseMs: int(10, 3_600_000).default(30_000),
+    /** How long one SMTP conversation may take before it counts as failed (ms). */
+    mailTimeoutMs: int(100, 600_000).default(30_000),
+    /** Cron expression of the periodic chase run (croner; server time zone), e.g. `0 6 * * 1-5`; 'off' runs none. */
+    chaseSchedule: z.string().min(1).default('0 6 * * *'),
+    /** Reminder days of missing files relative to the data due date (negative: before), comma-separated. */
+    chaseOffsets: z
+      .string()
+      .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, 'comma-separated whole days such as -3,0,3,7')
+      .default('-3,0,3,7'),
+    /** From which late reminder (1 = first after the due date) the escalation contacts are copied in. */
+    chaseEscalateFrom: int(1, 50).default(2),
     privacyStatementVersion: z.string().min(1).default('1.0'),
     /** OpenID Connect single sign-on (docs/configuration.md "Single sign-on"): on when the issuer is set. */
     oidcIssuer: z.string().url().optional(),
@@ -124,6 +152,12 @@ export const configSchema = z
     oidcRolesClaim: z.string().min(1).default('groups'),
     /** Identity provider group -> role, as a JSON object (a string in the environment). */
     oidcRoleMap: oidcRoleMap.default({}),
+    /**
+     * Whether a single sign-on may take over a user made otherwise (the CLI, the key generator) by
+     * its e-mail address, when the provider says the address is verified (`email_verified: true`).
+     * Never the Root users or the first administrator (break-glass access).
+     */
+    oidcLinkByEmail: bool.default(false),
     /** Requests a client may make per minute to start or finish a sign-in (links, single sign-on). */
     rateLimitSignInPerMinute: int(1, 100_000).default(30),
     /** Wrong tokens a client may send per minute before it is refused for a minute. */

@@ -12,6 +12,8 @@ export interface IdpUser {
   email: string;
   name: string;
   groups: string[];
+  /** The `email_verified` claim (default true). */
+  emailVerified?: boolean;
 }
 
 export interface TestIdp {
@@ -92,7 +94,7 @@ async function startTestIdpOn(port: number, appUrl: string, users: Record<string
           return {
             sub: id,
             email: user.email,
-            email_verified: true,
+            email_verified: user.emailVerified ?? true,
             name: user.name,
             given_name: given,
             family_name: family.join(' '),

@@ -93,6 +93,7 @@ function localBackend(g: GlobalOptions): TestRunnerBackend {
         const { results, cancelled } = await runPlan(plan, {
           mappings: source,
           signal: controller.signal,
+          maxFileBytes: localConfig(g).maxUploadBytes,
           onProgress: (_p, partial) => onProgress?.(partial, totals),
         });
         if (cancelled) results.error = 'The run was cancelled';

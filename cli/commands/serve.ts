@@ -13,6 +13,7 @@ import { startNodeEvents } from '../../server/node-events.js';
 import { startServer } from '../../server/http/server.js';
 import { publicBaseUrl } from '../../server/public-url.js';
 import { startBackupSchedule } from '../../server/services/backup/schedule.js';
+import { startChaseSchedule } from '../../server/services/chasing/jobs.js';
 import { setWorkerProbe } from '../../server/services/health/health.js';
 import { registerNode } from '../../server/jobs/nodes.js';
 import { startRuntime } from '../../server/runtime.js';
@@ -83,6 +84,7 @@ export function registerServe(program: Command): void {
       const runtime = startRuntime(ctx, { nodeId: node.id });
       setWorkerProbe(ctx, { expected: ctx.config.workers, running: () => runtime.threads.threadIds().length });
       const stopBackups = startBackupSchedule(ctx);
+      const stopChasing = startChaseSchedule(ctx);
       const events = await startNodeEvents(ctx, node.id, 'serve');
       const server = await startServer(ctx, { host: ctx.config.host, port: ctx.config.port, tls });
       await node.setUrl(server.url);
@@ -103,6 +105,7 @@ export function registerServe(program: Command): void {
       const stop = async (signal: string) => {
         ctx.log.info({ signal }, 'server stopping');
         stopBackups?.();
+        stopChasing();
         await server.close();
         await runtime.stop();
         await events.stop();

@@ -11,11 +11,14 @@
  *   the file `Adjustment #<id>` and the line's number.
  * - A holdings line adds its amount to `market_value_base` of the first position of its security
  *   id and scales `price` and `market_value_local` by the same factor (a revaluation is a new
- *   price); a security the holdings do not have changes nothing.
+ *   price), keeping the delivered figures (`delivered`); a security the holdings do not have
+ *   changes nothing.
+ * Every row an adjustment changes or adds names it (`adjustedBy`: adjustment id, line, amount), so
+ * the work paper cites the adjustment beside the delivered file and line.
  */
 import { ADJUSTMENT_TYPE_RULES, roundCents, type AdjustmentInput, type AdjustmentPhase } from '../../rules/adjustments.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import { chunksOf, type FundSdmData, type HoldingRow, type Rows, type RowSource, type TrialBalanceRow } from '../sdm/rows.js';
+import { chunksOf, type AdjustmentRef, type FundSdmData, type HoldingRow, type Rows, type RowSource, type TrialBalanceRow } from '../sdm/rows.js';
 
 /** An adjustment as stored: the entered fields plus who made it and when. */
 export interface FundAdjustment extends AdjustmentInput {
@@ -39,7 +42,7 @@ export function bookedAdjustments(adjustments: readonly FundAdjustment[], phase:
 class RevaluedHoldings implements RowSource<HoldingRow> {
   constructor(
     private readonly source: Rows<HoldingRow>,
-    private readonly deltas: ReadonlyMap<string, number>,
+    private readonly deltas: ReadonlyMap<string, { amount: number; refs: AdjustmentRef[] }>,
   ) {}
 
   get length(): number {
@@ -58,13 +61,15 @@ class RevaluedHoldings implements RowSource<HoldingRow> {
           continue;
         }
         done.add(h.security_id);
-        const value = roundCents(h.market_value_base + delta);
+        const value = roundCents(h.market_value_base + delta.amount);
         const factor = h.market_value_base ? value / h.market_value_base : null;
         out[i] = {
           ...h,
           market_value_base: value,
           price: factor === null ? h.price : h.price * factor,
           market_value_local: factor === null || h.market_value_local === null ? h.market_value_local : roundCents(h.market_value_local * factor),
+          delivered: h.delivered ?? { price: h.price, market_value_local: h.market_value_local, market_value_base: h.market_value_base },
+          adjustedBy: [...(h.adjustedBy ?? []), ...delta.refs],
         };
       }
       yield out;
@@ -81,18 +86,21 @@ export function applyAdjustments(data: FundSdmData, adjustments: readonly FundAd
   const booked = bookedAdjustments(adjustments, phase);
   if (!booked.length) return data;
   const tb: TrialBalanceRow[] = data.trial_balance.map((r) => ({ ...r }));
-  const holdingDeltas = new Map<string, number>();
+  const holdingDeltas = new Map<string, { amount: number; refs: AdjustmentRef[] }>();
   for (const a of booked) {
     a.lines.forEach((l, i) => {
+      const ref: AdjustmentRef = { adjustment: a.id, line: i + 1, amount: l.amount };
       if (l.target === 'holding_value') {
         const id = (l.securityId ?? '').trim();
-        holdingDeltas.set(id, (holdingDeltas.get(id) ?? 0) + l.amount);
+        const d = holdingDeltas.get(id) ?? { amount: 0, refs: [] };
+        holdingDeltas.set(id, { amount: d.amount + l.amount, refs: [...d.refs, ref] });
         return;
       }
       const account = l.account.trim();
       const row = tb.find((r) => r.account_code === account);
       if (row) {
         row.balance_base = roundCents(row.balance_base + l.amount);
+        row.adjustedBy = [...(row.adjustedBy ?? []), ref];
         return;
       }
       tb.push({
@@ -106,6 +114,7 @@ export function applyAdjustments(data: FundSdmData, adjustments: readonly FundAd
         standard_account: account in STANDARD_ACCOUNTS ? account : null,
         file: `Adjustment #${a.id}`,
         line: i + 1,
+        adjustedBy: [ref],
       });
     });
   }

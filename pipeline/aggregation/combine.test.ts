@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../checks/index.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import type { FundSdmArrays, FxRate } from '../sdm/rows.js';
+import { chunksOf, type FundSdmArrays, type FxRate, type HoldingRow } from '../sdm/rows.js';
 import { loadCsvTpa, loadKeystone } from '../checks/test-data.js';
 import { aggregateRowCount, combineChildren, type ChildInput } from './combine.js';
 
@@ -41,14 +41,18 @@ describe('combining child funds into the parent currency', async () => {
     expect(gb.conversion).toMatchObject({ unitsPerParent: 0.87, rateDate: '2022-12-01', ageDays: 30, stale: true });
     expect(jp.conversion.unitsPerParent).toBeNull();
     expect(jp.converted).toBeNull();
-    expect(agg.items.map((i) => i.status)).toEqual(['pass', 'pass', 'warning', 'fail']);
+    // the KY and GB children are the same fund: each of its securities is one position of the parent
+    expect(agg.items.map((i) => i.status)).toEqual(['pass', 'pass', 'warning', 'fail', 'pass']);
+    expect(agg.items[4].name).toBe('Consolidated positions');
     expect(agg.items[2].message).toMatch(/^Stale rate: .* 30 days before its period end 2022-12-31/);
     expect(agg.items[3].notPerformed).toBe('no JPY rate per EUR on or before 2022-12-31');
     expect(g.converted!.holdingsMarketValue).toBe(cents(mv(gs) / 1.0875));
     expect(k.converted!.holdingsMarketValue).toBe(cents(mv(ky) / 1.0666));
     // the total is over the converted children only (the JPY one is left out)
     expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(gs) / 1.0875 + mv(ky) / 1.0666 + mv(ky) / 0.87));
-    expect(agg.data.holdings.length).toBe(gs.holdings.length + 2 * ky.holdings.length);
+    const kyIds = new Set(ky.holdings.map((h) => h.security_id));
+    expect(agg.summary.consolidated).toEqual({ positions: kyIds.size, rows: 2 * ky.holdings.length });
+    expect(agg.data.holdings.length).toBe(gs.holdings.length + kyIds.size);
     expect(agg.summary.rowCount).toBe(aggregateRowCount([{ data: gs }, { data: ky }, { data: ky }, { data: ky }]));
   });
 
@@ -81,5 +85,47 @@ describe('combining child funds into the parent currency', async () => {
     const agg = await combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky)], 'USD', [], 5);
     expect(agg.summary.children[0].conversion).toMatchObject({ unitsPerParent: 1, source: 'same currency' });
     expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(ky)));
+  });
+
+  it('consolidates a security two children hold into one position, checked without a double count', async () => {
+    // the Dupree fund as delivered by Keystone (xlsx) and by the demo TPA (csv): the same 55 real securities
+    const dm = loadCsvTpa('demo_test');
+    const agg = await combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky), child(3, 'DM', 'USD', '2022-12-31', dm)], 'USD', [], 5);
+    const both = [...ky.holdings, ...dm.holdings];
+    const ids = [...new Set(both.map((h) => h.security_id))];
+    const positions: HoldingRow[] = [];
+    for await (const chunk of chunksOf(agg.data.holdings)) positions.push(...chunk);
+    expect(positions.length).toBe(ids.length);
+    expect(agg.data.holdings.length).toBe(ids.length);
+    for (const id of ids) {
+      const rows = both.filter((h) => h.security_id === id);
+      const p = positions.filter((h) => h.security_id === id);
+      expect(p.length, id).toBe(1);
+      expect(p[0].quantity, id).toBeCloseTo(
+        rows.reduce((s, h) => s + h.quantity, 0),
+        6,
+      );
+      expect(p[0].market_value_base, id).toBeCloseTo(
+        rows.reduce((s, h) => s + h.market_value_base, 0),
+        6,
+      );
+      // each delivered row stays named: its own file and line
+      expect(p[0].parts?.map((h) => `${h.file}:${h.line}`).sort(), id).toEqual(rows.map((h) => `${h.file}:${h.line}`).sort());
+    }
+    expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(ky) + mv(dm)));
+    const nav = agg.summary.total.nav;
+    const run = await runChecks(agg.data, {
+      fundCode: 'GROUP',
+      periodEnd: '2022-12-31',
+      currency: 'USD',
+      materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
+      nav,
+      externalValuations: false,
+      accountClasses: STANDARD_ACCOUNTS,
+    });
+    const integrity = run.items.filter((i) => i.check === 'holdings_integrity');
+    expect(integrity.filter((i) => /double count/.test(i.message))).toEqual([]);
+    expect(integrity.filter((i) => i.status === 'fail')).toEqual([]);
+    expect(run.items.filter((i) => i.check === 'investments_reconciliation').every((i) => i.status === 'pass')).toBe(true);
   });
 });

@@ -9,9 +9,10 @@
  * the child is left out of the aggregate). Pure: no database, no server imports.
  */
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
-import { chunksOf, type FundSdmData, type FxRate, type QaRec, type Rows, type RowSource } from '../sdm/rows.js';
+import { chunksOf, type FundSdmData, type FxRate, type HoldingRow, type QaRec, type Rows, type RowSource } from '../sdm/rows.js';
 import { round, Sum, tbByClass } from '../checks/common.js';
 import { childConversion, rowConverters, type ChildConversion } from './convert.js';
+import { ConsolidatedHoldings, consolidationKey, SharedSecurities } from './consolidate.js';
 
 /** Check id of the aggregation items (one per child). */
 export const AGGREGATION = 'aggregation';
@@ -65,6 +66,12 @@ export interface AggregationSummary {
   total: AggregateAmounts & { rows: Record<AggregateType, number> };
   /** Rows of every child, every type (what the row limit is compared with). */
   rowCount: number;
+  /**
+   * Securities held by two or more children, each one position of the parent (`positions`), and the
+   * children's holdings rows they consolidate (`rows`); the parent's positions are
+   * `total.rows.holdings - rows + positions`.
+   */
+  consolidated: { positions: number; rows: number };
 }
 
 /** The combined data and what to show of it. */
@@ -94,11 +101,18 @@ function concatSources<T>(parts: Array<{ rows: Rows<T>; map: (r: T) => T }>): Ro
   };
 }
 
-/** NAV, total assets and liabilities (positive) of a trial balance, and the holdings' market value, unrounded. */
-async function amountsOf(data: FundSdmData): Promise<AggregateAmounts> {
+/**
+ * NAV, total assets and liabilities (positive) of a trial balance, and the holdings' market value,
+ * unrounded; `each` sees every holding on the way.
+ */
+async function amountsOf(data: FundSdmData, each?: (h: HoldingRow) => void): Promise<AggregateAmounts> {
   const tb = tbByClass(data.trial_balance, STANDARD_ACCOUNTS);
   const mv = new Sum();
-  for await (const chunk of chunksOf(data.holdings)) for (const h of chunk) mv.add(h.market_value_base);
+  for await (const chunk of chunksOf(data.holdings))
+    for (const h of chunk) {
+      mv.add(h.market_value_base);
+      each?.(h);
+    }
   return { nav: tb.asset + tb.liability, totalAssets: tb.asset, totalLiabilities: -tb.liability, holdingsMarketValue: mv.value };
 }
 
@@ -142,6 +156,19 @@ function conversionItem(c: ChildInput, conv: ChildConversion, parentCurrency: st
   return { ...base, status: 'pass', message: `${c.name} (${c.fundCode}) ${rate}` };
 }
 
+/** The check item saying how many securities several children hold, each consolidated into one position. */
+function consolidationItem(c: { positions: number; rows: number }, childCount: number): QaRec {
+  return {
+    check: AGGREGATION,
+    name: 'Consolidated positions',
+    status: 'pass',
+    diff: 0,
+    threshold: null,
+    message: `${c.positions} securit${c.positions === 1 ? 'y is' : 'ies are'} held by two or more of the ${childCount} child funds: each is one position of the parent, its quantities and values summed from the children's ${c.rows} rows (each row is checked and named in the Holdings sheet)`,
+    details: c,
+  };
+}
+
 /**
  * Combines the children's data into the parent's currency.
  * Input: the children (each with its own currency and period end), the parent's currency, the
@@ -155,11 +182,14 @@ export async function combineChildren(children: ChildInput[], parentCurrency: st
   const figures: ChildFigures[] = [];
   const items: QaRec[] = [];
   const rawTotal: AggregateAmounts[] = [];
+  const shared = new SharedSecurities();
   for (const c of children) {
     const conversion = childConversion(c.currency, parentCurrency, c.periodEnd, rates, maxAgeDays);
     items.push(conversionItem(c, conversion, parentCurrency, maxAgeDays));
     const rows = Object.fromEntries(AGGREGATE_TYPES.map((t) => [t, c.data[t].length])) as Record<AggregateType, number>;
-    const raw = await amountsOf(c.data);
+    // the securities of the children in the aggregate (a child with no rate is left out) are noted, to find those several hold
+    const index = included.length;
+    const raw = await amountsOf(c.data, conversion.unitsPerParent === null ? undefined : (h) => shared.add(consolidationKey(h, c.currency), index));
     const local = mapAmounts(raw, (x) => x);
     let converted: AggregateAmounts | null = null;
     if (conversion.unitsPerParent !== null) {
@@ -173,11 +203,17 @@ export async function combineChildren(children: ChildInput[], parentCurrency: st
   }
   const data: FundSdmData = {
     trial_balance: included.flatMap(({ child, conv }) => child.data.trial_balance.map(conv.trialBalance)),
-    holdings: concatSources(included.map(({ child, conv }) => ({ rows: child.data.holdings, map: conv.holding }))),
+    holdings: new ConsolidatedHoldings(
+      included.map(({ child, conv }) => ({ rows: child.data.holdings, map: conv.holding, currency: child.currency })),
+      shared,
+    ),
     transactions: concatSources(included.map(({ child, conv }) => ({ rows: child.data.transactions, map: conv.transaction }))),
     share_capital: included.flatMap(({ child, conv }) => child.data.share_capital.map(conv.shareCapital)),
     prices: concatSources(included.map(({ child }) => ({ rows: child.data.prices, map: (r) => r }))),
   };
+  shared.compact();
+  const consolidated = shared.counts;
+  if (consolidated.positions) items.push(consolidationItem(consolidated, included.length));
   const counted = figures.filter((f) => f.converted);
   // the total is the exact sum rounded once (as the work paper's NAV over the combined rows), not a sum of rounded figures
   const add = (k: keyof AggregateAmounts) => round(rawTotal.reduce((sum, a) => sum + a[k], 0));
@@ -196,6 +232,7 @@ export async function combineChildren(children: ChildInput[], parentCurrency: st
         rows: totalRows,
       },
       rowCount: aggregateRowCount(children),
+      consolidated,
     },
   };
 }

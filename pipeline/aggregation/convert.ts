@@ -9,9 +9,11 @@
  * amounts, prices, quantities and shares are left as they are; a holding's `fx_rate` (price
  * currency per base) is multiplied by it, so that local / fx_rate still gives the base value.
  */
+import { roundCents } from '../../rules/adjustments.js';
+import type { FundAdjustment } from '../adjustments/apply.js';
 import { daysBetween } from '../checks/price-evidence.js';
 import { rateFor } from '../checks/fx.js';
-import type { FxRate, HoldingRow, ShareCapitalRow, TransactionRow, TrialBalanceRow } from '../sdm/rows.js';
+import type { AdjustmentRef, FxRate, HoldingRow, ShareCapitalRow, TransactionRow, TrialBalanceRow } from '../sdm/rows.js';
 
 /** How one child's figures are brought into the parent's currency. */
 export interface ChildConversion {
@@ -66,9 +68,12 @@ export function rowConverters(unitsPerParent: number, childCurrency: string, fun
   const amount = (x: number) => (r === 1 ? x : x / r);
   const maybe = (x: number | null) => (x === null || x === undefined ? x : amount(x));
   const ccy = childCurrency.toUpperCase();
+  // the amounts of the child's own adjustments that changed a row, in the parent's currency too
+  const refs = (row: { adjustedBy?: AdjustmentRef[] }) =>
+    row.adjustedBy ? { adjustedBy: row.adjustedBy.map((a) => ({ ...a, amount: amount(a.amount) })) } : {};
   return {
     amount,
-    trialBalance: (row) => ({ ...row, balance_base: amount(row.balance_base) }),
+    trialBalance: (row) => ({ ...row, balance_base: amount(row.balance_base), ...refs(row) }),
     holding: (row) => {
       const inChildBase = !row.price_currency || row.price_currency.toUpperCase() === ccy;
       const fx = row.fx_rate ?? (inChildBase ? 1 : null);
@@ -78,6 +83,8 @@ export function rowConverters(unitsPerParent: number, childCurrency: string, fun
         market_value_base: amount(row.market_value_base),
         cost_base: maybe(row.cost_base),
         accrued_income_base: maybe(row.accrued_income_base),
+        ...(row.delivered ? { delivered: { ...row.delivered, market_value_base: amount(row.delivered.market_value_base) } } : {}),
+        ...refs(row),
       };
     },
     transaction: (row) => ({ ...row, amount_base: amount(row.amount_base) }),
@@ -88,4 +95,18 @@ export function rowConverters(unitsPerParent: number, childCurrency: string, fun
       nav_per_share: maybe(row.nav_per_share),
     }),
   };
+}
+
+/**
+ * A child's audit adjustments as the parent's work paper lists them: amounts converted into the
+ * parent's currency at the child's rate (`unitsPerParent`, rounded to the cent), the description
+ * prefixed with the child's fund code. The booked ones are already in the child's figures; the
+ * others are unadjusted differences of the group.
+ */
+export function childAdjustments(adjustments: readonly FundAdjustment[], unitsPerParent: number, fundCode: string): FundAdjustment[] {
+  return adjustments.map((a) => ({
+    ...a,
+    description: `${fundCode}: ${a.description}`,
+    lines: a.lines.map((l) => ({ ...l, amount: roundCents(unitsPerParent === 1 ? l.amount : l.amount / unitsPerParent) })),
+  }));
 }

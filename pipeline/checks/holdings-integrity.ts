@@ -15,6 +15,13 @@
  *   fail; any other id_type (or none) whose id is shaped like a FIGI, an ISIN or a CUSIP (tried in
  *   that order: FIGIs such as BBG019PMT1H1 are ISIN-shaped) is validated too, and an invalid
  *   check digit there is a warning (it may be an internal code).
+ * - A revalued position (a booked audit adjustment's holdings line) is checked with its figures as
+ *   delivered (`delivered`): the revaluation is the auditor's journal, and scaling a price must not
+ *   turn the TPA's sub-cent rounding into a difference. A position an aggregate parent consolidated
+ *   from several children's rows of one security (`parts`, docs/decisions/0013) is not a
+ *   duplicate: each of its rows is checked and named; within one child, identical rows are a
+ *   probable double count (fail) and different ones a warning, as above; rows the children priced
+ *   differently are a warning.
  * One QaRec per holding with a problem (name = security id, file + line; diff = base-value
  * difference, the row's base value for an exact duplicate, 0 for a different position in the same
  * id and for identifier problems), plus one pass item when every holding is clear. Holdings are
@@ -90,6 +97,52 @@ export function identifierProblems(h: HoldingRow): Problem[] {
   return [{ status: 'warning', diff: 0, text: `${shaped.reason} (id_type ${type || 'not given'}: may be an internal code)` }];
 }
 
+/** A holding's figures as delivered: a revalued position (booked audit adjustment) is checked as the TPA gave it. */
+const asDelivered = (h: HoldingRow): HoldingRow => (h.delivered ? { ...h, ...h.delivered } : h);
+
+/** Where a part of a consolidated position comes from, in messages. */
+const partName = (p: HoldingRow) => `${p.fund_code} ${p.file} line ${p.line}`;
+
+/**
+ * The problems of a position consolidated from several children's rows (aggregation): each row's
+ * own value problems, naming it; within one child (same fund code and file), rows identical in
+ * quantity, price and value (probable double count, fail) or different positions (warning); and
+ * rows priced differently (warning: which price is right is to be confirmed).
+ */
+export function consolidatedProblems(h: HoldingRow, ctx: CheckContext): Problem[] {
+  const parts = h.parts ?? [];
+  const out: Problem[] = [];
+  const byChild = new Map<string, HoldingRow[]>();
+  for (const p of parts) {
+    for (const v of valueProblems(asDelivered(p), ctx)) out.push({ ...v, text: `${partName(p)}: ${v.text}` });
+    const child = `${p.fund_code}\u0000${p.file}`;
+    const earlier = byChild.get(child) ?? [];
+    const twin = earlier.find((e) => e.quantity === p.quantity && e.price === p.price && e.market_value_base === p.market_value_base);
+    if (twin)
+      out.push({
+        status: 'fail',
+        diff: round(p.market_value_base),
+        text: `${partName(p)} is an exact duplicate of line ${twin.line} (same quantity, price and value): probable double count`,
+      });
+    else if (earlier.length)
+      out.push({
+        status: 'warning',
+        diff: 0,
+        text: `${partName(p)}: security also held on line(s) ${earlier.map((e) => e.line).join(', ')} of that fund with a different position (separate lots or long / short legs): confirm it is not double counted`,
+      });
+    byChild.set(child, [...earlier, p]);
+  }
+  // the prices as the TPAs delivered them: an auditor's revaluation of one child's row is not a disagreement
+  const prices = new Set(parts.map((p) => asDelivered(p).price));
+  if (prices.size > 1)
+    out.push({
+      status: 'warning',
+      diff: 0,
+      text: `priced differently by the child funds (${parts.map((p) => `${partName(p)}: ${asDelivered(p).price}`).join('; ')}): consolidated at the value-weighted price ${h.price}; confirm which price is right`,
+    });
+  return out;
+}
+
 /** What is remembered of a security id already seen: enough for the duplicate messages, bounded per id. */
 interface Seen {
   /** Lines of its first rows (up to 5). */
@@ -111,7 +164,7 @@ export function holdingsIntegrityPass(_data: FundSdmData, ctx: CheckContext): Ho
   const add = (h: HoldingRow): void => {
     holdings++;
     if (priceFactor(h) === 100) per100++;
-    const list = [...valueProblems(h, ctx), ...identifierProblems(h)];
+    const list = [...(h.parts ? consolidatedProblems(h, ctx) : valueProblems(asDelivered(h), ctx)), ...identifierProblems(h)];
     const key = h.security_id.trim().toUpperCase();
     const position = `${h.quantity}|${h.price}|${h.market_value_base}`;
     const earlier = seen.get(key);

@@ -75,6 +75,12 @@ export type CalculationValidation = {
   rowCounts: Record<string, number>;
   /** The investments reconciliation's totals (absent in files stored before they were kept). */
   investmentTotals?: InvestmentTotals;
+  /**
+   * The delivered files of each SDM type the checks read, with each file's first and last line
+   * (`lineageOf` of the work papers): an item computed over many rows is exported with these.
+   * Absent in files stored before they were kept.
+   */
+  sources?: Record<string, Array<{ file: string; first: number; last: number; rows: number }>>;
 };
 
 /**

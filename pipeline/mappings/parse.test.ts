@@ -53,7 +53,8 @@ describe('parseMappingCsv errors', () => {
     ]);
     expect(r.totalErrorsFound).toBe(3);
     expect(r.maxErrorsNo).toBe(20);
-    expect(r.rows).toHaveLength(4);
+    // an invalid file gives no rows to save
+    expect(r.rows).toEqual([]);
   });
 
   it('returns at most maxErrors errors but counts them all', () => {
@@ -70,7 +71,21 @@ describe('parseMappingCsv errors', () => {
     const text = 'Source Code;Target Code;Description\r\nSubscriptions;subscription;Souscriptions réglées\r\nsubscriptions;SUBSCRIPTION;\r\n';
     const r = parseMappingCsv('share_capital_mapping', 's.csv', iconv.encode(text, 'windows-1252'));
     expect(r.errors).toEqual(["Line 3: source_code 'subscriptions' is a duplicate of line 2"]);
-    expect(r.rows[0]).toEqual({ source_code: 'Subscriptions', target_code: 'SUBSCRIPTION', description: 'Souscriptions réglées' });
+    const valid = parseMappingCsv('share_capital_mapping', 's.csv', iconv.encode(text.split('\r\n').slice(0, 2).join('\r\n'), 'windows-1252'));
+    expect(valid.rows).toEqual([{ source_code: 'Subscriptions', target_code: 'SUBSCRIPTION', description: 'Souscriptions réglées' }]);
+  });
+
+  it('refuses a file with more than maxRows data rows before checking its rows, and takes one with exactly that many', () => {
+    const body = (n: number) => csv(`source_code,target_code\n${Array.from({ length: n }, (_, i) => `C${i},NOPE`).join('\n')}\n`);
+    const over = parseMappingCsv('account_mapping', 'a.csv', body(11), { maxRows: 10 });
+    expect(over).toMatchObject({
+      valid: false,
+      rows: [],
+      errors: ['a.csv has more than 10 rows, the most a mapping file may have (setting maxUploadRows)'],
+      totalErrorsFound: 1,
+    });
+    // exactly at the limit the rows are checked (here every target is wrong)
+    expect(parseMappingCsv('account_mapping', 'a.csv', body(10), { maxRows: 10 }).totalErrorsFound).toBe(10);
   });
 
   it('rejects missing columns, empty files and rows wider than the header', () => {

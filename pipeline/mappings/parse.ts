@@ -4,8 +4,9 @@
  * compiled forms the pipeline uses (`Layout[]`, code maps). Pure: bytes in, rows and errors out.
  *
  * Validation errors are plain sentences starting with the 1-based line of the csv (`Line 5: ...`);
- * at most `maxErrors` (default 20) are returned, `totalErrorsFound` counts them all (spec: mapping
- * validation result `totalErrorsFound`, `maxErrorsNo`).
+ * at most `maxErrors` (default 20) are kept and returned, `totalErrorsFound` counts them all (spec:
+ * mapping validation result `totalErrorsFound`, `maxErrorsNo`). With `maxRows`, a file with more
+ * data rows is refused after reading that many, before any row is checked.
  */
 import { parse } from 'csv-parse/sync';
 import { decodeText } from '../readers/encoding.js';
@@ -41,7 +42,7 @@ export type CodeMap = Map<string, { target: string; description: string | null }
 /** Outcome of `parseMappingCsv` (spec: mapping validation result). */
 export interface MappingParseResult {
   valid: boolean;
-  /** Data rows keyed by lower-case column name, values trimmed (all rows, even when invalid). */
+  /** Data rows keyed by lower-case column name, values trimmed (none when the file is invalid). */
   rows: Array<Record<string, string>>;
   /** The first `maxErrorsNo` errors, each naming its line. */
   errors: string[];
@@ -70,22 +71,40 @@ export function mappingTypeFromFileName(fileName: string): MappingType | null {
   return m && (MAPPING_TYPES as readonly string[]).includes(m[1]) ? (m[1] as MappingType) : null;
 }
 
+/** Where validation errors go: the first `keep` are kept, every one is counted. */
+interface ErrorSink {
+  push(message: string): void;
+}
+
 /**
  * Parses and validates one mapping csv of a type.
  * @param type the mapping type the file is uploaded as
  * @param fileName for messages
  * @param bytes the csv (any encoding `decodeText` reads; `,` `;` tab or `|` delimited)
- * @param opts `maxErrors`: most errors returned (default 20)
+ * @param opts `maxErrors`: most errors kept and returned (default 20); `maxRows`: most data rows
+ *   (default: no limit)
  */
-export function parseMappingCsv(type: MappingType, fileName: string, bytes: Uint8Array, opts: { maxErrors?: number } = {}): MappingParseResult {
+export function parseMappingCsv(
+  type: MappingType,
+  fileName: string,
+  bytes: Uint8Array,
+  opts: { maxErrors?: number; maxRows?: number } = {},
+): MappingParseResult {
   const maxErrorsNo = opts.maxErrors ?? 20;
-  const errors: string[] = [];
+  const kept: string[] = [];
+  let total = 0;
+  const errors: ErrorSink = {
+    push: (message) => {
+      total++;
+      if (kept.length < maxErrorsNo) kept.push(message);
+    },
+  };
   const rows: Array<Record<string, string>> = [];
   const done = (): MappingParseResult => ({
-    valid: errors.length === 0,
-    rows,
-    errors: errors.slice(0, maxErrorsNo),
-    totalErrorsFound: errors.length,
+    valid: total === 0,
+    rows: total === 0 ? rows : [],
+    errors: kept,
+    totalErrorsFound: total,
     maxErrorsNo,
   });
 
@@ -97,9 +116,15 @@ export function parseMappingCsv(type: MappingType, fileName: string, bytes: Uint
       relax_column_count: true,
       skip_empty_lines: true,
       info: true,
+      // the header and one row past the limit are enough to refuse a longer file
+      ...(opts.maxRows ? { to: opts.maxRows + 2 } : {}),
     }) as unknown as typeof records;
   } catch (err) {
     errors.push(`${fileName} is not a readable csv: ${(err as Error).message}`);
+    return done();
+  }
+  if (opts.maxRows && records.length > opts.maxRows + 1) {
+    errors.push(`${fileName} has more than ${opts.maxRows} rows, the most a mapping file may have (setting maxUploadRows)`);
     return done();
   }
   const lineOf = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.reduce((n, v) => n + (v.split('\n').length - 1), 0);
@@ -140,7 +165,7 @@ export function parseMappingCsv(type: MappingType, fileName: string, bytes: Uint
   return done();
 }
 
-function validateCodeRows(type: Exclude<MappingType, 'file_layout'>, rows: Array<Record<string, string>>, lines: number[], errors: string[]): void {
+function validateCodeRows(type: Exclude<MappingType, 'file_layout'>, rows: Array<Record<string, string>>, lines: number[], errors: ErrorSink): void {
   const allowed = new Map(MAPPING_TARGETS[type].map((t) => [t.toUpperCase(), t]));
   const seen = new Map<string, number>();
   rows.forEach((row, i) => {
@@ -161,7 +186,7 @@ function validateCodeRows(type: Exclude<MappingType, 'file_layout'>, rows: Array
   });
 }
 
-function validateLayoutRows(rows: Array<Record<string, string>>, lines: number[], errors: string[]): void {
+function validateLayoutRows(rows: Array<Record<string, string>>, lines: number[], errors: ErrorSink): void {
   const mapped = new Map<LayoutSdmType, { firstLine: number; columns: Map<string, number> }>();
   rows.forEach((row, i) => {
     const line = lines[i];

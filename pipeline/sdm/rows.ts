@@ -8,6 +8,19 @@
 interface Source {
   file: string;
   line: number;
+  /**
+   * The booked audit adjustments that changed this row's figures (docs/decisions/0012): each
+   * adjustment's id, the number of its line (1-based) and that line's amount in fund currency.
+   * Absent on a row as delivered.
+   */
+  adjustedBy?: AdjustmentRef[];
+}
+
+/** One line of a booked audit adjustment that changed a row. */
+export interface AdjustmentRef {
+  adjustment: number;
+  line: number;
+  amount: number;
 }
 
 export interface TrialBalanceRow extends Source {
@@ -40,6 +53,17 @@ export interface HoldingRow extends Source {
   cost_base: number | null;
   accrued_income_base: number | null;
   country: string | null;
+  /**
+   * A revalued position (a booked adjustment's holdings line): its figures as delivered, before the
+   * revaluation. Holdings integrity checks these (the revaluation is the auditor's own journal).
+   */
+  delivered?: Pick<HoldingRow, 'price' | 'market_value_local' | 'market_value_base'>;
+  /**
+   * A position of an aggregate parent consolidated from several children's rows of one security
+   * (`pipeline/aggregation/consolidate.ts`): those rows, each converted into the parent's currency,
+   * in the order read. `file` and `line` are the first one's.
+   */
+  parts?: HoldingRow[];
 }
 
 export interface TransactionRow extends Source {

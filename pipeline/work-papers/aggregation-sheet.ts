@@ -3,9 +3,10 @@
  * child with its currency, period end, the independent rate used (units of the child's currency per
  * one unit of the parent's, its date, source and staleness), its rows, and its NAV, total assets,
  * total liabilities and holdings market value in its own currency and converted into the parent's;
- * then the total of the converted figures, which the rest of the work paper is computed over.
+ * then the total of the converted figures, which the rest of the work paper is computed over, and
+ * when children share securities, the parent's positions once each is consolidated.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { isoDate, SheetWriter, type Cell } from './sheet-writer.js';
 
@@ -19,7 +20,7 @@ const FIGURES = [
 ] as const;
 
 /** Writes the Aggregation sheet of `summary` (amounts `#,##0.00`, rates to 8 decimals, dates as dates). */
-export function aggregationSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, summary: AggregationSummary): void {
+export function aggregationSheet(wb: XlsxWorkbook, summary: AggregationSummary): void {
   const ccy = summary.currency;
   const s = new SheetWriter(
     wb,
@@ -82,5 +83,15 @@ export function aggregationSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, summary
     ],
     true,
   );
+  const c = summary.consolidated;
+  if (c?.positions) {
+    const blank = (n: number): Cell[] => Array.from({ length: n }, () => null);
+    s.row([
+      'Positions',
+      `${c.positions} securit${c.positions === 1 ? 'y' : 'ies'} held by two or more children: one position each, from ${c.rows} rows`,
+      ...blank(7),
+      t.rows.holdings - c.rows + c.positions,
+    ]);
+  }
   s.commit();
 }

@@ -5,7 +5,7 @@
  * written. Where a row lands is computed, not looked up (`placeOf`), so a sheet written before
  * (the Summary) can name the sheet and row of any row of a later one.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import { SheetWriter, type Cell, type Fmt } from './sheet-writer.js';
 
 /**
@@ -64,7 +64,7 @@ export class ContinuedSheet {
    *   RangeError unless above the header rows and at most Excel's limit
    */
   constructor(
-    private readonly wb: ExcelJS.stream.xlsx.WorkbookWriter,
+    private readonly wb: XlsxWorkbook,
     private readonly base: string,
     private readonly widths: number[],
     private readonly defaults: Array<Fmt | null>,

@@ -5,6 +5,7 @@
  * code and row error as an exception with its file, line and column, and checks that could not be
  * performed shown NOT PERFORMED with their reason.
  */
+import type { UnappliedLine } from '../adjustments/unapplied.js';
 import type { QaMapping, QaRec, RowError } from '../sdm/rows.js';
 import type { SheetWriter } from './sheet-writer.js';
 
@@ -36,9 +37,47 @@ export const NOT_PERFORMED = 'NOT PERFORMED';
 /** Invalid files among the standardized ones. */
 export const invalidFiles = (files: StandardizedFile[] | undefined) => (files ?? []).filter((f) => f.validationStatus !== 'Valid');
 
-/** The overall status text: 'Incomplete data' when any standardization is Invalid, else the checks' worst status. */
-export function overallStatusText(status: QaRec['status'], files: StandardizedFile[] | undefined): string {
-  return invalidFiles(files).length ? INCOMPLETE_DATA : status.toUpperCase();
+/**
+ * The overall status text: 'Incomplete data' when any standardization is Invalid or an audit
+ * adjustment line does not fit the fund's data (`unapplied`), else the checks' worst status.
+ */
+export function overallStatusText(status: QaRec['status'], files: StandardizedFile[] | undefined, unapplied: readonly UnappliedLine[] = []): string {
+  return invalidFiles(files).length || unapplied.length ? INCOMPLETE_DATA : status.toUpperCase();
+}
+
+/** Summary row: the audit adjustment lines that do not fit the fund's data, when there are any. */
+export function writeUnappliedSummary(s: Pick<SheetWriter, 'row'>, unapplied: readonly UnappliedLine[]): void {
+  if (!unapplied.length) return;
+  s.row([
+    'Audit adjustments',
+    'Incomplete data',
+    null,
+    null,
+    null,
+    null,
+    null,
+    `${unapplied.length} adjustment line(s) do not fit the fund's data: ${unapplied.map((u) => u.reason).join('; ')}. See Exceptions.`,
+  ]);
+}
+
+/**
+ * Exceptions rows for the audit adjustment lines that do not fit the fund's data (file `Adjustment
+ * #<id>`, line = the adjustment's line). Columns as `writeDataExceptions`. @returns the rows written
+ */
+export function writeUnappliedExceptions(s: Pick<SheetWriter, 'row'>, unapplied: readonly UnappliedLine[]): number {
+  for (const u of unapplied)
+    s.row([
+      'Audit adjustments',
+      u.securityId ? `Security ${u.securityId}` : `Account ${u.account}`,
+      INCOMPLETE_DATA.toUpperCase(),
+      null,
+      null,
+      u.reason,
+      `Adjustment #${u.adjustment}`,
+      [u.line, 'int'],
+      u.securityId ? 'securityId' : 'account',
+    ]);
+  return unapplied.length;
 }
 
 /** An item's status text: NOT PERFORMED for a check that could not be performed. */
@@ -51,14 +90,24 @@ export function itemDifference(it: Pick<QaRec, 'diff' | 'notPerformed'>): number
   return it.notPerformed ? null : it.diff;
 }
 
-/** Counts of items by what the Summary shows: passed, warnings (differences), failed and not performed. */
+/**
+ * Counts of items by status (the overall status is the worst of them), and how many of them could
+ * not be performed: a check not performed keeps its status (a warning, or a fail where data the
+ * check needs is missing), so that the counts and the overall status always agree.
+ */
 export function outcomeCounts(items: QaRec[]): { pass: number; warning: number; fail: number; notPerformed: number } {
   const out = { pass: 0, warning: 0, fail: 0, notPerformed: 0 };
   for (const it of items) {
+    out[it.status]++;
     if (it.notPerformed) out.notPerformed++;
-    else out[it.status]++;
   }
   return out;
+}
+
+/** The Summary's counts row: label and value (`7 / 9 / 0, of which 1 not performed`). */
+export function outcomeCountsRow(items: QaRec[]): [string, string] {
+  const c = outcomeCounts(items);
+  return ['Items passed / warnings / failed', `${c.pass} / ${c.warning} / ${c.fail}${c.notPerformed ? `, of which ${c.notPerformed} not performed` : ''}`];
 }
 
 /** Summary rows: the standardization's completeness and every mapping version applied. */

@@ -3,14 +3,16 @@
  * file as delivered and its line, the mapping rows applied (the instrument mapping's source code
  * -> standard type, with the mapping's id and version, and the file layout's version), and the
  * independent price and FX rate price testing used for it, each with its date and source (a rate
- * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED). A totals row
+ * older than the stale-rate limit says STALE RATE, a missing one NOT PERFORMED), the delivered rows
+ * a consolidated position of an aggregate parent sums (each child's file and line) and the booked
+ * audit adjustments that revalued it (adjustment and line). A totals row
  * gives the positions and market value that the Summary and the investments reconciliation show.
  * Past Excel's row limit the sheet continues on 'Holdings (2)', 'Holdings (3)', … (see
  * `continued-sheet.ts`). Streams: one row is written per holding, nothing per holding is kept (only the distinct mapping
  * texts and dates, made once each), and the writing waits for the zip to take the rows every few
  * hundred.
  */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { CheckContext } from '../checks/common.js';
 import { Sum, round } from '../checks/common.js';
 import { evidenceLookup, type EvidenceLookup } from '../checks/price-evidence.js';
@@ -18,6 +20,7 @@ import { chunksOf, type FundSdmData, type HoldingRow } from '../sdm/rows.js';
 import type { MappingUsed } from './data-quality.js';
 import { ContinuedSheet, EXCEL_MAX_ROWS } from './continued-sheet.js';
 import { isoDate } from './sheet-writer.js';
+import { adjustedByText, consolidatedFromText } from './lineage.js';
 
 export const HOLDINGS_SHEET = 'Holdings';
 
@@ -57,6 +60,8 @@ export const HOLDINGS_COLUMNS = [
   'Rate date',
   'Rate source',
   'FX rate status',
+  'Consolidated from',
+  'Adjusted by',
 ] as const;
 
 const mappingName = (m: MappingUsed | undefined) => (m ? `${m.description} (id ${m.id}) v${m.version}` : null);
@@ -90,7 +95,7 @@ function fxStatus(ev: ReturnType<EvidenceLookup['of']>, maxAgeDays: number): str
  * @returns the names of the sheets written, in order
  */
 export async function holdingsSheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  wb: XlsxWorkbook,
   data: FundSdmData,
   currency: string,
   mappings: MappingUsed[] | undefined,
@@ -100,7 +105,7 @@ export async function holdingsSheet(
   const s = new ContinuedSheet(
     wb,
     HOLDINGS_SHEET,
-    [20, 10, 40, 18, 18, 16, 16, 10, 14, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40],
+    [20, 10, 40, 18, 18, 16, 16, 10, 14, 18, 18, 18, 16, 10, 12, 44, 8, 70, 16, 12, 34, 14, 12, 50, 40, 60, 40],
     [
       null,
       null,
@@ -124,6 +129,8 @@ export async function holdingsSheet(
       null,
       null,
       'rate',
+      null,
+      null,
       null,
       null,
       null,
@@ -186,6 +193,8 @@ export async function holdingsSheet(
         dateOf(ev?.rate?.rate_date),
         ev?.rate?.source ?? null,
         ev && evidence ? fxStatus(ev, evidence.maxAgeDays) : null,
+        consolidatedFromText(h),
+        adjustedByText(h.adjustedBy),
       ]);
     }
   s.blank();

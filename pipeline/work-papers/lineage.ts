@@ -4,8 +4,8 @@
  * comparison) names its source files and lines in the Summary and Exceptions, as a one-row item
  * names its file and line.
  */
-import { Sum } from '../checks/common.js';
-import { chunksOf, type FundSdmData, type HoldingRow, type QaRec, type Rows } from '../sdm/rows.js';
+import { fmt, Sum } from '../checks/common.js';
+import { chunksOf, type AdjustmentRef, type FundSdmData, type HoldingRow, type QaRec, type Rows } from '../sdm/rows.js';
 import type { Cell } from './sheet-writer.js';
 
 /** The rows one delivered file gave to one SDM type. */
@@ -87,4 +87,32 @@ export function itemSource(it: Pick<QaRec, 'check' | 'file' | 'line'>, sources: 
   const files = (CHECK_SOURCES[it.check] ?? []).flatMap((t) => sources?.[t] ?? []);
   if (!files.length) return [null, null];
   return [files.map((f) => f.file).join('; '), files.map((f) => (f.first === f.last ? String(f.first) : `${f.first}-${f.last}`)).join('; ')];
+}
+
+/**
+ * The booked audit adjustments that changed a row, as a work paper cell: `Adjustment #3 line 2
+ * (1,000.00)` for each, joined with `; `; null for a row as delivered.
+ */
+export function adjustedByText(refs: readonly AdjustmentRef[] | undefined): string | null {
+  if (!refs?.length) return null;
+  return refs.map((r) => `Adjustment #${r.adjustment} line ${r.line} (${fmt(r.amount)})`).join('; ');
+}
+
+/**
+ * The delivered rows a consolidated position of an aggregate parent is made of, as a work paper
+ * cell: `<fund code> <file> line <n> (quantity <q>)` for each, joined with `; `; null otherwise.
+ */
+export function consolidatedFromText(h: Pick<HoldingRow, 'parts'>): string | null {
+  if (!h.parts?.length) return null;
+  return h.parts.map((p) => `${p.fund_code} ${p.file} line ${p.line} (quantity ${p.quantity})`).join('; ');
+}
+
+/**
+ * The file and line of a check item as plain text, for csv exports: its own, or the files and line
+ * ranges of the SDM types its check reads (as `itemSource`); nulls when neither is known.
+ */
+export function itemSourceText(it: Pick<QaRec, 'check' | 'file' | 'line'>, sources: SourceFiles | undefined): [string | null, string | number | null] {
+  const [file, line] = itemSource(it, sources);
+  const plain = Array.isArray(line) ? (line[0] as number) : (line as string | null);
+  return [file === null ? null : String(file), plain ?? null];
 }

@@ -1,5 +1,5 @@
 /** The work paper's Price testing sheet (see `priceTestingSheet`). */
-import type ExcelJS from 'exceljs';
+import type { XlsxWorkbook } from './xlsx-stream.js';
 import type { PriceTestingSummary } from '../checks/price-testing.js';
 import { itemDifference, itemStatusText } from './data-quality.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
@@ -14,7 +14,7 @@ const fraction = (pct: number | null): number | null => (num(pct) === null ? nul
  * the rate's date, source, age and staleness), FX by TPA rate, the currencies with no rate, and the
  * largest impacts with the independent price's and rate's dates and sources.
  */
-export function priceTestingSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: Pick<WorkPaperInput, 'checks' | 'fund'>): void {
+export function priceTestingSheet(wb: XlsxWorkbook, input: Pick<WorkPaperInput, 'checks' | 'fund'>): void {
   const s = new SheetWriter(wb, 'Price testing', [40, 40, 12, 18, 18, 18, 18, 18, 18, 18, 18, 18, 44, 8, 12, 34, 12, 50]);
   s.row(['Item', 'Status', 'Currency', 'Impact', 'Threshold', 'Message'], true);
   const items = input.checks.items.filter((i) => i.check === 'price_testing');

@@ -1,14 +1,12 @@
 /**
- * Writing work-paper sheets row by row with exceljs' streaming writer: a bold frozen header row,
- * column widths, number formats per column (`FMT`), every text through `safeCellText`.
+ * Writing work-paper sheets row by row (`xlsx-stream.ts`): a bold frozen header row, column
+ * widths, number formats per column (`FMT`), every text through `safeCellText`. Each row's cells
+ * go straight into the sheet's XML: no cell object is made.
  */
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-
-/** The stream exceljs pipes a sheet's XML into (the zip entry's input). */
-type ZipEntryInput = Writable & { _writableState?: { needDrain?: boolean } };
-import type ExcelJS from 'exceljs';
 import { safeCellText } from './safe-cell.js';
+import { excelSerial, type XlsxSheet, type XlsxWorkbook } from './xlsx-stream.js';
+
+export { XlsxWorkbook } from './xlsx-stream.js';
 
 export const FMT = {
   money: '#,##0.00',
@@ -33,82 +31,81 @@ export function isoDate(s: string | null | undefined): Date | string | null {
   return m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : s;
 }
 
-/** Cell styles shared by every cell with the same format and weight (exceljs reuses a style object's id). */
-const STYLES = new Map<string, Partial<ExcelJS.Style>>();
-function styleOf(numFmt: string | null, bold: boolean): Partial<ExcelJS.Style> {
-  const key = `${numFmt ?? ''}|${bold ? 'b' : ''}`;
-  let style = STYLES.get(key);
-  if (!style) {
-    style = Object.freeze({ ...(numFmt ? { numFmt } : {}), ...(bold ? { font: { bold: true } } : {}) });
-    STYLES.set(key, style);
-  }
-  return style;
-}
-
-/** One sheet being written: `row` commits each row at once. */
+/** One sheet being written: `row` writes each row at once. */
 export class SheetWriter {
-  private ws: ExcelJS.Worksheet;
-  /** The style of a plain number, of a plain date and of a text in each column (not bold). */
-  private numberStyles: Array<Partial<ExcelJS.Style>>;
-  private dateStyles: Array<Partial<ExcelJS.Style>>;
-  private readonly textStyle = styleOf(null, false);
+  private readonly sheet: XlsxSheet;
+  /** The cell style of a plain number and of a plain date in each column (not bold). */
+  private readonly numberStyles: number[];
+  private readonly dateStyles: number[];
+  /** Cell styles by format and weight (`${fmt}|b`), registered once each. */
+  private readonly styles = new Map<string, number>();
+  private readonly boldText: number;
   constructor(
-    wb: ExcelJS.stream.xlsx.WorkbookWriter,
+    private readonly wb: XlsxWorkbook,
     name: string,
     widths: number[],
-    private defaults: Array<Fmt | null> = [],
+    private readonly defaults: Array<Fmt | null> = [],
   ) {
-    this.ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-    this.ws.columns = widths.map((width) => ({ width }));
+    this.sheet = wb.addSheet(name, { widths, frozenRows: 1 });
     const columns = Array.from({ length: Math.max(widths.length, defaults.length) }, (_, i) => i);
-    this.numberStyles = columns.map((i) => styleOf(FMT[defaults[i] ?? 'money'], false));
-    this.dateStyles = columns.map((i) => styleOf(FMT[defaults[i] === 'datetime' ? 'datetime' : 'date'], false));
+    this.numberStyles = columns.map((i) => this.styleOf(defaults[i] ?? 'money', false));
+    this.dateStyles = columns.map((i) => this.styleOf(defaults[i] === 'datetime' ? 'datetime' : 'date', false));
+    this.boldText = wb.style(null, true);
   }
+
+  private styleOf(fmt: Fmt, bold: boolean): number {
+    const key = bold ? `${fmt}|b` : fmt;
+    let s = this.styles.get(key);
+    if (s === undefined) {
+      s = this.wb.style(FMT[fmt], bold);
+      this.styles.set(key, s);
+    }
+    return s;
+  }
+
   /**
-   * Writes one row; `bold` for header and section rows. Row is committed at once. Each cell gets
-   * one of a few shared style objects, so exceljs registers a style once, not once a cell; the
-   * styles of a column's plain numbers, dates and texts are looked up once, when the sheet opens.
+   * Writes one row; `bold` for header and section rows. Texts are shared strings without a style
+   * (bold: the bold font); numbers and dates (as Excel serials) carry their format, the column's
+   * default unless the cell names one (`[value, fmt]`). Empty, null and non-finite values leave
+   * the cell out.
    */
   row(cells: Cell[], bold = false): void {
-    const row = this.ws.addRow([]);
+    const sheet = this.sheet;
+    sheet.row();
     for (let i = 0; i < cells.length; i++) {
       const c = cells[i];
       if (c === null || c === undefined) continue;
       const v = Array.isArray(c) ? c[0] : c;
       const f = Array.isArray(c) ? c[1] : null;
       if (v === null || v === undefined) continue;
-      if (typeof v === 'number' && !Number.isFinite(v)) continue;
-      const cell = row.getCell(i + 1);
       if (typeof v === 'string') {
-        cell.value = safeCellText(v);
-        cell.style = bold ? styleOf(null, bold) : this.textStyle;
+        sheet.text(i, safeCellText(v), bold ? this.boldText : 0);
       } else if (typeof v === 'number') {
-        cell.value = v;
-        cell.style = f || bold || i >= this.numberStyles.length ? styleOf(FMT[f ?? this.defaults[i] ?? 'money'], bold) : this.numberStyles[i];
+        if (!Number.isFinite(v)) continue;
+        sheet.number(i, v, f || bold || i >= this.numberStyles.length ? this.styleOf(f ?? this.defaults[i] ?? 'money', bold) : this.numberStyles[i]);
       } else {
-        cell.value = v;
-        cell.style =
-          f || bold || i >= this.dateStyles.length ? styleOf(FMT[f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date')], bold) : this.dateStyles[i];
+        const serial = excelSerial(v);
+        if (!Number.isFinite(serial)) continue;
+        sheet.number(
+          i,
+          serial,
+          f || bold || i >= this.dateStyles.length ? this.styleOf(f ?? (this.defaults[i] === 'datetime' ? 'datetime' : 'date'), bold) : this.dateStyles[i],
+        );
       }
     }
-    row.commit();
   }
   blank(): void {
     this.row([]);
   }
   /**
-   * Waits while the rows written so far wait to be compressed: exceljs' streaming writer hands a
-   * sheet's XML to the zip as rows are committed, and a sheet written in one go would otherwise
-   * pile up in memory whole. Long sheets call it every few hundred rows.
+   * Waits while the rows written so far wait to be compressed: the zip takes a sheet's XML as it
+   * comes, and a sheet written in one go would otherwise pile up in memory whole. Long sheets
+   * call it every few hundred rows.
    */
-  async drain(): Promise<void> {
-    // the sheet's part of the zip: exceljs pipes it to the zip's entry as soon as it is opened
-    // (a readable-stream 2 PassThrough, which keeps its state in `_writableState` only)
-    const part = (this.ws as unknown as { stream?: { pipes?: ZipEntryInput[] } }).stream;
-    const entry = part?.pipes?.[0];
-    if (entry && (entry.writableNeedDrain ?? entry._writableState?.needDrain)) await once(entry, 'drain');
+  drain(): Promise<void> {
+    return this.sheet.drain();
   }
   commit(): void {
-    this.ws.commit();
+    this.sheet.end();
   }
 }

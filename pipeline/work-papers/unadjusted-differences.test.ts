@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { expectedFund, FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
 import { gsWorkPaperInput } from './test-input.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
 import { buildWorkPaper } from './workbook.js';
@@ -79,7 +79,7 @@ describe('summary of unadjusted differences (GS, real data)', () => {
 
   it('with rates 91 days old and a tight materiality, the aggregate above SAD is compared with PM: material', async () => {
     // PM 0.01%, TE 0.0075%, SAD 0.005% of NAV
-    const { ws, m, schedule } = await workPaper('ecb-usd-cross-rates-2022-12-30.csv', { pm: 0.01, te: 0.0075, sad: 0.005 });
+    const { ws, m, schedule, wb } = await workPaper('ecb-usd-cross-rates-2022-12-30.csv', { pm: 0.01, te: 0.0075, sad: 0.005 });
     const expected = fxImpactFromSources('ecb-usd-cross-rates-2022-12-30.csv');
     expect(Math.abs(expected)).toBeGreaterThan(m.pm);
     const total = schedule.differences.find((d) => d.item.name === 'Price testing: total impact')!;
@@ -91,6 +91,11 @@ describe('summary of unadjusted differences (GS, real data)', () => {
     const conclusion = rowOf(ws, 'Conclusion');
     expect(conclusion.getCell(2).value).toBe('MATERIAL');
     expect(String(conclusion.getCell(6).value)).toContain(`more than PM ${m.pm.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+    // the Summary's '% of NAV' column holds the aggregate's share of NAV (the N-PORT net assets), its share of PM is in words
+    const summary = rowOf(wb.getWorksheet('Summary')!, 'Unadjusted differences above SAD (absolute)');
+    const nav = Number(expectedFund(GS).net_assets);
+    expect(summary.getCell(3).value as number).toBeCloseTo(Math.abs(expected) / nav, 9);
+    expect(String(summary.getCell(8).value)).toContain(`${((Math.abs(expected) / (nav * 0.0001)) * 100).toFixed(1)}% of PM`);
   });
 
   it('an Invalid standardization: no conclusion can be signed', () => {
@@ -98,5 +103,27 @@ describe('summary of unadjusted differences (GS, real data)', () => {
     expect(u.conclusion).toBe(
       'Incomplete data: No difference above SAD 5.00: every difference found is clearly trivial; the checks ran on incomplete data, so no conclusion can be signed',
     );
+  });
+
+  it('one derivative mapped as a bond is one classification difference, counted once', async () => {
+    const data = loadCsvTpa(GS);
+    // the largest derivative position of the delivery, given a non-derivative instrument type (a wrong mapping row)
+    const derivatives = data.holdings.filter((h) => h.standard_instrument === 'DERIVATIVE');
+    const moved = derivatives.reduce((a, b) => (Math.abs(b.market_value_base) > Math.abs(a.market_value_base) ? b : a));
+    moved.standard_instrument = 'DEBT';
+    const input = await gsWorkPaperInput(data, { pct: { pm: 0.01, te: 0.0075, sad: 0.005 } });
+    const m = input.materiality;
+    expect(Math.abs(moved.market_value_base)).toBeGreaterThan(m.sad);
+    const u = unadjustedDifferences(input.checks.items, m);
+    const recon = u.differences.filter((d) => d.item.check === 'investments_reconciliation');
+    const classification = recon.find((d) => d.item.name === 'Classification between investments and derivatives')!;
+    expect(Math.abs(classification.amount)).toBeCloseTo(Math.abs(moved.market_value_base), 2);
+    // what each reconciliation item keeps beyond the misclassification is what it showed before it
+    const before = unadjustedDifferences((await gsWorkPaperInput(loadCsvTpa(GS), { pct: { pm: 0.01, te: 0.0075, sad: 0.005 } })).checks.items, m);
+    const reconGross = (x: typeof u) =>
+      x.differences
+        .filter((d) => d.item.check === 'investments_reconciliation' && d.judgement !== 'Clearly trivial (at or below SAD)')
+        .reduce((s, d) => s + Math.abs(d.amount), 0);
+    expect(reconGross(u) - reconGross(before)).toBeCloseTo(Math.abs(moved.market_value_base), 1);
   });
 });

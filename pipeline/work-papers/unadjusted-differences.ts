@@ -6,6 +6,10 @@
  * that could not be performed measured nothing and is listed as a limitation, never as nil.
  * Price testing counts once, by its total impact (its per-holding and per-currency items are parts
  * of that total); amounts in shares and the 'Items not listed' item are not differences in money.
+ * A misclassification between investments and derivatives (a position or ledger account on the
+ * wrong side) shows in both investments reconciliation items with opposite signs: the offsetting
+ * part is one classification difference, counted once; what is left of either item is listed as
+ * its own difference.
  * Every audit adjustment the TPA has not booked is listed and judged the same way
  * (`../adjustments/schedule.ts`); the booked ones are in the figures and listed apart.
  */
@@ -51,6 +55,33 @@ export interface UnadjustedDifferences {
 
 const PRICE_TOTAL = 'Price testing: total impact';
 
+const INVESTMENTS_ITEM = 'Investments vs INVESTMENTS_AT_VALUE';
+const DERIVATIVES_ITEM = 'Derivatives vs DERIVATIVES_ASSET + DERIVATIVES_LIABILITY';
+
+/**
+ * The investments reconciliation's two items as the schedule counts them: when they differ in
+ * opposite directions, the amount they offset is one classification difference (signed as the
+ * investments item), and each keeps only what is left beyond it. Other items are unchanged.
+ */
+export function classificationDifferences(items: QaRec[]): QaRec[] {
+  const inv = items.find((i) => i.check === 'investments_reconciliation' && i.name === INVESTMENTS_ITEM);
+  const der = items.find((i) => i.check === 'investments_reconciliation' && i.name === DERIVATIVES_ITEM);
+  if (!inv || !der || !isMoneyDifference(inv) || !isMoneyDifference(der) || Math.sign(inv.diff) === Math.sign(der.diff)) return items;
+  const offset = Math.min(Math.abs(inv.diff), Math.abs(der.diff));
+  const rest = (it: QaRec): QaRec => ({ ...it, diff: round(it.diff - Math.sign(it.diff) * offset) });
+  const fmt = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const classification: QaRec = {
+    check: 'investments_reconciliation',
+    name: 'Classification between investments and derivatives',
+    status: inv.status === 'fail' || der.status === 'fail' ? 'fail' : 'warning',
+    diff: round(Math.sign(inv.diff) * offset),
+    threshold: inv.threshold,
+    message: `The investments item differs by ${fmt(inv.diff)} and the derivatives item by ${fmt(der.diff)}: ${fmt(offset)} of them offset, one misstatement of classification between investments and derivatives (a position or account on the wrong side), counted once`,
+    details: { investments: inv.diff, derivatives: der.diff, offset },
+  };
+  return items.flatMap((i) => (i === inv ? [classification, rest(inv)] : i === der ? [rest(der)] : [i]));
+}
+
 /** Whether an item is a difference in money the schedule lists. */
 function isMoneyDifference(it: QaRec): boolean {
   if (it.notPerformed || it.name === ITEMS_NOT_LISTED) return false;
@@ -76,7 +107,7 @@ export function unadjustedDifferences(
   const gross = new Sum();
   let aboveTe = 0;
   const proposed = adjustments.filter((a) => !a.bookedByTpa).map(proposedAdjustmentItem);
-  for (const it of [...items.filter(isMoneyDifference), ...proposed.filter((p) => Math.abs(p.diff) >= ROUNDING)]) {
+  for (const it of [...classificationDifferences(items).filter(isMoneyDifference), ...proposed.filter((p) => Math.abs(p.diff) >= ROUNDING)]) {
     const a = Math.abs(it.diff);
     const judgement: Judgement =
       a <= m.sad + ROUNDING / 10

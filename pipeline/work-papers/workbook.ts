@@ -14,9 +14,9 @@
  * with a `0.00%` format (PM 1 is stored 0.01 and shown 1.00%; FX rate differences 0.000%); share
  * counts `#,##0.000`; dates are real dates `dd/mm/yyyy`; every text cell goes through
  * `safeCellText` (formula injection); row 1 of every sheet is a bold, frozen header and column
- * widths are set. Written with exceljs' streaming writer: each row is serialised and dropped as it
- * is written, so memory beyond the input is the shared-strings table (distinct texts) and the
- * output bytes. A 100x copy of the GS holdings with all its 166,831 items listed takes ~9 s.
+ * widths are set. Written by the work papers' streaming SpreadsheetML writer (`xlsx-stream.ts`):
+ * each row goes into its sheet's XML as it is written, so memory beyond the input is the
+ * shared-strings table (distinct texts) and the bytes not compressed yet.
  * The sheets that grow with the delivery (Holdings, Trial balance, Exceptions) continue on
  * 'Holdings (2)', … past Excel's row limit (`continued-sheet.ts`); the Summary then names each
  * Holdings sheet's positions, and the Summary and Exceptions give the Holdings sheet and row of
@@ -24,8 +24,9 @@
  * hold at most a few thousand rows (the checks list at most `maxItemsPerCheck` items each).
  */
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { XlsxWorkbook } from './xlsx-stream.js';
 import type { FundAdjustment } from '../adjustments/apply.js';
+import type { UnappliedLine } from '../adjustments/unapplied.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData, QaRec } from '../sdm/rows.js';
 import { CHECK_LABELS, type CheckContext, type CheckRun, type InvestmentTotals, type MaterialityAmounts } from '../checks/index.js';
@@ -39,16 +40,18 @@ import { holdingsLayout, type HoldingsLayout } from './holdings-layout.js';
 import { aggregationSheet } from './aggregation-sheet.js';
 import type { AggregationSummary } from '../aggregation/combine.js';
 import { priceTestingSheet } from './price-testing-sheet.js';
-import { itemSource, lineageOf, type SourceFiles } from './lineage.js';
+import { adjustedByText, itemSource, lineageOf, type SourceFiles } from './lineage.js';
 import { conclusionText, UNADJUSTED_SHEET, unadjustedDifferences, writeUnadjustedSheet, type UnadjustedDifferences } from './unadjusted-differences.js';
 import {
   itemDifference,
   itemStatusText,
   invalidFiles,
-  outcomeCounts,
+  outcomeCountsRow,
   overallStatusText,
   writeDataExceptions,
   writeDataSummary,
+  writeUnappliedExceptions,
+  writeUnappliedSummary,
   type MappingUsed,
   type StandardizedFile,
 } from './data-quality.js';
@@ -84,8 +87,15 @@ export interface WorkPaperInput {
   checkContext?: CheckContext;
   /** The fund's audit adjustments: those not booked by the TPA are listed as unadjusted differences. */
   adjustments?: FundAdjustment[];
+  /** Adjustment lines that do not fit the fund's data (`unappliedLines`): they make the outcome 'Incomplete data'. */
+  unappliedAdjustments?: UnappliedLine[];
   /** A parent fund's aggregation (figures per child and in total): written as the Aggregation sheet after the Summary. */
   aggregation?: AggregationSummary;
+}
+
+/** Whether the work paper's outcome is 'Incomplete data': an Invalid standardization or an adjustment line that does not fit the data. */
+export function isIncomplete(input: Pick<WorkPaperInput, 'standardization' | 'unappliedAdjustments'>): boolean {
+  return invalidFiles(input.standardization).length > 0 || (input.unappliedAdjustments?.length ?? 0) > 0;
 }
 
 /** How the work paper is written. */
@@ -111,7 +121,7 @@ const statusText = (s: string) => s.toUpperCase();
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
 function summarySheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  wb: XlsxWorkbook,
   input: WorkPaperInput,
   sources: SourceFiles,
   holdingsTotal: number,
@@ -150,10 +160,10 @@ function summarySheet(
       : 'Market value (base) of every position: sheet Holdings, one row per position with its file and line',
     ...lines(sources.holdings),
   ]);
-  s.row(['Overall status', overallStatusText(checks.status, input.standardization)]);
-  const counts = outcomeCounts(checks.items);
-  s.row(['Items passed / warnings / failed / not performed', `${counts.pass} / ${counts.warning} / ${counts.fail} / ${counts.notPerformed}`]);
+  s.row(['Overall status', overallStatusText(checks.status, input.standardization, input.unappliedAdjustments)]);
+  s.row(outcomeCountsRow(checks.items));
   s.row(['Generated at', [input.generatedAt, 'datetime']]);
+  writeUnappliedSummary(s, input.unappliedAdjustments ?? []);
   writeDataSummary(s, input.standardization, input.mappings);
   s.blank();
   s.row(['Materiality', null, '% of NAV', 'Amount'], true);
@@ -163,12 +173,12 @@ function summarySheet(
   s.row([
     'Unadjusted differences above SAD (absolute)',
     `${sad.differences.length} difference(s) found`,
-    m.pm ? sad.aggregateGross / m.pm : null,
+    input.nav ? sad.aggregateGross / Math.abs(input.nav) : null,
     sad.aggregateGross,
     conclusionText(sad),
     null,
     m.pm,
-    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; % of PM)`,
+    `${sad.conclusion} (sheet ${UNADJUSTED_SHEET}; ${m.pm ? `${((sad.aggregateGross / m.pm) * 100).toFixed(1)}% of PM` : 'PM is nil'})`,
   ]);
   s.blank();
   s.row(['Check', 'Item', null, null, 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', ...layout.header], true);
@@ -206,13 +216,26 @@ function trialBalanceSheets(input: WorkPaperInput, maxRows: number): string[] {
 
 const TRIAL_BALANCE = 'Trial balance';
 
-function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, maxRows: number) {
+function trialBalanceSheet(wb: XlsxWorkbook, input: WorkPaperInput, maxRows: number) {
   const s = new ContinuedSheet(
     wb,
     TRIAL_BALANCE,
-    [16, 44, 26, 12, 10, 20, 20, 44, 8],
-    [null, null, null, null, null, 'money', 'money', null, 'int'],
-    [['Account code', 'Account name', 'Standard account', 'Class', 'Currency', 'Balance local', `Balance (${input.fund.currency})`, 'File', 'Line']],
+    [16, 44, 26, 12, 10, 20, 20, 44, 8, 44],
+    [null, null, null, null, null, 'money', 'money', null, 'int', null],
+    [
+      [
+        'Account code',
+        'Account name',
+        'Standard account',
+        'Class',
+        'Currency',
+        'Balance local',
+        `Balance (${input.fund.currency})`,
+        'File',
+        'Line',
+        'Adjusted by',
+      ],
+    ],
     maxRows,
   );
   const rows = input.data.trial_balance;
@@ -227,6 +250,7 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
       r.balance_base,
       r.file,
       r.line,
+      adjustedByText(r.adjustedBy),
     ]);
   }
   const t = tbByClass(rows, STANDARD_ACCOUNTS);
@@ -242,7 +266,7 @@ function trialBalanceSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPa
   s.commit();
 }
 
-async function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+async function investmentsSheet(wb: XlsxWorkbook, input: WorkPaperInput) {
   const s = new SheetWriter(wb, 'Investments reconciliation', [52, 12, 22, 22, 18, 18, 10, 90], [null, 'int', 'money', 'money', 'money', 'money', null, null]);
   s.row(['Item', 'Positions', 'Holdings (base)', 'Trial balance', 'Difference', 'Threshold', 'Status', 'Message'], true);
   for (const it of input.checks.items.filter((i) => i.check === 'investments_reconciliation')) {
@@ -262,7 +286,7 @@ async function investmentsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: W
   s.commit();
 }
 
-function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput) {
+function capitalSheet(wb: XlsxWorkbook, input: WorkPaperInput) {
   const s = new SheetWriter(
     wb,
     'Capital roll-forward',
@@ -318,7 +342,7 @@ function capitalSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperIn
   s.commit();
 }
 
-function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
+function exceptionsSheet(wb: XlsxWorkbook, input: WorkPaperInput, sources: SourceFiles, layout: HoldingsLayout, maxRows: number) {
   const s = new ContinuedSheet(
     wb,
     'Exceptions',
@@ -327,7 +351,7 @@ function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPape
     [['Check', 'Item', 'Status', 'Difference', 'Threshold', 'Message', 'File', 'Line', 'Column', ...layout.header]],
     maxRows,
   );
-  const data = writeDataExceptions(s, input.standardization);
+  const data = writeDataExceptions(s, input.standardization) + writeUnappliedExceptions(s, input.unappliedAdjustments ?? []);
   const exceptions = input.checks.items.filter((i: QaRec) => i.status !== 'pass');
   for (const it of exceptions)
     s.row([label(it.check), it.name, itemStatusText(it), itemDifference(it), it.threshold, it.message, ...itemSource(it, sources), null, ...layout.cells(it)]);
@@ -335,7 +359,7 @@ function exceptionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, input: WorkPape
   s.commit();
 }
 
-/** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when exceljs fails to write. */
+/** Builds the work-paper xlsx in memory (see `writeWorkPaper`). Throws when the xlsx cannot be written. */
 export async function buildWorkPaper(input: WorkPaperInput, options: WorkPaperOptions = {}): Promise<Buffer> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
@@ -348,20 +372,18 @@ export async function buildWorkPaper(input: WorkPaperInput, options: WorkPaperOp
  * Writes the work-paper xlsx to `stream` as it is made (ended when done), so a fund with many
  * positions never holds its work paper in memory. A sheet that would pass
  * `options.maxRowsPerSheet` rows (Excel's limit by default) continues on the next. Throws a
- * RangeError for a limit that is not an integer from 2 to Excel's, and when exceljs fails to write.
+ * RangeError for a limit that is not an integer from 2 to Excel's, and when the xlsx cannot be written (the zip fails).
  */
 export async function writeWorkPaper(input: WorkPaperInput, stream: Writable, options: WorkPaperOptions = {}): Promise<void> {
   const maxRows = checkMaxRows(options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
-  wb.creator = 'Fund Audit';
-  wb.created = input.generatedAt;
+  const wb = new XlsxWorkbook(stream, { creator: 'Fund Audit', created: input.generatedAt });
   // one pass over the rows first: the files and line ranges every aggregate figure names
   const layout = holdingsLayout(input.data.holdings.length, maxRows, input.checks.items);
   const lineage = await lineageOf(input.data, layout.wanted);
   layout.found(lineage.positions);
   const sources = lineage.sources;
   const holdingsTotal = round(lineage.holdingsTotal);
-  const sad = unadjustedDifferences(input.checks.items, input.materiality, invalidFiles(input.standardization).length > 0, input.adjustments);
+  const sad = unadjustedDifferences(input.checks.items, input.materiality, isIncomplete(input), input.adjustments);
   summarySheet(wb, input, sources, holdingsTotal, sad, layout, trialBalanceSheets(input, maxRows));
   if (input.aggregation) aggregationSheet(wb, input.aggregation);
   trialBalanceSheet(wb, input, maxRows);

@@ -12,7 +12,7 @@ import { rateLimits } from './rate-limit.js';
 import { mountRoutes, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { securityHeaders } from './security-headers.js';
-import { serviceKeyScopes } from './service-keys.js';
+import { signInBlockedPage } from './sign-in-blocked.js';
 import { serveWeb } from './static.js';
 
 /** Builds the h3 app for a context. */
@@ -21,8 +21,9 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   // the request's token is looked up once, whichever of the steps below asks first
   app.use((_event, next) => withTokenLookups(() => next()));
   app.use(securityHeaders(ctx.config));
+  // outside the limits: a refused sign-in navigation gets a page saying why, not their JSON
+  app.use(signInBlockedPage(ctx));
   app.use(rateLimits(ctx));
-  app.use(serviceKeyScopes(ctx, routes));
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));

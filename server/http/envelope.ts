@@ -2,6 +2,7 @@
  * The spec's response envelope `{success, payload, errors}` and the one place where errors become
  * HTTP answers: 400 validation (message, errors[], totalErrorsFound), 401, 403, 404, 409, 413, and
  * 500 'An error occurred' with nothing internal sent to the client (the stack is logged instead).
+ * An answer lists at most 100 errors and counts the others (`errorsLeftOut`).
  */
 import { gzipSync } from 'node:zlib';
 import { encodePayload, type EncodedPayload } from '../threads/encoded.js';
@@ -53,13 +54,30 @@ export function okSerialized(
   return new Response(encoded.body, { status: 200, headers });
 }
 
+/** Most errors one answer lists; the rest are counted in `errorsLeftOut`. */
+export const MAX_ERRORS_IN_ANSWER = 100;
+
+/**
+ * The errors an answer lists: at most `MAX_ERRORS_IN_ANSWER`, the last item then saying how many
+ * more there were, and `errorsLeftOut` counting them (absent when none was left out).
+ */
+export function cappedErrors(errors: ErrorItem[]): { errors: ErrorItem[]; errorsLeftOut?: number } {
+  if (errors.length <= MAX_ERRORS_IN_ANSWER) return { errors };
+  const shown = errors.slice(0, MAX_ERRORS_IN_ANSWER - 1);
+  const left = errors.length - shown.length;
+  return { errors: [...shown, `... and ${left} more error(s) not listed`], errorsLeftOut: left };
+}
+
 /** Maps any thrown value to an envelope response; unexpected errors are logged with their stack. */
 export function errorResponse(err: unknown, log: Logger, where: Record<string, unknown>): Response {
   if (err instanceof ValidationError) {
-    return json({ success: false, payload: null, errors: err.errors, message: err.message, totalErrorsFound: err.totalErrorsFound, ...err.extra }, 400);
+    return json(
+      { success: false, payload: null, ...cappedErrors(err.errors), message: err.message, totalErrorsFound: err.totalErrorsFound, ...err.extra },
+      400,
+    );
   }
   if (err instanceof AppError) {
-    return json({ success: false, payload: null, errors: err.errors, message: err.message }, err.status);
+    return json({ success: false, payload: null, ...cappedErrors(err.errors), message: err.message }, err.status);
   }
   log.error({ err, ...where }, 'unhandled error');
   return json({ success: false, payload: null, errors: ['An error occurred'], message: 'An error occurred' }, 500);

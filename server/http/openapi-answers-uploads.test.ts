@@ -116,7 +116,11 @@ describe('Response schemas of uploads, log files and the local developer tools',
     expect(files.map((f: { file: string }) => f.file)).toContain('answers.log');
     const tail = await answer(api, 'POST /logs/last-lines', { token, body: { file: 'answers.log', count: 5 } });
     expect(tail).toMatchObject({ lines: ['line 16', 'line 17', 'line 18', 'line 19', 'line 20'], truncated: true });
-    expect(await answer(api, 'POST /dev-tools/services', { token, body: { services: { sweeper: 'off' } } })).toEqual({ pipeline: 'on', sweeper: 'off' });
+    expect(await answer(api, 'POST /dev-tools/services', { token, body: { services: { sweeper: 'off' } } })).toEqual({
+      pipeline: 'on',
+      sweeper: 'off',
+      mail: 'on',
+    });
     for (const service of ['sweeper', 'canvas', 'worker', 'test-runner'] as const)
       expect((await answer(api, `GET /key/${service}`, { token })).service).toBe(service);
     expect((await answer(api, 'GET /dev-tools/user/key/system', { token })).role).toBe('Admin');

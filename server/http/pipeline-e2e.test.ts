@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
@@ -123,10 +124,14 @@ describe('real funds through the pipeline', () => {
     // eight securities are held twice (long and short legs): flagged for review, not failed
     expect(gs.QA_Rec.filter((i: any) => i.check === 'holdings_integrity' && i.status === 'warning')).toHaveLength(8);
     expect(gs.summary).toEqual({ pass: 8, warning: 8 + noRate.length, fail: 0 });
-    // the work paper's QA Validations popover carries the calculation checks: the warnings, in orange
+    // the work paper's QA Validations popover carries the calculation checks: the warnings in orange, the
+    // FX tests not performed as such; its outcome is the Summary's
     const gsFund = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;
     expect(gsFund.workPapers[0].qa.failed).toEqual([]);
-    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8 + noRate.length);
+    expect(gsFund.workPapers[0].qa.warnings).toHaveLength(8);
+    expect(gsFund.workPapers[0].qa.notPerformed).toHaveLength(noRate.length);
+    expect(gsFund.workPapers[0].qa.incompleteData).toEqual([]);
+    expect(gsFund.workPapers[0].outcome).toBe('WARNING');
     expect(gsFund.workPapers[0].statusLabel).toBe('Not released');
     const dupree = (await api.get(`fund/${fundIds.S000012000}`, token)).body.payload.calculationFiles[0].validation;
     expect(dupree.nav).toBeCloseTo(41349926.01, 2);
@@ -151,6 +156,25 @@ describe('real funds through the pipeline', () => {
     const names = [...zip.keys()];
     expect(names).toContain('fund_S000013795_dd_2023-04-30_work_papers.xlsx');
     expect(names).toContain('fund_S000013795_dd_2023-04-30_calculations.csv');
+    // calculations.csv: every item names its file and line(s); an item over the whole trial balance
+    // names the TB report and the lines of its data rows (after the report's 4 title and header lines)
+    const tbLines = readFileSync(join(tpaDir('meridian_fund_services'), 'inputs', 'MFS_TB_S000013795_20230331.csv'), 'utf8')
+      .split(/\r?\n/)
+      .map((l, i) => [l, i + 1] as const)
+      .filter(([l, i]) => i > 4 && l.trim());
+    const calc = parse(
+      zip
+        .get('fund_S000013795_dd_2023-04-30_calculations.csv')!
+        .toString('utf8')
+        .replace(/^\ufeff/, ''),
+      { columns: true },
+    ) as Array<Record<string, string>>;
+    expect(calc.length).toBeGreaterThan(10);
+    expect(calc.filter((r) => !r.file || !r.line).map((r) => r.name)).toEqual([]);
+    expect(calc.find((r) => r.name === 'Trial balance sums to zero')).toMatchObject({
+      file: 'MFS_TB_S000013795_20230331.csv',
+      line: `${tbLines[0][1]}-${tbLines.at(-1)![1]}`,
+    });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(zip.get('fund_S000013795_dd_2023-04-30_work_papers.xlsx') as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual([
@@ -229,6 +253,9 @@ describe('broken files', () => {
       { kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) },
     ]);
     expect(holdings.statusLabel).toBe('In review');
+    // the work paper written over it says Incomplete data, and the fund details say so with the file
+    expect(d.workPapers[0].outcome).toBe('Incomplete data');
+    expect(d.workPapers[0].qa.incompleteData).toEqual([{ file: 'MFS_HOLDINGS_unknown_instrument.csv', sdmType: 'holdings', unmappedCodes: 1, rowErrors: 0 }]);
     await importFiles('meridian_fund_services', broken, ['MFS_HOLDINGS_bad_numbers.csv']);
     await runPipeline();
     d = (await api.get(`fund/${fundIds.S000013795}`, token)).body.payload;

@@ -15,6 +15,7 @@ import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
 import type { EncodedPayload } from '../threads/encoded.js';
 import { errorResponse, ok, okSerialized } from './envelope.js';
+import { serviceKeyRefusal, tokenConflict } from './service-keys.js';
 import { noteRequest } from './request-log.js';
 
 export interface ApiRequest<B = unknown, Q = unknown> {
@@ -195,16 +196,25 @@ async function readJson(event: H3Event, limit: number): Promise<unknown> {
   }
 }
 
+/**
+ * The user of a call: its token (the header, or `?token=` on downloads) verified, then the route
+ * group's roles and, for a service user, its key's scope checked on that same token.
+ * @throws UnauthorizedError for a missing or bad token, or two different tokens in one call;
+ *   ForbiddenError when the role or the service key's scope does not reach the route
+ */
 async function authenticate(ctx: AppContext, def: RouteDef, event: H3Event, url: URL): Promise<{ user: User | null; token: string | null }> {
-  if (def.group === 'public') return { user: null, token: event.req.headers.get('x-access-token') };
-  const token = def.tokenFrom === 'query' ? url.searchParams.get('token') : event.req.headers.get('x-access-token');
+  const header = event.req.headers.get('x-access-token');
+  if (def.group === 'public') return { user: null, token: header };
+  const query = url.searchParams.get('token');
+  if (tokenConflict(header, query)) throw new UnauthorizedError('The call carries two different tokens (the x-access-token header and ?token=); send only one');
+  const token = def.tokenFrom === 'query' ? query : header;
   const kinds = def.tokenKinds ?? (def.tokenFrom === 'query' ? ['download'] : ['session', 'api']);
   if (!token)
     throw new UnauthorizedError(
       def.tokenFrom === 'query' ? 'Download token missing: request one with GET /api/v2.0/export/token' : 'Sign-in required: no x-access-token header',
     );
   const { user } = await verifyToken(ctx, token, kinds);
-  const reason = denyReason(def.group, user.role, ctx.config);
+  const reason = serviceKeyRefusal(`${def.method} ${fullPath(def)}`, def.group, user) ?? denyReason(def.group, user.role, ctx.config);
   if (reason) throw new ForbiddenError(reason);
   return { user, token };
 }

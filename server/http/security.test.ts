@@ -119,9 +119,13 @@ describe('rate limits', () => {
 
   it('limits starting single sign-on per address', async () => {
     const { api } = await serverWith({ rateLimitSignInPerMinute: 2 });
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await api.call('GET', '/api/sso/authorize')).status);
-    // without single sign-on configured the call sends the browser back to /authenticate
-    expect(statuses).toEqual([302, 302, 429]);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await api.call('GET', '/api/sso/authorize'));
+    // without single sign-on configured the call sends the browser back to /authenticate; refused, to the page saying why
+    expect(answers.map((a) => [a.status, a.headers.get('location')?.split('?')[0]])).toEqual([
+      [302, '/authenticate'],
+      [302, '/authenticate'],
+      [302, '/sign-in-blocked'],
+    ]);
   });
 });

@@ -77,6 +77,26 @@ describe('service keys reach only what their service needs', () => {
     else expect(res.status).toBe(403);
   });
 
+  const downloads = cases.filter((c) => c.r.tokenFrom === 'query' && !c.allowed);
+  it.each(downloads)('$call with the $service download token and a junk x-access-token beside it is refused', async ({ r, service }) => {
+    const download = (await issueToken(ctx, userOf[service], 'download', 60_000)).token;
+    const res = await api.call(r.method, `${concrete(fullPath(r))}?token=${download}`, { headers: { 'x-access-token': 'junk' } });
+    expect([401, 403]).toContain(res.status);
+  });
+
+  it("refuses a service's download token beside another user's session, and a key beside another ?token=", async () => {
+    const download = (await issueToken(ctx, userOf.sweeper, 'download', 60_000)).token;
+    const admin = (await issueToken(ctx, ctx.boot.admin.id, 'session', 60_000)).token;
+    const both = await api.call('GET', `/api/v2.0/dev-tools/audit-log/export?token=${download}`, { headers: { 'x-access-token': admin } });
+    expect(both.status).toBe(401);
+    expect(both.body.errors[0]).toBe('The call carries two different tokens (the x-access-token header and ?token=); send only one');
+    const key = (await issueToken(ctx, userOf.sweeper, 'api', 60_000)).token;
+    expect((await api.call('POST', '/api/v2.0/fund/remove?token=junk', { token: key, body: { ids: [1] } })).status).toBe(401);
+    // the canvas key reaches its own download with its download token alone
+    const canvas = (await issueToken(ctx, userOf.canvas, 'download', 60_000)).token;
+    expect((await api.call('GET', `/api/v2.0/export/file/1?token=${canvas}`)).status).not.toBe(403);
+  });
+
   it('names the key and the call it refused', async () => {
     const key = (await issueToken(ctx, userOf.sweeper, 'api', 60_000)).token;
     const res = await api.post('fund/remove', { ids: [1] }, key);

@@ -1,45 +1,30 @@
 /**
- * Scopes the key generator's service keys (`server/services/auth/service-scopes.ts`): a call made
- * with a token of a service user (its API key, or a download or socket token asked for with it)
- * is refused with 403 unless that service needs it. Runs before the route, which still checks the
- * token and the role.
+ * Scopes the key generator's service keys (`server/services/auth/service-scopes.ts`): a call
+ * authenticated by a token of a service user (its API key, or a download or socket token asked
+ * for with it) is refused with 403 unless that service needs it. Checked by the route itself on
+ * the very token it authenticated (`route.ts`), so it holds on every route, downloads included,
+ * whatever else the call carries; `tokenConflict` refuses a call carrying two different tokens.
  */
-import type { Middleware } from 'h3';
-import type { AppContext } from '../context.js';
-import { ForbiddenError } from '../errors.js';
+import type { User } from '../services/auth/tokens.js';
 import { serviceDenyReason, serviceOfEmail } from '../services/auth/service-scopes.js';
-import { tokenOwnerOf } from '../services/auth/tokens.js';
+import type { RouteGroup } from '../services/auth/permissions.js';
 import { SERVICE_USER_DOMAIN } from '../services/users/users.js';
-import { errorResponse } from './envelope.js';
-import { fullPath, type RouteDef } from './route.js';
 
-/** A matcher from a request to its route definition (`:param` segments match one segment). */
-function routeMatcher(routes: RouteDef[]): (method: string, pathname: string) => RouteDef | undefined {
-  const compiled = routes.map((def) => ({
-    def,
-    method: def.method,
-    re: new RegExp(
-      `^${fullPath(def)
-        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/:\w+/g, '[^/]+')}/?$`,
-    ),
-  }));
-  return (method, pathname) => compiled.find((c) => c.method === method && c.re.test(pathname))?.def;
+/**
+ * Why the user of a verified token may not make a route's call, or null when it may (or is no
+ * service user).
+ * @param call `METHOD /full/path` of the route as the route table writes it; `group` its route group
+ */
+export function serviceKeyRefusal(call: string, group: RouteGroup, user: Pick<User, 'email'>): string | null {
+  const service = serviceOfEmail(user.email, SERVICE_USER_DOMAIN);
+  return service ? serviceDenyReason(service, call, group) : null;
 }
 
-/** The middleware that refuses service keys the calls their service does not need. */
-export function serviceKeyScopes(ctx: AppContext, routes: RouteDef[]): Middleware {
-  const match = routeMatcher(routes);
-  return async (event, next) => {
-    const url = new URL(event.req.url);
-    if (!url.pathname.startsWith('/api/')) return next();
-    const token = event.req.headers.get('x-access-token') ?? url.searchParams.get('token');
-    const owner = token ? await tokenOwnerOf(ctx, token) : null;
-    const service = owner ? serviceOfEmail(owner.email, SERVICE_USER_DOMAIN) : null;
-    if (!service) return next();
-    const def = match(event.req.method, url.pathname);
-    if (!def) return next();
-    const reason = serviceDenyReason(service, `${def.method} ${fullPath(def)}`, def.group);
-    return reason ? errorResponse(new ForbiddenError(reason), ctx.log, { route: fullPath(def) }) : next();
-  };
+/**
+ * Whether a call carries two different tokens (the `x-access-token` header and `?token=`): such a
+ * call is refused rather than authenticated by either, so a token placed beside another can never
+ * decide which checks apply.
+ */
+export function tokenConflict(header: string | null, query: string | null): boolean {
+  return Boolean(header && query && header !== query);
 }

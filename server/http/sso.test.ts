@@ -3,7 +3,11 @@ import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '
 import { storeOf } from '../db/dialect.js';
 import { startTestIdp, type TestIdp } from '../testing-idp.js';
 import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { issueToken } from '../services/auth/tokens.js';
 import { eq } from 'drizzle-orm';
+import { listAuditLog } from '../services/audit/audit-log.js';
+import { addUser } from '../services/users/users.js';
+import type { AppContext } from '../context.js';
 
 const APP = 'http://test.local';
 let idp: TestIdp;
@@ -71,6 +75,11 @@ class ProviderBrowser {
     }
     throw new Error('too many redirects');
   }
+}
+
+/** A raw one-time sign-in link token for a user (what `fund-audit users link` mails). */
+async function signinToken(c: AppContext, userId: number): Promise<string> {
+  return (await issueToken(c, userId, 'signin', 60_000)).token;
 }
 
 /** Starts a sign-in at the application: the provider's address and the flow cookie. */
@@ -166,6 +175,117 @@ describe('single sign-on through OpenID Connect', () => {
     expect(end.searchParams.get('post_logout_redirect_uri')).toBe(`${APP}/unauthorized`);
     expect(end.searchParams.get('id_token_hint')).toMatch(/^ey/);
     expect((await api.post('/api/sso/login', {}, token)).status).toBe(401);
+  });
+});
+
+/** Signs `login` in at the provider through `app`: where the callback sends the browser. */
+async function signInThrough(app: ReturnType<typeof apiClient>, login: string): Promise<string> {
+  const started = await app.call('GET', '/api/sso/authorize');
+  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const back = await new ProviderBrowser().signIn(started.headers.get('location') ?? '', login);
+  const res = await app.call('GET', `/api/sso/callback${back.search}`, { headers: { cookie } });
+  return res.headers.get('location') ?? '';
+}
+
+/** The reason of the newest refused sign-in in the audit log. */
+async function lastRefusal(c: AppContext): Promise<string> {
+  const entry = (await listAuditLog(c)).find((e) => e.action === 'sign-in-failed');
+  return String(entry?.details.reason ?? '');
+}
+
+async function userByEmail(c: AppContext, email: string) {
+  const { db, tables: t } = storeOf(c);
+  return (await db.select().from(t.users).where(eq(t.users.email, email)))[0];
+}
+
+describe('single sign-on and users made with the CLI', () => {
+  it('never takes over a user made with the CLI while linking by e-mail is off, whatever the claims say', async () => {
+    const cli = await addUser(ctx, { email: 'lena@example.com', name: 'Lena CLI', role: 'Auditor' });
+    const cliSession = await api.post('/api/sso/redeemToken', { token: await signinToken(ctx, cli.id) });
+    idp.users.set('lena', { email: 'lena@example.com', name: 'Lena Provider', groups: ['fa-admins'] });
+    expect(await signInThrough(api, 'lena')).toBe('/unauthorized');
+    expect(await lastRefusal(ctx)).toMatch(/lena@example\.com belongs to a user who signs in with sign-in links.*oidcLinkByEmail/);
+    expect(await userByEmail(ctx, 'lena@example.com')).toMatchObject({ role: 'Auditor', originalRole: 'Auditor', externalId: null, firstName: 'Lena' });
+    // no role either: the user's sessions are not ended by someone else's sign-in
+    idp.users.set('lena', { email: 'lena@example.com', name: 'Lena Provider', groups: [] });
+    expect(await signInThrough(api, 'lena')).toBe('/unauthorized');
+    expect((await api.post('/api/sso/login', {}, cliSession.body.payload.token)).body.payload.user).toMatchObject({ role: 'Auditor' });
+  });
+
+  it("never moves a provider identity onto another user's e-mail (the first administrator's)", async () => {
+    idp.users.set('otto', { email: 'otto@example.com', name: 'Otto Staff', groups: ['fa-clients'] });
+    const first = await sessionFromRedeem(await signInThrough(api, 'otto'));
+    expect(first.user).toMatchObject({ email: 'otto@example.com', role: 'Client' });
+    // the provider lets Otto change his address to the administrator's
+    const admin = ctx.boot.admin;
+    idp.users.set('otto', { email: admin.email, name: 'Otto Staff', groups: ['fa-admins'] });
+    expect(await signInThrough(api, 'otto')).toBe('/unauthorized');
+    expect(await lastRefusal(ctx)).toBe(
+      `The e-mail ${admin.email} belongs to another user of Fund Audit; this identity keeps otto@example.com until it is freed`,
+    );
+    expect(await userByEmail(ctx, admin.email)).toMatchObject({ id: admin.id, role: admin.role, externalId: null });
+    expect(await userByEmail(ctx, 'otto@example.com')).toMatchObject({ role: 'Client' });
+  });
+});
+
+describeEachDialect('single sign-on taking over users by e-mail (oidcLinkByEmail)', (dialect) => {
+  let database: DialectDatabase;
+  let app: ReturnType<typeof apiClient>;
+  beforeAll(async () => {
+    database = await openDialectDatabase(dialect, {
+      publicUrl: APP,
+      oidcIssuer: idp.issuer,
+      oidcClientId: idp.clientId,
+      oidcClientSecret: idp.clientSecret,
+      oidcScopes: 'openid email profile groups',
+      oidcRolesClaim: 'groups',
+      oidcRoleMap: { 'fa-admins': 'Admin', 'fa-auditors': 'Auditor', 'fa-clients': 'Client', 'fa-root': 'Root' },
+      oidcLinkByEmail: true,
+    });
+    app = apiClient(database.ctx);
+  });
+  afterAll(() => database?.dispose());
+
+  it('takes over a user made with the CLI when the provider verified the e-mail, with the role of the claim', async () => {
+    const c = database.ctx;
+    const cli = await addUser(c, { email: 'vera@example.com', name: 'Vera CLI', role: 'Client' });
+    idp.users.set('vera', { email: 'vera@example.com', name: 'Vera Verified', groups: ['fa-auditors'] });
+    const location = await signInThrough(app, 'vera');
+    expect(location).toMatch(/^\/redeemToken\/#/);
+    const redeemed = await app.post('/api/sso/redeemToken', { token: location.split('#')[1] });
+    expect((await app.post('/api/sso/login', {}, redeemed.body.payload.token)).body.payload.user).toMatchObject({
+      id: cli.id,
+      role: 'Auditor',
+      fullName: 'Vera Verified',
+    });
+    expect((await userByEmail(c, 'vera@example.com'))?.externalId).toBe(`${idp.issuer} vera`);
+    expect((await listAuditLog(c)).find((e) => e.action === 'user-linked')).toMatchObject({ subject: `user:${cli.id}` });
+  });
+
+  it('refuses an e-mail the provider has not verified', async () => {
+    const c = database.ctx;
+    await addUser(c, { email: 'una@example.com', name: 'Una CLI', role: 'Client' });
+    idp.users.set('una', { email: 'una@example.com', name: 'Una Unverified', groups: ['fa-admins'], emailVerified: false });
+    expect(await signInThrough(app, 'una')).toBe('/unauthorized');
+    expect(await lastRefusal(c)).toBe('The identity provider has not verified the e-mail una@example.com, so it cannot sign in as the user who has it');
+    expect(await userByEmail(c, 'una@example.com')).toMatchObject({ role: 'Client', externalId: null });
+  });
+
+  it("never takes over the first administrator, the adminEmail's user or a Root user", async () => {
+    const c = database.ctx;
+    const first = await addUser(c, { email: 'first-admin@example.com', name: 'First Admin', role: 'Admin' });
+    const configured = await addUser(c, { email: c.config.adminEmail, name: 'Configured Admin', role: 'Admin' });
+    const root = await addUser(c, { email: 'root@example.com', name: 'Root CLI', role: 'Root' });
+    for (const [login, user, groups] of [
+      ['mallory-first', first, ['fa-clients']],
+      ['mallory-admin', configured, ['fa-admins']],
+      ['mallory-root', root, ['fa-root']],
+    ] as const) {
+      idp.users.set(login, { email: user.email, name: 'Mallory', groups: [...groups] });
+      expect(await signInThrough(app, login), login).toBe('/unauthorized');
+      expect(await lastRefusal(c)).toMatch(/break-glass access/);
+      expect(await userByEmail(c, user.email)).toMatchObject({ role: user.role, externalId: null, firstName: user.firstName });
+    }
   });
 });
 

@@ -83,7 +83,8 @@ describe('job threads', () => {
     );
 
     const jobs = ctx.db.select().from(processes).all();
-    expect(new Set(jobs.map((j) => j.stage))).toEqual(new Set(['identification', 'standardization', 'calculations', 'visualization']));
+    // the chase review follows the checks, on a worker thread like the stages
+    expect(new Set(jobs.map((j) => j.stage))).toEqual(new Set(['identification', 'standardization', 'calculations', 'visualization', 'chaseReview']));
     const threads = new Set(runtime.threads.threadIds().map(String));
     for (const j of jobs) {
       const [, node, thread] = /^(.+)\/t(\d+)$/.exec(j.workerId ?? '') ?? [];

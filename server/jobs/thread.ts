@@ -14,6 +14,7 @@ import { createContext } from '../context.js';
 import { createPgContext } from '../context-pg.js';
 import type { AppEventName } from '../events.js';
 import { Engine } from './engine.js';
+import { ShuttingDown, STOPPED_AT_SHUTDOWN } from './queue.js';
 import { allJobs } from './stages/index.js';
 
 /** What a job thread is started with. */
@@ -104,6 +105,8 @@ export async function runJobThread(data: JobThreadData, port: MessagePort): Prom
     if (m.type === 'wake') engine.wake();
     else if (m.type === 'abort') engine.abort(m.id);
     else if (m.type === 'stop') {
+      // a test run can take many minutes: it stops now and is taken over, the others finish
+      engine.abortStages(STOPPED_AT_SHUTDOWN, new ShuttingDown());
       void engine.stop().then(() => {
         ctx.close();
         send({ type: 'stopped' });

@@ -15,6 +15,7 @@ import { getFundDetails } from '../services/funds/details.js';
 import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';
 import { countFundsForAuditor, countListing, listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
 import { parseMappingFile } from '../services/mappings/mappings.js';
+import { countPbiRows } from '../services/pbi-inputs/pbi-inputs.js';
 import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
 import { prepareSdmFundRequests } from '../services/sdm-upload/process.js';
 import { readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
@@ -29,8 +30,11 @@ export const tasks = {
     encodePayload(JSON.stringify(await validateBulkUpload(ctx, fileName, bytes)), true),
   'bulk-upload.prepare-save': (ctx: AppContext, input: BulkSaveInput, opts: BulkSaveOptions) => prepareBulkSave(ctx, input, opts),
   'bulk-upload.prepare-upload': (ctx: AppContext, fileName: string, bytes: Uint8Array) => prepareBulkUpload(ctx, fileName, bytes),
-  'mappings.parse': (_ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) => parseMappingFile(type, fileName, bytes),
-  'sdm-upload.read-mappings': (_ctx: AppContext, files: UploadedCsv[]) => readMappingFiles(files),
+  'mappings.parse': (ctx: AppContext, type: MappingType, fileName: string, bytes: Uint8Array) =>
+    parseMappingFile(type, fileName, bytes, ctx.config.maxUploadRows),
+  'sdm-upload.read-mappings': (ctx: AppContext, files: UploadedCsv[]) => readMappingFiles(files, ctx.config.maxUploadRows),
+  'pbi-inputs.count-rows': (_ctx: AppContext, typeCode: string, fileName: string, bytes: Uint8Array, maxRows: number) =>
+    countPbiRows(typeCode, fileName, bytes, maxRows),
   'sdm-upload.check-file': (ctx: AppContext, file: SdmFileToCheck) => checkSdmFile(ctx, file),
   'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
     prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),

@@ -1,9 +1,12 @@
 /**
  * Auditor Custom Mapping tab for a user with the Auditor role on the demo data (master mappings of
  * the three demo TPAs): the Manage view (groups with count badges, the name rule, an invalid csv
- * refused with a banner, a new custom mapping uploaded) and the Apply & Rerun view (the mapping
- * applied to a fund of its TPA, then reset).
+ * refused with a banner, a new custom mapping uploaded, then updated: its versions and the rows
+ * changed between them, as on Live mappings) and the Apply & Rerun view (the mapping applied to a
+ * fund of its TPA, then reset).
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -79,6 +82,46 @@ describe('auditor custom mapping', () => {
     expect(await demo.locator('tbody tr', { hasText: 'demo_accounts' }).innerText()).toMatch(/account_mapping\s+custom/);
     await aud.dismissToasts();
     await page.screenshot({ path: screenshotPath('auditor-custom-mapping-manage.png'), fullPage: true });
+  });
+
+  it('updates the custom mapping to version 2 and shows its versions and the rows changed', async () => {
+    const manage = page.getByTestId('custom-mapping-manage');
+    const demo = manage.getByRole('region', { name: 'Mappings of Demo TPA' });
+    const mine = demo.locator('tbody tr', { hasText: 'demo_accounts' });
+    expect(await mine.locator('[data-col="version"]').innerText()).toBe('1');
+    // the client's chart names cash differently and adds a receivables account
+    const v1 = readFileSync(join(MAPPINGS, 'account_mapping.csv'), 'utf8');
+    const v2 = `${v1.replace('A200,CASH,Bank', 'A200,CASH,Cash at bank').trimEnd()}\nA950,OTHER_ASSETS,Dividends receivable\n`;
+    const file = join(mkdtempSync(join(tmpdir(), 'fa-custom-')), 'account_mapping.csv');
+    writeFileSync(file, v2);
+    await choose('Mode', 'Update existing');
+    await choose('Custom mapping', 'demo_accounts');
+    await manage.getByLabel('Reason for the change').fill('receivables split out');
+    await page.getByTestId('custom-mapping-input').setInputFiles(file);
+    await aud.toast('account_mapping.csv uploaded').waitFor();
+    await expect.poll(() => mine.locator('[data-col="version"]').innerText()).toBe('2');
+
+    await mine.getByRole('button', { name: 'History of demo_accounts' }).click();
+    const dialog = page.getByRole('dialog', { name: /History of demo_accounts/ });
+    await dialog.getByText('History of demo_accounts (Demo TPA, account_mapping)').waitFor();
+    const versions = dialog.getByRole('table', { name: 'Versions' }).locator('tbody tr');
+    await expect.poll(() => versions.count()).toBe(2);
+    const [newest, oldest] = (await versions.allInnerTexts()).map((t) => t.split('\t').map((c) => c.trim()));
+    expect([newest[0], newest[2], newest[3]]).toEqual(['2 (current)', 'Dee Auditor', 'receivables split out']);
+    expect([oldest[0], oldest[3]]).toEqual(['1', 'Client chart of accounts']);
+    expect(Number(newest[4])).toBe(Number(oldest[4]) + 1);
+    await dialog.getByRole('button', { name: 'Compare' }).click();
+    const diff = dialog.getByRole('region', { name: 'Changes from version 1 to version 2' });
+    await diff.getByRole('status').waitFor();
+    expect(await diff.getByRole('status').innerText()).toMatch(/^Version 1 to 2: 1 added, 0 removed, 1 changed, \d+ unchanged$/);
+    const lines = (await diff.locator('tbody tr').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    expect(lines).toEqual([
+      'Added a950 source_code: A950, target_code: OTHER_ASSETS, description: Dividends receivable',
+      'Changed a200 description: Bank → Cash at bank',
+    ]);
+    await page.screenshot({ path: screenshotPath('auditor-custom-mapping-history.png') });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('applies the custom mapping to a fund of its TPA and resets it', async () => {

@@ -31,7 +31,7 @@ interface FundLike {
   id: number;
   name: string;
   administrator: { code: string } | null;
-  workPapers: Array<{ qa: { warnings: unknown[] } }>;
+  workPapers: Array<{ qa: { warnings: unknown[] }; outcome: string | null }>;
   standardizationFiles: Array<{ fileType: string; validation_status: string | null; qa: { failed: unknown[] } }>;
   [key: string]: unknown;
 }
@@ -90,25 +90,29 @@ describe('auditor fund details on pipeline data', () => {
   };
   const workPaperQa = () => aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first().locator('td').last();
 
-  it("shows the work paper's calculation checks in the QA Validations popover: the warnings in orange", async () => {
+  it("shows the work paper's calculation checks in the QA Validations popover: warnings in orange, checks not performed as such", async () => {
     await openDetails(GS);
     await aud.detailsTab('Run parameters');
     const cell = workPaperQa();
-    // the 8 securities held twice, and the FX test of the 32 CLP / TWD positions (no ECB rate): NOT PERFORMED
-    const button = cell.getByRole('button', { name: /QA validations of .*: 40 warnings/ });
+    // the 8 securities held twice are warnings; the FX test of the 32 CLP / TWD positions (no ECB rate) is NOT PERFORMED
+    const button = cell.getByRole('button', { name: /QA validations of .*: 8 warnings, 32 not performed$/ });
     await button.waitFor();
     expect(await button.getAttribute('data-qa')).toBe('warning');
-    expect(await cell.innerText()).toContain('40 warnings');
     const wp = aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first();
-    expect(await wp.locator('td').nth(3).innerText()).toBe('Not released');
+    expect(await wp.locator('[data-col="status"]').innerText()).toBe('Not released');
+    // the work paper's Summary: every check passed or warned on complete data
+    expect(await wp.locator('[data-col="outcome"]').innerText()).toBe('WARNING');
     await button.click();
     const popover = page.getByRole('dialog', { name: 'QA Validations' });
     await popover.waitFor();
-    const items = await popover.getByRole('region', { name: 'Warnings' }).locator('li').allInnerTexts();
-    expect(items).toHaveLength(40);
-    expect(items.filter((text) => /^\S+: .*security also held on line\(s\) \d+/.test(text))).toHaveLength(8);
-    expect(items.filter((text) => /FX not tested.*no independent (CLP|TWD) rate/.test(text))).toHaveLength(32);
+    const warnings = await popover.getByRole('region', { name: 'Warnings' }).locator('li').allInnerTexts();
+    expect(warnings).toHaveLength(8);
+    expect(warnings.every((text) => /^\S+: .*security also held on line\(s\) \d+/.test(text))).toBe(true);
+    const notPerformed = await popover.getByRole('region', { name: 'Not performed' }).locator('li').allInnerTexts();
+    expect(notPerformed).toHaveLength(32);
+    expect(notPerformed.every((text) => /no independent (CLP|TWD) rate.*\(MFS_HOLDINGS_S000013795_20230331\.csv, line \d+\)$/.test(text))).toBe(true);
     expect(await popover.getByRole('region', { name: 'Failed' }).count()).toBe(0);
+    expect(await popover.getByRole('region', { name: 'Incomplete data' }).count()).toBe(0);
     // the standardization files all passed their mapping checks: green
     const std = aud.details.getByRole('table', { name: 'Standardization files' });
     expect(await std.locator('[data-qa="clear"]').count()).toBe(4);
@@ -140,6 +144,26 @@ describe('auditor fund details on pipeline data', () => {
     expect(failed[0]).toContain('Asset Class - MFS_HOLDINGS_unknown_instrument.csv (BANK LOAN)');
     await page.locator('.p-overlaypanel-enter-done').waitFor();
     await page.screenshot({ path: screenshotPath('auditor-qa-failed.png') });
+    await page.keyboard.press('Escape');
+    await closeDetails();
+  });
+
+  it("says 'Incomplete data' where the work paper does, naming the standardization behind it", async () => {
+    // the pipeline writes the work paper again over the incomplete holdings
+    await expect.poll(async () => (await fund(ids.gs)).workPapers[0]?.outcome, { timeout: 60_000, interval: 1000 }).toBe('Incomplete data');
+    await openDetails(GS);
+    await aud.detailsTab('Run parameters');
+    const wp = aud.details.getByRole('table', { name: 'Work papers' }).locator('tbody tr').first();
+    expect(await wp.locator('[data-col="outcome"]').innerText()).toBe('Incomplete data');
+    const button = workPaperQa().getByRole('button', { name: /QA validations of .*: Incomplete data, / });
+    expect(await button.getAttribute('data-qa')).toBe('fail');
+    await button.click();
+    const popover = page.getByRole('dialog', { name: 'QA Validations' });
+    const incomplete = popover.getByRole('region', { name: 'Incomplete data' });
+    await incomplete.waitFor();
+    expect(await incomplete.locator('li').allInnerTexts()).toEqual(['MFS_HOLDINGS_unknown_instrument.csv (holdings): 1 unmapped code, 0 row errors']);
+    await page.locator('.p-overlaypanel-enter-done').waitFor();
+    await page.screenshot({ path: screenshotPath('auditor-qa-incomplete.png') });
     await page.keyboard.press('Escape');
     await closeDetails();
   });

@@ -83,6 +83,7 @@ describe('sign-in', () => {
       'Export files',
       ...gated(config.pbiInputs, 'PowerBI Inputs'),
       ...gated(config.mappings, 'Live mappings'),
+      'Contacts',
       'Switch to auditor',
     ]);
     await expect.poll(() => shell.connection.getAttribute('data-state'), { timeout: 10_000 }).toBe('connected');

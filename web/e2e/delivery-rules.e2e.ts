@@ -179,7 +179,8 @@ describe('delivery rules on files, processes, logs and the listing', () => {
     const pending = grid('Input files').locator('tr', { has: page.locator('td[data-col="status"]', { hasText: /^Pending$/ }) });
     await expect.poll(() => pending.count()).toBe(1);
     const file = (await pending.getAttribute('data-file')) ?? '';
-    expect(await buttons('Input files', file)).toEqual(['Remove']);
+    // a pending file can still go back to the TPA: only its review and required flag wait
+    expect(await buttons('Input files', file)).toEqual(['Remove', 'Return to TPA']);
     await page.screenshot({ path: screenshotPath('delivery-file-rules-pending.png'), fullPage: true });
     // the standardization the reset queued waits: it may be reset or cancelled, the done ones not
     await fd.tab('Processes');

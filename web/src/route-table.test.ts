@@ -93,6 +93,12 @@ describe('decideAccess', () => {
     expect(decideAccess(signedIn('/data-platform', 'Auditor'))).toMatchObject({ kind: 'render', page: 'data-platform' });
   });
 
+  it('sends a Client from the auditor pages whose calls it is refused to the home page', () => {
+    for (const path of ['/data-platform', '/tools']) expect(decideAccess(signedIn(path, 'Client')), path).toMatchObject({ kind: 'redirect', to: '/' });
+    expect(decideAccess(signedIn('/wiki', 'Client'))).toMatchObject({ kind: 'render', page: 'wiki' });
+    expect(decideAccess(signedIn('/', 'Client'))).toMatchObject({ kind: 'render', page: 'auditor-home' });
+  });
+
   it('passes the fund id', () => {
     expect(decideAccess(signedIn('/fund/42'))).toMatchObject({ kind: 'render', page: 'fund-details', params: { id: '42' } });
     expect(decideAccess(signedIn('/fund/create'))).toMatchObject({ kind: 'render', page: 'fund-details', params: {} });
@@ -146,6 +152,21 @@ describe('remembered route', () => {
     for (const p of ['/unauthorized', '/login', '/authenticate', '/signup', '/404', '/redeemToken/', '/bogus']) {
       expect(shouldRememberRoute(p), p).toBe(false);
     }
+  });
+});
+
+describe('chasing routes', () => {
+  it("opens a chase mail's link for a signed-in Client, and remembers it with its fund for after sign-in", () => {
+    const input = { path: '/chases', hasToken: true, sessionReady: true, role: 'Client', config: config() };
+    expect(decideAccess(input)).toMatchObject({ kind: 'render', page: 'chases' });
+    expect(decideAccess({ ...input, hasToken: false })).toEqual({ kind: 'redirect', to: '/authenticate', remember: true });
+    expect(shouldRememberRoute('/chases')).toBe(true);
+  });
+
+  it('keeps the contacts screen for the delivery team', () => {
+    const input = { path: '/contacts', hasToken: true, sessionReady: true, config: config() };
+    expect(decideAccess({ ...input, role: 'DeliveryTeamMember' })).toMatchObject({ kind: 'render', page: 'contacts' });
+    expect(decideAccess({ ...input, role: 'Client' })).toEqual({ kind: 'redirect', to: '/', remember: false });
   });
 });
 

@@ -3,6 +3,7 @@
  * matches, whether it may be shown (token, session, feature gates, role), which frame and which
  * page a role gets. No React, no browser: unit-tested in route-table.test.ts.
  */
+import { roleMayUse, SIGN_IN_BLOCKED_PATH, type RouteGroup } from '../../rules/access';
 import type { SessionConfig } from './api/types';
 
 /** Pages the router can render. */
@@ -21,7 +22,9 @@ export type PageKey =
   | 'import'
   | 'export'
   | 'pbi-inputs'
-  | 'mappings';
+  | 'mappings'
+  | 'contacts'
+  | 'chases';
 
 /** Header title of each page until the page sets its own. */
 export const PAGE_TITLES: Record<PageKey, string> = {
@@ -40,6 +43,8 @@ export const PAGE_TITLES: Record<PageKey, string> = {
   export: 'Export files',
   'pbi-inputs': 'PowerBI Inputs',
   mappings: 'Live mappings',
+  contacts: 'Contacts',
+  chases: 'Open chases',
 };
 
 /** Who a protected route is meant for. */
@@ -52,6 +57,8 @@ export interface ProtectedRoute {
   audience: Audience;
   /** Feature gate on the session config; the route answers /404 when it returns false. */
   gate?: (config: SessionConfig) => boolean;
+  /** The group of API calls the page makes: a role that may not make them goes to / (rules/access.ts). */
+  group?: RouteGroup;
 }
 
 /** Feature gates of the spec (section 6). */
@@ -73,8 +80,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/fund/:id', page: 'fund-details', audience: 'delivery' },
   { path: '/fund', page: 'fund-details', audience: 'delivery' },
   { path: '/funds/upload', page: 'bulk-upload', audience: 'delivery' },
-  { path: '/data-platform', page: 'data-platform', audience: 'all' },
-  { path: '/tools', page: 'tools', audience: 'all' },
+  { path: '/data-platform', page: 'data-platform', audience: 'all', group: 'auditor' },
+  { path: '/tools', page: 'tools', audience: 'all', group: 'auditor' },
   { path: '/wiki', page: 'wiki', audience: 'all' },
   { path: '/dev-tools', page: 'dev-tools', audience: 'delivery', gate: gates.devTools },
   { path: '/api-key-generator', page: 'key-generator', audience: 'delivery', gate: gates.keyGenerator },
@@ -84,10 +91,13 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   { path: '/export', page: 'export', audience: 'delivery' },
   { path: '/pbi-inputs', page: 'pbi-inputs', audience: 'delivery', gate: gates.pbiInputs },
   { path: '/mappings', page: 'mappings', audience: 'delivery' },
+  // chasing: the delivery team's contacts and schedules; a chased Client or TPA user's open chases (the mails link here)
+  { path: '/contacts', page: 'contacts', audience: 'delivery' },
+  { path: '/chases', page: 'chases', audience: 'all', group: 'session' },
 ];
 
-/** Public routes: the sign-in flow and message pages (never remembered, never protected). */
-export const PUBLIC_PATHS = ['/login', '/authenticate', '/unauthorized', '/signup', '/404'] as const;
+/** Public routes: the sign-in flow and message pages (never remembered, never protected), and the page of a rate-limited sign-in. */
+export const PUBLIC_PATHS = ['/login', '/authenticate', '/unauthorized', '/signup', '/404', SIGN_IN_BLOCKED_PATH] as const;
 
 function normalise(path: string): string {
   const p = path.split(/[?#]/)[0] || '/';
@@ -161,7 +171,8 @@ export type AccessDecision =
 
 /**
  * Route protection: unknown -> /404; no token -> /authenticate; token but no session -> /login;
- * feature gate off -> /404; delivery-only route in the auditor frame -> / (the auditor home).
+ * feature gate off -> /404; delivery-only route in the auditor frame, or an auditor page whose
+ * calls the role may not make (a Client on /data-platform) -> / (the auditor home).
  */
 export function decideAccess(input: AccessInput): AccessDecision {
   const match = matchProtectedRoute(input.path);
@@ -170,7 +181,7 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (!input.sessionReady || !input.config) return { kind: 'redirect', to: '/login', remember: true };
   const { route, params } = match;
   if (route.gate && !route.gate(input.config)) return { kind: 'redirect', to: '/404', remember: false };
-  if (route.audience === 'delivery' && frameForRole(input.role) === 'auditor') {
+  if (frameForRole(input.role) === 'auditor' && (route.audience === 'delivery' || (route.group && !roleMayUse(route.group, input.role)))) {
     return { kind: 'redirect', to: '/', remember: false };
   }
   return { kind: 'render', route, params, page: resolvePage(route, input.role) };

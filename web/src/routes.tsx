@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { SIGN_IN_BLOCKED_PATH } from '../../rules/access';
 import { BASE_PATH } from './base-path';
 import { useSnapshot } from 'valtio';
 import { AuditorFrame, DeliveryFrame } from './components/frames';
@@ -19,6 +20,7 @@ type AnyPage = LazyExoticComponent<ComponentType<{ id?: string }>>;
 const authArea = () => import('./pages/auth/index');
 const auditorArea = () => import('./pages/auditor/index');
 const deliveryArea = () => import('./pages/delivery/index');
+const chasesArea = () => import('./pages/chases/index');
 
 /** Starts loading the page chunk of a frame (called once sign-in is under way). */
 export function preloadFrame(frame: Frame): void {
@@ -35,6 +37,7 @@ const AuthenticatePage = page(authArea, (m) => m.AuthenticatePage);
 const UnauthorizedPage = page(authArea, (m) => m.UnauthorizedPage);
 const SignupPage = page(authArea, (m) => m.SignupPage);
 const NotFoundPage = page(authArea, (m) => m.NotFoundPage);
+const SignInBlockedPage = page(authArea, (m) => m.SignInBlockedPage);
 
 /** The component of each page key. */
 const PAGES: Record<PageKey, AnyPage> = {
@@ -53,6 +56,8 @@ const PAGES: Record<PageKey, AnyPage> = {
   export: page(deliveryArea, (m) => m.ExportPage),
   'pbi-inputs': page(deliveryArea, (m) => m.PbiInputsPage),
   mappings: page(deliveryArea, (m) => m.MappingsPage),
+  contacts: page(deliveryArea, (m) => m.ContactsPage),
+  chases: page(chasesArea, (m) => m.MyChasesPage),
 };
 
 /** Every non-public path: protection, remembered route, frame by role, lazy page. */
@@ -122,6 +127,9 @@ export function AppRoutes() {
           </Route>
           <Route path="/404">
             <NotFoundPage />
+          </Route>
+          <Route path={SIGN_IN_BLOCKED_PATH}>
+            <SignInBlockedPage />
           </Route>
           <Route>
             <ProtectedArea />

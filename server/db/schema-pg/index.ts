@@ -7,3 +7,4 @@ export * from './pipeline.js';
 export * from './nodes.js';
 export * from './audit.js';
 export * from './adjustments.js';
+export * from './chasing.js';

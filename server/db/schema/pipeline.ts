@@ -12,8 +12,8 @@ import { users } from './users.js';
 export const STAGES = ['import', 'identification', 'standardization', 'calculations', 'visualization', 'export', 'fundRequest'] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** What a job can be: a pipeline stage, or a run of the regression test suites (spec "Test run"). */
-export const JOB_KINDS = [...STAGES, 'testRun'] as const;
+/** What a job can be: a pipeline stage, a run of the regression test suites (spec "Test run"), or chasing's jobs (a chase run, a review of one fund's chases after its pipeline ran, the mail outbox). */
+export const JOB_KINDS = [...STAGES, 'testRun', 'chaseRun', 'chaseReview', 'chaseOutbox'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Job statuses (spec section 4). */

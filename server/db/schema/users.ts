@@ -2,9 +2,9 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, id, updatedAt } from './common.js';
 
-/** Roles a user can hold (spec section 6). */
-export const ROLES = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'] as const;
-export type Role = (typeof ROLES)[number];
+/** Roles a user can hold (spec section 6), as the rules module names them. */
+export { ROLES, type Role } from '../../../rules/access.js';
+import type { Role } from '../../../rules/access.js';
 
 export const users = sqliteTable('users', {
   id: id(),

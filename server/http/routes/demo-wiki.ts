@@ -1,6 +1,6 @@
 /** Demo mode and the wiki (auditor spec section 7: `/demo/*`, `GET /wiki-data`). */
 import { z } from 'zod';
-import { demoFiles, demoFundRequest, demoReset, demoState } from '../../services/demo/demo.js';
+import { demoFiles, demoFundRequest, demoReset, demoStatus } from '../../services/demo/demo.js';
 import { wikiData, wikiSchema } from '../../services/wiki/wiki.js';
 import { defineRoute } from '../route.js';
 import { demoStateSchema } from '../schemas/demo.js';
@@ -22,17 +22,19 @@ export const demoWikiRoutes = [
     path: '/demo/step',
     group: 'shared',
     tag: 'demo',
-    summary: 'The demo state: step, fundRequestDemo [{userId, email, start_date}], loading',
+    summary:
+      'The demo state: step, fundRequestDemo [{userId, email, start_date}], loading, and cleanup: what steps 1 and 3 would remove now and which demo requests stay',
     body: demoBody,
     response: demoStateSchema,
-    handler: ({ ctx }) => demoState(ctx),
+    handler: ({ ctx }) => demoStatus(ctx),
   }),
   defineRoute({
     method: 'POST',
     path: '/demo/fund-request',
     group: 'shared',
     tag: 'demo',
-    summary: "Demo step 1: create the demo fund request of the demo TPA (body {codes: ['demo_test'], tests: ['2']})",
+    summary:
+      "Demo step 1: remove what is left of an earlier demo (only the demo's own, unchanged requests) and create the demo fund request of the demo TPA (body {codes: ['demo_test'], tests: ['2']}); removed says what went",
     body: demoBody,
     response: demoStateSchema,
     handler: ({ ctx, user, body }) => demoFundRequest(ctx, user, body),
@@ -52,7 +54,8 @@ export const demoWikiRoutes = [
     path: '/demo/reset',
     group: 'shared',
     tag: 'demo',
-    summary: 'Demo step 3: delete the demo fund requests and start over',
+    summary:
+      "Demo step 3: remove the demo's own fund requests and input files (never one a user uploaded, changed or delivered files to) and start over; removed says what went and what stayed",
     body: demoBody,
     response: demoStateSchema,
     handler: ({ ctx, user, body }) => demoReset(ctx, user, body),

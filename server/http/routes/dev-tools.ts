@@ -48,7 +48,7 @@ export const devToolsRoutes = [
     path: '/dev-tools/services',
     group: 'devTools',
     tag: 'dev-tools',
-    summary: 'Background services and whether each is on: {pipeline, sweeper}',
+    summary: 'Background services and whether each is on: {pipeline, sweeper, mail}',
     response: serviceStatesSchema,
     handler: ({ ctx }) => getServices(ctx),
   }),

@@ -5,6 +5,7 @@ import { auditLogRoutes } from './audit-log.js';
 import { auditorRoutes } from './auditor.js';
 import { authRoutes } from './auth.js';
 import { bulkUploadRoutes } from './bulk-upload.js';
+import { chasingRoutes } from './chasing.js';
 import { demoWikiRoutes } from './demo-wiki.js';
 import { devLogRoutes } from './dev-logs.js';
 import { devToolsLocalRoutes } from './dev-tools-local.js';
@@ -53,6 +54,7 @@ export const routeTable = [
   ...demoWikiRoutes,
   ...testRunnerRoutes,
   ...pbiInputRoutes,
+  ...chasingRoutes,
 ];
 
 /** Every API route definition, in mounting order. */

@@ -5,7 +5,8 @@
  * /pbi-inputs/file/{id}?token=`, which needs no session: that is the address PowerBI reads.
  */
 import { z } from 'zod';
-import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema, savePbiInput } from '../../services/pbi-inputs/pbi-inputs.js';
+import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema } from '../../services/pbi-inputs/pbi-inputs.js';
+import { savePbiInputOffThread } from '../../services/pbi-inputs/off-thread.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { pbiInputPageSchema, savedPbiInputSchema } from '../schemas/pbi-inputs.js';
 import { defineRoute, withMessage } from '../route.js';
@@ -50,7 +51,12 @@ export const pbiInputRoutes = [
       const type = form.get('pbiInputsTypes');
       const file = await singleFile(form, form.has('file') ? 'file' : 'upload', 'csv file');
       const base = ctx.config.publicUrl ?? `${new URL(event.req.url).origin}${ctx.config.basePath ?? ''}`;
-      const saved = await savePbiInput(ctx, user, { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes }, base);
+      const saved = await savePbiInputOffThread(
+        ctx,
+        user,
+        { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes },
+        base,
+      );
       return withMessage(saved, `${saved.file_name} uploaded`);
     },
   }),

@@ -71,7 +71,7 @@ export const fxRateFilesSchema = z.array(
 );
 
 /** Whether each background service is on (`GET` and `POST /dev-tools/services`). */
-export const serviceStatesSchema = z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']) });
+export const serviceStatesSchema = z.strictObject({ pipeline: z.enum(['on', 'off']), sweeper: z.enum(['on', 'off']), mail: z.enum(['on', 'off']) });
 
 /** The log files, most recently written first (`listLogFiles`; size in bytes). */
 export const logFilesSchema = z.array(z.strictObject({ file: z.string(), size: z.number().int(), modified: z.string() }));

@@ -82,7 +82,16 @@ const qaItem = z.discriminatedUnion('kind', [
     error: z.string().optional(),
   }),
   z.strictObject({ kind: z.literal('error'), status: qaStatus, error: z.string() }),
+  z.strictObject({
+    kind: z.literal('notPerformed'),
+    status: qaStatus,
+    name: z.string(),
+    reason: z.string(),
+    file: z.string().optional(),
+    line: int.optional(),
+  }),
 ]);
+const incompleteFile = z.strictObject({ file: z.string(), sdmType: z.string(), unmappedCodes: int, rowErrors: int });
 
 /** A file row with its display (`fileView`). */
 export const fileViewSchema = z.strictObject({
@@ -99,7 +108,13 @@ export const fileViewSchema = z.strictObject({
   rowCount: int.nullable(),
   validation_status: text,
   validation: z.record(z.string(), z.unknown()).nullable(),
-  qa: z.strictObject({ failed: z.array(qaItem), warnings: z.array(qaItem), allClear: z.boolean() }),
+  qa: z.strictObject({
+    failed: z.array(qaItem),
+    warnings: z.array(qaItem),
+    notPerformed: z.array(qaItem),
+    incompleteData: z.array(incompleteFile),
+    allClear: z.boolean(),
+  }),
   importFileId: int.nullable(),
 });
 
@@ -134,7 +149,7 @@ export const fundDetailsSchema = z.strictObject({
   inputFiles: z.array(z.strictObject({ ...inputFileView.shape, identifiedFiles: z.array(inputFileView) })),
   standardizationFiles: z.array(fileViewSchema),
   calculationFiles: z.array(z.strictObject({ ...fileViewSchema.shape, aggDataOversized: z.boolean() })),
-  workPapers: z.array(fileViewSchema),
+  workPapers: z.array(z.strictObject({ ...fileViewSchema.shape, outcome: text })),
   hasCsvOutputs: z.boolean(),
   dataStatusCounts: dataStatusCountsSchema,
   workPaperStatusCounts: workPaperStatusCountsSchema,

@@ -51,10 +51,11 @@ export function expectedSheets(input: FundSheetsInput) {
   const { pm, te, sad } = f.materiality;
   const incomplete = (input.unmapped ?? []).length > 0;
   const schedule = expectedSchedule(f.items, f.materiality, incomplete);
+  // a check not performed on these deliveries is a warning (price testing without evidence), counted with the warnings
   const counts = { pass: 0, warning: 0, fail: 0, notPerformed: 0 };
   for (const i of f.items) {
     if (i.status === 'NOT PERFORMED') counts.notPerformed++;
-    else counts[i.status.toLowerCase() as 'pass' | 'warning' | 'fail']++;
+    counts[i.status === 'NOT PERFORMED' ? 'warning' : (i.status.toLowerCase() as 'pass' | 'warning' | 'fail')]++;
   }
   const worst = f.items.some((i) => i.status === 'FAIL') ? 'FAIL' : f.items.some((i) => i.status !== 'PASS') ? 'WARNING' : 'PASS';
   const mapping = (type: string) => mappings.find((m) => m.type === type);
@@ -146,7 +147,10 @@ export function expectedSheets(input: FundSheetsInput) {
       ['Period end', terms.periodEnd],
       ['Currency', 'USD'],
       ['Overall status', incomplete ? 'Incomplete data' : worst],
-      ['Items passed / warnings / failed / not performed', `${counts.pass} / ${counts.warning} / ${counts.fail} / ${counts.notPerformed}`],
+      [
+        'Items passed / warnings / failed',
+        `${counts.pass} / ${counts.warning} / ${counts.fail}${counts.notPerformed ? `, of which ${counts.notPerformed} not performed` : ''}`,
+      ],
       ['Standardization', incomplete ? 'Invalid' : 'Valid'],
     ] as Array<[string, string]>,
     nav: ['NAV', f.nav, null, null, null, null, null, ANY, nav.file, nav.line] as Expected[],
@@ -161,12 +165,12 @@ export function expectedSheets(input: FundSheetsInput) {
       [
         'Unadjusted differences above SAD (absolute)',
         `${schedule.differences.length} difference(s) found`,
-        near(pm ? schedule.gross / pm : 0),
+        near(f.nav ? schedule.gross / Math.abs(f.nav) : 0),
         schedule.gross,
         incomplete ? 'INCOMPLETE DATA' : schedule.conclusion,
         null,
         pm,
-        `${schedule.text} (sheet Unadjusted differences; % of PM)`,
+        `${schedule.text} (sheet Unadjusted differences; ${pm ? `${((schedule.gross / pm) * 100).toFixed(1)}% of PM` : 'PM is nil'})`,
       ],
     ] as Expected[][],
     checks: checkRows,

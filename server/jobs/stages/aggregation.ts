@@ -26,7 +26,9 @@ import { worst } from '../../../pipeline/checks/common.js';
 import type { QaRec } from '../../../pipeline/sdm/rows.js';
 import type { MappingUsed, StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
 import type { StageResult } from '../../../pipeline/engine.js';
-import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
+import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
+import { applyAdjustments, type ApplyPhase, type FundAdjustment } from '../../../pipeline/adjustments/apply.js';
+import { childAdjustments } from '../../../pipeline/aggregation/convert.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { aggregatedChildren, clearRerunFlags } from '../../services/aggregation/rules.js';
 import { checkContextFor, loadFundData, loadFxRates } from './calculations.js';
@@ -38,12 +40,17 @@ export type AggregateValidation = CalculationValidation & {
   aggDataOversized?: boolean;
 };
 
-/** The children of a parent as the combination reads them (own currency and period end, data read lazily). */
-async function childInputs(ctx: AppContext, childIds: number[]): Promise<ChildInput[]> {
+/**
+ * The children of a parent as the combination reads them (own currency and period end, data read
+ * lazily), each with its own booked audit adjustments of `phase` applied, in its own currency,
+ * before it is converted: a child's correction is a correction of the group's figures.
+ */
+async function childInputs(ctx: AppContext, childIds: number[], phase: ApplyPhase): Promise<ChildInput[]> {
   const out: ChildInput[] = [];
   for (const id of childIds) {
     const { fund, code } = await loadFund(ctx, id);
-    out.push({ id, fundCode: code, name: fund.name, currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', data: await loadFundData(ctx, id) });
+    const data = applyAdjustments(await loadFundData(ctx, id), await fundAdjustments(ctx, id), phase);
+    out.push({ id, fundCode: code, name: fund.name, currency: fund.currency ?? 'USD', periodEnd: fund.periodEnd ?? '', data });
   }
   return out;
 }
@@ -98,7 +105,7 @@ async function storeCalculation(ctx: AppContext, parentId: number, validation: A
 export async function aggregateCalculations(ctx: AppContext, parentId: number): Promise<StageResult | null> {
   const childIds = await aggregatedChildren(ctx, parentId);
   if (!childIds) return null;
-  const children = await childInputs(ctx, childIds);
+  const children = await childInputs(ctx, childIds, 'pre-calc');
   const rowCount = aggregateRowCount(children);
   const limit = ctx.config.aggregationMaxRows;
   if (rowCount > limit) {
@@ -140,6 +147,7 @@ export async function aggregateCalculations(ctx: AppContext, parentId: number): 
     materiality: checkCtx.materiality,
     rowCounts: aggregate.summary.total.rows,
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
+    sources: (await lineageOf(data)).sources,
     aggregation: aggregate.summary,
   });
   await logStage(ctx, parentId, 'calculations', 'success', {
@@ -155,6 +163,8 @@ export async function aggregateCalculations(ctx: AppContext, parentId: number): 
 export interface AggregateWorkPaperSources {
   data: Aggregate['data'];
   aggregation: AggregationSummary;
+  /** The children's audit adjustments in the parent's currency (`childAdjustments`), for its schedule. */
+  adjustments: FundAdjustment[];
 }
 
 /**
@@ -174,9 +184,13 @@ export async function aggregateWorkPaperSources(
     await childInputs(
       ctx,
       stored.children.map((c) => c.id),
+      'all',
     ),
   );
-  return { data: aggregate.data, aggregation: aggregate.summary };
+  const adjustments: FundAdjustment[] = [];
+  for (const c of aggregate.summary.children)
+    if (c.conversion.unitsPerParent !== null) adjustments.push(...childAdjustments(await fundAdjustments(ctx, c.id), c.conversion.unitsPerParent, c.fundCode));
+  return { data: aggregate.data, aggregation: aggregate.summary, adjustments };
 }
 
 /** The standardization outcomes and mapping versions of several children, as one (files named with their fund code). */

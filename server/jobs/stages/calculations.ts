@@ -27,6 +27,7 @@ import {
   type TransactionRow,
 } from '../../../pipeline/sdm/rows.js';
 import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
+import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
 import { parseFxCsv } from '../../../pipeline/checks/fx.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../queue.js';
@@ -143,6 +144,8 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
     materiality: amounts,
     rowCounts: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, (v as { length: number }).length])),
     ...(checks.investmentTotals ? { investmentTotals: checks.investmentTotals } : {}),
+    // the delivered files and line ranges the checks read, for items computed over many rows
+    sources: (await lineageOf(data)).sources,
   };
   const { tables: t } = storeOf(ctx);
   const file = await transaction(ctx, async (tx) => {

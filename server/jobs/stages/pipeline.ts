@@ -16,9 +16,18 @@ const changesChildData =
     return outcome;
   };
 
+/** After a fund's checks ran, its chases are reviewed (resolved when fixed, opened when failed: docs/chasing.md). */
+const reviewsChases =
+  (handler: StageHandler): StageHandler =>
+  async (ctx, job, signal) => {
+    const outcome = await handler(ctx, job, signal);
+    if (job.fundRequestId === null) return outcome;
+    return { ...outcome, next: [...(outcome.next ?? []), { stage: 'chaseReview', fundRequestId: job.fundRequestId }] };
+  };
+
 export const pipelineJobs: Partial<Record<Stage, StageHandler>> = {
   identification: identificationJob,
   standardization: changesChildData(standardizationJob),
-  calculations: changesChildData(calculationsJob),
+  calculations: changesChildData(reviewsChases(calculationsJob)),
   visualization: visualizationJob,
 };

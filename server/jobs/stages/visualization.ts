@@ -12,14 +12,16 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
-import { writeWorkPaper, type WorkPaperInput } from '../../../pipeline/work-papers/workbook.js';
+import { isIncomplete, writeWorkPaper, type WorkPaperInput } from '../../../pipeline/work-papers/workbook.js';
 import type { StageHandler } from '../queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
+import { unappliedLines } from '../../../pipeline/adjustments/unapplied.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { checkContextFor, loadFundData } from './calculations.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
 import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
-import { invalidFiles, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import { invalidFiles, overallStatusText, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';
+import type { WorkPaperOutcome } from '../../services/files/display.js';
 import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
 
 /**
@@ -88,7 +90,12 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   const std = agg ? mergeOutcomes(outcomes) : await standardizationOutcome(ctx, fundRequestId);
   // booked adjustments (pre- and post-calc) are in the reported figures; unbooked ones are listed as differences
   const adjustments = await fundAdjustments(ctx, fundRequestId);
-  const data = applyAdjustments(agg?.data ?? (await loadFundData(ctx, fundRequestId)), adjustments, 'all');
+  const delivered = agg?.data ?? (await loadFundData(ctx, fundRequestId));
+  const data = applyAdjustments(delivered, adjustments, 'all');
+  // an adjustment line to an account or security the fund does not have makes the outcome 'Incomplete data'
+  const unappliedAdjustments = await unappliedLines(delivered, adjustments);
+  // a parent's schedule also lists its children's adjustments (the booked ones are in their figures already)
+  const scheduled = agg ? [...adjustments, ...agg.adjustments] : adjustments;
   const input: WorkPaperInput = {
     fund: {
       id: fund.id,
@@ -111,10 +118,21 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
     // the Holdings sheet shows each position's independent price and rate, looked up as the checks did
     checkContext: await checkContextFor(ctx, fundRequestId, data),
     ...std,
-    adjustments,
+    adjustments: scheduled,
+    unappliedAdjustments,
     ...(agg ? { aggregation: agg.aggregation } : {}),
   };
-  const incomplete = invalidFiles(std.standardization).length > 0;
+  const incomplete = isIncomplete(input);
+  // what the Summary says, kept with the file so that the screens say the same (auditor Fund details)
+  const outcome: WorkPaperOutcome = {
+    overallStatus: overallStatusText(v.status, std.standardization, unappliedAdjustments),
+    incompleteData: invalidFiles(std.standardization).map((f) => ({
+      file: f.file,
+      sdmType: f.sdmType,
+      unmappedCodes: f.qaMapping.length,
+      rowErrors: f.rowErrorsTotal,
+    })),
+  };
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));
   const file = await transaction(ctx, async (tx) => {
@@ -129,6 +147,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
         blobKey: blob.key,
         status: 'done',
         validationStatus: v.status === 'fail' || incomplete ? 'Invalid' : 'Valid',
+        validation: { ...outcome },
       })
       .returning();
     return inserted;

@@ -29,8 +29,13 @@ export type AuditAction =
   | 'impersonation'
   | 'user-created'
   | 'user-changed'
+  | 'user-linked'
   | 'mapping-deleted'
-  | 'fund-deleted';
+  | 'fund-deleted'
+  | 'contact-changed'
+  | 'chase-schedule-changed'
+  | 'chase-changed'
+  | 'chase-run';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
 export interface AuditActor {

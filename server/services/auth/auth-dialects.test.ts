@@ -137,7 +137,7 @@ describeEachDialect('users and sign-in', (dialect) => {
     expect((await getUserByEmail(ctx, 'admin@fund-audit.local')).acceptedPrivacyVersion).toBe(ctx.config.privacyStatementVersion);
   });
 
-  it('creates single sign-on users from their claims, follows their role and links a user made before', async () => {
+  it('creates single sign-on users from their claims, follows their role and links a user made before only when allowed', async () => {
     const claims = { issuer: 'https://idp.example.com', sub: 'u-1', email: 'Cy@Example.com', name: 'Cy Young', preferred_username: 'cy' };
     const created = await upsertSsoUser(ctx, claims, 'DeliveryTeamMember');
     expect(created).toMatchObject({ email: 'cy@example.com', username: 'cy', firstName: 'Cy', lastName: 'Young', role: 'DeliveryTeamMember' });
@@ -148,7 +148,14 @@ describeEachDialect('users and sign-in', (dialect) => {
     expect(await upsertSsoUser(ctx, claims, null)).toBeNull();
     expect((await errorOf(() => verifyToken(ctx, session.token, ['session']))).message).toBe('The token was revoked');
     const cli = await addUser(ctx, { email: 'dee@example.com', name: 'Dee', role: 'Auditor' });
-    const linked = await upsertSsoUser(ctx, { issuer: 'https://idp.example.com', sub: 'u-2', email: 'dee@example.com' }, 'Auditor');
+    const dee = { issuer: 'https://idp.example.com', sub: 'u-2', email: 'dee@example.com', email_verified: true };
+    // linking by e-mail is off by default: the CLI's user keeps its role
+    expect((await errorOf(() => upsertSsoUser(ctx, dee, 'Admin'))).message).toMatch(/oidcLinkByEmail/);
+    expect((await getUserByEmail(ctx, 'dee@example.com')).role).toBe('Auditor');
+    ctx.config.oidcLinkByEmail = true;
+    expect((await errorOf(() => upsertSsoUser(ctx, { ...dee, email_verified: 'true' }, 'Auditor'))).message).toMatch(/has not verified/);
+    expect((await errorOf(() => upsertSsoUser(ctx, { ...dee, sub: 'u-9', email: 'admin@fund-audit.local' }, 'Client'))).message).toMatch(/break-glass/);
+    const linked = await upsertSsoUser(ctx, dee, 'Auditor');
     expect(linked?.id).toBe(cli.id);
     const other = await errorOf(() => upsertSsoUser(ctx, { issuer: 'https://idp.example.com', sub: 'u-3', email: 'dee@example.com' }, 'Auditor'));
     expect(other.message).toBe('The e-mail dee@example.com belongs to another single sign-on identity');
@@ -176,6 +183,30 @@ describeEachDialect('the first administrator', (dialect) => {
       expect(a.user.id).toBe(b.user.id);
       expect([a.created, b.created].sort()).toEqual([false, true]);
       expect((await listUsers(database.ctx)).map((u) => u.email)).toEqual(['admin@example.com']);
+    } finally {
+      await database.dispose();
+    }
+  });
+});
+
+describeEachDialect('a sign-in link redeemed by many requests at once', (dialect) => {
+  it('gives exactly one session, whichever of two nodes the 20 requests reach', async () => {
+    const database = await openDialectDatabase(dialect);
+    try {
+      const nodes = [apiClient(database.ctx), apiClient(await database.open())];
+      const { user } = await ensureAdmin(database.ctx, 'admin@example.com');
+      const link = await signinLink(database.ctx, user, 'https://audit.example.com');
+      const token = link.url.split('#')[1];
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => nodes[i % 2]!.post('/api/sso/redeemToken', { token })));
+      const sessions = answers.filter((a) => a.status === 200);
+      expect(sessions).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 401).map((a) => a.body.errors)).toEqual(
+        Array.from({ length: 19 }, () => ['This sign-in link was already used; ask for a new one']),
+      );
+      const { db, tables: t } = storeOf(database.ctx);
+      expect((await db.select().from(t.tokens).where(eq(t.tokens.kind, 'session'))).map((s) => s.userId)).toEqual([user.id]);
+      const login = await nodes[0]!.post('/api/sso/login', {}, sessions[0]!.body.payload.token);
+      expect(login.body.payload.user.email).toBe('admin@example.com');
     } finally {
       await database.dispose();
     }

@@ -1,35 +1,13 @@
 /**
  * Who may call what (spec section 6 of both documents; DOMAIN.md section 6). Every API route
- * belongs to one group; the HTTP layer checks the group before calling a service, so nothing is
- * only hidden in the UI.
+ * belongs to one group (the groups' roles are a rule the browser shares: rules/access.ts); the
+ * HTTP layer checks the group before calling a service, so nothing is only hidden in the UI.
  */
 import type { AppConfig } from '../../config.js';
 import type { Role } from '../../db/schema/index.js';
+import { GROUP_ROLES, type RouteGroup } from '../../../rules/access.js';
 
-/** Route groups, from least to most guarded. */
-export type RouteGroup =
-  | 'public' // no token: health, redeeming a sign-in link
-  | 'session' // any signed-in user: session, privacy, reference data, role switch, wiki
-  | 'shared' // fund requests, exports, mappings as both areas use them
-  | 'auditor' // the auditor area's own calls (status report, auditor listing, bulk, self-onboarding, demo)
-  | 'delivery' // the delivery portal's calls
-  | 'devTools' // developer pages: dev tools enabled
-  | 'devToolsLocal'; // key generator, impersonation, database actions: also a local environment
-
-const DELIVERY: Role[] = ['Root', 'Admin', 'DeliveryTeamMember'];
-const AUDITOR: Role[] = ['Root', 'Admin', 'Auditor'];
-const SHARED: Role[] = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor'];
-const ALL: Role[] = ['Root', 'Admin', 'DeliveryTeamMember', 'Auditor', 'Client'];
-
-/** Roles allowed per group (feature switches are checked separately). */
-export const GROUP_ROLES: Record<Exclude<RouteGroup, 'public'>, Role[]> = {
-  session: ALL,
-  shared: SHARED,
-  auditor: AUDITOR,
-  delivery: DELIVERY,
-  devTools: ['Root', 'Admin'],
-  devToolsLocal: ['Root', 'Admin'],
-};
+export { GROUP_ROLES, type RouteGroup } from '../../../rules/access.js';
 
 /** Why a call is refused, or null when allowed. */
 export function denyReason(group: RouteGroup, role: Role | null, config: AppConfig): string | null {

@@ -154,16 +154,22 @@ export async function getSession(ctx: AppContext, user: User): Promise<Session> 
  */
 export async function redeemSigninToken(ctx: AppContext, token: string): Promise<{ token: string; expiresAt: string }> {
   let verified: Awaited<ReturnType<typeof verifyToken>>;
+  let session: { token: string; expiresAt: string };
   try {
     verified = await verifyToken(ctx, token, ['signin']);
+    const { user, tokenId, idToken } = verified;
+    // the link is used up and the session issued together: a link redeemed at once by several
+    // requests gives one session, and a failure after using it up does not lose it
+    session = await transaction(ctx, async () => {
+      await markUsed(ctx, tokenId);
+      return issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000, undefined, { idToken });
+    });
   } catch (err) {
     await recordAudit(ctx, null, 'sign-in-failed', null, { method: 'sign-in link', reason: (err as Error).message });
     throw err;
   }
-  const { user, tokenId, idToken } = verified;
-  await markUsed(ctx, tokenId);
+  const { user, idToken } = verified;
   ctx.log.info({ userId: user.id }, 'sign-in link redeemed');
-  const session = await issueToken(ctx, user.id, 'session', ctx.config.sessionTtlHours * 3_600_000, undefined, { idToken });
   await recordAudit(ctx, user, 'sign-in', `user:${user.id}`, { method: idToken ? 'single sign-on' : 'sign-in link', role: user.role });
   return session;
 }

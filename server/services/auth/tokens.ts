@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import type { Role, TokenKind, users } from '../../db/schema/users.js';
@@ -165,11 +165,21 @@ export async function tokenOwnerOf(ctx: AppContext, token: string): Promise<{ ki
   return row && user ? { kind: row.kind, email: user.email } : null;
 }
 
-/** Marks a token used (one-time sign-in links). */
+/**
+ * Uses up a one-time token (a sign-in link): one conditional update, so of any number of calls at
+ * once (requests on one node or on several nodes of one database) exactly one succeeds.
+ * @throws UnauthorizedError when the token was used, revoked or expired in the meantime
+ */
 export async function markUsed(ctx: AppContext, tokenId: number): Promise<void> {
   const { db, tables: t } = storeOf(ctx);
-  await db.update(t.tokens).set({ usedAt: new Date().toISOString() }).where(eq(t.tokens.id, tokenId));
+  const now = new Date().toISOString();
+  const taken = await db
+    .update(t.tokens)
+    .set({ usedAt: now })
+    .where(and(eq(t.tokens.id, tokenId), isNull(t.tokens.usedAt), isNull(t.tokens.revokedAt), gt(t.tokens.expiresAt, now)))
+    .returning({ id: t.tokens.id });
   forgetTokenLookups();
+  if (taken.length === 0) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
 }
 
 /** Revokes one token by its raw value; unknown tokens are ignored. */

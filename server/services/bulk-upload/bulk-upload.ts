@@ -20,6 +20,7 @@ import type { User } from '../auth/tokens.js';
 import { referenceIndex } from '../reference-data/reference-data.js';
 import { BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
 import { readBulkCsv } from './read-csv.js';
+import { importBulkContacts } from '../chasing/contacts.js';
 import {
   saveBulkRows,
   type BulkRowValues,
@@ -131,7 +132,7 @@ function resultRow(v: ValidatedRow & { line: number; values: BulkRowValues }): B
  * @throws ValidationError / TooLargeError for an unreadable file (see read-csv.ts)
  */
 export async function validateBulkUpload(ctx: AppContext, fileName: string, bytes: Uint8Array): Promise<BulkUploadResult> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const rows = (await validateAll(ctx, csv.rows)).map(resultRow);
   return {
     fileName,
@@ -193,7 +194,7 @@ export async function commitBulkSave(
   opts: BulkSaveOptions,
 ): Promise<{ saved: SavedFund[]; failed: FailedFund[] }> {
   const result = await saveBulkRows(ctx, user, input, prepared, opts);
-  await afterBulkSave(ctx, prepared, result.saved);
+  await afterBulkSave(ctx, user, prepared, result.saved);
   return result;
 }
 
@@ -232,13 +233,15 @@ export async function commitBulkSaveInTurns(
     saved.push(...part.saved);
     failed.push(...part.failed);
   }
-  await afterBulkSave(ctx, prepared, saved);
+  await afterBulkSave(ctx, user, prepared, saved);
   return { saved, failed };
 }
 
-async function afterBulkSave(ctx: AppContext, prepared: PreparedBulkSave, saved: SavedFund[]): Promise<void> {
+async function afterBulkSave(ctx: AppContext, user: User, prepared: PreparedBulkSave, saved: SavedFund[]): Promise<void> {
   if (!saved.length) return;
   ctx.events.publish('fund-request', { ids: saved.map((s) => s.id), action: 'bulk-upload' });
+  // the rows' TPA mailboxes become data contacts of their TPA (chasing)
+  await importBulkContacts(ctx, user && { id: user.id, email: user.email }, saved);
   const admins = new Set(prepared.validated.map((v) => v.fund.administratorId).filter((x): x is number => x !== null));
   // files that matched no fund request may match one of these now
   for (const adminId of admins) await rematchUnmatched(ctx, adminId);
@@ -267,7 +270,7 @@ export async function prepareBulkUpload(
   fileName: string,
   bytes: Uint8Array,
 ): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave; totalRows: number }> {
-  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, columnName: r.line })) };
   return { input, prepared: await prepareBulkSave(ctx, input, AUDITOR_UPLOAD), totalRows: csv.rows.length };
 }
@@ -275,13 +278,15 @@ export async function prepareBulkUpload(
 /**
  * Auditor bulk upload (`POST /fund-request/bulk`): validates the CSV and saves every valid row at
  * once; existing requests are never overwritten.
+ * @param opts how to save (the auditor upload's by default; the demo data names its own trail actions)
  */
 export async function uploadAndSaveBulk(
   ctx: AppContext,
   user: User,
   fileName: string,
   bytes: Uint8Array,
+  opts: BulkSaveOptions = AUDITOR_UPLOAD,
 ): Promise<{ saved: SavedFund[]; failed: FailedFund[]; totalRows: number }> {
   const { input, prepared, totalRows } = await prepareBulkUpload(ctx, fileName, bytes);
-  return { ...(await commitBulkSave(ctx, user, input, prepared, AUDITOR_UPLOAD)), totalRows };
+  return { ...(await commitBulkSave(ctx, user, input, prepared, opts)), totalRows };
 }

@@ -54,9 +54,10 @@ function closest(name: string): BulkUploadColumn | undefined {
  * @param fileName shown in every error
  * @param bytes the file as uploaded
  * @param maxBytes size limit (spec: 200M)
- * @throws TooLargeError over the limit; ValidationError for any unreadable file
+ * @param maxRows most data rows (setting `maxBulkUploadRows`): reading stops one row past it
+ * @throws TooLargeError over the size limit; ValidationError for any unreadable file or one with more rows
  */
-export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: number): ReadCsvResult {
+export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: number, maxRows?: number): ReadCsvResult {
   heavyWork('bulk-upload CSV parsing');
   if (!/\.csv$/i.test(fileName)) throw new ValidationError(`${fileName}: only .csv files can be bulk uploaded`);
   if (bytes.byteLength > maxBytes) throw new TooLargeError(maxBytes, fileName);
@@ -71,6 +72,8 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
       relax_column_count: false,
       trim: true,
       skip_records_with_empty_values: true,
+      // the header and one row past the limit are enough to refuse a longer file
+      ...(maxRows ? { to: maxRows + 2 } : {}),
     });
   } catch (err) {
     if (err instanceof CsvError) {
@@ -89,6 +92,10 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
     throw err;
   }
   const [first, ...body] = parsed;
+  if (maxRows && body.length > maxRows)
+    throw new ValidationError(
+      `${fileName}: the file has more than ${maxRows} rows, the most one bulk upload may have (setting maxBulkUploadRows); split it into several files`,
+    );
   const header = first?.record;
   if (!header || header.every((h) => !h)) throw new ValidationError(`${fileName}: the header row is missing`);
   const columns: BulkUploadColumn[] = [];

@@ -46,8 +46,12 @@ export interface PreparedBulkSave {
 /** The funds of a save as sent: template values, with the file line and the overwrite choice of each. */
 export type BulkSaveInput = { requestDate?: string; funds: Array<BulkRowValues & { columnName?: number; isEditable?: boolean }> };
 
-/** How a save treats existing requests and how many rows it takes. */
-export type BulkSaveOptions = { overwrite: boolean; maxRows?: number; action?: string };
+/**
+ * How a save treats existing requests and how many rows it takes; `action` is the trail action of
+ * the requests it creates ('bulk-upload' by default), `actionByTpa` another one for the rows of
+ * some TPAs (the demo data marks the demo TPA's request as the demo's: server/services/demo/cleanup.ts).
+ */
+export type BulkSaveOptions = { overwrite: boolean; maxRows?: number; action?: string; actionByTpa?: Record<string, string> };
 
 const codesOf = (v: ValidatedRow) => [{ code: v.fund.fundCode, main: true }, ...v.fund.alternateCodes.map((code) => ({ code, main: false }))];
 
@@ -94,6 +98,8 @@ interface NewRequest {
   codes: Array<{ code: string; main: boolean }>;
   mappingIds: number[];
   trailAfter: Record<string, unknown>;
+  /** the trail action of its creation */
+  action: string;
   result: SavedFund;
 }
 
@@ -101,7 +107,7 @@ interface NewRequest {
  * Inserts new requests in batches (`insertMany`: each database's fast form) with their codes,
  * mapping assignments and trail entries; sets the id of each result.
  */
-async function insertRequests(ctx: AppContext, user: User, action: string, rows: NewRequest[]): Promise<void> {
+async function insertRequests(ctx: AppContext, user: User, rows: NewRequest[]): Promise<void> {
   const store = storeOf(ctx);
   const t = store.tables;
   const ids = await insertMany(
@@ -126,7 +132,7 @@ async function insertRequests(ctx: AppContext, user: User, action: string, rows:
   await insertMany(
     store,
     t.trail,
-    rows.map((r) => ({ fundRequestId: r.result.id, userId: user.id, action, before: null, after: r.trailAfter })),
+    rows.map((r) => ({ fundRequestId: r.result.id, userId: user.id, action: r.action, before: null, after: r.trailAfter })),
   );
 }
 
@@ -197,12 +203,13 @@ export async function saveBulkRows(
         codes,
         mappingIds: v.fund.mappingIds,
         trailAfter: { ...fields, fund_codes: codes },
+        action: opts.actionByTpa?.[(row.tpa ?? '').toLowerCase()] ?? opts.action ?? 'bulk-upload',
         result: { ...result, id: 0, overwritten: false },
       };
       created.push(next);
       saved.push(next.result);
     }
-    await insertRequests(ctx, user, opts.action ?? 'bulk-upload', created);
+    await insertRequests(ctx, user, created);
     return { saved, failed };
   });
 }

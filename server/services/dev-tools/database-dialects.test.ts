@@ -69,12 +69,18 @@ describeEachDialect('developer tools database actions', (dialect) => {
     await populateAdministrators(ctx, 'EMEA');
     const step2 = await demoFundRequest(ctx, ctx.boot.admin, { codes: ['demo_test'] });
     expect(step2).toMatchObject({ step: 2, loading: false, fundRequestDemo: [{ userId: ctx.boot.admin.id, email: 'admin@fund-audit.local' }] });
-    expect(await demoState(ctx)).toEqual(step2);
+    const { cleanup: _c, removed: _r, ...stored } = step2;
+    expect(await demoState(ctx)).toEqual(stored);
     const { db, tables: t } = storeOf(ctx);
     const funds = await db.select({ id: t.fundRequests.id }).from(t.fundRequests);
     expect(funds.map((f) => f.id)).toEqual([step2.fundRequestDemo[0]?.fundRequestId]);
     expect((await errorOf(() => demoFundRequest(ctx, ctx.boot.admin, {}))).message).toMatch(/^The demo fund request exists already/);
-    expect(await demoReset(ctx, ctx.boot.admin, {})).toEqual({ step: 1, loading: false, fundRequestDemo: [] });
+    expect(await demoReset(ctx, ctx.boot.admin, {})).toMatchObject({
+      step: 1,
+      loading: false,
+      fundRequestDemo: [],
+      removed: { fundRequests: [{ id: step2.fundRequestDemo[0]?.fundRequestId }], kept: [] },
+    });
     expect(await db.select({ id: t.fundRequests.id }).from(t.fundRequests)).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@ import { ConflictError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { issueToken, type User } from '../auth/tokens.js';
 import { uploadAndSaveBulk } from '../bulk-upload/bulk-upload.js';
+import { DEMO_DATA_SAVE } from '../demo/cleanup.js';
 import { forceFixtureMasterMappings } from '../mappings/fixtures.js';
 import { seedFixtureMappings } from '../mappings/store.js';
 import { REGIONS } from '../reference-data/catalog/lists.js';
@@ -147,7 +148,7 @@ export async function populateDatabase(ctx: AppContext, by: User): Promise<Popul
   let skipped = 0;
   let skippedReason: string | null = null;
   if (existsSync(csv)) {
-    const { saved, failed } = await uploadAndSaveBulk(ctx, by, 'real-funds.csv', readFileSync(csv));
+    const { saved, failed } = await uploadAndSaveBulk(ctx, by, 'real-funds.csv', readFileSync(csv), DEMO_DATA_SAVE);
     funds = saved.length;
     skipped = failed.length;
     const first = failed[0]?.errors;

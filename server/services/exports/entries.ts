@@ -17,7 +17,9 @@ import type { Readable } from 'node:stream';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { readIdentifiedFile } from '../../../pipeline/readers/identified-file.js';
 import { SDM_COLUMNS, SDM_TYPES } from '../../../pipeline/sdm/model.js';
-import type { QaMapping, QaRec, RowError } from '../../../pipeline/sdm/rows.js';
+import type { QaMapping, RowError } from '../../../pipeline/sdm/rows.js';
+import type { CalculationValidation } from '../../../pipeline/checks/index.js';
+import { itemSourceText, type SourceFiles } from '../../../pipeline/work-papers/lineage.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { readSdmChunks } from '../../db/sdm-store.js';
@@ -103,10 +105,20 @@ function calculationEntries(files: FileRow[], prefix: string): ZipEntry[] {
     .map((f) => ({
       name: `${prefix}_calculations.csv`,
       open: () => {
-        const items = (f.validation as { QA_Rec?: QaRec[] } | null)?.QA_Rec ?? [];
+        const v = (f.validation ?? {}) as Partial<CalculationValidation>;
+        // an item computed over many rows names the delivered files and line ranges its check read
         return csvText(
           CALC_HEADER,
-          items.map((i) => [i.check, i.name, i.status, i.diff, i.threshold, i.message, i.file, i.line, i.details ?? null]),
+          (v.QA_Rec ?? []).map((i) => [
+            i.check,
+            i.name,
+            i.status,
+            i.diff,
+            i.threshold,
+            i.message,
+            ...itemSourceText(i, v.sources as SourceFiles | undefined),
+            i.details ?? null,
+          ]),
         );
       },
     }));
@@ -235,8 +247,9 @@ function errorRows(files: FileRow[]): unknown[][] {
     }
   }
   for (const f of files.filter((x) => x.kind === 'calculation')) {
-    for (const i of ((f.validation as { QA_Rec?: QaRec[] } | null)?.QA_Rec ?? []).filter((x) => x.status !== 'pass')) {
-      out.push(['QA_Rec', i.check, i.file, i.line, null, i.name, i.status, i.diff, i.threshold, i.message]);
+    const v = (f.validation ?? {}) as Partial<CalculationValidation>;
+    for (const i of (v.QA_Rec ?? []).filter((x) => x.status !== 'pass')) {
+      out.push(['QA_Rec', i.check, ...itemSourceText(i, v.sources as SourceFiles | undefined), null, i.name, i.status, i.diff, i.threshold, i.message]);
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileStatusLabel, qaValidations, validationCell } from './display.js';
+import { fileStatusLabel, qaValidations, validationCell, workPaperOutcome } from './display.js';
 
 const file = (
   over: Partial<{
@@ -50,7 +50,7 @@ describe('validation cell', () => {
 });
 
 describe('QA Validations popover', () => {
-  it('groups QA_Rec items into failed and warnings (pass left out), as name and diff or error text', () => {
+  it('groups QA_Rec items into failed, warnings and not performed (pass left out), as name and diff, reason or error text', () => {
     const qa = qaValidations({
       validation: {
         QA_Rec: [
@@ -58,8 +58,28 @@ describe('QA Validations popover', () => {
           { check: 'nav', name: 'NAV', status: 'pass', diff: 0, threshold: 10, message: 'ok' },
           { check: 'investments_reconciliation', defined_name: 'Investments', status: 'warning', diff: -40, threshold: 30, message: 'close' },
           { check: 'price_testing', name: 'Price testing', status: 'fail', diff: null, message: 'The price file could not be read' },
+          {
+            check: 'price_testing',
+            name: 'CL0000000001',
+            status: 'warning',
+            diff: 0,
+            threshold: null,
+            message: 'FX not tested',
+            notPerformed: 'no independent CLP rate on or before the period end',
+            file: 'holdings.csv',
+            line: 7,
+          },
+          {
+            check: 'tb_balance',
+            name: 'Trial balance',
+            status: 'fail',
+            diff: 0,
+            threshold: null,
+            message: 'no rows',
+            notPerformed: 'no trial balance rows delivered',
+          },
         ],
-        summary: { pass: 1, warning: 1, fail: 2 },
+        summary: { pass: 1, warning: 2, fail: 3 },
         status: 'fail',
       },
     });
@@ -69,8 +89,32 @@ describe('QA Validations popover', () => {
         { kind: 'error', status: 'fail', error: 'The price file could not be read' },
       ],
       warnings: [{ kind: 'amount', status: 'warning', name: 'Investments', diff: -40, message: 'close' }],
+      // never under Failed, even when the check counted it as a failure
+      notPerformed: [
+        {
+          kind: 'notPerformed',
+          status: 'warning',
+          name: 'CL0000000001',
+          reason: 'no independent CLP rate on or before the period end',
+          file: 'holdings.csv',
+          line: 7,
+        },
+        { kind: 'notPerformed', status: 'fail', name: 'Trial balance', reason: 'no trial balance rows delivered' },
+      ],
+      incompleteData: [],
       allClear: false,
     });
+  });
+
+  it("carries a work paper's Invalid standardizations, which are never all clear", () => {
+    const incomplete = [{ file: 'holdings.csv', sdmType: 'holdings', unmappedCodes: 1, rowErrors: 0 }];
+    const qa = qaValidations({ validation: { QA_Rec: [{ name: 'NAV', status: 'pass', diff: 0 }] } }, incomplete);
+    expect(qa).toMatchObject({ failed: [], warnings: [], notPerformed: [], incompleteData: incomplete, allClear: false });
+    expect(workPaperOutcome({ validation: { overallStatus: 'Incomplete data', incompleteData: incomplete } })).toEqual({
+      overallStatus: 'Incomplete data',
+      incompleteData: incomplete,
+    });
+    expect(workPaperOutcome({ validation: null })).toBeNull();
   });
 
   it('shows unmapped codes (QA_Mapping) as failed column and file items', () => {
@@ -90,9 +134,11 @@ describe('QA Validations popover', () => {
     expect(qaValidations({ validation: { QA_Rec: [{ name: 'NAV', status: 'pass', diff: 0 }], QA_Mapping: [] } })).toEqual({
       failed: [],
       warnings: [],
+      notPerformed: [],
+      incompleteData: [],
       allClear: true,
     });
-    expect(qaValidations({ validation: null })).toEqual({ failed: [], warnings: [], allClear: false });
+    expect(qaValidations({ validation: null })).toEqual({ failed: [], warnings: [], notPerformed: [], incompleteData: [], allClear: false });
     expect(qaValidations(undefined).allClear).toBe(false);
   });
 });

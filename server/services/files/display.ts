@@ -15,19 +15,37 @@ export { fileStatusLabel, isFilePending as isPendingStatus, PRODUCED_STATUSES, v
 
 /**
  * One popover item. `amount`: a check with its difference in fund currency; `mapping`: a code of
- * `column` in `file` that is not mapped (`name` is the code); `error`: a message only.
+ * `column` in `file` that is not mapped (`name` is the code); `error`: a message only;
+ * `notPerformed`: a check item that could not be performed, with the reason (the work paper's
+ * NOT PERFORMED; its `status` is the one the check gave it, which counts in the outcome).
  */
 export type QaItem =
   | { kind: 'amount'; status: 'fail' | 'warning'; name: string; diff: number; message?: string }
   | { kind: 'mapping'; status: 'fail' | 'warning'; column: string; file: string; name?: string; error?: string }
-  | { kind: 'error'; status: 'fail' | 'warning'; error: string };
+  | { kind: 'error'; status: 'fail' | 'warning'; error: string }
+  | { kind: 'notPerformed'; status: 'fail' | 'warning'; name: string; reason: string; file?: string; line?: number };
+
+/** A standardization that makes a work paper's outcome 'Incomplete data': the input file, its SDM type, its unmapped codes and row errors (counts). */
+export interface IncompleteFile {
+  file: string;
+  sdmType: string;
+  unmappedCodes: number;
+  rowErrors: number;
+}
 
 export interface QaValidations {
   /** red items */
   failed: QaItem[];
   /** orange items */
   warnings: QaItem[];
-  /** green: the file has been checked and nothing failed or warned */
+  /** check items that could not be performed (never a pass, never listed as failed or warned) */
+  notPerformed: QaItem[];
+  /**
+   * A work paper's Invalid standardizations, as it recorded them: when any, its Summary's overall
+   * status is 'Incomplete data' (empty for every other file).
+   */
+  incompleteData: IncompleteFile[];
+  /** green: the file has been checked and nothing failed, warned or went unperformed */
   allClear: boolean;
 }
 
@@ -35,6 +53,16 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 
 function qaItem(raw: Record<string, unknown>, status: 'fail' | 'warning'): QaItem {
   const name = str(raw.name) ?? str(raw.defined_name);
+  const reason = str(raw.notPerformed);
+  if (reason)
+    return {
+      kind: 'notPerformed',
+      status,
+      name: name ?? 'Check',
+      reason,
+      ...(str(raw.file) ? { file: str(raw.file) } : {}),
+      ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+    };
   const diff = typeof raw.diff === 'number' && Number.isFinite(raw.diff) ? raw.diff : undefined;
   if (name && diff !== undefined) return { kind: 'amount', status, name, diff, ...(str(raw.message) ? { message: str(raw.message) } : {}) };
   const column = str(raw.column);
@@ -51,27 +79,45 @@ function qaStatus(v: unknown, fallback: 'fail' | 'warning' | 'pass'): 'fail' | '
   return s ? 'pass' : fallback;
 }
 
+/** What a work paper records about its outcome (`fund_files.validation` of a work paper, written by the visualization stage). */
+export interface WorkPaperOutcome {
+  /** The Summary's 'Overall status': 'Incomplete data', or the checks' worst status (PASS, WARNING, FAIL). */
+  overallStatus: string;
+  incompleteData: IncompleteFile[];
+}
+
+/** A work paper's recorded outcome, or null for one written before outcomes were recorded. */
+export function workPaperOutcome(file: Pick<FileRow, 'validation'> | null | undefined): WorkPaperOutcome | null {
+  const v = (file?.validation ?? null) as Partial<WorkPaperOutcome> | null;
+  if (typeof v?.overallStatus !== 'string') return null;
+  return { overallStatus: v.overallStatus, incompleteData: Array.isArray(v.incompleteData) ? v.incompleteData : [] };
+}
+
 /**
  * Groups a file's QA entries for the QA Validations popover: `validation.QA_Rec` items (calculation
- * file; status pass / warning / fail) and `validation.QA_Mapping` entries (standardization file; an
- * unmapped code fails unless it carries another status). Pass items are left out.
+ * file; status pass / warning / fail; an item with `notPerformed` is listed as not performed,
+ * whatever its status) and `validation.QA_Mapping` entries (standardization file; an unmapped code
+ * fails unless it carries another status). Pass items are left out.
+ * @param incompleteData a work paper's Invalid standardizations (`workPaperOutcome`), listed first
  */
-export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefined): QaValidations {
+export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefined, incompleteData: IncompleteFile[] = []): QaValidations {
   const v = (file?.validation ?? null) as Record<string, unknown> | null;
   const rec = Array.isArray(v?.QA_Rec) ? (v.QA_Rec as unknown[]) : null;
   const mapping = Array.isArray(v?.QA_Mapping) ? (v.QA_Mapping as unknown[]) : null;
-  const out: QaValidations = { failed: [], warnings: [], allClear: false };
+  const out: QaValidations = { failed: [], warnings: [], notPerformed: [], incompleteData, allClear: false };
   const add = (items: unknown[], fallback: 'fail' | 'warning' | 'pass') => {
     for (const raw of items) {
       const item = typeof raw === 'string' ? { error: raw } : raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null;
       if (!item) continue;
       const status = qaStatus(item.status, fallback);
-      if (status === 'fail') out.failed.push(qaItem(item, 'fail'));
+      // a check that could not be performed measured nothing: it is not performed, never passed
+      if (str(item.notPerformed)) out.notPerformed.push(qaItem(item, status === 'fail' ? 'fail' : 'warning'));
+      else if (status === 'fail') out.failed.push(qaItem(item, 'fail'));
       else if (status === 'warning') out.warnings.push(qaItem(item, 'warning'));
     }
   };
   if (rec) add(rec, 'pass');
   if (mapping) add(mapping, 'fail');
-  out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length;
+  out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length && !out.notPerformed.length && !incompleteData.length;
   return out;
 }

@@ -9,7 +9,7 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
-import { fileStatusLabel, qaValidations } from '../files/display.js';
+import { fileStatusLabel, qaValidations, workPaperOutcome } from '../files/display.js';
 import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
@@ -22,9 +22,10 @@ type FileRow = Tables['fundFiles']['$inferSelect'];
  * QA Validations popover's groups (auditor spec 2.3).
  * @param opts.rerunCount the fund's `rerun_count` ('Ready rerun' when above 0)
  * @param opts.qaSource the row whose `validation` feeds `qa` (a work paper shows its fund's
- *   calculation file's QA_Rec items); the file itself by default
+ *   calculation file's QA_Rec items, and the Invalid standardizations it recorded); the file itself by default
  */
 export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: FileRow | null } = {}) {
+  const outcome = f.kind === 'work_paper' ? workPaperOutcome(f) : null;
   return {
     id: f.id,
     filename: f.fileName,
@@ -39,7 +40,7 @@ export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: Fil
     rowCount: f.rowCount,
     validation_status: f.validationStatus,
     validation: f.validation ?? null,
-    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource),
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
     importFileId: f.importFileId,
   };
 }
@@ -106,6 +107,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
   return {
     id: row.id,
     ...toFundFields(row),
+    // a fund with children is a parent, whether or not is_parent was set when they were linked
+    is_parent: row.isParent || children.length > 0,
     fund_code: codes.find((c) => c.main)?.code ?? codes[0]?.code ?? null,
     fund_codes: codes.map((c) => ({ id: c.id, code: c.code, main: c.main })),
     administrator: admin ? { id: admin.id, code: admin.code, name: admin.name } : null,
@@ -135,7 +138,8 @@ export async function getFundDetails(ctx: AppContext, id: number) {
       ...view(f),
       aggDataOversized: Boolean((f.validation as { aggDataOversized?: boolean } | null)?.aggDataOversized),
     })),
-    workPapers: byKind('work_paper').map((f) => view(f, calculation)),
+    // each with the Summary's overall status it was written with ('Incomplete data', PASS, WARNING, FAIL; null when not recorded)
+    workPapers: byKind('work_paper').map((f) => ({ ...view(f, calculation), outcome: workPaperOutcome(f)?.overallStatus ?? null })),
     hasCsvOutputs: files.some((f) => f.kind !== 'input' && /\.csv$/i.test(f.fileName)),
     dataStatusCounts: derived.dataStatusCounts,
     workPaperStatusCounts: derived.workPaperStatusCounts,

@@ -77,6 +77,12 @@ export type FundFields = { [K in FundFieldName]?: FundInsert[(typeof FUND_FIELD_
 /** Fields that are comments: editable in every status (spec 2.3). */
 export const COMMENT_FIELDS: FundFieldName[] = ['audit_comments', 'administrator_comments', 'delivery_comments'];
 
+/**
+ * Fields that link a fund into an aggregation group: editable in every status and with files
+ * delivered (a child is linked to its parent once it is open; docs/decisions/0013).
+ */
+export const LINK_FIELDS: FundFieldName[] = ['parentId', 'group_key'];
+
 /** Reads the wire fields of a row. */
 export function toFundFields(row: FundRow): Required<FundFields> {
   const out = {} as Record<string, unknown>;

@@ -3,8 +3,9 @@
  * "Fund save" and 2.3 edit rules): required fields, reference codes, dates, materialities 0-100,
  * fund codes (empty dropped, main code kept), recipients with a role (a recipient sent without a
  * name gets the name of the user with its e-mail), the 'Duplicate Fund' check,
- * rows editable only while Pending with nothing assigned (comments and recipients always), and the
- * administrator lock. Every save writes a trail entry.
+ * rows editable only while Pending with nothing assigned (comments, recipients and the aggregation
+ * link, parentId and group key, always; a changed link reruns the parents' aggregation,
+ * `server/services/aggregation/link.ts`), and the administrator lock. Every save writes a trail entry.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
@@ -17,7 +18,8 @@ import { parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { referenceIndex, type StaticListName } from '../reference-data/reference-data.js';
 import { editability } from './editability.js';
-import { COMMENT_FIELDS, FUND_FIELD_COLUMNS, toFundFields, type FundFieldName, type FundFields } from './fields.js';
+import { parentLinkChanged, parentLinkErrors } from '../aggregation/link.js';
+import { COMMENT_FIELDS, FUND_FIELD_COLUMNS, LINK_FIELDS, toFundFields, type FundFieldName, type FundFields } from './fields.js';
 import { changeFundRequest, createFundRequest, type FundCodeInput, type RecipientInput } from './fund-store.js';
 
 /** The fund as sent by the screens. */
@@ -100,6 +102,11 @@ async function prepare(ctx: AppContext, input: FundInput, existing: ReturnType<t
   }
   for (const f of BOOL_FIELDS)
     if (f in fields && fields[f] !== null) fields[f] = fields[f] === true || fields[f] === 'Y' || fields[f] === 'yes' || fields[f] === 1;
+  if ('parentId' in fields && fields.parentId !== null) {
+    const n = Number(fields.parentId);
+    if (!Number.isInteger(n) || n <= 0) errors.push(`parentId '${fields.parentId}' is not a fund request id`);
+    else fields.parentId = n;
+  }
   if ('external_valuations' in fields) {
     const v = String(fields.external_valuations ?? 'N').toUpperCase();
     if (v !== 'Y' && v !== 'N') errors.push('external_valuations must be Y or N');
@@ -215,7 +222,7 @@ async function check(ctx: AppContext, input: { id?: number | null; fund: FundInp
   if (row) {
     const edit = await editability(ctx, row);
     const changed = (Object.keys(p.fields) as FundFieldName[]).filter(
-      (f) => !COMMENT_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null),
+      (f) => !COMMENT_FIELDS.includes(f) && !LINK_FIELDS.includes(f) && JSON.stringify(p.fields[f] ?? null) !== JSON.stringify(existing![f] ?? null),
     );
     const currentCodes = await codesOf(row.id);
     const codesChanged =
@@ -231,6 +238,8 @@ async function check(ctx: AppContext, input: { id?: number | null; fund: FundInp
     const main = currentCodes.find((c) => c.main);
     if (main && p.codes.length && !p.codes.some((c) => c.code === main.code && c.main)) p.errors.push(`The main fund code ${main.code} cannot be removed`);
   }
+  const parentId = p.fields.parentId;
+  if (typeof parentId === 'number' && parentId !== (existing?.parentId ?? null)) p.errors.push(...(await parentLinkErrors(ctx, row?.id ?? null, parentId)));
   const adminId = p.administratorId !== undefined ? p.administratorId : row?.administratorId;
   const periodEnd = p.fields.period_end ?? existing?.period_end;
   const codeList = p.codes.length ? p.codes.map((c) => c.code) : row ? (await codesOf(row.id)).map((c) => c.code) : [];
@@ -246,28 +255,32 @@ async function check(ctx: AppContext, input: { id?: number | null; fund: FundInp
 export async function saveFund(ctx: AppContext, user: User, input: { id?: number | null; fund: FundInput }): Promise<number> {
   const c = await check(ctx, input);
   if (c.errors.length) throw new ValidationError('You have validation errors', c.errors);
+  const parentBefore = c.existing?.parentId ?? null;
+  const parentAfter = 'parentId' in c.fields ? (c.fields.parentId ?? null) : parentBefore;
   const id = await transaction(ctx, async () => {
-    if (!c.row) {
-      return createFundRequest(ctx, {
-        administratorId: c.administratorId ?? null,
-        fields: c.fields,
-        codes: c.codes,
-        recipients: c.recipients,
-        userId: user.id,
-        action: 'create',
-      });
-    }
-    await changeFundRequest(ctx, c.row.id, {
-      administratorId: c.administratorId,
-      fields: c.fields,
-      codes: c.codes,
-      recipients: c.recipients,
-      userId: user.id,
-      action: 'update',
-      before: c.existing,
-    });
-    return c.row.id;
+    const saved = c.row
+      ? await changeFundRequest(ctx, c.row.id, {
+          administratorId: c.administratorId,
+          fields: c.fields,
+          codes: c.codes,
+          recipients: c.recipients,
+          userId: user.id,
+          action: 'update',
+          before: c.existing,
+        }).then(() => c.row!.id)
+      : await createFundRequest(ctx, {
+          administratorId: c.administratorId ?? null,
+          fields: c.fields,
+          codes: c.codes,
+          recipients: c.recipients,
+          userId: user.id,
+          action: 'create',
+        });
+    // a new or changed parent link marks the parent and reruns the parents' aggregation
+    await parentLinkChanged(ctx, user.id, saved, parentBefore, parentAfter);
+    return saved;
   });
-  ctx.events.publish('fund-request', { ids: [id], action: c.row ? 'update' : 'create' });
+  const parents = parentBefore === parentAfter ? [] : [parentBefore, parentAfter].filter((x): x is number => x !== null);
+  ctx.events.publish('fund-request', { ids: [id, ...parents], action: c.row ? 'update' : 'create' });
   return id;
 }

@@ -107,9 +107,9 @@ export async function checkMappingInput(ctx: AppContext, user: User, input: Crea
 }
 
 /** Reads a mapping file (heavy for a large file: it runs in the parse pool for requests). */
-export function parseMappingFile(type: MappingType, fileName: string, bytes: Uint8Array): MappingParseResult {
+export function parseMappingFile(type: MappingType, fileName: string, bytes: Uint8Array, maxRows?: number): MappingParseResult {
   heavyWork('mapping file validation');
-  return parseMappingCsv(type, fileName, bytes);
+  return parseMappingCsv(type, fileName, bytes, { maxRows });
 }
 
 /**
@@ -181,7 +181,7 @@ export async function saveMapping(
  */
 export async function createMapping(ctx: AppContext, user: User, input: CreateMappingInput): Promise<MappingRow> {
   const checked = await checkMappingInput(ctx, user, input);
-  return saveMapping(ctx, user, input, checked, parseMappingFile(checked.type, input.fileName, input.bytes));
+  return saveMapping(ctx, user, input, checked, parseMappingFile(checked.type, input.fileName, input.bytes, ctx.config.maxUploadRows));
 }
 
 /** Funds whose results a mapping change affects: those assigned the mapping, or for a master, every live fund of the TPA without a custom of that type. */

@@ -21,6 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { hashToken, issueToken, verifyToken, type User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
 import { parseInput } from '../funds/validate.js';
+import { heavyWork } from '../../threads/guard.js';
 import { normalizeColumn, PBI_INPUT_TYPES, pbiInputType } from './types.js';
 
 /** PowerBI inputs per page (spec section 9). */
@@ -144,22 +145,29 @@ function delimiterOf(firstLine: string): string {
 }
 
 /**
- * Checks a csv against its input type: readable, a header with the type's columns, one data row at least.
+ * Checks a csv against its input type: readable, a header with the type's columns, at least one
+ * and at most `maxRows` data rows. Heavy for a large file: requests run it in the parse pool
+ * (`off-thread.ts`); reading stops one row past the limit.
+ * @param maxRows most data rows (setting `maxUploadRows`)
  * @returns the number of data rows
- * @throws ValidationError naming the missing columns or the reading problem
+ * @throws ValidationError naming the missing columns, the reading problem or the row limit
  */
-function checkCsv(typeCode: string, fileName: string, bytes: Uint8Array): number {
-  const type = pbiInputType(typeCode)!;
-  const text = Buffer.from(bytes)
+export function countPbiRows(typeCode: string, fileName: string, bytes: Uint8Array, maxRows: number): number {
+  heavyWork('PowerBI input csv check');
+  const type = pbiInputType(typeCode);
+  if (!type) throw new ValidationError(`Unknown input type '${typeCode}'`);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     .toString('utf8')
     .replace(/^\uFEFF/, '');
   let records: string[][];
   try {
     records = parse(text, {
-      delimiter: delimiterOf(text.split(/\r?\n/, 1)[0] ?? ''),
+      delimiter: delimiterOf(text.slice(0, 64 * 1024).split(/\r?\n/, 1)[0] ?? ''),
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
+      // the header and one row past the limit are enough to refuse a longer file
+      to: maxRows + 2,
     }) as string[][];
   } catch (err) {
     throw new ValidationError(`${fileName} is not a readable csv file`, [(err as Error).message]);
@@ -174,11 +182,28 @@ function checkCsv(typeCode: string, fileName: string, bytes: Uint8Array): number
       missing.map((c) => `Column ${c} is missing`),
     );
   if (records.length < 2) throw new ValidationError(`${fileName} has no rows`, [`A ${type.name} file needs at least one row below its header`]);
+  if (records.length > maxRows + 1)
+    throw new ValidationError(`${fileName} has more than ${maxRows} rows, the most a PowerBI input may have (setting maxUploadRows)`);
   return records.length - 1;
 }
 
 /**
- * Saves a PowerBI input csv: stores it, records it and issues its file token.
+ * The checks of a save that need no reading of the file: the setting, the type and the name.
+ * @returns the input type code
+ * @throws ConflictError when disabled; ValidationError without a type, for an unknown type or a file that is not .csv
+ */
+export function checkPbiInput(ctx: AppContext, input: { pbiInputsTypes?: string | null; fileName: string }): string {
+  assertPbiEnabled(ctx);
+  const code = input.pbiInputsTypes?.trim();
+  if (!code) throw new ValidationError('Choose an input type before uploading a file');
+  if (!pbiInputType(code)) throw new ValidationError(`Unknown input type '${code}'`, [`Input types are ${PBI_INPUT_TYPES.map((t) => t.code).join(', ')}`]);
+  if (!/\.csv$/i.test(input.fileName)) throw new ValidationError(`${input.fileName} is not a .csv file`, ['PowerBI inputs take .csv files only']);
+  return code;
+}
+
+/**
+ * Saves a PowerBI input csv: stores it, records it and issues its file token (in this thread;
+ * requests use `savePbiInputOffThread`).
  * @param input.pbiInputsTypes the input type code (spec field name)
  * @param baseUrl where the server is reached, for the download address
  * @throws ConflictError when disabled; ValidationError without a type, for an unknown type, a file that is not .csv or does not fit the type
@@ -189,12 +214,21 @@ export async function savePbiInput(
   input: { pbiInputsTypes?: string | null; fileName: string; bytes: Uint8Array },
   baseUrl = '',
 ): Promise<SavedPbiInput> {
-  assertPbiEnabled(ctx);
-  const code = input.pbiInputsTypes?.trim();
-  if (!code) throw new ValidationError('Choose an input type before uploading a file');
-  if (!pbiInputType(code)) throw new ValidationError(`Unknown input type '${code}'`, [`Input types are ${PBI_INPUT_TYPES.map((t) => t.code).join(', ')}`]);
-  if (!/\.csv$/i.test(input.fileName)) throw new ValidationError(`${input.fileName} is not a .csv file`, ['PowerBI inputs take .csv files only']);
-  const rowCount = checkCsv(code, input.fileName, input.bytes);
+  const code = checkPbiInput(ctx, input);
+  return storePbiInput(ctx, user, { ...input, code, rowCount: countPbiRows(code, input.fileName, input.bytes, ctx.config.maxUploadRows) }, baseUrl);
+}
+
+/**
+ * The writing half of a save, for a file already checked (`checkPbiInput`, `countPbiRows`).
+ * @param input.code the input type code; `rowCount` its data rows
+ */
+export async function storePbiInput(
+  ctx: AppContext,
+  user: User,
+  input: { code: string; fileName: string; bytes: Uint8Array; rowCount: number },
+  baseUrl = '',
+): Promise<SavedPbiInput> {
+  const { code, rowCount } = input;
   const blob = ctx.blobs.put(input.bytes);
   const ttl = ctx.config.pbiTokenTtlHours * 3_600_000;
   const { tables: t } = storeOf(ctx);

@@ -31,7 +31,7 @@ export async function checkSdmFile(ctx: AppContext, file: SdmFileToCheck): Promi
   if (!file.bytes.byteLength) return [`${file.fileName}: the file is empty`];
   try {
     if (file.type === 'FundRequest') {
-      readBulkCsv(file.fileName, file.bytes, ctx.config.maxUploadBytes);
+      readBulkCsv(file.fileName, file.bytes, ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
       return [];
     }
     return await checkSdmTable(ctx, file);

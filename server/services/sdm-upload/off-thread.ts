@@ -30,7 +30,7 @@ function readMappingFilesInPool(ctx: AppContext, files: UploadedCsv[]): Promise<
   );
 }
 
-/** `validateMappingFiles` in the parse pool. */
+/** Validates mapping files, one per type, each named after its type, in the parse pool (the results of `readMappingFiles`). */
 export async function validateMappingFilesOffThread(ctx: AppContext, files: UploadedCsv[]): Promise<Record<string, MappingValidation>> {
   return (await readMappingFilesInPool(ctx, files)).results;
 }

@@ -81,7 +81,7 @@ export async function prepareSdmFundRequests(
   fileName: string,
   blobKey: string,
 ): Promise<{ input: BulkSaveInput; prepared: PreparedBulkSave }> {
-  const csv = readBulkCsv(fileName, ctx.blobs.get(blobKey), ctx.config.maxUploadBytes);
+  const csv = readBulkCsv(fileName, ctx.blobs.get(blobKey), ctx.config.maxUploadBytes, ctx.config.maxBulkUploadRows);
   const input: BulkSaveInput = { funds: csv.rows.map((r) => ({ ...r.values, tpa: r.values.tpa ?? adminCode, columnName: r.line, isEditable: true })) };
   return { input, prepared: await prepareBulkSave(ctx, input, SDM_SAVE) };
 }

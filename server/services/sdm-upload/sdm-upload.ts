@@ -70,8 +70,12 @@ export interface ReadMappingFiles {
   rows: Array<{ type: MappingType; rows: MappingParseResult['rows'] }>;
 }
 
-/** Reads and validates mapping files, one per type, each named after its type (heavy: the parse pool does it for requests). */
-export function readMappingFiles(files: UploadedCsv[]): ReadMappingFiles {
+/**
+ * Reads and validates mapping files, one per type, each named after its type (heavy: the parse pool
+ * does it for requests). An invalid file gives no rows.
+ * @param maxRows most data rows of a file (setting `maxUploadRows`)
+ */
+export function readMappingFiles(files: UploadedCsv[], maxRows?: number): ReadMappingFiles {
   heavyWork('self-onboarding mapping file checks');
   const out: ReadMappingFiles = { results: {}, rows: [] };
   for (const f of files) {
@@ -87,7 +91,7 @@ export function readMappingFiles(files: UploadedCsv[]): ReadMappingFiles {
       };
       continue;
     }
-    const parsed = parseMappingCsv(type, f.fileName, f.bytes);
+    const parsed = parseMappingCsv(type, f.fileName, f.bytes, { maxRows });
     out.results[type] = {
       valid: parsed.valid,
       error: parsed.valid ? null : `${f.fileName} has ${parsed.totalErrorsFound} error(s)`,
@@ -99,11 +103,6 @@ export function readMappingFiles(files: UploadedCsv[]): ReadMappingFiles {
     out.rows.push({ type, rows: parsed.rows });
   }
   return out;
-}
-
-/** Validates mapping files, one per type, each named after its type. */
-export function validateMappingFiles(files: UploadedCsv[]): Record<string, MappingValidation> {
-  return readMappingFiles(files).results;
 }
 
 /** The TPA of an upload (undefined for a new one, after checking its name). @throws ValidationError for an invalid name */
@@ -134,7 +133,7 @@ export interface CreateSdmUploadInput {
  */
 export async function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
   await checkSdmTpa(ctx, input.code);
-  return saveSdmUpload(ctx, user, input, readMappingFiles(input.files));
+  return saveSdmUpload(ctx, user, input, readMappingFiles(input.files, ctx.config.maxUploadRows));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Background services that can be switched on and off (spec developer tools "services on/off"):
  * `pipeline` (the job engine takes no new jobs while off; queued jobs wait) and `sweeper` (the
- * inbox folder is not swept while off). Kept in settings, so the switch survives a restart.
+ * inbox folder is not swept while off) and `mail` (the chase outbox sends nothing while off; its mails
+ * wait and go out once it is on again). Kept in settings, so the switch survives a restart.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
@@ -11,7 +12,7 @@ import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ValidationError } from '../../errors.js';
 
-export const SERVICES = ['pipeline', 'sweeper'] as const;
+export const SERVICES = ['pipeline', 'sweeper', 'mail'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export type ServiceStates = Record<ServiceName, 'on' | 'off'>;
 

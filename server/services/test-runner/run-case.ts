@@ -6,7 +6,7 @@
  * workspace is always deleted. With `record` the comparisons are skipped and the outputs returned
  * (the suite generator writes them as the expected files).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { Engine } from '../../jobs/engine.js';
@@ -18,6 +18,7 @@ import { fundFiles, importFiles, processes, type Stage } from '../../db/schema/i
 import { pipelineJobs } from '../../jobs/stages/pipeline.js';
 import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
 import { importFile } from '../imports/imports.js';
+import { readCaseFile, readCaseFileSync } from './case-files.js';
 import { compareChecks, compareRows } from './compare.js';
 import { checksSnapshot, readStandardizedCsv, toCells, writeStandardizedCsv, type CalculationValidation, type ChecksSnapshot } from './outputs.js';
 import { caseFundRow, caseInputs, expectedDir, type TestCase } from './suites.js';
@@ -52,6 +53,8 @@ export interface RunCaseOptions {
   signal?: AbortSignal;
   record?: boolean;
   tmpRoot?: string;
+  /** The largest file the case may read, in bytes (the server's `maxUploadBytes`; default its default). */
+  maxFileBytes?: number;
 }
 
 /** Thrown when a run is cancelled between steps or jobs. */
@@ -145,7 +148,7 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
       const { saved, failed } = await saveBulkFunds(
         ctx,
         w.user,
-        { funds: [caseFundRow(tc)], requestDate: def.requestDate },
+        { funds: [caseFundRow(tc, opts.maxFileBytes)], requestDate: def.requestDate },
         { overwrite: false, action: 'test-runner' },
       );
       if (failed.length) throw new Mismatch(`The fund request could not be created: ${failed[0].errors.faults.map((f) => f.message).join('; ')}`);
@@ -154,12 +157,15 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
     if (!fund) return { result: finish(), outputs, cancelled };
     const imported = await step('import', async () => {
       const views = [];
+      const between = () => {
+        if (opts.signal?.aborted) throw new RunCancelled();
+      };
       for (const f of caseInputs(tc)) {
-        if (!existsSync(f.path)) throw new Error(`Input file not found: ${f.path}`);
+        const bytes = await readCaseFile(f.path, tc.suiteDir, `Input file ${f.fileName}`, { limit: opts.maxFileBytes, between });
         const v = await importFile(ctx, {
           administratorCode: tc.administratorCode,
           fileName: f.fileName,
-          bytes: readFileSync(f.path),
+          bytes,
           userId: w.user.id,
           source: 'upload',
         });
@@ -280,7 +286,7 @@ export async function runCase(tc: TestCase, opts: RunCaseOptions): Promise<{ res
         checks: validation ? checksSnapshot(validation) : null,
       };
     } else {
-      await compareOutputs(tc, step, data, actualTypes, validation);
+      await compareOutputs(tc, step, data, actualTypes, validation, opts.maxFileBytes);
     }
   } catch (err) {
     if (!(err instanceof RunCancelled)) throw err;
@@ -305,8 +311,10 @@ async function compareOutputs(
   data: Record<LayoutSdmType, Array<Record<string, unknown>>>,
   actualTypes: LayoutSdmType[],
   validation: CalculationValidation | undefined,
+  limit: number | undefined,
 ): Promise<void> {
   const dir = expectedDir(tc);
+  const read = (file: string, what: string) => readCaseFileSync(file, tc.suiteDir, what, limit).toString('utf8');
   const stdDir = join(dir, 'standardized');
   const checksFile = join(dir, 'checks.json');
   if (!existsSync(stdDir) && !existsSync(checksFile)) {
@@ -325,7 +333,7 @@ async function compareOutputs(
       const rows = data[type] ?? [];
       if (!expectedTypes.includes(type))
         throw new Mismatch(`${type}: the pipeline produced ${rows.length} row(s) but there is no expected/standardized/${type}.csv (${GENERATE})`);
-      const expected = readStandardizedCsv(type, readFileSync(join(stdDir, `${type}.csv`), 'utf8'));
+      const expected = readStandardizedCsv(type, read(join(stdDir, `${type}.csv`), `expected/standardized/${type}.csv`));
       if (!actualTypes.includes(type)) throw new Mismatch(`${type}: expected ${expected.length} row(s), the pipeline produced no ${type} file`);
       const cmp = compareRows(
         type,
@@ -351,7 +359,7 @@ async function compareOutputs(
       if (validation) throw new Mismatch(`The pipeline computed ${validation.QA_Rec.length} check item(s) but there is no expected/checks.json (${GENERATE})`);
       return { checks: 0 };
     }
-    const expected = JSON.parse(readFileSync(checksFile, 'utf8')) as ChecksSnapshot;
+    const expected = JSON.parse(read(checksFile, 'expected/checks.json')) as ChecksSnapshot;
     if (!validation) throw new Mismatch(`Expected checks (status ${expected.status}), the pipeline computed none`);
     const diffs = compareChecks(expected, checksSnapshot(validation));
     if (diffs.length) throw new Mismatch(`checks: ${diffs.length} difference(s); first: ${diffs[0]}`, diffs.join('\n'), { differences: diffs });

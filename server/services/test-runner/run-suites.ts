@@ -84,7 +84,14 @@ export const hasFailures = (r: RunResults) => Object.values(r.reports).some((rep
  */
 export async function runPlan(
   plan: PlannedSuite[],
-  opts: { mappings: MappingSource; signal?: AbortSignal; tmpRoot?: string; onProgress?: (p: RunProgress, results: RunResults) => void },
+  opts: {
+    mappings: MappingSource;
+    signal?: AbortSignal;
+    tmpRoot?: string;
+    /** The largest file a case may read (bytes). */
+    maxFileBytes?: number;
+    onProgress?: (p: RunProgress, results: RunResults) => void;
+  },
 ): Promise<{ results: RunResults; cancelled: boolean }> {
   const results = startResults(plan);
   const started = performance.now();
@@ -98,7 +105,7 @@ export async function runPlan(
         break outer;
       }
       opts.onProgress?.({ type: 'case-start', administratorCode: suite.administratorCode, test, index, total }, results);
-      const run = await runCase(test, { mappings: opts.mappings, signal: opts.signal, tmpRoot: opts.tmpRoot });
+      const run = await runCase(test, { mappings: opts.mappings, signal: opts.signal, tmpRoot: opts.tmpRoot, maxFileBytes: opts.maxFileBytes });
       results.reports[suite.administratorCode].tests.push(run.result);
       index++;
       opts.onProgress?.({ type: 'case-done', administratorCode: suite.administratorCode, result: run.result, index, total }, results);

@@ -3,13 +3,15 @@
  * `case.json` (title, description, fund request, input files, stage expectations), its `inputs/`
  * and the expected outputs in `expected/` (`standardized/<sdm type>.csv`, `checks.json`), written by
  * `fixtures/scripts/build-test-suites.ts`. A case whose `case.json` cannot be read is still listed,
- * with `loadError`, and fails when run.
+ * with `loadError`, and fails when run. A case reads only regular files inside its suite's folder
+ * (`case-files.ts`), and a fund request by `ref` only a list of `fixtures/fund-requests`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { fixturesDir } from '../../paths.js';
+import { CaseFileError, pathInside, readCaseFileSync } from './case-files.js';
 
 const qaMappingSchema = z.object({ name: z.string(), column: z.string(), lines: z.array(z.number().int()) });
 
@@ -31,10 +33,18 @@ const expectSchema = z.object({
     .optional(),
 });
 
-const fundRequestSchema = z.union([
-  z.object({ ref: z.string().min(1), fundShortCode: z.string().min(1) }).strict(),
-  z.record(z.string(), z.union([z.string(), z.number()])),
-]);
+/**
+ * A bulk-upload template row, or `{ref, fundShortCode}`: the row of a list in
+ * `fixtures/fund-requests` (`ref` its plain file name, never a path).
+ */
+const fundRequestSchema = z.record(z.string(), z.union([z.string(), z.number()])).superRefine((row, check) => {
+  if (!('ref' in row)) return;
+  if (typeof row.ref !== 'string' || !/^[^\\/]+$/.test(row.ref) || row.ref === '..')
+    check.addIssue({ code: 'custom', path: ['ref'], message: 'must be the name of a file in fixtures/fund-requests, without a folder' });
+  const others = Object.keys(row).filter((k) => k !== 'ref' && k !== 'fundShortCode');
+  if (!row.fundShortCode || others.length)
+    check.addIssue({ code: 'custom', message: `with ref, only fundShortCode is given${others.length ? ` (not ${others.join(', ')})` : ''}` });
+});
 
 export const caseSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
@@ -58,6 +68,8 @@ export interface TestCase {
   title: string;
   description: string;
   dir: string;
+  /** The suite's folder (`<suites>/<administrator code>`): the case reads only files inside it. */
+  suiteDir: string;
   def: CaseDef | null;
   /** Why `case.json` could not be used. */
   loadError: string | null;
@@ -74,36 +86,57 @@ export const defaultSuitesDir = () => join(fixturesDir(), 'test-suites');
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 const byId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
-/** Reads one case folder. */
-export function loadCase(administratorCode: string, dir: string): TestCase {
+/** The largest `case.json` read (bytes): a case's description and inline fund request. */
+const CASE_JSON_LIMIT = 1024 * 1024;
+
+/**
+ * Reads one case folder.
+ * @param suiteDir the suite's folder the case may read in (default the folder holding `dir`)
+ */
+export function loadCase(administratorCode: string, dir: string, suiteDir = dirname(dir)): TestCase {
   const id = basename(dir);
-  const base = { administratorCode, id, title: `Case ${id}`, description: '', dir, def: null, loadError: null };
+  const base = { administratorCode, id, title: `Case ${id}`, description: '', dir, suiteDir, def: null, loadError: null };
   const file = join(dir, 'case.json');
   try {
-    const parsed = caseSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    const parsed = caseSchema.safeParse(JSON.parse(readCaseFileSync(file, suiteDir, 'case.json', CASE_JSON_LIMIT).toString('utf8')));
     if (!parsed.success)
       return { ...base, loadError: `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
     if (parsed.data.id !== id)
       return { ...base, title: parsed.data.title, loadError: `${file}: id '${parsed.data.id}' does not match the folder name '${id}'` };
     return { ...base, title: parsed.data.title, description: parsed.data.description, def: parsed.data };
   } catch (err) {
-    return { ...base, loadError: `${file}: ${(err as Error).message}` };
+    return { ...base, loadError: err instanceof CaseFileError ? err.message : `${file}: ${(err as Error).message}` };
   }
 }
 
-/** Every suite under a folder: administrator folders holding case folders with a `case.json`. */
+/**
+ * Every suite under a folder: administrator folders holding case folders with a `case.json`. A
+ * suite folder that lies elsewhere (a link out of `root`) gives cases that fail with the reason.
+ */
 export function loadSuites(root = defaultSuitesDir()): Suite[] {
   if (!isDir(root)) return [];
   return readdirSync(root)
     .filter((code) => isDir(join(root, code)))
     .sort()
-    .map((code) => ({
-      administratorCode: code,
-      tests: readdirSync(join(root, code))
-        .filter((id) => existsSync(join(root, code, id, 'case.json')))
-        .sort(byId)
-        .map((id) => loadCase(code, join(root, code, id))),
-    }))
+    .map((code) => {
+      const suiteDir = join(root, code);
+      let outside: string | null = null;
+      try {
+        pathInside(suiteDir, root, `The suite folder ${code}`);
+      } catch (err) {
+        outside = (err as Error).message;
+      }
+      return {
+        administratorCode: code,
+        tests: readdirSync(suiteDir)
+          .filter((id) => existsSync(join(suiteDir, id, 'case.json')))
+          .sort(byId)
+          .map((id) => {
+            const tc = loadCase(code, join(suiteDir, id), suiteDir);
+            return outside ? { ...tc, def: null, loadError: outside } : tc;
+          }),
+      };
+    })
     .filter((s) => s.tests.length > 0);
 }
 
@@ -115,17 +148,22 @@ export function caseInputs(tc: TestCase): Array<{ fileName: string; path: string
   });
 }
 
+/** Folder of the shipped fund-request lists a case's `fundRequest.ref` names. */
+const fundRequestsDir = () => join(fixturesDir(), 'fund-requests');
+
 /**
  * The bulk-upload row of a case's fund request, with `tpa` set to the suite's administrator.
- * @throws Error when a referenced file or fund code is not found
+ * @param limit the largest fund-request list read (bytes)
+ * @throws Error when a referenced file or fund code is not found, or the file may not be read
  */
-export function caseFundRow(tc: TestCase): Record<string, string> {
+export function caseFundRow(tc: TestCase, limit?: number): Record<string, string> {
   const fr = tc.def!.fundRequest;
   let row: Record<string, string>;
   if ('ref' in fr && typeof fr.ref === 'string' && 'fundShortCode' in fr) {
-    const file = join(fixturesDir(), 'fund-requests', String(fr.ref));
+    const file = join(fundRequestsDir(), String(fr.ref));
     if (!existsSync(file)) throw new Error(`fundRequest.ref: ${file} does not exist`);
-    const rows = parse(readFileSync(file), { columns: true, bom: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+    const bytes = readCaseFileSync(file, fundRequestsDir(), 'fundRequest.ref', limit);
+    const rows = parse(bytes, { columns: true, bom: true, skip_empty_lines: true }) as Array<Record<string, string>>;
     const code = String(fr.fundShortCode);
     const found = rows.find((r) => r.fundShortCode === code && r.tpa === tc.administratorCode) ?? rows.find((r) => r.fundShortCode === code);
     if (!found) throw new Error(`fundRequest: no row with fundShortCode ${code} in ${file}`);

@@ -3,8 +3,8 @@
  * suites in `fixtures/test-suites`, kept in `test_runs`. A run goes `pending -> running -> done`
  * (`hasErrors` when a case failed), `suspended` when stopped, `error` when it crashed. A run is a
  * job (`testRun`) of the job queue, so it runs in a job worker thread, never on the thread serving
- * requests, one run at a time per data directory; a run whose worker died is taken over and run
- * again. Each case runs in a temporary workspace: production data is only read (the TPA's master
+ * requests, one run at a time per data directory; a run whose worker died, or whose server shut
+ * down (it stops at once, even in the middle of reading a file), is taken over and run again. Each case runs in a temporary workspace: production data is only read (the TPA's master
  * mappings). Every change is published as a `test-run` event.
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
  * job it queues and cancels goes through the job queue (`server/jobs/enqueue.ts`, `processes.ts`);
@@ -14,7 +14,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type DataStore, storeOf, type Tables } from '../../db/dialect.js';
 import { cancelProcess } from '../../jobs/processes.js';
-import { enqueue, type StageHandler } from '../../jobs/queue.js';
+import { enqueue, ShuttingDown, type StageHandler } from '../../jobs/queue.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { hasFailures, planRun, runPlan, splitList, type RunResults } from './run-suites.js';
@@ -182,12 +182,16 @@ export const testRunJob: StageHandler = async (ctx, job, signal) => {
     const { results, cancelled } = await runPlan(plan, {
       mappings: mappings === 'production' ? { kind: 'production', ctx } : { kind: 'fixtures' },
       signal,
+      maxFileBytes: ctx.config.maxUploadBytes,
       onProgress: (p, partial) => {
         if (p.type === 'case-done' && !signal.aborted)
           progress = progress.then(() => update(ctx, id, { results: partial, hasErrors: hasFailures(partial) }, ['running']));
       },
     });
     await progress;
+    // the server shuts down: the run stays running with the cases it finished, and is run again
+    // by whichever node takes its job over
+    if (signal.reason instanceof ShuttingDown) return { result: { testRunId: id, interrupted: signal.reason.message } };
     const status = cancelled || signal.aborted ? 'suspended' : 'done';
     // a run stopped while its last case ended is suspended, with the results it has
     (await update(ctx, id, { status, results, hasErrors: hasFailures(results) }, ['running'])) ??

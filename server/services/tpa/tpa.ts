@@ -70,7 +70,7 @@ export async function uploadMasterMappings(ctx: AppContext, user: User, code: st
   const [admin] = await db.select({ id: t.administrators.id }).from(t.administrators).where(eq(t.administrators.code, code)).limit(1);
   if (!admin) throw new NotFoundError(`No administrator with code: ${code}`);
   if (!files.length) throw new ValidationError('No mapping files: give csv files named after their mapping type (e.g. account_mapping.csv)');
-  const read = readMappingFiles(files);
+  const read = readMappingFiles(files, ctx.config.maxUploadRows);
   const types = read.rows.map((r) => r.type);
   const twice = types.filter((t, i) => types.indexOf(t) !== i);
   if (twice.length) throw new ValidationError(`More than one file of type ${[...new Set(twice)].join(', ')}`);

@@ -1,5 +1,5 @@
 /** Wire types of the auditor area's calls (auditor spec sections 3 and 7; field names as on the wire). */
-import type { QaItem, QaValidations } from '../../../server/services/files/display.js';
+import type { IncompleteFile, QaItem, QaValidations } from '../../../server/services/files/display.js';
 import type { ActionFund, ActionResult } from '../../../server/services/funds/actions.js';
 import type { DataStatusCounts, WorkPaperStatusCounts } from '../../../server/services/funds/derive.js';
 import type { AuditorFundRow } from '../../../server/services/funds/listing.js';
@@ -8,7 +8,19 @@ import type { ApiResponse } from '../../../server/http/contract';
 import type { ApiErrorEntry } from './types';
 
 /** Shapes the server defines once; the screens read them as they are. */
-export type { ActionFund, ActionResult, AuditorFundRow, DataStatusCounts, FundGroup, NameCount, QaItem, QaValidations, StatusReport, WorkPaperStatusCounts };
+export type {
+  ActionFund,
+  ActionResult,
+  AuditorFundRow,
+  DataStatusCounts,
+  FundGroup,
+  IncompleteFile,
+  NameCount,
+  QaItem,
+  QaValidations,
+  StatusReport,
+  WorkPaperStatusCounts,
+};
 
 /** Paging of a list answer. */
 export interface Pagination {
@@ -33,10 +45,12 @@ type InputFile = FundDetails['inputFiles'][number];
 
 /**
  * A file of a fund (spec "File row"), whichever group it comes from: the input files add whether
- * they are current, what superseded them and the files identified in them.
+ * they are current, what superseded them and the files identified in them; work papers the
+ * overall status their Summary gives.
  */
-export type FundFile = FundDetails['workPapers'][number] &
+export type FundFile = FundDetails['standardizationFiles'][number] &
   Partial<Pick<InputFile, 'current' | 'supersededBy' | 'identifiedFiles'>> &
+  Partial<Pick<FundDetails['workPapers'][number], 'outcome'>> &
   Partial<Pick<FundDetails['calculationFiles'][number], 'aggDataOversized'>>;
 
 /** A recipient of a fund's reports. */

@@ -6,7 +6,7 @@
  */
 import { sendOperation, type CallInput, type WireEnvelope } from '../../../client/api';
 import type { ApiResponse, Operation } from '../../../server/http/contract';
-import { ApiError, DURATION } from './errors';
+import { ApiError, DURATION, retryAfterSeconds } from './errors';
 import { BASE_PATH, withBase } from '../base-path';
 import { clearSession, session } from '../state/session';
 import { navigate } from '../state/navigation';
@@ -35,16 +35,17 @@ export function apiUrl(path: string): string {
   return withBase(`${API_BASE}${path.startsWith('/') ? path : `/${path}`}`);
 }
 
-function toApiError(status: number, body: WireEnvelope<unknown> | null): ApiError {
+function toApiError(status: number, body: WireEnvelope<unknown> | null, retryAfter?: number): ApiError {
   if (body) {
     return new ApiError({
       status,
       errors: Array.isArray(body.errors) ? body.errors : [],
       validationMessage: typeof body.message === 'string' && body.message ? body.message : undefined,
       totalErrorsFound: body.totalErrorsFound,
+      retryAfterSeconds: retryAfter,
     });
   }
-  return new ApiError({ status, errors: [`Request failed with status ${status}`] });
+  return new ApiError({ status, errors: [`Request failed with status ${status}`], retryAfterSeconds: retryAfter });
 }
 
 function handleFailure(err: ApiError, opts: RequestOptions): void {
@@ -73,11 +74,16 @@ export async function call<K extends Operation>(operation: K, input: CallInput<K
   const onAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onAbort);
   let answer: Awaited<ReturnType<typeof sendOperation<K>>>;
+  let retryAfter: number | undefined;
   try {
     answer = await sendOperation(
       {
         baseUrl: BASE_PATH,
-        send: (url, init) => fetch(url, init),
+        send: async (url, init) => {
+          const res = await fetch(url, init);
+          retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+          return res;
+        },
         headers: (): Record<string, string> => (!opts.anonymous && session.token ? { 'x-access-token': session.token } : {}),
       },
       operation,
@@ -96,7 +102,10 @@ export async function call<K extends Operation>(operation: K, input: CallInput<K
   const { status, envelope } = answer;
   if (!answer.ok) {
     const ok = status >= 200 && status < 300;
-    const err = ok && !envelope ? new ApiError({ status, errors: ['The server answered in an unexpected format.'] }) : toApiError(ok ? 400 : status, envelope);
+    const err =
+      ok && !envelope
+        ? new ApiError({ status, errors: ['The server answered in an unexpected format.'] })
+        : toApiError(ok ? 400 : status, envelope, retryAfter);
     handleFailure(err, opts);
     throw err;
   }

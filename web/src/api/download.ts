@@ -53,13 +53,22 @@ export function fileNameOf(disposition: string | null, fallback: string): string
  * error, or 'Error downloading data status: {status}' when it sent none; 401/403 redirect.
  * @returns true when the file was saved
  */
-export async function downloadPost(path: string, body: unknown, fallbackName: string): Promise<boolean> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+export function downloadPost(path: string, body: unknown, fallbackName: string): Promise<boolean> {
+  return download(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, fallbackName);
+}
+
+/** GETs a file with the session token (a route that takes no download token) and saves it; failures as `downloadPost`. */
+export function downloadGet(path: string, fallbackName: string): Promise<boolean> {
+  return download(path, { method: 'GET', headers: {} }, fallbackName);
+}
+
+async function download(path: string, init: RequestInit & { headers: Record<string, string> }, fallbackName: string): Promise<boolean> {
+  const headers = { ...init.headers };
   if (session.token) headers['x-access-token'] = session.token;
   noticeDownload();
   let res: Response;
   try {
-    res = await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(body) });
+    res = await fetch(apiUrl(path), { ...init, headers });
   } catch {
     notify({ severity: 'error', detail: 'Error downloading data status: 0', life: DURATION.default });
     return false;

@@ -46,14 +46,14 @@ export function health(): Promise<HealthPayload> {
 /** Body of the demo calls (spec section 7). */
 export const DEMO_BODY = { codes: ['demo_test'], tests: ['2'] } as const;
 
-/** Demo steps: 1 fund request, 2 input files, 3 reset. */
-/** The server's demo state (spec section 3 "Demo state"). */
+/** The server's demo state (spec section 3 "Demo state"), with what a removal would take now and what a step removed. */
 export type DemoState = ApiResponse<'POST /api/v2.0/demo/step'>;
 
 const demoBody = () => ({ codes: [...DEMO_BODY.codes], tests: [...DEMO_BODY.tests] });
 
 export const demoCalls = {
-  state: () => call('POST /api/v2.0/demo/step', { body: demoBody() }, { suppressError: true }),
+  /** The state; a failure is notified only when asked (a page load stays quiet). */
+  state: (opts: { notify?: boolean } = {}) => call('POST /api/v2.0/demo/step', { body: demoBody() }, { suppressError: !opts.notify }),
   fundRequest: () => call('POST /api/v2.0/demo/fund-request', { body: demoBody() }),
   files: () => call('POST /api/v2.0/demo/files', { body: demoBody() }),
   // 'reset demo' is excluded from error logging in the spec; failures still reach the user.

@@ -26,12 +26,15 @@ export class ApiError extends Error {
   readonly errors: Array<string | ApiErrorEntry>;
   readonly validationMessage?: string;
   readonly totalErrorsFound?: number;
+  /** Seconds to wait before trying again, from the answer's Retry-After (a 429 of the rate limits). */
+  readonly retryAfterSeconds?: number;
 
   constructor(init: {
     status: number;
     errors?: Array<string | ApiErrorEntry>;
     validationMessage?: string;
     totalErrorsFound?: number;
+    retryAfterSeconds?: number;
   }) {
     super(init.validationMessage ?? firstErrorText(init.errors ?? []) ?? GENERIC_ERROR);
     this.name = 'ApiError';
@@ -39,7 +42,14 @@ export class ApiError extends Error {
     this.errors = init.errors ?? [];
     this.validationMessage = init.validationMessage;
     this.totalErrorsFound = init.totalErrorsFound;
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
+}
+
+/** Retry-After in whole seconds (at least 1), or undefined when absent or not a number of seconds. */
+export function retryAfterSeconds(header: string | null | undefined): number | undefined {
+  const n = Number(header);
+  return header && Number.isFinite(n) && n >= 0 ? Math.max(1, Math.ceil(n)) : undefined;
 }
 
 /** The text of one error entry (string or `{message}`). */

@@ -1,8 +1,8 @@
-/** Auditor navigation tabs (Home, Data Platform, WAM Tools, WAM Wiki) and the switch link when allowed. */
+/** Auditor navigation tabs (Home, Data Platform, WAM Tools, WAM Wiki: those the role can open; 'Open chases' for a Client) and the switch link when allowed. */
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { session } from '../state/session';
-import { AUDITOR_TABS, canSwitchToDelivery } from '../state/view';
+import { auditorTabs, canSwitchToDelivery } from '../state/view';
 import { RoleSwitchLink } from './role-switch-link';
 
 export function AuditorTabs() {
@@ -12,7 +12,7 @@ export function AuditorTabs() {
   return (
     <nav className="fa-tabs" aria-label="Auditor navigation" data-testid="auditor-tabs">
       <ul>
-        {AUDITOR_TABS.map((t) => {
+        {auditorTabs(user.role).map((t) => {
           const active = t.to === '/' ? location === '/' : location.startsWith(t.to);
           return (
             <li key={t.to}>

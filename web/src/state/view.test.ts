@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionConfig } from '../api/types';
-import { canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
+import { auditorTabs, canSwitchToAuditor, canSwitchToDelivery, featureLines, siderEntries } from './view';
 
 const base: SessionConfig = {
   mode: 'development',
@@ -31,7 +31,7 @@ const base: SessionConfig = {
 
 describe('siderEntries', () => {
   it('shows the ungated entries only when nothing is enabled', () => {
-    expect(siderEntries(base).map((e) => e.label)).toEqual(['Dashboard', 'Bulk upload', 'Input Files', 'Import files', 'Export files']);
+    expect(siderEntries(base).map((e) => e.label)).toEqual(['Dashboard', 'Bulk upload', 'Input Files', 'Import files', 'Export files', 'Contacts']);
   });
   it('shows every entry in spec order when everything is enabled', () => {
     const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
@@ -46,12 +46,24 @@ describe('siderEntries', () => {
       'Export files',
       'PowerBI Inputs',
       'Live mappings',
+      'Contacts',
     ]);
   });
   it('needs a local environment for the key generator', () => {
     const dev = { ...base, devTools: { enabled: true, isLocalEnvironment: false } };
     expect(siderEntries(dev).map((e) => e.label)).toContain('Settings');
     expect(siderEntries(dev).map((e) => e.label)).not.toContain('Key generator');
+  });
+});
+
+describe('auditorTabs', () => {
+  it("shows a Client only the tabs it can open, and the 'Open chases' tab the chase mails link to", () => {
+    expect(auditorTabs('Client').map((t) => [t.label, t.to])).toEqual([
+      ['Home', '/'],
+      ['WAM Wiki', '/wiki'],
+      ['Open chases', '/chases'],
+    ]);
+    for (const role of ['Auditor', 'Root', 'Admin']) expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
   });
 });
 

@@ -1,6 +1,7 @@
 /** Pure view derivations from the session: sider entries, auditor tabs, switch link, feature list. */
 import type { SessionConfig, SessionUser } from '../api/types';
-import { gates } from '../route-table';
+import { roleMayUse } from '../../../rules/access';
+import { gates, matchProtectedRoute } from '../route-table';
 
 /** A navigation entry. */
 export interface NavEntry {
@@ -22,6 +23,7 @@ export function siderEntries(config: SessionConfig): NavEntry[] {
     { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
     { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
     { label: 'Live mappings', to: '/mappings', icon: 'pi pi-sitemap', show: gates.mappings(config) },
+    { label: 'Contacts', to: '/contacts', icon: 'pi pi-users', show: true },
   ];
   return all.filter((e) => e.show).map(({ label, to, icon }) => ({ label, to, icon }));
 }
@@ -33,6 +35,21 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'WAM Tools', to: '/tools', icon: 'pi pi-wrench' },
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
 ];
+
+/** The chased user's tab: a Client (or TPA) user's open chases, where the chase mails link to. */
+export const CHASES_TAB: NavEntry = { label: 'Open chases', to: '/chases', icon: 'pi pi-inbox' };
+
+/**
+ * The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and
+ * WAM Wiki), and for a Client also 'Open chases'.
+ */
+export function auditorTabs(role: string | null | undefined): NavEntry[] {
+  const tabs = AUDITOR_TABS.filter((t) => {
+    const match = matchProtectedRoute(t.to);
+    return !match?.route.group || roleMayUse(match.route.group, role);
+  });
+  return role === 'Client' ? [...tabs, CHASES_TAB] : tabs;
+}
 
 /**
  * 'Switch to delivery team' is offered only to Admin and delivery team member originals (hidden

@@ -68,6 +68,12 @@ const CSS = `
 .p-toast .p-toast-detail { white-space: pre-line; }
 .fa-aud .p-datatable .p-datatable-tbody > tr > td { padding: .45rem .6rem; }
 .fa-aud .p-datatable .p-datatable-thead > tr > th { padding: .55rem .6rem; }
+.fa-cm-mappings { width: 100%; border-collapse: collapse; }
+.fa-cm-mappings th, .fa-cm-mappings td { text-align: left; vertical-align: middle; padding: .2rem .75rem .2rem 0; }
+.fa-cm-mappings th, .fa-cm-mappings td:nth-child(3), .fa-cm-mappings td:nth-child(7), .fa-cm-mappings td:nth-child(8), .fa-cm-mappings td:last-child { white-space: nowrap; }
+.fa-cm-mappings .fa-cm-id { display: inline-block; max-width: 12rem; overflow-wrap: break-word; }
+.fa-cm-mappings td:last-child { padding-right: 0; }
+.fa-cm-scroll { overflow-x: auto; }
 `;
 
 let injected = false;

@@ -1,9 +1,14 @@
 /** Texts of the QA Validations popover (auditor spec 2.3): the summary of a file's QA groups and one line per item. */
-import type { QaItem, QaValidations } from '../../api/auditor-types';
+import type { IncompleteFile, QaItem, QaValidations } from '../../api/auditor-types';
 
 const amount = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** The text of one item: "NAV: diff 12.50" (fund currency), "account_code - tb.csv (ACC999)" or the error. */
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The text of one item: "NAV: diff 12.50" (fund currency), "account_code - tb.csv (ACC999)", a
+ * check that could not be performed with its reason (and file and line), or the error.
+ */
 export function qaItemText(item: QaItem): string {
   if (item.kind === 'amount') {
     // a check without an amount to compare (diff 0) that explains itself: the explanation only
@@ -11,14 +16,35 @@ export function qaItemText(item: QaItem): string {
     return `${item.name}: diff ${amount.format(item.diff)}${item.message ? ` (${item.message})` : ''}`;
   }
   if (item.kind === 'mapping') return `${item.column} - ${item.file}${item.name ? ` (${item.name})` : ''}${item.error ? `: ${item.error}` : ''}`;
+  if (item.kind === 'notPerformed') {
+    const where = item.file ? ` (${item.file}${item.line !== undefined ? `, line ${item.line}` : ''})` : '';
+    return `${item.name}: ${item.reason}${where}`;
+  }
   return item.error;
 }
 
-/** The cell's summary: its colour key and label; null when the file has not been checked. */
+/** The text of a standardization that makes a work paper 'Incomplete data': "holdings.csv (holdings): 1 unmapped code, 0 row errors". */
+export function incompleteFileText(f: IncompleteFile): string {
+  return `${f.file} (${f.sdmType}): ${plural(f.unmappedCodes, 'unmapped code')}, ${plural(f.rowErrors, 'row error')}`;
+}
+
+/**
+ * The cell's summary: its colour key and label; null when the file has not been checked. Red when
+ * something failed or the work paper's data is incomplete (or a check that failed could not be
+ * performed), orange for warnings and checks not performed, green when all clear. The label names
+ * each group as the work paper counts them: 'Incomplete data, 1 failed, 8 warnings, 32 not performed'.
+ */
 export function qaSummary(qa: QaValidations): { tone: 'fail' | 'warning' | 'clear'; label: string } | null {
-  const warnings = `${qa.warnings.length} warning${qa.warnings.length === 1 ? '' : 's'}`;
-  if (qa.failed.length) return { tone: 'fail', label: `${qa.failed.length} failed${qa.warnings.length ? `, ${warnings}` : ''}` };
-  if (qa.warnings.length) return { tone: 'warning', label: warnings };
+  const parts = [
+    ...(qa.incompleteData.length ? ['Incomplete data'] : []),
+    ...(qa.failed.length ? [`${qa.failed.length} failed`] : []),
+    ...(qa.warnings.length ? [plural(qa.warnings.length, 'warning')] : []),
+    ...(qa.notPerformed.length ? [`${qa.notPerformed.length} not performed`] : []),
+  ];
+  if (parts.length) {
+    const red = qa.incompleteData.length > 0 || qa.failed.length > 0 || qa.notPerformed.some((i) => i.status === 'fail');
+    return { tone: red ? 'fail' : 'warning', label: parts.join(', ') };
+  }
   if (qa.allClear) return { tone: 'clear', label: 'All clear' };
   return null;
 }

@@ -15,10 +15,12 @@ export interface UploadZoneProps {
   multiple?: boolean;
   accept?: string;
   hint?: string;
+  /** The Choose button's label (default 'Choose files'). */
+  chooseLabel?: string;
 }
 
 /** Drop zone with Choose / Upload / Cancel. */
-export function UploadZone({ label, onUpload, disabled = false, disabledHint, multiple = true, accept, hint }: UploadZoneProps) {
+export function UploadZone({ label, onUpload, disabled = false, disabledHint, multiple = true, accept, hint, chooseLabel = 'Choose files' }: UploadZoneProps) {
   const ref = useRef<FileUpload>(null);
   const [busy, setBusy] = useState(false);
 
@@ -42,7 +44,7 @@ export function UploadZone({ label, onUpload, disabled = false, disabledHint, mu
         customUpload
         uploadHandler={(e) => void handler(e)}
         disabled={disabled || busy}
-        chooseLabel="Choose files"
+        chooseLabel={chooseLabel}
         uploadLabel={busy ? 'Uploading...' : 'Upload'}
         cancelLabel="Cancel"
         // PrimeReact hides Upload and Cancel from assistive technology and gives Choose no role

@@ -1,5 +1,6 @@
 /** Auditor home: a welcome and the 'What's New' list of releases (newest first, from CHANGELOG.md). */
 import { useSnapshot } from 'valtio';
+import { roleMayUse } from '../../../../rules/access';
 import { usePageTitle } from '../../components/use-page-title';
 import { session } from '../../state/session';
 import { codeSpans, releaseDate, type Release } from './whats-new';
@@ -44,7 +45,10 @@ export function AuditorHomePage() {
       <h1 id="fa-home-title">Welcome{user?.firstName ? `, ${user.firstName}` : ''}</h1>
       <p>
         Fund Audit tracks the fund requests received from administrators (TPAs) and clients: data due dates, the input files received, work papers and the
-        status of each fund. Start from the Data Platform to follow your funds, upload new fund requests in bulk and download their outputs.
+        status of each fund.{' '}
+        {roleMayUse('auditor', user?.role)
+          ? 'Start from the Data Platform to follow your funds, upload new fund requests in bulk and download their outputs.'
+          : 'Your access covers this page and the WAM Wiki; your audit team shares fund requests and work papers with you.'}
       </p>
       <h2 id="fa-whats-new">What's New</h2>
       <div aria-labelledby="fa-whats-new" data-testid="whats-new">

@@ -1,6 +1,7 @@
 /**
  * /login: negotiates the session ('Negotiating sign in...'), shows the privacy notice when the
- * accepted version differs from the server's, then continues to the remembered route or '/'.
+ * accepted version differs from the server's, then continues to the remembered route or '/'. A
+ * negotiation refused by the rate limits goes to the page saying why and when to try again.
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -9,6 +10,7 @@ import { AuthLayout } from '../../components/auth-layout';
 import { PageLoading } from '../../components/page-loading';
 import { PrivacyNotice } from '../../components/privacy-notice';
 import { usePageTitle } from '../../components/use-page-title';
+import { signInBlockedPath } from './sign-in-blocked';
 import { navigate, routeAfterSignIn } from '../../state/navigation';
 import { privacyPending, session } from '../../state/session';
 import { acceptPrivacyNotice, negotiateSession } from '../../state/session-actions';
@@ -34,6 +36,10 @@ export function LoginPage() {
       (err: unknown) => {
         // 401 and 403 are redirected by the API client; any other refusal means sign-in was rejected.
         if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
+        if (err instanceof ApiError && err.status === 429) {
+          navigate(signInBlockedPath(err.retryAfterSeconds, 'login'), { replace: true });
+          return;
+        }
         navigate('/unauthorized', { replace: true });
       },
     );

@@ -4,11 +4,13 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { ssoProviders, supportContact } from '../../api/endpoints';
+import { ApiError } from '../../api/errors';
 import { AuthLayout } from '../../components/auth-layout';
 import { PageLoading } from '../../components/page-loading';
 import { usePageTitle } from '../../components/use-page-title';
 import { navigate } from '../../state/navigation';
 import { session } from '../../state/session';
+import { signInBlockedPath } from './sign-in-blocked';
 
 /**
  * /authenticate: with a token continue to /login; with single sign-on go to the identity provider
@@ -28,7 +30,11 @@ export function AuthenticatePage() {
         setMethod(oidc ? 'sso' : 'link');
         if (oidc) window.location.assign(withBase('/api/sso/authorize'));
       },
-      () => setMethod('link'),
+      (err: unknown) => {
+        // a network address blocked by the rate limits: say why and when, instead of the link explanation
+        if (err instanceof ApiError && err.status === 429) navigate(signInBlockedPath(err.retryAfterSeconds, 'sso'), { replace: true });
+        else setMethod('link');
+      },
     );
   }, [token]);
   if (method !== 'link')

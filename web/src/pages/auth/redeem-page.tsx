@@ -1,17 +1,20 @@
 /**
  * /redeemToken/#<token>: redeems the one-time token for a session token, then goes to /login; a
  * rejected token leaves to the external sign-in (the identity provider, when single sign-on is on)
- * or to /unauthorized.
+ * or to /unauthorized. A redeem refused by the rate limits (429) goes to the page saying why and
+ * when to try again, which keeps the link (its token was not used) for that time.
  */
 import { withBase, withoutBase } from '../../base-path';
 import { useEffect } from 'react';
 import { redeemToken, ssoProviders } from '../../api/endpoints';
+import { ApiError } from '../../api/errors';
 import { AuthLayout } from '../../components/auth-layout';
 import { PageLoading } from '../../components/page-loading';
 import { usePageTitle } from '../../components/use-page-title';
 import { navigate } from '../../state/navigation';
 import { clearSession, setToken } from '../../state/session';
 import { readSession, writeSession } from '../../state/storage';
+import { BLOCKED_LINK_KEY, signInBlockedPath } from './sign-in-blocked';
 import { tokenFromRedeemUrl } from './sign-in-token';
 
 // One redeem per one-time token, even if the effect runs twice.
@@ -60,7 +63,14 @@ export function RedeemPage() {
         writeSession(SSO_RETRY_KEY, null);
         navigate('/login', { replace: true });
       },
-      () => void leaveAfterRejection(),
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 429) {
+          writeSession(BLOCKED_LINK_KEY, window.location.href);
+          navigate(signInBlockedPath(err.retryAfterSeconds, 'link'), { replace: true });
+          return;
+        }
+        void leaveAfterRejection();
+      },
     );
   }, []);
   return (

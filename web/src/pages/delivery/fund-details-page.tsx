@@ -2,7 +2,7 @@
  * Fund details (`/fund/{id}` and `/fund/create`, delivery spec section 2 "Fund details"): the
  * fund's fields on the left (read-only until Edit; a new fund starts in edit mode; what may change
  * comes from the server's `fund.editable`, comments and recipients always), and the tabs Files,
- * Processes, Logs, Errors, Trail, Adjustments (audit adjustments and their reruns), Fund Codes, Children (n) when any, Comments, Recipients,
+ * Processes, Logs, Errors, Trail, Adjustments (audit adjustments and their reruns), Chases (the fund's chases and 'Return fund to TPA'), Fund Codes, Children (n) when any, Comments, Recipients,
  * Aggregation (when enabled) and Mappings (when the fund has an administrator), with a reload
  * control. Save validates (`POST /fund/validate`) then saves (`POST /fund`); errors show as 'You
  * have validation errors' with 'Duplicate Fund' links. Delete asks first and goes back to /;
@@ -28,6 +28,7 @@ import { FieldRow } from '../auditor/fund-details/field-row';
 import { ValidationErrors } from '../auditor/fund-details/validation-errors';
 import { DELIVERY_COMMENT_FIELDS } from './fund-details/delivery-fields';
 import { AdjustmentsTab } from './fund-details/adjustments-tab';
+import { ChasesTab } from './chasing/chases-tab';
 import { ErrorsTab } from './fund-details/errors-tab';
 import { FilesTab } from './fund-details/files-tab';
 import { FundFormPanel } from './fund-details/fund-form-panel';
@@ -159,6 +160,11 @@ export function FundDetailsPage({ id }: { id?: string }) {
     !creating && (
       <TabPanel key="adjustments" header="Adjustments">
         <AdjustmentsTab {...tabProps} />
+      </TabPanel>
+    ),
+    !creating && (
+      <TabPanel key="chases" header="Chases">
+        <ChasesTab {...tabProps} />
       </TabPanel>
     ),
     <TabPanel key="codes" header="Fund Codes">

@@ -10,3 +10,4 @@ export { ImportPage } from './import-page';
 export { ExportPage } from './export-page';
 export { PbiInputsPage } from './pbi-inputs-page';
 export { MappingsPage } from './mappings-page';
+export { ContactsPage } from './contacts-page';

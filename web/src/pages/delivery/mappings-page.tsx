@@ -23,18 +23,12 @@ import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
 import { UploadForm } from '../auditor/custom-mapping/manage-view';
 import { groupByAdministrator } from '../auditor/custom-mapping/mapping-rules';
-import { MappingHistoryDialog } from './mappings/mapping-history';
+import { fundsText, MappingHistoryDialog } from '../../components/mappings/mapping-history';
 import './delivery.css';
 
 /** Rows in group order (administrator name), with the group's label for the subheader. */
 const grouped = (mappings: readonly MappingRow[]) =>
   groupByAdministrator(mappings).flatMap((g) => g.mappings.map((m) => ({ ...m, group: `${g.administrator} (${g.mappings.length})` })));
-
-/** The funds a mapping feeds, the first five by code and how many more. */
-const fundsText = (funds: ReadonlyArray<{ id: number; code: string | null }>) => {
-  const shown = funds.slice(0, 5).map((f) => f.code ?? f.id);
-  return funds.length > 5 ? `${shown.join(', ')} and ${funds.length - 5} more` : shown.join(', ');
-};
 
 /** The Live mappings page. */
 export function MappingsPage() {

@@ -2,7 +2,9 @@
  * Custom Mapping 'Manage' view (auditor spec 2.3, 5, 8): create or update a custom mapping by
  * uploading a csv (administrator, type, mode, name, client, reason; the upload is enabled once
  * they are valid), and the mappings grouped by administrator with a count badge and a table
- * (download; delete for custom mappings not in use, after confirmation).
+ * (version, reason and the funds each feeds; the history of its versions with the rows changed
+ * between two, as on Live mappings; download; delete for custom mappings not in use, after
+ * confirmation).
  */
 import { useRef, useState } from 'react';
 import { Badge } from 'primereact/badge';
@@ -14,6 +16,8 @@ import { downloadWithToken } from '../../../api/auditor';
 import { deleteMapping, uploadCustomMapping, type MappingRow } from '../../../api/custom-mappings';
 import { ApiError, errorText } from '../../../api/errors';
 import { formatDate } from '../../../components/auditor/format';
+import { breakableName } from '../../../components/break-name';
+import { fundsText, MappingHistoryDialog } from '../../../components/mappings/mapping-history';
 import { notify } from '../../../state/notifications';
 import { MAPPING_TYPES } from '../self-onboarding/wizard-state';
 import { administratorsWithMappings, canUpload, formErrors, groupByAdministrator, type MappingForm } from './mapping-rules';
@@ -207,60 +211,78 @@ export function UploadForm({
 }
 
 /** The mappings of one administrator. */
-function MappingGroup({ name, mappings, onDelete }: { name: string; mappings: readonly MappingRow[]; onDelete: (m: MappingRow) => void }) {
+function MappingGroup({
+  name,
+  mappings,
+  onDelete,
+  onHistory,
+}: {
+  name: string;
+  mappings: readonly MappingRow[];
+  onDelete: (m: MappingRow) => void;
+  onHistory: (m: MappingRow) => void;
+}) {
   return (
     <section className="fa-aud-card" aria-label={`Mappings of ${name}`} style={{ marginTop: '1rem' }}>
       <h3 style={{ marginTop: 0 }}>
         {name} <Badge value={mappings.length} />
       </h3>
-      <table style={{ width: '100%', borderCollapse: 'collapse' }}>
-        <thead>
-          <tr>
-            {['Name', 'Type', 'Kind', 'Client', 'Owner', 'Updated', 'Used by'].map((h) => (
-              <th key={h} style={{ textAlign: 'left' }}>
-                {h}
+      <div className="fa-cm-scroll">
+        <table className="fa-cm-mappings">
+          <thead>
+            <tr>
+              {['Name', 'Type', 'Kind', 'Client', 'Owner', 'Reason', 'Updated', 'Version', 'Funds fed'].map((h) => (
+                <th key={h}>{h}</th>
+              ))}
+              <th>
+                <span className="fa-sr-only">Actions</span>
               </th>
-            ))}
-            <th>
-              <span className="fa-sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {mappings.map((m) => (
-            <tr key={m.id}>
-              <td>{m.description}</td>
-              <td>{m.type}</td>
-              <td>{m.kind}</td>
-              <td>{m.clientName ?? ''}</td>
-              <td>{m.owner ?? ''}</td>
-              <td>{formatDate(m.updated_at)}</td>
-              <td>{m.fundRequests.map((f) => f.code ?? f.id).join(', ')}</td>
-              <td style={{ whiteSpace: 'nowrap' }}>
-                <Button
-                  icon="pi pi-download"
-                  rounded
-                  text
-                  aria-label={`Download ${m.description}`}
-                  onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`)}
-                />
-                {m.kind === 'custom' && (
+            </tr>
+          </thead>
+          <tbody>
+            {mappings.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <span className="fa-cm-id">{breakableName(m.description)}</span>
+                </td>
+                <td>
+                  <span className="fa-cm-id">{breakableName(m.type)}</span>
+                </td>
+                <td>{m.kind}</td>
+                <td>{m.clientName ?? ''}</td>
+                <td>{m.owner ?? ''}</td>
+                <td>{m.rationale ?? ''}</td>
+                <td>{formatDate(m.updated_at)}</td>
+                <td data-col="version">{m.version}</td>
+                <td>{fundsText(m.funds)}</td>
+                <td>
+                  <Button icon="pi pi-history" rounded text aria-label={`History of ${m.description}`} onClick={() => onHistory(m)} />
                   <Button
-                    icon="pi pi-trash"
+                    icon="pi pi-download"
                     rounded
                     text
-                    severity="danger"
-                    aria-label={`Delete ${m.description}`}
-                    disabled={!m.canLiveMappingBeDeleted}
-                    tooltip={m.canLiveMappingBeDeleted ? undefined : 'In use by fund requests'}
-                    onClick={() => onDelete(m)}
+                    aria-label={`Download ${m.description}`}
+                    onClick={() => void downloadWithToken(`/mappings/download?id=${m.id}`)}
                   />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                  {m.kind === 'custom' && (
+                    <Button
+                      icon="pi pi-trash"
+                      rounded
+                      text
+                      severity="danger"
+                      aria-label={`Delete ${m.description}`}
+                      disabled={!m.canLiveMappingBeDeleted}
+                      tooltip={m.canLiveMappingBeDeleted ? undefined : `In use by ${m.fundRequests.map((f) => f.code ?? f.id).join(', ')}`}
+                      tooltipOptions={{ showOnDisabled: true }}
+                      onClick={() => onDelete(m)}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -268,6 +290,7 @@ function MappingGroup({ name, mappings, onDelete }: { name: string; mappings: re
 /** The Manage view. */
 export function ManageView({ mappings, onChanged }: { mappings: readonly MappingRow[]; onChanged: () => void }) {
   const [deleting, setDeleting] = useState<MappingRow | null>(null);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
   const remove = async (m: MappingRow) => {
     try {
       await deleteMapping(m.id);
@@ -282,9 +305,10 @@ export function ManageView({ mappings, onChanged }: { mappings: readonly Mapping
     <div data-testid="custom-mapping-manage">
       <UploadForm mappings={mappings} onUploaded={onChanged} />
       {groupByAdministrator(mappings).map((g) => (
-        <MappingGroup key={g.code} name={g.administrator} mappings={g.mappings} onDelete={setDeleting} />
+        <MappingGroup key={g.code} name={g.administrator} mappings={g.mappings} onDelete={setDeleting} onHistory={(m) => setHistoryOf(m.id)} />
       ))}
       {mappings.length === 0 && <p className="fa-empty-text">No data available</p>}
+      <MappingHistoryDialog mappingId={historyOf} onHide={() => setHistoryOf(null)} />
       <ConfirmDialog
         visible={deleting !== null}
         onHide={() => setDeleting(null)}

@@ -24,7 +24,8 @@ import { FundDetailsModal } from '../fund-details/fund-details-modal';
 import { DownloadDialog } from './download-dialog';
 import './funds-listing.css';
 import { isAuditorActionEnabled as isActionEnabled, isDeleteEnabled, MESSAGES, type AuditorAction as StatusActionKey } from '../../../../../rules';
-import { DEFAULT_COLUMN_ORDER, DEFAULT_SORT, LISTING_COLUMNS, nextSort } from './listing-columns';
+import { useFitToViewport } from '../../../components/grid/use-fit-to-viewport';
+import { DEFAULT_COLUMN_ORDER, DEFAULT_SORT, DETAILS_WIDTH_REM, LISTING_COLUMNS, LISTING_MIN_WIDTH_REM, nextSort, SELECT_WIDTH_REM } from './listing-columns';
 
 const { auditorDeleteConfirmation: DELETE_CONFIRMATION, unchangedWarning: UNCHANGED_WARNING } = MESSAGES;
 
@@ -34,7 +35,7 @@ const ROW_CHOICES = [50, 100, 200];
 const SELECT_KEY = '__select';
 const ACTIONS_KEY = '__actions';
 /** Height of a body row in pixels (funds-listing.css gives the rows exactly this height). */
-export const LISTING_ROW_HEIGHT = 44;
+export const LISTING_ROW_HEIGHT = 52;
 
 const ACTION_LABELS: Record<StatusActionKey, { label: string; icon: string; done: string }> = {
   open: { label: 'Open', icon: 'pi pi-folder-open', done: 'opened' },
@@ -62,6 +63,8 @@ export function FundsListing() {
   const [detailsId, setDetailsId] = useState<number | null>(null);
   const [order, setOrder] = useState<string[]>(() => applyColumnOrder(DEFAULT_COLUMN_ORDER, readColumnOrder(userId)));
   const abort = useRef<AbortController | null>(null);
+  // the grid ends above the paginator inside the window: its sideways scrollbar is never below the fold
+  const [gridTop, scrollHeight] = useFitToViewport();
 
   const load = useCallback(() => {
     abort.current?.abort();
@@ -141,7 +144,7 @@ export function FundsListing() {
   const activeSort = sort ? LISTING_COLUMNS.find((c) => c.sortField === sort.field) : undefined;
 
   return (
-    <div data-testid="funds-listing">
+    <div data-testid="funds-listing" ref={gridTop}>
       <div className="fa-aud-toolbar" role="toolbar" aria-label="Fund actions">
         {(Object.keys(ACTION_LABELS) as StatusActionKey[]).map((a) => (
           <Button
@@ -212,11 +215,12 @@ export function FundsListing() {
         aria-label="Fund requests"
         className="fa-aud-listing-grid"
         scrollable
-        scrollHeight="calc(100vh - 300px)"
+        scrollHeight={scrollHeight}
+        tableStyle={{ tableLayout: 'fixed', width: '100%', minWidth: `${LISTING_MIN_WIDTH_REM}rem` }}
         cellMemoProps={CELL_MEMO_PROPS}
         virtualScrollerOptions={virtualRows(LISTING_ROW_HEIGHT)}
       >
-        <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} headerStyle={{ width: '3rem' }} />
+        <Column selectionMode="multiple" columnKey={SELECT_KEY} reorderable={false} style={{ width: `${SELECT_WIDTH_REM}rem` }} />
         {columns.map((c) => (
           <Column
             key={c.key}
@@ -224,8 +228,12 @@ export function FundsListing() {
             field={c.key}
             header={c.header}
             sortable={Boolean(c.sortField)}
-            body={(r: AuditorFundRow) => <span data-col={c.key}>{c.body(r)}</span>}
-            style={c.width ? { minWidth: c.width } : undefined}
+            body={(r: AuditorFundRow) => (
+              <span data-col={c.key} title={c.title?.(r) || undefined}>
+                {c.body(r)}
+              </span>
+            )}
+            style={{ width: `${c.width}rem` }}
           />
         ))}
         <Column
@@ -235,7 +243,9 @@ export function FundsListing() {
           body={(r: AuditorFundRow) => (
             <Button icon="pi pi-search" rounded text size="small" aria-label={`Fund details of ${r.name}`} onClick={() => setDetailsId(r.id)} />
           )}
-          style={{ width: '3.5rem' }}
+          style={{ width: `${DETAILS_WIDTH_REM}rem` }}
+          frozen
+          alignFrozen="right"
         />
       </DataTable>
       <ConfirmDialog

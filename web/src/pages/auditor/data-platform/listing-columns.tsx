@@ -10,7 +10,10 @@ export interface ListingColumn {
   /** The field sent as `?sort=` (unset: not sortable). */
   sortField?: string;
   body: (row: AuditorFundRow) => ReactNode;
-  width?: string;
+  /** Width in rem: the default columns fit a 1440 px window (`LISTING_MIN_WIDTH_REM`); long texts wrap to two lines. */
+  width: number;
+  /** The full text, shown on hover where a cell's two lines cut it. */
+  title?: (row: AuditorFundRow) => string;
 }
 
 /** The share of required input files received, as the data-status bar shows it (assigned over total minus not required). */
@@ -24,7 +27,7 @@ function DataStatusCell({ row }: { row: AuditorFundRow }) {
   const share = availableShare(row);
   const color = row.dataStatusUIField === 'Received' ? '#16a34a' : row.isLate ? '#b91c1c' : '#1d4ed8';
   return (
-    <span style={{ display: 'inline-flex', flexDirection: 'column', gap: 2, minWidth: 110 }}>
+    <span style={{ display: 'inline-flex', flexDirection: 'column', gap: 2, width: '100%' }}>
       <span>{row.dataStatusUIField}</span>
       <span
         role="progressbar"
@@ -54,19 +57,41 @@ export function StatusCell({ row }: { row: AuditorFundRow }) {
   );
 }
 
+/** A code such as MUTUAL_FUND that may wrap after its underscores (a zero-width space after each). */
+export function breakableCode(code: string | null | undefined): string {
+  return (code ?? '').replace(/_/g, '_\u200b');
+}
+
 /** Every data column in its default order. */
 export const LISTING_COLUMNS: readonly ListingColumn[] = [
-  { key: 'name', header: 'Fund name', sortField: 'name', body: (r) => r.name, width: '16rem' },
-  { key: 'client', header: 'Client', sortField: 'client', body: (r) => r.client },
-  { key: 'type', header: 'Type', sortField: 'type', body: (r) => r.type ?? '' },
-  { key: 'administrator', header: 'TPA', sortField: 'administrator', body: (r) => r.administrator ?? '' },
-  { key: 'dueDate', header: 'Data due date', sortField: 'dueDate', body: (r) => formatDate(r.dueDate) },
-  { key: 'uploadStatus', header: 'Fund status', sortField: 'uploadStatus', body: (r) => <StatusCell row={r} /> },
-  { key: 'dataRequestStatus', header: 'Data request', sortField: 'dataRequestStatus', body: (r) => dataRequestLabel(r.dataRequestStatus) },
-  { key: 'dataStatus', header: 'Data status', body: (r) => <DataStatusCell row={r} /> },
-  { key: 'workPaperStatus', header: 'Work papers', body: (r) => r.workPaperStatusUIField },
-  { key: 'parent', header: 'Parent', body: (r) => r.isParentUIField ?? '' },
+  { key: 'name', header: 'Fund name', sortField: 'name', body: (r) => r.name, width: 12, title: (r) => r.name },
+  { key: 'client', header: 'Client', sortField: 'client', body: (r) => r.client, width: 8, title: (r) => r.client },
+  { key: 'type', header: 'Type', sortField: 'type', body: (r) => breakableCode(r.type), width: 7, title: (r) => r.type ?? '' },
+  { key: 'administrator', header: 'TPA', sortField: 'administrator', body: (r) => r.administrator ?? '', width: 8.5, title: (r) => r.administrator ?? '' },
+  { key: 'dueDate', header: 'Data due date', sortField: 'dueDate', body: (r) => formatDate(r.dueDate), width: 6.5 },
+  {
+    key: 'uploadStatus',
+    header: 'Fund status',
+    sortField: 'uploadStatus',
+    body: (r) => <StatusCell row={r} />,
+    width: 6.5,
+    title: (r) => r.uploadStatus || 'Pending',
+  },
+  { key: 'dataRequestStatus', header: 'Data request', sortField: 'dataRequestStatus', body: (r) => dataRequestLabel(r.dataRequestStatus), width: 6.5 },
+  { key: 'dataStatus', header: 'Data status', body: (r) => <DataStatusCell row={r} />, width: 7.5 },
+  { key: 'workPaperStatus', header: 'Work papers', body: (r) => r.workPaperStatusUIField, width: 7.5 },
+  { key: 'parent', header: 'Parent', body: (r) => r.isParentUIField ?? '', width: 5.5 },
 ];
+
+/** Widths (rem) of the selection and details columns beside the data columns. */
+export const SELECT_WIDTH_REM = 2.5;
+export const DETAILS_WIDTH_REM = 3;
+
+/**
+ * The grid's least width (rem): every default column at its width, 81 rem (1296 px), so at a 1440 px
+ * window all of them, the details button included, show without scrolling sideways.
+ */
+export const LISTING_MIN_WIDTH_REM = SELECT_WIDTH_REM + DETAILS_WIDTH_REM + LISTING_COLUMNS.reduce((n, c) => n + c.width, 0);
 
 /** Column keys in their default order. */
 export const DEFAULT_COLUMN_ORDER = LISTING_COLUMNS.map((c) => c.key);

@@ -17,7 +17,7 @@ import { useLoad } from './use-load';
 
 /** Funds shown in dev info (spec: top 5). */
 export const DEV_INFO_FUNDS = 5;
-const SERVICE_LABELS: Record<string, string> = { pipeline: 'Pipeline', sweeper: 'Inbox sweeper' };
+const SERVICE_LABELS: Record<string, string> = { pipeline: 'Pipeline', sweeper: 'Inbox sweeper', mail: 'Chase mail' };
 
 function Services() {
   const state = useLoad(fetchServices);

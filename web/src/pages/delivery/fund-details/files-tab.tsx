@@ -4,13 +4,13 @@
  * and QA Validations popover, and the file actions of delivery spec section 4: review / unreview,
  * required / not required (offered only where the rules module allows them: neither on a pending
  * file, no review of a not-required file, no not-required of a reviewed one), remove an input file
- * (after a confirmation), Release all / Unrelease all work papers. File events from the socket
- * reload the fund.
+ * (after a confirmation), Release all / Unrelease all work papers, and 'Return to TPA' on an input
+ * file (a reason is required; enabled by rules/chasing.ts). File events from the socket reload the fund.
  */
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
-import { canToggleRequired, canToggleReview, validationCell } from '../../../../../rules';
+import { canToggleRequired, canToggleReview, returnToTpaAction, validationCell, type ReturnAction } from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { ApiError, errorText } from '../../../api/errors';
 import { disableFiles, releaseWorkPapers, removeFiles, reviewFiles } from '../../../api/fund-activity';
@@ -19,6 +19,8 @@ import { formatFileDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { socketEvents } from '../../../state/socket';
 import type { FundTabProps } from './tab-props';
+import { ReturnDialog } from '../chasing/return-dialog';
+import { useFundChases } from '../chasing/use-fund-chases';
 
 type Group = 'input' | 'standardization' | 'calculation' | 'work_paper';
 
@@ -44,6 +46,8 @@ function FileGrid({
   fundId,
   reload,
   onRemove,
+  returnOf,
+  onReturn,
 }: {
   title: string;
   group: Group;
@@ -51,6 +55,9 @@ function FileGrid({
   fundId: number;
   reload: () => void;
   onRemove: (f: FundFile) => void;
+  /** 'Return to TPA' of a file of this grid. */
+  returnOf: (f: FundFile) => ReturnAction;
+  onReturn: (f: FundFile) => void;
 }) {
   const kind = group;
   return (
@@ -114,6 +121,18 @@ function FileGrid({
                     {group === 'input' && (
                       <Button size="small" text severity="danger" label="Remove" aria-label={`Remove ${f.filename}`} onClick={() => onRemove(f)} />
                     )}
+                    {returnOf(f).shown && (
+                      <span title={returnOf(f).why ?? undefined}>
+                        <Button
+                          size="small"
+                          text
+                          label={returnOf(f).label}
+                          aria-label={`Return ${f.filename} to the TPA`}
+                          disabled={!returnOf(f).enabled}
+                          onClick={() => onReturn(f)}
+                        />
+                      </span>
+                    )}
                   </div>
                 </td>
               </tr>
@@ -127,6 +146,10 @@ function FileGrid({
 
 export function FilesTab({ fund, reload }: FundTabProps) {
   const [removing, setRemoving] = useState<FundFile | null>(null);
+  const [returning, setReturning] = useState<FundFile | null>(null);
+  const chases = useFundChases(fund.id);
+  const returnOf = (group: Group) => (f: FundFile) =>
+    returnToTpaAction({ fundStatus: fund.status, file: { kind: group, disabled: f.disabled }, openReturnId: chases.openReturnOf(f.id) });
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = socketEvents.on('file', (data) => {
@@ -140,7 +163,16 @@ export function FilesTab({ fund, reload }: FundTabProps) {
     };
   }, [fund.id, reload]);
   const grid = (title: string, group: Group, files: readonly FundFile[] | undefined) => (
-    <FileGrid title={title} group={group} files={files ?? []} fundId={fund.id} reload={reload} onRemove={setRemoving} />
+    <FileGrid
+      title={title}
+      group={group}
+      files={files ?? []}
+      fundId={fund.id}
+      reload={reload}
+      onRemove={setRemoving}
+      returnOf={returnOf(group)}
+      onReturn={setReturning}
+    />
   );
   return (
     <div data-testid="fund-files">
@@ -164,6 +196,21 @@ export function FilesTab({ fund, reload }: FundTabProps) {
           onClick={() => void run(() => releaseWorkPapers(fund.id, false), 'Work papers unreleased', reload)}
         />
       </div>
+      {returning && (
+        <ReturnDialog
+          target={{ fundId: fund.id, fundName: fund.name, file: { id: returning.id, filename: returning.filename } }}
+          onHide={() => setReturning(null)}
+          onReturned={(c) => {
+            setReturning(null);
+            notify({
+              severity: 'success',
+              detail: `${returning.filename} returned to the TPA (chase ${c.id}): it goes out with the next chase run`,
+              life: 4000,
+            });
+            chases.reload();
+          }}
+        />
+      )}
       <ConfirmDialog
         visible={removing !== null}
         onHide={() => setRemoving(null)}

@@ -1,15 +1,17 @@
 /**
- * A mapping's history on Live mappings: every version (number, date, author, reason, rows, content
- * hash, the funds it fed) with a download of each, and the difference between two chosen versions
- * (rows added, removed and changed, column by column).
+ * A mapping's history, on the delivery team's Live mappings and the auditor's Custom Mapping:
+ * every version (number, date, author, reason, rows, content hash, the funds it fed) with a
+ * download of each, and the difference between two chosen versions (rows added, removed and
+ * changed, column by column).
  */
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
-import { downloadWithToken } from '../../../api/auditor';
-import { errorText, ApiError } from '../../../api/errors';
-import { fetchMappingDiff, fetchMappingHistory, type MappingHistory, type MappingRowValues, type MappingVersionDiff } from '../../../api/mapping-versions';
-import { formatFileDate } from '../../../components/grid/format';
+import { downloadWithToken } from '../../api/auditor';
+import { errorText, ApiError } from '../../api/errors';
+import { fetchMappingDiff, fetchMappingHistory, type MappingHistory, type MappingRowValues, type MappingVersionDiff } from '../../api/mapping-versions';
+import { formatFileDate } from '../grid/format';
+import './mapping-history.css';
 
 const showRow = (r: MappingRowValues) =>
   Object.entries(r)
@@ -63,6 +65,12 @@ function DiffView({ diff }: { diff: MappingVersionDiff }) {
       </table>
     </section>
   );
+}
+
+/** The funds a mapping feeds, the first five by code (or id) and how many more. */
+export function fundsText(funds: ReadonlyArray<{ id: number; code: string | null }>): string {
+  const shown = funds.slice(0, 5).map((f) => f.code ?? f.id);
+  return funds.length > 5 ? `${shown.join(', ')} and ${funds.length - 5} more` : shown.join(', ');
 }
 
 /** The history dialog of one mapping (`mappingId` null: closed). */
