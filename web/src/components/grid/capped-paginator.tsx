@@ -7,6 +7,7 @@
 import { cloneElement, type ReactElement } from 'react';
 import type { PaginatorTemplateOptions } from 'primereact/paginator';
 import { countLabel, type CappedPagination } from './capped-count';
+import './capped-paginator.css';
 
 export interface CappedPagerProps {
   pagination: CappedPagination;
