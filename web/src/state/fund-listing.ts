@@ -150,8 +150,11 @@ export async function loadListing(silent = false): Promise<void> {
     fundListing.count = count;
     fundListing.pagination = page.pagination;
     fundListing.pagedKey = key;
-    // an uncapped count is exact: a count asked for before is replaced by it
-    if (!countCapped) fundListing.exactCount = null;
+    // an uncapped count is exact (a page past the cap counts to its end): it is the exact count of these filters
+    if (!countCapped) {
+      exactKey = countKeyOf(query);
+      fundListing.exactCount = count;
+    }
     fundListing.error = null;
   } catch (err) {
     if (mine.signal.aborted) return;

@@ -50,8 +50,8 @@ export function cappedPaginatorTemplate(props: CappedPagerProps, layout = CAPPED
     CurrentPageReport: () => {
       const first = shownRows ? pagination.offset + 1 : 0;
       return (
-        <span className="p-paginator-current fa-page-report" data-testid="page-report">
-          {`${first.toLocaleString('en-US')} - ${(pagination.offset + shownRows).toLocaleString('en-US')} of ${shownCount(props)}`}
+        <span className="p-paginator-current fa-page-report">
+          <span data-testid="page-report">{`${first.toLocaleString('en-US')} - ${(pagination.offset + shownRows).toLocaleString('en-US')} of ${shownCount(props)}`}</span>
           <CountAllButton {...props} />
         </span>
       );

@@ -88,8 +88,8 @@ export function FundsListing() {
         if (ctrl.signal.aborted) return;
         setRows(page.rows);
         setPaging({ pagination: page.pagination, sort: sortKey });
-        // an uncapped count is exact: a count asked for before is replaced by it
-        if (!page.pagination.countCapped) setExact(null);
+        // an uncapped count is exact (a page past the cap counts to its end): it replaces a count asked for before
+        if (!page.pagination.countCapped) setExact(page.pagination.count);
       })
       .catch(() => undefined)
       .finally(() => {
