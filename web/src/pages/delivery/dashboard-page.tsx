@@ -115,7 +115,7 @@ export function DashboardPage() {
     onLastPage: () => void showLastPage(),
   };
   const countText = shownCount(paging);
-  const single = snap.exactCount === null && snap.count === 1 && !snap.pagination.countCapped;
+  const single = countText === '1';
 
   const onDeleteFilter = (f: SavedFilter) => {
     void removeSavedFilter(f.id).catch(() => undefined);

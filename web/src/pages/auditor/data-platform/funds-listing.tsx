@@ -120,8 +120,7 @@ export function FundsListing() {
         if (n !== null) setFirst(lastPageOffset(n, pageSize));
       }),
   };
-  const total = exact ?? paging.pagination.count;
-  const single = total === 1 && !paging.pagination.countCapped;
+  const single = shownCount(pager) === '1';
 
   useEffect(() => {
     load();
