@@ -27,7 +27,7 @@ describe('fund-audit audit', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.length).toBe(entries.length);
-    expect(lines.at(-1).hash).toMatch(/^[a-f0-9]{64}$/);
+    expect(lines.at(-1).hash).toMatch(/^hmac-sha256:[a-f0-9]{64}$/);
 
     // someone edits the database file directly
     const db = new Database(join(dir, 'fund-audit.sqlite'));
@@ -38,5 +38,21 @@ describe('fund-audit audit', () => {
     const tampered = runCli(['--data-dir', dir, 'audit', 'verify']);
     expect(tampered.status).toBe(1);
     expect(tampered.stdout).toContain(`entry ${created?.id} was changed (its content does not match its hash)`);
+  });
+
+  it('fails verify on a log cut short, even with its highest-id counter reset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fa-cli-audit-'));
+    expect(runCli(['--data-dir', dir, 'users', 'add', '--email', 'ada@example.com', '--name', 'Ada Lovelace', '--role', 'Auditor']).status).toBe(0);
+    expect(runCli(['--data-dir', dir, 'users', 'key', 'sweeper']).status).toBe(0);
+    expect(runCli(['--data-dir', dir, 'audit', 'verify']).status).toBe(0);
+    const db = new Database(join(dir, 'fund-audit.sqlite'));
+    const { top } = db.prepare('select max(id) as top from audit_log').get() as { top: number };
+    db.exec('DROP TRIGGER audit_log_no_delete');
+    db.prepare('delete from audit_log where id = ?').run(top);
+    db.prepare("update sqlite_sequence set seq = ? where name = 'audit_log'").run(top - 1);
+    db.close();
+    const cut = runCli(['--data-dir', dir, 'audit', 'verify']);
+    expect(cut.status).toBe(1);
+    expect(cut.stdout).toContain(`entries ${top} are missing (removed: this node wrote entry ${top})`);
   });
 });

@@ -23,6 +23,7 @@ import { registerServe } from './commands/serve.js';
 import { registerTest } from './commands/test.js';
 import { registerTpa } from './commands/tpa.js';
 import { registerChasing } from './commands/chasing.js';
+import { registerScorecard } from './commands/scorecard.js';
 import { registerUsers } from './commands/users.js';
 import { registerWorker } from './commands/worker.js';
 import { addExamples } from './examples.js';
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerReference(program);
   registerChasing(program);
+  registerScorecard(program);
   registerCompletion(program);
   addExamples(program);
   return program;

@@ -43,7 +43,7 @@ export interface Served {
 /** Starts `fund-audit serve --port 0` on a data directory and waits for its listening line. */
 export function startServe(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const child = spawn(process.execPath, [BIN, '-d', dir, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, CI: '1', FUND_AUDIT_DEMO_DELIVERIES: 'false', ...env },
+    env: { ...process.env, CI: '1', FUND_AUDIT_DEMO_DELIVERIES: 'false', FUND_AUDIT_DEMO_HISTORY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const wantLink = !args.includes('--no-signin-link');

@@ -42,3 +42,15 @@ export function roleMayUse(group: RouteGroup, role: string | null | undefined): 
 
 /** The UI page a rate-limited sign-in goes to, saying why and when to try again (`?retryAfter=<s>&via=sso|link|login`). */
 export const SIGN_IN_BLOCKED_PATH = '/sign-in-blocked';
+
+/**
+ * Whether a role may use the test runner (its page and its calls): the `testRunner` setting on,
+ * and, for a delivery team member, developer tools enabled too (the runner reads suite files and
+ * runs work on the server, a developer's tool); Root and Admin whenever it is on. The test-runner
+ * service key is checked by its own scope instead.
+ */
+export function testRunnerOpenTo(role: string | null | undefined, config: { testRunner: boolean; devToolsEnabled: boolean }): boolean {
+  if (!config.testRunner) return false;
+  if (role === 'Root' || role === 'Admin') return true;
+  return role === 'DeliveryTeamMember' && config.devToolsEnabled;
+}

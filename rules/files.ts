@@ -99,3 +99,23 @@ export function canResetProcess(status: string | null | undefined): boolean {
 export function canCancelProcess(status: string | null | undefined): boolean {
   return status === 'pending' || status === 'running';
 }
+
+/** The longest file name an upload may carry, in UTF-8 bytes (NAME_MAX of most file systems). */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/**
+ * What is wrong with an uploaded file's name, as a message for its uploader, or null when it is
+ * fine: a NUL character, a line break or other control character, a path separator, or a name
+ * longer than `MAX_FILE_NAME_BYTES` (a long name is shown shortened).
+ */
+export function fileNameProblem(name: string): string | null {
+  const bytes = new TextEncoder().encode(name).length;
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 40)}...${name.slice(-12)}` : name);
+  if (name.includes('\u0000'))
+    return `The file name ${shown.replace(/\\u0000/g, '\\0')} contains a NUL character (\\0), which no file name may hold; rename the file and upload it again`;
+  if (bytes > MAX_FILE_NAME_BYTES)
+    return `The file name ${shown} is ${bytes} bytes long; a file name may have at most ${MAX_FILE_NAME_BYTES} bytes (as many plain letters, fewer accented or non-Latin ones): rename the file to something shorter and upload it again`;
+  if (/[\u0001-\u001f\u007f/\\]/.test(name))
+    return `The file name ${shown} contains a line break, control character or path separator; rename the file and upload it again`;
+  return null;
+}

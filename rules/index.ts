@@ -13,3 +13,4 @@ export * from './status-moves.js';
 export * from './adjustments.js';
 export * from './chasing.js';
 export * from './demo.js';
+export * from './scorecards.js';

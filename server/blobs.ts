@@ -1,9 +1,25 @@
 /**
  * Content-addressed blob store under `blobRoot(config)` (`blobDir`, default `<dataDir>/blobs`): raw imported files, pipeline outputs and
  * export zips. Writes are atomic (temporary file + rename), so a half-written blob is never seen.
+ * Temporary files (uploads streamed in, blobs being written) are named after the process writing
+ * them (`<host>~<pid>~<start>~...`), so a start can tell those of a killed process from those of a
+ * live one (`removeOrphanedTmp`).
  */
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { appendFileSync, copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -16,6 +32,43 @@ export interface PutResult {
   /** true when identical content was already stored. */
   existed: boolean;
 }
+
+/** How long a temporary file nobody can be shown to own is kept (another host's, or an untagged one). */
+export const ORPHANED_TMP_MS = 24 * 3_600_000;
+
+/** A process's start time as the kernel counts it (`/proc/<pid>/stat` field 22), or null (gone, or no /proc). */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process `pid` that started at `start` still runs (a pid reused by another process does not count). */
+function processLives(pid: number, start: string): boolean {
+  if (existsSync('/proc/self/stat')) return processStart(pid) === start;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+
+/** The name prefix of the temporary files of a process: `<host>~<pid>~<start>~`. */
+export function tmpTag(pid: number, start: string, host = HOST): string {
+  return `${host}~${pid}~${start}~`;
+}
+
+let ownTag: string | undefined;
+/** This process's tag (the same in its worker threads). */
+const myTag = () => (ownTag ??= tmpTag(process.pid, processStart(process.pid) ?? '0'));
+
+const TAGGED = /^(.+)~(\d+)~(\d+)~/;
 
 export class BlobStore implements BlobAccess {
   constructor(readonly root: string) {
@@ -39,7 +92,7 @@ export class BlobStore implements BlobAccess {
     const dest = this.path(key);
     if (existsSync(dest)) return { key, size: buf.length, existed: true };
     mkdirSync(join(this.root, key.slice(0, 2)), { recursive: true });
-    const tmp = join(this.root, 'tmp', `${key}.${randomBytes(6).toString('hex')}`);
+    const tmp = this.tmpPath();
     writeFileSync(tmp, buf);
     renameSync(tmp, dest);
     return { key, size: buf.length, existed: false };
@@ -97,9 +150,43 @@ export class BlobStore implements BlobAccess {
     renameSync(tmpFile, dest);
   }
 
-  /** A fresh path inside the store's tmp folder (same filesystem, so rename is atomic). */
+  /** A fresh path inside the store's tmp folder (same filesystem, so rename is atomic), named after this process. */
   tmpPath(suffix = ''): string {
-    return join(this.root, 'tmp', randomBytes(12).toString('hex') + suffix);
+    return join(this.root, 'tmp', myTag() + randomBytes(12).toString('hex') + suffix);
+  }
+
+  /**
+   * Removes the temporary files left by processes that ended without cleaning up (a server or
+   * worker killed mid-upload or mid-write): those of a process of this host that no longer runs,
+   * at once; those of other hosts (a shared blob directory) and untagged ones once they have not
+   * been written to for `ORPHANED_TMP_MS`. Run at every start.
+   * @returns how many files were removed and their bytes
+   */
+  removeOrphanedTmp(now = Date.now()): { removed: number; bytes: number } {
+    const dir = join(this.root, 'tmp');
+    const mine = myTag();
+    let removed = 0;
+    let bytes = 0;
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(mine)) continue;
+      const file = join(dir, name);
+      let size: number;
+      let mtimeMs: number;
+      try {
+        const st = statSync(file);
+        if (!st.isFile()) continue;
+        ({ size, mtimeMs } = st);
+      } catch {
+        continue; // moved into the store or removed meanwhile
+      }
+      const tag = TAGGED.exec(name);
+      const orphaned = tag && tag[1] === HOST ? !processLives(Number(tag[2]), tag[3]!) : now - mtimeMs > ORPHANED_TMP_MS;
+      if (!orphaned) continue;
+      rmSync(file, { force: true });
+      removed++;
+      bytes += size;
+    }
+    return { removed, bytes };
   }
 
   get(key: string): Buffer {

@@ -16,11 +16,13 @@ import { fixturesDir } from './paths.js';
 import type { User } from './services/auth/tokens.js';
 import { uploadAndSaveBulk } from './services/bulk-upload/bulk-upload.js';
 import { seedFixtureMappings } from './services/mappings/store.js';
+import { backfillDeliveryEvents } from './services/delivery-events/backfill.js';
 import { DEMO_DATA_SAVE } from './services/demo/cleanup.js';
 import { markDemoDeliveriesDue } from './services/demo/deliveries.js';
 import { seedDemoChasing } from './services/chasing/demo.js';
 import { seedReferenceData } from './services/reference-data/reference-data.js';
 import { ensureAdmin } from './services/users/users.js';
+import { sealUnkeyedAuditLog } from './services/audit/audit-log.js';
 
 /** The fixed saved filters (spec: ids 1, 2, 3 - Pending, Approved shown as Open, Deleted). */
 export const FIXED_FILTERS = [
@@ -99,8 +101,12 @@ export async function seedDemoAdministrators(ctx: AppContext): Promise<number> {
 
 /** Prepares a data directory (or a PostgreSQL database); safe to run at every start. */
 export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
+  // a log written before it was keyed gets its keyed seal first (a no-op once the newest entry is keyed)
+  await sealUnkeyedAuditLog(ctx);
   await seedReferenceData(ctx);
   await ensureFixedFilters(ctx);
+  // scorecards read delivery events: files and checks stored before they were recorded get theirs once
+  await backfillDeliveryEvents(ctx);
   const { user: admin, created: adminCreated } = await ensureAdmin(ctx, ctx.config.adminEmail);
   let demoSeeded = false;
   if (adminCreated && ctx.config.seedDemoData) {

@@ -45,6 +45,8 @@ export const configSchema = z
     seedDemoData: bool.default(true),
     /** With the demo data of a first start `serve` also imports demo deliveries, which its job threads run through the pipeline. */
     demoDeliveries: bool.default(true),
+    /** With the demo data of a first start `serve` also writes a year of delivery and chase history for the demo TPAs (scorecards). */
+    demoHistory: bool.default(true),
     sessionTtlHours: int(1, 24 * 365).default(12),
     signinLinkTtlHours: int(1, 24 * 30).default(24),
     downloadTokenTtlMs: int(1000, 3_600_000).default(50_000),
@@ -158,8 +160,15 @@ export const configSchema = z
      * Never the Root users or the first administrator (break-glass access).
      */
     oidcLinkByEmail: bool.default(false),
+    /**
+     * The secret key of the audit log's hash chain (at least 32 characters), the same on every node;
+     * unset: the data directory's `audit-log.key`, made at first use. Kept outside the database.
+     */
+    auditLogKey: z.string().min(32).optional(),
     /** Requests a client may make per minute to start or finish a sign-in (links, single sign-on). */
     rateLimitSignInPerMinute: int(1, 100_000).default(30),
+    /** Live-socket upgrades a client may make per minute (a browser tab opens one, and again after each reconnect). */
+    rateLimitSocketPerMinute: int(1, 100_000).default(60),
     /** Wrong tokens a client may send per minute before it is refused for a minute. */
     rateLimitBadTokensPerMinute: int(1, 100_000).default(20),
     /** Calls one API key may make per minute. */

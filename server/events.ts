@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { openTransaction } from './db/dialect.js';
+import type { Role } from './db/schema/users.js';
 
 /** Every event the server publishes, by name, with its data. */
 export interface AppEvents {
@@ -16,6 +17,11 @@ export interface AppEvents {
   'upload-file': { sdmUploadId: number; file: Record<string, unknown> };
   'fund-request': { ids: number[]; action: string };
   'test-run': { id: number; status: string };
+  /**
+   * Sessions (or keys) that ended or switched view, by token id: the sockets opened from them
+   * close or take the new view at once, on every node. Never sent to a socket.
+   */
+  session: { tokenIds: number[]; ended: boolean; viewRole?: Role | null };
 }
 export type AppEventName = keyof AppEvents;
 

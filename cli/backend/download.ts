@@ -32,3 +32,26 @@ export async function download(g: GlobalOptions, path: string): Promise<{ res: R
   if (!res.ok || !res.body) throw await downloadError(res);
   return { res, fileName: /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] };
 }
+
+/**
+ * POSTs a JSON body to a route that answers a file (`path` below `/api/v2.0`), the token in the
+ * header, retried on connection errors (the call reads only).
+ * @returns the file's bytes and the file name of its content-disposition, if any
+ * @throws the typed error of a failed answer's status
+ */
+export async function downloadPost(g: GlobalOptions, path: string, body: unknown): Promise<{ bytes: Buffer; fileName: string | undefined }> {
+  const token = g.token ?? process.env.FUND_AUDIT_TOKEN;
+  if (!token) throw new UnauthorizedError('--server needs --token KEY (or FUND_AUDIT_TOKEN): create one with the key generator');
+  const url = `${g.server!.replace(/\/$/, '')}/api/v2.0/${path}`;
+  const res = await fetchWithRetry(
+    g,
+    url,
+    { method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    true,
+  );
+  if (!res.ok) throw await downloadError(res);
+  return {
+    bytes: Buffer.from(await res.arrayBuffer()),
+    fileName: /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1],
+  };
+}

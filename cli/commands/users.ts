@@ -1,9 +1,9 @@
-/** `fund-audit users add|list|link|key`: manage users of the local data directory and service keys. */
+/** `fund-audit users add|list|client|link|key`: manage users of the local data directory and service keys. */
 import type { Command } from 'commander';
 import { ROLES } from '../../server/db/schema/index.js';
 import { sessionUser, signinLink } from '../../server/services/auth/session.js';
 import { generateServiceKey, SERVICE_USERS } from '../../server/services/dev-tools/keys.js';
-import { addUser, ensureAdmin, getUserByEmail, listUsers } from '../../server/services/users/users.js';
+import { addUser, ensureAdmin, getUserByEmail, listUsers, setUserClient } from '../../server/services/users/users.js';
 import { publicBaseUrl } from '../../server/public-url.js';
 import { globals, openLocal } from '../global.js';
 import { output } from '../output.js';
@@ -49,6 +49,24 @@ export function registerUsers(program: Command): void {
               privacy: u.accepted_privacy_version ?? '',
             })),
           );
+      } finally {
+        ctx.close();
+      }
+    });
+
+  users
+    .command('client')
+    .description('Link a Client user to the client whose fund requests they see (scorecards count those alone); without a client, unlink')
+    .argument('<email>', 'the Client user e-mail address')
+    .argument('[client]', 'the client, named as on the fund requests')
+    .action(async (email: string, client: string | undefined, _opts, cmd: Command) => {
+      const g = globals(cmd);
+      const ctx = await openLocal(g);
+      try {
+        const user = await setUserClient(ctx, null, email, client ?? null);
+        output({ ...sessionUser(user), client: user.client }, !!g.json, () =>
+          process.stdout.write(user.client ? `${user.email} sees the fund requests of ${user.client}\n` : `${user.email} is linked to no client\n`),
+        );
       } finally {
         ctx.close();
       }

@@ -117,6 +117,31 @@ describe('live mappings', () => {
     expect(del.status).not.toBe(200);
   });
 
+  it("refuses an Auditor replacing a TPA's master mapping, and keeps the master as it was", async () => {
+    const auditor = await addUser(ctx, { email: 'aud-master@example.com', name: 'Ann Auditor', role: 'Auditor' });
+    const masters = async () =>
+      (await api.get('mappings', token)).body.payload.filter(
+        (x: { kind: string; type: string; administrator: { code: string } }) =>
+          x.kind === 'master' && x.type === 'instrument_mapping' && x.administrator.code === 'meridian_fund_services',
+      );
+    const before = await masters();
+    expect(before).toHaveLength(1);
+    const history = async () => (await api.get(`mappings/${before[0].id}/history`, token)).body.payload.versions as unknown[];
+    const versionsBefore = await history();
+    const oneRow = {
+      name: 'instrument_mapping.csv',
+      bytes: Buffer.from(`${readFileSync(mappingFile('meridian_fund_services', 'instrument_mapping'), 'utf8').split('\n').slice(0, 2).join('\n')}\n`),
+    };
+    const fields = { administrator: 'meridian_fund_services', mappingType: 'instrument_mapping', mappingMode: 'master', rationale: 'replace it' };
+    const refused = await upload(fields, oneRow, await sessionToken(ctx, auditor.id));
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only the delivery team can replace a TPA's master mapping; upload it as a custom mapping instead");
+    expect(await history()).toEqual(versionsBefore);
+    // the delivery team still can
+    expect((await upload(fields, oneRow)).status).toBe(200);
+    expect((await history()).length).toBe(versionsBefore.length + 1);
+  });
+
   it('downloads a mapping as csv with a download token', async () => {
     const list = (await api.get('mappings', token)).body.payload;
     const m = list.find((x: any) => x.description === 'meridian_fund_services_account_mapping');

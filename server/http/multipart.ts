@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { H3Event } from 'h3';
 import type { AppContext } from '../context.js';
+import { fileNameProblem } from '../../rules/files.js';
 import { TooLargeError, ValidationError } from '../errors.js';
 
 export interface UploadedFile {
@@ -65,6 +66,9 @@ export class UploadForm {
 }
 
 const CLEANUP = Symbol('uploads');
+/** The answer to a part header the parser cannot read. */
+export const UNREADABLE_PART_HEADER =
+  'A part of the upload has a header that cannot be read: its file name holds a character no header may carry (a NUL or another control character); rename the file and upload it again';
 const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 1024 * 1024;
 /**
@@ -73,8 +77,6 @@ const MAX_FIELD_BYTES = 1024 * 1024;
  * event loop, which starves an upload while the server answers many other calls.
  */
 const BUFFER_BYTES = 4 * 1024 * 1024;
-// characters a file name may not carry: control characters (CR, LF ...) and path separators
-const BAD_NAME = /[\u0000-\u001f\u007f/\\]/;
 
 /** The request body as a Node stream (the Node request itself when served by Node). */
 function bodyStream(event: H3Event): Readable {
@@ -91,7 +93,8 @@ function bodyStream(event: H3Event): Readable {
  * The limit on the whole body (and on each file) is `ctx.config.maxUploadBytes`; passing it
  * answers 413 at once.
  * @throws TooLargeError (413) over the limit; ValidationError for a body that is not multipart,
- *   is malformed or truncated, or names a file with control characters
+ *   is malformed or truncated, or names a file with a NUL or other control character, a path
+ *   separator or more than 255 bytes (rules/files.ts `fileNameProblem`)
  */
 export async function readForm(event: H3Event, ctx: AppContext): Promise<UploadForm> {
   const maxBytes = ctx.config.maxUploadBytes;
@@ -143,13 +146,10 @@ export async function readForm(event: H3Event, ctx: AppContext): Promise<UploadF
     stream.on('error', () => {}); // a failed upload is reported once, by `fail`
     // browsers send '"', CR and LF of a file name as %22, %0D and %0A (HTML's multipart encoding)
     const fileName = (info.filename ?? '').replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
-    if (BAD_NAME.test(fileName)) {
+    const nameProblem = fileNameProblem(fileName);
+    if (nameProblem) {
       stream.resume();
-      return fail(
-        new ValidationError(
-          `The file name ${JSON.stringify(fileName)} contains a line break, control character or path separator; rename the file and upload it again`,
-        ),
-      );
+      return fail(new ValidationError(nameProblem));
     }
     const path = ctx.blobs.tmpPath('.upload');
     const hash = createHash('sha256');
@@ -179,6 +179,8 @@ export async function readForm(event: H3Event, ctx: AppContext): Promise<UploadF
   if (failure) {
     await disposeUploads(event);
     if (failure instanceof TooLargeError || failure instanceof ValidationError) throw failure;
+    // busboy refuses a part header holding a byte no header may carry (a raw NUL in a file name)
+    if (failure.message === 'Malformed part header') throw new ValidationError(UNREADABLE_PART_HEADER);
     throw new ValidationError('Unexpected end of multipart data', [failure.message]);
   }
   return new UploadForm(fields, staged);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { addUser } from '../services/users/users.js';
 import { DEFAULT_WIKI } from '../services/wiki/wiki.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -30,6 +31,21 @@ describe('onboarding guide', () => {
     sdmLink(old).url = 'https://www.sec.gov/files/formn-port.pdf';
     writeFileSync(join(ctx.dir, 'wiki.json'), JSON.stringify(old));
     expect(sdmLink((await api.get('wiki-data', token)).body.payload).url).toBe('/api/v2.0/docs/onboarding.md');
+  });
+
+  it('opens for a Client too, whose download token reaches nothing else', async () => {
+    ctx = await createTestContext({ seedDemoData: false });
+    const api = apiClient(ctx);
+    const client = await addUser(ctx, { email: 'client@example.com', name: 'Cleo Client', role: 'Client' });
+    const token = await sessionToken(ctx, client.id);
+    const link = sdmLink((await api.get('wiki-data', token)).body.payload);
+    const issued = await api.get('export/token', token);
+    expect(issued.status).toBe(200);
+    const res = await api.app.fetch(new Request(`http://t${link.url}?token=${issued.body.payload.token}`));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^# Onboarding a TPA/);
+    const again = (await api.get('export/token', token)).body.payload.token;
+    expect((await api.app.fetch(new Request(`http://t/api/v2.0/fund-request/download?token=${again}`))).status).toBe(403);
   });
 
   it('POST /administrators creates a TPA and refuses a taken or invalid code', async () => {

@@ -1,25 +1,38 @@
 /**
  * Rate limits against guessing and flooding, answered 429 with `Retry-After` (seconds) in the
- * envelope: starting or finishing a sign-in (redeeming a link, single sign-on) per client address;
- * wrong tokens per client address (past the limit the address is refused for a minute, whatever
- * token it sends); calls per API key. In memory, per server process (rate-limiter-flexible).
+ * envelope: starting or finishing a sign-in (redeeming a link, single sign-on) per client; wrong
+ * tokens per client (past the limit the client is refused for a minute, except for calls with a
+ * token that is valid now); calls per API key; live-socket upgrades per client. In memory, per
+ * server process (rate-limiter-flexible), shared by the HTTP routes and the socket of a context.
+ *
+ * Never limited: `/api/health`, `/api/health/live`, `/api/health/ready` (load balancers and
+ * orchestrators must see the truth), and a call with a valid session or key from a client refused
+ * for wrong tokens (someone else at the same address guessing must not sign everyone out).
+ *
+ * Wrong tokens count by token as well as by client: a token refused again (a stale tab polling
+ * with an expired session) counts against that token alone, which is refused for a minute past
+ * the limit; only a token not seen before counts against the client. Behind a proxy that is not
+ * in `trustedProxies` every client arrives from the proxy's address: the limits then key on that
+ * address with the client the proxy names in `X-Forwarded-For`, and the proxy's address as a whole
+ * gets ten times each limit (a client rotating its claimed address gains at most that); the
+ * server warns once (`proxyWarning`, also at start).
  */
 import { createHash } from 'node:crypto';
-import type { H3Event, Middleware } from 'h3';
-import type { BlockList } from 'node:net';
+import type { Middleware } from 'h3';
+import { isIP, type BlockList } from 'node:net';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppConfig } from '../config.js';
 import type { AppContext } from '../context.js';
-import { clientIp, parseTrustedProxies } from '../lib/proxies.js';
-import { tokenOwnerOf } from '../services/auth/tokens.js';
+import { clientIp, isTrustedProxy, parseTrustedProxies, plainAddress } from '../lib/proxies.js';
+import { isLiveToken, tokenOwnerOf } from '../services/auth/tokens.js';
 import { json } from './envelope.js';
 
 /** Calls that start or finish a sign-in. */
 const SIGN_IN = new Set(['POST /api/sso/redeemToken', 'GET /api/sso/authorize', 'GET /api/sso/callback']);
-
-/** The client's address: the connection's, or behind a trusted proxy (`trustedProxies`) the forwarded one. */
-export function clientAddress(event: H3Event, proxies: BlockList): string {
-  return clientIp((event.req as { ip?: string }).ip, event.req.headers.get('x-forwarded-for'), proxies) ?? 'unknown';
-}
+/** Paths no limit applies to. */
+const UNLIMITED = new Set(['/api/health', '/api/health/live', '/api/health/ready']);
+/** How many clients' worth of each limit the address of an untrusted proxy gets as a whole. */
+const SHARED_FACTOR = 10;
 
 /** The 429 answer, in the envelope, with Retry-After in whole seconds (at least 1). */
 export function tooManyRequests(msBeforeNext: number, what: string): Response {
@@ -27,48 +40,187 @@ export function tooManyRequests(msBeforeNext: number, what: string): Response {
   return json({ success: false, payload: null, errors: [`Too many ${what}: try again in ${seconds} s`] }, 429, { 'retry-after': String(seconds) });
 }
 
-/** Consumes one point; the wait in ms when the limit is reached, else null. */
-async function take(limiter: RateLimiterMemory, key: string): Promise<number | null> {
-  try {
-    await limiter.consume(key);
-    return null;
-  } catch (res) {
-    if (res instanceof RateLimiterRes) return res.msBeforeNext;
-    throw res;
+/**
+ * The start-up warning for a server that is probably behind a reverse proxy (a `publicUrl` or a
+ * `basePath` is set) while `trustedProxies` is empty, or null.
+ */
+export function proxyWarning(config: Pick<AppConfig, 'trustedProxies' | 'publicUrl' | 'basePath'>): string | null {
+  if (config.trustedProxies.trim() || !(config.publicUrl || config.basePath)) return null;
+  return "trustedProxies is not set: behind a reverse proxy every client arrives from the proxy's address, so the rate limits also key on the client the proxy names and client addresses in the logs are the proxy's; set trustedProxies to the proxy's address";
+}
+
+/** One limit: per client, and for the address of an untrusted proxy as a whole. */
+interface Limit {
+  client: RateLimiterMemory;
+  shared: RateLimiterMemory;
+}
+
+const limit = (points: number, blockDuration = 0): Limit => ({
+  client: new RateLimiterMemory({ points, duration: 60, blockDuration }),
+  shared: new RateLimiterMemory({ points: points * SHARED_FACTOR, duration: 60, blockDuration }),
+});
+
+/** Who a request comes from, for the limits. */
+export interface Client {
+  /** The client's key: its address, or behind an untrusted proxy `<proxy> for <claimed address>`. */
+  key: string;
+  /** The untrusted proxy's address the request came through, or null. */
+  shared: string | null;
+}
+
+/** The limiters of one context (one server process). */
+export interface RateLimitState {
+  config: AppConfig;
+  proxies: BlockList;
+  signIn: Limit;
+  badTokens: Limit;
+  /** Wrong tokens by token (sha256): repeats of one token. */
+  badTokenRepeats: RateLimiterMemory;
+  apiKeys: RateLimiterMemory;
+  sockets: Limit;
+  warnedProxy: boolean;
+  warn(message: string, details: Record<string, unknown>): void;
+}
+
+const states = new WeakMap<AppContext, RateLimitState>();
+
+/** The limiters of a context, made at first use (`rateLimitSignInPerMinute`, `rateLimitBadTokensPerMinute`, `rateLimitApiKeyPerMinute`, `rateLimitSocketPerMinute`). */
+export function rateLimitState(ctx: AppContext): RateLimitState {
+  let s = states.get(ctx);
+  if (!s) {
+    const c = ctx.config;
+    s = {
+      config: c,
+      proxies: parseTrustedProxies(c.trustedProxies),
+      signIn: limit(c.rateLimitSignInPerMinute),
+      badTokens: limit(c.rateLimitBadTokensPerMinute, 60),
+      badTokenRepeats: new RateLimiterMemory({ points: c.rateLimitBadTokensPerMinute, duration: 60, blockDuration: 60 }),
+      apiKeys: new RateLimiterMemory({ points: c.rateLimitApiKeyPerMinute, duration: 60 }),
+      sockets: limit(c.rateLimitSocketPerMinute),
+      warnedProxy: false,
+      warn: (message, details) => ctx.log.warn(details, message),
+    };
+    states.set(ctx, s);
   }
+  return s;
 }
 
 /**
- * The rate-limit middleware of an app, with limits from the configuration
- * (`rateLimitSignInPerMinute`, `rateLimitBadTokensPerMinute`, `rateLimitApiKeyPerMinute`).
+ * Who a request comes from: its connection's address, or the forwarded client behind a trusted
+ * proxy; a request forwarded by an address that is not a trusted proxy is keyed on both.
+ * @param remote the connection's address (undefined for in-process requests)
  */
+export function clientOf(s: RateLimitState, remote: string | undefined, forwardedFor: string | null): Client {
+  const address = clientIp(remote, forwardedFor, s.proxies) ?? 'unknown';
+  if (!remote || !forwardedFor) return { key: address, shared: null };
+  const peer = plainAddress(remote);
+  if (isTrustedProxy(s.proxies, peer)) return { key: address, shared: null };
+  const claimed = forwardedFor
+    .split(',')
+    .map((h) => plainAddress(h.trim()))
+    .filter((h) => isIP(h))
+    .at(-1);
+  if (!claimed) return { key: address, shared: null };
+  if (!s.warnedProxy) {
+    s.warnedProxy = true;
+    s.warn('requests arrive through a proxy that is not in trustedProxies: set trustedProxies to its address', { proxy: peer });
+  }
+  return { key: `${peer} for ${claimed}`, shared: peer };
+}
+
+/** Consumes one point of a limit for a client; the wait in ms when it is reached, else null. */
+async function take(l: Limit, who: Client): Promise<number | null> {
+  const one = async (limiter: RateLimiterMemory, key: string) => {
+    try {
+      await limiter.consume(key);
+      return null;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return res.msBeforeNext;
+      throw res;
+    }
+  };
+  const own = await one(l.client, who.key);
+  if (own !== null || !who.shared) return own;
+  return one(l.shared, who.shared);
+}
+
+/** The wait in ms while a client is refused for wrong tokens, else null. */
+async function blockedFor(s: RateLimitState, who: Client): Promise<number | null> {
+  const points = s.config.rateLimitBadTokensPerMinute;
+  const own = await s.badTokens.client.get(who.key);
+  if (own && own.consumedPoints > points) return own.msBeforeNext;
+  const shared = who.shared ? await s.badTokens.shared.get(who.shared) : null;
+  return shared && shared.consumedPoints > points * SHARED_FACTOR ? shared.msBeforeNext : null;
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Counts a wrong token (or sign-in link) of a client: against the token when it was refused
+ * before, else against the client.
+ * @returns the wait in ms when that limit is now reached, else null
+ */
+export async function countWrongToken(s: RateLimitState, who: Client, token: string | null): Promise<number | null> {
+  if (token) {
+    try {
+      const seen = await s.badTokenRepeats.consume(hashOf(token));
+      if (seen.consumedPoints > 1) return null;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return res.msBeforeNext;
+      throw res;
+    }
+  }
+  return take(s.badTokens, who);
+}
+
+/**
+ * Whether a call with this token may go on while its client is refused for wrong tokens: only with
+ * a token valid now. A token refused too often itself is refused before any lookup.
+ * @returns the wait in ms when the call is refused, else null
+ */
+export async function wrongTokenRefusal(ctx: AppContext, s: RateLimitState, who: Client, token: string | null): Promise<number | null> {
+  if (token) {
+    const repeated = await s.badTokenRepeats.get(hashOf(token));
+    if (repeated && repeated.consumedPoints > s.config.rateLimitBadTokensPerMinute) return repeated.msBeforeNext;
+  }
+  const wait = await blockedFor(s, who);
+  if (wait === null) return null;
+  return token && (await isLiveToken(ctx, token)) ? null : wait;
+}
+
+/** Takes one live-socket upgrade of a client; the wait in ms when the limit is reached, else null. */
+export function takeSocketUpgrade(s: RateLimitState, who: Client): Promise<number | null> {
+  return take(s.sockets, who);
+}
+
+/** The rate-limit middleware of an app (limits of `rateLimitState`). */
 export function rateLimits(ctx: AppContext): Middleware {
-  const c = ctx.config;
-  const signIn = new RateLimiterMemory({ points: c.rateLimitSignInPerMinute, duration: 60 });
-  const badTokens = new RateLimiterMemory({ points: c.rateLimitBadTokensPerMinute, duration: 60, blockDuration: 60 });
-  const apiKeys = new RateLimiterMemory({ points: c.rateLimitApiKeyPerMinute, duration: 60 });
-  const proxies = parseTrustedProxies(c.trustedProxies);
+  const s = rateLimitState(ctx);
   return async (event, next) => {
     const url = new URL(event.req.url);
-    if (!url.pathname.startsWith('/api/')) return next();
-    const address = clientAddress(event, proxies);
+    if (!url.pathname.startsWith('/api/') || UNLIMITED.has(url.pathname)) return next();
+    const who = clientOf(s, (event.req as { ip?: string }).ip, event.req.headers.get('x-forwarded-for'));
     const token = event.req.headers.get('x-access-token') ?? url.searchParams.get('token');
     const call = `${event.req.method} ${url.pathname}`;
-    const blocked = await badTokens.get(address);
-    if (blocked && blocked.consumedPoints > c.rateLimitBadTokensPerMinute) return tooManyRequests(blocked.msBeforeNext, 'wrong tokens');
+    const refused = await wrongTokenRefusal(ctx, s, who, token);
+    if (refused !== null) return tooManyRequests(refused, 'wrong tokens');
     if (SIGN_IN.has(call)) {
-      const wait = await take(signIn, address);
+      const wait = await take(s.signIn, who);
       if (wait !== null) return tooManyRequests(wait, 'sign-in attempts');
     }
     if (token && (await tokenOwnerOf(ctx, token))?.kind === 'api') {
-      const wait = await take(apiKeys, createHash('sha256').update(token).digest('hex'));
-      if (wait !== null) return tooManyRequests(wait, 'calls with this API key');
+      try {
+        await s.apiKeys.consume(hashOf(token));
+      } catch (res) {
+        if (res instanceof RateLimiterRes) return tooManyRequests(res.msBeforeNext, 'calls with this API key');
+        throw res;
+      }
     }
     const res = await next();
     if (res instanceof Response && res.status === 401 && (token || call === 'POST /api/sso/redeemToken')) {
-      const wait = await take(badTokens, address);
+      const wait = await countWrongToken(s, who, token);
       if (wait !== null) {
-        ctx.log.warn({ address, route: url.pathname }, 'too many wrong tokens: address refused for a while');
+        ctx.log.warn({ client: who.key, route: url.pathname }, 'too many wrong tokens: refused for a while');
         return tooManyRequests(wait, 'wrong tokens');
       }
     }

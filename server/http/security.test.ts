@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config.js';
 import { issueToken } from '../services/auth/tokens.js';
 import { signinLink } from '../services/auth/session.js';
+import { proxyWarning } from './rate-limit.js';
 import { startServer, type RunningServer } from './server.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 
@@ -63,31 +64,65 @@ describe('security headers', () => {
 });
 
 describe('rate limits', () => {
-  it('refuses an address that sends too many wrong tokens with 429 and Retry-After, whatever it sends next', async () => {
+  it('refuses an address that sends too many wrong tokens with 429 and Retry-After, but never a valid session or the health checks', async () => {
     const { ctx, api } = await serverWith({ rateLimitBadTokensPerMinute: 5 });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await api.post('/api/sso/login', {}, `guess-${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-    const refused = await api.post('/api/sso/login', {}, await sessionToken(ctx, ctx.boot.admin.id));
+    const refused = await api.post('/api/sso/login', {}, 'another-guess');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(refused.body).toMatchObject({ success: false, payload: null });
     expect(refused.body.errors[0]).toMatch(/Too many wrong tokens: try again in \d+ s/);
+    // a user at the same address with a valid session (or key) goes on working
+    expect((await api.post('/api/sso/login', {}, await sessionToken(ctx, ctx.boot.admin.id))).status).toBe(200);
+    expect((await api.get('filters', (await issueToken(ctx, ctx.boot.admin.id, 'api', 60_000)).token)).status).toBe(200);
+    // no token, a revoked or an expired one is still refused
+    expect((await api.get('filters')).status).toBe(429);
+    expect((await api.get('filters', (await issueToken(ctx, ctx.boot.admin.id, 'session', -1)).token)).status).toBe(429);
+    for (const path of ['/api/health', '/api/health/live', '/api/health/ready']) expect((await api.get(path, 'guess-0')).status, path).not.toBe(429);
   });
 
-  it('keys on the client address: the forwarded one behind a trusted proxy, never one a client claims', async () => {
+  it('counts a token refused again against that token, not the address: stale tabs lock nobody out', async () => {
+    const { ctx, api } = await serverWith({ rateLimitBadTokensPerMinute: 3 });
+    const expired = (await issueToken(ctx, ctx.boot.admin.id, 'session', -1)).token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api.get('filters', expired)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    // the address has counted that token once: other wrong tokens are still answered 401
+    expect((await api.get('filters', 'guess-a')).status).toBe(401);
+    expect((await api.get('filters', 'guess-b')).status).toBe(401);
+    expect((await api.get('filters', 'guess-c')).status).toBe(429);
+  });
+
+  it('keys on the client address: the forwarded one behind a trusted proxy, never one a client claims alone', async () => {
     const proxied = await listening({ rateLimitBadTokensPerMinute: 2, trustedProxies: '127.0.0.1' });
     const login = (url: string, ip: string, token: string) =>
       fetch(`${url}/api/sso/login`, { method: 'POST', headers: { 'x-access-token': token, 'x-forwarded-for': ip } }).then((r) => r.status);
-    const good = () => sessionToken(proxied.ctx, proxied.ctx.boot.admin.id);
     for (let i = 0; i < 3; i++) await login(proxied.url, '10.0.0.1', `guess-${i}`);
-    expect(await login(proxied.url, '10.0.0.1', await good())).toBe(429);
-    expect(await login(proxied.url, '10.0.0.2', await good())).toBe(200);
-    // no trusted proxy: the connection's address counts, whatever X-Forwarded-For says
+    expect(await login(proxied.url, '10.0.0.1', 'guess-x')).toBe(429);
+    expect(await login(proxied.url, '10.0.0.2', 'guess-y')).toBe(401);
+    expect(await login(proxied.url, '10.0.0.1', await sessionToken(proxied.ctx, proxied.ctx.boot.admin.id))).toBe(200);
+    // no trusted proxy: keyed on the connection's address with the client the proxy names, and the
+    // connection's address as a whole gets ten clients' worth
     const direct = await listening({ rateLimitBadTokensPerMinute: 2 });
-    for (let i = 0; i < 3; i++) await login(direct.url, `10.0.1.${i}`, `guess-${i}`);
-    expect(await login(direct.url, '10.0.2.1', await sessionToken(direct.ctx, direct.ctx.boot.admin.id))).toBe(429);
+    for (let i = 0; i < 3; i++) await login(direct.url, '10.0.1.1', `guess-${i}`);
+    expect(await login(direct.url, '10.0.1.1', 'guess-x')).toBe(429);
+    expect(await login(direct.url, '10.0.1.2', 'guess-y')).toBe(401);
+    const rotating: number[] = [];
+    for (let i = 0; i < 25; i++) rotating.push(await login(direct.url, `10.0.2.${i}`, `guess-r${i}`));
+    expect(rotating.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 401));
+    expect(rotating.at(-1)).toBe(429);
+    expect(await login(direct.url, '10.0.3.1', 'guess-z')).toBe(429);
+    expect(await login(direct.url, '10.0.3.1', await sessionToken(direct.ctx, direct.ctx.boot.admin.id))).toBe(200);
+  });
+
+  it('warns at start when the server looks proxied and trustedProxies is empty', () => {
+    expect(proxyWarning({ trustedProxies: '', publicUrl: 'https://audit.example.com', basePath: '' })).toMatch(/^trustedProxies is not set/);
+    expect(proxyWarning({ trustedProxies: '', publicUrl: undefined, basePath: '/fund-audit' })).toMatch(/^trustedProxies is not set/);
+    expect(proxyWarning({ trustedProxies: '10.0.0.1', publicUrl: 'https://audit.example.com', basePath: '' })).toBeNull();
+    expect(proxyWarning({ trustedProxies: '', publicUrl: undefined, basePath: '' })).toBeNull();
   });
 
   it('limits redeeming sign-in links, right or wrong, per address', async () => {

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { createApp } from './app.js';
 import { underBasePath } from './base-path.js';
 import { startMetricsServer } from './metrics.js';
+import { proxyWarning } from './rate-limit.js';
 import { createSocketHooks } from './ws.js';
 
 export interface RunningServer {
@@ -21,6 +22,8 @@ export async function startServer(
   ctx: AppContext,
   opts: { host: string; port: number; heartbeatMs?: number; tls?: { cert: string; key: string } },
 ): Promise<RunningServer> {
+  const warning = proxyWarning(ctx.config);
+  if (warning) ctx.log.warn(warning);
   const app = createApp(ctx);
   const socket = createSocketHooks(ctx, opts.heartbeatMs);
   const fetch = underBasePath(ctx.config.basePath ?? '', (request) => app.fetch(request));

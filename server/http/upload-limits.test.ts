@@ -89,7 +89,7 @@ describe('a file of a million short lines', () => {
       new Set(['pbi-inputs.count-rows', 'bulk-upload.validate', 'bulk-upload.prepare-upload', 'mappings.parse', 'sdm-upload.read-mappings']),
     );
     expect(seen.every((e) => e.thread !== threadId)).toBe(true);
-  });
+  }, 120_000);
 
   it('is refused as a self-onboarding fund_request.csv, checked in a pool thread', async () => {
     const created = await send(

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { storeOf } from '../db/dialect.js';
 import { createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { startServer, type RunningServer } from './server.js';
+import { UNREADABLE_PART_HEADER } from './multipart.js';
 
 const LIMIT = 256 * 1024;
 let ctx: TestContext;
@@ -129,6 +130,38 @@ describe('upload bodies', () => {
     expect(res.body.message).toBe(
       'The file name "bad\\nname.csv" contains a line break, control character or path separator; rename the file and upload it again',
     );
+  });
+
+  it('refuses a NUL in a file name, sent raw or encoded, and a name too long, each with a message saying why', async () => {
+    const upload = (disposition: Buffer) => {
+      const body = Buffer.concat([
+        part('administrator', 'demo_test'),
+        Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="upload"; `),
+        disposition,
+        Buffer.from(`\r\n\r\nA;B\r\n1;2\r\n--${BOUNDARY}--\r\n`),
+      ]);
+      return send('/api/v2.0/import/files', multipartHeaders, function* () {
+        yield body;
+      });
+    };
+    const nulMessage = 'The file name "bad\\0name.csv" contains a NUL character (\\0), which no file name may hold; rename the file and upload it again';
+    const encoded = await upload(Buffer.from("filename*=UTF-8''bad%00name.csv"));
+    expect(encoded.status).toBe(400);
+    expect(encoded.body.message).toBe(nulMessage);
+    // a raw NUL cannot even be read as a header
+    const raw = await upload(Buffer.from('filename="bad\u0000name.csv"', 'latin1'));
+    expect(raw.status).toBe(400);
+    expect(raw.body.message).toBe(UNREADABLE_PART_HEADER);
+    const long = `${'trial-balance-'.repeat(25)}.csv`; // 354 characters
+    const tooLong = await upload(Buffer.from(`filename="${long}"`));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toBe(
+      `The file name "${long.slice(0, 40)}...${long.slice(-12)}" is 354 bytes long; a file name may have at most 255 bytes (as many plain letters, fewer accented or non-Latin ones): rename the file to something shorter and upload it again`,
+    );
+    // nothing was kept of the refused uploads
+    expect(readdirSync(join(ctx.blobs.root, 'tmp'))).toEqual([]);
+    const fits = await upload(Buffer.from(`filename="${'b'.repeat(251)}.csv"`));
+    expect(fits.status, JSON.stringify(fits.body)).toBe(200);
   });
 
   it('reads a quote in a file name as browsers send it (%22), refuses a line break sent as %0A, and explains an unescaped quote', async () => {

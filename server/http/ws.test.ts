@@ -18,31 +18,8 @@ afterAll(async () => {
   await ctx.dispose();
 });
 
-function open(token: string): Promise<{ ws: WebSocket; messages: any[]; next: (event: string) => Promise<any> }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws?token=${token}`);
-    const messages: any[] = [];
-    const waiters: Array<{ event: string; resolve: (m: any) => void }> = [];
-    ws.on('message', (raw) => {
-      const msg = JSON.parse(String(raw));
-      messages.push(msg);
-      for (const w of waiters.filter((x) => x.event === msg.event)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(msg);
-      }
-    });
-    const next = (event: string) => {
-      const seen = messages.find((m) => m.event === event);
-      if (seen) {
-        messages.splice(messages.indexOf(seen), 1);
-        return Promise.resolve(seen);
-      }
-      return new Promise((r) => waiters.push({ event, resolve: r }));
-    };
-    ws.on('open', () => resolve({ ws, messages, next }));
-    ws.on('error', reject);
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-  });
+function open(token: string) {
+  return openAt(server, token);
 }
 
 describe('live socket', () => {
@@ -131,3 +108,123 @@ describe('live socket', () => {
     expect(await closed).toBe(4401);
   });
 });
+
+describe('live socket and its session', () => {
+  // heartbeats a minute apart: whatever happens here happens at once, not at a heartbeat
+  let c: TestContext;
+  let s: RunningServer;
+  beforeAll(async () => {
+    c = await createTestContext();
+    s = await startServer(c, { host: '127.0.0.1', port: 0, heartbeatMs: 60_000 });
+  });
+  afterAll(async () => {
+    await s.close();
+    await c.dispose();
+  });
+
+  const call = (path: string, token: string, body?: unknown) =>
+    fetch(`${s.url}/api/v2.0/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'x-access-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const socketToken = async (session: string) => (await (await call('ws-token', session)).json()).payload.token as string;
+  const connect = async (token: string) => {
+    const socket = await openAt(s, token);
+    await socket.next('connect');
+    const closed = new Promise<{ code: number; reason: string }>((r) => socket.ws.on('close', (code, reason) => r({ code, reason: String(reason) })));
+    return { ...socket, closed };
+  };
+
+  it("closes the session's sockets at logout, and only those", async () => {
+    const user = await addUser(c, { email: 'socket-logout@example.com', name: 'Log Out', role: 'DeliveryTeamMember' });
+    const session = await sessionToken(c, user.id);
+    const other = await sessionToken(c, user.id);
+    const viaToken = await connect(await socketToken(session));
+    const direct = await connect(session);
+    const otherSocket = await connect(await socketToken(other));
+    expect((await fetch(`${s.url}/api/sso/logout`, { method: 'POST', headers: { 'x-access-token': session } })).status).toBe(200);
+    expect(await viaToken.closed).toEqual({ code: 4401, reason: 'The session of this socket ended' });
+    expect((await direct.closed).code).toBe(4401);
+    // the user's other session keeps its socket and its events
+    c.events.publish('process', { id: 21, fundRequestId: 3, stage: 'identification', status: 'running' });
+    expect((await otherSocket.next('process')).data.id).toBe(21);
+    // a socket token asked for before the logout opens nothing after it
+    const late = await socketToken(other);
+    await fetch(`${s.url}/api/sso/logout`, { method: 'POST', headers: { 'x-access-token': other } });
+    await expect(openAt(s, late)).rejects.toThrow(/401/);
+    expect((await otherSocket.closed).code).toBe(4401);
+  });
+
+  it('takes the view a session switches to at once', async () => {
+    const user = await addUser(c, { email: 'socket-switch@example.com', name: 'Switch Now', role: 'Admin' });
+    const session = await sessionToken(c, user.id);
+    const socket = await connect(await socketToken(session));
+    c.events.publish('process', { id: 31, fundRequestId: 3, stage: 'identification', status: 'running' });
+    expect((await socket.next('process')).data.id).toBe(31);
+    expect((await call('user/switch-role', session, { view: 'auditor' })).status).toBe(200);
+    // as an Auditor the socket gets no pipeline processes any more, but fund requests still
+    c.events.publish('process', { id: 32, fundRequestId: 3, stage: 'identification', status: 'running' });
+    c.events.publish('fund-request', { ids: [33], action: 'approve' });
+    expect((await socket.next('fund-request')).data.ids).toEqual([33]);
+    expect(socket.messages.some((m) => m.event === 'process' && m.data.id === 32)).toBe(false);
+    expect((await call('user/switch-role', session, { view: 'delivery' })).status).toBe(200);
+    c.events.publish('process', { id: 34, fundRequestId: 3, stage: 'identification', status: 'running' });
+    await expect.poll(() => socket.messages.some((m) => m.event === 'process' && m.data.id === 34)).toBe(true);
+    socket.ws.close();
+  });
+
+  it('limits socket upgrades per client with 429 and Retry-After', async () => {
+    const limited = await createTestContext({ rateLimitSocketPerMinute: 3 });
+    const at = await startServer(limited, { host: '127.0.0.1', port: 0 });
+    try {
+      const session = await sessionToken(limited, limited.boot.admin.id);
+      const answers: Array<{ status: number; retryAfter?: string }> = [];
+      for (let i = 0; i < 4; i++)
+        answers.push(
+          await new Promise((resolve) => {
+            const ws = new WebSocket(`${at.url.replace('http', 'ws')}/ws?token=${session}`);
+            ws.on('open', () => {
+              ws.close();
+              resolve({ status: 101 });
+            });
+            ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
+            ws.on('error', () => undefined);
+          }),
+        );
+      expect(answers.map((a) => a.status)).toEqual([101, 101, 101, 429]);
+      expect(Number(answers[3]!.retryAfter)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await at.close();
+      await limited.dispose();
+    }
+  });
+});
+
+/** `open` against another server. */
+function openAt(at: RunningServer, token: string) {
+  return new Promise<{ ws: WebSocket; messages: any[]; next: (event: string) => Promise<any> }>((resolve, reject) => {
+    const ws = new WebSocket(`${at.url.replace('http', 'ws')}/ws?token=${token}`);
+    const messages: any[] = [];
+    const waiters: Array<{ event: string; resolve: (m: any) => void }> = [];
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw));
+      messages.push(msg);
+      for (const w of waiters.filter((x) => x.event === msg.event)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(msg);
+      }
+    });
+    const next = (event: string) => {
+      const seen = messages.find((m) => m.event === event);
+      if (seen) {
+        messages.splice(messages.indexOf(seen), 1);
+        return Promise.resolve(seen);
+      }
+      return new Promise((r) => waiters.push({ event, resolve: r }));
+    };
+    ws.on('open', () => resolve({ ws, messages, next }));
+    ws.on('error', reject);
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+}

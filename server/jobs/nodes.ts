@@ -1,20 +1,23 @@
 /**
  * The processes working on one database (`nodes`): each `serve` and `worker` process registers
- * itself with a heartbeat. On SQLite this is the data-directory lock of `serve` (a second server
- * on the same directory is refused, naming the running one); on PostgreSQL any number of `serve`
- * and `worker` nodes share the database. It is also how a dead process is noticed: a node whose
+ * itself with a heartbeat. On SQLite a `serve` also takes the data directory's lock (dir-lock.ts,
+ * held by the process while it lives, suspended or not): a second server on the same directory is
+ * refused, naming the running one; on PostgreSQL any number of `serve` and `worker` nodes share
+ * the database. It is also how a dead process is noticed: a node whose
  * heartbeat stopped (on SQLite also a node of this host whose pid is gone) is removed and the jobs
  * it held are put up for takeover at once, instead of when their leases run out.
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { storeOf, type Tables } from '../db/dialect.js';
 import type { NodeKind } from '../db/schema/nodes.js';
 import { transaction } from '../db/tx.js';
 import { DataDirInUseError } from '../errors.js';
+import { type DataDirLock, LOCK_FILE, lockDataDir } from './dir-lock.js';
 import { expireLeases } from './queue.js';
 
 export type NodeRow = Tables['nodes']['$inferSelect'];
@@ -99,14 +102,21 @@ export async function registerNode(ctx: AppContext, kind: NodeKind, opts: { work
     startedAt: new Date().toISOString(),
     heartbeatAt: Date.now(),
   });
-  await reapDeadNodes(ctx);
-  await transaction(ctx, async (tx) => {
-    if (kind === 'serve' && dialect === 'sqlite') {
-      const [other] = await tx.select().from(t.nodes).where(eq(t.nodes.kind, 'serve')).limit(1);
-      if (other) throw new DataDirInUseError(alreadyServing(ctx, other));
-    }
-    await tx.insert(t.nodes).values(row());
-  });
+  const lock = kind === 'serve' && dialect === 'sqlite' ? await serverLock(ctx) : null;
+  try {
+    await reapDeadNodes(ctx);
+    await transaction(ctx, async (tx) => {
+      if (lock) {
+        // the lock is ours: a server still listed is gone (killed before it could remove itself)
+        const stale = await tx.delete(t.nodes).where(eq(t.nodes.kind, 'serve')).returning({ id: t.nodes.id });
+        for (const n of stale) await expireLeases(ctx, `${n.id}/`);
+      }
+      await tx.insert(t.nodes).values(row());
+    });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const heartbeat = async () => {
     const alive = await transaction(ctx, async (tx) =>
       tx.update(t.nodes).set({ heartbeatAt: Date.now() }).where(eq(t.nodes.id, id)).returning({ id: t.nodes.id }),
@@ -130,6 +140,23 @@ export async function registerNode(ctx: AppContext, kind: NodeKind, opts: { work
       clearInterval(beat);
       await beating;
       await transaction(ctx, async (tx) => tx.delete(t.nodes).where(eq(t.nodes.id, id)));
+      lock?.release();
     },
   };
+}
+
+/**
+ * Takes the data directory's server lock (SQLite).
+ * @throws DataDirInUseError naming the running server when another process holds it
+ */
+async function serverLock(ctx: AppContext): Promise<DataDirLock> {
+  const lock = lockDataDir(ctx.config.dataDir);
+  if (lock) return lock;
+  const { db, tables: t } = storeOf(ctx);
+  const [other] = await db.select().from(t.nodes).where(eq(t.nodes.kind, 'serve')).limit(1);
+  throw new DataDirInUseError(
+    other
+      ? alreadyServing(ctx, other)
+      : `Fund Audit is already serving the data directory ${ctx.config.dataDir} (another process holds ${join(ctx.config.dataDir, LOCK_FILE)}). Stop that server first, or add job workers to it with \`fund-audit worker\`.`,
+  );
 }

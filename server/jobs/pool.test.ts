@@ -1,7 +1,7 @@
 /**
  * The job threads of a server: every stage of a real delivery runs in a worker thread (never on
- * the thread that serves requests), its events reach the server's bus, and a cancel from the
- * server reaches the thread running the job.
+ * the thread that serves requests), its events reach the server's bus, a job thread keeps the
+ * cached scorecard facts up to date, and a cancel from the server reaches the thread running the job.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -98,6 +98,13 @@ describe('job threads', () => {
       expect.arrayContaining(['identification:running', 'identification:done', 'standardization:done', 'calculations:done', 'visualization:done']),
     );
     expect(files).toContain('work_paper:done');
+    // the delivery's events marked its scorecard facts stale; a job thread (this one runs no refresher with job threads) writes them back
+    const stale = () =>
+      ctx.sqlite
+        .prepare('select (select count(*) from scorecard_facts where stale = 1) + (select count(*) from scorecard_tallies where stale = 1) n')
+        .get() as { n: number };
+    await until('the scorecard facts refreshed', () => stale().n === 0);
+    expect((ctx.sqlite.prepare('select count(*) n from scorecard_facts where refreshed_at is not null').get() as { n: number }).n).toBeGreaterThan(0);
   }, 90_000);
 
   it('pass a cancel from the server to the thread running the job', async () => {

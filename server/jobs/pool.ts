@@ -22,6 +22,8 @@ export interface JobThreadsOptions {
 /** A process's job threads. */
 export class JobThreads {
   private readonly threads = new Set<Worker>();
+  /** the thread that also refreshes the cached scorecard facts (one per process is enough) */
+  private refresher: Worker | null = null;
   private stopping = false;
   private unsubscribe: (() => void) | null = null;
 
@@ -57,16 +59,19 @@ export class JobThreads {
       pollMs: this.opts.pollMs,
       sqliteAddon: sqliteAddonFile(),
       entry: script.entry,
+      scorecardRefresher: this.refresher === null,
     };
     const worker = new Worker(script.file, { workerData: data, name: 'fund-audit-jobs' });
     const id = worker.threadId;
     this.threads.add(worker);
+    if (data.scorecardRefresher) this.refresher = worker;
     worker.on('message', (m: FromJobThread) => {
       if (m.type === 'event') this.ctx.events.publish(m.name, m.data as AppEvents[AppEventName]);
     });
     worker.on('error', (err) => this.ctx.log.error({ err, thread: id }, 'a job thread failed'));
     worker.on('exit', (code) => {
       this.threads.delete(worker);
+      if (this.refresher === worker) this.refresher = null;
       if (this.stopping) return;
       expireLeases(this.ctx, threadOwner(this.opts.nodeId, id), true).then(
         (released) => this.ctx.log.error({ thread: id, code, released }, 'a job thread stopped; starting another'),

@@ -34,7 +34,6 @@ export type StageHandler = (ctx: AppContext, job: ProcessRow, signal: AbortSigna
 
 const isoNow = () => new Date().toISOString();
 
-/** The lease of a claim, in ms. */
 /**
  * The abort reason of a job stopped because its process shuts down (SIGTERM): the job is left
  * running, its lease is ended by the shutdown and another node or the next start takes it over.
@@ -48,6 +47,7 @@ export class ShuttingDown extends Error {
 /** Stages stopped at once when their process shuts down (long, and run again from the start when taken over). */
 export const STOPPED_AT_SHUTDOWN = ['testRun'] as const;
 
+/** The lease of a claim, in ms. */
 export const leaseMs = (ctx: AppContext) => ctx.config.jobLeaseSeconds * 1000;
 
 /** Kinds of job of which one runs at a time on a data directory (test runs: each runs the whole pipeline). */

@@ -3,7 +3,8 @@
  * a small pool of its own; its own event bus and log) and an engine claiming jobs by lease, at the
  * idle CPU priority, below the threads serving requests. Events its jobs publish go to the parent thread,
  * which forwards them to the sockets; the parent wakes it when a job is queued, tells it which job
- * was cancelled, and asks it to stop.
+ * was cancelled, and asks it to stop. One thread of a process also keeps the cached scorecard facts
+ * up to date (`ScorecardRefresher`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createPgContext } from '../context-pg.js';
 import type { AppEventName } from '../events.js';
 import { Engine } from './engine.js';
 import { ShuttingDown, STOPPED_AT_SHUTDOWN } from './queue.js';
+import { ScorecardRefresher } from '../services/scorecards/refresh.js';
 import { allJobs } from './stages/index.js';
 
 /** What a job thread is started with. */
@@ -26,6 +28,8 @@ export interface JobThreadData {
   pollMs?: number;
   /** better-sqlite3's addon file inside the single binary. */
   sqliteAddon?: string;
+  /** This thread also refreshes the cached scorecard facts, at its idle priority (one thread per process). */
+  scorecardRefresher?: boolean;
 }
 
 /** Parent -> thread. */
@@ -101,13 +105,14 @@ export async function runJobThread(data: JobThreadData, port: MessagePort): Prom
   ctx.events.onAny((name, payload) => send({ type: 'event', name, data: payload }));
   const owner = threadOwner(data.nodeId, threadId);
   const engine = new Engine(ctx, allJobs, { owner, pollMs: data.pollMs });
+  const refresher = data.scorecardRefresher ? new ScorecardRefresher(ctx) : null;
   port.on('message', (m: ToJobThread) => {
     if (m.type === 'wake') engine.wake();
     else if (m.type === 'abort') engine.abort(m.id);
     else if (m.type === 'stop') {
       // a test run can take many minutes: it stops now and is taken over, the others finish
       engine.abortStages(STOPPED_AT_SHUTDOWN, new ShuttingDown());
-      void engine.stop().then(() => {
+      void Promise.all([engine.stop(), refresher?.stop()]).then(() => {
         ctx.close();
         send({ type: 'stopped' });
         port.close();
@@ -115,5 +120,6 @@ export async function runJobThread(data: JobThreadData, port: MessagePort): Prom
     }
   });
   engine.start();
+  refresher?.start();
   send({ type: 'ready', owner });
 }

@@ -2,7 +2,8 @@
  * The work the request pools do, by name: each task calls the same service function the calling
  * thread would, with the pool thread's own context (read-context.ts). Arguments and results cross
  * threads by structured cloning: plain data only. A task never writes: the pool's connection is
- * read-only; the writing half of a service (a save, an import) stays with the caller.
+ * read-only; the writing half of a service (a save, an import) stays with the caller (scorecards
+ * compute stale tallies without writing them back: the refresher does).
  */
 import { exit } from 'node:process';
 import { threadId } from 'node:worker_threads';
@@ -19,6 +20,9 @@ import { countPbiRows } from '../services/pbi-inputs/pbi-inputs.js';
 import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
 import { prepareSdmFundRequests } from '../services/sdm-upload/process.js';
 import { readMappingFiles, type UploadedCsv } from '../services/sdm-upload/sdm-upload.js';
+import { scorecardFunds, type ScorecardFundsInput } from '../services/scorecards/funds.js';
+import { scorecard, type ScorecardInput, type Viewer } from '../services/scorecards/scorecard.js';
+import { scorecardWorkbook } from '../services/scorecards/xlsx.js';
 
 /** Whether this thread's pool accepts the diagnostic tasks that end a thread (set by pool-entry.ts from the pool options). */
 export const diagnostics = { enabled: false };
@@ -39,6 +43,7 @@ export const tasks = {
   'sdm-upload.prepare-fund-requests': (ctx: AppContext, adminCode: string, fileName: string, blobKey: string) =>
     prepareSdmFundRequests(ctx, adminCode, fileName, blobKey),
   'funds.export-listing': (ctx: AppContext, user: User | null, input: ExportListingInput) => exportListing(ctx, user, input),
+  'scorecards.xlsx': (ctx: AppContext, input: ScorecardInput, viewer: Viewer | null) => scorecardWorkbook(ctx, input, viewer),
   // read pool
   // the page as JSON, and as the answer's bytes, plain and gzip-compressed: none of it left to the request thread
   'funds.listing-page': async (ctx: AppContext, user: User | null, input: ListingInput, offset: number, limit: number) => {
@@ -52,6 +57,8 @@ export const tasks = {
   'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),
   'funds.listing-count': (ctx: AppContext, user: User | null, input: ListingInput) => countListing(ctx, user, input),
   'funds.auditor-count': (ctx: AppContext, input: Pick<AuditorListInput, 'tpa'>) => countFundsForAuditor(ctx, input),
+  'scorecards.card': (ctx: AppContext, input: ScorecardInput, viewer: Viewer | null) => scorecard(ctx, input, viewer),
+  'scorecards.funds': (ctx: AppContext, input: ScorecardFundsInput, viewer: Viewer | null) => scorecardFunds(ctx, input, viewer),
   // diagnostics (tests), and the warm-up of a starting read pool (its thread opens its connection first)
   'threads.thread-id': (_ctx: AppContext) => threadId,
   'threads.crash': (_ctx: AppContext) => {

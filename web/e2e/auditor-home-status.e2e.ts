@@ -39,7 +39,7 @@ describe('auditor home, wiki and status reporting', () => {
   it("shows the welcome and the release of the changelog under What's New", async () => {
     const shell = new ShellPage(page);
     expect(await shell.frameKind()).toBe('auditor');
-    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
+    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
     await aud.main.getByRole('heading', { name: 'Welcome, Ann' }).waitFor();
     await aud.main.getByRole('heading', { name: "What's New" }).waitFor();
     const releases = page.getByTestId('release');

@@ -45,7 +45,7 @@ describe('a Client user', () => {
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByRole('complementary', { name: 'Live demo' }).count()).toBe(0);
-    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki']);
+    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki', 'Scorecards', 'Open chases']);
     expect(refused).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
@@ -59,8 +59,8 @@ describe('a Client user', () => {
     servers.push(server);
     const { page, refused } = await signInClient(server, 'carlo@client.example');
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
-    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki']);
-    expect(await page.getByText('Your access covers this page and the WAM Wiki').count()).toBe(1);
+    expect(await tabs(page)).toEqual(['Home', 'WAM Wiki', 'Scorecards', 'Open chases']);
+    expect(await page.getByText('Your access covers this page, the WAM Wiki, your scorecards and Open chases').count()).toBe(1);
     await new ShellPage(page).auditorTabs.getByRole('link', { name: 'WAM Wiki' }).click();
     await page.getByRole('tab', { name: 'Wiki' }).waitFor();
     for (const path of ['/data-platform', '/tools']) {

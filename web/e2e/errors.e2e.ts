@@ -3,6 +3,8 @@
  * /unauthorized, a revoked token (401) -> /authenticate, gated and role-restricted routes, and a
  * failing call shown through the default error notification.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, screenshotPath } from './browser';
@@ -45,15 +47,20 @@ describe('error destinations', () => {
   });
 
   it('is not offered the delivery view as a Client, and answers a forbidden call with /unauthorized (real 403 from the server)', async () => {
-    const link = addUserWithLink(server, { email: 'client@example.com', name: 'Cleo Client', role: 'Client' });
+    const email = 'auditor.to.client@example.com';
+    const link = addUserWithLink(server, { email, name: 'Cleo Client', role: 'Auditor' });
     const page = await (await newContext(browser)).newPage();
     const shell = new ShellPage(page);
     await new SignInPage(page).signIn(link);
     expect(await shell.frameKind()).toBe('auditor');
     expect(await shell.header.innerText()).toContain('Marketplace');
-    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
-    expect(await page.getByRole('button', { name: 'Switch to delivery team' }).count()).toBe(0);
-    // the auditor area's status report is not a Client's to read
+    expect(await shell.tabLabels()).toContain('Data Platform');
+    // an administrator makes the signed-in auditor a Client: the page still offers the tabs it had
+    const db = new Database(join(server.dataDir, 'fund-audit.sqlite'));
+    db.pragma('busy_timeout = 10000');
+    db.prepare("UPDATE users SET role = 'Client' WHERE email = ?").run(email);
+    db.close();
+    // the auditor area's status report is not a Client's to read: the server refuses it
     const forbidden = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/status-report'));
     await shell.auditorTabs.getByRole('link', { name: 'Data Platform' }).click();
     expect((await forbidden).status()).toBe(403);
@@ -63,12 +70,12 @@ describe('error destinations', () => {
     expect(await messages.unauthorizedMessage.innerText()).toBe('Welcome to WAMapps - click here to begin your session.');
     await page.screenshot({ path: screenshotPath('unauthorized.png') });
 
-    // 'click here' leads back in: /authenticate -> /login -> the remembered route, here the
-    // forbidden data platform again
-    const again = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/user/status-report'));
+    // 'click here' leads back in with the session as it is now: a Client, offered only what it can
+    // open and never the delivery view
     await page.getByRole('link', { name: 'click here' }).click();
-    expect((await again).status()).toBe(403);
-    await page.waitForURL((url) => url.pathname === '/unauthorized');
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    expect(await shell.tabLabels()).not.toContain('Data Platform');
+    expect(await page.getByRole('button', { name: 'Switch to delivery team' }).count()).toBe(0);
     await page.context().close();
   });
 
@@ -90,7 +97,7 @@ describe('error destinations', () => {
 
     await shell.switchToAuditor();
     await expect.poll(() => page.locator('[data-frame]').getAttribute('data-frame')).toBe('auditor');
-    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
+    expect(await shell.tabLabels()).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
     await expect.poll(() => shell.pageTitle.innerText()).toBe('Home');
 
     await shell.auditorTabs.getByRole('link', { name: 'Data Platform' }).click();
@@ -153,6 +160,10 @@ describe('default error handling (demo server)', () => {
     expect(await page.getByRole('button', { name: 'Switch to auditor' }).count()).toBe(0);
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v2.0/demo/fund-request'));
     await widget.getByRole('button', { name: /Demo fund request/ }).click();
+    // the demo data's own request of the demo TPA would go: the widget asks first
+    const question = page.getByRole('dialog', { name: 'Create the demo fund request?' });
+    await question.waitFor();
+    await question.getByRole('button', { name: 'Remove and create' }).click();
     const res = await answer;
     const body = (await res.json()) as { success: boolean; errors: string[]; message?: string };
     const toast = page.locator('.p-toast-message');

@@ -45,6 +45,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Let the first start import its demo deliveries (off by default, so a suite sees only its own files). */
   demoDeliveries?: boolean;
+  /** Let the first start write the demo TPAs' year of history (off by default, so a suite sees only its own fund requests). */
+  demoHistory?: boolean;
 }
 
 /** Spawns the server on a free port with a fresh data directory (or the given one). */
@@ -56,7 +58,12 @@ export async function startServer(options: StartOptions | string[] = {}): Promis
   const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, '--port', '0', '--log-level', 'warn', ...extraArgs], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', FUND_AUDIT_DEMO_DELIVERIES: opts.demoDeliveries ? 'true' : 'false' },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      FUND_AUDIT_DEMO_DELIVERIES: opts.demoDeliveries ? 'true' : 'false',
+      FUND_AUDIT_DEMO_HISTORY: opts.demoHistory ? 'true' : 'false',
+    },
   });
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));

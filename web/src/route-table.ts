@@ -3,7 +3,7 @@
  * matches, whether it may be shown (token, session, feature gates, role), which frame and which
  * page a role gets. No React, no browser: unit-tested in route-table.test.ts.
  */
-import { roleMayUse, SIGN_IN_BLOCKED_PATH, type RouteGroup } from '../../rules/access';
+import { roleMayUse, SIGN_IN_BLOCKED_PATH, testRunnerOpenTo, type RouteGroup } from '../../rules/access';
 import type { SessionConfig } from './api/types';
 
 /** Pages the router can render. */
@@ -24,7 +24,8 @@ export type PageKey =
   | 'pbi-inputs'
   | 'mappings'
   | 'contacts'
-  | 'chases';
+  | 'chases'
+  | 'scorecards';
 
 /** Header title of each page until the page sets its own. */
 export const PAGE_TITLES: Record<PageKey, string> = {
@@ -45,6 +46,7 @@ export const PAGE_TITLES: Record<PageKey, string> = {
   mappings: 'Live mappings',
   contacts: 'Contacts',
   chases: 'Open chases',
+  scorecards: 'Scorecards',
 };
 
 /** Who a protected route is meant for. */
@@ -55,8 +57,8 @@ export interface ProtectedRoute {
   path: string;
   page: PageKey;
   audience: Audience;
-  /** Feature gate on the session config; the route answers /404 when it returns false. */
-  gate?: (config: SessionConfig) => boolean;
+  /** Feature gate on the session config (and the role, for the test runner); the route answers /404 when it returns false. */
+  gate?: (config: SessionConfig, role?: string | null) => boolean;
   /** The group of API calls the page makes: a role that may not make them goes to / (rules/access.ts). */
   group?: RouteGroup;
 }
@@ -65,7 +67,8 @@ export interface ProtectedRoute {
 export const gates = {
   devTools: (c: SessionConfig) => Boolean(c.devTools?.enabled),
   keyGenerator: (c: SessionConfig) => Boolean(c.devTools?.enabled && c.devTools?.isLocalEnvironment),
-  testRunner: (c: SessionConfig) => Boolean(c.testRunner),
+  testRunner: (c: SessionConfig, role?: string | null) =>
+    testRunnerOpenTo(role, { testRunner: Boolean(c.testRunner), devToolsEnabled: Boolean(c.devTools?.enabled) }),
   pbiInputs: (c: SessionConfig) => Boolean(c.pbiInputs),
   mappings: (c: SessionConfig) => Boolean(c.mappings),
   customMappings: (c: SessionConfig) => Boolean(c.customMappings),
@@ -94,6 +97,8 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   // chasing: the delivery team's contacts and schedules; a chased Client or TPA user's open chases (the mails link here)
   { path: '/contacts', page: 'contacts', audience: 'delivery' },
   { path: '/chases', page: 'chases', audience: 'all', group: 'session' },
+  // each TPA's and client's record over time, in both areas (a Client sees their own client's)
+  { path: '/scorecards', page: 'scorecards', audience: 'all', group: 'session' },
 ];
 
 /** Public routes: the sign-in flow and message pages (never remembered, never protected), and the page of a rate-limited sign-in. */
@@ -180,7 +185,7 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (!input.hasToken) return { kind: 'redirect', to: '/authenticate', remember: true };
   if (!input.sessionReady || !input.config) return { kind: 'redirect', to: '/login', remember: true };
   const { route, params } = match;
-  if (route.gate && !route.gate(input.config)) return { kind: 'redirect', to: '/404', remember: false };
+  if (route.gate && !route.gate(input.config, input.role)) return { kind: 'redirect', to: '/404', remember: false };
   if (frameForRole(input.role) === 'auditor' && (route.audience === 'delivery' || (route.group && !roleMayUse(route.group, input.role)))) {
     return { kind: 'redirect', to: '/', remember: false };
   }

@@ -1,7 +1,8 @@
 /**
  * Wouter routes of the spec's route table. Sign-in pages render on their own; every other path goes
  * through the protected area, which applies `decideAccess` and renders the page in the frame of the
- * user's role. Pages load lazily, one chunk per area.
+ * user's role. Pages load lazily, one chunk per area; the delivery Dashboard, the page a delivery
+ * user lands on, has a chunk of its own so the first load does not carry the other delivery pages.
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
@@ -20,11 +21,13 @@ type AnyPage = LazyExoticComponent<ComponentType<{ id?: string }>>;
 const authArea = () => import('./pages/auth/index');
 const auditorArea = () => import('./pages/auditor/index');
 const deliveryArea = () => import('./pages/delivery/index');
+const dashboardArea = () => import('./pages/delivery/dashboard-page');
 const chasesArea = () => import('./pages/chases/index');
+const scorecardsArea = () => import('./pages/scorecards/index');
 
-/** Starts loading the page chunk of a frame (called once sign-in is under way). */
+/** Starts loading the chunk of a frame's landing page (called once sign-in is under way). */
 export function preloadFrame(frame: Frame): void {
-  void (frame === 'auditor' ? auditorArea() : deliveryArea()).catch(() => undefined);
+  void (frame === 'auditor' ? auditorArea() : dashboardArea()).catch(() => undefined);
 }
 
 function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType<{ id?: string }>): AnyPage {
@@ -45,7 +48,7 @@ const PAGES: Record<PageKey, AnyPage> = {
   'data-platform': page(auditorArea, (m) => m.DataPlatformPage),
   tools: page(auditorArea, (m) => m.ToolsPage),
   wiki: page(auditorArea, (m) => m.WikiPage),
-  dashboard: page(deliveryArea, (m) => m.DashboardPage),
+  dashboard: page(dashboardArea, (m) => m.DashboardPage),
   'fund-details': page(deliveryArea, (m) => m.FundDetailsPage),
   'bulk-upload': page(deliveryArea, (m) => m.BulkUploadPage),
   'dev-tools': page(deliveryArea, (m) => m.DevToolsPage),
@@ -58,6 +61,7 @@ const PAGES: Record<PageKey, AnyPage> = {
   mappings: page(deliveryArea, (m) => m.MappingsPage),
   contacts: page(deliveryArea, (m) => m.ContactsPage),
   chases: page(chasesArea, (m) => m.MyChasesPage),
+  scorecards: page(scorecardsArea, (m) => m.ScorecardsPage),
 };
 
 /** Every non-public path: protection, remembered route, frame by role, lazy page. */

@@ -8,3 +8,4 @@ export * from './nodes.js';
 export * from './audit.js';
 export * from './adjustments.js';
 export * from './chasing.js';
+export * from './deliveries.js';

@@ -13,6 +13,8 @@ export const users = pgTable('users', {
   originalRole: text('original_role').$type<Role>().notNull(),
   acceptedPrivacyVersion: text('accepted_privacy_version'),
   externalId: text('external_id').unique(),
+  /** A Client user's client (the fund requests' client name): the only client whose scorecards and funds they see. */
+  client: text('client'),
   disabled: bool('disabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -30,6 +32,7 @@ export const tokens = pgTable(
     label: text('label'),
     viewRole: text('view_role').$type<Role>(),
     idToken: text('id_token'),
+    parentTokenId: integer('parent_token_id'),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),
     revokedAt: text('revoked_at'),

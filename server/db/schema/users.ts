@@ -17,6 +17,8 @@ export const users = sqliteTable('users', {
   acceptedPrivacyVersion: text('accepted_privacy_version'),
   /** The OpenID Connect identity (`<issuer> <sub>`) of a user who signs in through single sign-on. */
   externalId: text('external_id').unique(),
+  /** A Client user's client (the fund requests' client name): the only client whose scorecards and funds they see. */
+  client: text('client'),
   disabled: bool('disabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -43,6 +45,8 @@ export const tokens = sqliteTable(
     viewRole: text('view_role').$type<Role>(),
     /** The identity provider's ID token of a single sign-on session, for ending the provider's session at logout. */
     idToken: text('id_token'),
+    /** The token this one was asked for with (a socket token's session or API key): ending that one ends this one's socket. */
+    parentTokenId: integer('parent_token_id'),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),
     revokedAt: text('revoked_at'),

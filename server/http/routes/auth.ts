@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ssoLogoutUrl } from '../../services/auth/oidc.js';
 import { acceptPrivacy, getSession, logout, redeemSigninToken, switchView } from '../../services/auth/session.js';
-import { issueToken, viewRoleOf } from '../../services/auth/tokens.js';
+import { issueToken, tokenIdOf, viewRoleOf } from '../../services/auth/tokens.js';
 import { defineRoute } from '../route.js';
 import { sessionSchema, sessionUserSchema } from '../schemas/session.js';
 
@@ -91,6 +91,11 @@ export const authRoutes = [
     tag: 'auth',
     summary: 'A short-lived (60 s) token to open or reopen the live socket',
     response: z.strictObject({ token: z.string() }),
-    handler: async ({ ctx, user }) => ({ token: (await issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user) })).token }),
+    handler: async ({ ctx, user, token }) => ({
+      // the socket belongs to the session (or key) it is asked for with: it closes when that ends
+      token: (
+        await issueToken(ctx, user.id, 'socket', 60_000, undefined, { viewRole: viewRoleOf(user), parentTokenId: token ? await tokenIdOf(ctx, token) : null })
+      ).token,
+    }),
   }),
 ];

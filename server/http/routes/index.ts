@@ -21,6 +21,7 @@ import { openApiRoutes } from './openapi-doc.js';
 import { pbiInputRoutes } from './pbi-inputs.js';
 import { processRoutes } from './processes.js';
 import { referenceFxRoutes } from './reference-fx.js';
+import { scorecardRoutes } from './scorecards.js';
 import { sdmUploadRoutes } from './sdm-upload.js';
 import { ssoRoutes } from './sso.js';
 import { systemRoutes } from './system.js';
@@ -55,6 +56,7 @@ export const routeTable = [
   ...testRunnerRoutes,
   ...pbiInputRoutes,
   ...chasingRoutes,
+  ...scorecardRoutes,
 ];
 
 /** Every API route definition, in mounting order. */

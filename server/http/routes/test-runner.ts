@@ -1,11 +1,17 @@
 /**
  * Test runner (delivery spec section 7: `GET /dev-tools/test-runner/tests`, `.../tests/{id}`,
  * `POST .../test/stop {id}`, `POST .../schedule {administratorCodes, testIds}`). Refused with 409
- * when the server's `testRunner` setting is off.
+ * when the server's `testRunner` setting is off, and with 403 to a delivery team member while
+ * developer tools are disabled (rules/access.ts `testRunnerOpenTo`; the test-runner service key
+ * keeps its calls, which its scope limits to these).
  */
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { testRunnerOpenTo } from '../../../rules/access.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { User } from '../../services/auth/tokens.js';
+import { serviceOfEmail } from '../../services/auth/service-scopes.js';
+import { SERVICE_USER_DOMAIN } from '../../services/users/users.js';
 import { getRun, listRuns, listSuites, scheduleRun, stopRun } from '../../services/test-runner/test-runner.js';
 import { testRunListSchema, testRunSchema } from '../schemas/test-runner.js';
 import { defineRoute } from '../route.js';
@@ -14,8 +20,16 @@ const RUN =
   '{id, userAuthId, user, administratorCodes, testIds, status, created_at, updated_at, hasErrors, results: {stats: {startedAt, finishedAt, totalTime}, reports: {<code>: {tests: [{id, title, success, time, steps: [{stepId, success, payload | error: {message, traceback}}]}]}}}}';
 const list = z.union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()]).transform((v) => (Array.isArray(v) ? v.map(String) : String(v)));
 
-function enabled(ctx: AppContext): void {
-  if (!ctx.config.testRunner) throw new ConflictError('The test runner is disabled');
+/**
+ * Refuses a call of the test runner when it is off (409) or not open to the caller's role (403).
+ * @throws ConflictError | ForbiddenError
+ */
+function enabled(ctx: AppContext, user: Pick<User, 'role' | 'email'>): void {
+  const { testRunner, devToolsEnabled } = ctx.config;
+  if (!testRunner) throw new ConflictError('The test runner is disabled');
+  if (serviceOfEmail(user.email, SERVICE_USER_DOMAIN) === 'test-runner') return;
+  if (!testRunnerOpenTo(user.role, { testRunner, devToolsEnabled }))
+    throw new ForbiddenError('The test runner is open to delivery team members only while developer tools are enabled (setting devToolsEnabled)');
 }
 
 export const testRunnerRoutes = [
@@ -27,8 +41,8 @@ export const testRunnerRoutes = [
     summary: `Test runs newest first {offset?, limit? (50)} and the suites available -> {rows: [${RUN}], pagination, suites: [{administratorCode, administratorName, tests: [{id, title, description}]}]}`,
     query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     response: testRunListSchema,
-    handler: async ({ ctx, query }) => {
-      enabled(ctx);
+    handler: async ({ ctx, user, query }) => {
+      enabled(ctx, user);
       return { ...(await listRuns(ctx, query)), suites: await listSuites(ctx) };
     },
   }),
@@ -39,8 +53,8 @@ export const testRunnerRoutes = [
     tag: 'test-runner',
     summary: `One test run with its results -> ${RUN}`,
     response: testRunSchema,
-    handler: ({ ctx, params }) => {
-      enabled(ctx);
+    handler: ({ ctx, user, params }) => {
+      enabled(ctx, user);
       const id = Number(params.id);
       if (!Number.isInteger(id)) throw new NotFoundError(`No such test run with id: ${params.id}`);
       return getRun(ctx, id);
@@ -54,8 +68,8 @@ export const testRunnerRoutes = [
     summary: 'Stop a pending or running test run {id}: status suspended (409 when it has ended) -> the run',
     body: z.object({ id: z.coerce.number().int() }),
     response: testRunSchema,
-    handler: ({ ctx, body }) => {
-      enabled(ctx);
+    handler: ({ ctx, user, body }) => {
+      enabled(ctx, user);
       return stopRun(ctx, body.id);
     },
   }),
@@ -69,7 +83,7 @@ export const testRunnerRoutes = [
     body: z.object({ administratorCodes: list, testIds: list.nullish(), mappings: z.enum(['production', 'fixtures']).optional() }),
     response: testRunSchema,
     handler: ({ ctx, user, body }) => {
-      enabled(ctx);
+      enabled(ctx, user);
       return scheduleRun(ctx, user, body);
     },
   }),

@@ -33,6 +33,7 @@ import { materiality, navFromTrialBalance } from '../../../pipeline/checks/mater
 import type { StageHandler } from '../queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
+import { recordChecksRun } from '../../services/delivery-events/record.js';
 import { currentInputs, loadFund, logStage, publishFile } from './common.js';
 import { aggregateCalculations } from './aggregation.js';
 
@@ -163,6 +164,8 @@ export const calculationsJob: StageHandler = async (ctx, job) => {
         validation,
       })
       .returning();
+    // the run's outcome as a dated delivery event (what the fund's scorecard counts)
+    await recordChecksRun(ctx, fundRequestId, inserted!.id, checks.items);
     return inserted;
   });
   publishFile(ctx, file);

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError } from '../../errors.js';
+import { recordFilesReceived } from '../../services/delivery-events/record.js';
 import { setImportStatus } from '../../services/imports/imports.js';
 import { administratorMappings } from '../../services/mappings/store.js';
 import { IdentifiedFileWriter } from '../../../pipeline/readers/identified-file.js';
@@ -226,16 +227,21 @@ export const identificationJob: StageHandler = async (ctx, job, signal) => {
             attached.push({ fundRequestId: resetFund!, sdmType, rows: part.rowCount });
           }
           for (const fundRequestId of fresh) {
-            await tx.insert(fundFiles).values({
-              fundRequestId,
-              importFileId: imp.id,
-              kind: 'input',
-              fileType: sdmType,
-              fileName: table.file,
-              blobKey,
-              status: 'pending',
-              rowCount: part.rowCount,
-            });
+            const [file] = await tx
+              .insert(fundFiles)
+              .values({
+                fundRequestId,
+                importFileId: imp.id,
+                kind: 'input',
+                fileType: sdmType,
+                fileName: table.file,
+                blobKey,
+                status: 'pending',
+                rowCount: part.rowCount,
+              })
+              .returning({ id: fundFiles.id });
+            // a delivery of the fund, dated now (what its scorecard counts)
+            await recordFilesReceived(ctx, [{ fundRequestId, fundFileId: file!.id, fileType: sdmType, fileName: table.file, importFileId: imp.id }]);
             attached.push({ fundRequestId, sdmType, rows: part.rowCount });
           }
         }

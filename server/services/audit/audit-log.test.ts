@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { apiClient, createTestContext, sessionToken, type TestContext } from '..
 import { signinLink } from '../auth/session.js';
 import { issueToken } from '../auth/tokens.js';
 import { addUser } from '../users/users.js';
-import { exportAuditLog, listAuditLog, recordAudit, verifyAuditLog } from './audit-log.js';
+import { entryHash, exportAuditLog, GENESIS, listAuditLog, recordAudit, sealUnkeyedAuditLog, verifyAuditLog } from './audit-log.js';
+import { HEAD_FILE, KEY_FILE } from './audit-key.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;
@@ -72,7 +73,7 @@ describe('security audit log in the running product (SQLite)', () => {
     const token = await sessionToken(ctx, ctx.boot.admin.id);
     const page = await api.get('dev-tools/audit-log?limit=1', token);
     expect(page.body.payload).toEqual([
-      expect.objectContaining({ action: 'view-switch', details: { to: 'Auditor' }, hash: expect.stringMatching(/^[a-f0-9]{64}$/) }),
+      expect.objectContaining({ action: 'view-switch', details: { to: 'Auditor' }, hash: expect.stringMatching(/^hmac-sha256:[a-f0-9]{64}$/) }),
     ]);
     expect((await api.get('dev-tools/audit-log/verify', token)).body.payload).toMatchObject({ ok: true });
     const download = (await issueToken(ctx, ctx.boot.admin.id, 'download', 60_000)).token;
@@ -187,5 +188,128 @@ describeEachDialect('security audit log', (dialect) => {
     expect((await verifyAuditLog(c)).ok).toBe(false);
     // the next entry follows the highest id ever given, not the last one left
     expect((await recordAudit(c, admin, 'view-switch', 'user:1')).id).toBe(6);
+  });
+});
+
+/** The stored entries, oldest first, as hashed (details as stored text). */
+async function storedRows(c: AppContext) {
+  const { db, tables: t } = storeOf(c);
+  return (await db.select().from(t.auditLog)).sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Someone with the database in hand (the triggers already dropped by `tamper`) rewrites the
+ * chain from entry `from` on with `hash`, so that every entry follows the one before it.
+ */
+async function rewriteChain(c: AppContext, from: number, hash: (e: Parameters<typeof entryHash>[0]) => string): Promise<void> {
+  const rows = await storedRows(c);
+  const store = storeOf(c);
+  let prev = rows.find((r) => r.id === from - 1)?.hash ?? GENESIS;
+  for (const r of rows.filter((x) => x.id >= from)) {
+    const next = hash({ ...r, prevHash: prev });
+    await store.db.update(store.tables.auditLog).set({ prevHash: prev, hash: next }).where(sql`id = ${r.id}`);
+    prev = next;
+  }
+}
+
+describeEachDialect('the keyed audit log', (dialect) => {
+  let database: DialectDatabase;
+  beforeEach(async () => {
+    database = await openDialectDatabase(dialect);
+  });
+  afterEach(() => database.dispose());
+
+  it('keeps its key in a file of the data directory, readable by its owner only', async () => {
+    const c = database.ctx;
+    const entry = await recordAudit(c, admin, 'view-switch', 'user:1');
+    expect(entry.hash).toMatch(/^hmac-sha256:[a-f0-9]{64}$/);
+    const file = join(c.config.dataDir, KEY_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(c.config.dataDir, HEAD_FILE), 'utf8')).toBe(`1 ${entry.hash}\n`);
+  });
+
+  it('finds an entry edited and the chain recomputed without the key, or with another key', async () => {
+    const c = database.ctx;
+    for (let i = 0; i < 4; i++) await recordAudit(c, admin, 'view-switch', 'user:1', { n: i });
+    await tamper(c, `update audit_log set details = '{"n":99}' where id = 2`);
+    // plain sha256, as the unkeyed log would have taken
+    await rewriteChain(c, 2, (e) => entryHash(e));
+    expect((await verifyAuditLog(c)).problems).toEqual([
+      'entry 2 is not keyed although entries before it are (it was written or rewritten without the key)',
+      'entry 3 is not keyed although entries before it are (it was written or rewritten without the key)',
+      'entry 4 is not keyed although entries before it are (it was written or rewritten without the key)',
+      'entry 4 is not the entry this node wrote with that id (it was replaced)',
+      'the newest entry (4) is not keyed: the log was rewritten without the key, or the server has not started since the log became keyed',
+    ]);
+    // keyed, with a key of the attacker's
+    await rewriteChain(c, 2, (e) => entryHash(e, Buffer.from('k'.repeat(32))));
+    expect((await verifyAuditLog(c)).problems).toEqual([
+      ...[2, 3, 4].map((id) => `entry ${id} was changed (its content does not match its hash)`),
+      'entry 4 is not the entry this node wrote with that id (it was replaced)',
+    ]);
+  });
+
+  it('finds a log cut short even when the counters of the highest id were reset too', async () => {
+    const c = database.ctx;
+    for (let i = 0; i < 5; i++) await recordAudit(c, admin, 'view-switch', 'user:1', { n: i });
+    await tamper(
+      c,
+      dialect === 'postgres'
+        ? "delete from audit_log where id > 3; update settings set value = '3' where key = 'audit-log-high-water'"
+        : "delete from audit_log where id > 3; update sqlite_sequence set seq = 3 where name = 'audit_log'",
+    );
+    expect((await verifyAuditLog(c)).problems).toEqual(['entries 4-5 are missing (removed: this node wrote entry 5)']);
+  });
+
+  it('verifies a log written before it was keyed, seals it at start, and then finds its unkeyed entries rewritten', async () => {
+    const c = database.ctx;
+    const { db, tables: t } = storeOf(c);
+    // three entries as the unkeyed log wrote them (plain sha256)
+    let prev = GENESIS;
+    for (let id = 1; id <= 3; id++) {
+      const row = {
+        id,
+        at: `2026-01-0${id}T00:00:00.000Z`,
+        actorId: 1,
+        actorEmail: admin.email,
+        action: 'sign-in',
+        subject: 'user:1',
+        details: '{}',
+        prevHash: prev,
+      };
+      prev = entryHash(row);
+      await db.insert(t.auditLog).values({ ...row, hash: prev });
+    }
+    if (dialect === 'postgres') await raw(c, "insert into settings (key, value, updated_at) values ('audit-log-high-water', '3', now()::text)");
+    const seal = await sealUnkeyedAuditLog(c);
+    expect(seal).toMatchObject({ id: 4, action: 'audit-log-keyed', prevHash: prev, details: { unkeyedEntries: 3, unkeyedIntact: true, problems: [] } });
+    expect(await sealUnkeyedAuditLog(c)).toBeNull();
+    await recordAudit(c, admin, 'view-switch', 'user:1');
+    expect(await verifyAuditLog(c)).toEqual({ ok: true, entries: 5, problems: [] });
+    // an unkeyed entry edited and the unkeyed chain recomputed: the seal no longer follows it
+    await tamper(c, "update audit_log set actor_email = 'someone@example.com' where id = 2");
+    const rows = await storedRows(c);
+    let p = rows[0]!.hash;
+    for (const r of rows.slice(1, 3)) {
+      const h = entryHash({ ...r, prevHash: p });
+      await db.update(t.auditLog).set({ prevHash: p, hash: h }).where(sql`id = ${r.id}`);
+      p = h;
+    }
+    expect((await verifyAuditLog(c)).problems).toEqual(['entry 4 does not follow the entry before it (an entry before it was changed or removed)']);
+  });
+
+  it("names a key that is not the log's", async () => {
+    await recordAudit(database.ctx, admin, 'view-switch', 'user:1');
+    const elsewhere = await openDialectDatabase(dialect, { auditLogKey: 'x'.repeat(40) });
+    try {
+      expect(existsSync(join(elsewhere.ctx.config.dataDir, KEY_FILE))).toBe(false);
+    } finally {
+      await elsewhere.dispose();
+    }
+    database.ctx.config.auditLogKey = 'x'.repeat(40);
+    expect((await verifyAuditLog(database.ctx)).problems).toEqual([
+      'entry 1 was changed (its content does not match its hash)',
+      expect.stringMatching(/^no keyed entry matches this node's audit-log key \(fingerprint [a-f0-9]{16}\)/),
+    ]);
   });
 });

@@ -1,9 +1,16 @@
 /**
  * The security audit log: who signed in (or failed to), switched view, generated a key,
  * impersonated someone, changed a user or a role, deleted a mapping or funds. Entries are only
- * appended (the table refuses updates and deletes) and each carries the sha256 of the previous
- * entry's hash and its own content, so `verifyAuditLog` finds an entry that was edited or removed
- * (`fund-audit audit verify`). Read in the developer tools (`GET /dev-tools/audit-log`) and exported
+ * appended (the table refuses updates and deletes) and each carries a keyed hash (HMAC-SHA256,
+ * `hmac-sha256:<hex>`) of the previous entry's hash and its own content, with a key kept outside
+ * the database (audit-key.ts), so `verifyAuditLog` finds an entry that was edited, inserted or
+ * removed even by someone who can write to the database (`fund-audit audit verify`).
+ *
+ * Entries written before the log was keyed carry a plain sha256 (64 hex digits) and still verify
+ * as such; the first start with a key appends an `audit-log-keyed` entry whose keyed hash covers
+ * the last of them, so the unkeyed beginning cannot be rewritten either. After a keyed entry every
+ * entry must be keyed. A log cut short is found by the highest id ever given and, should that
+ * have been reset too, by the head this node last wrote outside the database (audit-key.ts). Read in the developer tools (`GET /dev-tools/audit-log`) and exported
  * as JSON lines (`fund-audit audit export`, `GET /dev-tools/audit-log/export`).
  *
  * The highest id ever given (to find a removed newest entry) is SQLite's `sqlite_sequence` row of
@@ -17,7 +24,8 @@ import { createHash } from 'node:crypto';
 import { asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf, type DataStore } from '../../db/dialect.js';
-import { transaction } from '../../db/tx.js';
+import { afterCommit, transaction } from '../../db/tx.js';
+import { auditKey, KEY_FILE, keyedDigest, keyFingerprint, readHead, writeHead } from './audit-key.js';
 
 /** What the log records. */
 export type AuditAction =
@@ -35,7 +43,8 @@ export type AuditAction =
   | 'contact-changed'
   | 'chase-schedule-changed'
   | 'chase-changed'
-  | 'chase-run';
+  | 'chase-run'
+  | 'audit-log-keyed';
 
 /** Who did it: a user, or nobody known (a failed sign-in). */
 export interface AuditActor {
@@ -59,10 +68,20 @@ export interface AuditEntry {
 /** The hash before the first entry. */
 export const GENESIS = '0'.repeat(64);
 
-/** The hash of an entry: sha256 over the previous hash and the entry's fields, in a fixed order. */
-export function entryHash(e: Omit<AuditEntry, 'hash' | 'details'> & { details: string }): string {
-  const content = JSON.stringify([e.id, e.at, e.actorId, e.actorEmail, e.action, e.subject, e.details]);
-  return createHash('sha256').update(`${e.prevHash}\n${content}`).digest('hex');
+/** How a keyed hash starts. */
+export const KEYED = 'hmac-sha256:';
+
+type StoredEntry = Omit<AuditEntry, 'hash' | 'details'> & { details: string };
+
+const hashedText = (e: StoredEntry) => `${e.prevHash}\n${JSON.stringify([e.id, e.at, e.actorId, e.actorEmail, e.action, e.subject, e.details])}`;
+
+/**
+ * The hash of an entry over the previous hash and the entry's fields, in a fixed order: with a key
+ * `hmac-sha256:<HMAC-SHA256 hex>` (every entry written now), without one the plain sha256 hex of
+ * entries written before the log was keyed.
+ */
+export function entryHash(e: StoredEntry, key?: Buffer): string {
+  return key ? `${KEYED}${keyedDigest(key, hashedText(e))}` : createHash('sha256').update(hashedText(e)).digest('hex');
 }
 
 /** A raw statement's rows on either database (node-postgres answers `{rows}`, better-sqlite3 an array). */
@@ -141,11 +160,32 @@ export async function recordAudit(
       details: JSON.stringify(details),
       prevHash: last?.hash ?? GENESIS,
     };
-    const hash = entryHash(row);
+    const hash = entryHash(row, auditKey(ctx.config));
     await db.insert(t.auditLog).values({ ...row, hash });
     await noteIdGiven(store, id);
+    afterCommit(ctx, () => {
+      try {
+        writeHead(ctx.config.dataDir, { id, hash });
+      } catch (err) {
+        ctx.log.warn({ err }, 'the audit log head could not be written to the data directory');
+      }
+    });
     return { ...row, details, hash };
   });
+}
+
+/**
+ * At start: when the newest entry is not keyed (written before the log was keyed), appends an
+ * `audit-log-keyed` entry whose keyed hash covers it, noting how many unkeyed entries there are
+ * and whether their chain was intact then.
+ * @returns the entry appended, or null when there was nothing to seal
+ */
+export async function sealUnkeyedAuditLog(ctx: AppContext): Promise<AuditEntry | null> {
+  const { db, tables: t } = storeOf(ctx);
+  const [last] = await db.select({ id: t.auditLog.id, hash: t.auditLog.hash }).from(t.auditLog).orderBy(desc(t.auditLog.id)).limit(1);
+  if (!last || last.hash.startsWith(KEYED)) return null;
+  const before = await verifyAuditLog(ctx, { unkeyedOnly: true });
+  return recordAudit(ctx, null, 'audit-log-keyed', 'audit-log', { unkeyedEntries: before.entries, unkeyedIntact: before.ok, problems: before.problems });
 }
 
 /**
@@ -189,25 +229,62 @@ export interface AuditVerification {
   problems: string[];
 }
 
+/** Most problems a verification lists; the count of the others ends the list. */
+const MAX_PROBLEMS = 200;
+
 /**
- * Checks the chain: each entry's hash over its content and the previous entry's hash, ids without
- * gaps, and the last id against the highest id ever given (a removed newest entry).
+ * Checks the chain: each entry's hash over its content and the previous entry's hash (keyed with
+ * this node's key; plain sha256 for the unkeyed entries at the beginning), no unkeyed entry after
+ * a keyed one, a keyed newest entry, ids without gaps, the last id against the highest id ever
+ * given, and the head this node last wrote (a log cut short).
+ * @param opts.unkeyedOnly check only the unkeyed entries at the beginning (the seal at start)
  */
-export async function verifyAuditLog(ctx: AppContext): Promise<AuditVerification> {
+export async function verifyAuditLog(ctx: AppContext, opts: { unkeyedOnly?: boolean } = {}): Promise<AuditVerification> {
   const problems: string[] = [];
+  const key = auditKey(ctx.config);
+  const head = opts.unkeyedOnly ? null : readHead(ctx.config.dataDir);
   let prev = GENESIS;
   let expectedId = 1;
   let entries = 0;
+  let keyed = 0;
+  let keyedMatching = 0;
+  let lastKeyed = false;
+  let headSeen = false;
   for await (const r of storedEntries(ctx)) {
-    entries++;
     const id = r.id;
+    lastKeyed = r.hash.startsWith(KEYED);
+    if (opts.unkeyedOnly && lastKeyed) break;
+    entries++;
     if (id !== expectedId) problems.push(`entries ${expectedId}${id - 1 > expectedId ? `-${id - 1}` : ''} are missing (removed)`);
     if (r.prevHash !== prev) problems.push(`entry ${id} does not follow the entry before it (an entry before it was changed or removed)`);
-    if (entryHash(r) !== r.hash) problems.push(`entry ${id} was changed (its content does not match its hash)`);
+    if (lastKeyed) {
+      keyed++;
+      if (entryHash(r, key) === r.hash) keyedMatching++;
+      else problems.push(`entry ${id} was changed (its content does not match its hash)`);
+    } else if (keyed) problems.push(`entry ${id} is not keyed although entries before it are (it was written or rewritten without the key)`);
+    else if (entryHash(r) !== r.hash) problems.push(`entry ${id} was changed (its content does not match its hash)`);
+    if (head && id === head.id) {
+      headSeen = true;
+      if (r.hash !== head.hash) problems.push(`entry ${id} is not the entry this node wrote with that id (it was replaced)`);
+    }
     prev = r.hash;
     expectedId = id + 1;
   }
-  const seq = await highestIdGiven(storeOf(ctx));
-  if (seq >= expectedId) problems.push(`entries ${expectedId}${seq > expectedId ? `-${seq}` : ''} are missing (removed)`);
-  return { ok: problems.length === 0, entries, problems };
+  if (!opts.unkeyedOnly) {
+    if (entries && !lastKeyed)
+      problems.push(
+        `the newest entry (${expectedId - 1}) is not keyed: the log was rewritten without the key, or the server has not started since the log became keyed`,
+      );
+    if (keyed && !keyedMatching)
+      problems.push(
+        `no keyed entry matches this node's audit-log key (fingerprint ${keyFingerprint(key)}): if the log is intact, this is not the key it was written with (auditLogKey or ${KEY_FILE})`,
+      );
+    const seq = await highestIdGiven(storeOf(ctx));
+    if (seq >= expectedId) problems.push(`entries ${expectedId}${seq > expectedId ? `-${seq}` : ''} are missing (removed)`);
+    else if (head && !headSeen && head.id >= expectedId)
+      problems.push(`entries ${expectedId}${head.id > expectedId ? `-${head.id}` : ''} are missing (removed: this node wrote entry ${head.id})`);
+  }
+  const shown =
+    problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS - 1), `... and ${problems.length - MAX_PROBLEMS + 1} more problems`] : problems;
+  return { ok: problems.length === 0, entries, problems: shown };
 }

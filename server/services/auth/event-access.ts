@@ -31,6 +31,8 @@ function groupOf<K extends AppEventName>(name: K, data: AppEvents[K]): RouteGrou
  * @returns true when the same data is readable by that role over HTTP
  */
 export function mayReceiveEvent<K extends AppEventName>(name: K, data: AppEvents[K], user: { id: number; role: Role }, config: AppConfig): boolean {
+  // the server's own notice to its sockets
+  if (name === 'session') return false;
   if (denyReason(groupOf(name, data), user.role, config)) return false;
   if (name === 'export' && (user.role === 'Auditor' || user.role === 'Client')) return (data as AppEvents['export']).userId === user.id;
   return true;

@@ -16,7 +16,7 @@ import { ForbiddenError, ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { DELIVERY_VIEW_ROLES } from './permissions.js';
-import { forgetTokenLookups, hashToken, issueToken, markUsed, revokeToken, verifyToken, type User } from './tokens.js';
+import { forgetTokenLookups, hashToken, issueToken, markUsed, revokeToken, tellSockets, verifyToken, type User } from './tokens.js';
 
 /** The user part of the session (spec field names). */
 export interface SessionUser {
@@ -232,11 +232,14 @@ export async function switchView(ctx: AppContext, user: User, token: string, vie
   }
   const viewRole = role === user.originalRole ? null : role;
   const { db, tables: t } = storeOf(ctx);
-  await db
+  const switched = await db
     .update(t.tokens)
     .set({ viewRole })
-    .where(eq(t.tokens.tokenHash, hashToken(token)));
+    .where(eq(t.tokens.tokenHash, hashToken(token)))
+    .returning({ id: t.tokens.id });
   forgetTokenLookups();
+  // the session's sockets take the new view now, not at their next heartbeat
+  tellSockets(ctx, switched, false, viewRole);
   await recordAudit(ctx, user, 'view-switch', `user:${user.id}`, { from: user.role, to: role, view });
   return getSession(ctx, { ...user, role });
 }

@@ -24,6 +24,8 @@ export interface TokenExtras {
   viewRole?: Role | null;
   /** The identity provider's ID token (single sign-on), used to end the provider's session at logout. */
   idToken?: string | null;
+  /** The id of the token this one is asked for with (a socket token's session or key). */
+  parentTokenId?: number | null;
 }
 
 /**
@@ -43,9 +45,16 @@ export async function issueToken(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlMs).toISOString();
   const { db, tables: t } = storeOf(ctx);
-  await db
-    .insert(t.tokens)
-    .values({ userId, kind, tokenHash: hashToken(token), expiresAt, label, viewRole: extras.viewRole ?? null, idToken: extras.idToken ?? null });
+  await db.insert(t.tokens).values({
+    userId,
+    kind,
+    tokenHash: hashToken(token),
+    expiresAt,
+    label,
+    viewRole: extras.viewRole ?? null,
+    idToken: extras.idToken ?? null,
+    parentTokenId: extras.parentTokenId ?? null,
+  });
   return { token, expiresAt };
 }
 
@@ -136,7 +145,7 @@ export async function verifyToken(
   ctx: AppContext,
   token: string | undefined | null,
   kinds: TokenKind[],
-): Promise<{ user: User; tokenId: number; viewRole: Role | null; idToken: string | null }> {
+): Promise<{ user: User; tokenId: number; viewRole: Role | null; idToken: string | null; parentTokenId: number | null }> {
   if (!token) throw new UnauthorizedError('Sign-in required: no token was sent');
   const { row, user } = await tokenAndUser(ctx, token);
   if (!row || !kinds.includes(row.kind)) throw new UnauthorizedError('The token is not valid');
@@ -144,7 +153,13 @@ export async function verifyToken(
   if (row.usedAt) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
   if (Date.parse(row.expiresAt) <= Date.now()) throw new UnauthorizedError('The token has expired');
   if (!user || user.disabled) throw new UnauthorizedError('The user of this token is disabled');
-  return { user: { ...user, role: effectiveRole(user, row.viewRole) }, tokenId: row.id, viewRole: row.viewRole, idToken: row.idToken };
+  return {
+    user: { ...user, role: effectiveRole(user, row.viewRole) },
+    tokenId: row.id,
+    viewRole: row.viewRole,
+    idToken: row.idToken,
+    parentTokenId: row.parentTokenId,
+  };
 }
 
 /**
@@ -163,6 +178,35 @@ export async function currentRole(ctx: AppContext, userId: number, viewRole: Rol
 export async function tokenOwnerOf(ctx: AppContext, token: string): Promise<{ kind: TokenKind; email: string } | null> {
   const { row, user } = await tokenAndUser(ctx, token);
   return row && user ? { kind: row.kind, email: user.email } : null;
+}
+
+/** The row id of a raw token (null when unknown): what a token asked for with it records as its parent. */
+export async function tokenIdOf(ctx: AppContext, token: string): Promise<number | null> {
+  return (await tokenAndUser(ctx, token)).row?.id ?? null;
+}
+
+/**
+ * A token by its row id, as a socket opened from it needs it: whether it is still valid (not
+ * revoked or expired) and the view it acts in now; null when it is gone.
+ */
+export async function tokenStateById(ctx: AppContext, id: number): Promise<{ live: boolean; viewRole: Role | null } | null> {
+  const { db, tables: t } = storeOf(ctx);
+  const [row] = await db
+    .select({ viewRole: t.tokens.viewRole, revokedAt: t.tokens.revokedAt, expiresAt: t.tokens.expiresAt })
+    .from(t.tokens)
+    .where(eq(t.tokens.id, id))
+    .limit(1);
+  return row ? { live: !row.revokedAt && Date.parse(row.expiresAt) > Date.now(), viewRole: row.viewRole } : null;
+}
+
+/**
+ * Whether a raw token would be accepted now by some call: known, not a sign-in link, not revoked,
+ * used or expired, and its user enabled. The rate limits let such a token through an address that
+ * sent too many wrong ones (one request's lookup, shared with its authentication).
+ */
+export async function isLiveToken(ctx: AppContext, token: string): Promise<boolean> {
+  const { row, user } = await tokenAndUser(ctx, token);
+  return Boolean(row && user && !user.disabled && row.kind !== 'signin' && !row.revokedAt && !row.usedAt && Date.parse(row.expiresAt) > Date.now());
 }
 
 /**
@@ -185,19 +229,31 @@ export async function markUsed(ctx: AppContext, tokenId: number): Promise<void> 
 /** Revokes one token by its raw value; unknown tokens are ignored. */
 export async function revokeToken(ctx: AppContext, token: string): Promise<void> {
   const { db, tables: t } = storeOf(ctx);
-  await db
+  const ended = await db
     .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(t.tokens.tokenHash, hashToken(token)), isNull(t.tokens.revokedAt)));
+    .where(and(eq(t.tokens.tokenHash, hashToken(token)), isNull(t.tokens.revokedAt)))
+    .returning({ id: t.tokens.id });
   forgetTokenLookups();
+  tellSockets(ctx, ended, true);
 }
 
-/** Revokes every token of a user of the given kinds (e.g. when a user is disabled). */
+/** Revokes every token of a user of the given kinds (e.g. when a user is disabled); their sockets close. */
 export async function revokeUserTokens(ctx: AppContext, userId: number, kinds: TokenKind[]): Promise<void> {
   const { db, tables: t } = storeOf(ctx);
-  await db
+  const ended = await db
     .update(t.tokens)
     .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(t.tokens.userId, userId), inArray(t.tokens.kind, kinds), isNull(t.tokens.revokedAt)));
+    .where(and(eq(t.tokens.userId, userId), inArray(t.tokens.kind, kinds), isNull(t.tokens.revokedAt)))
+    .returning({ id: t.tokens.id });
   forgetTokenLookups();
+  tellSockets(ctx, ended, true);
+}
+
+/**
+ * Tells the live sockets (of every node) that tokens ended, or that a session took another view:
+ * the sockets opened from them close or follow the view at once.
+ */
+export function tellSockets(ctx: AppContext, tokens: Array<{ id: number }>, ended: boolean, viewRole?: Role | null): void {
+  if (tokens.length) ctx.events.publish('session', { tokenIds: tokens.map((r) => r.id), ended, ...(ended ? {} : { viewRole: viewRole ?? null }) });
 }

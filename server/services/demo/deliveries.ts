@@ -22,6 +22,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { fixturesDir } from '../../paths.js';
 import { importFile, type ImportView } from '../imports/imports.js';
+import { seedDemoHistory } from './history.js';
 
 /** Each demo delivery: the TPA and its files, relative to `fixtures/`. */
 export const DEMO_DELIVERIES: ReadonlyArray<{ administratorCode: string; files: readonly string[] }> = [
@@ -63,13 +64,22 @@ export async function markDemoDeliveriesDue(ctx: AppContext): Promise<void> {
 }
 
 /**
- * At a `serve` start: imports the demo deliveries when they are due and `demoDeliveries` is on;
- * either way they are due no more (a later start never imports them again).
+ * At a `serve` start: imports the demo deliveries when they are due and `demoDeliveries` is on,
+ * and writes the demo TPAs' year of history when `demoHistory` is on (`seedDemoHistory`); either
+ * way they are due no more (a later start never does it again).
  * @returns how many files were imported (0 when none were due or the setting is off)
  */
 export async function queueDueDemoDeliveries(ctx: AppContext, userId: number): Promise<number> {
   const { db, tables: t } = storeOf(ctx);
   // one node takes the due mark: the delete returns the row to one of them only
   const taken = await db.delete(t.settings).where(eq(t.settings.key, DUE_KEY)).returning({ key: t.settings.key });
-  return taken.length > 0 && ctx.config.demoDeliveries ? (await queueDemoDeliveries(ctx, userId)).length : 0;
+  if (!taken.length) return 0;
+  if (ctx.config.demoHistory) {
+    const history = await seedDemoHistory(
+      ctx,
+      DEMO_DELIVERIES.map((d) => d.administratorCode),
+    );
+    ctx.log.info(history, 'demo history written');
+  }
+  return ctx.config.demoDeliveries ? (await queueDemoDeliveries(ctx, userId)).length : 0;
 }

@@ -17,7 +17,7 @@ export interface SettingValue {
 }
 
 /** Settings whose value is a secret: shown as `(set)`, never as the value. */
-const SECRET_SETTINGS = new Set(['metricsKey', 'oidcClientSecret', 'databaseUrl', 'smtpUrl']);
+const SECRET_SETTINGS = new Set(['metricsKey', 'oidcClientSecret', 'databaseUrl', 'smtpUrl', 'auditLogKey']);
 
 /** The effective configuration: every setting, its value and its environment variable. */
 export function effectiveConfig(ctx: AppContext): SettingValue[] {

@@ -8,6 +8,7 @@
  * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { roleMayUse } from '../../../rules/access.js';
 import { duplicateMappingMessage, MESSAGES } from '../../../rules/messages.js';
 import { CLIENT_RULE, NAME_RULE } from '../../../rules/names.js';
 import { enqueue } from '../../jobs/queue.js';
@@ -76,11 +77,15 @@ export interface CheckedMappingInput {
 }
 
 /**
- * The checks of `createMapping` before the file is read: TPA, type, name, client name, reason,
- * and for an update the custom mapping and the right to change it.
+ * The checks of `createMapping` before the file is read: a master mapping replaced only by the
+ * delivery team (the Live mappings screen; an Auditor's Custom Mapping tab offers custom mappings
+ * only), TPA, type, name, client name, reason, and for an update the custom mapping and the right
+ * to change it.
  * @throws ValidationError, NotFoundError or ForbiddenError with the spec's messages
  */
 export async function checkMappingInput(ctx: AppContext, user: User, input: CreateMappingInput): Promise<CheckedMappingInput> {
+  if (input.mappingMode === 'master' && !roleMayUse('delivery', user.role))
+    throw new ForbiddenError("Only the delivery team can replace a TPA's master mapping; upload it as a custom mapping instead");
   const { db, tables: t } = storeOf(ctx);
   const a = await admin(ctx, input.administrator);
   const type = assertType(input.mappingType);

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
 import { fixturesDir } from '../../paths.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { generateServiceKey } from '../dev-tools/keys.js';
 import { administratorByCode } from '../imports/imports.js';
+import { addUser } from '../users/users.js';
 import { upsertMasterMapping } from '../mappings/store.js';
 import { startRuntime, type Runtime } from '../../runtime.js';
 import { waitForRun } from './test-runner.js';
@@ -162,6 +164,33 @@ describe('test runner API', () => {
       }
     } finally {
       await off.dispose();
+    }
+  });
+
+  it('is closed to a delivery team member while developer tools are disabled, not to Admin or the test-runner key', async () => {
+    expect(ctx.config.devToolsEnabled).toBe(false);
+    const dtm = await addUser(ctx, { email: 'runner-dtm@example.com', name: 'Dana Delivery', role: 'DeliveryTeamMember' });
+    const dtmToken = await sessionToken(ctx, dtm.id);
+    const calls = [
+      ['GET', 'dev-tools/test-runner/tests'],
+      ['GET', 'dev-tools/test-runner/tests/1'],
+      ['POST', 'dev-tools/test-runner/schedule', { administratorCodes: ['demo_test'] }],
+      ['POST', 'dev-tools/test-runner/test/stop', { id: 1 }],
+    ] as const;
+    for (const [method, path, body] of calls) {
+      const res = await api.call(method, path, { token: dtmToken, body });
+      expect(res.status, path).toBe(403);
+      expect(res.body.message).toBe('The test runner is open to delivery team members only while developer tools are enabled (setting devToolsEnabled)');
+    }
+    expect((await api.get('dev-tools/test-runner/tests', token)).status).toBe(200);
+    const key = await generateServiceKey(ctx, ctx.boot.admin, 'test-runner');
+    expect((await api.get('dev-tools/test-runner/tests', key.token)).status).toBe(200);
+    // with developer tools on, the delivery team member may use it
+    ctx.config.devToolsEnabled = true;
+    try {
+      expect((await api.get('dev-tools/test-runner/tests', dtmToken)).status).toBe(200);
+    } finally {
+      ctx.config.devToolsEnabled = false;
     }
   });
 });

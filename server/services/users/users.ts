@@ -67,6 +67,22 @@ export async function getUserByEmail(ctx: AppContext, email: string): Promise<Us
   return user;
 }
 
+/**
+ * Links a Client user to the client whose fund requests they may see (scorecards count those
+ * alone), or unlinks them (`client` null or blank). The client is named as on the fund requests.
+ * @returns the user as changed
+ * @throws NotFoundError for an unknown e-mail; ValidationError when the user is not a Client
+ */
+export async function setUserClient(ctx: AppContext, actor: { id: number; email: string } | null, email: string, client: string | null): Promise<User> {
+  const user = await getUserByEmail(ctx, email);
+  if (user.originalRole !== 'Client') throw new ValidationError(`${user.email} is a ${user.originalRole} user: only Client users are linked to a client`);
+  const value = client?.trim() || null;
+  const { db, tables: t } = storeOf(ctx);
+  const [changed] = await db.update(t.users).set({ client: value }).where(eq(t.users.id, user.id)).returning();
+  await recordAudit(ctx, actor, 'user-changed', `user:${user.id}`, { client: value, before: user.client ?? null });
+  return changed!;
+}
+
 /** Every user, by id. */
 export async function listUsers(ctx: AppContext): Promise<User[]> {
   const { db, tables: t } = storeOf(ctx);

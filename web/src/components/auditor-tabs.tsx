@@ -1,4 +1,4 @@
-/** Auditor navigation tabs (Home, Data Platform, WAM Tools, WAM Wiki: those the role can open; 'Open chases' for a Client) and the switch link when allowed. */
+/** Auditor navigation tabs (Home, Data Platform, WAM Tools, WAM Wiki, Scorecards: those the role can open; 'Open chases' for a Client) and the switch link when allowed. */
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { session } from '../state/session';

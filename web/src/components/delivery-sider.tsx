@@ -16,10 +16,10 @@ function isActive(to: string, location: string): boolean {
 
 export function DeliverySider() {
   const { siderCollapsed } = useSnapshot(navigation);
-  const { config } = useSnapshot(session);
+  const { config, user } = useSnapshot(session);
   const [location] = useLocation();
   if (!config) return null;
-  const entries = siderEntries(config);
+  const entries = siderEntries(config, user?.role);
   return (
     <nav
       className={`fa-sider${siderCollapsed ? ' fa-sider-collapsed' : ''}`}

@@ -31,11 +31,19 @@ const base: SessionConfig = {
 
 describe('siderEntries', () => {
   it('shows the ungated entries only when nothing is enabled', () => {
-    expect(siderEntries(base).map((e) => e.label)).toEqual(['Dashboard', 'Bulk upload', 'Input Files', 'Import files', 'Export files', 'Contacts']);
+    expect(siderEntries(base, 'Admin').map((e) => e.label)).toEqual([
+      'Dashboard',
+      'Bulk upload',
+      'Input Files',
+      'Import files',
+      'Export files',
+      'Contacts',
+      'Scorecards',
+    ]);
   });
   it('shows every entry in spec order when everything is enabled', () => {
     const all = { ...base, devTools: { enabled: true, isLocalEnvironment: true }, testRunner: true, pbiInputs: true, mappings: true };
-    expect(siderEntries(all).map((e) => e.label)).toEqual([
+    expect(siderEntries(all, 'Admin').map((e) => e.label)).toEqual([
       'Dashboard',
       'Bulk upload',
       'Settings',
@@ -47,12 +55,20 @@ describe('siderEntries', () => {
       'PowerBI Inputs',
       'Live mappings',
       'Contacts',
+      'Scorecards',
     ]);
   });
   it('needs a local environment for the key generator', () => {
     const dev = { ...base, devTools: { enabled: true, isLocalEnvironment: false } };
-    expect(siderEntries(dev).map((e) => e.label)).toContain('Settings');
-    expect(siderEntries(dev).map((e) => e.label)).not.toContain('Key generator');
+    expect(siderEntries(dev, 'Admin').map((e) => e.label)).toContain('Settings');
+    expect(siderEntries(dev, 'Admin').map((e) => e.label)).not.toContain('Key generator');
+  });
+  it('shows the test runner to a delivery team member only while developer tools are enabled', () => {
+    const runner = { ...base, testRunner: true };
+    expect(siderEntries(runner, 'Admin').map((e) => e.label)).toContain('Test Runner');
+    expect(siderEntries(runner, 'DeliveryTeamMember').map((e) => e.label)).not.toContain('Test Runner');
+    const dev = { ...runner, devTools: { enabled: true, isLocalEnvironment: false } };
+    expect(siderEntries(dev, 'DeliveryTeamMember').map((e) => e.label)).toContain('Test Runner');
   });
 });
 
@@ -61,9 +77,11 @@ describe('auditorTabs', () => {
     expect(auditorTabs('Client').map((t) => [t.label, t.to])).toEqual([
       ['Home', '/'],
       ['WAM Wiki', '/wiki'],
+      ['Scorecards', '/scorecards'],
       ['Open chases', '/chases'],
     ]);
-    for (const role of ['Auditor', 'Root', 'Admin']) expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki']);
+    for (const role of ['Auditor', 'Root', 'Admin'])
+      expect(auditorTabs(role).map((t) => t.label)).toEqual(['Home', 'Data Platform', 'WAM Tools', 'WAM Wiki', 'Scorecards']);
   });
 });
 

@@ -10,20 +10,21 @@ export interface NavEntry {
   icon: string;
 }
 
-/** Delivery sider entries enabled by the config (spec section 2.2), without the switch link. */
-export function siderEntries(config: SessionConfig): NavEntry[] {
+/** Delivery sider entries enabled by the config for the user's role (spec section 2.2), without the switch link. */
+export function siderEntries(config: SessionConfig, role: string | null | undefined): NavEntry[] {
   const all: Array<NavEntry & { show: boolean }> = [
     { label: 'Dashboard', to: '/', icon: 'pi pi-th-large', show: true },
     { label: 'Bulk upload', to: '/funds/upload', icon: 'pi pi-upload', show: true },
     { label: 'Settings', to: '/dev-tools', icon: 'pi pi-cog', show: gates.devTools(config) },
     { label: 'Key generator', to: '/api-key-generator', icon: 'pi pi-key', show: gates.keyGenerator(config) },
     { label: 'Input Files', to: '/file-list', icon: 'pi pi-file', show: true },
-    { label: 'Test Runner', to: '/test-runner', icon: 'pi pi-play', show: gates.testRunner(config) },
+    { label: 'Test Runner', to: '/test-runner', icon: 'pi pi-play', show: gates.testRunner(config, role) },
     { label: 'Import files', to: '/import', icon: 'pi pi-download', show: true },
     { label: 'Export files', to: '/export', icon: 'pi pi-external-link', show: true },
     { label: 'PowerBI Inputs', to: '/pbi-inputs', icon: 'pi pi-chart-bar', show: gates.pbiInputs(config) },
     { label: 'Live mappings', to: '/mappings', icon: 'pi pi-sitemap', show: gates.mappings(config) },
     { label: 'Contacts', to: '/contacts', icon: 'pi pi-users', show: true },
+    { label: 'Scorecards', to: '/scorecards', icon: 'pi pi-chart-line', show: true },
   ];
   return all.filter((e) => e.show).map(({ label, to, icon }) => ({ label, to, icon }));
 }
@@ -34,14 +35,15 @@ export const AUDITOR_TABS: readonly NavEntry[] = [
   { label: 'Data Platform', to: '/data-platform', icon: 'pi pi-database' },
   { label: 'WAM Tools', to: '/tools', icon: 'pi pi-wrench' },
   { label: 'WAM Wiki', to: '/wiki', icon: 'pi pi-book' },
+  { label: 'Scorecards', to: '/scorecards', icon: 'pi pi-chart-line' },
 ];
 
 /** The chased user's tab: a Client (or TPA) user's open chases, where the chase mails link to. */
 export const CHASES_TAB: NavEntry = { label: 'Open chases', to: '/chases', icon: 'pi pi-inbox' };
 
 /**
- * The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home and
- * WAM Wiki), and for a Client also 'Open chases'.
+ * The auditor tabs a role can open: the pages whose calls the role may make (a Client: Home, WAM
+ * Wiki and Scorecards, their own client's), and for a Client also 'Open chases'.
  */
 export function auditorTabs(role: string | null | undefined): NavEntry[] {
   const tabs = AUDITOR_TABS.filter((t) => {

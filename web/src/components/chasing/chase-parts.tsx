@@ -17,7 +17,6 @@ import {
 } from '../../../../rules';
 import type { ChaseEvent, ChaseView } from '../../api/chasing';
 import { formatDate } from '../grid/format';
-import './chasing.css';
 
 /** An amount in fund currency with two decimals ('-' for none). */
 export function money(n: number | null | undefined, currency?: string | null): string {

@@ -48,7 +48,7 @@ export function AuditorHomePage() {
         status of each fund.{' '}
         {roleMayUse('auditor', user?.role)
           ? 'Start from the Data Platform to follow your funds, upload new fund requests in bulk and download their outputs.'
-          : 'Your access covers this page and the WAM Wiki; your audit team shares fund requests and work papers with you.'}
+          : 'Your access covers this page, the WAM Wiki, your scorecards and Open chases, where you answer what is asked of you; your audit team shares fund requests and work papers with you.'}
       </p>
       <h2 id="fa-whats-new">What's New</h2>
       <div aria-labelledby="fa-whats-new" data-testid="whats-new">

@@ -18,7 +18,6 @@ import { UploadZone } from '../../components/files/upload-zone';
 import { formatDate } from '../../components/grid/format';
 import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
-import './chases.css';
 
 /** How often the page reads the chases again while an answer goes through the pipeline (ms). */
 const ANSWER_POLL_MS = 4000;

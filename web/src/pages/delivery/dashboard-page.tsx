@@ -43,7 +43,8 @@ import { availableColumns, DEFAULT_HIDDEN, mergeColumnOrder, orderColumns } from
 import { FilterTags } from './dashboard/filter-tags';
 import { FundGrid } from './dashboard/fund-grid';
 import { useFundActions } from './dashboard/use-fund-actions';
-import './delivery.css';
+// delivery.css comes with the other delivery pages' stylesheet, which index.html links on every page
+// (build.mjs): importing it here too would send it twice
 
 /** Delay of a live refresh after a fund or process event (events come in bursts). */
 const LIVE_REFRESH_MS = 1_500;

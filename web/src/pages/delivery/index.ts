@@ -1,5 +1,4 @@
-/** Delivery area pages (one lazily loaded chunk). */
-export { DashboardPage } from './dashboard-page';
+/** Delivery area pages but the Dashboard (one lazily loaded chunk; the Dashboard has its own). */
 export { FundDetailsPage } from './fund-details-page';
 export { BulkUploadPage } from './bulk-upload-page';
 export { DevToolsPage } from './dev-tools-page';

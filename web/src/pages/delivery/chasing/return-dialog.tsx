@@ -11,7 +11,6 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import { RETURN_REASON_MAX, returnReasonProblem } from '../../../../../rules';
 import { returnToTpa, type ChaseView } from '../../../api/chasing';
 import type { ApiError } from '../../../api/errors';
-import '../../../components/chasing/chasing.css';
 
 export interface ReturnTarget {
   fundId: number;

@@ -1,0 +1,1 @@
+ALTER TABLE "tokens" ADD COLUMN "parent_token_id" integer;

@@ -1,0 +1,1 @@
+ALTER TABLE `tokens` ADD `parent_token_id` integer;
