@@ -7,9 +7,16 @@
  *   - distinct queries: every request a new filter + sort + search text (`fund 1` ... `fund 500`:
  *     status Open, a data-due range, sorted by data due), 50 concurrent clients (target p95 <
  *     300 ms), beside its baseline in the same run: the same kind of request from one client.
- * Each load runs twice unmeasured first (other texts). Prints markdown tables. Not part of the tests.
+ * Each load runs twice unmeasured first (other texts); the CPU a page of the node processes (every
+ * thread) and of the cluster (every PostgreSQL process) is read from /proc around each measured
+ * load. Prints markdown tables. Not part of the tests.
  *
- *   node build.mjs node && npx tsx bench/listing-pg.bench.ts [--funds 1000000] [--clients 50] [--per-client 10] [--nodes 1] [--runs 10] [--explain-ms N --log FILE]
+ *   node build.mjs node && npx tsx bench/listing-pg.bench.ts [--funds 1000000] [--clients 50] [--per-client 10] [--nodes 1] [--runs 10]
+ *     [--explain-ms N --log FILE] [--keep DIR] [--loads-only]
+ *
+ * `--keep DIR` keeps the cluster, seeded, in DIR, and a later run with the same DIR starts it again
+ * instead of seeding (the funds of the first run's `--funds`); `--loads-only` runs the distinct-queries
+ * loads alone.
  *
  * `--explain-ms N` logs the plan of every statement slower than N ms (auto_explain, with ANALYZE)
  * into the cluster's log, copied to `--log FILE` at the end.
@@ -21,7 +28,8 @@ import pg from 'pg';
 import { fmt, loadRow, percentile, runHttpLoad, type LoadResult } from './http-load.js';
 import { QUERIES, searchBodies } from './listing-data.js';
 import { seedPg } from './listing-pg-seed.js';
-import { signIn, skipWithoutPg, startNode, startPgBench, type Node } from './pg-nodes.js';
+import { signIn, signInLink, skipWithoutPg, startNode, startPgBench, type Node } from './pg-nodes.js';
+import { postmasterPidOf, startCpuMeter } from './proc-cpu.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +40,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     'explain-ms': { type: 'string' },
     log: { type: 'string' },
+    keep: { type: 'string' },
+    'loads-only': { type: 'boolean', default: false },
   },
 });
 skipWithoutPg('listing on PostgreSQL');
@@ -42,12 +52,13 @@ const NODES = Number(args.nodes);
 const RUNS = Number(args.runs);
 const LISTING = '/api/v2.0/funds/listing';
 
-const bench = await startPgBench();
+const bench = await startPgBench(args.keep);
 const nodes: Node[] = [];
 try {
   nodes.push(await startNode(bench, 'serve', 'node-1', 0));
-  const token = await signIn(nodes[0]);
-  const seeded = await seedPg(bench.url, FUNDS, (n) => process.stderr.write(`seeded ${n.toLocaleString('en')} funds\n`));
+  const seeded = bench.reused
+    ? { total: await fundCount(bench.url), seconds: 0 }
+    : await seedPg(bench.url, FUNDS, (n) => process.stderr.write(`seeded ${n.toLocaleString('en')} funds\n`));
   if (args['explain-ms']) {
     const c = new pg.Client({ connectionString: bench.url });
     await c.connect();
@@ -60,11 +71,14 @@ try {
   await nodes[0].stop();
   nodes.length = 0;
   for (let i = 1; i <= NODES; i++) nodes.push(await startNode(bench, 'serve', `node-${i}`, 0));
+  const token = await signIn(nodes[0], signInLink(bench));
   const urls = nodes.map((n) => `${n.url}${LISTING}`);
+  const postmaster = postmasterPidOf(bench.dataDir);
   const load = (bodies: string[], clients: number, perClient: number): Promise<LoadResult> => runHttpLoad({ urls, token, bodies, clients, perClient });
 
+  const seedNote = bench.reused ? 'seeded by an earlier run, kept' : `${FUNDS.toLocaleString('en')} generated, seeded in ${seeded.seconds.toFixed(0)} s`;
   const lines = [
-    `Fund listing on PostgreSQL ${bench.version}: ${seeded.total.toLocaleString('en')} fund requests (${FUNDS.toLocaleString('en')} generated, seeded in ${seeded.seconds.toFixed(0)} s), ` +
+    `Fund listing on PostgreSQL ${bench.version}: ${seeded.total.toLocaleString('en')} fund requests (${seedNote}), ` +
       `${NODES} serve node(s), Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg()
         .map((n) => n.toFixed(1))
         .join(' ')} (1, 5, 15 min) after the seed`,
@@ -76,7 +90,7 @@ try {
   ];
   // each request another page size (100, 99, ...): never a page of the listing cache (a count may come from it)
   const sized = (input: object, run: number) => JSON.stringify({ ...input, pagination: { limit: 100 - (run % 50) } });
-  for (const q of QUERIES) {
+  for (const q of args['loads-only'] ? [] : QUERIES) {
     await load([sized(q.input, RUNS)], 1, 1);
     lines.push(
       loadRow(
@@ -99,8 +113,8 @@ try {
     '',
     `Distinct queries: every request a new filter + sort + search text (\`fund 1\` ... \`fund ${total}\`; the baseline \`Fund 1\` ... \`Fund ${baselineCount}\`), ${NODES} node(s), clients spread over them:`,
     '',
-    '| load | clients | requests | failures | p50 ms | p95 ms | requests/s |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| load | clients | requests | failures | p50 ms | p95 ms | requests/s | node CPU ms a page | PostgreSQL CPU ms a page |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   // the baseline's texts are the first of the measured ones with a capital F: the same queries, none
   // of them in the listing cache when the loaded run asks for it
@@ -117,8 +131,14 @@ try {
     { label: `**${CLIENTS} clients**`, bodies: measured, clients: CLIENTS, perClient: PER_CLIENT },
   ]) {
     for (let i = 0; i < 2; i++) await load(warmup(i), Math.min(CLIENTS, 10), Math.ceil(Math.min(total, 200) / Math.min(CLIENTS, 10)));
+    const cpu = startCpuMeter(
+      nodes.map((n) => n.child.pid!),
+      postmaster,
+    );
     const r = await load(run.bodies, run.clients, run.perClient);
-    lines.push(loadRow(run.label, r, [run.clients]));
+    const { nodeMs, databaseMs } = cpu.stop();
+    const perPage = (ms: number | null) => (ms === null ? 'n/a' : (ms / r.latencies.length).toFixed(2));
+    lines.push(`${loadRow(run.label, r, [run.clients])} ${perPage(nodeMs)} | ${perPage(databaseMs)} |`);
     if (run.clients > 1) {
       const p95 = percentile(
         [...r.latencies].sort((a, b) => a - b),
@@ -138,4 +158,15 @@ try {
   for (const n of nodes) await n.stop();
   if (args.log) copyFileSync(bench.log, args.log);
   await bench.stop();
+}
+
+/** How many fund requests the database at `url` holds. */
+async function fundCount(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM fund_requests')).rows[0]!.n);
+  } finally {
+    await c.end();
+  }
 }

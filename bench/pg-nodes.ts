@@ -3,7 +3,7 @@
  * `fund-audit serve` / `worker` nodes of the built bundle on it (one blob directory, a data
  * directory each), signed in through the first node's sign-in link.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,10 @@ export interface PgBench {
   version: string;
   /** The cluster's server log (statements over `log_min_duration_statement` when set). */
   log: string;
+  /** The cluster's data directory (its `postmaster.pid` names the server's process). */
+  dataDir: string;
+  /** Whether the cluster was kept from an earlier run (`startPgBench`'s `keep`): its database is set up and seeded already. */
+  reused: boolean;
   /** Stops the cluster and removes it and the nodes' folders. */
   stop(): Promise<void>;
 }
@@ -39,30 +43,38 @@ export function skipWithoutPg(name: string): void {
  */
 export const BENCH_PG_SETTINGS = { shared_buffers: `${Math.min(4096, Math.floor(totalmem() / 4 / 2 ** 20))}MB` };
 
-/** Starts a throwaway cluster (scripts/pg-test-cluster.mjs, with `BENCH_PG_SETTINGS`) and creates the `fund_audit` database in it. */
-export async function startPgBench(): Promise<PgBench> {
-  const cluster = await startPgCluster({ settings: BENCH_PG_SETTINGS });
+/**
+ * Starts a throwaway cluster (scripts/pg-test-cluster.mjs, with `BENCH_PG_SETTINGS`) and creates
+ * the `fund_audit` database in it; with `keep`, the cluster and the nodes' folders are kept in that
+ * folder, and started again from it on the next run (`reused`: the database is there already).
+ */
+export async function startPgBench(keep?: string): Promise<PgBench> {
+  const cluster = await startPgCluster({ settings: BENCH_PG_SETTINGS, keep });
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
   let version = '';
+  let reused = false;
   try {
-    await admin.query('CREATE DATABASE fund_audit');
+    reused = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'fund_audit'`)).rowCount === 1;
+    if (!reused) await admin.query('CREATE DATABASE fund_audit');
     version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
   } finally {
     await admin.end();
   }
   const url = new URL(cluster.url);
   url.pathname = '/fund_audit';
-  const root = mkdtempSync(join(tmpdir(), 'fa-pg-bench-'));
-  mkdirSync(join(root, 'blobs'));
+  const root = keep ? join(keep, 'nodes') : mkdtempSync(join(tmpdir(), 'fa-pg-bench-'));
+  mkdirSync(join(root, 'blobs'), { recursive: true });
   return {
     url: url.toString(),
     root,
     version,
     log: join(cluster.dir, 'server.log'),
+    dataDir: join(cluster.dir, 'data'),
+    reused,
     stop: async () => {
       await cluster.stop();
-      rmSync(root, { recursive: true, force: true });
+      if (!keep) rmSync(root, { recursive: true, force: true });
     },
   };
 }
@@ -143,13 +155,29 @@ export function startNode(
   });
 }
 
-/** Redeems a serve node's sign-in link. @returns the API token of the administrator */
-export async function signIn(node: Node): Promise<string> {
-  if (!node.url || !node.link) throw new Error(`${node.name} printed no sign-in link (only the first start of a database does)`);
+/**
+ * A new sign-in link of the install's first administrator, from the command line on the database
+ * (`fund-audit users list`, `users link`): for a database whose first start (and its printed link)
+ * was an earlier run's.
+ */
+export function signInLink(bench: PgBench): string {
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, ['bin/fund-audit.mjs', '--database-url', bench.url, '--blob-dir', join(bench.root, 'blobs'), ...args], { encoding: 'utf8' });
+  const users = JSON.parse(cli('users', 'list', '--json')) as Array<{ email: string; role: string }>;
+  const admin = users.find((u) => u.role === 'Root' || u.role === 'Admin');
+  if (!admin) throw new Error('the benchmark database has no administrator to sign in as');
+  const link = /(http\S+\/redeemToken\/#\S+)/.exec(cli('users', 'link', admin.email))?.[1];
+  if (!link) throw new Error('fund-audit users link printed no link');
+  return link;
+}
+
+/** Redeems a serve node's sign-in link (`link`, else the one it printed). @returns the API token of the administrator */
+export async function signIn(node: Node, link = node.link): Promise<string> {
+  if (!node.url || !link) throw new Error(`${node.name} printed no sign-in link (only the first start of a database does)`);
   const res = await fetch(`${node.url}/api/sso/redeemToken`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: node.link.split('#')[1] }),
+    body: JSON.stringify({ token: link.split('#')[1] }),
   });
   if (!res.ok) throw new Error(`sign-in on ${node.name}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { payload: { token: string } }).payload.token;

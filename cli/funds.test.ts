@@ -45,7 +45,8 @@ describe('fund-audit funds', () => {
     const json = run(['-d', dir, 'funds', 'list', '--json', '--status', 'Open', 'Issued', '--limit', '1']);
     expect(json.status).toBe(0);
     const out = JSON.parse(json.stdout);
-    expect(out.pagination).toEqual({ offset: 0, limit: 1, count: 2 });
+    // the first of two pages: an exact count, and a cursor to the second page only
+    expect(out.pagination).toEqual({ offset: 0, limit: 1, count: 2, countCapped: false, next: expect.any(String), previous: null });
     expect(out.rows.map((r: any) => [r.id, r.fundCode, r.statusLabel])).toEqual([[ids[1], 'OPN2', 'Open']]);
     const search = JSON.parse(run(['-d', dir, '--json', 'funds', 'list', '--search', 'pnd']).stdout);
     expect(search.rows.map((r: any) => r.name)).toEqual(['Pending Fund']);

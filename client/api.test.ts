@@ -26,7 +26,14 @@ describe('the contract (checked by the type checker)', () => {
     expectTypeOf<'POST /api/v2.0/fund/approve'>().toExtend<Operation>();
     expectTypeOf<'GET /api/v2.0/no-such-route'>().not.toExtend<Operation>();
     expectTypeOf<CallInput<'GET /api/v2.0/fund/:id'>['params']>().toEqualTypeOf<Record<'id', string | number>>();
-    expectTypeOf<ApiResponse<'POST /api/v2.0/funds/listing'>['pagination']>().toEqualTypeOf<{ offset: number; limit: number; count: number }>();
+    expectTypeOf<ApiResponse<'POST /api/v2.0/funds/listing'>['pagination']>().toEqualTypeOf<{
+      offset: number;
+      limit: number;
+      count: number;
+      countCapped: boolean;
+      next: string | null;
+      previous: string | null;
+    }>();
     expectTypeOf<ApiResponse<'GET /api/v2.0/filters'>[number]['fixed']>().toEqualTypeOf<boolean>();
   });
 });

@@ -5,6 +5,10 @@ export function findPgBin(): string | null;
 
 /**
  * Starts a cluster in a temporary directory: its URL, the directory, and `stop()`, which stops it and removes the directory.
- * `settings` are server settings over the test defaults (e.g. `{ shared_buffers: '4GB' }`).
+ * `settings` are server settings over the test defaults (e.g. `{ shared_buffers: '4GB' }`); `keep` a folder that holds the
+ * cluster instead and outlives it (started again as it is when it holds one already: `reused`).
  */
-export function startPgCluster(opts?: { settings?: Record<string, string> }): Promise<{ url: string; dir: string; stop(): void | Promise<void> }>;
+export function startPgCluster(opts?: {
+  settings?: Record<string, string>;
+  keep?: string;
+}): Promise<{ url: string; dir: string; reused: boolean; stop(): void | Promise<void> }>;

@@ -10,7 +10,7 @@
  * `initdb` and `pg_ctl` on PATH.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -60,19 +60,25 @@ function postgresUser() {
 
 /**
  * Starts a cluster.
- * @param {{ settings?: Record<string, string> }} [opts] server settings over the test defaults
- *   (e.g. `{ shared_buffers: '4GB' }` for a benchmark; the tests' 32 MB keeps a cluster small)
- * @returns `{url, dir, stop}`: the connection URL (`postgres://postgres@127.0.0.1:<port>/postgres`),
- *   the temporary directory, and `stop()` which stops the server and removes the directory
+ * @param {{ settings?: Record<string, string>, keep?: string }} [opts] server settings over the
+ *   test defaults (e.g. `{ shared_buffers: '4GB' }` for a benchmark; the tests' 32 MB keeps a
+ *   cluster small); `keep`: a folder that holds the cluster and outlives it (made on the first
+ *   start, started again as it is on the next; a benchmark's seeded data kept between runs)
+ * @returns `{url, dir, stop, reused}`: the connection URL (`postgres://postgres@127.0.0.1:<port>/postgres`),
+ *   the directory, `stop()` which stops the server and removes the directory (a kept one stays),
+ *   and whether a kept cluster was there already
  * @throws Error when the binaries are missing or the server does not start (with its log)
  */
 export async function startPgCluster(opts = {}) {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL is not installed: no initdb and pg_ctl in /usr/lib/postgresql/*/bin or on PATH (apt-get install -y postgresql)');
   const owner = postgresUser();
-  const dir = mkdtempSync(join(tmpdir(), 'fund-audit-pg-'));
+  const kept = opts.keep ?? null;
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'fund-audit-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
+  const reused = existsSync(join(data, 'PG_VERSION'));
   const log = join(dir, 'server.log');
   const run = (cmd, args) => {
     const [file, argv] = owner ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
@@ -87,12 +93,14 @@ export async function startPgCluster(opts = {}) {
     const [file, argv] = owner
       ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop']]
       : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']];
+    // a kept cluster is stopped cleanly (a checkpoint first), so that it starts again without recovery
+    if (kept) argv[argv.indexOf('immediate')] = 'fast';
     if (existsSync(join(data, 'postmaster.pid'))) spawnSync(file, argv, { stdio: 'ignore' });
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', stop);
   try {
-    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    if (!reused) run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const options = [
@@ -109,13 +117,14 @@ export async function startPgCluster(opts = {}) {
       try {
         run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
         // a process killed outright (SIGKILL) runs no exit handler: a watchdog stops the cluster then
-        const pgCtl = `${owner ? 'runuser -u postgres -- ' : ''}'${join(bin, 'pg_ctl')}' -D '${data}' -m immediate stop`;
-        watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${pgCtl} >/dev/null 2>&1; rm -rf '${dir}'`], {
+        const pgCtl = `${owner ? 'runuser -u postgres -- ' : ''}'${join(bin, 'pg_ctl')}' -D '${data}' -m ${kept ? 'fast' : 'immediate'} stop`;
+        const remove = kept ? '' : `; rm -rf '${dir}'`;
+        watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${pgCtl} >/dev/null 2>&1${remove}`], {
           detached: true,
           stdio: 'ignore',
         });
         watchdog.unref();
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, stop };
+        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, stop, reused };
       } catch (err) {
         if (attempt >= 3) throw new Error(`PostgreSQL did not start: ${err.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }

@@ -92,8 +92,9 @@ export function registerFunds(program: Command): void {
           'data status': r.dataStatusUIField,
         })),
       );
-      const { offset, count } = result.pagination;
-      process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count} fund requests\n`);
+      const { offset, count, countCapped } = result.pagination;
+      // the count stops at the listing's cap: more than that reads 10000+
+      process.stdout.write(`\n${result.rows.length ? `${offset + 1}-${offset + result.rows.length}` : 0} of ${count}${countCapped ? '+' : ''} fund requests\n`);
     });
 
   for (const [action, { help }] of Object.entries(ACTIONS) as Array<[CliAction, (typeof ACTIONS)[CliAction]]>) {

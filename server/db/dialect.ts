@@ -167,6 +167,22 @@ export function jsonRows(store: DataStore, columns: SQLWrapper[], table: SQLWrap
   return sql<string>`(select json_group_array(json_array(${values}) order by ${orderBy}) from ${table} where ${where})`;
 }
 
+/**
+ * The rows of a raw SQL query as the driver gives them, one object a row keyed by the column
+ * names, with no mapping by the ORM: `all` on SQLite, `execute` on PostgreSQL (inside a
+ * `transaction`, on it). Values are the database's own: on PostgreSQL `bigint` (a `count(*)`)
+ * comes as text, booleans as true/false; on SQLite booleans as 1/0.
+ */
+export async function rawRows<R extends Record<string, unknown>>(store: DataStore, query: SQL): Promise<R[]> {
+  if (store.dialect === 'postgres') return ((await (store.db as unknown as PgExecute).execute(query)) as { rows: R[] }).rows;
+  return (await store.db.all(query)) as R[];
+}
+
+/** The raw query runner of a PostgreSQL drizzle database. */
+interface PgExecute {
+  execute(query: SQL): Promise<{ rows: unknown[] }>;
+}
+
 /** A query prepared once (`prepared`), run with the values of its placeholders. */
 export interface Prepared<T> {
   execute(values?: Record<string, unknown>): Promise<T>;

@@ -39,8 +39,16 @@ describe('fund listing and actions over HTTP', () => {
       path: 'funds/listing',
       body: { pagination: { limit: 2 } },
       status: 200,
-      check: (p: any) => expect(p.pagination).toEqual({ offset: 0, limit: 2, count: 3 }),
+      check: (p: any) => expect(p.pagination).toMatchObject({ offset: 0, limit: 2, count: 3, countCapped: false, previous: null }),
     },
+    {
+      name: 'exact count',
+      path: 'funds/listing/count',
+      body: { search: 'one' },
+      status: 200,
+      check: (p: any) => expect(p).toEqual({ count: 3 }),
+    },
+
     {
       name: 'search by alternate code',
       path: 'funds/listing',
@@ -64,6 +72,7 @@ describe('fund listing and actions over HTTP', () => {
     },
     { name: 'limit too large', path: 'funds/listing', body: { pagination: { limit: 5000 } }, status: 400, message: 'The request is not valid' },
     { name: 'unknown saved filter', path: 'funds/listing', body: { filterId: 999 }, status: 404, message: 'No such filter with id: 999' },
+    { name: 'a cursor that is not one', path: 'funds/listing', body: { cursor: 'nope' }, status: 400, message: 'The page cursor is not valid' },
     { name: 'action without ids', path: 'fund/approve', body: {}, status: 400, message: 'The request is not valid' },
     { name: 'action on unknown fund', path: 'fund/approve', body: { ids: [777] }, status: 404, message: 'No such fund request with id: 777' },
     {
@@ -149,8 +158,12 @@ describe('fund listing and actions over HTTP', () => {
   it('serves the auditor listing, listing by TPA and the status report', async () => {
     const page = await api.get('user/funds/0/2', auditor);
     expect(page.status).toBe(200);
-    expect(page.body.payload.pagination).toEqual({ offset: 0, limit: 2, count: 3 });
+    expect(page.body.payload.pagination).toMatchObject({ offset: 0, limit: 2, count: 3, countCapped: false, previous: null });
     expect(page.body.payload.rows.map((r: any) => r.name)).toEqual(['Paused One', 'Open One']);
+    const next = await api.get(`user/funds/2/2?cursor=${encodeURIComponent(page.body.payload.pagination.next)}`, auditor);
+    expect(next.body.payload.rows.map((r: any) => r.name)).toEqual(['Pending One']);
+    expect(next.body.payload.pagination).toMatchObject({ offset: 2, next: null, previous: expect.any(String) });
+    expect((await api.get('user/funds/count', auditor)).body.payload).toEqual({ count: 3 });
     const sorted = await api.get('user/funds/0/5?sort=name&order=asc', auditor);
     expect(sorted.body.payload.rows.map((r: any) => r.name)).toEqual(['Open One', 'Paused One', 'Pending One']);
     expect((await api.get('user/funds/-1/5', auditor)).status).toBe(400);

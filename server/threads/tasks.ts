@@ -14,7 +14,7 @@ import type { User } from '../services/auth/tokens.js';
 import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveInput, type BulkSaveOptions } from '../services/bulk-upload/bulk-upload.js';
 import { getFundDetails } from '../services/funds/details.js';
 import { exportListing, type ExportListingInput } from '../services/funds/export-listing.js';
-import { listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
+import { countFundsForAuditor, countListing, listFundsForAuditor, queryListing, type AuditorListInput, type ListingInput } from '../services/funds/listing.js';
 import { parseMappingFile } from '../services/mappings/mappings.js';
 import { countPbiRows } from '../services/pbi-inputs/pbi-inputs.js';
 import { checkSdmFile, type SdmFileToCheck } from '../services/sdm-upload/check-file.js';
@@ -58,6 +58,8 @@ export const tasks = {
     return { json, encoded: encodePayload(json, true) };
   },
   'funds.auditor-listing': (ctx: AppContext, input: AuditorListInput) => listFundsForAuditor(ctx, input),
+  'funds.listing-count': (ctx: AppContext, user: User | null, input: ListingInput) => countListing(ctx, user, input),
+  'funds.auditor-count': (ctx: AppContext, input: Pick<AuditorListInput, 'tpa'>) => countFundsForAuditor(ctx, input),
   'scorecards.card': (ctx: AppContext, input: ScorecardInput, viewer: Viewer | null) => scorecard(ctx, input, viewer),
   'scorecards.funds': (ctx: AppContext, input: ScorecardFundsInput, viewer: Viewer | null) => scorecardFunds(ctx, input, viewer),
   // diagnostics (tests), and the warm-up of a starting read pool (its thread opens its connection first)

@@ -15,11 +15,11 @@ import {
 } from '../../services/funds/actions.js';
 import { XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
-import { listingInputSchema } from '../../services/funds/listing.js';
-import { exportListingOffThread, listFundsJsonOffThread } from '../../services/funds/off-thread.js';
+import { COUNT_CAP, listingInputSchema } from '../../services/funds/listing.js';
+import { countListingOffThread, exportListingOffThread, listFundsJsonOffThread } from '../../services/funds/off-thread.js';
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
 import { defineRoute, SerializedPayload, withMessage } from '../route.js';
-import { actionResultSchema, fundListingPageSchema, trailPageSchema } from '../schemas/funds.js';
+import { actionResultSchema, fundCountSchema, fundListingPageSchema, trailPageSchema } from '../schemas/funds.js';
 import { savedFilterSchema } from '../schemas/filters.js';
 
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
@@ -44,9 +44,19 @@ export const fundsRoutes = [
     group: 'delivery',
     tag: 'funds',
     body: listingInputSchema,
-    summary: 'One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?} -> {rows, pagination: {offset, limit, count}}',
+    summary: `One page of fund requests: {filters, sorting, search, offset, pagination: {limit}, filterId?, cursor?} -> {rows, pagination: {offset, limit, count, countCapped, next, previous}}; count stops at ${COUNT_CAP.toLocaleString('en')} (countCapped: there are more; POST /funds/listing/count counts them all); next and previous are the cursors of the pages around this one (send one as cursor, with that page's offset), null at the ends`,
     response: fundListingPageSchema,
     handler: async ({ ctx, user, body }) => new SerializedPayload(await listFundsJsonOffThread(ctx, user, body)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/funds/listing/count',
+    group: 'delivery',
+    tag: 'funds',
+    body: listingInputSchema.pick({ filters: true, search: true, filterId: true }),
+    summary: 'The exact number of fund requests a listing request matches {filters, search, filterId?} -> {count} (for a page whose count was capped)',
+    response: fundCountSchema,
+    handler: ({ ctx, user, body }) => countListingOffThread(ctx, user, body),
   }),
   defineRoute({
     method: 'GET',

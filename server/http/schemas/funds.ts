@@ -11,6 +11,22 @@ const text = z.string().nullable();
 /** `{offset, limit, count}` of a listing page. */
 export const paginationSchema = z.strictObject({ offset: int, limit: int, count: int });
 
+/**
+ * The paging of a fund listing page (`Pagination` of listing-page.ts): count up to 10,000 with
+ * `countCapped` when there are more, and the cursors of the next and previous pages.
+ */
+export const fundPaginationSchema = z.strictObject({
+  offset: int,
+  limit: int,
+  count: int,
+  countCapped: z.boolean(),
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+});
+
+/** An exact count of listing funds. */
+export const fundCountSchema = z.strictObject({ count: int });
+
 /** A fund's input-file counts (`DataStatusCounts`). */
 export const dataStatusCountsSchema = z.strictObject({
   rawCount: int,
@@ -98,7 +114,7 @@ export const fundListingRowSchema = z.strictObject({
 });
 
 /** A page of the delivery listing. */
-export const fundListingPageSchema = z.strictObject({ rows: z.array(fundListingRowSchema), pagination: paginationSchema });
+export const fundListingPageSchema = z.strictObject({ rows: z.array(fundListingRowSchema), pagination: fundPaginationSchema });
 
 /** One auditor listing row. */
 export const auditorFundRowSchema = z.strictObject({
@@ -125,7 +141,7 @@ export const auditorFundRowSchema = z.strictObject({
 });
 
 /** A page of the auditor listing. */
-export const auditorFundPageSchema = z.strictObject({ rows: z.array(auditorFundRowSchema), pagination: paginationSchema });
+export const auditorFundPageSchema = z.strictObject({ rows: z.array(auditorFundRowSchema), pagination: fundPaginationSchema });
 
 const nameCounts = z.array(z.strictObject({ name: z.string(), count: int }));
 const fundGroup = z.strictObject({ count: int, clients: nameCounts, administrators: nameCounts, funds: z.array(auditorFundRowSchema) });

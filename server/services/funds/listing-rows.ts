@@ -17,11 +17,6 @@ import {
   type WorkPaperStatusCounts,
 } from './derive.js';
 import { normalizeStatus, type FundRow } from './fields.js';
-export interface Pagination {
-  offset: number;
-  limit: number;
-  count: number;
-}
 
 /** A delivery listing row (delivery spec section 3 "Fund request (listing row)"). */
 export interface FundListingRow {

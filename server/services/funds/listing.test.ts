@@ -101,10 +101,10 @@ describeEachDialect('fund listings', (dialect) => {
     it('lists funds not deleted, newest request first then id, with pagination count', async () => {
       const r = await list({});
       expect(r.rows.map((x) => x.id)).toEqual([ids.c, ids.b, ids.a, ids.e]);
-      expect(r.pagination).toEqual({ offset: 0, limit: 100, count: 4 });
+      expect(r.pagination).toEqual({ offset: 0, limit: 100, count: 4, countCapped: false, next: null, previous: null });
       const page = await list({ offset: 1, pagination: { limit: 2 } });
       expect(page.rows.map((x) => x.id)).toEqual([ids.b, ids.a]);
-      expect(page.pagination).toEqual({ offset: 1, limit: 2, count: 4 });
+      expect(page.pagination).toMatchObject({ offset: 1, limit: 2, count: 4, countCapped: false });
       expect((await list({ offset: 10, pagination: { limit: 2 } })).pagination.count).toBe(4);
     });
 
@@ -225,7 +225,7 @@ describeEachDialect('fund listings', (dialect) => {
       expect(await names({ search: '100%' })).toEqual(['Cygnus 100% Growth_']);
       const paged = await list({ search: 'helix', offset: 1, pagination: { limit: 1 } });
       expect(paged.rows.map((r) => r.name)).toEqual(['Child Echo']);
-      expect(paged.pagination).toEqual({ offset: 1, limit: 1, count: 2 });
+      expect(paged.pagination).toMatchObject({ offset: 1, limit: 1, count: 2, countCapped: false, next: null });
       expect((await list({ search: 'helix', offset: 5, pagination: { limit: 1 } })).pagination.count).toBe(2);
     });
 
@@ -310,7 +310,7 @@ describeEachDialect('fund listings', (dialect) => {
     it('excludes deleted funds, sorts by data due date descending by default and pages', async () => {
       const r = await listFundsForAuditor(ctx, { offset: 0, limit: 10 });
       expect(r.rows.map((x) => x.id)).toEqual([ids.c, ids.b, ids.a, ids.e]);
-      expect(r.pagination).toEqual({ offset: 0, limit: 10, count: 4 });
+      expect(r.pagination).toEqual({ offset: 0, limit: 10, count: 4, countCapped: false, next: null, previous: null });
       expect(r.rows[0]).toMatchObject({
         id: ids.c,
         type: null,

@@ -7,7 +7,7 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, asc, count, desc, eq, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, Column, count, desc, eq, is, ne, or, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { anyOfPlaceholder, idsValue, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
@@ -16,12 +16,15 @@ import { heavyWork } from '../../threads/guard.js';
 import type { User } from '../auth/tokens.js';
 import type { FundRow } from './fields.js';
 import { cachedListing, cachedListingJson } from './listing-cache.js';
-import { toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
+import { toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow } from './listing-rows.js';
 
-export { toAuditorRow, toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow, type Pagination } from './listing-rows.js';
+export { toAuditorRow, toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow } from './listing-rows.js';
+export { COUNT_CAP, type Pagination } from './listing-page.js';
 import { FIELD_ALIASES, listingFields } from './listing-fields.js';
+import { decodeCursor, queryFingerprint, type SortKey } from './listing-keyset.js';
+import { countFundsCapped, orderByKeys, pageIds, paginationOf, type Pagination } from './listing-page.js';
 import { searchCondition } from './listing-search.js';
-import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type ListingFilter, type SortSpec } from './query-filters.js';
+import { filterCondition, normalizeFilters, normalizeSorting, type FieldRegistry, type ListingFilter, type SortSpec } from './query-filters.js';
 
 /** Listing page size (auditor spec section 9: fund listing 100) and the largest page served. */
 export const DEFAULT_LIMIT = 100;
@@ -41,6 +44,8 @@ export const listingInputSchema = z.object({
     .partial()
     .optional(),
   filterId: z.coerce.number().int().positive().optional().nullable(),
+  /** the `next` or `previous` cursor of the page shown, to read the page after or before it (`offset` then names that page's offset) */
+  cursor: z.string().max(4000).optional().nullable(),
 });
 export type ListingInput = z.output<typeof listingInputSchema>;
 
@@ -148,18 +153,32 @@ async function savedFilterOf(ctx: AppContext, user: User | null, id: number): Pr
   return row.filter;
 }
 
-/** A validated listing query: WHERE condition and ORDER BY terms. */
+/** A validated listing query: WHERE condition, sort keys (the id last) and their ORDER BY terms. */
 export interface FundQuery {
   where: SQL | undefined;
   order: SQL[];
+  keys: SortKey[];
   filters: ListingFilter[];
   sorting: SortSpec[];
 }
 
 /**
+ * The sort keys of validated sorting, `fallback` when there is none, then the fund's id in the
+ * direction of the first (the tie-break that makes the order total, which keyset paging needs).
+ */
+export function sortKeys(sorting: SortSpec[], fields: FieldRegistry, id: SQLWrapper, fallback: SortSpec): SortKey[] {
+  const keys: SortKey[] = (sorting.length ? sorting : [fallback]).map((s) => {
+    const expr = fields[s.field]!.expr;
+    return { expr, order: s.order, notNull: is(expr, Column) && expr.notNull };
+  });
+  keys.push({ expr: id, order: keys[0]!.order, notNull: true });
+  return keys;
+}
+
+/**
  * Builds the WHERE and ORDER BY of a listing request. Deleted funds are listed only when a
  * status filter is given (the built-in 'Deleted' filter); the default order is request date
- * descending, then id.
+ * descending; ties are broken by the id.
  * @throws ValidationError for an unknown field or a badly shaped filter; NotFoundError for an unknown filterId
  */
 export async function buildFundQuery(
@@ -176,10 +195,8 @@ export async function buildFundQuery(
   const conditions = filters.map((f) => filterCondition(f, fields, dialect));
   if (!filters.some((f) => f.field === 'status')) conditions.push(ne(fr.status, 'Deleted'));
   conditions.push(await searchCondition(ctx, input.search, filters.length > 0));
-  const order = sorting.length ? orderTerms(sorting, fields, dialect) : [desc(fr.requestDate)];
-  const first = sorting[0]?.order ?? 'desc';
-  order.push(first === 'desc' ? desc(fr.id) : asc(fr.id));
-  return { where: and(...conditions), order, filters, sorting };
+  const keys = sortKeys(sorting, fields, fr.id, { field: 'requestDate', order: 'desc' });
+  return { where: and(...conditions), order: orderByKeys(keys, dialect), keys, filters, sorting };
 }
 
 /** Page bounds of a request: offset (top level or in pagination), limit 1..1000 (default 100). */
@@ -194,8 +211,10 @@ export function pageOf(input: Pick<ListingInput, 'offset' | 'pagination'>): { of
 /**
  * One page of the delivery listing (POST /funds/listing), served from the listing cache while no
  * write touched what it reads (see listing-cache.ts).
- * @returns `{rows, pagination: {offset, limit, count}}`, count being every matching fund; read-only
- * @throws ValidationError for bad filters, sorting or page bounds; NotFoundError for an unknown filterId
+ * @returns `{rows, pagination: {offset, limit, count, countCapped, next, previous}}`: count being the
+ *   matching funds up to `COUNT_CAP` (more: `countCapped`), next and previous the cursors of the
+ *   pages around this one (null at the ends); read-only
+ * @throws ValidationError for bad filters, sorting, page bounds or cursor; NotFoundError for an unknown filterId
  */
 export async function listFunds(ctx: AppContext, user: User | null, input: ListingInput = {}): Promise<{ rows: FundListingRow[]; pagination: Pagination }> {
   const { offset, limit } = pageOf(input);
@@ -219,7 +238,13 @@ export function listingKey(user: User | null, input: ListingInput, offset: numbe
     limit,
     input.filterId ?? null,
     input.filterId ? (user?.id ?? null) : null,
+    input.cursor ?? null,
   ]);
+}
+
+/** The cache key of what a listing request's count depends on: filters, search and saved filter, whatever the page and sort. */
+function countKey(kind: string, user: User | null, input: Pick<ListingInput, 'filters' | 'search' | 'filterId'>): string {
+  return JSON.stringify([kind, input.filters ?? null, input.search?.trim() || null, input.filterId ?? null, input.filterId ? (user?.id ?? null) : null]);
 }
 
 /**
@@ -234,51 +259,44 @@ export async function queryListing(
   limit: number,
 ): Promise<{ rows: FundListingRow[]; pagination: Pagination }> {
   heavyWork('an uncached listing query');
-  const { db, tables: t } = storeOf(ctx);
-  const fr = t.fundRequests;
   const q = await buildFundQuery(ctx, user, input);
-  let ids: Array<{ id: number; total?: number | string }>;
-  if (input.search?.trim()) {
-    // a search reads every match anyway: count them in the same pass (a bigint, as text, on PostgreSQL)
-    ids = await db
-      .select({ id: fr.id, total: sql<number | string>`count(*) over ()` })
-      .from(fr)
-      .where(q.where)
-      .orderBy(...q.order)
-      .limit(limit)
-      .offset(offset);
-  } else {
-    ids = await db
-      .select({ id: fr.id })
-      .from(fr)
-      .where(q.where)
-      .orderBy(...q.order)
-      .limit(limit)
-      .offset(offset);
-  }
-  // a full page (or one past the end) needs the count: one per distinct filter and search, whatever the page and sort
-  const total = ids[0]?.total;
-  const count =
-    total !== undefined
-      ? Number(total)
-      : ids.length < limit && (ids.length > 0 || offset === 0)
-        ? offset + ids.length
-        : await cachedListing(
-            ctx,
-            JSON.stringify([
-              'delivery-count',
-              input.filters ?? null,
-              input.search?.trim() || null,
-              input.filterId ?? null,
-              input.filterId ? (user?.id ?? null) : null,
-            ]),
-            () => countFunds(ctx, q.where),
-          );
-  const funds = await fundsByIds(
-    ctx,
-    ids.map((r) => r.id),
+  const search = input.search?.trim().toLowerCase() || null;
+  const fingerprint = queryFingerprint(['delivery', q.filters, q.sorting, search, input.filterId ?? null]);
+  const cursor = input.cursor ? decodeCursor(input.cursor, q.keys, fingerprint) : undefined;
+  // a search matches few funds: its first pages are read with their count in one statement
+  const page = await pageIds(ctx, q, { offset, limit, cursor, counted: !!search });
+  const pagination = await paginationOf(
+    page,
+    limit,
+    fingerprint,
+    () => cachedListing(ctx, countKey('delivery-count', user, input), () => countFundsCapped(ctx, q.where)),
+    !!cursor,
   );
-  return { rows: await toListingRows(ctx, await withNames(ctx, funds)), pagination: { offset, limit, count } };
+  const funds = await fundsByIds(ctx, page.ids);
+  return { rows: await toListingRows(ctx, await withNames(ctx, funds)), pagination };
+}
+
+/** The cache key of `countListing`. */
+export function countListingKey(user: User | null, input: Pick<ListingInput, 'filters' | 'search' | 'filterId'>): string {
+  return countKey('delivery-count-exact', user, input);
+}
+
+/**
+ * The exact number of funds a delivery listing request matches (`POST /funds/listing/count`), for
+ * a page whose count was capped ("10,000+"): every match counted, whatever the page and sort;
+ * cached with the listing pages.
+ * @throws ValidationError for bad filters; NotFoundError for an unknown filterId
+ */
+export async function countListing(
+  ctx: AppContext,
+  user: User | null,
+  input: Pick<ListingInput, 'filters' | 'search' | 'filterId'>,
+): Promise<{ count: number }> {
+  return cachedListing(ctx, countListingKey(user, input), async () => {
+    heavyWork('an exact listing count');
+    const q = await buildFundQuery(ctx, user, input);
+    return { count: await countFunds(ctx, q.where) };
+  });
 }
 
 /** Auditor sorting: a field of the auditor row (or listing field) and order; default dueDate descending. */
@@ -288,31 +306,47 @@ export interface AuditorListInput {
   sort?: { field: string; order?: 'asc' | 'desc' } | null;
   /** administrator code or id */
   tpa?: string | number;
+  /** the `next` or `previous` cursor of the page shown (`offset` then names the page's offset) */
+  cursor?: string | null;
+}
+
+/** The condition of an auditor listing: funds not deleted, of one administrator when given. */
+async function auditorWhere(ctx: AppContext, tpa: AuditorListInput['tpa']): Promise<{ where: SQL | undefined; administratorId: number | null }> {
+  const fr = storeOf(ctx).tables.fundRequests;
+  const administratorId = tpa === undefined ? null : await administratorIdOf(ctx, tpa);
+  return { where: and(ne(fr.status, 'Deleted'), administratorId === null ? undefined : eq(fr.administratorId, administratorId)), administratorId };
 }
 
 /**
  * One page of the auditor listing (GET /user/funds/:offset/:limit, POST /user/fundsByTpa):
- * deleted funds excluded; default sort data due date descending, then id.
- * @returns `{rows, pagination: {offset, limit, count}}`
- * @throws ValidationError for bad bounds or sort field; NotFoundError for an unknown TPA
+ * deleted funds excluded; default sort data due date descending; ties broken by the id.
+ * @returns `{rows, pagination: {offset, limit, count, countCapped, next, previous}}` (as `listFunds`)
+ * @throws ValidationError for bad bounds, sort field or cursor; NotFoundError for an unknown TPA
  */
 export async function listFundsForAuditor(ctx: AppContext, input: AuditorListInput): Promise<{ rows: AuditorFundRow[]; pagination: Pagination }> {
   heavyWork('an auditor listing query');
-  const { dialect, tables: t } = storeOf(ctx);
-  const fr = t.fundRequests;
+  const { tables: t } = storeOf(ctx);
   const fields = listingFields(t);
   const { offset, limit } = pageOf({ offset: input.offset, pagination: { limit: input.limit ?? DEFAULT_LIMIT } });
-  const sorting = normalizeSorting(
-    input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [{ field: 'dataDue', order: 'desc' }],
-    fields,
-    FIELD_ALIASES,
-  );
-  const conditions: Array<SQL | undefined> = [ne(fr.status, 'Deleted')];
-  if (input.tpa !== undefined) conditions.push(eq(fr.administratorId, await administratorIdOf(ctx, input.tpa)));
-  const where = and(...conditions);
-  const order = [...orderTerms(sorting, fields, dialect), sorting[0]!.order === 'desc' ? desc(fr.id) : asc(fr.id)];
-  const page = await queryFundPage(ctx, where, order, offset, limit);
-  return { rows: await toAuditorRows(ctx, page), pagination: { offset, limit, count: await countFunds(ctx, where) } };
+  const sorting = normalizeSorting(input.sort ? [{ field: input.sort.field, order: input.sort.order ?? 'asc' }] : [], fields, FIELD_ALIASES);
+  const keys = sortKeys(sorting, fields, t.fundRequests.id, { field: 'dataDue', order: 'desc' });
+  const { where, administratorId } = await auditorWhere(ctx, input.tpa);
+  const fingerprint = queryFingerprint(['auditor', sorting, administratorId]);
+  const cursor = input.cursor ? decodeCursor(input.cursor, keys, fingerprint) : undefined;
+  const page = await pageIds(ctx, { where, keys }, { offset, limit, cursor });
+  const pagination = await paginationOf(page, limit, fingerprint, () => countFundsCapped(ctx, where), !!cursor);
+  const funds = await withNames(ctx, await fundsByIds(ctx, page.ids));
+  return { rows: await toAuditorRows(ctx, funds), pagination };
+}
+
+/**
+ * The exact number of funds of the auditor listing (`GET /user/funds/count`): every fund not
+ * deleted, of one administrator when given, for a page whose count was capped.
+ * @throws NotFoundError for an unknown TPA
+ */
+export async function countFundsForAuditor(ctx: AppContext, input: Pick<AuditorListInput, 'tpa'> = {}): Promise<{ count: number }> {
+  heavyWork('an exact auditor listing count');
+  return { count: await countFunds(ctx, (await auditorWhere(ctx, input.tpa)).where) };
 }
 
 /** The id of an administrator given by code or id. @throws NotFoundError */

@@ -19,8 +19,11 @@ import type { User } from '../auth/tokens.js';
 import { exportListing, type ExportedListing, type ExportListingInput } from './export-listing.js';
 import type { EncodedPayload } from '../../threads/encoded.js';
 import { getFundDetails } from './details.js';
-import { cachedListingJson, cachedListingJsonAsync } from './listing-cache.js';
+import { cachedListing, cachedListingJson, cachedListingJsonAsync } from './listing-cache.js';
 import {
+  countFundsForAuditor,
+  countListing,
+  countListingKey,
   listFundsForAuditor,
   listFundsJson,
   listingKey,
@@ -65,6 +68,22 @@ export function fundDetailsJsonOffThread(ctx: AppContext, id: number): Promise<{
 export function listFundsForAuditorOffThread(ctx: AppContext, input: AuditorListInput): Promise<{ rows: AuditorFundRow[]; pagination: Pagination }> {
   if (!pooled(ctx)) return listFundsForAuditor(ctx, input);
   return runTask(ctx, 'read', 'funds.auditor-listing', [input]);
+}
+
+/**
+ * `countListing` (the exact count of a delivery listing request, `POST /funds/listing/count`): a
+ * cached answer on the calling thread, else counted by the read pool.
+ * @throws as `countListing`
+ */
+export function countListingOffThread(ctx: AppContext, user: User | null, input: ListingInput): Promise<{ count: number }> {
+  if (!pooled(ctx)) return countListing(ctx, user, input);
+  return cachedListing(ctx, countListingKey(user, input), () => runTask(ctx, 'read', 'funds.listing-count', [user, input]));
+}
+
+/** `countFundsForAuditor` counted by the read pool (`GET /user/funds/count`). @throws as `countFundsForAuditor` */
+export function countFundsForAuditorOffThread(ctx: AppContext, input: Pick<AuditorListInput, 'tpa'>): Promise<{ count: number }> {
+  if (!pooled(ctx)) return countFundsForAuditor(ctx, input);
+  return runTask(ctx, 'read', 'funds.auditor-count', [input]);
 }
 
 /** `exportListing` built in the parse pool (delivery `POST /funds/export-all`). @throws as `exportListing` */

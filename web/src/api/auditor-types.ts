@@ -35,6 +35,9 @@ export interface PageOf<T> {
   pagination: Pagination;
 }
 
+/** A page of the auditor funds listing: its rows, and paging with a count capped at 10,000 and the cursors of the pages around it. */
+export type AuditorFundPage = ApiResponse<'GET /api/v2.0/user/funds/:offset/:limit'>;
+
 /** `GET /fund/{id}`: every field the details screens show. */
 export type FundDetails = ApiResponse<'GET /api/v2.0/fund/:id'>;
 

@@ -3,7 +3,7 @@
  * actions (sent with requestedBy 'Auditor'), fund details, bulk upload, exports and the wiki.
  */
 import { apiUrl, call } from './client';
-import type { ActionResult, AuditorFundRow, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
+import type { ActionResult, AuditorFundPage, BulkResult, ExportRow, FundDetails, FundError, Nrd, PageOf, StatusReport, WikiData } from './auditor-types';
 import { noticeDownload } from './download';
 
 /** Status report of the data platform; a failure is shown by the tab, in place. */
@@ -17,9 +17,24 @@ export interface AuditorSort {
   order: 'asc' | 'desc';
 }
 
-/** One page of the auditor funds listing. */
-export function fetchAuditorFunds(offset: number, limit: number, sort: AuditorSort | null, signal?: AbortSignal): Promise<PageOf<AuditorFundRow>> {
-  return call('GET /api/v2.0/user/funds/:offset/:limit', { params: { offset, limit }, query: sort ? { sort: sort.field, order: sort.order } : {} }, { signal });
+/**
+ * One page of the auditor funds listing; `cursor` (the `next` or `previous` of the page shown)
+ * reads the page after or before it, `offset` then being the new page's offset.
+ */
+export function fetchAuditorFunds(
+  offset: number,
+  limit: number,
+  sort: AuditorSort | null,
+  signal?: AbortSignal,
+  cursor?: string | null,
+): Promise<AuditorFundPage> {
+  const query = { ...(sort ? { sort: sort.field, order: sort.order } : {}), ...(cursor ? { cursor } : {}) };
+  return call('GET /api/v2.0/user/funds/:offset/:limit', { params: { offset, limit }, query }, { signal });
+}
+
+/** The exact number of funds of the auditor listing (its page's count stops at 10,000). */
+export async function countAuditorFunds(signal?: AbortSignal): Promise<number> {
+  return (await call('GET /api/v2.0/user/funds/count', {}, { signal })).count;
 }
 
 /** The auditor's status actions and their paths. */

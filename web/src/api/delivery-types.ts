@@ -5,8 +5,10 @@ import type { ApiResponse } from '../../../server/http/contract';
 export type ActionResult = ApiResponse<'POST /api/v2.0/fund/approve'>;
 /** One fund of a status action's answer. */
 export type ActionFund = ActionResult['funds'][number];
+/** A page of the delivery fund listing: its rows, and paging with a count capped at 10,000 and the cursors of the pages around it. */
+export type FundListingPage = ApiResponse<'POST /api/v2.0/funds/listing'>;
 /** A row of the delivery fund listing. */
-export type FundListingRow = ApiResponse<'POST /api/v2.0/funds/listing'>['rows'][number];
+export type FundListingRow = FundListingPage['rows'][number];
 /** A fund's input-file counts. */
 export type DataStatusCounts = FundListingRow['dataStatusCounts'];
 

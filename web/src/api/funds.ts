@@ -2,11 +2,20 @@
 import type { DataRequestStatus } from '../../../rules/statuses';
 import { call } from './client';
 import { downloadPost } from './download';
-import type { ActionResult, FundListingRow, ListingQuery, PageOf, SavedFilter, ListingFilter } from './delivery-types';
+import type { ActionResult, FundListingPage, ListingQuery, SavedFilter, ListingFilter } from './delivery-types';
 
-/** One page of the listing. */
-export function fetchFundListing(query: ListingQuery, signal?: AbortSignal): Promise<PageOf<FundListingRow>> {
-  return call('POST /api/v2.0/funds/listing', { body: query }, { signal, suppressSuccess: true });
+/**
+ * One page of the listing; `cursor` (the `next` or `previous` of the page shown) reads the page
+ * after or before it from where that page ends, `query.offset` then being the new page's offset.
+ */
+export function fetchFundListing(query: ListingQuery, signal?: AbortSignal, cursor?: string | null): Promise<FundListingPage> {
+  return call('POST /api/v2.0/funds/listing', { body: cursor ? { ...query, cursor } : query }, { signal, suppressSuccess: true });
+}
+
+/** The exact number of funds a listing query matches (its page's count stops at 10,000). */
+export async function countFundListing(query: Pick<ListingQuery, 'filters' | 'search'>, signal?: AbortSignal): Promise<number> {
+  return (await call('POST /api/v2.0/funds/listing/count', { body: { filters: query.filters, search: query.search } }, { signal, suppressSuccess: true }))
+    .count;
 }
 
 /** The fixed saved filters and the user's own. */

@@ -6,7 +6,8 @@
 import { proxy } from 'valtio';
 import type { ApiError } from '../api/errors';
 import type { FundListingRow, ListingFilter, ListingQuery, SavedFilter, SortSpec } from '../api/delivery-types';
-import { deleteListingFilter, fetchFundListing, fetchSavedFilters, saveListingFilter } from '../api/funds';
+import { countFundListing, deleteListingFilter, fetchFundListing, fetchSavedFilters, saveListingFilter } from '../api/funds';
+import { cursorTo, lastPageOffset, NO_PAGINATION, type CappedPagination } from '../components/grid/capped-count';
 import { defaultListingPrefs, readListingPrefs, writeListingPrefs, type ListingPrefs } from './listing-prefs';
 import { notify } from './notifications';
 
@@ -22,7 +23,16 @@ export interface FundListingState extends ListingPrefs {
   userId: string | null;
   search: string;
   rowsData: FundListingRow[];
+  /** matching funds, up to the server's cap (`pagination.countCapped`: there are more) */
   count: number;
+  /** the paging of the page shown (count, whether it is capped, cursors of the pages around it) */
+  pagination: CappedPagination;
+  /** the filters, search and sort the shown paging belongs to (its cursors are refused for others) */
+  pagedKey: string;
+  /** the exact count of the current filters and search once asked for ("Count all"), else null */
+  exactCount: number | null;
+  /** whether the exact count is being asked for */
+  counting: boolean;
   loading: boolean;
   /** Message of the last failed load (null when the last load succeeded). */
   error: string | null;
@@ -38,6 +48,10 @@ export const fundListing = proxy<FundListingState>({
   search: '',
   rowsData: [],
   count: 0,
+  pagination: NO_PAGINATION,
+  pagedKey: '',
+  exactCount: null,
+  counting: false,
   loading: false,
   error: null,
   savedFilters: [],
@@ -65,7 +79,19 @@ export function persistListing(): void {
 /** Prepares the store for a user: their remembered query and layout (once per user). */
 export function initListing(userId: string): void {
   if (fundListing.userId === userId) return;
-  Object.assign(fundListing, readListingPrefs(userId), { userId, search: '', rowsData: [], count: 0, error: null, starred: [], savedFilters: [] });
+  Object.assign(fundListing, readListingPrefs(userId), {
+    userId,
+    search: '',
+    rowsData: [],
+    count: 0,
+    pagination: NO_PAGINATION,
+    pagedKey: '',
+    exactCount: null,
+    counting: false,
+    error: null,
+    starred: [],
+    savedFilters: [],
+  });
 }
 
 /** The body of the listing call for a state. */
@@ -79,30 +105,56 @@ export function listingQuery(s: Pick<FundListingState, 'filters' | 'sorting' | '
   };
 }
 
+/** What a page's cursors depend on: the filters, search and sort of a query. */
+function pagedKeyOf(q: ListingQuery): string {
+  return JSON.stringify([q.filters, q.search, q.sorting]);
+}
+
+/** What an exact count depends on: the filters and search of a query. */
+function countKeyOf(q: Pick<ListingQuery, 'filters' | 'search'>): string {
+  return JSON.stringify([q.filters, q.search]);
+}
+
 let controller: AbortController | null = null;
+/** the filters and search `exactCount` was counted for */
+let exactKey = '';
 
 /**
- * Loads the page of the current query (a newer load cancels an older one). `silent` keeps the
- * loading indicator off (live refreshes).
+ * Loads the page of the current query (a newer load cancels an older one). The page right after
+ * or before the one shown is read from its cursor, any other page by its offset. `silent` keeps
+ * the loading indicator off (live refreshes).
  */
 export async function loadListing(silent = false): Promise<void> {
   controller?.abort();
   const mine = new AbortController();
   controller = mine;
   if (!silent) fundListing.loading = true;
+  const query = listingQuery(fundListing);
+  const key = pagedKeyOf(query);
+  if (countKeyOf(query) !== exactKey) fundListing.exactCount = null;
+  const cursor = fundListing.pagedKey === key ? cursorTo(fundListing.pagination, query.offset, query.pagination.limit) : null;
   try {
-    const page = await fetchFundListing(listingQuery(fundListing), mine.signal);
+    const page = await fetchFundListing(query, mine.signal, cursor);
     if (mine.signal.aborted) return;
-    const { count } = page.pagination;
-    // the remembered offset may be past the end now: go to the last page
+    const { count, countCapped } = page.pagination;
+    // the remembered offset may be past the end now: go to the last page (counted when the count stops at the cap)
     if (count > 0 && page.rows.length === 0 && fundListing.offset > 0) {
-      fundListing.offset = Math.max(0, Math.floor((count - 1) / fundListing.rows) * fundListing.rows);
+      const total = countCapped ? await countFundListing(query, mine.signal) : count;
+      if (mine.signal.aborted) return;
+      fundListing.offset = lastPageOffset(total, fundListing.rows);
       persistListing();
       void loadListing(silent);
       return;
     }
     fundListing.rowsData = page.rows;
     fundListing.count = count;
+    fundListing.pagination = page.pagination;
+    fundListing.pagedKey = key;
+    // an uncapped count is exact (a page past the cap counts to its end): it is the exact count of these filters
+    if (!countCapped) {
+      exactKey = countKeyOf(query);
+      fundListing.exactCount = count;
+    }
     fundListing.error = null;
   } catch (err) {
     if (mine.signal.aborted) return;
@@ -111,12 +163,43 @@ export async function loadListing(silent = false): Promise<void> {
     fundListing.error = (err as ApiError).message || 'An error occurred';
     fundListing.rowsData = [];
     fundListing.count = 0;
+    fundListing.pagination = NO_PAGINATION;
+    fundListing.pagedKey = '';
   } finally {
     if (controller === mine) {
       fundListing.loading = false;
       controller = null;
     }
   }
+}
+
+/**
+ * Asks for the exact count of the current filters and search (the page's count stops at the
+ * server's cap). @returns the count, or null when it failed (the failure was notified)
+ */
+export async function countAllFunds(): Promise<number | null> {
+  const query = listingQuery(fundListing);
+  const key = countKeyOf(query);
+  if (exactKey === key && fundListing.exactCount !== null) return fundListing.exactCount;
+  fundListing.counting = true;
+  try {
+    const count = await countFundListing(query);
+    // the filters or search changed meanwhile: that count is not the listing's
+    if (countKeyOf(listingQuery(fundListing)) !== key) return null;
+    exactKey = key;
+    fundListing.exactCount = count;
+    return count;
+  } catch {
+    return null;
+  } finally {
+    fundListing.counting = false;
+  }
+}
+
+/** Counts all funds of the current query, then shows its last page. */
+export async function showLastPage(): Promise<void> {
+  const count = await countAllFunds();
+  if (count !== null) setPage(lastPageOffset(count, fundListing.rows), fundListing.rows);
 }
 
 /** Sets the sorting (back to the first page). */

@@ -9,12 +9,14 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { InputText } from 'primereact/inputtext';
 import { snapshot, useSnapshot } from 'valtio';
 import type { FundListingRow, SavedFilter } from '../../api/delivery-types';
+import { CountAllButton, shownCount } from '../../components/grid/capped-paginator';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { GridError } from '../../components/grid/grid-message';
 import { nextSorting } from '../../components/grid/sort-cycle';
 import { usePageTitle } from '../../components/use-page-title';
 import {
   applySavedFilter,
+  countAllFunds,
   fundListing,
   type FundListingState,
   initListing,
@@ -30,6 +32,7 @@ import {
   setPage,
   setSearch,
   setSorting,
+  showLastPage,
 } from '../../state/fund-listing';
 import { navigate } from '../../state/navigation';
 import { loadNrd, nrdStore } from '../../state/nrd';
@@ -105,6 +108,15 @@ export function DashboardPage() {
   const administratorOptions = useMemo(() => (nrd?.administrators ?? []).map((a) => ({ value: a.alt_code, label: a.alt_code })), [nrd]);
   const title = listingTitle(snap);
   const openFund = (id: number) => navigate(`/fund/${id}`);
+  const paging = {
+    pagination: snap.pagination,
+    exact: snap.exactCount,
+    counting: snap.counting,
+    onCountAll: () => void countAllFunds(),
+    onLastPage: () => void showLastPage(),
+  };
+  const countText = shownCount(paging);
+  const single = countText === '1';
 
   const onDeleteFilter = (f: SavedFilter) => {
     void removeSavedFilter(f.id).catch(() => undefined);
@@ -116,8 +128,9 @@ export function DashboardPage() {
         <h1 id="fa-listing-title" data-testid="listing-title">
           {title}
         </h1>
-        <span className="fa-listing-count" aria-live="polite">
-          {snap.loading ? 'Loading...' : `${snap.count} fund request${snap.count === 1 ? '' : 's'}`}
+        <span className="fa-listing-count" aria-live="polite" data-testid="listing-count">
+          {snap.loading ? 'Loading...' : `${countText} fund request${single ? '' : 's'}`}
+          {!snap.loading && <CountAllButton {...paging} />}
         </span>
         <span className="fa-search p-input-icon-left">
           <i className="pi pi-search" aria-hidden="true" />
@@ -153,7 +166,7 @@ export function DashboardPage() {
         <FundGrid
           columns={visible}
           rows={rows}
-          count={snap.count}
+          paging={paging}
           offset={snap.offset}
           pageSize={snap.rows}
           loading={snap.loading}

@@ -1,7 +1,8 @@
 /**
  * Funds Listing tab (auditor spec 2.3, 4, 8): a paged grid of fund requests with multi-select,
  * default sort data due date descending, a column order kept per user, the Open / Close / Issue /
- * Delete actions (requestedBy 'Auditor') with '*' on funds the action left unchanged and the
+ * Delete actions (requestedBy 'Auditor'), a count capped at 10,000 ("10,000+", Count all) with the next
+ * and previous pages read by cursor, with '*' on funds the action left unchanged and the
  * warning, the download dialog, and the Fund details modal (double-click or 'Details'). Rows
  * render only while in view, and a selection renders again only the rows it changes
  * (components/grid/fast-rows.ts).
@@ -12,9 +13,11 @@ import { Column } from 'primereact/column';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable, type DataTableColReorderEvent, type DataTablePageEvent, type DataTableSortEvent } from 'primereact/datatable';
 import { useSnapshot } from 'valtio';
-import { fetchAuditorFunds, runAuditorAction, type AuditorAction, type AuditorSort } from '../../../api/auditor';
+import { countAuditorFunds, fetchAuditorFunds, runAuditorAction, type AuditorAction, type AuditorSort } from '../../../api/auditor';
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
+import { cursorTo, lastPageOffset, NO_PAGINATION, pagerTotal, type CappedPagination } from '../../../components/grid/capped-count';
+import { cappedPaginatorTemplate, CountAllButton, shownCount } from '../../../components/grid/capped-paginator';
 import { CELL_MEMO_PROPS, useRevisedRows, useRowCountSettled, virtualRows } from '../../../components/grid/fast-rows';
 import { applyColumnOrder, readColumnOrder, saveColumnOrder } from '../../../state/auditor-prefs';
 import { dataPlatform, showTab } from '../../../state/data-platform';
@@ -49,7 +52,9 @@ export function FundsListing() {
   const { fundsVersion } = useSnapshot(dataPlatform);
   const userId = user?.id ?? 'anonymous';
   const [rows, setRows] = useState<AuditorFundRow[]>([]);
-  const [total, setTotal] = useState(0);
+  const [paging, setPaging] = useState<{ pagination: CappedPagination; sort: string }>({ pagination: NO_PAGINATION, sort: '' });
+  const [exact, setExact] = useState<number | null>(null);
+  const [counting, setCounting] = useState(false);
   const [first, setFirst] = useState(0);
   const [pageSize, setPageSize] = useState(LISTING_ROWS);
   const [sort, setSort] = useState<AuditorSort | null>(DEFAULT_SORT);
@@ -66,22 +71,56 @@ export function FundsListing() {
   // the grid ends above the paginator inside the window: its sideways scrollbar is never below the fold
   const [gridTop, scrollHeight] = useFitToViewport();
 
+  // the page shown, read in load without making it a dependency (a new page is no reason to load)
+  const shownPaging = useRef(paging);
+  shownPaging.current = paging;
   const load = useCallback(() => {
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
     setLoading(true);
-    fetchAuditorFunds(first, pageSize, sort, ctrl.signal)
+    const sortKey = JSON.stringify(sort);
+    // the page right after or before the one shown by its cursor (made for this sort only), any other by its offset
+    const shown = shownPaging.current;
+    const cursor = shown.sort === sortKey ? cursorTo(shown.pagination, first, pageSize) : null;
+    fetchAuditorFunds(first, pageSize, sort, ctrl.signal, cursor)
       .then((page) => {
         if (ctrl.signal.aborted) return;
         setRows(page.rows);
-        setTotal(page.pagination.count);
+        setPaging({ pagination: page.pagination, sort: sortKey });
+        // an uncapped count is exact (a page past the cap counts to its end): it replaces a count asked for before
+        if (!page.pagination.countCapped) setExact(page.pagination.count);
       })
       .catch(() => undefined)
       .finally(() => {
         if (!ctrl.signal.aborted) setLoading(false);
       });
   }, [first, pageSize, sort]);
+
+  const countAll = async (): Promise<number | null> => {
+    if (exact !== null) return exact;
+    setCounting(true);
+    try {
+      const n = await countAuditorFunds();
+      setExact(n);
+      return n;
+    } catch {
+      return null; // the API client showed the error
+    } finally {
+      setCounting(false);
+    }
+  };
+  const pager = {
+    pagination: paging.pagination,
+    exact,
+    counting,
+    onCountAll: () => void countAll(),
+    onLastPage: () =>
+      void countAll().then((n) => {
+        if (n !== null) setFirst(lastPageOffset(n, pageSize));
+      }),
+  };
+  const single = shownCount(pager) === '1';
 
   useEffect(() => {
     load();
@@ -178,8 +217,9 @@ export function FundsListing() {
         />
         <span className="fa-grow" />
         <span className="fa-muted" aria-live="polite">
-          {selection.length ? `${selection.length} selected` : `${total} fund request${total === 1 ? '' : 's'}`}
+          {selection.length ? `${selection.length} selected` : `${shownCount(pager)} fund request${single ? '' : 's'}`}
         </span>
+        {!selection.length && <CountAllButton {...pager} />}
       </div>
       {warning && (
         <div className="fa-warning-banner" role="alert" data-testid="unchanged-warning">
@@ -194,8 +234,9 @@ export function FundsListing() {
         paginator
         first={first}
         rows={pageSize}
-        totalRecords={total}
+        totalRecords={pagerTotal(paging.pagination, shown.length, exact)}
         rowsPerPageOptions={ROW_CHOICES}
+        paginatorTemplate={cappedPaginatorTemplate({ ...pager, shownRows: shown.length })}
         onPage={onPage}
         sortField={activeSort?.key}
         sortOrder={sort ? (sort.order === 'desc' ? -1 : 1) : 0}

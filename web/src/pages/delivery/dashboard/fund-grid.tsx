@@ -1,5 +1,6 @@
 /**
- * The fund listing grid: server-side paging (page sizes 50/100/200), multi-select (a click on a
+ * The fund listing grid: server-side paging (page sizes 50/100/200; a count capped at 10,000 reads
+ * "10,000+" with Count all, components/grid/capped-paginator.tsx), multi-select (a click on a
  * row or its checkbox, or Tab to a row's checkbox and Space), custom sort headers, per-column filter
  * overlay, reorderable columns, a row context menu (View details, Download all) and double-click
  * to open a fund. Rows render only while in view, and a selection renders again only the rows it
@@ -11,6 +12,8 @@ import { ContextMenu } from 'primereact/contextmenu';
 import { DataTable, type DataTableColReorderEvent } from 'primereact/datatable';
 import { OverlayPanel } from 'primereact/overlaypanel';
 import type { FundListingRow, ListingFilter, SortSpec } from '../../../api/delivery-types';
+import { pagerTotal } from '../../../components/grid/capped-count';
+import { cappedPaginatorTemplate, type CappedPagerProps } from '../../../components/grid/capped-paginator';
 import { ColumnFilter, type FilterOption } from '../../../components/grid/column-filter';
 import { GridHeader } from '../../../components/grid/grid-header';
 import { GridEmpty } from '../../../components/grid/grid-message';
@@ -22,7 +25,8 @@ import type { CellContext, ListingColumn } from './columns';
 export interface FundGridProps {
   columns: readonly ListingColumn[];
   rows: readonly FundListingRow[];
-  count: number;
+  /** the paging of the page shown, its count capped at the server's 10,000, and the exact count once asked for */
+  paging: Omit<CappedPagerProps, 'shownRows'>;
   offset: number;
   pageSize: number;
   loading: boolean;
@@ -105,11 +109,10 @@ export function FundGrid(props: FundGridProps) {
         paginator
         first={props.offset}
         rows={props.pageSize}
-        totalRecords={props.count}
+        totalRecords={pagerTotal(props.paging.pagination, rows.length, props.paging.exact)}
         rowsPerPageOptions={[...LISTING_PAGE_SIZES]}
         onPage={(e) => props.onPage(e.first, e.rows)}
-        paginatorTemplate="FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink RowsPerPageDropdown CurrentPageReport"
-        currentPageReportTemplate="{first} - {last} of {totalRecords}"
+        paginatorTemplate={cappedPaginatorTemplate({ ...props.paging, shownRows: rows.length })}
         loading={props.loading}
         emptyMessage={<GridEmpty text={props.emptyText} />}
         selectionMode="multiple"
