@@ -67,7 +67,7 @@ export const configSchema = z
     fxMaxAgeDays: int(0, 3650).default(5),
     /**
      * FX: a rate (independent, or in a TPA's FX table) dated more than this many business days
-     * (Mon-Fri) before the period end is never used: its currency is NOT PERFORMED (docs/decisions/0019-fx-rates.md).
+     * (Mon-Fri) before the period end is never used: its currency is NOT PERFORMED (docs/decisions/0021-fx-rates.md).
      */
     fxMaxAgeBusinessDays: int(0, 260).default(5),
     /** FX testing: a TPA rate within this percentage (0-100) of the independent rate is no exception; a fund request's own `fx_tolerance` wins. */

@@ -1,6 +1,6 @@
 /**
  * `fund-audit reference fx list | import FILE | remove FILE`: the independent FX rates the checks
- * test a TPA's rates against (docs/decisions/0019-fx-rates.md), locally or on a server
+ * test a TPA's rates against (docs/decisions/0021-fx-rates.md), locally or on a server
  * (cli/backend/reference.ts).
  */
 import type { Command } from 'commander';

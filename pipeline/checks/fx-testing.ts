@@ -1,5 +1,5 @@
 /**
- * FX testing (docs/decisions/0019-fx-rates.md): the rates the TPA used to bring foreign-currency
+ * FX testing (docs/decisions/0021-fx-rates.md): the rates the TPA used to bring foreign-currency
  * holdings into the fund currency, tested against independent rates. Per currency of the fund's
  * foreign holdings (in fund currency; rates in units per one unit of the fund currency):
  * - the TPA's rates: each position's `fx_rate` (delivered, or taken from the TPA's FX table when

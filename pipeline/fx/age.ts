@@ -1,5 +1,5 @@
 /**
- * The age of an FX rate against a period end (docs/decisions/0019-fx-rates.md, "Age of rates").
+ * The age of an FX rate against a period end (docs/decisions/0021-fx-rates.md, "Age of rates").
  * A rate is used for a conclusion only when it is dated on or before the period end and at most
  * `maxBusinessDays` business days before it (default 5). Business days are Monday to Friday (the
  * ISO 8601 working week), with no holiday calendar; the age counts the business days after the

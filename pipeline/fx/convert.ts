@@ -1,6 +1,6 @@
 /**
  * Holdings delivered in local currency only, converted to the fund's base currency with the TPA's
- * FX table (SDM type `fx_rates`, docs/decisions/0019-fx-rates.md, "Conversion"):
+ * FX table (SDM type `fx_rates`, docs/decisions/0021-fx-rates.md, "Conversion"):
  * - a holding whose layout maps `market_value_local` and not `market_value_base` gets
  *   base = local / rate, rounded to the fund currency's ISO 4217 minor units;
  * - the rate is the holding's own `fx_rate` when delivered, else the table's rate of its price

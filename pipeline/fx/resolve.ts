@@ -1,6 +1,6 @@
 /**
  * Independent FX rates for a fund's base currency from quotes against any base (ECB per EUR, Fed
- * per USD, uploaded files per their own base), docs/decisions/0019-fx-rates.md: the rate of a
+ * per USD, uploaded files per their own base), docs/decisions/0021-fx-rates.md: the rate of a
  * currency per one unit of the fund's base on a date is, in this order of preference, a quote of
  * the pair (base -> currency), its inverse (currency -> base), or a cross rate through EUR, then
  * USD, then another currency the quotes are against: (currency per pivot) / (base per pivot), both

@@ -1,5 +1,5 @@
 /**
- * Files of independent FX rates (docs/decisions/0019-fx-rates.md, "Independent rates"): the
+ * Files of independent FX rates (docs/decisions/0021-fx-rates.md, "Independent rates"): the
  * layouts the product reads, each into `FxQuote`s (units of a currency per one unit of the
  * quote's base, on a date, with the figure's source):
  * - ECB euro reference rates, history (`eurofxref-hist.csv`: `Date,USD,JPY,...`, ISO dates, one row

@@ -1,5 +1,5 @@
 /**
- * Delivery events (docs/scorecards.md, docs/decisions/0019-delivery-events-and-scorecards.md): the
+ * Delivery events (docs/scorecards.md, docs/decisions/0020-delivery-events-and-scorecards.md): the
  * dated facts TPA and client scorecards are computed from, appended where they happen and never
  * changed: a file received for a fund request (identification attached an input file), and the
  * outcome of a fund's checks (the calculations stage judged its current inputs). Chases have their
@@ -63,7 +63,7 @@ export const deliveryEvents = sqliteTable(
 
 /**
  * What the recorded events say of each fund request, as the scorecards read it (docs/decisions/
- * 0019-delivery-events-and-scorecards.md): a cache of `eventFacts` over the request's events,
+ * 0020-delivery-events-and-scorecards.md): a cache of `eventFacts` over the request's events,
  * rewritten whole from them (never counted up). Triggers mark a request's row stale in the
  * transaction that records or removes one of its delivery or chase events, marks one of its
  * input files (not) required or removes one, or changes its job type (migration 0017);
@@ -98,7 +98,7 @@ export const scorecardFacts = sqliteTable(
 export type DayCounts = number[];
 
 /**
- * The second level of the same cache (docs/decisions/0019-delivery-events-and-scorecards.md): per
+ * The second level of the same cache (docs/decisions/0020-delivery-events-and-scorecards.md): per
  * TPA (`administrator_key`, 0 for requests without one), client and month of data due dates, the
  * tally of the requests a scorecard counts there (`tallyOf` in server/services/scorecards/
  * figures.ts), rewritten whole from their facts. Triggers mark a bucket stale when one of its

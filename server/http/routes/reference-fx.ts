@@ -1,5 +1,5 @@
 /**
- * Independent FX rates (docs/decisions/0019-fx-rates.md): which files of rates the checks read,
+ * Independent FX rates (docs/decisions/0021-fx-rates.md): which files of rates the checks read,
  * the shipped ECB history's last date, the age limit and the default tolerance; upload a file of
  * rates in a layout the product reads, remove an uploaded one. The developer tools keep their list.
  */

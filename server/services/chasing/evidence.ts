@@ -23,7 +23,7 @@ export const CHASED_CHECKS: Readonly<Record<string, string>> = {
  * Whether an item of the FX testing check is the TPA's to fix: a currency whose delivered rates
  * differ from the independent rate beyond the tolerance by more than TE, or one it gave no rate or
  * local value for. A currency with no recent independent rate is not: those rates are the audit
- * team's to upload (docs/decisions/0019-fx-rates.md). A currency missing from the TPA's FX table,
+ * team's to upload (docs/decisions/0021-fx-rates.md). A currency missing from the TPA's FX table,
  * or given there with a rate too old, stops the holdings' standardization instead.
  */
 function isTpaFxItem(item: QaRec): boolean {

@@ -1,5 +1,5 @@
 /**
- * Independent FX rates (docs/decisions/0019-fx-rates.md): the one place that knows where they are,
+ * Independent FX rates (docs/decisions/0021-fx-rates.md): the one place that knows where they are,
  * which the calculations, fund aggregation, the test runner, seeding, the HTTP routes and the CLI
  * all use. Rates are csv files in one folder (`fxDir`): the ECB history shipped with the product
  * (`fixtures/reference/fx`, copied in by `seedFxRates`) and files users upload in any layout

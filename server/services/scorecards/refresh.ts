@@ -1,6 +1,6 @@
 /**
  * Writing the cached scorecard facts of stale fund requests back from their events
- * (`scorecard_facts`, docs/decisions/0019-delivery-events-and-scorecards.md), then the tallies of
+ * (`scorecard_facts`, docs/decisions/0020-delivery-events-and-scorecards.md), then the tallies of
  * stale buckets from those (`scorecard_tallies`, tallies.ts). Scorecards are right without it (they
  * read stale rows from the events); it keeps them fast. A running server or worker refreshes every
  * few seconds in a job thread, at its idle priority (`ScorecardRefresher`, started by

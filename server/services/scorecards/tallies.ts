@@ -1,5 +1,5 @@
 /**
- * The tallies a scorecard adds up (docs/decisions/0019-delivery-events-and-scorecards.md): one per
+ * The tallies a scorecard adds up (docs/decisions/0020-delivery-events-and-scorecards.md): one per
  * bucket (TPA, client, month of data due dates) of the requests a scorecard counts, read from the
  * cache `scorecard_tallies` where it is up to date and computed from the requests' facts where a
  * trigger marked it stale; the refresher writes the stale ones back (refresh.ts). So a scorecard
