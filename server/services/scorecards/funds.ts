@@ -12,7 +12,7 @@ import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
 import type { FundFilter } from '../../../rules/scorecards.js';
 import { todayIso } from '../funds/derive.js';
-import { requestFacts } from './facts.js';
+import { nextMonthStart, requestFacts } from './facts.js';
 import { median, timeliness, type RequestFacts } from './figures.js';
 import { resolveScorecard, type ScorecardInput, type Viewer } from './scorecard.js';
 
@@ -102,7 +102,9 @@ export async function scorecardFunds(ctx: AppContext, input: ScorecardFundsInput
   if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > MAX_FUND_ROWS)
     throw new ValidationError(`offset must be a whole number from 0 and limit from 1 to ${MAX_FUND_ROWS}`);
   const filter = input.filter ?? 'all';
-  const facts = (await requestFacts(ctx, r.factScope))
+  // only the group's requests (and the month's) are read: a TPA's funds, not every TPA's of the range
+  const scope = input.month === undefined ? r.groupScope : { ...r.groupScope, fromDate: `${input.month}-01`, toDateExclusive: nextMonthStart(input.month) };
+  const facts = (await requestFacts(ctx, scope))
     .filter(r.inGroup)
     .filter((f) => input.month === undefined || f.dueDate.startsWith(input.month))
     .filter((f) => matchesFilter(f, filter, today))

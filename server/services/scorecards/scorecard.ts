@@ -120,6 +120,8 @@ export interface ResolvedScorecard {
   scope: Scorecard['scope'];
   /** the requests of the whole range the viewer may see (every group: the ranking) */
   factScope: FactScope;
+  /** the requests of the whole range of the group asked for alone (all of `factScope` without one) */
+  groupScope: FactScope;
   /** whether a request (or a bucket of requests) is of the group asked for */
   inGroup: (f: Grouped) => boolean;
   /** the group of a request (or a bucket) */
@@ -144,15 +146,16 @@ export async function resolveScorecard(ctx: AppContext, input: ScorecardInput, v
       const a = f.administratorId === null ? undefined : admins.get(f.administratorId);
       return a ? { key: a.code, name: a.name } : { key: '', name: NO_ADMINISTRATOR };
     };
-    if (!key) return { kind: 'tpa', from, to, group: null, scope, factScope, inGroup: () => true, groupOf };
+    if (!key) return { kind: 'tpa', from, to, group: null, scope, factScope, groupScope: factScope, inGroup: () => true, groupOf };
     const wanted = key.toLowerCase();
     const match = [...admins].find(([, a]) => a.code.toLowerCase() === wanted) ?? [...admins].find(([, a]) => a.name.toLowerCase() === wanted);
     if (!match) throw new NotFoundError(`No TPA has the code or name '${key}'`);
     const [id, a] = match;
-    return { kind: 'tpa', from, to, group: { key: a.code, name: a.name }, scope, factScope, inGroup: (f) => f.administratorId === id, groupOf };
+    const groupScope: FactScope = { ...factScope, administratorIds: [id] };
+    return { kind: 'tpa', from, to, group: { key: a.code, name: a.name }, scope, factScope, groupScope, inGroup: (f) => f.administratorId === id, groupOf };
   }
   const groupOf = (f: Grouped): ScorecardGroup => ({ key: f.client, name: f.client });
-  if (!key) return { kind: 'client', from, to, group: null, scope, factScope, inGroup: () => true, groupOf };
+  if (!key) return { kind: 'client', from, to, group: null, scope, factScope, groupScope: factScope, inGroup: () => true, groupOf };
   if (scope.client !== null && scope.client.toLowerCase() !== key.toLowerCase())
     throw new ForbiddenError('A Client user sees the scorecard of their own client only');
   if (scope.unlinked) throw new ForbiddenError('Your user is not linked to a client: ask an administrator to link it (fund-audit users client)');
@@ -165,7 +168,9 @@ export async function resolveScorecard(ctx: AppContext, input: ScorecardInput, v
   if (!names.length) throw new NotFoundError(`No fund request with a data due date has the client '${key}'`);
   const exact = names.map((n) => n.client);
   const name = exact.find((c) => c === key) ?? exact[0]!;
-  return { kind: 'client', from, to, group: { key: name, name }, scope, factScope, inGroup: (f) => exact.includes(f.client), groupOf };
+  // a Client user's own client only (checked above), so the group's names are within what they may see
+  const groupScope: FactScope = { ...factScope, clients: exact };
+  return { kind: 'client', from, to, group: { key: name, name }, scope, factScope, groupScope, inGroup: (f) => exact.includes(f.client), groupOf };
 }
 
 /**

@@ -8,6 +8,7 @@ import { describeEachDialect } from '../../db/dialect-testing.js';
 import { ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';
+import { addUser } from '../users/users.js';
 import { processSdmUpload } from './process.js';
 import { addSdmFile, checkTpaName, createSdmUpload, sdmAdministrators, sdmUploadInfo } from './sdm-upload.js';
 
@@ -49,6 +50,28 @@ describeEachDialect('self-onboarding uploads', (dialect) => {
     const next = await createSdmUpload(ctx, ctx.boot.admin, { code: 'acme_fund_admin', files: mappingFiles(['share_capital_mapping']) });
     expect(next.id).not.toBe(upload.id);
     expect((await sdmAdministrators(ctx))[0].mappings).toHaveLength(4);
+  });
+
+  it('lets only the delivery team replace the master mappings of a TPA not onboarded through the wizard', async () => {
+    const auditor = await addUser(ctx, { email: 'aud@example.com', name: 'Au Ditor', role: 'Auditor' });
+    // onboarded through the wizard: its onboarding auditor may correct its masters ("existing and replaced")
+    await createSdmUpload(ctx, auditor, { code: 'acme_fund_admin', files: mappingFiles(['file_layout', 'account_mapping', 'instrument_mapping']) });
+    await createSdmUpload(ctx, auditor, { code: 'acme_fund_admin', files: mappingFiles(['account_mapping']) });
+    // a TPA the delivery team runs: its masters feed its funds
+    const { db, tables: t } = storeOf(ctx);
+    await db.update(t.administrators).set({ selfOnboarded: false }).where(eq(t.administrators.code, 'acme_fund_admin'));
+    const versions = async () => (await db.select().from(t.mappingVersions)).length;
+    const before = await versions();
+    const refused = await errorOf(() => createSdmUpload(ctx, auditor, { code: 'acme_fund_admin', files: mappingFiles(['instrument_mapping']) }));
+    expect(refused.message).toBe(
+      'Only the delivery team can replace the master instrument_mapping of acme_fund_admin, a TPA not onboarded through this wizard; upload only the mapping types it does not have yet',
+    );
+    expect(await versions()).toBe(before);
+    // a type it does not have yet is the auditor's to add, and the delivery team may replace any
+    await createSdmUpload(ctx, auditor, { code: 'acme_fund_admin', files: mappingFiles(['share_capital_mapping']) });
+    await createSdmUpload(ctx, ctx.boot.admin, { code: 'acme_fund_admin', files: mappingFiles(['instrument_mapping']) });
+    // a version for the new type; the same instrument mapping again is no new version
+    expect(await versions()).toBe(before + 1);
   });
 
   it('adds files as Validated or Error, each change published, and will not process without a fund request and an SDM file', async () => {

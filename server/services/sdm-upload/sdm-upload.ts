@@ -9,6 +9,7 @@
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, asc, eq } from 'drizzle-orm';
+import { roleMayUse } from '../../../rules/access.js';
 import { mappingTypeFromFileName, parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, SDM_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
@@ -129,7 +130,9 @@ export interface CreateSdmUploadInput {
  * Creates the TPA when new and saves its master mappings; opens an upload in status Created.
  * @param input.code TPA code (lowercase letters, digits, underscore; at most 50)
  * @param input.name display name of a new TPA (defaults to the code)
- * @throws ValidationError for an invalid name, invalid mapping files or missing mapping types of a new TPA
+ * @throws ValidationError for an invalid name, invalid mapping files or missing mapping types of a new TPA;
+ *   also when someone outside the delivery team would replace a master mapping of a TPA that was not
+ *   onboarded through the wizard
  */
 export async function createSdmUpload(ctx: AppContext, user: User, input: CreateSdmUploadInput) {
   await checkSdmTpa(ctx, input.code);
@@ -163,6 +166,14 @@ export async function saveSdmUpload(ctx: AppContext, user: User, input: CreateSd
         ).map((m) => m.type),
       )
     : new Set<string>();
+  // an established TPA's master mappings feed its funds: replacing one is the delivery team's; a TPA
+  // onboarded through this wizard is the onboarding user's to correct ("existing and replaced")
+  const replaced = read.rows.map((m) => m.type).filter((type) => existingTypes.has(type));
+  if (admin && !admin.selfOnboarded && replaced.length && !roleMayUse('delivery', user.role))
+    // a refusal the wizard shows in place (a 403 would send the browser to /unauthorized)
+    throw new ValidationError(
+      `Only the delivery team can replace the master ${replaced.join(', ')} of ${admin.code}, a TPA not onboarded through this wizard; upload only the mapping types it does not have yet`,
+    );
   const missing = MAPPING_TYPES.filter((t) => t === 'file_layout' || t === 'account_mapping' || t === 'instrument_mapping').filter(
     (t) => !provided.includes(t) && !existingTypes.has(t),
   );
