@@ -8,6 +8,7 @@ import type { FxRateFile } from '../../server/services/reference-data/fx-rates.j
 import { referenceBackend } from '../backend/reference.js';
 import { globals } from '../global.js';
 import { output, printTable } from '../output.js';
+import { displayDate } from '../../rules/dates.js';
 
 const coverageRow = (f: FxRateFile) => ({
   file: f.file,
@@ -46,7 +47,7 @@ export function registerReference(program: Command): void {
       const o = await referenceBackend(g).listFx();
       output(o, !!g.json, () => {
         printTable(o.files.map(coverageRow));
-        if (o.shipped) process.stdout.write(`Shipped ECB history ${o.shipped.file}: ${o.shipped.firstDate} to ${o.shipped.lastDate}\n`);
+        if (o.shipped) process.stdout.write(`Shipped ECB history ${o.shipped.file}: ${displayDate(o.shipped.firstDate)} to ${displayDate(o.shipped.lastDate)}\n`);
         process.stdout.write(
           `A rate dated more than ${o.maxAgeBusinessDays} business days before a period end is not used; default FX tolerance ${o.defaultTolerancePct}%\n`,
         );

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCsvTpa, tpaDir } from '../checks/test-data.js';
-import type { FundSdmArrays, QaRec } from '../sdm/rows.js';
+import type { FundSdmArrays } from '../sdm/rows.js';
 import { gsWorkPaperInput } from '../work-papers/test-input.js';
 import { buildWorkPaper } from '../work-papers/workbook.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
@@ -18,8 +18,6 @@ const GS = 'meridian_fund_services';
 const TB_FILE = 'MFS_TB_S000013795_20230331.csv';
 const CASH = '10100';
 const RECEIVABLES = '12900';
-/** The security id of a price testing item (`<id>: FX not tested`). */
-const securityOf = (i: QaRec) => i.name.split(':')[0];
 const money = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** A delivered TB account's line (1-based) and USD balance (decimal comma), read from the file. */
@@ -66,31 +64,17 @@ async function workbook(data: FundSdmArrays | ReturnType<typeof applyAdjustments
 
 describe('check items from adjusted rows cite the adjustment (GS, real data)', () => {
   let gs: FundSdmArrays;
-  let flagged: QaRec;
   let adjustments: FundAdjustment[];
   let cash: { line: number; balance: number };
   const reclass = () => Math.ceil(cash.balance / 1_000_000) * 1_000_000;
   beforeAll(async () => {
     gs = loadCsvTpa(GS);
     cash = deliveredTb(CASH);
-    // a position price testing could not test as delivered (no independent rate for its currency),
-    // which the auditor then has the TPA revalue (a revaluation changes the first row of its security)
-    const first = new Map<string, number>();
-    for (const h of gs.holdings) if (!first.has(h.security_id)) first.set(h.security_id, h.line);
-    const untested = (await gsWorkPaperInput(gs)).checks.items.filter((i) => i.check === 'price_testing' && i.notPerformed && i.file);
-    expect(untested.length).toBeGreaterThan(1);
-    flagged = untested.find((i) => first.get(securityOf(i)) === i.line)!;
-    const security = securityOf(flagged);
     adjustments = [
       // a reclassification of more cash than the ledger holds: the cash account ends on the credit side
       adjustment(7, 'Cash held for the custodian reclassified to receivables', [
         { account: CASH, target: 'tb_balance', amount: -reclass() },
         { account: RECEIVABLES, target: 'tb_balance', amount: reclass() },
-      ]),
-      adjustment(8, 'Revaluation to the evaluated price', [
-        { account: '11000', target: 'holding_value', securityId: security, amount: 1_000 },
-        { account: '11000', target: 'tb_balance', amount: 1_000 },
-        { account: 'UNREALIZED_GL', target: 'tb_balance', amount: -1_000 },
       ]),
     ];
   });
@@ -120,15 +104,12 @@ describe('check items from adjusted rows cite the adjustment (GS, real data)', (
     expect(items.some((i) => i.name.includes(RECEIVABLES))).toBe(false);
   });
 
-  it('the untested position the TPA revalued still names its delivered line, now with the revaluation', async () => {
+  it('items from delivered rows no adjustment touched cite none: the securities held twice', async () => {
     const { wb, items } = await workbook(applyAdjustments(gs, adjustments, 'all'), adjustments);
-    const item = items.find((i) => i.check === flagged.check && i.name === flagged.name)!;
-    expect([item.file, item.line]).toEqual([flagged.file, flagged.line]);
-    expect(item.adjustedBy).toEqual([{ adjustment: 8, line: 1, amount: 1_000 }]);
-    const row = table(wb.getWorksheet('Summary')!, ['Check', 'Item']).find((r) => r.Item === flagged.name)!;
-    expect([row.File, row.Line, row['Adjusted by']]).toEqual([flagged.file, flagged.line, 'Adjustment #8 line 1 (1,000.00)']);
-    // items from rows no adjustment touched cite none
-    const others = table(wb.getWorksheet('Summary')!, ['Check', 'Item']).filter((r) => r.Item !== flagged.name && !String(r.Item).includes(CASH));
+    const held = items.filter((i) => i.check === 'holdings_integrity' && i.file && i.line);
+    expect(held.length).toBeGreaterThan(3);
+    expect(held.filter((i) => i.adjustedBy)).toEqual([]);
+    const others = table(wb.getWorksheet('Summary')!, ['Check', 'Item']).filter((r) => !String(r.Item).includes(CASH));
     expect(others.length).toBeGreaterThan(3);
     expect(others.filter((r) => r['Adjusted by'])).toEqual([]);
   });

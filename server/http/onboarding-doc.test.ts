@@ -24,7 +24,7 @@ describe('onboarding guide', () => {
     expect(res.headers.get('content-type')).toContain('text/markdown');
     const text = await res.text();
     expect(text).toMatch(/^# Onboarding a TPA/);
-    expect(text).toContain('| `market_value_base` | number | yes |');
+    expect(text).toContain('| `market_value_base` | number | yes, unless `market_value_local` is mapped |');
     expect((await api.app.fetch(new Request('http://t/api/v2.0/docs/onboarding.md'))).status).toBe(401);
 
     const old = structuredClone(DEFAULT_WIKI);

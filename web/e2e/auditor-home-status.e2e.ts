@@ -73,7 +73,7 @@ describe('auditor home, wiki and status reporting', () => {
     expect(guide.suggestedFilename()).toBe('onboarding.md');
     const guideText = readFileSync((await guide.path()) as string, 'utf8');
     expect(guideText).toMatch(/^# Onboarding a TPA/);
-    expect(guideText).toContain('| `market_value_base` | number | yes |');
+    expect(guideText).toContain('| `market_value_base` | number | yes, unless `market_value_local` is mapped |');
     await aud.main.getByRole('link', { name: /Bulk upload template/ }).waitFor();
     await page.screenshot({ path: screenshotPath('auditor-wiki.png'), fullPage: true });
     // an in-app link stays in the application

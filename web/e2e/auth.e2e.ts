@@ -84,6 +84,7 @@ describe('sign-in', () => {
       ...gated(config.pbiInputs, 'PowerBI Inputs'),
       ...gated(config.mappings, 'Live mappings'),
       'Contacts',
+      'Scorecards',
       'Switch to auditor',
     ]);
     await expect.poll(() => shell.connection.getAttribute('data-state'), { timeout: 10_000 }).toBe('connected');

@@ -41,9 +41,8 @@ describe('independent FX rates in the developer tools', () => {
     await table.waitFor();
     const rows = (await table.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').slice(0, 5));
     expect(rows).toEqual([
-      ['ecb-usd-cross-rates-2022-12-30.csv', 'cross rates', '2022-12-30', '2022-12-30', '1'],
-      ['ecb-usd-cross-rates-2023-03-31.csv', 'cross rates', '2023-03-31', '2023-03-31', '1'],
-      ['eurofxref-hist_2022-12_2024-02.csv', 'ECB eurofxref-hist', '2022-12-01', '2024-02-29', '319'],
+      ['eurofxref-hist_2022-12_2024-02.csv', 'ECB eurofxref-hist', '01/12/2022', '29/02/2024', '319'],
+      ['eurofxref-hist_2020-onwards.csv', 'ECB eurofxref-hist', '02/01/2020', '13/04/2026', '1608'],
     ]);
   });
 });

@@ -61,7 +61,7 @@ export function assignedInputNames(
 ): string[] {
   const newest = new Map<string, (typeof inputs)[number]>();
   for (const f of inputs) if ((newest.get(f.fileType)?.id ?? -1) < f.id) newest.set(f.fileType, f);
-  return [...newest.values()]
+  return Array.from(newest, ([, f]) => f)
     .filter((f) => required.includes(f.fileType) && f.status === 'assigned' && !f.disabled)
     .sort((a, b) => a.id - b.id)
     .map((f) => f.fileName);

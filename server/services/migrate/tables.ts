@@ -9,8 +9,12 @@ import { getTableConfig as sqliteTableConfig, SQLiteTable } from 'drizzle-orm/sq
 import * as pgSchema from '../../db/schema-pg/index.js';
 import * as sqliteSchema from '../../db/schema/index.js';
 
-/** Tables whose rows describe the running processes of the source install: not moved (as a restore forgets them). */
-export const NOT_MOVED = new Set(['nodes', 'node_events']);
+/**
+ * Tables not moved: the running processes of the source install (as a restore forgets them), and
+ * the scorecards' cache, which the target's triggers mark stale as the delivery and chase events
+ * arrive and its refresher writes again from them (docs/decisions/0020).
+ */
+export const NOT_MOVED = new Set(['nodes', 'node_events', 'scorecard_facts', 'scorecard_tallies']);
 
 export interface TablePair {
   /** SQL name of the table. */

@@ -200,7 +200,7 @@ export function assemble(r: ResolvedScorecard, buckets: readonly BucketTally[], 
     else byGroup.set(g.key, { group: g, buckets: [b] });
   }
   const figures = (list: readonly BucketTally[]) => figuresOfBuckets(list, today);
-  const ranking = Array.from(byGroup.values(), ({ group, buckets: list }) => ({ ...group, figures: figures(list) })).sort(
+  const ranking = Array.from(byGroup, ([, { group, buckets: list }]) => ({ ...group, figures: figures(list) })).sort(
     (a, b) => compareWorstFirst(a.figures, b.figures) || a.name.localeCompare(b.name),
   );
   return {

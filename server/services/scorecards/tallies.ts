@@ -38,7 +38,7 @@ export function bucketsOf(facts: readonly RequestFacts[]): BucketTally[] {
     if (g) g.facts.push(f);
     else groups.set(k, { key, facts: [f] });
   }
-  return Array.from(groups.values(), ({ key, facts: list }) => ({ ...key, tally: tallyOf(list) }));
+  return Array.from(groups, ([, { key, facts: list }]) => ({ ...key, tally: tallyOf(list) }));
 }
 
 /** The figures of some buckets as of `today` (ISO date). */

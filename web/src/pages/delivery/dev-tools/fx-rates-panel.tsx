@@ -6,6 +6,7 @@
  */
 import { Button } from 'primereact/button';
 import { fetchFxRates } from '../../../api/fx-rates';
+import { formatDate } from '../../../components/auditor/format';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
 
@@ -40,8 +41,8 @@ export function FxRatesPanel() {
                   <tr key={f.file}>
                     <td>{f.file}</td>
                     <td>{f.format}</td>
-                    <td>{f.firstDate ?? ''}</td>
-                    <td>{f.lastDate ?? ''}</td>
+                    <td>{formatDate(f.firstDate)}</td>
+                    <td>{formatDate(f.lastDate)}</td>
                     <td>{f.dates}</td>
                     <td title={f.currencies.join(', ')}>{f.currencies.length}</td>
                     <td>{f.rates}</td>
