@@ -47,7 +47,8 @@ export function registerReference(program: Command): void {
       const o = await referenceBackend(g).listFx();
       output(o, !!g.json, () => {
         printTable(o.files.map(coverageRow));
-        if (o.shipped) process.stdout.write(`Shipped ECB history ${o.shipped.file}: ${displayDate(o.shipped.firstDate)} to ${displayDate(o.shipped.lastDate)}\n`);
+        if (o.shipped)
+          process.stdout.write(`Shipped ECB history ${o.shipped.file}: ${displayDate(o.shipped.firstDate)} to ${displayDate(o.shipped.lastDate)}\n`);
         process.stdout.write(
           `A rate dated more than ${o.maxAgeBusinessDays} business days before a period end is not used; default FX tolerance ${o.defaultTolerancePct}%\n`,
         );
