@@ -47,8 +47,10 @@ export function FxRatesPanel() {
     setSending(true);
     setOutcome(null);
     try {
-      setOutcome({ ok: true, text: loadedText(await uploadFxRates(file)) });
+      const loaded = await uploadFxRates(file);
+      // the list shows the new file by the time the message says it was loaded
       await reload();
+      setOutcome({ ok: true, text: loadedText(loaded) });
     } catch (err) {
       setOutcome({ ok: false, text: err instanceof ApiError ? err.message : `${file.name} could not be loaded` });
     } finally {
@@ -125,7 +127,7 @@ export function FxRatesPanel() {
           {overview.files.length === 0 ? (
             <p className="fa-empty-text">No rates loaded: FX testing is not performed for any currency</p>
           ) : (
-            <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label="Independent FX rate files">
+            <table className="fa-plain-table" aria-label="Independent FX rate files">
               <thead>
                 <tr>
                   <th style={{ textAlign: 'left' }}>File</th>

@@ -27,7 +27,7 @@ function FileTable({ title, files, empty }: { title: string; files: readonly Sdm
           {empty}
         </p>
       ) : (
-        <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label={title}>
+        <table className="fa-plain-table" aria-label={title}>
           <thead>
             <tr>
               <th style={{ textAlign: 'left' }}>File name</th>
