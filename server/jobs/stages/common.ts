@@ -4,7 +4,8 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { JobCancelled } from '../../../pipeline/engine.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
@@ -68,4 +69,25 @@ export function publishFile(ctx: AppContext, f: FundFileRow): void {
 /** Export-style output name: `fund_{code}_dd_{due date}_{kind}.{ext}` (spec constants). */
 export function outputName(code: string, dueDate: string | null, kind: string, ext: string): string {
   return `fund_${code}_dd_${dueDate ?? 'none'}_${kind}.${ext}`;
+}
+
+/**
+ * Fences a stage's write: checks, inside the write's transaction, that `job` is still running under
+ * the worker that claimed it (`job.workerId`). A worker whose lease ended while it was busy, and
+ * whose job another worker took over, so writes nothing more and does not undo the taker's work.
+ * On PostgreSQL the check locks the job's row until the commit, so a takeover waits for the write
+ * in flight; SQLite runs one write transaction at a time. A job run outside the queue (no
+ * owner, as a stage called directly) has no lease to lose.
+ * @throws JobCancelled when the job is no longer this worker's
+ */
+export async function assertLeaseHeld(ctx: AppContext, job: { id: number; workerId: string | null }): Promise<void> {
+  if (job.workerId == null) return;
+  const { db, tables: t } = storeOf(ctx);
+  const p = t.processes;
+  const held = await db
+    .update(p)
+    .set({ workerId: sql`${p.workerId}` })
+    .where(and(eq(p.id, job.id), eq(p.workerId, job.workerId), eq(p.status, 'running')))
+    .returning({ id: p.id });
+  if (!held.length) throw new JobCancelled();
 }

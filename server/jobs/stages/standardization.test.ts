@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundFiles } from '../../db/schema/index.js';
+import { fundFiles, processes } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
 import { fixturesDir } from '../../paths.js';
 import { allJobs } from './index.js';
@@ -71,6 +71,43 @@ describe('standardization in batches', () => {
     expect(count("select count(*) n from fund_files where kind = 'staging'")).toBe(0);
     expect(count("select sum(row_count) n from sdm_chunks where sdm_type = 'holdings'")).toBe(ROWS);
     expect((await loadFundData(ctx, fundId)).holdings.length).toBe(ROWS);
+  });
+
+  it("writes nothing more once another worker took its job over, and leaves the taker's staged rows alone", async () => {
+    // the job as a worker claims it: running under its owner
+    const claimed = ctx.db
+      .insert(processes)
+      .values({ fundRequestId: fundId, stage: 'standardization', status: 'running', workerId: 'node-a/t1' })
+      .returning()
+      .get() as ProcessRow;
+    const running = Promise.resolve(standardizationJob(ctx, claimed, new AbortController().signal));
+    running.catch(() => {});
+    // its first batch is staged; then its lease ends and another worker takes the job over and stages its own rows
+    await new Promise((resolve) => setImmediate(resolve));
+    ctx.db.update(processes).set({ workerId: 'node-b/t1' }).where(eq(processes.id, claimed.id)).run();
+    ctx.sqlite.prepare("delete from sdm_chunks where fund_file_id in (select id from fund_files where kind = 'staging')").run();
+    const input = ctx.db
+      .select()
+      .from(fundFiles)
+      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, 'holdings')))
+      .all()
+      .at(-1)!;
+    ctx.db.delete(fundFiles).where(eq(fundFiles.kind, 'staging')).run();
+    const takers = ctx.db
+      .insert(fundFiles)
+      .values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' })
+      .returning()
+      .get();
+    const rows = sdmRowWriter(ctx, takers.id, 'holdings');
+    rows.add({ file: 'holdings.csv', line: 5 });
+    await rows.flush();
+
+    await expect(running).rejects.toBeInstanceOf(JobCancelled);
+    // the first owner stopped at its next batch: only the taker's staging file and row are there
+    expect(ctx.db.select({ id: fundFiles.id }).from(fundFiles).where(eq(fundFiles.kind, 'staging')).all()).toEqual([{ id: takers.id }]);
+    expect(count('select sum(row_count) n from sdm_chunks where fund_file_id = ?', takers.id)).toBe(1);
+    expect(count("select count(*) n from sdm_chunks c join fund_files f on f.id = c.fund_file_id where f.kind = 'staging' and f.id <> ?", takers.id)).toBe(0);
+    ctx.db.delete(processes).where(eq(processes.id, claimed.id)).run();
   });
 
   it('removes what a killed run staged for an input that is no longer current', async () => {

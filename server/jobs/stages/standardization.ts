@@ -30,10 +30,10 @@ import type { FxTableRow, HoldingRow } from '../../../pipeline/sdm/rows.js';
 import { createFxTableConverter } from '../../../pipeline/fx/convert.js';
 import { CURRENCY_MINOR_UNITS } from '../../services/reference-data/catalog/index.js';
 import { recordMappingUses, type MappingVersionUsed } from '../../services/mappings/versions.js';
-import type { StageHandler } from '../queue.js';
+import type { ProcessRow, StageHandler } from '../queue.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import type { StoredRow } from '../../../pipeline/sdm/row-chunks.js';
-import { currentInputs, loadFund, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
+import { assertLeaseHeld, currentInputs, loadFund, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';
 
 /** Most row errors kept per file (the count is always exact). */
 const MAX_ROW_ERRORS = 500;
@@ -43,9 +43,9 @@ const MAX_ROW_ERRORS = 500;
  * input replaced by a newer delivery after a run was killed is no longer current, but its staging
  * file must still go; one stage of a fund runs at a time, so no other run is staging meanwhile).
  */
-async function dropStaging(ctx: AppContext, of: { inputId: number } | { fundRequestId: number }): Promise<void> {
+async function dropStaging(ctx: AppContext, of: { stagingId: number } | { fundRequestId: number }): Promise<void> {
   const { db, tables: t } = storeOf(ctx);
-  const owner = 'inputId' in of ? eq(t.fundFiles.sourceFileId, of.inputId) : eq(t.fundFiles.fundRequestId, of.fundRequestId);
+  const owner = 'stagingId' in of ? eq(t.fundFiles.id, of.stagingId) : eq(t.fundFiles.fundRequestId, of.fundRequestId);
   const staged = (
     await db
       .select({ id: t.fundFiles.id })
@@ -73,7 +73,8 @@ interface FundFx {
  * @returns the staging file's id, its row count and the validation outcome
  * @throws JobCancelled when the job is cancelled between batches (the staged rows are removed)
  */
-async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFileRow, mappings: EffectiveMappings, fx: FundFx, signal: AbortSignal) {
+async function stageInput(ctx: AppContext, job: ProcessRow, input: FundFileRow, mappings: EffectiveMappings, fx: FundFx, signal: AbortSignal) {
+  const fundRequestId = job.fundRequestId!;
   const sdmType = input.fileType as SdmType;
   const layout = mappings.layouts.find((l) => l.sdmType === sdmType);
   const { db, tables: t } = storeOf(ctx);
@@ -133,7 +134,10 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
       insert.add(row as unknown as StoredRow);
       rowCount++;
     }
-    await transaction(ctx, () => insert.flush());
+    await transaction(ctx, async () => {
+      await assertLeaseHeld(ctx, job);
+      await insert.flush();
+    });
   };
   try {
     while (!done) {
@@ -144,7 +148,8 @@ async function stageInput(ctx: AppContext, fundRequestId: number, input: FundFil
     }
   } catch (err) {
     it.return?.(undefined);
-    await dropStaging(ctx, { inputId: input.id });
+    // only this run's own rows: after a takeover the input's other staging file is the taker's
+    await dropStaging(ctx, { stagingId });
     throw err;
   }
   const out = std.finish();
@@ -176,7 +181,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
   for (const input of inputs) {
     if (signal.aborted) throw new JobCancelled();
     await db.update(t.fundFiles).set({ status: 'processing' }).where(eq(t.fundFiles.id, input.id));
-    const { stagingId, rowCount, out } = await stageInput(ctx, fundRequestId, input, mappings, fx, signal);
+    const { stagingId, rowCount, out } = await stageInput(ctx, job, input, mappings, fx, signal);
     const validation = {
       QA_Mapping: out.qaMapping,
       rowErrors: out.errors.slice(0, MAX_ROW_ERRORS),
@@ -186,6 +191,7 @@ export const standardizationJob: StageHandler = async (ctx, job, signal) => {
     };
     const status = out.validationStatus === 'Valid' ? 'assigned' : 'error';
     await transaction(ctx, async (tx) => {
+      await assertLeaseHeld(ctx, job);
       const old = (
         await tx
           .select({ id: t.fundFiles.id })
