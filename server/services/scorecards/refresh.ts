@@ -13,6 +13,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
+import { lockRowsForRefresh, rowKey } from './refresh-locks.js';
 import { eventFacts } from './facts.js';
 import { refreshScorecardTallies, TALLY_BATCH } from './tallies.js';
 
@@ -41,7 +42,14 @@ export async function refreshScorecardFacts(ctx: AppContext, limit = REFRESH_BAT
   );
   const now = new Date().toISOString();
   await transaction(ctx, async (tx) => {
+    const locked = await lockRowsForRefresh(
+      ctx,
+      'scorecard_facts',
+      ['fund_request_id'],
+      taken.map((r) => [r.id]),
+    );
     for (const { id, mark } of taken) {
+      if (locked && !locked.has(rowKey([id]))) continue;
       const f = facts.get(id);
       await tx
         .update(t)

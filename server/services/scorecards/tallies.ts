@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { heavyWork } from '../../threads/guard.js';
+import { lockRowsForRefresh, rowKey } from './refresh-locks.js';
 import { type BucketKey, type FactScope, nextMonthStart, rawRows, requestFacts } from './facts.js';
 import type { Figures } from '../../../rules/scorecards.js';
 import { emptyTally, FiguresAccumulator, type RequestFacts, type Tally, tallyOf } from './figures.js';
@@ -141,7 +142,14 @@ export async function refreshScorecardTallies(ctx: AppContext, limit = TALLY_BAT
   const live = new Map((await liveBuckets(ctx, keys)).map((b) => [keyOf(b), b.tally]));
   const now = new Date().toISOString();
   await transaction(ctx, async (tx) => {
+    const locked = await lockRowsForRefresh(
+      ctx,
+      'scorecard_tallies',
+      ['administrator_key', 'client', 'month'],
+      taken.map((r) => [r.administratorKey, r.client, r.month]),
+    );
     for (const r of taken) {
+      if (locked && !locked.has(rowKey([r.administratorKey, r.client, r.month]))) continue;
       const tally = live.get(keyOf({ administratorId: r.administratorKey || null, client: r.client, month: r.month })) ?? emptyTally();
       await tx
         .update(t)
