@@ -1,14 +1,20 @@
 /**
- * The PostgreSQL schema (`server/db/schema-pg`) must describe the same database as the SQLite one
- * (`server/db/schema`): the same tables, columns, value types, nullability, defaults, primary and
- * foreign keys, unique constraints and indexes, so that one service code runs on either. A table
- * or column added to one schema only fails here, naming it.
+ * The PostgreSQL schema (`server/db/schema-pg`) is generated from the one description of the
+ * database, the SQLite schema (`server/db/schema`), by `server/db/pg-schema/generate.ts`. The
+ * committed files must be what the generator writes now (a table changed without `npm run
+ * db:generate` fails here, naming the file), and the two schemas must describe the same database:
+ * the same tables, columns, value types, nullability, defaults, primary and foreign keys, unique
+ * constraints and indexes, so that one service code runs on either.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
 import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core';
-import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { index, integer, getTableConfig as sqliteConfig, SQLiteTable, blob as sqliteBlob, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import * as pg from './schema-pg/index.js';
+import { PG_BIGINT_COLUMNS } from './pg-schema/differences.js';
+import { generatePgSchema, pgSchemaFiles, repoRoot } from './pg-schema/generate.js';
 import * as sqlite from './schema/index.js';
 
 /** Whether each type is assignable to the other (the same row shape, optional columns alike). */
@@ -115,3 +121,53 @@ describe('PostgreSQL schema beside the SQLite schema', () => {
     });
   }
 });
+
+describe('PostgreSQL schema generated from the SQLite description', () => {
+  it('is committed as the generator writes it now', async () => {
+    const files = await pgSchemaFiles();
+    for (const file of files) {
+      expect(readFileSync(join(repoRoot, file.path), 'utf8'), `${file.path} differs from its generated text: run npm run db:generate`).toBe(file.source);
+    }
+    const written = new Set(files.map((f) => f.path.split('/').pop()));
+    const others = readdirSync(join(repoRoot, 'server/db/schema-pg')).filter((f) => !written.has(f) && f !== 'common.ts');
+    expect(others, 'files of server/db/schema-pg the generator no longer writes').toEqual([]);
+  });
+
+  it('lists as bigint only integer columns that exist', () => {
+    const columns = new Set(sqliteTables().flatMap((t) => sqliteConfig(t).columns.map((c) => `${sqliteConfig(t).name}.${c.name}`)));
+    expect([...PG_BIGINT_COLUMNS].filter((c) => !columns.has(c))).toEqual([]);
+    for (const name of PG_BIGINT_COLUMNS) expect(pgColumnType(name)).toBe('PgBigInt53');
+  });
+
+  it('writes a new SQLite table as its PostgreSQL twin, foreign keys and indexes included', () => {
+    const parent = sqliteTable('parents', { id: integer('id').primaryKey({ autoIncrement: true }) });
+    const child = sqliteTable(
+      'children',
+      {
+        id: integer('id').primaryKey({ autoIncrement: true }),
+        parentId: integer('parent_id').references(() => parent.id, { onDelete: 'cascade' }),
+        label: text('label').notNull().default('x'),
+      },
+      (t) => [index('children_parent_idx').on(t.parentId)],
+    );
+    const [file] = generatePgSchema([{ name: 'family', exports: { child, parent } }]);
+    expect(file.path).toBe('server/db/schema-pg/family.ts');
+    expect(file.source).toContain('export const child = pgTable("children"');
+    expect(file.source).toContain('parentId: integer("parent_id").references(() => parent.id, { onDelete: \'cascade\' }),');
+    expect(file.source).toContain('label: text("label").$type<Data<typeof s.child.label>>().notNull().default("x"),');
+    expect(file.source).toContain('(t) => [index("children_parent_idx").on(t.parentId)]');
+  });
+
+  it('refuses a column type without a PostgreSQL mapping, naming the column', () => {
+    const photos = sqliteTable('photos', { id: integer('id').primaryKey(), bytes: sqliteBlob('bytes') });
+    expect(() => generatePgSchema([{ name: 'photos', exports: { photos } }])).toThrow(
+      /photos\.bytes: no PostgreSQL type for the SQLite column type SQLiteBlob/,
+    );
+  });
+});
+
+function pgColumnType(qualified: string): string | undefined {
+  const [table, column] = qualified.split('.');
+  const t = pgTables().find((p) => pgConfig(p).name === table);
+  return t && pgConfig(t).columns.find((c) => c.name === column)?.columnType;
+}

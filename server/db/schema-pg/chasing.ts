@@ -1,88 +1,73 @@
-/** Chasing (PostgreSQL); see `server/db/schema/chasing.ts`. */
+/**
+ * Generated from `server/db/schema/chasing.ts` by `npm run db:generate` (server/db/pg-schema/generate.ts):
+ * the same tables in drizzle's pg-core. Change the SQLite description (and
+ * server/db/pg-schema/differences.ts), not this file.
+ */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { ChaseReason, ChaseState, ContactRole } from '../../../rules/chasing.js';
-import type { ChaseEvidence, ChaseRecipient, MailStatus } from '../schema/chasing.js';
-import { bool, createdAt, id, json, updatedAt } from './common.js';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type * as s from '../schema/chasing.js';
+import { type Data, isoNow } from './common.js';
 import { fundFiles } from './files.js';
 import { fundRequests } from './funds.js';
 import { administrators } from './reference.js';
 import { users } from './users.js';
 
-/** A contact of a TPA (administrator_id set) or of a client (client set): who chases go to. */
 export const contacts = pgTable(
   'contacts',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     administratorId: integer('administrator_id').references(() => administrators.id, { onDelete: 'cascade' }),
-    client: text('client'),
-    fullName: text('full_name').notNull().default(''),
-    email: text('email').notNull(),
-    role: text('role').$type<ContactRole>().notNull(),
-    /** IANA time zone (e.g. Europe/Luxembourg) the contact's mails show times in; null: UTC. */
-    timeZone: text('time_zone'),
-    /** Where the contact came from: 'manual' (UI, API, CLI), 'bulk-upload', 'demo'. */
-    source: text('source').notNull().default('manual'),
+    client: text('client').$type<Data<typeof s.contacts.client>>(),
+    fullName: text('full_name').$type<Data<typeof s.contacts.fullName>>().notNull().default(''),
+    email: text('email').$type<Data<typeof s.contacts.email>>().notNull(),
+    role: text('role').$type<Data<typeof s.contacts.role>>().notNull(),
+    timeZone: text('time_zone').$type<Data<typeof s.contacts.timeZone>>(),
+    source: text('source').$type<Data<typeof s.contacts.source>>().notNull().default('manual'),
     createdById: integer('created_by_id').references(() => users.id),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    createdAt: text('created_at').$type<Data<typeof s.contacts.createdAt>>().notNull().default(isoNow),
+    updatedAt: text('updated_at').$type<Data<typeof s.contacts.updatedAt>>().notNull().default(isoNow),
   },
   (t) => [index('contacts_admin_idx').on(t.administratorId), index('contacts_client_idx').on(t.client), index('contacts_email_idx').on(t.email)],
 );
 
-/** A TPA's own reminder schedule for missing files, overriding the install's (`chaseOffsets`, `chaseEscalateFrom`). */
 export const chaseSchedules = pgTable('chase_schedules', {
-  id: id(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   administratorId: integer('administrator_id')
     .notNull()
     .unique()
     .references(() => administrators.id, { onDelete: 'cascade' }),
-  /** Days relative to the data due date (negative: before), ascending. */
-  offsets: json<number[]>('offsets').notNull(),
-  /** From which late reminder (1 = first after the due date) escalation contacts are copied in. */
+  offsets: jsonb('offsets').$type<Data<typeof s.chaseSchedules.offsets>>().notNull(),
   escalateFrom: integer('escalate_from').notNull(),
-  /** false: this TPA is not chased at all. */
-  enabled: bool('enabled').notNull().default(true),
+  enabled: boolean('enabled').notNull().default(true),
   updatedById: integer('updated_by_id').references(() => users.id),
-  updatedAt: updatedAt(),
+  updatedAt: text('updated_at').$type<Data<typeof s.chaseSchedules.updatedAt>>().notNull().default(isoNow),
 });
 
-/**
- * A chase: a durable request to a TPA (or client) about one fund request. `key` tells the chases
- * of a fund apart (`missing_files`, `failed_check:<check>`, `returned:<file id or fund>`): one
- * fund has at most one open chase per key.
- */
 export const chases = pgTable(
   'chases',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     fundRequestId: integer('fund_request_id')
       .notNull()
       .references(() => fundRequests.id, { onDelete: 'cascade' }),
-    /** The fund's TPA and client when the chase was opened (what scorecards group by). */
     administratorId: integer('administrator_id').references(() => administrators.id),
-    client: text('client'),
-    reason: text('reason').$type<ChaseReason>().notNull(),
-    key: text('key').notNull(),
-    state: text('state').$type<ChaseState>().notNull().default('scheduled'),
-    /** The returned file (reason returned on a file), or the delivery whose check failed. */
+    client: text('client').$type<Data<typeof s.chases.client>>(),
+    reason: text('reason').$type<Data<typeof s.chases.reason>>().notNull(),
+    key: text('key').$type<Data<typeof s.chases.key>>().notNull(),
+    state: text('state').$type<Data<typeof s.chases.state>>().notNull().default('scheduled'),
     fundFileId: integer('fund_file_id').references(() => fundFiles.id, { onDelete: 'set null' }),
-    /** The reviewer's reason (returned), or a one-line summary. */
-    message: text('message').notNull().default(''),
-    evidence: json<ChaseEvidence>('evidence').notNull(),
-    /** Blob key of the failing rows as CSV; null when there are none. */
-    evidenceBlobKey: text('evidence_blob_key'),
-    recipients: json<ChaseRecipient[]>('recipients').notNull(),
-    /** Mails sent for this chase so far. */
+    message: text('message').$type<Data<typeof s.chases.message>>().notNull().default(''),
+    evidence: jsonb('evidence').$type<Data<typeof s.chases.evidence>>().notNull(),
+    evidenceBlobKey: text('evidence_blob_key').$type<Data<typeof s.chases.evidenceBlobKey>>(),
+    recipients: jsonb('recipients').$type<Data<typeof s.chases.recipients>>().notNull(),
     remindersSent: integer('reminders_sent').notNull().default(0),
-    /** The day (ISO date) the next mail of this chase is due; null: none planned. */
-    nextReminderOn: text('next_reminder_on'),
-    lastSentAt: text('last_sent_at'),
-    answeredAt: text('answered_at'),
-    closedAt: text('closed_at'),
+    nextReminderOn: text('next_reminder_on').$type<Data<typeof s.chases.nextReminderOn>>(),
+    lastSentAt: text('last_sent_at').$type<Data<typeof s.chases.lastSentAt>>(),
+    answeredAt: text('answered_at').$type<Data<typeof s.chases.answeredAt>>(),
+    closedAt: text('closed_at').$type<Data<typeof s.chases.closedAt>>(),
     createdById: integer('created_by_id').references(() => users.id),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    createdAt: text('created_at').$type<Data<typeof s.chases.createdAt>>().notNull().default(isoNow),
+    updatedAt: text('updated_at').$type<Data<typeof s.chases.updatedAt>>().notNull().default(isoNow),
   },
   (t) => [
     index('chases_fund_idx').on(t.fundRequestId, t.state),
@@ -92,32 +77,23 @@ export const chases = pgTable(
   ],
 );
 
-/**
- * Every state change of a chase, as it happened (append-only): the chase history scorecards and
- * the chase's timeline read. The TPA, client and reason are copied from the chase so the history
- * is filtered without a join.
- */
 export const chaseEvents = pgTable(
   'chase_events',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     chaseId: integer('chase_id')
       .notNull()
       .references(() => chases.id, { onDelete: 'cascade' }),
     fundRequestId: integer('fund_request_id').notNull(),
     administratorId: integer('administrator_id'),
-    client: text('client'),
-    reason: text('reason').$type<ChaseReason>().notNull(),
-    state: text('state').$type<ChaseState>().notNull(),
-    /** ISO-8601 UTC timestamp of the change. */
-    at: text('at').notNull(),
-    /** The user who made the change; null: the product itself (a chase run, the pipeline). */
+    client: text('client').$type<Data<typeof s.chaseEvents.client>>(),
+    reason: text('reason').$type<Data<typeof s.chaseEvents.reason>>().notNull(),
+    state: text('state').$type<Data<typeof s.chaseEvents.state>>().notNull(),
+    at: text('at').$type<Data<typeof s.chaseEvents.at>>().notNull(),
     actorId: integer('actor_id').references(() => users.id),
-    /** The actor's e-mail, or 'system'. */
-    actor: text('actor').notNull(),
-    /** What happened, in a few words (e.g. 'reminder 2 of 4', 'trial_balance.csv uploaded'). */
-    note: text('note').notNull().default(''),
-    details: json<Record<string, unknown>>('details'),
+    actor: text('actor').$type<Data<typeof s.chaseEvents.actor>>().notNull(),
+    note: text('note').$type<Data<typeof s.chaseEvents.note>>().notNull().default(''),
+    details: jsonb('details').$type<Data<typeof s.chaseEvents.details>>(),
   },
   (t) => [
     index('chase_events_at_idx').on(t.at),
@@ -127,62 +103,53 @@ export const chaseEvents = pgTable(
   ],
 );
 
-/** A chase run: the periodic (or manual) pass that opens, resolves and mails chases. */
 export const chaseRuns = pgTable(
   'chase_runs',
   {
-    id: id(),
-    /** The day (ISO date) the run chases for. */
-    asOf: text('as_of').notNull(),
-    status: text('status').$type<'running' | 'done' | 'error'>().notNull().default('running'),
-    /** 'schedule', 'cli', 'api', 'demo'. */
-    trigger: text('trigger').notNull(),
-    counts: json<Record<string, number>>('counts'),
-    error: text('error'),
-    startedAt: createdAt(),
-    finishedAt: text('finished_at'),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    asOf: text('as_of').$type<Data<typeof s.chaseRuns.asOf>>().notNull(),
+    status: text('status').$type<Data<typeof s.chaseRuns.status>>().notNull().default('running'),
+    trigger: text('trigger').$type<Data<typeof s.chaseRuns.trigger>>().notNull(),
+    counts: jsonb('counts').$type<Data<typeof s.chaseRuns.counts>>(),
+    error: text('error').$type<Data<typeof s.chaseRuns.error>>(),
+    startedAt: text('created_at').$type<Data<typeof s.chaseRuns.startedAt>>().notNull().default(isoNow),
+    finishedAt: text('finished_at').$type<Data<typeof s.chaseRuns.finishedAt>>(),
     createdById: integer('created_by_id').references(() => users.id),
   },
   (t) => [index('chase_runs_started_idx').on(t.startedAt)],
 );
 
-/** One digest mail of a run to one recipient: all that recipient's open chases. */
 export const chaseMails = pgTable(
   'chase_mails',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     runId: integer('run_id')
       .notNull()
       .references(() => chaseRuns.id, { onDelete: 'cascade' }),
-    /** `run:<run id>:to:<address>`: one mail per recipient per run. */
-    idempotencyKey: text('idempotency_key').notNull().unique(),
-    toEmail: text('to_email').notNull(),
-    toName: text('to_name').notNull().default(''),
-    timeZone: text('time_zone'),
-    chaseIds: json<number[]>('chase_ids').notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html').notNull(),
-    /** CSV attachments: file name and blob key. */
-    attachments: json<Array<{ filename: string; blobKey: string }>>('attachments').notNull(),
-    status: text('status').$type<MailStatus>().notNull().default('pending'),
+    idempotencyKey: text('idempotency_key').$type<Data<typeof s.chaseMails.idempotencyKey>>().notNull().unique(),
+    toEmail: text('to_email').$type<Data<typeof s.chaseMails.toEmail>>().notNull(),
+    toName: text('to_name').$type<Data<typeof s.chaseMails.toName>>().notNull().default(''),
+    timeZone: text('time_zone').$type<Data<typeof s.chaseMails.timeZone>>(),
+    chaseIds: jsonb('chase_ids').$type<Data<typeof s.chaseMails.chaseIds>>().notNull(),
+    subject: text('subject').$type<Data<typeof s.chaseMails.subject>>().notNull(),
+    text: text('text').$type<Data<typeof s.chaseMails.text>>().notNull(),
+    html: text('html').$type<Data<typeof s.chaseMails.html>>().notNull(),
+    attachments: jsonb('attachments').$type<Data<typeof s.chaseMails.attachments>>().notNull(),
+    status: text('status').$type<Data<typeof s.chaseMails.status>>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    /** Epoch ms before which the mail is not tried again. */
     nextAttemptAt: bigint('next_attempt_at', { mode: 'number' }).notNull().default(0),
-    lastError: text('last_error'),
-    /** The Message-ID header: fixed per mail, so a retry after an unknown outcome is the same message. */
-    messageId: text('message_id').notNull(),
-    sentAt: text('sent_at'),
-    createdAt: createdAt(),
+    lastError: text('last_error').$type<Data<typeof s.chaseMails.lastError>>(),
+    messageId: text('message_id').$type<Data<typeof s.chaseMails.messageId>>().notNull(),
+    sentAt: text('sent_at').$type<Data<typeof s.chaseMails.sentAt>>(),
+    createdAt: text('created_at').$type<Data<typeof s.chaseMails.createdAt>>().notNull().default(isoNow),
   },
   (t) => [index('chase_mails_status_idx').on(t.status, t.nextAttemptAt), index('chase_mails_run_idx').on(t.runId)],
 );
 
-/** That a chase went to a recipient in a run's mail: unique per chase, run and address. */
 export const chaseNotices = pgTable(
   'chase_notices',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     chaseId: integer('chase_id')
       .notNull()
       .references(() => chases.id, { onDelete: 'cascade' }),
@@ -192,8 +159,8 @@ export const chaseNotices = pgTable(
     mailId: integer('mail_id')
       .notNull()
       .references(() => chaseMails.id, { onDelete: 'cascade' }),
-    toEmail: text('to_email').notNull(),
-    createdAt: createdAt(),
+    toEmail: text('to_email').$type<Data<typeof s.chaseNotices.toEmail>>().notNull(),
+    createdAt: text('created_at').$type<Data<typeof s.chaseNotices.createdAt>>().notNull().default(isoNow),
   },
   (t) => [uniqueIndex('chase_notices_unique').on(t.chaseId, t.runId, t.toEmail), index('chase_notices_mail_idx').on(t.mailId)],
 );

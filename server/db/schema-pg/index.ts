@@ -1,4 +1,4 @@
-/** The whole database schema in the PostgreSQL dialect: the same tables and columns as `server/db/schema`. */
+/** The whole database schema in the PostgreSQL dialect, generated from `server/db/schema` (see its modules). */
 export * from './users.js';
 export * from './reference.js';
 export * from './funds.js';

@@ -1,17 +1,20 @@
-/** Processes working on one database and their outbox of events (PostgreSQL); see `server/db/schema/nodes.ts`. */
-import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import type { NodeKind } from '../schema/nodes.js';
-import { json } from './common.js';
+/**
+ * Generated from `server/db/schema/nodes.ts` by `npm run db:generate` (server/db/pg-schema/generate.ts):
+ * the same tables in drizzle's pg-core. Change the SQLite description (and
+ * server/db/pg-schema/differences.ts), not this file.
+ */
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import type * as s from '../schema/nodes.js';
+import { type Data } from './common.js';
 
 export const nodes = pgTable('nodes', {
-  id: text('id').primaryKey(),
-  kind: text('kind').$type<NodeKind>().notNull(),
-  hostname: text('hostname').notNull(),
+  id: text('id').$type<Data<typeof s.nodes.id>>().primaryKey(),
+  kind: text('kind').$type<Data<typeof s.nodes.kind>>().notNull(),
+  hostname: text('hostname').$type<Data<typeof s.nodes.hostname>>().notNull(),
   pid: integer('pid').notNull(),
-  url: text('url'),
+  url: text('url').$type<Data<typeof s.nodes.url>>(),
   workers: integer('workers').notNull().default(0),
-  startedAt: text('started_at').notNull(),
-  /** Last sign of life (epoch ms). */
+  startedAt: text('started_at').$type<Data<typeof s.nodes.startedAt>>().notNull(),
   heartbeatAt: bigint('heartbeat_at', { mode: 'number' }).notNull(),
 });
 
@@ -19,10 +22,9 @@ export const nodeEvents = pgTable(
   'node_events',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    nodeId: text('node_id').notNull(),
-    name: text('name').notNull(),
-    data: json<unknown>('data'),
-    /** Epoch ms. */
+    nodeId: text('node_id').$type<Data<typeof s.nodeEvents.nodeId>>().notNull(),
+    name: text('name').$type<Data<typeof s.nodeEvents.name>>().notNull(),
+    data: jsonb('data').$type<Data<typeof s.nodeEvents.data>>(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   },
   (t) => [index('node_events_created_idx').on(t.createdAt)],

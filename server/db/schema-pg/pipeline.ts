@@ -1,7 +1,11 @@
-/** Processes, orchestration logs, mappings, exports, self-onboarding uploads and test runs (PostgreSQL); see `server/db/schema/pipeline.ts`. */
-import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { JobKind, JobStatus } from '../schema/pipeline.js';
-import { bool, createdAt, id, json, updatedAt } from './common.js';
+/**
+ * Generated from `server/db/schema/pipeline.ts` by `npm run db:generate` (server/db/pg-schema/generate.ts):
+ * the same tables in drizzle's pg-core. Change the SQLite description (and
+ * server/db/pg-schema/differences.ts), not this file.
+ */
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type * as s from '../schema/pipeline.js';
+import { type Data, isoNow } from './common.js';
 import { fundRequests } from './funds.js';
 import { administrators } from './reference.js';
 import { users } from './users.js';
@@ -9,104 +13,92 @@ import { users } from './users.js';
 export const processes = pgTable(
   'processes',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
-    stage: text('stage').$type<JobKind>().notNull(),
-    status: text('status').$type<JobStatus>().notNull().default('pending'),
-    forceRun: bool('force_run').notNull().default(false),
+    stage: text('stage').$type<Data<typeof s.processes.stage>>().notNull(),
+    status: text('status').$type<Data<typeof s.processes.status>>().notNull().default('pending'),
+    forceRun: boolean('force_run').notNull().default(false),
     attempts: integer('attempts').notNull().default(0),
-    /** Who holds (or last held) the job: `<node id>/t<thread id>`. */
-    workerId: text('worker_id'),
-    /** When the running job's lease ends (epoch ms); a running job whose lease has ended may be taken over. */
+    workerId: text('worker_id').$type<Data<typeof s.processes.workerId>>(),
     leaseExpiresAt: bigint('lease_expires_at', { mode: 'number' }),
-    inputHash: text('input_hash'),
-    payload: json<Record<string, unknown>>('payload'),
-    processAt: createdAt(),
-    startedAt: text('started_at'),
-    finishedAt: text('finished_at'),
+    inputHash: text('input_hash').$type<Data<typeof s.processes.inputHash>>(),
+    payload: jsonb('payload').$type<Data<typeof s.processes.payload>>(),
+    processAt: text('created_at').$type<Data<typeof s.processes.processAt>>().notNull().default(isoNow),
+    startedAt: text('started_at').$type<Data<typeof s.processes.startedAt>>(),
+    finishedAt: text('finished_at').$type<Data<typeof s.processes.finishedAt>>(),
     createdById: integer('created_by_id').references(() => users.id),
   },
   (t) => [index('processes_status_idx').on(t.status, t.processAt), index('processes_fund_idx').on(t.fundRequestId, t.stage)],
 );
 
-/** Orchestration logs per fund: what each stage did (spec "Log entry"). */
 export const orchestrationLogs = pgTable(
   'orchestration_logs',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     fundRequestId: integer('fund_request_id').references(() => fundRequests.id, { onDelete: 'cascade' }),
-    stage: text('stage').notNull(),
-    status: text('status').notNull(),
-    type: text('type'),
-    subType: text('sub_type'),
-    payload: json<Record<string, unknown>>('payload'),
-    createdAt: createdAt(),
+    stage: text('stage').$type<Data<typeof s.orchestrationLogs.stage>>().notNull(),
+    status: text('status').$type<Data<typeof s.orchestrationLogs.status>>().notNull(),
+    type: text('type').$type<Data<typeof s.orchestrationLogs.type>>(),
+    subType: text('sub_type').$type<Data<typeof s.orchestrationLogs.subType>>(),
+    payload: jsonb('payload').$type<Data<typeof s.orchestrationLogs.payload>>(),
+    createdAt: text('created_at').$type<Data<typeof s.orchestrationLogs.createdAt>>().notNull().default(isoNow),
   },
   (t) => [index('orchestration_logs_fund_idx').on(t.fundRequestId, t.createdAt)],
 );
 
-/** A master or custom mapping of one type for one administrator; rows kept as JSON. */
 export const mappings = pgTable(
   'mappings',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     administratorId: integer('administrator_id')
       .notNull()
       .references(() => administrators.id),
-    type: text('type').notNull(),
-    kind: text('kind').$type<'master' | 'custom'>().notNull(),
-    description: text('description').notNull(),
-    clientName: text('client_name'),
-    rationale: text('rationale'),
+    type: text('type').$type<Data<typeof s.mappings.type>>().notNull(),
+    kind: text('kind').$type<Data<typeof s.mappings.kind>>().notNull(),
+    description: text('description').$type<Data<typeof s.mappings.description>>().notNull(),
+    clientName: text('client_name').$type<Data<typeof s.mappings.clientName>>(),
+    rationale: text('rationale').$type<Data<typeof s.mappings.rationale>>(),
     userId: integer('user_id').references(() => users.id),
-    rows: json<Record<string, string>[]>('rows').notNull(),
-    sha256: text('sha256').notNull(),
-    /** The current version (`mapping_versions.version`) of the content in `rows`. */
+    rows: jsonb('rows').$type<Data<typeof s.mappings.rows>>().notNull(),
+    sha256: text('sha256').$type<Data<typeof s.mappings.sha256>>().notNull(),
     version: integer('version').notNull().default(1),
-    active: bool('active').notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    active: boolean('active').notNull().default(true),
+    createdAt: text('created_at').$type<Data<typeof s.mappings.createdAt>>().notNull().default(isoNow),
+    updatedAt: text('updated_at').$type<Data<typeof s.mappings.updatedAt>>().notNull().default(isoNow),
   },
   (t) => [index('mappings_admin_type_idx').on(t.administratorId, t.type)],
 );
 
-/**
- * An immutable version of a mapping (a master or custom mapping's content at one time): every
- * upload, self-onboarding or update that changes the content adds the next version; earlier
- * versions stay readable and downloadable.
- */
 export const mappingVersions = pgTable(
   'mapping_versions',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     mappingId: integer('mapping_id')
       .notNull()
       .references(() => mappings.id),
-    /** 1, 2, 3 ... per mapping. */
     version: integer('version').notNull(),
-    sha256: text('sha256').notNull(),
-    rows: json<Record<string, string>[]>('rows').notNull(),
+    sha256: text('sha256').$type<Data<typeof s.mappingVersions.sha256>>().notNull(),
+    rows: jsonb('rows').$type<Data<typeof s.mappingVersions.rows>>().notNull(),
     userId: integer('user_id').references(() => users.id),
-    reason: text('reason').notNull(),
-    fileName: text('file_name'),
-    createdAt: createdAt(),
+    reason: text('reason').$type<Data<typeof s.mappingVersions.reason>>().notNull(),
+    fileName: text('file_name').$type<Data<typeof s.mappingVersions.fileName>>(),
+    createdAt: text('created_at').$type<Data<typeof s.mappingVersions.createdAt>>().notNull().default(isoNow),
   },
   (t) => [uniqueIndex('mapping_versions_unique').on(t.mappingId, t.version)],
 );
 
-/** Which mapping versions fed a fund's standardizations (first and last time each did). */
 export const mappingVersionUses = pgTable(
   'mapping_version_uses',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     mappingVersionId: integer('mapping_version_id')
       .notNull()
       .references(() => mappingVersions.id),
     fundRequestId: integer('fund_request_id')
       .notNull()
       .references(() => fundRequests.id, { onDelete: 'cascade' }),
-    firstUsedAt: createdAt(),
-    lastUsedAt: updatedAt(),
+    firstUsedAt: text('created_at').$type<Data<typeof s.mappingVersionUses.firstUsedAt>>().notNull().default(isoNow),
+    lastUsedAt: text('updated_at').$type<Data<typeof s.mappingVersionUses.lastUsedAt>>().notNull().default(isoNow),
   },
   (t) => [uniqueIndex('mapping_version_uses_unique').on(t.mappingVersionId, t.fundRequestId), index('mapping_version_uses_fund_idx').on(t.fundRequestId)],
 );
@@ -114,64 +106,61 @@ export const mappingVersionUses = pgTable(
 export const fundMappings = pgTable(
   'fund_mappings',
   {
-    id: id(),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     fundRequestId: integer('fund_request_id')
       .notNull()
       .references(() => fundRequests.id, { onDelete: 'cascade' }),
     mappingId: integer('mapping_id')
       .notNull()
       .references(() => mappings.id),
-    createdAt: createdAt(),
+    createdAt: text('created_at').$type<Data<typeof s.fundMappings.createdAt>>().notNull().default(isoNow),
   },
   (t) => [uniqueIndex('fund_mappings_unique').on(t.fundRequestId, t.mappingId)],
 );
 
-/** An export (download) job and its zip. */
 export const exportFiles = pgTable('export_files', {
-  id: id(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   userId: integer('user_id').references(() => users.id),
-  status: text('status').$type<JobStatus>().notNull().default('pending'),
-  payload: json<Record<string, unknown>>('payload'),
-  blobKey: text('blob_key'),
-  createdAt: createdAt(),
-  finishedAt: text('finished_at'),
+  status: text('status').$type<Data<typeof s.exportFiles.status>>().notNull().default('pending'),
+  payload: jsonb('payload').$type<Data<typeof s.exportFiles.payload>>(),
+  blobKey: text('blob_key').$type<Data<typeof s.exportFiles.blobKey>>(),
+  createdAt: text('created_at').$type<Data<typeof s.exportFiles.createdAt>>().notNull().default(isoNow),
+  finishedAt: text('finished_at').$type<Data<typeof s.exportFiles.finishedAt>>(),
 });
 
-/** A self-onboarding upload (spec "SDM upload") and its files. */
 export const sdmUploads = pgTable('sdm_uploads', {
-  id: id(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   administratorId: integer('administrator_id').references(() => administrators.id),
-  status: text('status').notNull().default('Created'),
-  forceRun: bool('force_run').notNull().default(false),
+  status: text('status').$type<Data<typeof s.sdmUploads.status>>().notNull().default('Created'),
+  forceRun: boolean('force_run').notNull().default(false),
   userId: integer('user_id').references(() => users.id),
-  validationResults: json<Record<string, unknown>>('validation_results'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  validationResults: jsonb('validation_results').$type<Data<typeof s.sdmUploads.validationResults>>(),
+  createdAt: text('created_at').$type<Data<typeof s.sdmUploads.createdAt>>().notNull().default(isoNow),
+  updatedAt: text('updated_at').$type<Data<typeof s.sdmUploads.updatedAt>>().notNull().default(isoNow),
 });
 
 export const sdmUploadFiles = pgTable('sdm_upload_files', {
-  id: id(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   sdmUploadId: integer('sdm_upload_id')
     .notNull()
     .references(() => sdmUploads.id, { onDelete: 'cascade' }),
   importFileId: integer('import_file_id'),
-  fileName: text('file_name').notNull(),
-  status: text('status').notNull().default('Uploading'),
-  type: text('type').$type<'FundRequest' | 'SDM'>().notNull(),
-  subType: text('sub_type'),
-  errors: json<string[]>('errors').notNull(),
-  receivedAt: createdAt(),
+  fileName: text('file_name').$type<Data<typeof s.sdmUploadFiles.fileName>>().notNull(),
+  status: text('status').$type<Data<typeof s.sdmUploadFiles.status>>().notNull().default('Uploading'),
+  type: text('type').$type<Data<typeof s.sdmUploadFiles.type>>().notNull(),
+  subType: text('sub_type').$type<Data<typeof s.sdmUploadFiles.subType>>(),
+  errors: jsonb('errors').$type<Data<typeof s.sdmUploadFiles.errors>>().notNull(),
+  receivedAt: text('created_at').$type<Data<typeof s.sdmUploadFiles.receivedAt>>().notNull().default(isoNow),
 });
 
-/** A scheduled regression test run (spec "Test run"). */
 export const testRuns = pgTable('test_runs', {
-  id: id(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   userId: integer('user_id').references(() => users.id),
-  administratorCodes: json<string[]>('administrator_codes').notNull(),
-  testIds: json<string[]>('test_ids').notNull(),
-  status: text('status').$type<JobStatus>().notNull().default('pending'),
-  hasErrors: bool('has_errors').notNull().default(false),
-  results: json<Record<string, unknown>>('results'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  administratorCodes: jsonb('administrator_codes').$type<Data<typeof s.testRuns.administratorCodes>>().notNull(),
+  testIds: jsonb('test_ids').$type<Data<typeof s.testRuns.testIds>>().notNull(),
+  status: text('status').$type<Data<typeof s.testRuns.status>>().notNull().default('pending'),
+  hasErrors: boolean('has_errors').notNull().default(false),
+  results: jsonb('results').$type<Data<typeof s.testRuns.results>>(),
+  createdAt: text('created_at').$type<Data<typeof s.testRuns.createdAt>>().notNull().default(isoNow),
+  updatedAt: text('updated_at').$type<Data<typeof s.testRuns.updatedAt>>().notNull().default(isoNow),
 });

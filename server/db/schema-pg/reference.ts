@@ -1,32 +1,36 @@
-/** Administrators (TPAs), reference-data lists and settings (PostgreSQL); see `server/db/schema/reference.ts`. */
-import { integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { bool, createdAt, id, json, updatedAt } from './common.js';
+/**
+ * Generated from `server/db/schema/reference.ts` by `npm run db:generate` (server/db/pg-schema/generate.ts):
+ * the same tables in drizzle's pg-core. Change the SQLite description (and
+ * server/db/pg-schema/differences.ts), not this file.
+ */
+import { boolean, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type * as s from '../schema/reference.js';
+import { type Data, isoNow } from './common.js';
 
 export const administrators = pgTable('administrators', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  name: text('name').notNull(),
-  region: text('region'),
-  selfOnboarded: bool('self_onboarded').notNull().default(false),
-  createdAt: createdAt(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  code: text('code').$type<Data<typeof s.administrators.code>>().notNull().unique(),
+  name: text('name').$type<Data<typeof s.administrators.name>>().notNull(),
+  region: text('region').$type<Data<typeof s.administrators.region>>(),
+  selfOnboarded: boolean('self_onboarded').notNull().default(false),
+  createdAt: text('created_at').$type<Data<typeof s.administrators.createdAt>>().notNull().default(isoNow),
 });
 
 export const referenceData = pgTable(
   'reference_data',
   {
-    id: id(),
-    list: text('list').notNull(),
-    code: text('code').notNull(),
-    altCode: text('alt_code').notNull(),
-    deprecated: bool('deprecated').notNull().default(false),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    list: text('list').$type<Data<typeof s.referenceData.list>>().notNull(),
+    code: text('code').$type<Data<typeof s.referenceData.code>>().notNull(),
+    altCode: text('alt_code').$type<Data<typeof s.referenceData.altCode>>().notNull(),
+    deprecated: boolean('deprecated').notNull().default(false),
     sortOrder: integer('sort_order').notNull().default(0),
   },
   (t) => [uniqueIndex('reference_data_list_code').on(t.list, t.code)],
 );
 
-/** Key/value settings (demo state, service switches, schema notes). */
 export const settings = pgTable('settings', {
-  key: text('key').primaryKey(),
-  value: json<unknown>('value'),
-  updatedAt: updatedAt(),
+  key: text('key').$type<Data<typeof s.settings.key>>().primaryKey(),
+  value: jsonb('value').$type<Data<typeof s.settings.value>>(),
+  updatedAt: text('updated_at').$type<Data<typeof s.settings.updatedAt>>().notNull().default(isoNow),
 });

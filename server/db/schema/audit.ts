@@ -13,7 +13,7 @@ export const auditLog = sqliteTable('audit_log', {
   actorEmail: text('actor_email'),
   action: text('action').notNull(),
   subject: text('subject'),
-  /** JSON object with the entry's details. */
+  /** JSON object with the entry's details (text in both databases, so its hash is over the exact bytes written). */
   details: text('details').notNull(),
   prevHash: text('prev_hash').notNull(),
   hash: text('hash').notNull().unique(),

@@ -152,6 +152,7 @@ export const sdmChunks = sqliteTable(
     firstLine: integer('first_line').notNull(),
     lastLine: integer('last_line').notNull(),
     rowCount: integer('row_count').notNull(),
+    /** One JSON document, kept as text in both databases (written and read whole). */
     data: text('data').notNull(),
   },
   (t) => [index('sdm_chunks_file_idx').on(t.fundFileId, t.firstLine)],
