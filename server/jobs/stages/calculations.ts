@@ -27,7 +27,7 @@ import {
 import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
 import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
 import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
-import type { StageHandler } from '../queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { recordChecksRun } from '../../services/delivery-events/record.js';

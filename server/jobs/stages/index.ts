@@ -3,7 +3,7 @@ import type { JobKind } from '../../db/schema/index.js';
 import { chasingJobs } from '../../services/chasing/jobs.js';
 import { exportStageHandler } from '../../services/exports/job.js';
 import { testRunJob } from '../../services/test-runner/test-runner.js';
-import type { StageHandler } from '../queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { pipelineJobs } from './pipeline.js';
 
 /** Every job a worker runs. */

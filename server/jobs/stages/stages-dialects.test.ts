@@ -19,7 +19,7 @@ import { fixturesDir } from '../../paths.js';
 import { seedFxRates } from '../../services/reference-data/fx-rates.js';
 import { importFile } from '../../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../../testing.js';
-import { enqueue, type EnqueueInput } from '../enqueue.js';
+import { enqueue, type EnqueueInput } from '../../queue/enqueue.js';
 import { allJobs } from './index.js';
 import { requestExport, EXPORT_STAGE_CODES } from '../../services/exports/exports.js';
 import { loadExport } from '../../services/exports/store.js';

@@ -13,7 +13,7 @@ import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import type { CalculationValidation } from '../../../pipeline/checks/index.js';
 import { isIncomplete, writeWorkPaper, type WorkPaperInput } from '../../../pipeline/work-papers/workbook.js';
-import type { StageHandler } from '../queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { unappliedLines } from '../../../pipeline/adjustments/unapplied.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';

@@ -5,7 +5,7 @@
  * other requests answered between them).
  */
 import type { AppContext } from '../../context.js';
-import type { EncodedPayload } from '../../threads/encoded.js';
+import type { EncodedPayload } from '../../lib/encoded.js';
 import { movable, runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
 import {

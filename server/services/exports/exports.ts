@@ -6,14 +6,14 @@
  * delivery roles see all. Export rows older than 90 days can be deleted.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * export job is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`), in the
+ * export job is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`), in the
  * transaction of its export row; its zip is written by the export stage (job.ts).
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import type { JobStatus } from '../../db/schema/pipeline.js';

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type Archiver } from 'archiver';
 import { asc, inArray } from 'drizzle-orm';
 import { JobCancelled } from '../../../pipeline/engine.js';
-import type { StageHandler } from '../../jobs/queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { fundEntries, fundListEntry, fundPrefix, type ZipEntry } from './entries.js';

@@ -10,11 +10,11 @@
  * an input file queues the fund's standardization again with force run (DOMAIN.md 2).
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * standardization is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * standardization is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';

@@ -17,7 +17,7 @@ import { baseStoreOf } from '../../db/dialect.js';
 import { runTask } from '../../threads/pools.js';
 import type { User } from '../auth/tokens.js';
 import { exportListing, type ExportedListing, type ExportListingInput } from './export-listing.js';
-import type { EncodedPayload } from '../../threads/encoded.js';
+import type { EncodedPayload } from '../../lib/encoded.js';
 import { getFundDetails } from './details.js';
 import { cachedListing, cachedListingJson, cachedListingJsonAsync } from './listing-cache.js';
 import {

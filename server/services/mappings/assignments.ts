@@ -4,7 +4,7 @@
  * reruns the funds from standardization and leaves a trail entry per fund.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * reruns go through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';

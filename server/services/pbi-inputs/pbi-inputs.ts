@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { hashToken, issueToken, verifyToken, type User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
 import { parseInput } from '../funds/validate.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { normalizeColumn, PBI_INPUT_TYPES, pbiInputType } from './types.js';
 
 /** PowerBI inputs per page (spec section 9). */

@@ -7,14 +7,14 @@
  * down (it stops at once, even in the middle of reading a file), is taken over and run again. Each case runs in a temporary workspace: production data is only read (the TPA's master
  * mappings). Every change is published as a `test-run` event.
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * job it queues and cancels goes through the job queue (`server/jobs/enqueue.ts`, `processes.ts`);
+ * job it queues and cancels goes through the job queue (`server/queue/enqueue.ts`, `processes.ts`);
  * the cases themselves run in a job worker (`run-case.ts`).
  */
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type DataStore, storeOf, type Tables } from '../../db/dialect.js';
-import { cancelProcess } from '../../jobs/processes.js';
-import { enqueue, ShuttingDown, type StageHandler } from '../../jobs/queue.js';
+import { cancelProcess } from '../../queue/processes.js';
+import { enqueue, ShuttingDown, type StageHandler } from '../../queue/queue.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { hasFailures, planRun, runPlan, splitList, type RunResults } from './run-suites.js';

@@ -12,7 +12,7 @@ import { storeOf } from '../db/dialect.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
 import { errorOf } from '../testing.js';
 import { insertFund } from '../services/funds/test-factory.js';
-import { Engine } from './engine.js';
+import { Engine } from '../jobs/engine.js';
 import { reapDeadNodes, registerNode } from './nodes.js';
 import { claimNext, enqueue, expireLeases, renewLease } from './queue.js';
 

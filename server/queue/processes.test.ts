@@ -7,7 +7,7 @@ import { transaction } from '../db/tx.js';
 import { insertAdministrator, insertFund, insertProcess } from '../services/funds/test-factory.js';
 import { enqueue } from './enqueue.js';
 import { cancelProcess, listFundProcesses, ongoingProcesses, resetProcess } from './processes.js';
-import { rematchUnmatched } from './rematch.js';
+import { rematchUnmatched } from '../services/imports/rematch.js';
 
 describeEachDialect('the job queue from requests', (dialect) => {
   let database: DialectDatabase;
