@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../../testing.js';
 import { changeStatus } from './actions.js';
 import { saveFund } from './fund-write.js';
 import { listFunds } from './listing.js';
-import { listFundsForAuditorOffThread, listFundsJsonOffThread } from './off-thread.js';
+import { listFundsForAuditorOffThread, listFundsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { cachedListingJson, cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
 

@@ -147,7 +147,7 @@ function delimiterOf(firstLine: string): string {
 /**
  * Checks a csv against its input type: readable, a header with the type's columns, at least one
  * and at most `maxRows` data rows. Heavy for a large file: requests run it in the parse pool
- * (`off-thread.ts`); reading stops one row past the limit.
+ * (`server/threads/pbi-inputs/off-thread.ts`); reading stops one row past the limit.
  * @param maxRows most data rows (setting `maxUploadRows`)
  * @returns the number of data rows
  * @throws ValidationError naming the missing columns, the reading problem or the row limit
