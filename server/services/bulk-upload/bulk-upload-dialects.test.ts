@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { seedDemoAdministrators } from '../../bootstrap.js';
+import { seedDemoAdministrators } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFixedFilters } from '../../bootstrap.js';
+import { ensureFixedFilters } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addShippedAdministrators } from '../../bootstrap.js';
+import { addShippedAdministrators } from '../setup/prepare.js';
 import { storeOf } from '../../db/dialect.js';
 import { describeEachDialect } from '../../db/dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
