@@ -17,7 +17,7 @@ import type { StageHandler } from '../../queue/queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { unappliedLines } from '../../../pipeline/adjustments/unapplied.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
-import { checkContextFor, loadFundData } from './calculations.js';
+import { checkContextFor, loadFundData } from './fund-data.js';
 import { currentInputs, loadFund, logStage, outputName, publishFile } from './common.js';
 import { aggregateWorkPaperSources, mergeOutcomes } from './aggregation.js';
 import { invalidFiles, overallStatusText, type MappingUsed, type StandardizedFile } from '../../../pipeline/work-papers/data-quality.js';

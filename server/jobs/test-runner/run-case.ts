@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { Engine } from '../engine.js';
-import { loadFundData } from '../stages/calculations.js';
+import { loadFundData } from '../stages/fund-data.js';
 import type { LayoutSdmType } from '../../../pipeline/mappings/parse.js';
 import { allRows, type QaMapping } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
