@@ -7,32 +7,16 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
-import { and, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
+import { and, eq } from 'drizzle-orm';
 import { storeOf } from '../../db/dialect.js';
-import { countSdmRows, readSdmChunks } from '../../db/sdm-store.js';
 import { transaction } from '../../db/tx.js';
-import { STANDARD_ACCOUNTS } from '../../../pipeline/sdm/model.js';
-import {
-  allRows,
-  type FundSdmData,
-  type FxTableRow,
-  type HoldingRow,
-  type PriceRow,
-  type RowSource,
-  type ShareCapitalRow,
-  type TrialBalanceRow,
-  type TransactionRow,
-} from '../../../pipeline/sdm/rows.js';
-import { runChecks, type CalculationValidation, type CheckContext } from '../../../pipeline/checks/index.js';
+import { runChecks, type CalculationValidation } from '../../../pipeline/checks/index.js';
 import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
-import { materiality, navFromTrialBalance } from '../../../pipeline/checks/materiality.js';
 import type { StageHandler } from '../../queue/queue.js';
 import { applyAdjustments } from '../../../pipeline/adjustments/apply.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { recordChecksRun } from '../../services/delivery-events/record.js';
-import { independentRatesAt } from '../../services/reference-data/fx-rates.js';
-import { currentInputs, loadFund, logStage, publishFile } from './common.js';
+import { logStage, publishFile } from './common.js';
 import { aggregateCalculations } from './aggregation.js';
 import { checkContextFor, loadFundData } from './fund-data.js';
 

@@ -12,7 +12,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Dialect } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { countSdmRows } from '../../db/sdm-store.js';
 import { fixturesDir } from '../../paths.js';

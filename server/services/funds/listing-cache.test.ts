@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import { administrators, fundRequests, processes } from '../../db/schema/index.js';
 import { transaction } from '../../db/tx.js';
 import { storeOf } from '../../db/dialect.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../testing.js';
