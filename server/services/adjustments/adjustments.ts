@@ -19,7 +19,7 @@ import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { publishProcess } from '../../queue/queue.js';
 import type { User } from '../auth/tokens.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 
 type Row = Tables['adjustments']['$inferSelect'];
 

@@ -21,7 +21,7 @@ import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { fileView } from '../funds/details.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../funds/validate.js';
 import { reviewRefusal, requiredRefusal } from '../../../rules/files.js';
 import { isPendingStatus, PRODUCED_STATUSES } from './display.js';

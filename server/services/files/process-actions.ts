@@ -17,7 +17,7 @@ import { JOB_STATUSES } from '../../db/schema/pipeline.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { normalizeFilters, type FieldRegistry } from '../funds/query-filters.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../funds/validate.js';
 
 export type { ProcessView };

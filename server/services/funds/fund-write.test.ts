@@ -9,7 +9,7 @@ import { changeStatus } from './actions.js';
 import { getFundDetails } from './details.js';
 import { saveFund, validateFund } from './fund-write.js';
 import { listTrail } from './trail-log.js';
-import { writeTrail } from './trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { insertAdministrator, insertFundFile } from './test-factory.js';
 import { fundRequestInput } from './test-fund-input.js';
 

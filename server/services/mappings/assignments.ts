@@ -12,7 +12,7 @@ import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { rerunFunds } from './mappings.js';
 
 /**
