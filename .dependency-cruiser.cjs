@@ -76,17 +76,18 @@ module.exports = {
     },
     {
       name: 'services-below-jobs',
-      comment: 'services never import the jobs floor, the off-thread entry points or HTTP: a service starts a job through the queue (enqueue)',
+      comment:
+        'services never import the jobs floor or the off-thread entry points (nor HTTP: services-below-http): a service starts a job through the queue (enqueue)',
       severity: 'error',
       from: { path: '^server/services/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^server/(jobs|threads|http)/' },
+      to: { path: '^server/(jobs|threads)/' },
     },
     {
       name: 'jobs-below-threads',
-      comment: 'the jobs floor (stages, job threads, the test runner and export jobs) never imports the request pools or HTTP',
+      comment: 'the jobs floor (stages, job threads, the test runner and export jobs) never imports the request pools (nor HTTP: services-below-http)',
       severity: 'error',
       from: { path: '^server/jobs/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^server/(threads|http)/' },
+      to: { path: '^server/threads/' },
     },
     {
       name: 'threads-below-http',
