@@ -1,7 +1,10 @@
 /**
- * The import layering of Fund Audit (docs/architecture.md, "Layers"), checked in `npm test`:
- *   web/, cli/  ->  server/http  ->  server/services, server/jobs  ->  pipeline/  ->  rules/
- * Nothing points back up. The browser imports only types from the server.
+ * The import layering of Fund Audit (docs/architecture.md, "Layers" and "Floors of the server"),
+ * checked in `npm test`:
+ *   web/, cli/  ->  server/http  ->  server/threads  ->  server/jobs  ->  server/services
+ *     ->  server/queue  ->  server/db, config, log  ->  pipeline/  ->  rules/
+ * Nothing points back up, and no files import each other in a loop. The browser imports only
+ * types from the server.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -56,6 +59,49 @@ module.exports = {
       severity: 'error',
       from: { path: '^rules/', pathNot: '\\.test\\.ts$' },
       to: { pathNot: '^rules/' },
+    },
+    {
+      name: 'no-circles',
+      comment: 'files of the server, the pipeline and rules/ never import each other in a loop: each stands above what it imports',
+      severity: 'error',
+      from: { path: '^(server|pipeline|rules)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'queue-below-services',
+      comment: 'the queue floor (server/queue/: queue, enqueue, claims, processes, nodes, relay) never imports the services, jobs, threads or HTTP',
+      severity: 'error',
+      from: { path: '^server/queue/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/(services|jobs|threads|http)/' },
+    },
+    {
+      name: 'services-below-jobs',
+      comment:
+        'services never import the jobs floor or the off-thread entry points (nor HTTP: services-below-http): a service starts a job through the queue (enqueue)',
+      severity: 'error',
+      from: { path: '^server/services/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/(jobs|threads)/' },
+    },
+    {
+      name: 'jobs-below-threads',
+      comment: 'the jobs floor (stages, job threads, the test runner and export jobs) never imports the request pools (nor HTTP: services-below-http)',
+      severity: 'error',
+      from: { path: '^server/jobs/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/threads/' },
+    },
+    {
+      name: 'threads-below-http',
+      comment: 'the off-thread entry points and the request pools never import HTTP',
+      severity: 'error',
+      from: { path: '^server/threads/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/http/' },
+    },
+    {
+      name: 'floors-below-the-top',
+      comment: 'nothing below the top imports the process entry points (runtime.ts, bootstrap.ts, sea.ts, testing.ts)',
+      severity: 'error',
+      from: { path: '^server/(queue|services|jobs|threads|db|lib)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/(runtime|bootstrap|sea|testing)\\.ts$' },
     },
     {
       name: 'no-unresolvable-imports',

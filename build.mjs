@@ -26,7 +26,7 @@ const NODE_EXTERNAL = ['better-sqlite3', 'piscina', 'pino', 'pino-pretty', 'thre
 async function buildNode() {
   await build({
     // the CLI (with the server), the job worker thread it starts (server/jobs/pool.ts) and the
-    // thread of its request pools (server/threads/pools.ts); server/threads/script.ts finds them
+    // thread of its request pools (server/threads/pools.ts); server/jobs/script.ts finds them
     entryPoints: {
       cli: join(root, 'cli/main.ts'),
       worker: join(root, 'server/jobs/thread-entry.ts'),

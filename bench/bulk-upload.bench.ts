@@ -15,7 +15,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { fixturesDir } from '../server/paths.js';
 import { saveBulkFunds, validateBulkUpload, type BulkSaveInput } from '../server/services/bulk-upload/bulk-upload.js';
-import { saveBulkFundsOffThread, validateBulkUploadEncoded } from '../server/services/bulk-upload/off-thread.js';
+import { saveBulkFundsOffThread, validateBulkUploadEncoded } from '../server/threads/bulk-upload/off-thread.js';
 import { createTestContext } from '../server/testing.js';
 import { runTask } from '../server/threads/pools.js';
 

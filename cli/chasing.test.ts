@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describeEachDialect } from '../server/db/dialect-testing.js';
+import { createPgTestDatabase, describeEachDialect } from '../server/dialect-testing.js';
 import { runCliAsync, type CliResult } from './testing.js';
 
 describeEachDialect('fund-audit contacts and chase', (dialect) => {

@@ -7,7 +7,7 @@ import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
-import { exportStageHandler } from '../server/services/exports/exports.js';
+import { exportStageHandler } from '../server/jobs/exports/job.js';
 import { seedExportFund, zipNames } from '../server/services/exports/test-data.js';
 import { ensureAdmin } from '../server/services/users/users.js';
 import { runCli, runCliAsync } from './testing.js';

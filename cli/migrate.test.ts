@@ -14,7 +14,7 @@ import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/db/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
 import * as pgSchema from '../server/db/schema-pg/index.js';
 import * as sqliteSchema from '../server/db/schema/index.js';
 import { listBlobKeys } from '../server/services/migrate/blobs.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/db/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
 import { fixturesDir } from '../server/paths.js';
 import { runCli, runCliAsync, type CliResult } from './testing.js';
 

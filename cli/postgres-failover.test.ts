@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/db/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
 import { fixturesDir } from '../server/paths.js';
 import { call, socket } from './server-testing.js';
 import { runCliAsync, startServe, type Served } from './testing.js';

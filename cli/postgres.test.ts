@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/db/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
 import { fixturesDir } from '../server/paths.js';
 import { call, socket } from './server-testing.js';
 import { runCli, startServe, startWorker, type Served } from './testing.js';

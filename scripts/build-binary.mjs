@@ -26,8 +26,8 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const MANIFEST_KEY = 'fund-audit/manifest.json'; // = SEA_MANIFEST_KEY in server/sea.ts
 const ADDON_GLOBAL = '__FUND_AUDIT_SQLITE_ADDON__'; // = ADDON_GLOBAL in server/sea.ts
 const ADDON_PATH = 'native/better_sqlite3.node';
-const WORKER_PATH = 'dist/worker.cjs'; // = the job thread's path in server/threads/script.ts
-const POOL_WORKER_PATH = 'dist/pool-worker.cjs'; // = the request pools' thread path in server/threads/script.ts
+const WORKER_PATH = 'dist/worker.cjs'; // = the job thread's path in server/jobs/script.ts
+const POOL_WORKER_PATH = 'dist/pool-worker.cjs'; // = the request pools' thread path in server/jobs/script.ts
 const PISCINA_WORKER_GLOBAL = '__FUND_AUDIT_PISCINA_WORKER__'; // = PISCINA_WORKER_GLOBAL in server/threads/pools.ts
 const times = {};
 

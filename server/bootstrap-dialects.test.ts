@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { bootstrap } from './bootstrap.js';
 import { storeOf } from './db/dialect.js';
-import { describeEachDialect } from './db/dialect-testing.js';
+import { describeEachDialect } from './dialect-testing.js';
 import { createTestContext, type TestContext } from './testing.js';
 
 describeEachDialect('first start with demo data', (dialect) => {

@@ -5,7 +5,7 @@
  * node A sees what node B did. A payload too large for a notification (PostgreSQL's limit is
  * 8,000 bytes) goes through `node_events`, the notification naming its row. A lost listening
  * connection is opened again (`onGap` is told: events sent meanwhile are not replayed).
- * Started by `serve` and `worker` on PostgreSQL (`server/node-events.ts`).
+ * Started by `serve` and `worker` on PostgreSQL (`server/queue/node-events.ts`).
  */
 import pg from 'pg';
 import type { AppEventName, AppEvents, EventBus } from './events.js';

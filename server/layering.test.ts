@@ -1,6 +1,6 @@
 /**
  * The import layering (.dependency-cruiser.cjs, run by `npm test`): on a small tree that breaks
- * each rule once, the check names every break and accepts what is allowed (type-only imports of
+ * each rule once (a circle, an import from a floor of the server to one above), the check names every break and accepts what is allowed (type-only imports of
  * server types in the browser, services importing the pipeline, the pipeline importing rules/).
  */
 import { spawnSync } from 'node:child_process';
@@ -24,6 +24,11 @@ const files: Record<string, string> = {
   'server/http/route.ts': "export const route = 'r';\n",
   'server/services/funds/bad.ts': "import { route } from '../../http/route.js';\nimport { H3 } from 'h3';\nexport const x = [route, H3];\n",
   'server/services/funds/good.ts': "import { ok } from '../../../pipeline/readers/ok.js';\nexport const y = ok;\n",
+  'server/queue/q.ts': "import { y } from '../services/funds/good.js';\nexport const q = y;\n",
+  'server/services/funds/starts.ts': "import { stage } from '../../jobs/stage.js';\nexport const s = stage;\n",
+  'server/jobs/stage.ts': "import { q } from '../queue/q.js';\nexport const stage = q;\n",
+  'pipeline/readers/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+  'pipeline/readers/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
   'web/src/page.ts':
     "import type { NotFoundError } from '../../server/errors.js';\nimport { route } from '../../server/http/route.js';\nexport type E = NotFoundError;\nexport const z = route;\n",
 };
@@ -56,11 +61,14 @@ describe('import layering', () => {
     expect(found).toEqual([
       'browser-imports-only-types-from-the-server: web/src/page.ts -> server/http/route.ts',
       'domain-without-frameworks: server/services/funds/bad.ts -> h3',
+      'no-circles: pipeline/readers/a.ts -> pipeline/readers/b.ts',
       'pipeline-stays-pure: pipeline/checks/nav.ts -> server/errors.ts',
+      'queue-below-services: server/queue/q.ts -> server/services/funds/good.ts',
       'rules-import-only-rules: rules/bad.ts -> h3',
       'rules-import-only-rules: rules/bad.ts -> pipeline/readers/ok.ts',
       'rules-import-only-rules: rules/bad.ts -> server/http/route.ts',
       'services-below-http: server/services/funds/bad.ts -> server/http/route.ts',
+      'services-below-jobs: server/services/funds/starts.ts -> server/jobs/stage.ts',
     ]);
   });
 });

@@ -49,7 +49,7 @@ export async function createTestContext(overrides: Partial<AppConfig> & { dialec
   let ctx: AppContext;
   if (dialect === 'postgres') {
     // loaded here only: it imports vitest, and benchmarks use this module outside a test run
-    const { createPgTestDatabase } = await import('./db/dialect-testing.js');
+    const { createPgTestDatabase } = await import('./dialect-testing.js');
     const database = await createPgTestDatabase();
     drop = database.drop;
     // in the configuration too: the request pools' threads open their own connections from it

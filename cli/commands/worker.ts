@@ -2,7 +2,7 @@
  * `fund-audit worker`: job worker threads on a data directory, without HTTP. Run it beside a
  * `serve` on the same data directory (or on the same PostgreSQL database, `--database-url`, from
  * any machine sharing the blob directory) for more pipeline throughput; its events reach the
- * servers' sockets through the database (server/node-events.ts). Stops on SIGINT / SIGTERM after
+ * servers' sockets through the database (server/queue/node-events.ts). Stops on SIGINT / SIGTERM after
  * the running jobs finish.
  */
 import { existsSync } from 'node:fs';
@@ -13,8 +13,8 @@ import { requireDataDir } from '../../server/data-dir.js';
 import { redactUrl } from '../../server/db/client-pg.js';
 import { baseStoreOf, storeOf } from '../../server/db/dialect.js';
 import { NotFoundError } from '../../server/errors.js';
-import { registerNode } from '../../server/jobs/nodes.js';
-import { startNodeEvents } from '../../server/node-events.js';
+import { registerNode } from '../../server/queue/nodes.js';
+import { startNodeEvents } from '../../server/queue/node-events.js';
 import { openContext } from '../../server/open-context.js';
 import { startRuntime } from '../../server/runtime.js';
 import { globals, localConfig } from '../global.js';

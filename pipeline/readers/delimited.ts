@@ -10,7 +10,7 @@
  * Rows are non-blank, with their 1-based physical line; empty cells are null.
  */
 import { parse, CsvError } from 'csv-parse';
-import type { RawRow } from './table.js';
+import type { RawRow } from './types.js';
 import type { Cell } from './values.js';
 
 /** The file cannot be read as a table: `reason` says why. */

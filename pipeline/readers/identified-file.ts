@@ -10,7 +10,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { BlobAccess, BlobSink } from '../storage.js';
-import type { RawRow, RawTable } from './table.js';
+import type { RawRow, RawTable } from './types.js';
 
 /** What an identified file says of the table it comes from. */
 export type IdentifiedMeta = Pick<RawTable, 'file' | 'sheetName' | 'header' | 'headerLine'>;

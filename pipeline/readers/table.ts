@@ -20,31 +20,11 @@ import { bytesSource, type ByteSource } from './source.js';
 import { readSheets, XLS_MAGIC, ZIP_MAGIC, type SheetStream } from './xlsx.js';
 import type { Cell } from './values.js';
 
+import type { RawRow, RawTable } from './types.js';
+
+export type { RawRow, RawTable } from './types.js';
 export { UnreadableFileError } from './delimited.js';
 export { MAX_PART_BYTES } from './xlsx.js';
-
-/** One row of a table: its 1-based line in the file (or row in the sheet) and its cells. */
-export interface RawRow {
-  line: number;
-  cells: Cell[];
-}
-
-/** A table read from a file or worksheet, header found, data rows below it. */
-export interface RawTable {
-  /** The file name, or `fileName#SheetName` for an xlsx worksheet. */
-  file: string;
-  sheetName: string | null;
-  /** Detected text encoding (CSV), null for xlsx. */
-  encoding: string | null;
-  /** Detected delimiter (CSV), null for xlsx. */
-  delimiter: string | null;
-  /** 1-based line (row) of the header. */
-  headerLine: number;
-  /** Header cells as trimmed text (trailing empty cells dropped). */
-  header: string[];
-  /** Non-blank data rows below the header. */
-  rows: RawRow[];
-}
 
 /** Spec constant: identification reads at most this many bytes per file. */
 export const IDENTIFICATION_LIMIT_BYTES = 10_000_000;

@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import excelUtils from 'exceljs/lib/utils/utils.js';
 import yauzl from 'yauzl';
-import type { RawRow } from './table.js';
+import type { RawRow } from './types.js';
 import type { Cell } from './values.js';
 
 export const XLS_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

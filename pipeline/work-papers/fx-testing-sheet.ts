@@ -11,7 +11,7 @@ import { cleanRate } from '../fx/format.js';
 import { itemDifference, itemStatusText } from './data-quality.js';
 import { itemCurrency } from './price-testing-sheet.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
-import type { WorkPaperInput } from './workbook.js';
+import type { WorkPaperInput } from './types.js';
 
 export const FX_TESTING_SHEET = 'FX testing';
 

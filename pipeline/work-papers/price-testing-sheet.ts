@@ -4,7 +4,7 @@ import type { PriceTestingSummary } from '../checks/price-testing.js';
 import { itemDifference, itemStatusText } from './data-quality.js';
 import { isoDate, SheetWriter } from './sheet-writer.js';
 import { cleanRate } from '../fx/format.js';
-import type { WorkPaperInput } from './workbook.js';
+import type { WorkPaperInput } from './types.js';
 
 /** The currency an item is about: the position's or currency's own when its details name one, else the fund's. */
 export function itemCurrency(it: { details?: Record<string, unknown> }, fundCurrency: string): string {

@@ -9,7 +9,7 @@ import { materiality, navFromTrialBalance } from '../checks/materiality.js';
 import { FIXTURES, GS_FUND } from '../checks/test-data.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData } from '../sdm/rows.js';
-import type { WorkPaperInput } from './workbook.js';
+import type { WorkPaperInput } from './types.js';
 
 /**
  * The GS fund's work paper input for `data`.

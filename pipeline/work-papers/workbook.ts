@@ -25,6 +25,7 @@
  * hold at most a few thousand rows (the checks list at most `maxItemsPerCheck` items each).
  */
 import { PassThrough, type Writable } from 'node:stream';
+import type { WorkPaperInput } from './types.js';
 import { XlsxWorkbook } from './xlsx-stream.js';
 import type { FundAdjustment } from '../adjustments/apply.js';
 import type { UnappliedLine } from '../adjustments/unapplied.js';
@@ -59,41 +60,7 @@ import {
 } from './data-quality.js';
 
 export { FMT, isoDate } from './sheet-writer.js';
-
-export interface WorkPaperInput {
-  fund: {
-    id: number | string;
-    name: string;
-    fundCode: string;
-    administrator: string;
-    client: string | null;
-    periodEnd: string;
-    currency: string;
-    pm: number;
-    te: number;
-    sad: number;
-  };
-  /** PM / TE / SAD amounts in fund currency. */
-  materiality: MaterialityAmounts;
-  nav: number;
-  data: FundSdmData;
-  checks: Pick<CheckRun, 'items' | 'summary' | 'status'>;
-  /** The investments reconciliation's totals from the checks' run; computed from `data` (one pass over the holdings) when absent. */
-  investmentTotals?: InvestmentTotals;
-  generatedAt: Date;
-  /** The standardization outcome of each current input file; an Invalid one makes the outcome 'Incomplete data'. */
-  standardization?: StandardizedFile[];
-  /** The mapping versions the standardization applied, named in the Summary and per position in Holdings. */
-  mappings?: MappingUsed[];
-  /** The checks' context (independent rates, stale limit): the Holdings sheet shows each position's evidence with it. */
-  checkContext?: CheckContext;
-  /** The fund's audit adjustments: those not booked by the TPA are listed as unadjusted differences. */
-  adjustments?: FundAdjustment[];
-  /** Adjustment lines that do not fit the fund's data (`unappliedLines`): they make the outcome 'Incomplete data'. */
-  unappliedAdjustments?: UnappliedLine[];
-  /** A parent fund's aggregation (figures per child and in total): written as the Aggregation sheet after the Summary. */
-  aggregation?: AggregationSummary;
-}
+export type { WorkPaperInput } from './types.js';
 
 /** Whether the work paper's outcome is 'Incomplete data': an Invalid standardization or an adjustment line that does not fit the data. */
 export function isIncomplete(input: Pick<WorkPaperInput, 'standardization' | 'unappliedAdjustments'>): boolean {

@@ -9,7 +9,7 @@ import { insertFund } from '../services/funds/test-factory.js';
 import { createTestContext, type TestContext } from '../testing.js';
 import { SchemaTooNewError } from './client.js';
 import { openPgDb, type OpenPgResult } from './client-pg.js';
-import { createPgTestDatabase, describePg } from './dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../dialect-testing.js';
 import { fundSearchCondition } from './pg/fund-search.js';
 import type { FrequentWords } from './search-words.js';
 import * as pgSchema from './schema-pg/index.js';

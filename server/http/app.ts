@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { NotFoundError } from '../errors.js';
 import { withTokenLookups } from '../services/auth/tokens.js';
 import { errorResponse } from './envelope.js';
+import { describeMountedRoutes } from './openapi.js';
 import { mountOperations } from './operations.js';
 import { rateLimits } from './rate-limit.js';
 import { mountRoutes, type RouteDef } from './route.js';
@@ -26,6 +27,8 @@ export function createApp(ctx: AppContext, routes: RouteDef[] = allRoutes): H3 {
   app.use(rateLimits(ctx));
   mountOperations(app, ctx);
   mountRoutes(app, ctx, routes);
+  // the served OpenAPI document describes the product's routes, whatever a test mounts besides
+  describeMountedRoutes(allRoutes);
   app.all('/api/**', (event) => errorResponse(new NotFoundError(`No such API route: ${event.req.method} ${new URL(event.req.url).pathname}`), ctx.log, {}));
   app.get('/**', (event) => serveWeb(new URL(event.req.url).pathname, event.req.headers.get('accept-encoding'), ctx.config.basePath));
   return app;

@@ -5,7 +5,7 @@
  * An answer lists at most 100 errors and counts the others (`errorsLeftOut`).
  */
 import { gzipSync } from 'node:zlib';
-import { encodePayload, type EncodedPayload } from '../threads/encoded.js';
+import { encodePayload, type EncodedPayload } from '../lib/encoded.js';
 import type { Logger } from '../log.js';
 import { AppError, ValidationError, type ErrorItem } from '../errors.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { seedDemoAdministrators } from '../bootstrap.js';
+import { seedDemoAdministrators } from '../services/setup/prepare.js';
 import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { issueToken } from '../services/auth/tokens.js';

@@ -20,7 +20,7 @@ type Operation = {
 };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, any>> };
 
-const doc = JSON.parse(JSON.stringify(buildOpenApi())) as Doc;
+const doc = JSON.parse(JSON.stringify(buildOpenApi(allRoutes))) as Doc;
 const templateOf = (r: RouteDef) => fullPath(r).replace(/:(\w+)/g, '{$1}');
 const opOf = (r: RouteDef) => doc.paths[templateOf(r)][r.method.toLowerCase()];
 

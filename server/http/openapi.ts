@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { appVersion } from '../paths.js';
 import { GROUP_ROLES } from '../services/auth/permissions.js';
 import { fullPath, type RouteDef } from './route.js';
-import { allRoutes } from './routes/index.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/Envelope' };
 const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
@@ -145,11 +144,22 @@ function operation(def: RouteDef): Record<string, unknown> {
   return op;
 }
 
+/** The product's routes (`createApp` describes them here), for the served document. */
+let mounted: RouteDef[] = [];
+
+/**
+ * Records the routes an app mounts: `buildOpenApi()` without routes (GET /api/openapi.json)
+ * describes them. Called by `createApp`, which sits above the routes that serve the document.
+ */
+export function describeMountedRoutes(routes: RouteDef[]): void {
+  mounted = routes;
+}
+
 /**
  * Builds the document for `routes` (default: every mounted route).
  * @throws Error when two routes share an operationId or a method and path
  */
-export function buildOpenApi(routes: RouteDef[] = allRoutes): Record<string, unknown> {
+export function buildOpenApi(routes: RouteDef[] = mounted): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const ids = new Set<string>();
   for (const def of routes) {

@@ -10,7 +10,7 @@ import { fixturesDir } from '../paths.js';
 import { effectiveConfig } from '../services/dev-tools/config-info.js';
 import { importFile } from '../services/imports/imports.js';
 import { setWorkerProbe } from '../services/health/health.js';
-import { pgUnavailable } from '../db/dialect-testing.js';
+import { pgUnavailable } from '../dialect-testing.js';
 import { storeOf } from '../db/dialect.js';
 import pg from 'pg';
 import { createTestContext, type TestContext } from '../testing.js';

@@ -13,7 +13,7 @@ import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } fro
 import { disposeUploads } from './multipart.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
-import type { EncodedPayload } from '../threads/encoded.js';
+import type { EncodedPayload } from '../lib/encoded.js';
 import { errorResponse, ok, okSerialized } from './envelope.js';
 import { serviceKeyRefusal, tokenConflict } from './service-keys.js';
 import { noteRequest } from './request-log.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
 import { storeOf } from '../db/dialect.js';
 import { startTestIdp, type TestIdp } from '../testing-idp.js';
 import { apiClient, createTestContext, type TestContext } from '../testing.js';

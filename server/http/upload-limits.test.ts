@@ -9,7 +9,7 @@
 import { threadId } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_UPLOAD_COLUMNS } from '../services/bulk-upload/columns.js';
-import { refuseHeavyWork } from '../threads/guard.js';
+import { refuseHeavyWork } from '../lib/guard.js';
 import { onPoolTask, type PoolTaskEvent } from '../threads/pools.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
 import { MAX_ERRORS_IN_ANSWER } from './envelope.js';

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import { JobEngine, type RunStage } from '../../pipeline/engine.js';
 import type { AppContext } from '../context.js';
-import { cancelProcess } from './processes.js';
-import { jobQueue, type ProcessRow, type StageHandler } from './queue.js';
+import { cancelProcess } from '../queue/processes.js';
+import { jobQueue, type ProcessRow, type StageHandler } from '../queue/queue.js';
 
 export interface EngineOpts {
   /** Concurrent jobs of this engine (default 1). */

@@ -13,7 +13,7 @@ import { fixturesDir } from '../paths.js';
 import { startRuntime, type Runtime } from '../runtime.js';
 import { importFile } from '../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../testing.js';
-import { cancelProcess } from './processes.js';
+import { cancelProcess } from '../queue/processes.js';
 import { JOB_THREAD_NICENESS, SCHED_IDLE, threadScheduling } from './thread.js';
 
 let ctx: TestContext;

@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context.js';
 import { sqliteAddonFile } from '../db/native.js';
 import type { AppEventName, AppEvents } from '../events.js';
-import { threadScript } from '../threads/script.js';
-import { expireLeases } from './queue.js';
+import { threadScript } from './script.js';
+import { expireLeases } from '../queue/queue.js';
 import { threadOwner, type FromJobThread, type JobThreadData, type ToJobThread } from './thread.js';
 
 export interface JobThreadsOptions {

@@ -15,7 +15,7 @@ import { createContext } from '../context.js';
 import { createPgContext } from '../context-pg.js';
 import type { AppEventName } from '../events.js';
 import { Engine } from './engine.js';
-import { ShuttingDown, STOPPED_AT_SHUTDOWN } from './queue.js';
+import { ShuttingDown, STOPPED_AT_SHUTDOWN } from '../queue/queue.js';
 import { ScorecardRefresher } from '../services/scorecards/refresh.js';
 import { allJobs } from './stages/index.js';
 

@@ -16,7 +16,7 @@ import { validateBulkUpload } from '../services/bulk-upload/bulk-upload.js';
 import { changeStatus } from '../services/funds/actions.js';
 import { queryListing, type ListingInput } from '../services/funds/listing.js';
 import { apiClient, createTestContext, errorOf, sessionToken, type TestContext } from '../testing.js';
-import { refuseHeavyWork } from './guard.js';
+import { refuseHeavyWork } from '../lib/guard.js';
 import { onPoolTask, PoolThreadError, runTask, setRequestPoolOptions, warmReadPool, type PoolTaskEvent } from './pools.js';
 
 let ctx: TestContext;

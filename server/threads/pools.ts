@@ -18,7 +18,7 @@ import { Piscina } from 'piscina';
 import type { AppContext } from '../context.js';
 import { sqliteAddonFile } from '../db/native.js';
 import { AppError } from '../errors.js';
-import { inBinary, threadScript } from './script.js';
+import { inBinary, threadScript } from '../jobs/script.js';
 import { tasks, type TaskArgs, type TaskName, type TaskResult } from './tasks.js';
 import { fromWire, type WireError } from './wire.js';
 

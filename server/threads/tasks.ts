@@ -9,7 +9,7 @@ import { exit } from 'node:process';
 import { threadId } from 'node:worker_threads';
 import type { MappingType } from '../../pipeline/sdm/model.js';
 import type { AppContext } from '../context.js';
-import { encodePayload } from './encoded.js';
+import { encodePayload } from '../lib/encoded.js';
 import type { User } from '../services/auth/tokens.js';
 import { prepareBulkSave, prepareBulkUpload, validateBulkUpload, type BulkSaveInput, type BulkSaveOptions } from '../services/bulk-upload/bulk-upload.js';
 import { getFundDetails } from '../services/funds/details.js';

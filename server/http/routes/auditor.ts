@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors.js';
 import { MAX_LIMIT } from '../../services/funds/listing.js';
-import { countFundsForAuditorOffThread, listFundsForAuditorOffThread } from '../../services/funds/off-thread.js';
+import { countFundsForAuditorOffThread, listFundsForAuditorOffThread } from '../../threads/funds/off-thread.js';
 import { statusReportJson } from '../../services/funds/status-report.js';
 import { defineRoute, SerializedPayload } from '../route.js';
 import { auditorFundPageSchema, fundCountSchema, statusReportSchema } from '../schemas/funds.js';

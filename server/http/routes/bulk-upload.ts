@@ -1,7 +1,7 @@
 /** Bulk upload of fund requests: template, delivery validate + save, auditor upload (spec section 7). */
 import { z } from 'zod';
 import { MAX_BULK_SAVE } from '../../services/bulk-upload/bulk-upload.js';
-import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadEncoded } from '../../services/bulk-upload/off-thread.js';
+import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadEncoded } from '../../threads/bulk-upload/off-thread.js';
 import { bulkTemplateCsv, TEMPLATE_FILE_NAME } from '../../services/bulk-upload/template.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute, SerializedPayload } from '../route.js';

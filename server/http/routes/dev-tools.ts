@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { sessionUser } from '../../services/auth/session.js';
 import { currentBranch, updateBranch } from '../../services/dev-tools/branches.js';
 import { configSourceList, effectiveConfig, iomConfig } from '../../services/dev-tools/config-info.js';
-import { getServices, setServices } from '../../services/settings/services.js';
+import { getServices, setServices } from '../../queue/services.js';
 import { listUsers } from '../../services/users/users.js';
 import { defineRoute, withMessage } from '../route.js';
 import { branchInfoSchema, configSourcesSchema, effectiveConfigSchema, iomConfigSchema, serviceStatesSchema } from '../schemas/dev-tools.js';

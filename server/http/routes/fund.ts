@@ -1,7 +1,7 @@
 /** One fund request: details, validate, save (spec section 7: GET /fund/{id}, POST /fund/validate, POST /fund). */
 import { z } from 'zod';
 import { getFundDetails } from '../../services/funds/details.js';
-import { fundDetailsJsonOffThread } from '../../services/funds/off-thread.js';
+import { fundDetailsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { saveFund, validateFund, type FundInput } from '../../services/funds/fund-write.js';
 import {
   aggregForceRunInputSchema,

@@ -16,7 +16,7 @@ import {
 import { XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
 import { COUNT_CAP, listingInputSchema } from '../../services/funds/listing.js';
-import { countListingOffThread, exportListingOffThread, listFundsJsonOffThread } from '../../services/funds/off-thread.js';
+import { countListingOffThread, exportListingOffThread, listFundsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { listTrail, trailInputSchema } from '../../services/funds/trail-log.js';
 import { defineRoute, SerializedPayload, withMessage } from '../route.js';
 import { actionResultSchema, fundCountSchema, fundListingPageSchema, trailPageSchema } from '../schemas/funds.js';

@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, type MappingMode } from '../../services/mappings/mappings.js';
 import { assignMapping, removeMappings } from '../../services/mappings/assignments.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
-import { createMappingOffThread } from '../../services/mappings/off-thread.js';
+import { createMappingOffThread } from '../../threads/mappings/off-thread.js';
 import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';

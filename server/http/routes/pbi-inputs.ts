@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema } from '../../services/pbi-inputs/pbi-inputs.js';
-import { savePbiInputOffThread } from '../../services/pbi-inputs/off-thread.js';
+import { savePbiInputOffThread } from '../../threads/pbi-inputs/off-thread.js';
 import { fileResponse, readForm, singleFile } from '../multipart.js';
 import { pbiInputPageSchema, savedPbiInputSchema } from '../schemas/pbi-inputs.js';
 import { defineRoute, withMessage } from '../route.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { removeFxFile } from '../../services/reference-data/fx-rates.js';
-import { fxRatesOverviewOffThread, importFxFileOffThread } from '../../services/reference-data/fx-rates-off-thread.js';
+import { fxRatesOverviewOffThread, importFxFileOffThread } from '../../threads/reference-data/fx-rates-off-thread.js';
 import { readForm, singleFile } from '../multipart.js';
 import { defineRoute } from '../route.js';
 import { fxRateFileRemovedSchema, fxRateFileSchema, fxRateFilesSchema, fxRatesOverviewSchema } from '../schemas/reference-fx.js';

@@ -8,7 +8,7 @@
 import type { ScorecardKind } from '../../../rules/scorecards.js';
 import type { User } from '../../services/auth/tokens.js';
 import { XLSX_MIME } from '../../services/funds/export-listing.js';
-import { scorecardFundsOffThread, scorecardOffThread, scorecardWorkbookOffThread } from '../../services/scorecards/off-thread.js';
+import { scorecardFundsOffThread, scorecardOffThread, scorecardWorkbookOffThread } from '../../threads/scorecards/off-thread.js';
 import type { Viewer } from '../../services/scorecards/scorecard.js';
 import { defineRoute } from '../route.js';
 import { scorecardFundPageSchema, scorecardFundsQuerySchema, scorecardQuerySchema, scorecardSchema } from '../schemas/scorecards.js';

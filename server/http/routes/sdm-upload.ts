@@ -6,7 +6,7 @@ import {
   createSdmUploadOffThread,
   processSdmUploadOffThread,
   validateMappingFilesOffThread,
-} from '../../services/sdm-upload/off-thread.js';
+} from '../../threads/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
 import { filesOf, readForm, singleFile, type UploadForm } from '../multipart.js';
 import { mappingValidationsSchema, sdmAdministratorSchema, sdmFileSchema, sdmProcessedSchema, sdmUploadSchema, tpaNameCheckSchema } from '../schemas/tpa.js';

@@ -8,7 +8,7 @@
  * held again with another position is a warning naming the earlier lines.
  */
 import type { Delivered, DeliveredRow } from './delivered.js';
-import { type ClassFigures, type ExpectedItem, type FundTerms, type fxTestingFigures, fileLines, fmt, num, round2, str, sumCents } from './expected.js';
+import { type ClassFigures, type ExpectedItem, type FundTerms, type FxTestingFigures, fileLines, fmt, num, round2, str, sumCents } from './expected-values.js';
 
 export interface ItemFigures {
   d: Delivered;
@@ -26,7 +26,7 @@ export interface ItemFigures {
   nonDerivatives: DeliveredRow[];
   derivatives: DeliveredRow[];
   classes: ClassFigures[];
-  fx: ReturnType<typeof fxTestingFigures>;
+  fx: FxTestingFigures;
 }
 
 /** Every check item, in the order of the checks. */

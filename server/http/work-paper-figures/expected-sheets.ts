@@ -5,7 +5,8 @@
  * Messages are compared as worded, with their recomputed figures; fixed explanatory texts are skipped (`ANY`).
  */
 import type { Delivered, DeliveredRow } from './delivered.js';
-import { ACCOUNT_CLASS, ageText, businessDays, expectedFigures, expectedSchedule, type ExpectedItem, type FundTerms } from './expected.js';
+import { expectedFigures, expectedSchedule } from './expected.js';
+import { ACCOUNT_CLASS, ageText, businessDays, type ExpectedItem, type FundTerms } from './expected-values.js';
 import { ANY, exact, near, type Expected } from './sheets.js';
 
 /** A mapping version as the work paper names it. */

@@ -32,7 +32,7 @@ import { childAdjustments } from '../../../pipeline/aggregation/convert.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { aggregatedChildren, clearRerunFlags } from '../../services/aggregation/rules.js';
 import { loadFxRates } from '../../services/reference-data/fx-rates.js';
-import { checkContextFor, loadFundData } from './calculations.js';
+import { checkContextFor, loadFundData } from './fund-data.js';
 import { loadFund, logStage, publishFile } from './common.js';
 
 /** A calculation file of an aggregate parent: the checks' validation plus the aggregation's figures. */

@@ -30,7 +30,7 @@ import {
 } from '../../../pipeline/stages/identify.js';
 import type { SkippedSheet } from '../../../rules/files.js';
 import { JobCancelled, type NextJob } from '../../../pipeline/engine.js';
-import type { StageHandler } from '../queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { logStage, nextTurn, ROWS_PER_TURN } from './common.js';
 
 interface FundMatch {

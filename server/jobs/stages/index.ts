@@ -1,9 +1,9 @@
 /** Every job the engine runs, by kind: the pipeline's stages, the export zips, test runs and chasing's jobs. */
 import type { JobKind } from '../../db/schema/index.js';
 import { chasingJobs } from '../../services/chasing/jobs.js';
-import { exportStageHandler } from '../../services/exports/job.js';
-import { testRunJob } from '../../services/test-runner/test-runner.js';
-import type { StageHandler } from '../queue.js';
+import { exportStageHandler } from '../exports/job.js';
+import { testRunJob } from '../test-runner/job.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { pipelineJobs } from './pipeline.js';
 
 /** Every job a worker runs. */

@@ -1,7 +1,7 @@
 /** The pipeline's stage jobs, by stage (what a test case's workspace runs too). */
 import type { Stage } from '../../db/schema/index.js';
 import { markParentNeedsRerun } from '../../services/aggregation/rules.js';
-import type { StageHandler } from '../queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { calculationsJob } from './calculations.js';
 import { identificationJob } from './identification.js';
 import { standardizationJob } from './standardization.js';

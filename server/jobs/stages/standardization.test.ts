@@ -15,8 +15,8 @@ import { importFile } from '../../services/imports/imports.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import { Engine } from '../engine.js';
-import type { ProcessRow } from '../queue.js';
-import { loadFundData } from './calculations.js';
+import type { ProcessRow } from '../../queue/queue.js';
+import { loadFundData } from './fund-data.js';
 import { allRows } from '../../../pipeline/sdm/rows.js';
 import { standardizationJob } from './standardization.js';
 

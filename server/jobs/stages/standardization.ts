@@ -30,7 +30,7 @@ import type { FxTableRow, HoldingRow } from '../../../pipeline/sdm/rows.js';
 import { createFxTableConverter } from '../../../pipeline/fx/convert.js';
 import { CURRENCY_MINOR_UNITS } from '../../services/reference-data/catalog/index.js';
 import { recordMappingUses, type MappingVersionUsed } from '../../services/mappings/versions.js';
-import type { ProcessRow, StageHandler } from '../queue.js';
+import type { ProcessRow, StageHandler } from '../../queue/queue.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import type { StoredRow } from '../../../pipeline/sdm/row-chunks.js';
 import { assertLeaseHeld, currentInputs, loadFund, logStage, nextTurn, publishFile, ROWS_PER_TURN, type FundFileRow } from './common.js';

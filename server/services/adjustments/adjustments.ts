@@ -17,9 +17,9 @@ import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { publishProcess } from '../../jobs/queue.js';
+import { publishProcess } from '../../queue/queue.js';
 import type { User } from '../auth/tokens.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 
 type Row = Tables['adjustments']['$inferSelect'];
 

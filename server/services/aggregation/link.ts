@@ -13,7 +13,7 @@
 import { and, count, eq, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { queueAggregationRerun } from './rules.js';
 
 /**

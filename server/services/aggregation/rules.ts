@@ -13,12 +13,12 @@
  * Each change is published as a `fund-request` event, so listings and open fund pages refresh.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * rerun is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * rerun is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 
 /** Consolidation flag codes (`aggregateType` reference list) that make a parent aggregate its children. */
 export function isConsolidationFlag(flag: string | null | undefined): boolean {

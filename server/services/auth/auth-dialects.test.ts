@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { bootstrap } from '../../bootstrap.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase } from '../../dialect-testing.js';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import { apiClient, createTestContext, errorOf, type TestContext } from '../../testing.js';
 import { listAuditLog } from '../audit/audit-log.js';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describePg, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describePg, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import { ValidationError } from '../../errors.js';
 import { errorOf } from '../../testing.js';
 import { createBackup } from './backup.js';

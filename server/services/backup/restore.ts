@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { refuseNewerSchema, sqliteOptions } from '../../db/client.js';
 import { ConflictError, DataDirInUseError, NotFoundError, ValidationError } from '../../errors.js';
-import { HEARTBEAT_MS, pidAlive } from '../../jobs/nodes.js';
+import { HEARTBEAT_MS, pidAlive } from '../../queue/nodes.js';
 import { migrationsDir } from '../../paths.js';
 import { assertSqliteInstall, BACKUP_FORMAT, MANIFEST, type Manifest } from './backup.js';
 import { BadZipError, listZip, openEntry, type ZipEntry } from './zip-reader.js';

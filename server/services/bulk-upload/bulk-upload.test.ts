@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fundCodes, fundRequests, trail } from '../../db/schema/index.js';
-import { seedDemoAdministrators } from '../../bootstrap.js';
+import { seedDemoAdministrators } from '../setup/prepare.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { saveBulkFunds, validateBulkUpload, type BulkResultRow } from './bulk-upload.js';

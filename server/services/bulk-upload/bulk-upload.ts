@@ -7,14 +7,14 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). Files
  * delivered before their fund requests are matched again after a save (`rematchUnmatched`,
- * `server/jobs/rematch.ts`: their identification is queued again).
+ * `server/services/imports/rematch.ts`: their identification is queued again).
  */
 import { and, eq, inArray, max, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
-import { rematchUnmatched } from '../../jobs/rematch.js';
-import { heavyWork } from '../../threads/guard.js';
+import { rematchUnmatched } from '../imports/rematch.js';
+import { heavyWork } from '../../lib/guard.js';
 import { todayIso, parseUserDate } from '../../lib/dates.js';
 import type { User } from '../auth/tokens.js';
 import { referenceIndex } from '../reference-data/reference-data.js';

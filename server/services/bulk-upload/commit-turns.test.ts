@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedDemoAdministrators } from '../../bootstrap.js';
+import { seedDemoAdministrators } from '../setup/prepare.js';
 import { fundRequests } from '../../db/schema/index.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../testing.js';

@@ -6,7 +6,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { decodeText, type DetectedEncoding } from '../../../pipeline/readers/encoding.js';
 import { TooLargeError, ValidationError } from '../../errors.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { BULK_REQUIRED_COLUMNS, BULK_UPLOAD_COLUMNS, type BulkUploadColumn } from './columns.js';
 
 export interface CsvRow {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';
 import { listAuditLog } from '../audit/audit-log.js';

@@ -5,7 +5,7 @@
  * request still waiting for files.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { chaseEvents } from './history.js';
 import { listContacts } from './contacts.js';

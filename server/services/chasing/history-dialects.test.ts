@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { insertAdministrator, insertFund } from '../funds/test-factory.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { chaseEvents, recordChaseEvent } from './history.js';

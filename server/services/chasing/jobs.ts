@@ -11,8 +11,8 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import { ConfigError } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { enqueue } from '../../jobs/enqueue.js';
-import type { StageHandler } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/enqueue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import { sendDueMails } from './outbox.js';
 import { runChase } from './run.js';
 

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { recordAudit } from '../audit/audit-log.js';
-import { serviceOn } from '../settings/services.js';
+import { serviceOn } from '../../queue/services.js';
 import { recordChaseEvents } from './history.js';
 
 /** Longest wait between two tries of a mail (ms). */

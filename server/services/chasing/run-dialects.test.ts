@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { insertAdministrator, insertFund, insertFundFile } from '../funds/test-factory.js';
 import { createContact } from './contacts.js';

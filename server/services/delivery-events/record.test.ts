@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { enqueue, type EnqueueInput } from '../../jobs/enqueue.js';
+import { enqueue, type EnqueueInput } from '../../queue/enqueue.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { fixturesDir } from '../../paths.js';
 import { seedFxRates } from '../reference-data/fx-rates.js';

@@ -9,9 +9,9 @@ import { administrators, fundFiles, fundRequests, importFiles } from '../../db/s
 import { Engine } from '../../jobs/engine.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
-import { addShippedAdministrators } from '../../bootstrap.js';
+import { addShippedAdministrators } from '../setup/prepare.js';
 import { getFundDetails } from '../funds/details.js';
 import { ensureAdmin } from '../users/users.js';
 import { DEMO_DELIVERIES, markDemoDeliveriesDue, queueDueDemoDeliveries } from './deliveries.js';

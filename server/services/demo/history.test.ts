@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { scorecard } from '../scorecards/scorecard.js';
 import { planDemoCleanup } from './cleanup.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ConflictError, ValidationError } from '../../errors.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';
 import { demoFundRequest, demoReset, demoState } from '../demo/demo.js';

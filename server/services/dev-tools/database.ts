@@ -24,7 +24,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { count, eq, getTableName, inArray, type SQL } from 'drizzle-orm';
-import { addShippedAdministrators, ensureFixedFilters } from '../../bootstrap.js';
+import { addShippedAdministrators, ensureFixedFilters } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';

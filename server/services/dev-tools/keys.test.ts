@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { verifyToken } from '../auth/tokens.js';

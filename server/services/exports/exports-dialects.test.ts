@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import type { User } from '../auth/tokens.js';
 import { insertFund } from '../funds/test-factory.js';
 import { deleteOldExports, exportDownload, listExports, requestExport } from './exports.js';

@@ -6,7 +6,7 @@ import { Engine } from '../../jobs/engine.js';
 import { issueToken } from '../auth/tokens.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
 import { addUser, ensureAdmin } from '../users/users.js';
-import { exportStageHandler } from './exports.js';
+import { exportStageHandler } from '../../jobs/exports/job.js';
 import { saveZip, seedExportFund, zipNames } from './test-data.js';
 
 let ctx: TestContext;

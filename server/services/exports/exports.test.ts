@@ -8,7 +8,8 @@ import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import type { User } from '../auth/tokens.js';
 import { addUser, ensureAdmin } from '../users/users.js';
 import { csvLine } from './csv.js';
-import { deleteOldExports, exportDownload, exportStageHandler, listExports, NOTHING_TO_EXPORT, requestExport, type ExportRequest } from './exports.js';
+import { exportStageHandler, NOTHING_TO_EXPORT } from '../../jobs/exports/job.js';
+import { deleteOldExports, exportDownload, listExports, requestExport, type ExportRequest } from './exports.js';
 import { safeCellText } from '../../../pipeline/work-papers/safe-cell.js';
 import { RAW_HOLDINGS, seedExportFund, zipEntry, zipNames } from './test-data.js';
 

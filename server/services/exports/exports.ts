@@ -2,18 +2,18 @@
  * Exports: bulk downloads of fund outputs (DOMAIN.md 2.6; auditor spec 2.3 "Downloads" and
  * "Downloads Queue", delivery spec "Export files", sections 3, 7, 8 and 9 of both).
  * A request (fund ids x download stages) becomes an export row `pending` plus an `export` job;
- * `exportStageHandler` (job.ts) writes the zip. Auditors see and download only their own exports;
+ * `exportStageHandler` (server/jobs/exports/job.ts) writes the zip. Auditors see and download only their own exports;
  * delivery roles see all. Export rows older than 90 days can be deleted.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * export job is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`), in the
- * transaction of its export row; its zip is written by the export stage (job.ts).
+ * export job is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`), in the
+ * transaction of its export row; its zip is written by the export stage.
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import type { JobStatus } from '../../db/schema/pipeline.js';
@@ -33,7 +33,6 @@ import {
   type ExportView,
 } from './store.js';
 
-export { exportStageHandler, NOTHING_TO_EXPORT } from './job.js';
 export { EXPORT_STAGES, EXPORT_STAGE_CODES, type ExportStage, type ExportView, type ExportInputs } from './store.js';
 
 /** Success message of a request (auditor spec 2.3). */

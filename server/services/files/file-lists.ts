@@ -17,7 +17,7 @@ import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../funds/validate.js';
 
 /** Input files page size (spec section 9). */

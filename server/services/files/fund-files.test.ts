@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import type { Dialect } from '../../db/dialect.js';
 import { ChunkEncoder } from '../../../pipeline/sdm/row-chunks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -10,18 +10,18 @@
  * an input file queues the fund's standardization again with force run (DOMAIN.md 2).
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * standardization is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * standardization is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { fileView } from '../funds/details.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../funds/validate.js';
 import { reviewRefusal, requiredRefusal } from '../../../rules/files.js';
 import { isPendingStatus, PRODUCED_STATUSES } from './display.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import type { orchestrationLogs } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
 import { insertFund as insertFundOf } from '../funds/test-factory.js';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import type { User } from '../auth/tokens.js';
 import { insertFund, insertProcess } from '../funds/test-factory.js';
 import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../funds/test-setup.js';

@@ -3,21 +3,21 @@
  * "Process", 4 "Processes": pending and running may be reset or cancelled; 7
  * `POST /fund/process/reset`, `/fund/process/cancel`, `POST /logs/processes`, `GET /processes`).
  * Which process may be reset or cancelled is the rules module's (pending or running); the queue
- * changes live in `server/jobs/processes.ts`; this adds the trail entry each user action writes and
+ * changes live in `server/queue/processes.ts`; this adds the trail entry each user action writes and
  * the fund check of the list.
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { canResetProcess } from '../../../rules/files.js';
-import { cancelProcess, listFundProcesses, ongoingProcesses, type ProcessView, resetProcess } from '../../jobs/processes.js';
+import { cancelProcess, listFundProcesses, ongoingProcesses, type ProcessView, resetProcess } from '../../queue/processes.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { JOB_STATUSES } from '../../db/schema/pipeline.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { normalizeFilters, type FieldRegistry } from '../funds/query-filters.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../funds/validate.js';
 
 export type { ProcessView };

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import type { FundStatus } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -21,7 +21,7 @@ import { NotFoundError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { statusLabel } from './derive.js';
 import { normalizeStatus, type FundInsert, type FundRow } from './fields.js';
-import { writeTrail } from './trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from './validate.js';
 import { recordAudit } from '../audit/audit-log.js';
 

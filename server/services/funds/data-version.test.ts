@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renewLease } from '../../jobs/queue.js';
+import { renewLease } from '../../queue/queue.js';
 import { fundFiles, nodes, processes, sdmChunks } from '../../db/schema/index.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { recordAudit } from '../audit/audit-log.js';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { asc, eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { fundFiles, fundRequests, trail } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';

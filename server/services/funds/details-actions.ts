@@ -27,7 +27,7 @@ import type { User } from '../auth/tokens.js';
 import { PRODUCED_STATUSES } from '../files/display.js';
 import { reviewFiles, type FileActionResult } from '../files/fund-files.js';
 import { queueAggregationRerun } from '../aggregation/rules.js';
-import { writeTrail } from './trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { parseInput } from './validate.js';
 
 const fundId = z.coerce.number().int().positive();

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { exportColumns, exportListing, neutralise } from './export-listing.js';
 import { insertAdministrator, insertFund } from './test-factory.js';

@@ -12,7 +12,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import type { User } from '../auth/tokens.js';
 import { buildFundQuery, fundsByIds, queryFundIds, toListingRows, withNames, type FundListingRow, type ListingInput } from './listing.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { addUser } from '../users/users.js';
 import { createTestContext, type TestContext } from '../../testing.js';

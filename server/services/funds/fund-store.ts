@@ -8,7 +8,7 @@ import { and, eq, inArray, not } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { fromFundFields, type FundFields, type FundInsert } from './fields.js';
-import { writeTrail } from './trail.js';
+import { writeTrail } from '../trail/trail.js';
 
 export interface FundCodeInput {
   code: string;

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ValidationError } from '../../errors.js';
@@ -9,7 +9,7 @@ import { changeStatus } from './actions.js';
 import { getFundDetails } from './details.js';
 import { saveFund, validateFund } from './fund-write.js';
 import { listTrail } from './trail-log.js';
-import { writeTrail } from './trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { insertAdministrator, insertFundFile } from './test-factory.js';
 import { fundRequestInput } from './test-fund-input.js';
 

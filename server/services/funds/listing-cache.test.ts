@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import { administrators, fundRequests, processes } from '../../db/schema/index.js';
 import { transaction } from '../../db/tx.js';
 import { storeOf } from '../../db/dialect.js';
@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../../testing.js';
 import { changeStatus } from './actions.js';
 import { saveFund } from './fund-write.js';
 import { listFunds } from './listing.js';
-import { listFundsForAuditorOffThread, listFundsJsonOffThread } from './off-thread.js';
+import { listFundsForAuditorOffThread, listFundsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { cachedListingJson, cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
 import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFixedFilters } from '../../bootstrap.js';
+import { ensureFixedFilters } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { anyOfPlaceholder, idsValue, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import type { User } from '../auth/tokens.js';
 import type { FundRow } from './fields.js';
 import { cachedListing, cachedListingJson } from './listing-cache.js';

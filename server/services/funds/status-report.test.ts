@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { answeredTwiceFromCache, describeEachDialect } from '../../db/dialect-testing.js';
+import { answeredTwiceFromCache, describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { statusReport, statusReportJson } from './status-report.js';
 import { daysFromToday, insertAdministrator, insertFund, insertFundFile } from './test-factory.js';

@@ -9,7 +9,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Dialect } from '../../db/dialect.js';
-import { openDialectDatabase, type DialectDatabase } from '../../db/dialect-testing.js';
+import { openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import type { Role } from '../../db/schema/users.js';
 import type { AppEvents } from '../../events.js';
 import type { User } from '../auth/tokens.js';

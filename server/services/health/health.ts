@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { AppContext } from '../../context.js';
 import { type DataStore, type Dialect, runPrepared, storeOf } from '../../db/dialect.js';
-import { HEARTBEAT_MS } from '../../jobs/nodes.js';
+import { HEARTBEAT_MS } from '../../queue/nodes.js';
 import { appVersion, migrationsDir, migrationsPgDir } from '../../paths.js';
 
 /** The job threads a process runs: how many are wanted and how many are up. */

@@ -5,11 +5,11 @@
  * same administrator are noticed and not processed twice.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * identification job is queued through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * identification job is queued through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { statSync } from 'node:fs';
 import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';

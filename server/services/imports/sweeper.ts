@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { count, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { serviceOn } from '../settings/services.js';
+import { serviceOn } from '../../queue/services.js';
 import { importFile } from './imports.js';
 
 /** The inbox folder of a context. */

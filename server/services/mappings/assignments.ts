@@ -4,7 +4,7 @@
  * reruns the funds from standardization and leaves a trail entry per fund.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * reruns go through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
@@ -12,7 +12,7 @@ import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { writeTrail } from '../funds/trail.js';
+import { writeTrail } from '../trail/trail.js';
 import { rerunFunds } from './mappings.js';
 
 /**

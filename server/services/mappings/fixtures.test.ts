@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addShippedAdministrators } from '../../bootstrap.js';
+import { addShippedAdministrators } from '../setup/prepare.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { forceFixtureMasterMappings } from './fixtures.js';
 import { masterMappings, seedFixtureMappings, upsertMasterMapping } from './store.js';

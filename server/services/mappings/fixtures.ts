@@ -4,7 +4,7 @@
  * whose content changes reruns standardization for the TPA's live funds, as an upload does.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * reruns go through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

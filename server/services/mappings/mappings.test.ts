@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { duplicateMappingMessage } from '../../../rules/messages.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';
 import type { User } from '../auth/tokens.js';

@@ -5,20 +5,20 @@
  * deletion of custom mappings only. Assignment to funds is in `assignments.ts`.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * reruns go through the job queue (`enqueue`, `server/jobs/enqueue.ts`).
+ * reruns go through the job queue (`enqueue`, `server/queue/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { roleMayUse } from '../../../rules/access.js';
 import { duplicateMappingMessage, MESSAGES } from '../../../rules/messages.js';
 import { CLIENT_RULE, NAME_RULE } from '../../../rules/names.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../queue/queue.js';
 import { parseMappingCsv, type MappingParseResult } from '../../../pipeline/mappings/parse.js';
 import { MAPPING_TYPES, type MappingType } from '../../../pipeline/sdm/model.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import type { User } from '../auth/tokens.js';
 import { fundsUsingMapping, upsertMasterMapping, type MappingRow } from './store.js';
 import { mappingContentHash, recordMappingVersion } from './versions.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext, errorOf } from '../../testing.js';
 import { hashToken } from '../auth/tokens.js';

@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { hashToken, issueToken, verifyToken, type User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
 import { parseInput } from '../funds/validate.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { normalizeColumn, PBI_INPUT_TYPES, pbiInputType } from './types.js';
 
 /** PowerBI inputs per page (spec section 9). */
@@ -147,7 +147,7 @@ function delimiterOf(firstLine: string): string {
 /**
  * Checks a csv against its input type: readable, a header with the type's columns, at least one
  * and at most `maxRows` data rows. Heavy for a large file: requests run it in the parse pool
- * (`off-thread.ts`); reading stops one row past the limit.
+ * (`server/threads/pbi-inputs/off-thread.ts`); reading stops one row past the limit.
  * @param maxRows most data rows (setting `maxUploadRows`)
  * @returns the number of data rows
  * @throws ValidationError naming the missing columns, the reading problem or the row limit

@@ -14,7 +14,7 @@ import { recordAudit, type AuditActor } from '../audit/audit-log.js';
 import { baseStoreOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { fxCoverage, type FxCoverage } from '../../../pipeline/checks/fx.js';
 import { FxResolver } from '../../../pipeline/fx/resolve.js';
 import { parseFxSource, RATES_CSV_LAYOUT, type FxQuote, type FxSourceLayout } from '../../../pipeline/fx/sources.js';

@@ -23,7 +23,7 @@ import { isOpenChase } from '../../../rules/chasing.js';
 import type { AppContext } from '../../context.js';
 import { storeOf, type DataStore } from '../../db/dialect.js';
 import { requiredInputTypes } from '../funds/derive.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import type { RequestFacts } from './figures.js';
 
 /** One bucket of the cached tallies: a TPA (null: requests without one), a client, a month of data due dates (`YYYY-MM`). */

@@ -10,7 +10,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FundStatus } from '../../../rules/statuses.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { createTestContext, type TestContext } from '../../testing.js';
 import { recordChaseEvent } from '../chasing/history.js';

@@ -11,7 +11,7 @@ import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { lockRowsForRefresh, rowKey } from './refresh-locks.js';
 import { type BucketKey, type FactScope, nextMonthStart, rawRows, requestFacts } from './facts.js';
 import type { Figures } from '../../../rules/scorecards.js';

@@ -10,7 +10,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import { todayIso } from '../funds/derive.js';
 import { neutralise } from '../funds/export-listing.js';
 import { requestFacts } from './facts.js';

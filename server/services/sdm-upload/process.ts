@@ -5,7 +5,7 @@
  * Uploaded or Error, and the TPA is marked self-onboarded.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * imports it makes queue their identification on the job queue (`server/jobs/enqueue.ts`).
+ * imports it makes queue their identification on the job queue (`server/queue/enqueue.ts`).
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';

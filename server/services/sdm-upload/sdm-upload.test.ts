@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MESSAGES } from '../../../rules/messages.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../db/dialect-testing.js';
+import { describeEachDialect } from '../../dialect-testing.js';
 import { ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
 import { createTestContext, errorOf, type TestContext } from '../../testing.js';

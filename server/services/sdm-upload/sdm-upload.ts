@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { heavyWork } from '../../threads/guard.js';
+import { heavyWork } from '../../lib/guard.js';
 import type { User } from '../auth/tokens.js';
 import { checkSdmFile, type SdmFileCheck, type SdmFileToCheck } from './check-file.js';
 import { NAME_MESSAGE, NAME_RULE } from '../mappings/mappings.js';

@@ -3,8 +3,7 @@
  * one `<testcase>` per case, a `<failure>` holding the readable differences of the failed steps)
  * and a plain-text report; plus the one-line summary of a case used in tables.
  */
-import type { CaseResult } from './run-case.js';
-import type { RunResults } from './run-suites.js';
+import type { CaseResult, RunResults } from './plan.js';
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 does not allow. */
 export function xmlEscape(s: string): string {

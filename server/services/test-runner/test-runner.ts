@@ -7,17 +7,17 @@
  * down (it stops at once, even in the middle of reading a file), is taken over and run again. Each case runs in a temporary workspace: production data is only read (the TPA's master
  * mappings). Every change is published as a `test-run` event.
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011). The
- * job it queues and cancels goes through the job queue (`server/jobs/enqueue.ts`, `processes.ts`);
- * the cases themselves run in a job worker (`run-case.ts`).
+ * job it queues and cancels goes through the job queue (`server/queue/enqueue.ts`, `processes.ts`);
+ * the cases themselves run in a job worker (`server/jobs/test-runner/`).
  */
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type DataStore, storeOf, type Tables } from '../../db/dialect.js';
-import { cancelProcess } from '../../jobs/processes.js';
-import { enqueue, ShuttingDown, type StageHandler } from '../../jobs/queue.js';
+import { cancelProcess } from '../../queue/processes.js';
+import { enqueue } from '../../queue/queue.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { hasFailures, planRun, runPlan, splitList, type RunResults } from './run-suites.js';
+import { planRun, splitList, type RunResults } from './plan.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
 
 /** Runs listed per page (spec section 9: test runner tests 50). */
@@ -53,7 +53,8 @@ async function runJob(ctx: AppContext, id: number) {
   return job;
 }
 
-const now = () => new Date().toISOString();
+/** Now as an ISO timestamp (a run's `updatedAt`, its results' times). */
+export const now = (): string => new Date().toISOString();
 
 /** A run as the spec's "Test run" row. */
 function view(row: TestRunRow, user?: { username: string; firstName: string; lastName: string; email: string } | null) {
@@ -77,7 +78,7 @@ export type TestRunView = ReturnType<typeof view>;
  * Changes a run and publishes it. With `onlyFrom`, only a run whose status is one of those changes
  * (a run stopped meanwhile stays stopped); undefined when it did not.
  */
-async function update(
+export async function updateRun(
   ctx: AppContext,
   id: number,
   set: Partial<Pick<TestRunRow, 'status' | 'hasErrors'>> & { results?: RunResults | object | null },
@@ -107,7 +108,7 @@ export async function recoverInterruptedRuns(ctx: AppContext): Promise<number> {
     .where(inArray(t.testRuns.status, ['pending', 'running']));
   const stale: typeof open = [];
   for (const r of open) if (!['pending', 'running'].includes((await runJob(ctx, r.id))?.status ?? '')) stale.push(r);
-  for (const r of stale) await update(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
+  for (const r of stale) await updateRun(ctx, r.id, { status: 'error', results: { ...((r.results ?? {}) as object), error: INTERRUPTED } });
   if (stale.length) ctx.log.warn({ ids: stale.map((r) => r.id) }, 'test runs interrupted by a restart');
   return stale.length;
 }
@@ -123,7 +124,8 @@ export async function listSuites(ctx: AppContext, opts: RunnerOptions = {}) {
   }));
 }
 
-async function findRun(ctx: AppContext, id: number) {
+/** A run and the user who scheduled it. @throws NotFoundError */
+export async function findRun(ctx: AppContext, id: number) {
   const { db, tables: t } = storeOf(ctx);
   const [r] = Number.isSafeInteger(id)
     ? await db.select({ run: t.testRuns, user: t.users }).from(t.testRuns).leftJoin(t.users, eq(t.testRuns.userId, t.users.id)).where(eq(t.testRuns.id, id))
@@ -155,59 +157,11 @@ export async function listRuns(ctx: AppContext, input: { offset?: number; limit?
 }
 
 /** The job payload of a run. */
-interface TestRunPayload {
+export interface TestRunPayload {
   testRunId: number;
   mappings?: RunMappings;
   suitesDir?: string;
 }
-
-/**
- * The `testRun` job: runs the suites of a scheduled run, case by case, writing results as they
- * come; stops at the next step when the job is cancelled (the run was stopped).
- */
-export const testRunJob: StageHandler = async (ctx, job, signal) => {
-  const { testRunId: id, mappings = 'production', suitesDir } = (job.payload ?? {}) as unknown as TestRunPayload;
-  const { run } = await findRun(ctx, id);
-  if (run.status !== 'pending' && run.status !== 'running') return { result: { testRunId: id, skipped: run.status } };
-  try {
-    const plan = planRun(loadSuites(suitesDir ?? defaultSuitesDir()), run.administratorCodes, run.testIds);
-    // a run stopped since the job was claimed is left stopped
-    const started = await update(ctx, id, { status: 'running', results: { stats: { startedAt: now(), finishedAt: null, totalTime: null }, reports: {} } }, [
-      'pending',
-      'running',
-    ]);
-    if (!started) return { result: { testRunId: id, skipped: 'suspended' } };
-    // progress is written in order, one write after the other; the run waits for the last one
-    let progress: Promise<unknown> = Promise.resolve();
-    const { results, cancelled } = await runPlan(plan, {
-      mappings: mappings === 'production' ? { kind: 'production', ctx } : { kind: 'fixtures' },
-      signal,
-      maxFileBytes: ctx.config.maxUploadBytes,
-      onProgress: (p, partial) => {
-        if (p.type === 'case-done' && !signal.aborted)
-          progress = progress.then(() => update(ctx, id, { results: partial, hasErrors: hasFailures(partial) }, ['running']));
-      },
-    });
-    await progress;
-    // the server shuts down: the run stays running with the cases it finished, and is run again
-    // by whichever node takes its job over
-    if (signal.reason instanceof ShuttingDown) return { result: { testRunId: id, interrupted: signal.reason.message } };
-    const status = cancelled || signal.aborted ? 'suspended' : 'done';
-    // a run stopped while its last case ended is suspended, with the results it has
-    (await update(ctx, id, { status, results, hasErrors: hasFailures(results) }, ['running'])) ??
-      (await update(ctx, id, { results, hasErrors: hasFailures(results) }, ['suspended']));
-    return { result: { testRunId: id, cancelled: cancelled || signal.aborted } };
-  } catch (err) {
-    ctx.log.error({ err, testRunId: id }, 'test run failed');
-    const { db, tables: t } = storeOf(ctx);
-    const [row] = await db.select().from(t.testRuns).where(eq(t.testRuns.id, id));
-    await update(ctx, id, { status: 'error', results: { ...((row?.results ?? {}) as object), error: (err as Error).message }, hasErrors: true }, [
-      'pending',
-      'running',
-    ]);
-    return { result: { testRunId: id, error: (err as Error).message } };
-  }
-};
 
 /**
  * Schedules a run of the chosen suites as a job; it starts when earlier runs are finished.
@@ -244,7 +198,7 @@ export async function scheduleRun(
 export async function stopRun(ctx: AppContext, id: number): Promise<TestRunView> {
   await findRun(ctx, id);
   // only from pending or running, in the one statement: a run its job ends meanwhile stays ended
-  if (!(await update(ctx, id, { status: 'suspended' }, ['pending', 'running']))) {
+  if (!(await updateRun(ctx, id, { status: 'suspended' }, ['pending', 'running']))) {
     const { run } = await findRun(ctx, id);
     throw new ConflictError(`Test run ${id} is ${run.status}: only a pending or running run can be stopped`);
   }

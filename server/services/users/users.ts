@@ -8,10 +8,9 @@ import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { ROLES, type Role } from '../../db/schema/users.js';
+import { ROLES, type Role, type users } from '../../db/schema/users.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { recordAudit } from '../audit/audit-log.js';
-import type { User } from '../auth/tokens.js';
 
 export const newUserSchema = z.object({
   email: z.string().trim().toLowerCase().email('must be a valid e-mail address'),
@@ -19,6 +18,9 @@ export const newUserSchema = z.object({
   role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }),
 });
 export type NewUser = z.input<typeof newUserSchema>;
+
+/** A user as stored (the row type sign-in calls `User`, server/services/auth/tokens.ts). */
+type User = typeof users.$inferSelect;
 
 /** E-mail domain of the service users the key generator creates (`<service>@service.fund-audit.local`). */
 export const SERVICE_USER_DOMAIN = 'service.fund-audit.local';

@@ -5,10 +5,10 @@
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { AppContext } from '../context.js';
-import { storeOf } from '../db/dialect.js';
-import { transaction } from '../db/tx.js';
-import { enqueue } from './enqueue.js';
+import type { AppContext } from '../../context.js';
+import { storeOf } from '../../db/dialect.js';
+import { transaction } from '../../db/tx.js';
+import { enqueue } from '../../queue/enqueue.js';
 
 /**
  * Re-queues identification (force run) of a TPA's unmatched files that nobody has acted on (no

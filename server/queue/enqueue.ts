@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { storeOf, type Tables } from '../db/dialect.js';
 import type { JobKind } from '../db/schema/pipeline.js';
 import { transaction } from '../db/tx.js';
-import { serviceOn } from '../services/settings/services.js';
+import { serviceOn } from './services.js';
 
 export type ProcessRow = Tables['processes']['$inferSelect'];
 

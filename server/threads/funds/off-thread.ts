@@ -14,12 +14,12 @@
  */
 import type { AppContext } from '../../context.js';
 import { baseStoreOf } from '../../db/dialect.js';
-import { runTask } from '../../threads/pools.js';
-import type { User } from '../auth/tokens.js';
-import { exportListing, type ExportedListing, type ExportListingInput } from './export-listing.js';
-import type { EncodedPayload } from '../../threads/encoded.js';
-import { getFundDetails } from './details.js';
-import { cachedListing, cachedListingJson, cachedListingJsonAsync } from './listing-cache.js';
+import { runTask } from '../pools.js';
+import type { User } from '../../services/auth/tokens.js';
+import { exportListing, type ExportedListing, type ExportListingInput } from '../../services/funds/export-listing.js';
+import type { EncodedPayload } from '../../lib/encoded.js';
+import { getFundDetails } from '../../services/funds/details.js';
+import { cachedListing, cachedListingJson, cachedListingJsonAsync } from '../../services/funds/listing-cache.js';
 import {
   countFundsForAuditor,
   countListing,
@@ -32,7 +32,7 @@ import {
   type ListingInput,
   type Pagination,
   type AuditorListInput,
-} from './listing.js';
+} from '../../services/funds/listing.js';
 
 /** Whether the request pools can serve this context (their threads open its SQLite data directory, or its `databaseUrl`). */
 const pooled = (ctx: AppContext) => baseStoreOf(ctx).dialect === 'sqlite' || !!ctx.config.databaseUrl;

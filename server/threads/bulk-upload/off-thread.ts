@@ -5,9 +5,9 @@
  * other requests answered between them).
  */
 import type { AppContext } from '../../context.js';
-import type { EncodedPayload } from '../../threads/encoded.js';
-import { movable, runTask } from '../../threads/pools.js';
-import type { User } from '../auth/tokens.js';
+import type { EncodedPayload } from '../../lib/encoded.js';
+import { movable, runTask } from '../pools.js';
+import type { User } from '../../services/auth/tokens.js';
 import {
   AUDITOR_UPLOAD,
   commitBulkSave,
@@ -16,7 +16,7 @@ import {
   type BulkSaveOptions,
   type FailedFund,
   type SavedFund,
-} from './bulk-upload.js';
+} from '../../services/bulk-upload/bulk-upload.js';
 
 /**
  * `validateBulkUpload` in the parse pool (delivery `POST funds/upload`), answered as the response's bytes (plain and gzip) made

@@ -12,7 +12,6 @@ import pino from 'pino';
 import { mappingTypeFromFileName, parseMappingCsv } from '../../../pipeline/mappings/parse.js';
 import type { MappingType } from '../../../pipeline/sdm/model.js';
 import { BlobStore } from '../../blobs.js';
-import { bootstrap } from '../../bootstrap.js';
 import { configSchema, type AppConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { openDb } from '../../db/client.js';
@@ -21,9 +20,10 @@ import { administrators } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
 import { EventBus } from '../../events.js';
 import { fixturesDir } from '../../paths.js';
-import { seedFxRates } from '../reference-data/fx-rates.js';
-import type { User } from '../auth/tokens.js';
-import { masterMappings, upsertMasterMapping } from '../mappings/store.js';
+import { seedFxRates } from '../../services/reference-data/fx-rates.js';
+import type { User } from '../../services/auth/tokens.js';
+import { prepareDataDir } from '../../services/setup/prepare.js';
+import { masterMappings, upsertMasterMapping } from '../../services/mappings/store.js';
 
 /**
  * Where a case's master mappings come from: the shipped `fixtures/tpas/<code>/mappings`, the
@@ -113,7 +113,7 @@ export async function openWorkspace(opts: { administratorCode: string; mappings:
       blobs: new BlobStore(join(dir, 'blobs')),
       close: () => sqlite.close(),
     };
-    const { admin: user } = await bootstrap(ctx);
+    const { admin: user } = await prepareDataDir(ctx);
     seedFxRates(ctx);
     const administrator = ctx.db.insert(administrators).values({ code: opts.administratorCode, name: opts.mappings.name }).returning().get();
     for (const [type, rows] of Object.entries(opts.mappings.rows)) {

@@ -4,9 +4,9 @@
  * serves requests; the checks before and the save after run on the calling thread.
  */
 import type { AppContext } from '../../context.js';
-import { movable, runTask } from '../../threads/pools.js';
-import type { User } from '../auth/tokens.js';
-import { checkPbiInput, storePbiInput, type SavedPbiInput } from './pbi-inputs.js';
+import { movable, runTask } from '../pools.js';
+import type { User } from '../../services/auth/tokens.js';
+import { checkPbiInput, storePbiInput, type SavedPbiInput } from '../../services/pbi-inputs/pbi-inputs.js';
 
 /**
  * `savePbiInput` with the csv checked in the parse pool.

@@ -1,14 +1,14 @@
 /**
  * Events between the nodes working on one database, so a browser connected to one node sees what
  * another did: on PostgreSQL LISTEN/NOTIFY (`events-pg.ts`) for every node; on SQLite a `worker`
- * process writes its events to `node_events` and the `serve` process reads them (`jobs/relay.ts`).
+ * process writes its events to `node_events` and the `serve` process reads them (`relay.ts`).
  */
 import { lt } from 'drizzle-orm';
-import type { AppContext } from './context.js';
-import type { PgDb } from './db/client-pg.js';
-import { baseStoreOf } from './db/dialect.js';
-import { bridgeEventsPg } from './events-pg.js';
-import { relayEventsToDb, tailEventsFromDb } from './jobs/relay.js';
+import type { AppContext } from '../context.js';
+import type { PgDb } from '../db/client-pg.js';
+import { baseStoreOf } from '../db/dialect.js';
+import { bridgeEventsPg } from '../events-pg.js';
+import { relayEventsToDb, tailEventsFromDb } from './relay.js';
 
 /** How long large event payloads stay in `node_events` on PostgreSQL, in ms. */
 const KEEP_MS = 10 * 60_000;

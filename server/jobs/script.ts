@@ -1,6 +1,6 @@
 /**
- * Where the code of a worker thread is, for the job threads (server/jobs/pool.ts) and the request
- * pools (pools.ts) alike. Three cases:
+ * Where the code of a worker thread is, for the job threads (pool.ts) and the request
+ * pools (server/threads/pools.ts) alike. Three cases:
  * - inside the single binary: the bundle unpacked from the binary's assets, `dist/<name>.cjs`
  *   under `FUND_AUDIT_APP_ROOT` (the thread loads better-sqlite3's addon itself, see
  *   server/db/native.ts);
@@ -17,8 +17,8 @@ export type ThreadBundle = 'worker' | 'pool-worker';
 
 /** The TypeScript entry of each bundle, relative to this folder. */
 const SOURCE_ENTRIES: Record<ThreadBundle, string> = {
-  worker: '../jobs/thread-entry.ts',
-  'pool-worker': './pool-entry.ts',
+  worker: './thread-entry.ts',
+  'pool-worker': '../threads/pool-entry.ts',
 };
 
 /** A thread's script: `file` to start, and `entry` to pass as `workerData.entry` when `file` is the TypeScript loader. */

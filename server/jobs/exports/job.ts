@@ -15,11 +15,11 @@ import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type Archiver } from 'archiver';
 import { asc, inArray } from 'drizzle-orm';
 import { JobCancelled } from '../../../pipeline/engine.js';
-import type { StageHandler } from '../../jobs/queue.js';
+import type { StageHandler } from '../../queue/queue.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { fundEntries, fundListEntry, fundPrefix, type ZipEntry } from './entries.js';
-import { loadExport, removeBlobIfUnused, setExportStatus, type ExportPayload } from './store.js';
+import { fundEntries, fundListEntry, fundPrefix, type ZipEntry } from '../../services/exports/entries.js';
+import { loadExport, removeBlobIfUnused, setExportStatus, type ExportPayload } from '../../services/exports/store.js';
 
 /** Message of an export whose funds have nothing to add for the chosen stages. */
 export const NOTHING_TO_EXPORT = 'Nothing to export: the chosen fund requests have no files for the chosen stages';

@@ -4,9 +4,9 @@
  * (server/threads/pools.ts); lookups and writes stay on the calling thread.
  */
 import type { AppContext } from '../../context.js';
-import { movable, runTask } from '../../threads/pools.js';
-import type { User } from '../auth/tokens.js';
-import { finishSdmProcessing, processSdmFile, startSdmProcessing } from './process.js';
+import { movable, runTask } from '../pools.js';
+import type { User } from '../../services/auth/tokens.js';
+import { finishSdmProcessing, processSdmFile, startSdmProcessing } from '../../services/sdm-upload/process.js';
 import {
   checkSdmTpa,
   finishSdmFile,
@@ -16,7 +16,7 @@ import {
   type MappingValidation,
   type ReadMappingFiles,
   type UploadedCsv,
-} from './sdm-upload.js';
+} from '../../services/sdm-upload/sdm-upload.js';
 
 /** Reads mapping files in the parse pool (each file's bytes moved there). */
 function readMappingFilesInPool(ctx: AppContext, files: UploadedCsv[]): Promise<ReadMappingFiles> {

@@ -3,10 +3,10 @@
  * (server/threads/pools.ts); the checks before and the save after run on the calling thread.
  */
 import type { AppContext } from '../../context.js';
-import { movable, runTask } from '../../threads/pools.js';
-import type { User } from '../auth/tokens.js';
-import { checkMappingInput, saveMapping, type CreateMappingInput } from './mappings.js';
-import type { MappingRow } from './store.js';
+import { movable, runTask } from '../pools.js';
+import type { User } from '../../services/auth/tokens.js';
+import { checkMappingInput, saveMapping, type CreateMappingInput } from '../../services/mappings/mappings.js';
+import type { MappingRow } from '../../services/mappings/store.js';
 
 /**
  * `createMapping` with the file validated in the parse pool. The input is checked before the file

@@ -9,10 +9,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { JobCancelled } from '../../pipeline/engine.js';
 import type { AppContext } from '../context.js';
 import { storeOf } from '../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
 import { errorOf } from '../testing.js';
 import { insertFund } from '../services/funds/test-factory.js';
-import { Engine } from './engine.js';
+import { Engine } from '../jobs/engine.js';
 import { reapDeadNodes, registerNode } from './nodes.js';
 import { claimNext, enqueue, expireLeases, renewLease } from './queue.js';
 

@@ -2,12 +2,12 @@ import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../context.js';
 import { storeOf } from '../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../db/dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
 import { transaction } from '../db/tx.js';
 import { insertAdministrator, insertFund, insertProcess } from '../services/funds/test-factory.js';
 import { enqueue } from './enqueue.js';
 import { cancelProcess, listFundProcesses, ongoingProcesses, resetProcess } from './processes.js';
-import { rematchUnmatched } from './rematch.js';
+import { rematchUnmatched } from '../services/imports/rematch.js';
 
 describeEachDialect('the job queue from requests', (dialect) => {
   let database: DialectDatabase;

@@ -4,9 +4,9 @@
  * thread.
  */
 import type { AppContext } from '../../context.js';
-import { movable, runTask } from '../../threads/pools.js';
-import type { AuditActor } from '../audit/audit-log.js';
-import { auditFxFileLoaded, importFxFile, type FxRateFile, type FxRatesOverview } from './fx-rates.js';
+import { movable, runTask } from '../pools.js';
+import type { AuditActor } from '../../services/audit/audit-log.js';
+import { auditFxFileLoaded, importFxFile, type FxRateFile, type FxRatesOverview } from '../../services/reference-data/fx-rates.js';
 
 /** `fxRatesOverview` in the parse pool. */
 export function fxRatesOverviewOffThread(ctx: AppContext): Promise<FxRatesOverview> {

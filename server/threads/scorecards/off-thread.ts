@@ -9,10 +9,10 @@
  */
 import type { AppContext } from '../../context.js';
 import { baseStoreOf } from '../../db/dialect.js';
-import { runTask } from '../../threads/pools.js';
-import { scorecardFunds, type ScorecardFundPage, type ScorecardFundsInput } from './funds.js';
-import { scorecard, type Scorecard, type ScorecardInput, type Viewer } from './scorecard.js';
-import { scorecardWorkbook, type ScorecardWorkbook } from './xlsx.js';
+import { runTask } from '../pools.js';
+import { scorecardFunds, type ScorecardFundPage, type ScorecardFundsInput } from '../../services/scorecards/funds.js';
+import { scorecard, type Scorecard, type ScorecardInput, type Viewer } from '../../services/scorecards/scorecard.js';
+import { scorecardWorkbook, type ScorecardWorkbook } from '../../services/scorecards/xlsx.js';
 
 const pooled = (ctx: AppContext) => baseStoreOf(ctx).dialect === 'sqlite' || !!ctx.config.databaseUrl;
 

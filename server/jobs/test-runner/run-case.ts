@@ -9,40 +9,29 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { Engine } from '../../jobs/engine.js';
-import { loadFundData } from '../../jobs/stages/calculations.js';
+import { Engine } from '../engine.js';
+import { loadFundData } from '../stages/fund-data.js';
 import type { LayoutSdmType } from '../../../pipeline/mappings/parse.js';
 import { allRows, type QaMapping } from '../../../pipeline/sdm/rows.js';
 import type { AppContext } from '../../context.js';
 import { fundFiles, importFiles, processes, type Stage } from '../../db/schema/index.js';
-import { pipelineJobs } from '../../jobs/stages/pipeline.js';
-import { saveBulkFunds } from '../bulk-upload/bulk-upload.js';
-import { importFile } from '../imports/imports.js';
-import { readCaseFile, readCaseFileSync } from './case-files.js';
-import { compareChecks, compareRows } from './compare.js';
-import { checksSnapshot, readStandardizedCsv, toCells, writeStandardizedCsv, type CalculationValidation, type ChecksSnapshot } from './outputs.js';
-import { caseFundRow, caseInputs, expectedDir, type TestCase } from './suites.js';
+import { pipelineJobs } from '../stages/pipeline.js';
+import { saveBulkFunds } from '../../services/bulk-upload/bulk-upload.js';
+import { importFile } from '../../services/imports/imports.js';
+import { readCaseFile, readCaseFileSync } from '../../services/test-runner/case-files.js';
+import { compareChecks, compareRows } from '../../services/test-runner/compare.js';
+import {
+  checksSnapshot,
+  readStandardizedCsv,
+  toCells,
+  writeStandardizedCsv,
+  type CalculationValidation,
+  type ChecksSnapshot,
+} from '../../services/test-runner/outputs.js';
+import type { CaseResult, StepError, StepResult } from '../../services/test-runner/plan.js';
+import { caseFundRow, caseInputs, expectedDir, type TestCase } from '../../services/test-runner/suites.js';
 import { openWorkspace, resolveMappings, type MappingSource, type Workspace } from './workspace.js';
 
-export interface StepError {
-  message: string;
-  traceback: string | null;
-  details?: unknown;
-}
-export interface StepResult {
-  stepId: string;
-  success: boolean;
-  payload?: unknown;
-  error?: StepError;
-}
-export interface CaseResult {
-  id: string;
-  title: string;
-  success: boolean;
-  /** Milliseconds. */
-  time: number;
-  steps: StepResult[];
-}
 /** Outputs of a recorded run: standardized CSV text per SDM type and the checks snapshot. */
 export interface CaseOutputs {
   standardized: Partial<Record<LayoutSdmType, string>>;

@@ -1,13 +1,31 @@
 /**
- * Choosing and running the cases of a test run: which suites and test ids (unknown ones are a
- * ValidationError naming them), then every chosen case in turn, each in its own workspace,
- * reporting progress after each case. Used by the server's runs and by the CLI's local runs.
+ * What a test run is made of (spec delivery "Test runner", "Test run"): the cases it will run,
+ * chosen by administrator code and test id (unknown ones are a ValidationError naming them), and
+ * the results it records, step by step and case by case. Shared by the service that schedules
+ * runs, the job that runs them (server/jobs/test-runner/) and the CLI's reports.
  */
 import { ValidationError } from '../../errors.js';
-import { runCase, type CaseResult } from './run-case.js';
 import type { Suite, TestCase } from './suites.js';
-import type { MappingSource } from './workspace.js';
 
+export interface StepError {
+  message: string;
+  traceback: string | null;
+  details?: unknown;
+}
+export interface StepResult {
+  stepId: string;
+  success: boolean;
+  payload?: unknown;
+  error?: StepError;
+}
+export interface CaseResult {
+  id: string;
+  title: string;
+  success: boolean;
+  /** Milliseconds. */
+  time: number;
+  steps: StepResult[];
+}
 /** A run's results (spec "Test run": stats and reports per administrator code). */
 export interface RunResults {
   stats: { startedAt: string; finishedAt: string | null; totalTime: number | null };
@@ -20,11 +38,6 @@ export interface PlannedSuite {
   administratorCode: string;
   tests: TestCase[];
 }
-
-/** Progress of a run, case by case. */
-export type RunProgress =
-  | { type: 'case-start'; administratorCode: string; test: TestCase; index: number; total: number }
-  | { type: 'case-done'; administratorCode: string; result: CaseResult; index: number; total: number };
 
 /** Splits `['a,b', 'c']` into `['a', 'b', 'c']`, trimmed, without empties or repeats. */
 export function splitList(values: Array<string | number> | string | undefined | null): string[] {
@@ -66,56 +79,5 @@ export function planRun(suites: Suite[], administratorCodes: string[], testIds: 
   return chosen.map((s) => ({ administratorCode: s.administratorCode, tests: s.tests.filter((t) => !testIds.length || testIds.includes(t.id)) }));
 }
 
-/** An empty result set for a run starting now. */
-export function startResults(plan: PlannedSuite[]): RunResults {
-  return {
-    stats: { startedAt: new Date().toISOString(), finishedAt: null, totalTime: null },
-    reports: Object.fromEntries(plan.map((p) => [p.administratorCode, { tests: [] }])),
-  };
-}
-
 /** Whether any case of the results failed. */
 export const hasFailures = (r: RunResults) => Object.values(r.reports).some((rep) => rep.tests.some((t) => !t.success));
-
-/**
- * Runs the planned cases one after another.
- * @param opts.onProgress called before and after each case (results so far are in `results`)
- * @returns the results and whether the signal stopped the run
- */
-export async function runPlan(
-  plan: PlannedSuite[],
-  opts: {
-    mappings: MappingSource;
-    signal?: AbortSignal;
-    tmpRoot?: string;
-    /** The largest file a case may read (bytes). */
-    maxFileBytes?: number;
-    onProgress?: (p: RunProgress, results: RunResults) => void;
-  },
-): Promise<{ results: RunResults; cancelled: boolean }> {
-  const results = startResults(plan);
-  const started = performance.now();
-  const total = plan.reduce((n, p) => n + p.tests.length, 0);
-  let index = 0;
-  let cancelled = false;
-  outer: for (const suite of plan) {
-    for (const test of suite.tests) {
-      if (opts.signal?.aborted) {
-        cancelled = true;
-        break outer;
-      }
-      opts.onProgress?.({ type: 'case-start', administratorCode: suite.administratorCode, test, index, total }, results);
-      const run = await runCase(test, { mappings: opts.mappings, signal: opts.signal, tmpRoot: opts.tmpRoot, maxFileBytes: opts.maxFileBytes });
-      results.reports[suite.administratorCode].tests.push(run.result);
-      index++;
-      opts.onProgress?.({ type: 'case-done', administratorCode: suite.administratorCode, result: run.result, index, total }, results);
-      if (run.cancelled) {
-        cancelled = true;
-        break outer;
-      }
-    }
-  }
-  results.stats.finishedAt = new Date().toISOString();
-  results.stats.totalTime = Math.round(performance.now() - started);
-  return { results, cancelled };
-}

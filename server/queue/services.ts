@@ -7,10 +7,10 @@
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
-import { transaction } from '../../db/tx.js';
-import { ValidationError } from '../../errors.js';
+import type { AppContext } from '../context.js';
+import { storeOf } from '../db/dialect.js';
+import { transaction } from '../db/tx.js';
+import { ValidationError } from '../errors.js';
 
 export const SERVICES = ['pipeline', 'sweeper', 'mail'] as const;
 export type ServiceName = (typeof SERVICES)[number];
