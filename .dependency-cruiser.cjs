@@ -58,6 +58,14 @@ module.exports = {
       to: { pathNot: '^rules/' },
     },
     {
+      name: 'web-api-is-a-leaf',
+      comment:
+        'web/src/api (the browser API client) imports nothing from state, components or pages: the state hands it the token, redirects and notices at start (registerApiHooks)',
+      severity: 'error',
+      from: { path: '^web/src/api/' },
+      to: { path: '^web/src/', pathNot: '^web/src/api/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       comment: 'a typo in a path, or a package that is not installed',
       severity: 'error',
