@@ -66,6 +66,13 @@ module.exports = {
       to: { path: '^web/src/', pathNot: '^web/src/api/' },
     },
     {
+      name: 'web-delivery-and-auditor-areas-apart',
+      comment: 'the delivery pages and the auditor pages share nothing directly: what both use lives in web/src/components',
+      severity: 'error',
+      from: { path: '^web/src/pages/(delivery|auditor)/' },
+      to: { path: '^web/src/pages/(delivery|auditor)/', pathNot: '^web/src/pages/$1/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       comment: 'a typo in a path, or a package that is not installed',
       severity: 'error',
