@@ -9,12 +9,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
+import { openSignedIn } from './support/signed-in';
 
 const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
 const INPUTS = [
@@ -50,12 +50,8 @@ describe('auditor fund details on pipeline data', () => {
   const fund = (id: number) => api<FundLike>('GET', `/fund/${id}`);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     http = pageApi(page);
     Object.assign(ids, await http.fundIds());
     ids.gs = ids[`${GS}|meridian_fund_services`];

@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
 
@@ -29,11 +29,7 @@ describe('delivery live mappings', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await new SignInPage(page).signIn(server.signInLink);
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     await new ShellPage(page).sider.getByRole('link', { name: 'Live mappings' }).click();
     await grid().locator('tbody tr').first().waitFor();
   });
