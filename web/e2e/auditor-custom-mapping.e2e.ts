@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './browser';
 import { repoRoot, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
+import { chooseByLabel } from './support/dropdown';
 import { openSignedIn } from './support/signed-in';
 
 const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
@@ -25,10 +26,7 @@ describe('auditor custom mapping', () => {
   const pageErrors: string[] = [];
 
   /** Picks an option of a PrimeReact dropdown by its label. */
-  const choose = async (label: string, option: string) => {
-    await page.locator(`.p-dropdown:has(#${await page.getByLabel(label, { exact: true }).getAttribute('id')})`).click();
-    await page.locator('.p-dropdown-item', { hasText: option }).first().click();
-  };
+  const choose = (label: string, option: string) => chooseByLabel(page, label, option);
 
   beforeAll(async () => {
     ({ server, browser, page } = await openSignedIn({ user: { email: 'dee.auditor@example.com', name: 'Dee Auditor', role: 'Auditor' }, pageErrors }));

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './browser';
 import { repoRoot, type ServerHandle } from './harness';
 import { ShellPage } from './pages/shell-page';
+import { chooseByLabel } from './support/dropdown';
 import { openSignedIn } from './support/signed-in';
 
 const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
@@ -23,10 +24,7 @@ describe('delivery live mappings', () => {
   const toast = (text: string | RegExp) => page.locator('.p-toast-message').filter({ hasText: text });
   const grid = () => page.locator('.fa-mappings-grid');
   const row = (text: string) => grid().locator('tbody tr', { hasText: text });
-  const choose = async (label: string, option: string) => {
-    await page.locator(`.p-dropdown:has(#${await page.getByLabel(label, { exact: true }).getAttribute('id')})`).click();
-    await page.locator('.p-dropdown-item', { hasText: option }).first().click();
-  };
+  const choose = (label: string, option: string) => chooseByLabel(page, label, option);
 
   beforeAll(async () => {
     ({ server, browser, page } = await openSignedIn({ pageErrors }));
