@@ -14,22 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './browser';
-import { repoRoot, type ServerHandle } from './harness';
+import { type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { ShellPage } from './pages/shell-page';
 import { pageApi } from './page-api';
 import { openSignedIn } from './support/signed-in';
-
-const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = [
-  'MFS_TB_S000013795_20230331.csv',
-  'MFS_HOLDINGS_S000013795_20230331.csv',
-  'MFS_PRICES_S000013795_20230331.csv',
-  'MFS_CAPITAL_S000013795_20230331.csv',
-];
-const GS = 'Goldman Sachs Bond Fund';
-const AST = 'AST Bond Portfolio 2022';
+import { AST, GS, INPUTS, MFS } from './support/meridian-delivery';
 
 describe('delivery fund details', () => {
   let server: ServerHandle;
