@@ -104,6 +104,21 @@ module.exports = {
       to: { path: '^server/(runtime|bootstrap|sea|testing)\\.ts$' },
     },
     {
+      name: 'web-api-is-a-leaf',
+      comment:
+        'web/src/api (the browser API client) imports nothing from state, components or pages: the state hands it the token, redirects and notices at start (registerApiHooks)',
+      severity: 'error',
+      from: { path: '^web/src/api/' },
+      to: { path: '^web/src/', pathNot: '^web/src/api/' },
+    },
+    {
+      name: 'web-delivery-and-auditor-areas-apart',
+      comment: 'the delivery pages and the auditor pages share nothing directly: what both use lives in web/src/components',
+      severity: 'error',
+      from: { path: '^web/src/pages/(delivery|auditor)/' },
+      to: { path: '^web/src/pages/(delivery|auditor)/', pathNot: '^web/src/pages/$1/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       comment: 'a typo in a path, or a package that is not installed',
       severity: 'error',

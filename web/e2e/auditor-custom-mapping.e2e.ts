@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
-import { SignInPage } from './pages/sign-in-page';
+import { chooseByLabel } from './support/dropdown';
+import { openSignedIn } from './support/signed-in';
 
 const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
 
@@ -25,19 +26,11 @@ describe('auditor custom mapping', () => {
   const pageErrors: string[] = [];
 
   /** Picks an option of a PrimeReact dropdown by its label. */
-  const choose = async (label: string, option: string) => {
-    await page.locator(`.p-dropdown:has(#${await page.getByLabel(label, { exact: true }).getAttribute('id')})`).click();
-    await page.locator('.p-dropdown-item', { hasText: option }).first().click();
-  };
+  const choose = (label: string, option: string) => chooseByLabel(page, label, option);
 
   beforeAll(async () => {
-    server = await startServer();
-    const link = addUserWithLink(server, { email: 'dee.auditor@example.com', name: 'Dee Auditor', role: 'Auditor' });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ user: { email: 'dee.auditor@example.com', name: 'Dee Auditor', role: 'Auditor' }, pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(link);
     await aud.nav('Data Platform');
     await aud.dataTab('Custom Mapping');
   });

@@ -9,22 +9,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
+import { openSignedIn } from './support/signed-in';
+import { AST, GS, INPUTS, MFS } from './support/meridian-delivery';
 
-const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = [
-  'MFS_TB_S000013795_20230331.csv',
-  'MFS_HOLDINGS_S000013795_20230331.csv',
-  'MFS_PRICES_S000013795_20230331.csv',
-  'MFS_CAPITAL_S000013795_20230331.csv',
-];
-const GS = 'Goldman Sachs Bond Fund';
-const AST = 'AST Bond Portfolio 2022';
 const KENTUCKY = 'Kentucky Tax-Free Short-to-Medium Series';
 
 interface FundLike {
@@ -50,12 +42,8 @@ describe('auditor fund details on pipeline data', () => {
   const fund = (id: number) => api<FundLike>('GET', `/fund/${id}`);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     http = pageApi(page);
     Object.assign(ids, await http.fundIds());
     ids.gs = ids[`${GS}|meridian_fund_services`];

@@ -8,11 +8,11 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { addUserWithLink, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 describe('auditor home, wiki and status reporting', () => {
   let server: ServerHandle;
@@ -22,13 +22,8 @@ describe('auditor home, wiki and status reporting', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    const link = addUserWithLink(server, { email: 'ann.auditor@example.com', name: 'Ann Auditor', role: 'Auditor' });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ user: { email: 'ann.auditor@example.com', name: 'Ann Auditor', role: 'Auditor' }, pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(link);
   });
 
   afterAll(async () => {

@@ -10,12 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { pageApi } from './page-api';
 import { AuditorPage } from './pages/auditor-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const WARNING = 'Warning! Funds marked with * cannot move into the state you have selected. Reselect separately and retry.';
 const GS = 'Goldman Sachs Bond Fund';
@@ -29,12 +29,8 @@ describe('auditor funds listing and fund details', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     await new ShellPage(page).sider.getByRole('button', { name: 'Switch to auditor' }).click();
     await page.locator('[data-frame="auditor"]').waitFor();
     await aud.nav('Data Platform');

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 describe('auditor self-onboarding wizard', () => {
   let server: ServerHandle;
@@ -52,13 +52,8 @@ describe('auditor self-onboarding wizard', () => {
       copyFileSync(join(repoRoot, 'fixtures/tpas/demo_test/inputs', from), join(dir, 'harbor', to));
     }
 
-    server = await startServer();
-    const link = addUserWithLink(server, { email: 'cy.auditor@example.com', name: 'Cy Auditor', role: 'Auditor' });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ user: { email: 'cy.auditor@example.com', name: 'Cy Auditor', role: 'Auditor' }, pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(link);
     await aud.nav('WAM Tools');
   });
 

@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { FundDetailsPage } from './pages/fund-details-page';
-import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
+import { openSignedIn } from './support/signed-in';
 
 const GS = 'Goldman Sachs Bond Fund|meridian_fund_services';
 
@@ -35,12 +35,8 @@ describe('delivery fund details: adjustments', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     fd = new FundDetailsPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     http = pageApi(page);
     fundId = (await http.fundIds())[GS];
   }, 90_000);

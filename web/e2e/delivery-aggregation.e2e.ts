@@ -7,17 +7,17 @@
  * paper and no longer needs a rerun. Screenshots go to FUND_AUDIT_SHOTS_DIR (default
  * web/e2e/screenshots).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
+import { screenshotPath } from './browser';
 import { repoRoot, startServer, type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
+import { openSignedIn } from './support/signed-in';
 
 const PARENT = 'Bond funds group (EUR)';
 const shot = (name: string) => {
@@ -39,14 +39,8 @@ describe('delivery fund aggregation', () => {
   const parent = () => api<{ needs_rerun: boolean; aggreg_force_run: boolean; workPapers: unknown[] }>('GET', `/fund/${ids.parent}`);
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ aggregation: true }));
-    server = await startServer({ dataDir });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ config: { aggregation: true }, pageErrors }));
     fd = new FundDetailsPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     http = pageApi(page);
     const all = await http.fundIds();
     ids.gs = all['Goldman Sachs Bond Fund|meridian_fund_services'];

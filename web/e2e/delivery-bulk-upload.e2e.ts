@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { BulkUploadPage } from './pages/bulk-upload-page';
 import { DashboardPage } from './pages/dashboard-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const FIXTURES = join(repoRoot, 'fixtures/fund-requests');
 const OVERWRITE = 'Another request exists with same unique identifier. Do you want to overwrite?';
@@ -40,12 +40,8 @@ describe('delivery bulk upload', () => {
       [...lines, gs.replace('Goldman Sachs Bond Fund', 'Goldman Sachs Bond Fund II').replace(',S000013795,', ',S000099001,')].join('\n') + '\n',
     );
     writeFileSync(join(dir, 'funds.txt'), 'not a csv');
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     bulk = new BulkUploadPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     await new ShellPage(page).sider.getByRole('link', { name: 'Bulk upload' }).click();
     await page.getByText('Upload a .csv file to review its fund requests here').waitFor();
   });

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const GS = 'Goldman Sachs Bond Fund';
 
@@ -36,12 +36,8 @@ describe('delivery fund details: leaving and recipients', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     fd = new FundDetailsPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
   });
 
   afterAll(async () => {

@@ -10,28 +10,17 @@
  * and Mappings tab; not found; a new fund at /fund/create refused as a 'Duplicate Fund' with a
  * link, then created; 'Approved' shown as 'Open'; Delete with its confirmation back to /.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
-
-const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = [
-  'MFS_TB_S000013795_20230331.csv',
-  'MFS_HOLDINGS_S000013795_20230331.csv',
-  'MFS_PRICES_S000013795_20230331.csv',
-  'MFS_CAPITAL_S000013795_20230331.csv',
-];
-const GS = 'Goldman Sachs Bond Fund';
-const AST = 'AST Bond Portfolio 2022';
+import { openSignedIn } from './support/signed-in';
+import { AST, GS, INPUTS, MFS } from './support/meridian-delivery';
 
 describe('delivery fund details', () => {
   let server: ServerHandle;
@@ -46,14 +35,8 @@ describe('delivery fund details', () => {
 
   beforeAll(async () => {
     // aggregation and Db push are off by default: this server turns them on
-    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ aggregation: true, isDbPushEnabled: true }));
-    server = await startServer({ dataDir });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ config: { aggregation: true, isDbPushEnabled: true }, pageErrors }));
     fd = new FundDetailsPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     http = pageApi(page);
     Object.assign(ids, await http.fundIds());
     ids.gs = ids[`${GS}|meridian_fund_services`];

@@ -8,10 +8,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { chooseByLabel } from './support/dropdown';
+import { openSignedIn } from './support/signed-in';
 
 const MAPPINGS = join(repoRoot, 'fixtures/tpas/demo_test/mappings');
 
@@ -23,17 +24,10 @@ describe('delivery live mappings', () => {
   const toast = (text: string | RegExp) => page.locator('.p-toast-message').filter({ hasText: text });
   const grid = () => page.locator('.fa-mappings-grid');
   const row = (text: string) => grid().locator('tbody tr', { hasText: text });
-  const choose = async (label: string, option: string) => {
-    await page.locator(`.p-dropdown:has(#${await page.getByLabel(label, { exact: true }).getAttribute('id')})`).click();
-    await page.locator('.p-dropdown-item', { hasText: option }).first().click();
-  };
+  const choose = (label: string, option: string) => chooseByLabel(page, label, option);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await new SignInPage(page).signIn(server.signInLink);
+    ({ server, browser, page } = await openSignedIn({ pageErrors }));
     await new ShellPage(page).sider.getByRole('link', { name: 'Live mappings' }).click();
     await grid().locator('tbody tr').first().waitFor();
   });

@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
+import { newContext, screenshotPath } from './browser';
 import { startServer, type ServerHandle } from './harness';
 import { PbiInputsPage } from './pages/pbi-inputs-page';
 import { ShellPage } from './pages/shell-page';
 import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const FUND_MAPPING = 'fund_code,administrator,engagement_code\nS000013795,meridian_fund_services,E-2023-001\nS000012000,keystone_admin,E-2023-002\n';
 
@@ -31,14 +32,8 @@ describe('PowerBI inputs', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ pbiInputs: true }));
-    server = await startServer({ dataDir });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ config: { pbiInputs: true }, pageErrors }));
     pbi = new PbiInputsPage(page);
-    await new SignInPage(page).signIn(server.signInLink);
     await new ShellPage(page).sider.getByRole('link', { name: 'PowerBI Inputs' }).click();
     await page.getByRole('heading', { name: 'PowerBI Inputs' }).waitFor();
   });

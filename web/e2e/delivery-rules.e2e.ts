@@ -13,21 +13,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, screenshotPath } from './browser';
-import { repoRoot, startServer, type ServerHandle } from './harness';
+import { startServer, type ServerHandle } from './harness';
 import { DashboardPage } from './pages/dashboard-page';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { SignInPage } from './pages/sign-in-page';
 import { pageApi } from './page-api';
+import { AST, GS, INPUTS, MFS } from './support/meridian-delivery';
 
-const MFS = join(repoRoot, 'fixtures/tpas/meridian_fund_services');
-const INPUTS = [
-  'MFS_TB_S000013795_20230331.csv',
-  'MFS_HOLDINGS_S000013795_20230331.csv',
-  'MFS_PRICES_S000013795_20230331.csv',
-  'MFS_CAPITAL_S000013795_20230331.csv',
-];
-const GS = 'Goldman Sachs Bond Fund';
-const AST = 'AST Bond Portfolio 2022';
 const CELLS = ['Valid', 'Invalid', 'Not Received', 'Not Required'];
 
 describe('delivery rules on files, processes, logs and the listing', () => {

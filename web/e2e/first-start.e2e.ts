@@ -8,11 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
+import { newContext, screenshotPath } from './browser';
 import { startServer, type ServerHandle } from './harness';
 import { pageApi } from './page-api';
 import { FundDetailsPage } from './pages/fund-details-page';
 import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const KENTUCKY = 'Kentucky Tax-Free Short-to-Medium Series';
 const GS = 'Goldman Sachs Bond Fund';
@@ -31,10 +32,7 @@ describe('first start on an empty data directory', () => {
 
   beforeAll(async () => {
     started = Date.now();
-    server = await startServer({ demoDeliveries: true });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    await new SignInPage(page).signIn(server.signInLink);
+    ({ server, browser, page } = await openSignedIn({ server: { demoDeliveries: true } }));
     Object.assign(ids, await pageApi(page).fundIds());
   }, 60_000);
 

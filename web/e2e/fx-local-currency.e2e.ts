@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
+import { screenshotPath } from './browser';
+import { repoRoot, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 const LAKESIDE = join(repoRoot, 'fixtures/local-currency/lakeside_fund_services');
 const MAPPINGS = ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'];
@@ -38,13 +38,8 @@ describe('a local-currency delivery with an FX table through the wizard, and the
     copyFileSync(join(repoRoot, 'fixtures/fx-sources/fed_h10_fx_monthly.csv'), join(dir, 'fed_h10_fx_monthly.csv'));
     writeFileSync(join(dir, 'rates.csv'), 'Currency;Rate Date;Rate\nCHF;31/03/2023;0,9146\n');
 
-    server = await startServer();
-    const link = addUserWithLink(server, { email: 'fx.auditor@example.com', name: 'Fay Auditor', role: 'Auditor' });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ server, browser, page } = await openSignedIn({ user: { email: 'fx.auditor@example.com', name: 'Fay Auditor', role: 'Auditor' }, pageErrors }));
     aud = new AuditorPage(page);
-    await new SignInPage(page).signIn(link);
     await aud.nav('WAM Tools');
   });
 

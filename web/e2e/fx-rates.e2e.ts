@@ -2,16 +2,13 @@
  * The independent FX rates in Settings, Developer tools: the shipped ECB-derived rates and an ECB
  * history loaded with `fund-audit reference fx import`, each with the dates it covers.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from './browser';
-import { repoRoot, runCli, startServer, type ServerHandle } from './harness';
+import { repoRoot, runCli, type ServerHandle } from './harness';
 import { SettingsPage } from './pages/dev-tools-page';
 import { ShellPage } from './pages/shell-page';
-import { SignInPage } from './pages/sign-in-page';
+import { openSignedIn } from './support/signed-in';
 
 describe('independent FX rates in the developer tools', () => {
   let server: ServerHandle;
@@ -19,12 +16,7 @@ describe('independent FX rates in the developer tools', () => {
   let page: Page;
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'fund-audit-e2e-'));
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ devToolsEnabled: true }));
-    server = await startServer({ dataDir });
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    await new SignInPage(page).signIn(server.signInLink);
+    ({ server, browser, page } = await openSignedIn({ config: { devToolsEnabled: true } }));
   });
 
   afterAll(async () => {

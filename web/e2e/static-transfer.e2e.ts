@@ -96,6 +96,7 @@ describe('static files on the first load', () => {
     await page.locator('[data-frame="auditor"]').waitFor();
     const assets = loaded.filter((l) => /\/assets\/.*\.(js|css)$/.test(l.url));
     for (const a of assets) if (a.bytes > 1024) expect(a.encoding, a.url).toBe('br');
+    for (const l of [...loaded].sort((a, b) => b.bytes - a.bytes)) console.log(kb(l.bytes), l.encoding ?? '-', l.url.replace(server.url, ''));
     console.log(`first load of /data-platform: ${loaded.length} responses, ${kb(total(loaded))} transferred (JS and CSS ${kb(total(assets))})`);
     expect(total(loaded)).toBeLessThan(AUDITOR_LIMIT);
     await page.context().close();

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshotPath } from './browser';
-import { startServer, type ServerHandle } from './harness';
-import { SignInPage } from './pages/sign-in-page';
+import { screenshotPath } from './browser';
+import { type ServerHandle } from './harness';
+import { openSignedIn } from './support/signed-in';
 
 describe('test runner screen', () => {
   let server: ServerHandle;
@@ -15,10 +15,7 @@ describe('test runner screen', () => {
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser)).newPage();
-    await new SignInPage(page).signIn(server.signInLink);
+    ({ server, browser, page } = await openSignedIn());
     await page.goto(`${server.url}/test-runner`);
     await page.getByRole('tab', { name: 'Test suites listing' }).waitFor();
   });

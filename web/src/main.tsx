@@ -10,6 +10,9 @@ import './pages/chases/chases.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { connectApiToState } from './state/api-hooks';
+
+connectApiToState();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Fund Audit: #root element missing from index.html');

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { SIGN_IN_BLOCKED_PATH } from '../../rules/access';
-import { BASE_PATH } from './base-path';
+import { BASE_PATH } from './api/base-path';
 import { useSnapshot } from 'valtio';
 import { AuditorFrame, DeliveryFrame } from './components/frames';
 import { PageLoading } from './components/page-loading';

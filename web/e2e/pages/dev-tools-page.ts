@@ -1,5 +1,6 @@
 /** Page objects: Settings (/dev-tools) and Key generator (/api-key-generator). */
 import type { Locator, Page } from 'playwright-core';
+import { chooseById } from '../support/dropdown';
 
 /** Settings with its three tabs. */
 export class SettingsPage {
@@ -44,8 +45,7 @@ export class SettingsPage {
 
   /** Picks an option of a dropdown by the id of its input. */
   async choose(inputId: string, option: string | RegExp): Promise<void> {
-    await this.page.locator(`.p-dropdown:has(#${inputId})`).click();
-    await this.page.locator('.p-dropdown-item', { hasText: option }).first().click();
+    await chooseById(this.page, inputId, option);
   }
 
   dialog(name: string): Locator {

@@ -1,5 +1,6 @@
 /** Page object of the delivery Fund details page (/fund/{id}, /fund/create). */
 import type { Locator, Page } from 'playwright-core';
+import { chooseById } from '../support/dropdown';
 
 export class FundDetailsPage {
   constructor(readonly page: Page) {}
@@ -34,8 +35,7 @@ export class FundDetailsPage {
 
   /** A PrimeReact dropdown of the form by the id of its input, and picks the first option matching `option`. */
   async choose(inputId: string, option: string | RegExp): Promise<void> {
-    await this.page.locator(`.p-dropdown:has(#${inputId})`).click();
-    await this.page.locator('.p-dropdown-item', { hasText: option }).first().click();
+    await chooseById(this.page, inputId, option);
   }
 
   /** Opens More actions and runs an item (a nested item by its group first, e.g. ['Db push', 'set']). */

@@ -7,10 +7,8 @@
 import { sendOperation, type CallInput, type WireEnvelope } from '../../../client/api';
 import type { ApiResponse, Operation } from '../../../server/http/contract';
 import { ApiError, DURATION, retryAfterSeconds } from './errors';
-import { BASE_PATH, withBase } from '../base-path';
-import { clearSession, session } from '../state/session';
-import { navigate } from '../state/navigation';
-import { notifyError, notifySuccess } from '../state/notifications';
+import { BASE_PATH, withBase } from './base-path';
+import { apiHooks, notifyApiError } from './hooks';
 
 /** API version prefix (spec section 9). */
 export const API_BASE = '/api/v2.0';
@@ -50,15 +48,14 @@ function toApiError(status: number, body: WireEnvelope<unknown> | null, retryAft
 
 function handleFailure(err: ApiError, opts: RequestOptions): void {
   if (!opts.noAuthRedirect && err.status === 401) {
-    clearSession();
-    navigate('/authenticate', { replace: true });
+    apiHooks().onUnauthorized();
     return;
   }
   if (!opts.noAuthRedirect && err.status === 403) {
-    navigate('/unauthorized', { replace: true });
+    apiHooks().onForbidden();
     return;
   }
-  if (!opts.suppressError) notifyError(err);
+  if (!opts.suppressError) notifyApiError(err);
 }
 
 /**
@@ -84,7 +81,10 @@ export async function call<K extends Operation>(operation: K, input: CallInput<K
           retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
           return res;
         },
-        headers: (): Record<string, string> => (!opts.anonymous && session.token ? { 'x-access-token': session.token } : {}),
+        headers: (): Record<string, string> => {
+          const token = opts.anonymous ? null : apiHooks().token();
+          return token ? { 'x-access-token': token } : {};
+        },
       },
       operation,
       input,
@@ -110,6 +110,6 @@ export async function call<K extends Operation>(operation: K, input: CallInput<K
     throw err;
   }
   const message = envelope?.message;
-  if (!opts.suppressSuccess && typeof message === 'string' && message) notifySuccess(message, DURATION.success);
+  if (!opts.suppressSuccess && typeof message === 'string' && message) apiHooks().notify({ severity: 'success', detail: message, life: DURATION.success });
   return envelope?.payload as ApiResponse<K>;
 }

@@ -5,9 +5,7 @@
 import { apiUrl } from './client';
 import { ApiError, DURATION } from './errors';
 import type { Envelope } from './types';
-import { clearSession, session } from '../state/session';
-import { navigate } from '../state/navigation';
-import { notify, notifyError } from '../state/notifications';
+import { apiHooks, notifyApiError } from './hooks';
 
 /** Saves a blob as a file through a temporary link. */
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -27,7 +25,7 @@ export const DOWNLOAD_NOTICE = 'Your download is starting';
 
 /** Shows the download-request notice (4 s). */
 export function noticeDownload(text: string = DOWNLOAD_NOTICE): void {
-  notify({ severity: 'info', detail: text, life: DURATION.downloadRequest });
+  apiHooks().notify({ severity: 'info', detail: text, life: DURATION.downloadRequest });
 }
 
 /** Starts the download of a URL (the server answers with `content-disposition: attachment`), with the 4-s notice. */
@@ -64,22 +62,22 @@ export function downloadGet(path: string, fallbackName: string): Promise<boolean
 
 async function download(path: string, init: RequestInit & { headers: Record<string, string> }, fallbackName: string): Promise<boolean> {
   const headers = { ...init.headers };
-  if (session.token) headers['x-access-token'] = session.token;
+  const token = apiHooks().token();
+  if (token) headers['x-access-token'] = token;
   noticeDownload();
   let res: Response;
   try {
     res = await fetch(apiUrl(path), { ...init, headers });
   } catch {
-    notify({ severity: 'error', detail: 'Error downloading data status: 0', life: DURATION.default });
+    apiHooks().notify({ severity: 'error', detail: 'Error downloading data status: 0', life: DURATION.default });
     return false;
   }
   if (res.status === 401) {
-    clearSession();
-    navigate('/authenticate', { replace: true });
+    apiHooks().onUnauthorized();
     return false;
   }
   if (res.status === 403) {
-    navigate('/unauthorized', { replace: true });
+    apiHooks().onForbidden();
     return false;
   }
   if (!res.ok) {
@@ -90,9 +88,9 @@ async function download(path: string, init: RequestInit & { headers: Record<stri
       envelope = null;
     }
     if (envelope && (envelope.message || envelope.errors?.length)) {
-      notifyError(new ApiError({ status: res.status, errors: envelope.errors ?? [], validationMessage: envelope.message || undefined }));
+      notifyApiError(new ApiError({ status: res.status, errors: envelope.errors ?? [], validationMessage: envelope.message || undefined }));
     } else {
-      notify({ severity: 'error', detail: `Error downloading data status: ${res.status}`, life: DURATION.default });
+      apiHooks().notify({ severity: 'error', detail: `Error downloading data status: ${res.status}`, life: DURATION.default });
     }
     return false;
   }

@@ -2,7 +2,7 @@
 import { proxy } from 'valtio';
 import { navigate as browserNavigate } from 'wouter/use-browser-location';
 import { LAST_ROUTE_KEY, readSession, writeSession } from './storage';
-import { withBase } from '../base-path';
+import { withBase } from '../api/base-path';
 import { shouldRememberRoute } from '../route-table';
 
 export const navigation = proxy({

@@ -6,7 +6,7 @@ import { wsToken } from '../api/endpoints';
 import { backoffDelay, dispatchConnection } from './connection';
 import { Emitter } from './emitter';
 import { parseSocketMessage, shouldReplyToHeartbeat, socketUrl } from './socket-protocol';
-import { BASE_PATH } from '../base-path';
+import { BASE_PATH } from '../api/base-path';
 
 export { parseSocketMessage, socketUrl, type SocketMessage } from './socket-protocol';
 import { session } from './session';

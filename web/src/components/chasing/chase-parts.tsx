@@ -103,6 +103,28 @@ export function ChaseEvidence({ chase }: { chase: ChaseView }) {
   );
 }
 
+/**
+ * What a chase asks and what came of it: the reason of a returned file (or the chaser's message),
+ * the failing rows behind a failed check, and the latest answer. Shared by the delivery Chases
+ * tab and the Client's Open chases page.
+ */
+export function ChaseBody({ chase: c }: { chase: ChaseView }) {
+  return (
+    <>
+      {c.reason === 'returned' ? (
+        <p className="fa-chase-message">
+          <span className="fa-chase-label">Reason</span>
+          {c.message}
+        </p>
+      ) : c.reason !== 'missing_files' && c.message ? (
+        <p className="fa-chase-message">{c.message}</p>
+      ) : null}
+      <ChaseEvidence chase={c} />
+      <ChaseAnswer chase={c} />
+    </>
+  );
+}
+
 /** Who the chase goes to (as resolved at its last run): name or address, role, where they came from. */
 export function ChaseRecipients({ chase, empty }: { chase: ChaseView; empty: ReactNode }) {
   if (!chase.recipients.length) return <p className="fa-empty-text fa-chase-norecipients">{empty}</p>;

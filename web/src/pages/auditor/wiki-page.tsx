@@ -3,7 +3,7 @@
  * items from `GET /wiki-data`, plus the data sandbox and sample outputs. Links to the API that need
  * a download token get one first; links inside the application stay in it.
  */
-import { withBase } from '../../base-path';
+import { withBase } from '../../api/base-path';
 import { useEffect, useState } from 'react';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { Link } from 'wouter';

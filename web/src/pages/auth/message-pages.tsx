@@ -1,5 +1,5 @@
 /** Message pages of the sign-in flow: /authenticate, /unauthorized, /signup, /404. */
-import { withBase } from '../../base-path';
+import { withBase } from '../../api/base-path';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';

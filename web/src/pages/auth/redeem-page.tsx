@@ -4,7 +4,7 @@
  * or to /unauthorized. A redeem refused by the rate limits (429) goes to the page saying why and
  * when to try again, which keeps the link (its token was not used) for that time.
  */
-import { withBase, withoutBase } from '../../base-path';
+import { withBase, withoutBase } from '../../api/base-path';
 import { useEffect } from 'react';
 import { redeemToken, ssoProviders } from '../../api/endpoints';
 import { ApiError } from '../../api/errors';

@@ -7,7 +7,7 @@
 import { format } from 'date-fns';
 import { Button } from 'primereact/button';
 import { useEffect, useState } from 'react';
-import { withBase } from '../../base-path';
+import { withBase } from '../../api/base-path';
 import { AuthLayout } from '../../components/auth-layout';
 import { usePageTitle } from '../../components/use-page-title';
 import { navigate } from '../../state/navigation';

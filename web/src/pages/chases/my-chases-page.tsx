@@ -13,7 +13,7 @@ import { Link, useSearch } from 'wouter';
 import { chaseActions, isOpenChase } from '../../../../rules';
 import { answerChase, downloadEvidence, fetchMyChases, type ChaseView } from '../../api/chasing';
 import { errorText, type ApiError } from '../../api/errors';
-import { ChaseAnswer, ChaseEvidence, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../components/chasing/chase-parts';
+import { ChaseBody, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../components/chasing/chase-parts';
 import { UploadZone } from '../../components/files/upload-zone';
 import { formatDate } from '../../components/grid/format';
 import { usePageTitle } from '../../components/use-page-title';
@@ -162,16 +162,7 @@ function MyChase({ chase: c, onAnswered }: { chase: ChaseView; onAnswered: (c: C
         {` · asked ${formatDate(c.createdAt)}`}
         {c.closedAt ? ` · closed ${formatDate(c.closedAt, true)}` : ''}
       </p>
-      {c.reason === 'returned' ? (
-        <p className="fa-chase-message">
-          <span className="fa-chase-label">Reason</span>
-          {c.message}
-        </p>
-      ) : c.reason !== 'missing_files' && c.message ? (
-        <p className="fa-chase-message">{c.message}</p>
-      ) : null}
-      <ChaseEvidence chase={c} />
-      <ChaseAnswer chase={c} />
+      <ChaseBody chase={c} />
       {can.answer && answering && (
         <div className="fa-my-chase-upload" ref={uploadBox}>
           <div className="fa-my-chase-upload-head">

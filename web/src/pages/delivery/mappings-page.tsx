@@ -21,8 +21,8 @@ import { GridError } from '../../components/grid/grid-message';
 import { ensureAuditorStyles } from '../../components/auditor/auditor-styles';
 import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
-import { UploadForm } from '../auditor/custom-mapping/manage-view';
-import { groupByAdministrator } from '../auditor/custom-mapping/mapping-rules';
+import { UploadForm } from '../../components/mappings/upload-form';
+import { groupByAdministrator } from '../../components/mappings/mapping-rules';
 import { fundsText, MappingHistoryDialog } from '../../components/mappings/mapping-history';
 import './delivery.css';
 

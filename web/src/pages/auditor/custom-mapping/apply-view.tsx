@@ -13,8 +13,7 @@ import { assignMapping, fetchFundsByTpa, removeMappings, rerunFunds, type Mappin
 import { ApiError } from '../../../api/errors';
 import { formatDate } from '../../../components/auditor/format';
 import { notify, notifyError } from '../../../state/notifications';
-import { MAPPING_TYPES } from '../self-onboarding/wizard-state';
-import { administratorsWithMappings, applicableFunds, customOf, resetPairs } from './mapping-rules';
+import { administratorsWithMappings, applicableFunds, customOf, MAPPING_TYPES, resetPairs } from '../../../components/mappings/mapping-rules';
 
 /** The Apply & Rerun view. */
 export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingRow[]; onChanged: () => void }) {

@@ -24,7 +24,7 @@ import { dataPlatform, showTab } from '../../../state/data-platform';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
 import { FundDetailsModal } from '../fund-details/fund-details-modal';
-import { DownloadDialog } from './download-dialog';
+import { DownloadDialog } from '../../../components/files/download-dialog';
 import './funds-listing.css';
 import { isAuditorActionEnabled as isActionEnabled, isDeleteEnabled, MESSAGES, type AuditorAction as StatusActionKey } from '../../../../../rules';
 import { useFitToViewport } from '../../../components/grid/use-fit-to-viewport';

@@ -17,8 +17,8 @@ import { UnsavedChangesDialog } from '../../../components/unsaved-changes-dialog
 import { auditorNrd, loadAuditorNrd } from '../../../state/auditor-nrd';
 import { notify } from '../../../state/notifications';
 import { session } from '../../../state/session';
-import { ChildrenList } from './children-list';
-import { FieldRow } from './field-row';
+import { ChildrenList } from '../../../components/fund-details/children-list';
+import { FieldRow } from '../../../components/fund-details/field-row';
 import { FilesSection } from './files-section';
 import {
   canEdit,
@@ -34,9 +34,9 @@ import {
   type Draft,
   type FieldDef,
   type FormContext,
-} from './fund-form';
+} from '../../../components/fund-details/fund-form';
 import { RecipientsTab } from './recipients-tab';
-import { ValidationErrors } from './validation-errors';
+import { ValidationErrors } from '../../../components/fund-details/validation-errors';
 
 /** Props of the modal. */
 export interface FundDetailsModalProps {

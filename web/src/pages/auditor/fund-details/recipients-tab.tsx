@@ -5,7 +5,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import type { Nrd, Recipient } from '../../../api/auditor-types';
 import { refOptions } from '../../../state/auditor-nrd';
-import { recipientEdits, recipientRowKey as keyOf, searchRecipients } from './fund-form';
+import { recipientEdits, recipientRowKey as keyOf, searchRecipients } from '../../../components/fund-details/fund-form';
 
 /** Role of a new recipient (spec 2.3). */
 export const NEW_RECIPIENT_ROLE = 'Auditor';

@@ -4,6 +4,7 @@
  * per-type progress while processing.
  */
 import type { MappingValidation, SdmFile } from '../../../api/self-onboarding';
+import { MAPPING_TYPES } from '../../../components/mappings/mapping-rules';
 
 /** Steps of the wizard, in order. */
 export const WIZARD_STEPS = [
@@ -15,8 +16,8 @@ export const WIZARD_STEPS = [
 ] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number]['key'];
 
-/** Mapping types, in the order the wizard lists them. */
-export const MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'] as const;
+/** Mapping types, in the order the wizard lists them (the same list the upload form offers). */
+export { MAPPING_TYPES };
 
 /** Mapping types a TPA needs before files can be processed. */
 export const REQUIRED_MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapping'];

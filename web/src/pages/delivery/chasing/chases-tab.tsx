@@ -12,7 +12,7 @@ import { Link } from 'wouter';
 import { chaseActions, isOpenChase, returnToTpaAction, scheduleWords } from '../../../../../rules';
 import { cancelChase, downloadEvidence, fetchSchedule, type ChaseSchedule, type ChaseView } from '../../../api/chasing';
 import type { ApiError } from '../../../api/errors';
-import { ChaseAnswer, ChaseEvidence, ChaseRecipients, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../../components/chasing/chase-parts';
+import { ChaseBody, ChaseRecipients, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../../components/chasing/chase-parts';
 import { formatDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { socketEvents } from '../../../state/socket';
@@ -148,16 +148,7 @@ function ChaseItem({ chase: c, tpaCode, onCancel }: { chase: ChaseView; tpaCode:
         {c.nextReminderOn && isOpenChase(c.state) ? ` · next mail due ${formatDate(c.nextReminderOn)}` : ''}
         {c.closedAt ? ` · closed ${formatDate(c.closedAt, true)}` : ''}
       </p>
-      {c.reason === 'returned' ? (
-        <p className="fa-chase-message">
-          <span className="fa-chase-label">Reason</span>
-          {c.message}
-        </p>
-      ) : c.reason !== 'missing_files' && c.message ? (
-        <p className="fa-chase-message">{c.message}</p>
-      ) : null}
-      <ChaseEvidence chase={c} />
-      <ChaseAnswer chase={c} />
+      <ChaseBody chase={c} />
       <div className="fa-chase-section-title">Recipients</div>
       <ChaseRecipients
         chase={c}

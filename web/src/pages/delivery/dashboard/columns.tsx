@@ -3,7 +3,7 @@
  * ones hidden by default, the aggregation columns (only with `config.aggregation`), the field each
  * sorts and filters by (as the server's listing accepts them) and the cell formats of section 9.
  */
-import { withBase } from '../../../base-path';
+import { withBase } from '../../../api/base-path';
 import type { ReactNode } from 'react';
 import type { FilterType, FundListingRow } from '../../../api/delivery-types';
 import type { FilterOption } from '../../../components/grid/column-filter';

@@ -4,7 +4,7 @@
  * `impersonateEnabled`, impersonation (`GET /dev-tools/user/key/{userId}/10h`: this tab then signs
  * in as that user for 10 hours).
  */
-import { withBase } from '../../../base-path';
+import { withBase } from '../../../api/base-path';
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { confirmDialog } from 'primereact/confirmdialog';

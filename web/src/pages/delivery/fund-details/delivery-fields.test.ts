@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FundDetails } from '../../../api/auditor-types';
-import { changedFields, draftOf } from '../../auditor/fund-details/fund-form';
+import { changedFields, draftOf } from '../../../components/fund-details/fund-form';
 import { blankFund, canEditField, DELIVERY_COMMENT_FIELDS, DELIVERY_FIELDS, FORM_SECTIONS, newFundPayload } from './delivery-fields';
 
 const field = (key: string) => DELIVERY_FIELDS.find((f) => f.key === key)!;

@@ -12,7 +12,7 @@ import {
   RUN_PARAMETER_FIELDS,
   type Draft,
   type FieldDef,
-} from '../../auditor/fund-details/fund-form';
+} from '../../../components/fund-details/fund-form';
 
 export { blankFund } from './blank-fund';
 

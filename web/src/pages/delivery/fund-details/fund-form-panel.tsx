@@ -8,8 +8,8 @@ import { Fragment } from 'react';
 import { Dropdown } from 'primereact/dropdown';
 import type { FundDetails, Nrd } from '../../../api/auditor-types';
 import { refOptions } from '../../../state/auditor-nrd';
-import { FieldRow } from '../../auditor/fund-details/field-row';
-import type { Draft, FormContext } from '../../auditor/fund-details/fund-form';
+import { FieldRow } from '../../../components/fund-details/field-row';
+import type { Draft, FormContext } from '../../../components/fund-details/fund-form';
 import { canEditField, FORM_SECTIONS } from './delivery-fields';
 
 /** Props of the form. */

@@ -10,7 +10,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import type { Nrd, Recipient } from '../../../api/auditor-types';
 import { refOptions } from '../../../state/auditor-nrd';
-import { recipientEdits, recipientRowKey as keyOf } from '../../auditor/fund-details/fund-form';
+import { recipientEdits, recipientRowKey as keyOf } from '../../../components/fund-details/fund-form';
 
 /** The editor. */
 export function RecipientsEditor({ recipients, nrd, onChange }: { recipients: readonly Recipient[]; nrd: Nrd | null; onChange: (next: Recipient[]) => void }) {

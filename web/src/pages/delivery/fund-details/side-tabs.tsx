@@ -13,7 +13,7 @@ import type { FundDetails } from '../../../api/auditor-types';
 import { ApiError } from '../../../api/errors';
 import { assignFundMapping, fetchFundMappings, removeFundMapping, setAggregForceRun, type FundMappingType } from '../../../api/fund-activity';
 import { notify } from '../../../state/notifications';
-import type { Draft } from '../../auditor/fund-details/fund-form';
+import type { Draft } from '../../../components/fund-details/fund-form';
 
 /**
  * Fund codes: the main code first, then the alternates. In edit mode alternates are added,

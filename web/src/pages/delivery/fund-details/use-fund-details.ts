@@ -11,7 +11,7 @@ import { ApiError } from '../../../api/errors';
 import { socketEvents } from '../../../state/socket';
 import { createFund, validateNewFund } from '../../../api/fund-activity';
 import { notifyError } from '../../../state/notifications';
-import { changedFields, draftOf, type Draft } from '../../auditor/fund-details/fund-form';
+import { changedFields, draftOf, type Draft } from '../../../components/fund-details/fund-form';
 import { blankFund, DELIVERY_FIELDS, newFundPayload } from './delivery-fields';
 
 /** Quiet time after the last live event before the fund is loaded again (a rerun sends a burst of them). */

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { Dialog } from 'primereact/dialog';
-import { EXPORT_STAGES, requestExport } from '../../../api/auditor';
+import { EXPORT_STAGES, requestExport } from '../../api/auditor';
 
 /** Stages whose files are CSV (work papers are workbooks). */
 export const CSV_STAGES = ['calculations', 'standardization', 'identification', 'import', 'fundRequest'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FundDetails } from '../../../api/auditor-types';
+import type { FundDetails } from '../../api/auditor-types';
 import {
   canEdit,
   capPercent,

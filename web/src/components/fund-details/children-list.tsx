@@ -1,5 +1,5 @@
 /** The children of a parent fund (Children tab of both fund details), each a link opening it. */
-import type { FundDetails } from '../../../api/auditor-types';
+import type { FundDetails } from '../../api/auditor-types';
 
 export function ChildrenList({ fund, onOpen }: { fund: Pick<FundDetails, 'children'>; onOpen: (id: number) => void }) {
   return (

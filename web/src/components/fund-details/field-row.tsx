@@ -4,9 +4,9 @@ import { Chips } from 'primereact/chips';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
-import type { FundDetails, Nrd } from '../../../api/auditor-types';
-import { formatDate, percent, yesNo } from '../../../components/auditor/format';
-import { refLabel, refOptions } from '../../../state/auditor-nrd';
+import type { FundDetails, Nrd } from '../../api/auditor-types';
+import { formatDate, percent, yesNo } from '../auditor/format';
+import { refLabel, refOptions } from '../../state/auditor-nrd';
 import { capPercent, fundValue, type Draft, type FieldDef } from './fund-form';
 
 const YES_NO = [

@@ -1,5 +1,5 @@
 /** The 'You have validation errors' list of the Fund details modal (at most 5, 'Duplicate Fund' linking to the fund). */
-import type { FundError } from '../../../api/auditor-types';
+import type { FundError } from '../../api/auditor-types';
 import { presentErrors } from './fund-form';
 
 /**

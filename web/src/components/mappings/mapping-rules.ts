@@ -1,8 +1,11 @@
 /** Pure rules of the Custom Mapping tab (auditor spec 5, 6): name, client and reason checks, groups, funds and reset pairs. */
-import type { AuditorFundRow } from '../../../api/auditor-types';
-import type { MappingMode, MappingRow } from '../../../api/custom-mappings';
+import type { AuditorFundRow } from '../../api/auditor-types';
+import type { MappingMode, MappingRow } from '../../api/custom-mappings';
 
-import { clientNameError, duplicateMappingMessage, mappingNameError, MESSAGES, normalizeStatus, reasonError } from '../../../../../rules';
+import { clientNameError, duplicateMappingMessage, mappingNameError, MESSAGES, normalizeStatus, reasonError } from '../../../../rules';
+
+/** The mapping types a TPA's layout is described by (auditor spec 2.3). */
+export const MAPPING_TYPES = ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping'] as const;
 
 export const NAME_MESSAGE = MESSAGES.invalidName;
 export const CLIENT_MESSAGE = MESSAGES.invalidClientName;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditorFundRow } from '../../../api/auditor-types';
-import type { MappingRow } from '../../../api/custom-mappings';
+import type { AuditorFundRow } from '../../api/auditor-types';
+import type { MappingRow } from '../../api/custom-mappings';
 import { applicableFunds, canUpload, CLIENT_MESSAGE, formErrors, groupByAdministrator, NAME_MESSAGE, resetPairs, type MappingForm } from './mapping-rules';
 
 const mapping = (id: number, admin: string, type: string, kind: 'master' | 'custom', funds: number[] = [], description = `m${id}`): MappingRow => ({

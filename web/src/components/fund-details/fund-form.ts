@@ -3,8 +3,8 @@
  * which are read-only, the editable draft, the payload of changed fields for `POST /fund/validate`
  * and `POST /fund`, materialities capped at 100, and how save errors are presented. Pure: no React.
  */
-import { requiredFundFields } from '../../../../../rules';
-import type { FundDetails, FundError, Recipient } from '../../../api/auditor-types';
+import { requiredFundFields } from '../../../../rules';
+import type { FundDetails, FundError, Recipient } from '../../api/auditor-types';
 
 /** How a field is shown and edited. */
 export type FieldKind = 'text' | 'select' | 'date' | 'percent' | 'yesno' | 'yn' | 'textarea' | 'codes' | 'readonly';
