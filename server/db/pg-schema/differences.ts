@@ -31,3 +31,17 @@ export const PG_SQL_DEFAULTS: Readonly<Record<string, string>> = {
   // now as ISO-8601 UTC text with milliseconds
   "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))": 'isoNow',
 };
+
+/**
+ * Indexes whose nullable columns PostgreSQL sorts with NULL first, as SQLite does: the fund listing
+ * orders empty values first ascending and last descending on both databases
+ * (`server/services/funds/listing-page.ts`), and a PostgreSQL index serves that order (forwards
+ * or backwards) only when it is built in it; with PostgreSQL's own order (NULL last ascending) a
+ * page of the listing sorted on these columns was a scan and sort of every fund.
+ */
+export const PG_NULLS_FIRST_INDEXES: ReadonlySet<string> = new Set([
+  'fund_requests_due_idx',
+  'fund_requests_request_date_idx',
+  'fund_requests_status_request_idx',
+  'fund_requests_status_due_idx',
+]);

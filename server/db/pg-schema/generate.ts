@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Column, getTableColumns, is, SQL, StringChunk } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { PG_BIGINT_COLUMNS, PG_SQL_DEFAULTS } from './differences.js';
+import { PG_BIGINT_COLUMNS, PG_NULLS_FIRST_INDEXES, PG_SQL_DEFAULTS } from './differences.js';
 
 /** The repository's root directory. */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -192,7 +192,9 @@ function tableSource(table: SQLiteTable, key: string, module: string, refs: Map<
   for (const index of config.indexes) {
     const builder = index.config.unique ? 'uniqueIndex' : 'index';
     imports.pgCore.add(builder);
-    let source = `${builder}(${JSON.stringify(index.config.name)}).on(${index.config.columns.map(t).join(', ')})`;
+    const nullsFirst = PG_NULLS_FIRST_INDEXES.has(index.config.name);
+    const on = index.config.columns.map((col) => (nullsFirst && !(col as Column).notNull ? `${t(col)}.asc().nullsFirst()` : t(col)));
+    let source = `${builder}(${JSON.stringify(index.config.name)}).on(${on.join(', ')})`;
     if (index.config.where) {
       imports.sql = true;
       source += `.where(${templateLiteral(sqlText(index.config.where, `${index.config.name} where`))})`;

@@ -88,12 +88,12 @@ export const fundRequests = pgTable(
   (t) => [
     index('fund_requests_status_idx').on(t.status),
     index('fund_requests_admin_period_idx').on(t.administratorId, t.periodEnd),
-    index('fund_requests_due_idx').on(t.dueDate),
-    index('fund_requests_request_date_idx').on(t.requestDate),
+    index('fund_requests_due_idx').on(t.dueDate.asc().nullsFirst()),
+    index('fund_requests_request_date_idx').on(t.requestDate.asc().nullsFirst()),
     index('fund_requests_parent_idx').on(t.parentId),
-    index('fund_requests_status_request_idx').on(t.status, t.requestDate, t.name, t.client),
+    index('fund_requests_status_request_idx').on(t.status, t.requestDate.asc().nullsFirst(), t.name, t.client),
     index('fund_requests_client_name_idx').on(t.client, t.name),
-    index('fund_requests_status_due_idx').on(t.status, t.dueDate, t.name, t.client),
+    index('fund_requests_status_due_idx').on(t.status, t.dueDate.asc().nullsFirst(), t.name, t.client),
   ],
 );
 
