@@ -21,7 +21,7 @@ function failureOf(status: number, envelope: WireEnvelope<unknown> | null, url: 
   if (!envelope) return new AppError(`Unexpected answer from ${url} (HTTP ${status})`, status || 500);
   const message = envelope.message ?? String(envelope.errors?.[0] ?? `HTTP ${status}`);
   const errors = (envelope.errors ?? [message]) as string[];
-  if (status === 400) return new ValidationError(message, errors, envelope.totalErrorsFound);
+  if (status === 400) return new ValidationError(message, errors, envelope.totalErrorsFound, envelope.fieldErrors ? { fieldErrors: envelope.fieldErrors } : {});
   if (status === 401) return new UnauthorizedError(message);
   if (status === 403) return new ForbiddenError(message);
   if (status === 404) return new NotFoundError(message);

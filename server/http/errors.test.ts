@@ -57,6 +57,21 @@ describe('answers and errors', () => {
     expect(res.body.errors[0]).toMatch(/^body\.ids: /);
   });
 
+  it('names each bad field with a code beside the messages', async () => {
+    const res = await call('POST', '/api/v2.0/probe/validate', JSON.stringify({ ids: ['x', 2] }));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.fieldErrors).toEqual([{ in: 'body', field: 'ids.0', code: 'invalid_type', message: expect.any(String) }]);
+    expect(res.body.errors).toEqual([`body.ids.0: ${res.body.fieldErrors[0].message}`]);
+  });
+
+  it('gives every error answer the code of its kind', async () => {
+    const res = await call('GET', '/api/v2.0/no/such/thing');
+    expect(res.body.code).toBe('not_found');
+    const unsigned = await call('GET', '/api/v2.0/probe/crash', undefined, { 'x-access-token': '' });
+    expect(unsigned).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const res = await call('POST', '/api/v2.0/probe/validate', '{ids: ');
     expect(res.status).toBe(400);
@@ -78,7 +93,7 @@ describe('answers and errors', () => {
   it('answers 500 "An error occurred" without the stack or SQL', async () => {
     const res = await call('GET', '/api/v2.0/probe/crash');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ success: false, payload: null, errors: ['An error occurred'], message: 'An error occurred' });
+    expect(res.body).toEqual({ success: false, payload: null, errors: ['An error occurred'], message: 'An error occurred', code: 'internal_error' });
     expect(JSON.stringify(res.body)).not.toMatch(/SQLITE|secret_column|x\.ts/);
   });
 });

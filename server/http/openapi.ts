@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { appVersion } from '../paths.js';
 import { GROUP_ROLES } from '../services/auth/permissions.js';
+import { ERROR_CODES } from './envelope.js';
 import { fullPath, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 
@@ -42,6 +43,28 @@ const errorEnvelope = {
     errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
     message: { type: 'string' },
     totalErrorsFound: { type: 'integer', description: 'Validation errors only' },
+    code: { type: 'string', enum: [...new Set(Object.values(ERROR_CODES)), 'error'], description: 'The kind of error, by HTTP status' },
+    fieldErrors: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/FieldError' },
+      description: 'Validation errors of the request: each bad field of the body, query or multipart form with its code',
+    },
+  },
+};
+
+/** One bad field of a request (server/http/envelope.ts `FieldError`). */
+const fieldError = {
+  type: 'object',
+  required: ['in', 'field', 'code', 'message'],
+  properties: {
+    in: { type: 'string', enum: ['body', 'query', 'form'], description: 'Where the field was sent' },
+    field: { type: 'string', description: "Dotted path inside that part (e.g. 'pagination.limit'), '' for the whole part" },
+    code: {
+      type: 'string',
+      description:
+        "zod's issue code (invalid_type, too_small, too_big, unrecognized_keys, invalid_value...), invalid_<format> for a failed format (invalid_email), or for multipart parts missing_file, too_many_files, unexpected_field",
+    },
+    message: { type: 'string' },
   },
 };
 
@@ -53,7 +76,7 @@ const errorResponse = (description: string, headers?: Record<string, unknown>) =
 
 /** The error answers any route may give (server/http/envelope.ts, server/http/rate-limit.ts). */
 const errorResponses = {
-  ValidationError: errorResponse('Validation error: message, errors[] and totalErrorsFound'),
+  ValidationError: errorResponse('Validation error: message, errors[], totalErrorsFound and, for the fields the route checks, fieldErrors[] with their codes'),
   Unauthorized: errorResponse('No, unknown, expired or revoked token'),
   Forbidden: errorResponse('The role of the signed-in user is not allowed this call'),
   NotFound: errorResponse('The resource named by the call does not exist'),
@@ -175,7 +198,7 @@ export function buildOpenApi(routes: RouteDef[] = allRoutes): Record<string, unk
         accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
         downloadToken: { type: 'apiKey', in: 'query', name: 'token' },
       },
-      schemas: { Envelope: envelope, ErrorEnvelope: errorEnvelope, ErrorItem: errorItem },
+      schemas: { Envelope: envelope, ErrorEnvelope: errorEnvelope, ErrorItem: errorItem, FieldError: fieldError },
       responses: errorResponses,
     },
     paths,

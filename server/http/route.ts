@@ -14,7 +14,7 @@ import { disposeUploads } from './multipart.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
 import type { EncodedPayload } from '../threads/encoded.js';
-import { errorResponse, ok, okSerialized } from './envelope.js';
+import { errorResponse, fieldValidationError, ok, okSerialized, type FieldLocation } from './envelope.js';
 import { serviceKeyRefusal, tokenConflict } from './service-keys.js';
 import { noteRequest } from './request-log.js';
 
@@ -140,8 +140,17 @@ export function fullPath(def: RouteDef): string {
   return (def.base === 'api' ? '/api' : '/api/v2.0') + def.path;
 }
 
-function zodErrors(error: z.ZodError, where: string): string[] {
-  return error.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`);
+/** The stable code of a zod issue: its own code, or `invalid_<format>` for a failed string format (`invalid_email`). */
+function issueCode(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_format' ? `invalid_${issue.format}` : issue.code;
+}
+
+/** The validation error of a failed parse: each issue as a message and as a field error with its code. */
+export function zodValidationError(error: z.ZodError, where: FieldLocation): ValidationError {
+  return fieldValidationError(
+    'The request is not valid',
+    error.issues.map((i) => ({ in: where, field: i.path.map(String).join('.'), code: issueCode(i), message: i.message })),
+  );
 }
 
 /** JSON bodies nested deeper than this are refused (a parser or validator would recurse that deep). */
@@ -236,13 +245,13 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
         let body: unknown = undefined;
         if (def.body && !def.multipart) {
           const parsed = def.body.safeParse(await readJson(event, ctx.config.maxUploadBytes));
-          if (!parsed.success) throw new ValidationError('The request is not valid', zodErrors(parsed.error, 'body'));
+          if (!parsed.success) throw zodValidationError(parsed.error, 'body');
           body = parsed.data;
         }
         let query: unknown = Object.fromEntries(url.searchParams);
         if (def.query) {
           const parsed = def.query.safeParse(query);
-          if (!parsed.success) throw new ValidationError('The request is not valid', zodErrors(parsed.error, 'query'));
+          if (!parsed.success) throw zodValidationError(parsed.error, 'query');
           query = parsed.data;
         }
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
