@@ -59,7 +59,10 @@ export function mappingsBackend(g: GlobalOptions): MappingsBackend {
     download: (id, version) =>
       withApi(g, async (api) => {
         const { res, fileName } = await api.file('GET /api/v2.0/mappings/download', { query: { id, version } });
-        return { fileName: fileName ?? (version ? `mapping_${id}_v${version}.csv` : `mapping_${id}.csv`), text: await res.text() };
+        return {
+          fileName: fileName ?? (version ? `mapping_${id}_v${version}.csv` : `mapping_${id}.csv`),
+          text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer()),
+        };
       }),
     history: (id) => operation(g, 'GET /api/v2.0/mappings/:id/history', { params: { id } }),
     diff: (id, from, to) => operation(g, 'GET /api/v2.0/mappings/:id/diff', { params: { id }, query: { from, to } }),

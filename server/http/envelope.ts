@@ -129,10 +129,10 @@ export function errorResponse(err: unknown, log: Logger, where: Record<string, u
 }
 
 /**
- * A validation error that names its bad fields: `errors` keeps the messages (`<in>.<field>: message`)
- * and the answer's `fieldErrors` lists them with their codes.
+ * A validation error that names its bad fields: `errors` keeps the messages (`<in>.<field>: message`,
+ * or the bare message with `prefixed: false`) and the answer's `fieldErrors` lists them with their codes.
  */
-export function fieldValidationError(message: string, fields: FieldError[]): ValidationError {
-  const errors = fields.map((f) => `${[f.in, f.field].filter(Boolean).join('.')}: ${f.message}`);
+export function fieldValidationError(message: string, fields: FieldError[], opts: { prefixed?: boolean } = {}): ValidationError {
+  const errors = fields.map((f) => (opts.prefixed === false ? f.message : `${[f.in, f.field].filter(Boolean).join('.')}: ${f.message}`));
   return new ValidationError(message, errors, errors.length, { fieldErrors: fields.slice(0, MAX_ERRORS_IN_ANSWER) });
 }

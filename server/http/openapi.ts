@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { appVersion } from '../paths.js';
 import { GROUP_ROLES } from '../services/auth/permissions.js';
 import { ERROR_CODES } from './envelope.js';
+import { filePartOf, formParts } from './multipart.js';
 import { fullPath, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 
@@ -108,7 +109,28 @@ export function operationIdOf(def: RouteDef): string {
   return def.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
+/** The multipart/form-data schema of a route's `form`: file parts as `format: binary` (arrays when several), text fields by their zod schema. */
+function formSchema(form: z.ZodType): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, part] of formParts(form)) {
+    const file = filePartOf(part);
+    if (file) {
+      const one = { type: 'string', format: 'binary', ...(file.maxBytes !== undefined ? { maxLength: file.maxBytes } : {}) };
+      const aliases = file.aliases.length ? ` (also accepted as ${file.aliases.map((a) => `'${a}'`).join(' or ')})` : '';
+      const description = file.description + aliases;
+      properties[name] = file.max > 1 ? { type: 'array', items: one, minItems: file.min, maxItems: file.max, description } : { ...one, description };
+      if (file.min > 0) required.push(name);
+    } else {
+      properties[name] = schemaOf(part, 'input');
+      if (!part.safeParse(undefined).success) required.push(name);
+    }
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
 function requestBody(def: RouteDef): Record<string, unknown> | undefined {
+  if (def.form) return { required: true, content: { 'multipart/form-data': { schema: formSchema(def.form) } } };
   if (def.multipart) {
     const fields = def.multipartFields ?? { upload: { kind: 'file', required: true, description: 'The file' } };
     const properties: Record<string, unknown> = {};

@@ -10,7 +10,7 @@ import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.js';
 import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
-import { disposeUploads } from './multipart.js';
+import { disposeUploads, parseForm, readForm } from './multipart.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
 import type { EncodedPayload } from '../threads/encoded.js';
@@ -27,6 +27,8 @@ export interface ApiRequest<B = unknown, Q = unknown> {
   token: string | null;
   body: B;
   query: Q;
+  /** The parsed multipart form of a route with a `form` schema. */
+  form: any;
   params: Record<string, string>;
 }
 
@@ -53,8 +55,14 @@ export interface RouteDef<B = any, Q = any> {
   tokenFrom?: 'header' | 'query';
   /** Token kinds accepted (default session and API keys). */
   tokenKinds?: TokenKind[];
-  /** Multipart upload: the body is read by the handler; only the size limit is checked here. */
+  /** Multipart upload: the body is a multipart form (read here when `form` is given, else by the handler). */
   multipart?: boolean;
+  /**
+   * The parts of a multipart form: a `z.object` of text fields (zod schemas of strings) and file
+   * parts (`formFiles`), checked before the handler runs and passed to it as `form`; documented in
+   * the OpenAPI document as a multipart/form-data body.
+   */
+  form?: ZodType;
   /** The parts a multipart route reads, by field name (documented in the OpenAPI document). */
   multipartFields?: Record<string, MultipartField>;
   /** The shape of the envelope's `payload` on success (documented in the OpenAPI document). */
@@ -254,8 +262,9 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
           if (!parsed.success) throw zodValidationError(parsed.error, 'query');
           query = parsed.data;
         }
+        const form = def.form ? parseForm(await readForm(event, ctx), def.form) : undefined;
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
-        const result = await def.handler({ ctx, event, user: user as User, token, body, query, params });
+        const result = await def.handler({ ctx, event, user: user as User, token, body, query, form, params });
         response = def.raw
           ? (result as Response)
           : result instanceof Reply
