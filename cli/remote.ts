@@ -1,55 +1,27 @@
 /**
- * Calls a running Fund Audit server for commands given `--server URL --token KEY` (or
- * `FUND_AUDIT_SERVER` / `FUND_AUDIT_TOKEN`; a server under a base path is given with it, e.g.
- * `https://host/fund-audit`) through the typed client the browser uses too (client/api.ts), with failures turned
- * into the same typed errors services throw, so a command prints and exits the same way locally and
- * remotely. Connection errors are retried with backoff (see `fetchWithRetry`).
+ * The HTTP side of commands given `--server URL --token KEY` (or `FUND_AUDIT_SERVER` /
+ * `FUND_AUDIT_TOKEN`; a server under a base path is given with it, e.g. `https://host/fund-audit`):
+ * whether a command goes to a server, connection errors retried with backoff (`fetchWithRetry`),
+ * and failed answers turned into the typed errors services throw (`failureOf`), so a command
+ * prints and exits the same way in process and remotely (cli/operation.ts sends the calls).
  */
-import { sendOperation, type CallInput, type WireEnvelope } from '../client/api.js';
+import type { WireEnvelope } from '../client/api.js';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../server/errors.js';
-import type { ApiResponse, Operation } from '../server/http/contract.js';
 import type { GlobalOptions } from './global.js';
 
 /** Whether the command should go to a server rather than the local data directory. */
 export const isRemote = (opts: GlobalOptions) => !!opts.server;
 
-/** The server address of the options, without a trailing slash. */
-const serverOf = (opts: GlobalOptions) => opts.server!.replace(/\/$/, '');
-
-/** The typed error a failed answer stands for (the same errors services throw locally). */
-function failureOf(status: number, envelope: WireEnvelope<unknown> | null, url: string): AppError {
+/** The typed error a failed answer stands for (the same errors services throw). */
+export function failureOf(status: number, envelope: WireEnvelope<unknown> | null, url: string): AppError {
   if (!envelope) return new AppError(`Unexpected answer from ${url} (HTTP ${status})`, status || 500);
   const message = envelope.message ?? String(envelope.errors?.[0] ?? `HTTP ${status}`);
   const errors = (envelope.errors ?? [message]) as string[];
-  if (status === 400) return new ValidationError(message, errors, envelope.totalErrorsFound);
+  if (status === 400) return new ValidationError(message, errors, envelope.totalErrorsFound, envelope.fieldErrors ? { fieldErrors: envelope.fieldErrors } : {});
   if (status === 401) return new UnauthorizedError(message);
   if (status === 403) return new ForbiddenError(message);
   if (status === 404) return new NotFoundError(message);
   return new AppError(message, status, errors);
-}
-
-/**
- * Calls one operation of the API contract on the server (client/api.ts), connection errors retried
- * with backoff (`fetchWithRetry`).
- * @param operation e.g. `'POST /api/v2.0/funds/listing'`
- * @returns the envelope's payload, typed by the route's response schema
- * @throws the typed error matching the answer's status; AppError 503 when the server cannot be reached
- */
-export async function remoteOperation<K extends Operation>(opts: GlobalOptions, operation: K, input: CallInput<K>): Promise<ApiResponse<K>> {
-  const token = opts.token ?? process.env.FUND_AUDIT_TOKEN;
-  if (!token) throw new UnauthorizedError('--server needs --token KEY (or FUND_AUDIT_TOKEN): create one with the key generator');
-  const { status, ok, envelope } = await sendOperation(
-    {
-      baseUrl: serverOf(opts),
-      send: (url, init, op) =>
-        fetchWithRetry(opts, url, init, isIdempotent(init.method ?? 'GET', op.slice(op.indexOf(' ') + 1).replace(/^\/api\/v2\.0\//, ''))),
-      headers: () => ({ 'x-access-token': token }),
-    },
-    operation,
-    input,
-  );
-  if (ok) return envelope?.payload as ApiResponse<K>;
-  throw failureOf(status, envelope, `${serverOf(opts)}${operation.slice(operation.indexOf(' ') + 1)}`);
 }
 
 /** Waits before the 2nd, 3rd and 4th attempt of a call that failed to connect (ms). */

@@ -16,6 +16,28 @@ export interface WireErrorEntry {
   message: string;
 }
 
+/** One bad field of a request: where it was sent, its (dotted) name, a stable code and the message. */
+export interface WireFieldError {
+  in: 'body' | 'query' | 'form';
+  /** e.g. 'email', 'pagination.limit', 'upload'; '' for the whole part. */
+  field: string;
+  /** e.g. 'invalid_type', 'too_small', 'invalid_email', 'missing_file', 'unexpected_field'. */
+  code: string;
+  message: string;
+}
+
+/** The kind of an error answer, by HTTP status. */
+export type WireErrorCode =
+  | 'validation_failed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'error';
+
 /** The envelope every API answer is wrapped in. */
 export interface WireEnvelope<T> {
   success: boolean;
@@ -23,6 +45,10 @@ export interface WireEnvelope<T> {
   errors: Array<string | WireErrorEntry>;
   message?: string;
   totalErrorsFound?: number;
+  /** Error answers: the kind of error. */
+  code?: WireErrorCode;
+  /** Validation errors: each bad field with its code, beside the messages of `errors`. */
+  fieldErrors?: WireFieldError[];
 }
 
 type Field<Name extends string, T, Optional extends boolean> = [T] extends [undefined]

@@ -1,14 +1,12 @@
 /**
- * The backend of `fund-audit funds`: the fund request listing and the status actions, on the local
- * data directory (services in process, as the first Admin) or on a server (the API).
+ * The backend of `fund-audit funds`: the fund request listing and the status actions through the
+ * API (in process on the local install, or on a server: cli/operation.ts).
  */
 import type { ActionResult, FundAction } from '../../server/services/funds/actions.js';
-import { runFundAction } from '../../server/services/funds/actions.js';
-import { listFunds, type ListingInput } from '../../server/services/funds/listing.js';
+import type { listFunds, ListingInput } from '../../server/services/funds/listing.js';
 import type { Operation } from '../../server/http/contract.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteOperation } from '../remote.js';
-import { asSent, withLocal } from './local.js';
+import { operation } from '../operation.js';
 
 /** A status action the CLI offers (every one of the listing's but the data-requested status). */
 export type CliFundAction = Exclude<FundAction, 'changeDataRequestedStatus'>;
@@ -25,15 +23,10 @@ export interface FundsBackend {
 
 type ActionOperation = Extract<Operation, `POST /api/v2.0/fund/${CliFundAction}`>;
 
-/** The backend of the global options: the server's API with `--server`, else the local data directory. */
+/** The backend of the global options: the API, on the server with `--server`, else in process on the local install. */
 export function fundsBackend(g: GlobalOptions): FundsBackend {
-  if (isRemote(g))
-    return {
-      list: async (input) => (await remoteOperation(g, 'POST /api/v2.0/funds/listing', { body: input })) as FundListingPage,
-      act: async (action, ids) => (await remoteOperation(g, `POST /api/v2.0/fund/${action}` as ActionOperation, { body: { ids } })) as ActionResult,
-    };
   return {
-    list: (input) => withLocal(g, async (ctx, user) => asSent(await listFunds(ctx, user, input))),
-    act: (action, ids) => withLocal(g, async (ctx, user) => asSent(await runFundAction(ctx, user, action, { ids }))),
+    list: async (input) => (await operation(g, 'POST /api/v2.0/funds/listing', { body: input })) as FundListingPage,
+    act: async (action, ids) => (await operation(g, `POST /api/v2.0/fund/${action}` as ActionOperation, { body: { ids } })) as ActionResult,
   };
 }

@@ -1,15 +1,12 @@
 /**
  * The backend of `fund-audit scorecard`: scorecards, the funds behind a figure and the xlsx export,
- * on the local install (services in process, as the first Admin: every client) or on a server
- * (the API, as the token's user: a Client's token sees its own client only).
+ * through the API (cli/operation.ts): in process on the local install as its first Admin (every
+ * client), or on a server as the token's user (a Client's token sees its own client only).
  */
-import { scorecardFunds, type ScorecardFundPage, type ScorecardFundsInput } from '../../server/services/scorecards/funds.js';
-import { scorecard, type Scorecard, type ScorecardInput } from '../../server/services/scorecards/scorecard.js';
-import { scorecardWorkbook } from '../../server/services/scorecards/xlsx.js';
+import type { ScorecardFundPage, ScorecardFundsInput } from '../../server/services/scorecards/funds.js';
+import type { Scorecard, ScorecardInput } from '../../server/services/scorecards/scorecard.js';
 import type { GlobalOptions } from '../global.js';
-import { isRemote, remoteOperation } from '../remote.js';
-import { downloadPost } from './download.js';
-import { asSent, withLocal } from './local.js';
+import { operation, withApi } from '../operation.js';
 
 export interface ScorecardsBackend {
   card(input: ScorecardInput): Promise<Scorecard>;
@@ -20,27 +17,23 @@ export interface ScorecardsBackend {
 
 const query = ({ key, from, to }: ScorecardInput) => ({ key, from, to });
 
-/** The backend of the global options: the server's API with `--server`, else the local install. */
+/** The backend of the global options: the API, on the server with `--server`, else in process on the local install. */
 export function scorecardsBackend(g: GlobalOptions): ScorecardsBackend {
-  if (isRemote(g)) {
-    return {
-      card: async (input) =>
-        (await remoteOperation(g, input.kind === 'tpa' ? 'GET /api/v2.0/scorecards/tpa' : 'GET /api/v2.0/scorecards/client', {
-          query: query(input),
-        })) as Scorecard,
-      funds: async (input) =>
-        (await remoteOperation(g, input.kind === 'tpa' ? 'GET /api/v2.0/scorecards/tpa/funds' : 'GET /api/v2.0/scorecards/client/funds', {
-          query: { ...query(input), month: input.month, filter: input.filter, offset: input.offset, limit: input.limit },
-        })) as ScorecardFundPage,
-      workbook: async (input) => {
-        const { bytes, fileName } = await downloadPost(g, `scorecards/${input.kind}/export`, query(input));
-        return { bytes, fileName: fileName ?? `scorecard_${input.kind}.xlsx` };
-      },
-    };
-  }
   return {
-    card: (input) => withLocal(g, async (ctx, user) => asSent(await scorecard(ctx, input, user))),
-    funds: (input) => withLocal(g, async (ctx, user) => asSent(await scorecardFunds(ctx, input, user))),
-    workbook: (input) => withLocal(g, (ctx, user) => scorecardWorkbook(ctx, input, user)),
+    card: async (input) =>
+      (await operation(g, input.kind === 'tpa' ? 'GET /api/v2.0/scorecards/tpa' : 'GET /api/v2.0/scorecards/client', {
+        query: query(input),
+      })) as Scorecard,
+    funds: async (input) =>
+      (await operation(g, input.kind === 'tpa' ? 'GET /api/v2.0/scorecards/tpa/funds' : 'GET /api/v2.0/scorecards/client/funds', {
+        query: { ...query(input), month: input.month, filter: input.filter, offset: input.offset, limit: input.limit },
+      })) as ScorecardFundPage,
+    workbook: (input) =>
+      withApi(g, async (api) => {
+        const { res, fileName } = await api.file(input.kind === 'tpa' ? 'POST /api/v2.0/scorecards/tpa/export' : 'POST /api/v2.0/scorecards/client/export', {
+          body: query(input),
+        });
+        return { bytes: Buffer.from(await res.arrayBuffer()), fileName: fileName ?? `scorecard_${input.kind}.xlsx` };
+      }),
   };
 }

@@ -16,8 +16,8 @@ import { defaultSuitesDir, loadSuites } from '../../server/services/test-runner/
 import type { MappingSource } from '../../server/jobs/test-runner/workspace.js';
 import type { ApiResponse } from '../../server/http/contract.js';
 import { localConfig, type GlobalOptions } from '../global.js';
-import { isRemote, remoteOperation } from '../remote.js';
-import { asSent } from './local.js';
+import { operation } from '../operation.js';
+import { isRemote } from '../remote.js';
 
 /** A suite as `test list` prints it: its administrator and its cases. */
 export type SuiteSummary = Omit<ApiResponse<'GET /api/v2.0/dev-tools/test-runner/tests'>['suites'][number], 'administratorName'>;
@@ -98,7 +98,8 @@ function localBackend(g: GlobalOptions): TestRunnerBackend {
           onProgress: (_p, partial) => onProgress?.(partial, totals),
         });
         if (cancelled) results.error = 'The run was cancelled';
-        return { results: asSent(results), totals };
+        // as the API would send them (dates as ISO text, undefined fields left out)
+        return { results: JSON.parse(JSON.stringify(results)) as RunResults, totals };
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -109,12 +110,12 @@ function localBackend(g: GlobalOptions): TestRunnerBackend {
 }
 
 function remoteBackend(g: GlobalOptions): TestRunnerBackend {
-  const suites = async () => (await remoteOperation(g, 'GET /api/v2.0/dev-tools/test-runner/tests', { query: { limit: 1 } })).suites.map(summary);
+  const suites = async () => (await operation(g, 'GET /api/v2.0/dev-tools/test-runner/tests', { query: { limit: 1 } })).suites.map(summary);
   return {
     list: () => suites(),
     run: async (req, onProgress) => {
       if (req.mappings !== 'production' && req.mappings !== 'fixtures') throw new ValidationError('--mappings with --server: production or fixtures');
-      const run = await remoteOperation(g, 'POST /api/v2.0/dev-tools/test-runner/schedule', {
+      const run = await operation(g, 'POST /api/v2.0/dev-tools/test-runner/schedule', {
         body: {
           administratorCodes: req.codes,
           testIds: req.testIds,
@@ -130,7 +131,7 @@ function remoteBackend(g: GlobalOptions): TestRunnerBackend {
       );
       const deadline = Date.now() + req.timeout * 1000;
       for (;;) {
-        const cur = await remoteOperation(g, 'GET /api/v2.0/dev-tools/test-runner/tests/:id', { params: { id: run.id } });
+        const cur = await operation(g, 'GET /api/v2.0/dev-tools/test-runner/tests/:id', { params: { id: run.id } });
         const results: RunResults = {
           stats: cur.results?.stats ?? { startedAt: cur.created_at, finishedAt: null, totalTime: null },
           reports: cur.results?.reports ?? {},
@@ -142,7 +143,7 @@ function remoteBackend(g: GlobalOptions): TestRunnerBackend {
         }
         onProgress?.(results, totals);
         if (Date.now() > deadline) {
-          await remoteOperation(g, 'POST /api/v2.0/dev-tools/test-runner/test/stop', { body: { id: run.id } }).catch(() => undefined);
+          await operation(g, 'POST /api/v2.0/dev-tools/test-runner/test/stop', { body: { id: run.id } }).catch(() => undefined);
           throw new AppError(`Test run ${run.id} did not finish within ${req.timeout} s; it was stopped`, 504);
         }
         await new Promise((r) => setTimeout(r, 1000));

@@ -95,7 +95,7 @@ export function registerBulkUpload(program: Command): void {
         const ok = opts.dryRun ? result.declined.length === 0 && (opts.overwrite || result.editable.length === 0) : notSaved === 0;
         if (!ok) process.exitCode = EXIT.invalid;
       } finally {
-        backend.close();
+        await backend.close();
       }
     });
 }

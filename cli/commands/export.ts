@@ -116,7 +116,7 @@ export function registerExport(program: Command): void {
         if (!g.json) await ui.finish(null); // ends the terminal view; main() prints the error
         throw err;
       } finally {
-        backend.close();
+        await backend.close();
       }
     });
 }

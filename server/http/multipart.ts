@@ -15,7 +15,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { H3Event } from 'h3';
+import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.js';
+import { fieldValidationError, type FieldError } from './envelope.js';
 import { fileNameProblem } from '../../rules/files.js';
 import { TooLargeError, ValidationError } from '../errors.js';
 
@@ -43,6 +45,11 @@ export class UploadForm {
   /** The first value of a text field, or null. */
   get(name: string): string | null {
     return this.fields.get(name)?.[0] ?? null;
+  }
+
+  /** The first value of every text field, by name. */
+  texts(): Record<string, string> {
+    return Object.fromEntries([...this.fields].map(([name, values]) => [name, values[0]]));
   }
 
   /** true when a text field or a file field of this name was sent. */
@@ -219,6 +226,114 @@ export async function singleFile(form: UploadForm, field: string, what = 'file')
   if (!files.length) throw noFileError(field, what);
   if (files.length > 1) throw new ValidationError(`Only one ${what} can be uploaded at a time (got ${files.length})`);
   return files[0];
+}
+
+/** What a route declares about one file part of its form (see `formFiles`). */
+export interface FilePart {
+  description: string;
+  /** Fewest files the part takes (1: required). */
+  min: number;
+  /** Most files the part takes. */
+  max: number;
+  /** Largest file in bytes (below the upload limit, which applies anyway). */
+  maxBytes?: number;
+  /** Other part names whose files count as this part's (older clients' names). */
+  aliases: string[];
+  /** What the file is, for messages ('mapping csv'). */
+  what: string;
+  /** The message when more than `max` files came (default: 'Only one <what> can be uploaded at a time (got N)'). */
+  tooMany?: string;
+}
+
+const FILE_PARTS = new WeakMap<ZodType, FilePart>();
+
+/**
+ * The schema of a file part of a multipart form, for a route's `form` schema: the files that came
+ * in the part (and its aliases), staged on disk, in order. The route layer checks their number and
+ * sizes before the handler runs; the OpenAPI document shows the part as `format: binary`.
+ * @param opts.min fewest files (default 1), opts.max most files (default 1)
+ */
+export function formFiles(opts: { description: string; what?: string; min?: number; max?: number; maxBytes?: number; aliases?: string[]; tooMany?: string }) {
+  const schema = z.array(z.custom<StagedUpload>((v) => typeof v === 'object' && v !== null && 'path' in v));
+  FILE_PARTS.set(schema, { min: 1, max: 1, aliases: [], what: 'file', ...opts });
+  return schema;
+}
+
+/** The file part a schema of a form declares, or undefined for a text field. */
+export function filePartOf(schema: unknown): FilePart | undefined {
+  return FILE_PARTS.get(schema as ZodType);
+}
+
+/** The parts of a route's form schema: each name with its schema (a `z.object`). */
+export function formParts(form: ZodType): Array<[string, ZodType]> {
+  const shape = (form as unknown as { shape?: Record<string, ZodType> }).shape ?? {};
+  return Object.entries(shape);
+}
+
+/**
+ * Checks a multipart form against a route's `form` schema and returns its parsed value: text
+ * fields by name (the first value), file parts as their staged files. Text fields it does not
+ * declare are ignored; files in a part it does not declare are refused.
+ * @throws ValidationError naming every bad part in `fieldErrors` (`missing_file`, `too_many_files`,
+ *   `too_large`, `unexpected_field`, or zod's code for a text field); its message is the first problem's
+ */
+export function parseForm(form: UploadForm, schema: ZodType): unknown {
+  const problems: FieldError[] = [];
+  const value: Record<string, unknown> = { ...form.texts() };
+  const taken = new Set<string>();
+  for (const [name, part] of formParts(schema)) {
+    const file = filePartOf(part);
+    if (!file) continue;
+    delete value[name];
+    const names = [name, ...file.aliases];
+    names.forEach((n) => taken.add(n));
+    const files = names.flatMap((n) => (n === name ? form.staged(n) : form.files.filter((f) => f.field === n)));
+    value[name] = files;
+    if (files.length < file.min) problems.push({ in: 'form', field: name, code: 'missing_file', message: noFileError(name, file.what).message });
+    else if (files.length > file.max)
+      problems.push({
+        in: 'form',
+        field: name,
+        code: 'too_many_files',
+        message: file.tooMany ?? `Only one ${file.what} can be uploaded at a time (got ${files.length})`,
+      });
+    for (const f of files)
+      if (file.maxBytes !== undefined && f.size > file.maxBytes)
+        problems.push({
+          in: 'form',
+          field: name,
+          code: 'too_large',
+          message: `${f.fileName} is larger than the limit of ${file.maxBytes} bytes for ${file.what}`,
+        });
+  }
+  for (const f of form.files)
+    if (!taken.has(f.field))
+      problems.push({
+        in: 'form',
+        field: f.field,
+        code: 'unexpected_field',
+        message: `The upload has a file in the part '${f.field}', which this call does not take (it takes: ${[...taken].join(', ')})`,
+      });
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    for (const i of parsed.error.issues)
+      problems.push({
+        in: 'form',
+        field: i.path.map(String).join('.'),
+        code: i.code === 'invalid_format' ? `invalid_${i.format}` : i.code,
+        message: i.message,
+      });
+  // in the order the route declares its parts (the first part's problem leads the message)
+  const order = formParts(schema).map(([name]) => name);
+  const rank = (f: FieldError) => (order.includes(f.field.split('.')[0]) ? order.indexOf(f.field.split('.')[0]) : order.length);
+  problems.sort((a, b) => rank(a) - rank(b));
+  if (problems.length) throw fieldValidationError(problems[0].message, problems, { prefixed: false });
+  return parsed.success ? parsed.data : value;
+}
+
+/** The bytes of staged files read back (for small files: csv, mappings). */
+export async function readStaged(files: StagedUpload[]): Promise<UploadedFile[]> {
+  return Promise.all(files.map(async (f) => ({ fileName: f.fileName, bytes: new Uint8Array(await readFile(f.path)) })));
 }
 
 /** A file download response. */

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { appVersion } from '../paths.js';
 import { GROUP_ROLES } from '../services/auth/permissions.js';
+import { ERROR_CODES } from './envelope.js';
+import { filePartOf, formParts } from './multipart.js';
 import { fullPath, type RouteDef } from './route.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/Envelope' };
@@ -41,6 +43,28 @@ const errorEnvelope = {
     errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } },
     message: { type: 'string' },
     totalErrorsFound: { type: 'integer', description: 'Validation errors only' },
+    code: { type: 'string', enum: [...new Set(Object.values(ERROR_CODES)), 'error'], description: 'The kind of error, by HTTP status' },
+    fieldErrors: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/FieldError' },
+      description: 'Validation errors of the request: each bad field of the body, query or multipart form with its code',
+    },
+  },
+};
+
+/** One bad field of a request (server/http/envelope.ts `FieldError`). */
+const fieldError = {
+  type: 'object',
+  required: ['in', 'field', 'code', 'message'],
+  properties: {
+    in: { type: 'string', enum: ['body', 'query', 'form'], description: 'Where the field was sent' },
+    field: { type: 'string', description: "Dotted path inside that part (e.g. 'pagination.limit'), '' for the whole part" },
+    code: {
+      type: 'string',
+      description:
+        "zod's issue code (invalid_type, too_small, too_big, unrecognized_keys, invalid_value...), invalid_<format> for a failed format (invalid_email), or for multipart parts missing_file, too_many_files, unexpected_field",
+    },
+    message: { type: 'string' },
   },
 };
 
@@ -52,7 +76,7 @@ const errorResponse = (description: string, headers?: Record<string, unknown>) =
 
 /** The error answers any route may give (server/http/envelope.ts, server/http/rate-limit.ts). */
 const errorResponses = {
-  ValidationError: errorResponse('Validation error: message, errors[] and totalErrorsFound'),
+  ValidationError: errorResponse('Validation error: message, errors[], totalErrorsFound and, for the fields the route checks, fieldErrors[] with their codes'),
   Unauthorized: errorResponse('No, unknown, expired or revoked token'),
   Forbidden: errorResponse('The role of the signed-in user is not allowed this call'),
   NotFound: errorResponse('The resource named by the call does not exist'),
@@ -84,7 +108,28 @@ export function operationIdOf(def: RouteDef): string {
   return def.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
+/** The multipart/form-data schema of a route's `form`: file parts as `format: binary` (arrays when several), text fields by their zod schema. */
+function formSchema(form: z.ZodType): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, part] of formParts(form)) {
+    const file = filePartOf(part);
+    if (file) {
+      const one = { type: 'string', format: 'binary', ...(file.maxBytes !== undefined ? { maxLength: file.maxBytes } : {}) };
+      const aliases = file.aliases.length ? ` (also accepted as ${file.aliases.map((a) => `'${a}'`).join(' or ')})` : '';
+      const description = file.description + aliases;
+      properties[name] = file.max > 1 ? { type: 'array', items: one, minItems: file.min, maxItems: file.max, description } : { ...one, description };
+      if (file.min > 0) required.push(name);
+    } else {
+      properties[name] = schemaOf(part, 'input');
+      if (!part.safeParse(undefined).success) required.push(name);
+    }
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
 function requestBody(def: RouteDef): Record<string, unknown> | undefined {
+  if (def.form) return { required: true, content: { 'multipart/form-data': { schema: formSchema(def.form) } } };
   if (def.multipart) {
     const fields = def.multipartFields ?? { upload: { kind: 'file', required: true, description: 'The file' } };
     const properties: Record<string, unknown> = {};
@@ -185,7 +230,7 @@ export function buildOpenApi(routes: RouteDef[] = mounted): Record<string, unkno
         accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
         downloadToken: { type: 'apiKey', in: 'query', name: 'token' },
       },
-      schemas: { Envelope: envelope, ErrorEnvelope: errorEnvelope, ErrorItem: errorItem },
+      schemas: { Envelope: envelope, ErrorEnvelope: errorEnvelope, ErrorItem: errorItem, FieldError: fieldError },
       responses: errorResponses,
     },
     paths,

@@ -25,7 +25,7 @@ import type { AppConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { clientIp, isTrustedProxy, parseTrustedProxies, plainAddress } from '../lib/proxies.js';
 import { isLiveToken, tokenOwnerOf } from '../services/auth/tokens.js';
-import { json } from './envelope.js';
+import { errorCode, json } from './envelope.js';
 
 /** Calls that start or finish a sign-in. */
 const SIGN_IN = new Set(['POST /api/sso/redeemToken', 'GET /api/sso/authorize', 'GET /api/sso/callback']);
@@ -37,7 +37,9 @@ const SHARED_FACTOR = 10;
 /** The 429 answer, in the envelope, with Retry-After in whole seconds (at least 1). */
 export function tooManyRequests(msBeforeNext: number, what: string): Response {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return json({ success: false, payload: null, errors: [`Too many ${what}: try again in ${seconds} s`] }, 429, { 'retry-after': String(seconds) });
+  return json({ success: false, payload: null, errors: [`Too many ${what}: try again in ${seconds} s`], code: errorCode(429) }, 429, {
+    'retry-after': String(seconds),
+  });
 }
 
 /**

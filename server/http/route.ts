@@ -10,11 +10,11 @@ import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.js';
 import type { TokenKind } from '../db/schema/index.js';
 import { ForbiddenError, TooLargeError, UnauthorizedError, ValidationError } from '../errors.js';
-import { disposeUploads } from './multipart.js';
+import { disposeUploads, parseForm, readForm } from './multipart.js';
 import { denyReason, type RouteGroup } from '../services/auth/permissions.js';
 import { verifyToken, type User } from '../services/auth/tokens.js';
 import type { EncodedPayload } from '../lib/encoded.js';
-import { errorResponse, ok, okSerialized } from './envelope.js';
+import { errorResponse, fieldValidationError, ok, okSerialized, type FieldLocation } from './envelope.js';
 import { serviceKeyRefusal, tokenConflict } from './service-keys.js';
 import { noteRequest } from './request-log.js';
 
@@ -27,6 +27,8 @@ export interface ApiRequest<B = unknown, Q = unknown> {
   token: string | null;
   body: B;
   query: Q;
+  /** The parsed multipart form of a route with a `form` schema. */
+  form: any;
   params: Record<string, string>;
 }
 
@@ -53,8 +55,14 @@ export interface RouteDef<B = any, Q = any> {
   tokenFrom?: 'header' | 'query';
   /** Token kinds accepted (default session and API keys). */
   tokenKinds?: TokenKind[];
-  /** Multipart upload: the body is read by the handler; only the size limit is checked here. */
+  /** Multipart upload: the body is a multipart form (read here when `form` is given, else by the handler). */
   multipart?: boolean;
+  /**
+   * The parts of a multipart form: a `z.object` of text fields (zod schemas of strings) and file
+   * parts (`formFiles`), checked before the handler runs and passed to it as `form`; documented in
+   * the OpenAPI document as a multipart/form-data body.
+   */
+  form?: ZodType;
   /** The parts a multipart route reads, by field name (documented in the OpenAPI document). */
   multipartFields?: Record<string, MultipartField>;
   /** The shape of the envelope's `payload` on success (documented in the OpenAPI document). */
@@ -140,8 +148,17 @@ export function fullPath(def: RouteDef): string {
   return (def.base === 'api' ? '/api' : '/api/v2.0') + def.path;
 }
 
-function zodErrors(error: z.ZodError, where: string): string[] {
-  return error.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`);
+/** The stable code of a zod issue: its own code, or `invalid_<format>` for a failed string format (`invalid_email`). */
+function issueCode(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_format' ? `invalid_${issue.format}` : issue.code;
+}
+
+/** The validation error of a failed parse: each issue as a message and as a field error with its code. */
+export function zodValidationError(error: z.ZodError, where: FieldLocation): ValidationError {
+  return fieldValidationError(
+    'The request is not valid',
+    error.issues.map((i) => ({ in: where, field: i.path.map(String).join('.'), code: issueCode(i), message: i.message })),
+  );
 }
 
 /** JSON bodies nested deeper than this are refused (a parser or validator would recurse that deep). */
@@ -236,17 +253,18 @@ export function mountRoutes(app: H3, ctx: AppContext, defs: RouteDef[]): void {
         let body: unknown = undefined;
         if (def.body && !def.multipart) {
           const parsed = def.body.safeParse(await readJson(event, ctx.config.maxUploadBytes));
-          if (!parsed.success) throw new ValidationError('The request is not valid', zodErrors(parsed.error, 'body'));
+          if (!parsed.success) throw zodValidationError(parsed.error, 'body');
           body = parsed.data;
         }
         let query: unknown = Object.fromEntries(url.searchParams);
         if (def.query) {
           const parsed = def.query.safeParse(query);
-          if (!parsed.success) throw new ValidationError('The request is not valid', zodErrors(parsed.error, 'query'));
+          if (!parsed.success) throw zodValidationError(parsed.error, 'query');
           query = parsed.data;
         }
+        const form = def.form ? parseForm(await readForm(event, ctx), def.form) : undefined;
         const params = (getRouterParams(event, { decode: true }) ?? {}) as Record<string, string>;
-        const result = await def.handler({ ctx, event, user: user as User, token, body, query, params });
+        const result = await def.handler({ ctx, event, user: user as User, token, body, query, form, params });
         response = def.raw
           ? (result as Response)
           : result instanceof Reply

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_BULK_SAVE } from '../../services/bulk-upload/bulk-upload.js';
 import { saveBulkFundsOffThread, uploadAndSaveBulkOffThread, validateBulkUploadEncoded } from '../../threads/bulk-upload/off-thread.js';
 import { bulkTemplateCsv, TEMPLATE_FILE_NAME } from '../../services/bulk-upload/template.js';
-import { fileResponse, readForm, singleFile } from '../multipart.js';
+import { fileResponse, formFiles, readStaged, type StagedUpload } from '../multipart.js';
 import { defineRoute, SerializedPayload } from '../route.js';
 import { auditorBulkResultSchema, bulkSaveResultSchema, bulkUploadResultSchema } from '../schemas/bulk-upload.js';
 
@@ -24,11 +24,11 @@ export const bulkUploadRoutes = [
     group: 'delivery',
     tag: 'bulk-upload',
     multipart: true,
-    multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
+    form: z.object({ upload: formFiles({ what: '.csv file', description: 'The bulk-upload .csv' }) }),
     summary: "Validate one .csv (multipart field 'upload'): rows classified accepted, editable (warnings) and declined (faults)",
     response: bulkUploadResultSchema,
-    handler: async ({ ctx, event }) => {
-      const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
+    handler: async ({ ctx, form }) => {
+      const [file] = await readStaged((form as { upload: StagedUpload[] }).upload);
       return new SerializedPayload({ encoded: await validateBulkUploadEncoded(ctx, file.fileName, file.bytes) });
     },
   }),
@@ -48,11 +48,11 @@ export const bulkUploadRoutes = [
     group: 'auditor',
     tag: 'bulk-upload',
     multipart: true,
-    multipartFields: { upload: { kind: 'file', required: true, description: 'The bulk-upload .csv' } },
+    form: z.object({ upload: formFiles({ what: '.csv file', description: 'The bulk-upload .csv' }) }),
     summary: "Auditor bulk upload of one .csv (multipart field 'upload'): saves valid rows, returns saved[] and failed[]",
     response: auditorBulkResultSchema,
-    handler: async ({ ctx, user, event }) => {
-      const file = await singleFile(await readForm(event, ctx), 'upload', '.csv file');
+    handler: async ({ ctx, user, form }) => {
+      const [file] = await readStaged((form as { upload: StagedUpload[] }).upload);
       return uploadAndSaveBulkOffThread(ctx, user, file.fileName, file.bytes);
     },
   }),

@@ -4,7 +4,6 @@
  * answer upload. Thin: every rule is in `server/services/chasing/`.
  */
 import { z } from 'zod';
-import { ValidationError } from '../../errors.js';
 import { GROUP_ROLES } from '../../services/auth/permissions.js';
 import type { User } from '../../services/auth/tokens.js';
 import { answerChase, cancelChase, chaseEvidenceCsv, fundChases, getChase, myOpenChases, returnToTpa } from '../../services/chasing/chases.js';
@@ -13,7 +12,7 @@ import { queueChaseRun } from '../../services/chasing/jobs.js';
 import { listOutbox } from '../../services/chasing/outbox.js';
 import { runChase } from '../../services/chasing/run.js';
 import { clearTpaSchedule, installSchedule, scheduleOf, setTpaSchedule } from '../../services/chasing/schedule.js';
-import { fileResponse, noFileError, readForm } from '../multipart.js';
+import { fileResponse, formFiles, type StagedUpload } from '../multipart.js';
 import { defineRoute } from '../route.js';
 
 const id = z.coerce.number().int().positive();
@@ -184,13 +183,10 @@ export const chasingRoutes = [
     group: 'session',
     tag: 'chasing',
     multipart: true,
-    multipartFields: { upload: { kind: 'file', required: true, description: 'The missing or corrected file' } },
+    form: z.object({ upload: formFiles({ description: 'The missing or corrected file', tooMany: 'Upload one file per answer' }) }),
     summary: 'Answer a chase with the missing or corrected file: imported for the fund and run through the pipeline; the chase becomes answered',
-    handler: async ({ ctx, user, event, params }) => {
-      const form = await readForm(event, ctx);
-      const [file] = form.staged('upload');
-      if (!file) throw noFileError('upload');
-      if (form.staged('upload').length > 1) throw new ValidationError('Upload one file per answer');
+    handler: async ({ ctx, user, form, params }) => {
+      const [file] = (form as { upload: StagedUpload[] }).upload;
       return answerChase(ctx, user, Number(params.id), { fileName: file.fileName, staged: file }, { delivery: isDelivery(user) });
     },
   }),

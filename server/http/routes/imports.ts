@@ -1,8 +1,7 @@
 /** Import files (spec delivery "Import files": `POST import/files`, `POST /import/list`). */
 import { z } from 'zod';
-import { ValidationError } from '../../errors.js';
 import { importFile, listImports } from '../../services/imports/imports.js';
-import { noFileError, readForm } from '../multipart.js';
+import { formFiles, type StagedUpload } from '../multipart.js';
 import { defineRoute } from '../route.js';
 import { importPageSchema, importViewSchema } from '../schemas/imports.js';
 
@@ -13,22 +12,20 @@ export const importRoutes = [
     group: 'delivery',
     tag: 'imports',
     multipart: true,
-    multipartFields: {
-      administrator: { kind: 'text', required: true, description: 'TPA code' },
-      upload: { kind: 'file', required: true, multiple: true, description: "One or more TPA files (also accepted as 'files')" },
-    },
+    form: z.object({
+      administrator: z
+        .string({ error: 'Choose an administrator before importing files' })
+        .min(1, 'Choose an administrator before importing files')
+        .describe('TPA code'),
+      upload: formFiles({ description: 'One or more TPA files', max: 1000, aliases: ['files'] }),
+    }),
     summary:
       "Import TPA files (multipart: field 'administrator' = TPA code, one or more files in 'upload'); each is stored unchanged and queued for identification -> [import file]",
     response: z.array(importViewSchema),
-    handler: async ({ ctx, user, event }) => {
-      // an over-size request is answered as the file-too-large response (413, spec section 8)
-      const form = await readForm(event, ctx);
-      const administrator = form.get('administrator');
-      if (typeof administrator !== 'string' || !administrator) throw new ValidationError('Choose an administrator before importing files');
-      const files = [...form.staged('upload'), ...form.staged('files')];
-      if (!files.length) throw noFileError('upload');
+    handler: async ({ ctx, user, form }) => {
+      const { administrator, upload } = form as { administrator: string; upload: StagedUpload[] };
       const views = [];
-      for (const f of files)
+      for (const f of upload)
         views.push(await importFile(ctx, { administratorCode: administrator, fileName: f.fileName, staged: f, userId: user.id, source: 'upload' }));
       return views;
     },

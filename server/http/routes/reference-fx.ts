@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { removeFxFile } from '../../services/reference-data/fx-rates.js';
 import { fxRatesOverviewOffThread, importFxFileOffThread } from '../../threads/reference-data/fx-rates-off-thread.js';
-import { readForm, singleFile } from '../multipart.js';
+import { formFiles, readStaged, type StagedUpload } from '../multipart.js';
 import { defineRoute } from '../route.js';
 import { fxRateFileRemovedSchema, fxRateFileSchema, fxRateFilesSchema, fxRatesOverviewSchema } from '../schemas/reference-fx.js';
 
@@ -28,19 +28,18 @@ export const referenceFxRoutes = [
     group: 'auditor',
     tag: 'reference',
     multipart: true,
-    multipartFields: {
-      upload: {
-        kind: 'file',
-        required: true,
+    form: z.object({
+      upload: formFiles({
+        what: 'file of FX rates',
         description:
           'A .csv of independent rates: ECB eurofxref-hist or daily file, Fed H.10 (Date,Country,Exchange rate) or the rates csv rate_date,currency,units_per_XXX[,source] (or XXX_per_unit)',
-      },
-    },
+      }),
+    }),
     summary: 'Upload a file of independent FX rates (replaces an uploaded file of the same name); used from the next calculation on',
     response: fxRateFileSchema,
-    handler: async ({ ctx, event, user }) => {
-      const form = await readForm(event, ctx);
-      return importFxFileOffThread(ctx, await singleFile(form, 'upload', 'file of FX rates'), user);
+    handler: async ({ ctx, form, user }) => {
+      const [file] = await readStaged((form as { upload: StagedUpload[] }).upload);
+      return importFxFileOffThread(ctx, file, user);
     },
   }),
   defineRoute({
