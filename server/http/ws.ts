@@ -16,7 +16,7 @@ import type { Role } from '../db/schema/index.js';
 import { mayReceiveEvent } from '../services/auth/event-access.js';
 import { serviceMayUseSocket, serviceOfEmail } from '../services/auth/service-scopes.js';
 import { SERVICE_USER_DOMAIN } from '../services/users/users.js';
-import { currentRole, isLiveToken, tokenStateById, verifyToken } from '../services/auth/tokens.js';
+import { currentRole, effectiveRole, isLiveToken, tokenStateById, verifyToken } from '../services/auth/tokens.js';
 import { clientOf, countWrongToken, rateLimitState, takeSocketUpgrade, wrongTokenRefusal } from './rate-limit.js';
 
 export const HEARTBEAT_MS = 20_000;
@@ -26,6 +26,8 @@ interface SocketContext {
   userId: number;
   /** The role it receives events as: the user's, in the session's view. */
   role: Role;
+  /** The user's own role (the views a session may take follow from it). */
+  originalRole: Role;
   viewRole: Role | null;
   /** The session (or key) token it belongs to. */
   sessionTokenId: number;
@@ -78,6 +80,8 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
       if (ended) end(peer, 'The session of this socket ended');
       else {
         context.viewRole = viewRole ?? null;
+        // the new view applies to the next event already; the user's row is read again after
+        context.role = effectiveRole(context, context.viewRole);
         rescope(peer).catch((err: unknown) => ctx.log.warn({ err }, 'socket view switch failed'));
       }
     }
@@ -125,7 +129,7 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
         }
         const role = await currentRole(ctx, user.id, viewRole);
         if (!role) throw new Error('The user of this token is disabled');
-        return { context: { userId: user.id, role, viewRole, sessionTokenId } satisfies SocketContext };
+        return { context: { userId: user.id, role, originalRole: user.originalRole, viewRole, sessionTokenId } satisfies SocketContext };
       } catch (err) {
         const status = (err as { status?: number }).status === 403 ? 403 : 401;
         if (status === 401 && !(token && (await isLiveToken(ctx, token)))) {
