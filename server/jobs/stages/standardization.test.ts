@@ -37,6 +37,15 @@ function delivery(times: number): string {
 
 const ROWS = 1685 * 4;
 
+/** The fund's latest holdings input file. */
+const holdingsInput = () =>
+  ctx.db
+    .select()
+    .from(fundFiles)
+    .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, 'holdings')))
+    .all()
+    .at(-1)!;
+
 beforeAll(async () => {
   ctx = await createTestContext({ identificationLimitBytes: 100_000_000 });
   // the holdings four times over: several batches of rows
@@ -86,12 +95,7 @@ describe('standardization in batches', () => {
     await new Promise((resolve) => setImmediate(resolve));
     ctx.db.update(processes).set({ workerId: 'node-b/t1' }).where(eq(processes.id, claimed.id)).run();
     ctx.sqlite.prepare("delete from sdm_chunks where fund_file_id in (select id from fund_files where kind = 'staging')").run();
-    const input = ctx.db
-      .select()
-      .from(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, 'holdings')))
-      .all()
-      .at(-1)!;
+    const input = holdingsInput();
     ctx.db.delete(fundFiles).where(eq(fundFiles.kind, 'staging')).run();
     const takers = ctx.db
       .insert(fundFiles)
@@ -133,12 +137,7 @@ describe('standardization in batches', () => {
 
   it('replaces the previous rows in one step when it completes, removing what a crash left staged', async () => {
     // what a server killed mid-way leaves: a staging file with some rows
-    const input = ctx.db
-      .select()
-      .from(fundFiles)
-      .where(and(eq(fundFiles.fundRequestId, fundId), eq(fundFiles.kind, 'input'), eq(fundFiles.fileType, 'holdings')))
-      .all()
-      .at(-1)!;
+    const input = holdingsInput();
     const staged = ctx.db
       .insert(fundFiles)
       .values({ fundRequestId: fundId, sourceFileId: input.id, kind: 'staging', fileType: 'holdings', fileName: 'holdings.csv', status: 'processing' })
