@@ -97,6 +97,21 @@ module.exports = {
       to: { path: '^server/http/' },
     },
     {
+      name: 'query-and-cache-below-the-service-areas',
+      comment:
+        'the listing query helpers (services/query: filters, sorting, input parsing) and the versioned cache (services/cache) import no other service area: every area that lists or caches stands above them',
+      severity: 'error',
+      from: { path: '^server/services/(query|cache)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/services/', pathNot: '^server/services/(query|cache)/' },
+    },
+    {
+      name: 'files-and-reference-data-below-funds',
+      comment: "a fund's files (services/files) and the reference data are shown by the funds area (details, listing), never the other way round",
+      severity: 'error',
+      from: { path: '^server/services/(files|reference-data)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/services/funds/' },
+    },
+    {
       name: 'floors-below-the-top',
       comment: 'nothing below the top imports the process entry points (runtime.ts, bootstrap.ts, sea.ts, testing.ts)',
       severity: 'error',

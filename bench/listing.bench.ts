@@ -27,7 +27,7 @@ import { createContext, type AppContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { listFunds, type ListingInput } from '../server/services/funds/listing.js';
-import { clearListingCache } from '../server/services/funds/listing-cache.js';
+import { clearListingCache } from '../server/services/cache/listing-cache.js';
 import { defaultPoolOptions, requestPoolOptions, setRequestPoolOptions, warmReadPool } from '../server/threads/pools.js';
 import { fmt, percentile, runHttpLoad } from './http-load.js';
 import { ADMINISTRATORS, FILTER_SORT_SEARCH, FUND_COLUMNS, fundValues, generateFunds, QUERIES, searchBodies } from './listing-data.js';

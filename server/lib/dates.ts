@@ -18,9 +18,9 @@ export function parseUserDate(value: string | null | undefined): string | undefi
   return format(d, 'yyyy-MM-dd');
 }
 
-/** Today as ISO `YYYY-MM-DD` (UTC). */
-export function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
+/** Today (or the day of `now`) as ISO `YYYY-MM-DD` (UTC). */
+export function todayIso(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
 }
 
 /** Adds days to an ISO date. */

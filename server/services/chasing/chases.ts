@@ -21,7 +21,7 @@ import { emailKey } from './addresses.js';
 import { chaseEvents, recordChaseEvent, type ChaseEventRow } from './history.js';
 import { installSchedule } from './schedule.js';
 import { nextFollowUp } from './evaluate.js';
-import { todayIso } from '../funds/derive.js';
+import { todayIso } from '../../lib/dates.js';
 
 /** A chase as the API and the UI show it. */
 export interface ChaseView {

@@ -5,6 +5,7 @@
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
+import { fileStatusLabel } from '../../../rules/files.js';
 import type { fundFiles } from '../../db/schema/files.js';
 
 type FileRow = typeof fundFiles.$inferSelect;
@@ -120,4 +121,33 @@ export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefin
   if (mapping) add(mapping, 'fail');
   out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length && !out.notPerformed.length && !incompleteData.length;
   return out;
+}
+
+/**
+ * A file row as the screens show it (spec "File row"), with its server-computed display:
+ * `statusLabel` (spec section 4 "File status"; work papers: Released / Not released) and `qa`, the
+ * QA Validations popover's groups (auditor spec 2.3).
+ * @param opts.rerunCount the fund's `rerun_count` ('Ready rerun' when above 0)
+ * @param opts.qaSource the row whose `validation` feeds `qa` (a work paper shows its fund's
+ *   calculation file's QA_Rec items, and the Invalid standardizations it recorded); the file itself by default
+ */
+export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: FileRow | null } = {}) {
+  const outcome = f.kind === 'work_paper' ? workPaperOutcome(f) : null;
+  return {
+    id: f.id,
+    filename: f.fileName,
+    timestamp: f.updatedAt,
+    status: f.status,
+    statusLabel: fileStatusLabel(f, opts.rerunCount ?? 0),
+    fileType: f.fileType,
+    name: f.fileType,
+    disabled: f.disabled,
+    reviewed: f.reviewed,
+    released: f.released,
+    rowCount: f.rowCount,
+    validation_status: f.validationStatus,
+    validation: f.validation ?? null,
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
+    importFileId: f.importFileId,
+  };
 }

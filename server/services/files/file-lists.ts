@@ -4,7 +4,7 @@
  * `/files/not-matched/*`; auditor spec 4 "Issue resolution states"): files whose type could not be
  * identified and identified files that match no fund request. Users assign them to a user, set an
  * action (resolution state) and remove them. Lists are newest first, 200 per page (section 9);
- * filters and sorting use the grid model of `funds/query-filters.ts`.
+ * filters and sorting use the grid model of `query/query-filters.ts`.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
@@ -16,9 +16,9 @@ import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
 import { writeTrail } from '../trail/trail.js';
-import { parseInput } from '../funds/validate.js';
+import { parseInput } from '../query/validate.js';
 
 /** Input files page size (spec section 9). */
 export const FILE_LIST_PAGE_SIZE = 200;

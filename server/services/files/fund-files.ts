@@ -20,9 +20,9 @@ import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { fileView } from '../funds/details.js';
+import { fileView } from './display.js';
 import { writeTrail } from '../trail/trail.js';
-import { parseInput } from '../funds/validate.js';
+import { parseInput } from '../query/validate.js';
 import { reviewRefusal, requiredRefusal } from '../../../rules/files.js';
 import { isPendingStatus, PRODUCED_STATUSES } from './display.js';
 

@@ -14,8 +14,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { storeOf, type DataStore, type Dialect } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
-import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
-import { parseInput } from '../funds/validate.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
+import { parseInput } from '../query/validate.js';
 
 /** Logs page size (spec section 9). */
 export const LOGS_PAGE_SIZE = 200;

@@ -16,9 +16,9 @@ import { storeOf } from '../../db/dialect.js';
 import { JOB_STATUSES } from '../../db/schema/pipeline.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { normalizeFilters, type FieldRegistry } from '../funds/query-filters.js';
+import { normalizeFilters, type FieldRegistry } from '../query/query-filters.js';
 import { writeTrail } from '../trail/trail.js';
-import { parseInput } from '../funds/validate.js';
+import { parseInput } from '../query/validate.js';
 
 export type { ProcessView };
 

@@ -22,7 +22,7 @@ import type { User } from '../auth/tokens.js';
 import { statusLabel } from './derive.js';
 import { normalizeStatus, type FundInsert, type FundRow } from './fields.js';
 import { writeTrail } from '../trail/trail.js';
-import { parseInput } from './validate.js';
+import { parseInput } from '../query/validate.js';
 import { recordAudit } from '../audit/audit-log.js';
 
 /** The spec's bulk status warning (section 8 of both documents). */

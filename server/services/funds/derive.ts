@@ -10,6 +10,7 @@ import { and, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { anyOfPlaceholder, idsValue, jsonMember, jsonRows, runPrepared, storeOf, type DataStore } from '../../db/dialect.js';
 import * as rules from '../../../rules/index.js';
+import { todayIso } from '../../lib/dates.js';
 import { dataStatusLabel, parentDisplay, processStatusLabel, receivedShare, workPaperStatusLabel } from '../../../rules/index.js';
 
 /** Share of required input files received below which a fund past its due date is late (%). */
@@ -86,11 +87,6 @@ export function computeDataStatusCounts(
     else if ((DATA_STATES as readonly string[]).includes(file.status)) counts[`${file.status as DataState}Count`]++;
   }
   return counts;
-}
-
-/** Today as ISO `YYYY-MM-DD` (UTC). */
-export function todayIso(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
 }
 
 /** Whether a data due date (ISO date) is before today. */

@@ -28,7 +28,7 @@ import { PRODUCED_STATUSES } from '../files/display.js';
 import { reviewFiles, type FileActionResult } from '../files/fund-files.js';
 import { queueAggregationRerun } from '../aggregation/rules.js';
 import { writeTrail } from '../trail/trail.js';
-import { parseInput } from './validate.js';
+import { parseInput } from '../query/validate.js';
 
 const fundId = z.coerce.number().int().positive();
 export const reviewAllInputSchema = z

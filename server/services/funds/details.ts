@@ -9,41 +9,12 @@ import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
-import { fileStatusLabel, qaValidations, workPaperOutcome } from '../files/display.js';
+import { fileView, workPaperOutcome } from '../files/display.js';
 import { deriveFields, loadFundFacts } from './derive.js';
 import { editability } from './editability.js';
 import { normalizeStatus, STATUS_LABELS, toFundFields } from './fields.js';
 
 type FileRow = Tables['fundFiles']['$inferSelect'];
-
-/**
- * A file row as the screens show it (spec "File row"), with its server-computed display:
- * `statusLabel` (spec section 4 "File status"; work papers: Released / Not released) and `qa`, the
- * QA Validations popover's groups (auditor spec 2.3).
- * @param opts.rerunCount the fund's `rerun_count` ('Ready rerun' when above 0)
- * @param opts.qaSource the row whose `validation` feeds `qa` (a work paper shows its fund's
- *   calculation file's QA_Rec items, and the Invalid standardizations it recorded); the file itself by default
- */
-export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: FileRow | null } = {}) {
-  const outcome = f.kind === 'work_paper' ? workPaperOutcome(f) : null;
-  return {
-    id: f.id,
-    filename: f.fileName,
-    timestamp: f.updatedAt,
-    status: f.status,
-    statusLabel: fileStatusLabel(f, opts.rerunCount ?? 0),
-    fileType: f.fileType,
-    name: f.fileType,
-    disabled: f.disabled,
-    reviewed: f.reviewed,
-    released: f.released,
-    rowCount: f.rowCount,
-    validation_status: f.validationStatus,
-    validation: f.validation ?? null,
-    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
-    importFileId: f.importFileId,
-  };
-}
 
 /**
  * Loads one fund request with everything the details screen shows.

@@ -14,7 +14,7 @@ import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { listingFields } from './listing-fields.js';
-import { normalizeFilters, type ListingFilter } from './query-filters.js';
+import { normalizeFilters, type ListingFilter } from '../query/query-filters.js';
 
 /** Most filters a user can have, fixed ones included (spec section 9). */
 export const MAX_FILTERS = 7;

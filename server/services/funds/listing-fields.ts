@@ -11,7 +11,7 @@ import type { Dialect, Tables } from '../../db/dialect.js';
 import { DATA_REQUEST_LABELS } from './derive.js';
 import { parseStatus } from '../../../rules/statuses.js';
 import { normalizeStatus } from './fields.js';
-import { containsText, type FieldDef, type FieldRegistry, type FilterType, type ListingFilter } from './query-filters.js';
+import { containsText, type FieldDef, type FieldRegistry, type FilterType, type ListingFilter } from '../query/query-filters.js';
 
 /** `expr like %text%` (any case) for a text filter, `expr in (values)` for an enum filter. */
 function matchOf(expr: SQLWrapper, f: ListingFilter, dialect: Dialect, enumValue?: (v: string) => unknown): SQL | undefined {

@@ -5,7 +5,7 @@ import { insertMany } from '../../db/bulk-insert.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
 import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
-import { clearListingCache } from './listing-cache.js';
+import { clearListingCache } from '../cache/listing-cache.js';
 import { COUNT_CAP, countFundsForAuditor, countListing, listFunds, listFundsForAuditor, type ListingInput } from './listing.js';
 
 /** More funds than the count cap, with many equal request dates (ties the id breaks) and some empty due dates. */

@@ -11,11 +11,11 @@ import {
   deriveFields,
   loadFundFacts,
   statusLabel,
-  todayIso,
   type DataStatusCounts,
   type FundFacts,
   type WorkPaperStatusCounts,
 } from './derive.js';
+import { todayIso } from '../../lib/dates.js';
 import { normalizeStatus, type FundRow } from './fields.js';
 
 /** A delivery listing row (delivery spec section 3 "Fund request (listing row)"). */

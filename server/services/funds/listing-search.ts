@@ -25,8 +25,8 @@ import { storeOf } from '../../db/dialect.js';
 import { fundSearchCondition } from '../../db/pg/fund-search.js';
 import { frequentSearchWords } from '../../db/pg/frequent-words.js';
 import { cachedFrequentWords, frequentWordsOf, lookupSegments, type FrequentWords } from '../../db/search-words.js';
-import { cachedListing } from './listing-cache.js';
-import { containsText } from './query-filters.js';
+import { cachedListing } from '../cache/listing-cache.js';
+import { containsText } from '../query/query-filters.js';
 
 /**
  * Most candidates the query starts from: with other filters (which give SQLite a narrower start of

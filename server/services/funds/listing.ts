@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../lib/guard.js';
 import type { User } from '../auth/tokens.js';
 import type { FundRow } from './fields.js';
-import { cachedListing, cachedListingJson } from './listing-cache.js';
+import { cachedListing, cachedListingJson } from '../cache/listing-cache.js';
 import { toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow } from './listing-rows.js';
 
 export { toAuditorRow, toAuditorRows, toListingRows, type AuditorFundRow, type FundListingRow, type FundPageRow } from './listing-rows.js';
@@ -24,7 +24,7 @@ import { FIELD_ALIASES, listingFields } from './listing-fields.js';
 import { decodeCursor, queryFingerprint, type SortKey } from './listing-keyset.js';
 import { countFundsCapped, orderByKeys, pageIds, paginationOf, type Pagination } from './listing-page.js';
 import { searchCondition } from './listing-search.js';
-import { filterCondition, normalizeFilters, normalizeSorting, type FieldRegistry, type ListingFilter, type SortSpec } from './query-filters.js';
+import { filterCondition, normalizeFilters, normalizeSorting, type FieldRegistry, type ListingFilter, type SortSpec } from '../query/query-filters.js';
 
 /** Listing page size (auditor spec section 9: fund listing 100) and the largest page served. */
 export const DEFAULT_LIMIT = 100;

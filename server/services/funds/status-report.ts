@@ -9,8 +9,9 @@
 import { and, count, desc, isNotNull, lt, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { loadFundFacts, todayIso } from './derive.js';
-import { cachedListingJson } from './listing-cache.js';
+import { loadFundFacts } from './derive.js';
+import { todayIso } from '../../lib/dates.js';
+import { cachedListingJson } from '../cache/listing-cache.js';
 import { queryFundPage, toAuditorRow, type AuditorFundRow } from './listing.js';
 
 export interface NameCount {

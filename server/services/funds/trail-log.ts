@@ -10,8 +10,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
-import { parseInput } from './validate.js';
-import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from './query-filters.js';
+import { parseInput } from '../query/validate.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
 
 /** Trail page size (spec section 9: logs 200). */
 export const TRAIL_PAGE_SIZE = 200;

@@ -15,7 +15,7 @@ import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import type { ImportStatus } from '../../db/schema/files.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { orderTerms, type FieldRegistry, type SortSpec } from '../funds/query-filters.js';
+import { orderTerms, type FieldRegistry, type SortSpec } from '../query/query-filters.js';
 
 export type ImportFileRow = Tables['importFiles']['$inferSelect'];
 

@@ -19,8 +19,8 @@ import { storeOf, type Tables } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { hashToken, issueToken, verifyToken, type User } from '../auth/tokens.js';
-import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../funds/query-filters.js';
-import { parseInput } from '../funds/validate.js';
+import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
+import { parseInput } from '../query/validate.js';
 import { heavyWork } from '../../lib/guard.js';
 import { normalizeColumn, PBI_INPUT_TYPES, pbiInputType } from './types.js';
 

@@ -10,7 +10,7 @@ import { and, asc, eq, notLike } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
-import { cachedListingJson } from '../funds/listing-cache.js';
+import { cachedListingJson } from '../cache/listing-cache.js';
 import { STATIC_LISTS, type RefEntry, type StaticListName } from './catalog/index.js';
 import { SERVICE_USER_DOMAIN } from '../users/users.js';
 

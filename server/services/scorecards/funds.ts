@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
 import type { FundFilter } from '../../../rules/scorecards.js';
-import { todayIso } from '../funds/derive.js';
+import { todayIso } from '../../lib/dates.js';
 import { nextMonthStart, requestFacts } from './facts.js';
 import { median, timeliness, type RequestFacts } from './figures.js';
 import { resolveScorecard, type ScorecardInput, type Viewer } from './scorecard.js';

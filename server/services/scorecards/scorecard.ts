@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
-import { todayIso } from '../funds/derive.js';
+import { todayIso } from '../../lib/dates.js';
 import {
   DEFAULT_SCORECARD_MONTHS as DEFAULT_MONTHS,
   MAX_SCORECARD_MONTHS as MAX_MONTHS,

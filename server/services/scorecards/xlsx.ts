@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.js';
 import { heavyWork } from '../../lib/guard.js';
-import { todayIso } from '../funds/derive.js';
+import { todayIso } from '../../lib/dates.js';
 import { neutralise } from '../funds/export-listing.js';
 import { requestFacts } from './facts.js';
 import { countedOver } from '../../../rules/scorecards.js';

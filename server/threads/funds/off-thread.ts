@@ -19,7 +19,7 @@ import type { User } from '../../services/auth/tokens.js';
 import { exportListing, type ExportedListing, type ExportListingInput } from '../../services/funds/export-listing.js';
 import type { EncodedPayload } from '../../lib/encoded.js';
 import { getFundDetails } from '../../services/funds/details.js';
-import { cachedListing, cachedListingJson, cachedListingJsonAsync } from '../../services/funds/listing-cache.js';
+import { cachedListing, cachedListingJson, cachedListingJsonAsync } from '../../services/cache/listing-cache.js';
 import {
   countFundsForAuditor,
   countListing,

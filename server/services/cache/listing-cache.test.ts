@@ -7,12 +7,12 @@ import { transaction } from '../../db/tx.js';
 import { storeOf } from '../../db/dialect.js';
 import type { User } from '../auth/tokens.js';
 import { createTestContext, type TestContext } from '../../testing.js';
-import { changeStatus } from './actions.js';
-import { saveFund } from './fund-write.js';
-import { listFunds } from './listing.js';
+import { changeStatus } from '../funds/actions.js';
+import { saveFund } from '../funds/fund-write.js';
+import { listFunds } from '../funds/listing.js';
 import { listFundsForAuditorOffThread, listFundsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { cachedListingJson, cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
-import { insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
+import { insertAdministrator, insertFund, insertFundFile, insertProcess } from '../funds/test-factory.js';
 
 let ctx: TestContext;
 let fundId: number;

@@ -5,8 +5,8 @@ import { fundFiles, nodes, processes, sdmChunks } from '../../db/schema/index.js
 import { createTestContext, type TestContext } from '../../testing.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { dataVersion } from './data-version.js';
-import { listFunds } from './listing.js';
-import { insertFund, insertFundFile, insertProcess } from './test-factory.js';
+import { listFunds } from '../funds/listing.js';
+import { insertFund, insertFundFile, insertProcess } from '../funds/test-factory.js';
 
 /**
  * Tables whose writes no listing, count or search reads (migration 0014 gives every other table the

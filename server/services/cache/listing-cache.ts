@@ -26,7 +26,7 @@
  */
 import type { AppContext } from '../../context.js';
 import { dataVersion, inOpenTransaction } from './data-version.js';
-import { todayIso } from './derive.js';
+import { todayIso } from '../../lib/dates.js';
 
 /** Largest number of cached pages per context. */
 export const MAX_ENTRIES = 256;
