@@ -3,7 +3,7 @@
  * TPAs, through the API (in process on the local install, or on a server: cli/operation.ts).
  */
 import { mappingTypeFromFileName } from '../../pipeline/mappings/parse.js';
-import type { MappingMode, MappingView } from '../../server/services/mappings/mappings.js';
+import type { CreateMappingInput, MappingMode, MappingView } from '../../server/services/mappings/mappings.js';
 import type { diffMappingVersions, MappingHistory } from '../../server/services/mappings/versions.js';
 import type { UploadedCsv } from '../../server/services/sdm-upload/sdm-upload.js';
 import type { SavedMasterMapping, TpaView } from '../../server/services/tpa/tpa.js';
@@ -12,15 +12,7 @@ import type { GlobalOptions } from '../global.js';
 import { operation, withApi, type ApiSession } from '../operation.js';
 
 /** The fields of a mapping upload (the Upload mapping form). */
-export interface MappingUpload {
-  administrator: string;
-  mappingType: string;
-  mappingMode: MappingMode;
-  mappingName?: string;
-  customId?: number;
-  clientName?: string;
-  rationale?: string;
-}
+export type MappingUpload = Omit<CreateMappingInput, 'fileName' | 'bytes'>;
 
 /** A mapping as an upload saved it (its `description` names it). */
 export type StoredMapping = ApiResponse<'POST /api/v2.0/mappings/create'>;

@@ -7,14 +7,13 @@
  * Backup and restore are of a SQLite data directory: an install on PostgreSQL is refused with the
  * way there (`pg_dump` / `pg_restore` and a copy of the blob directory; docs/operations.md).
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { Transform } from 'node:stream';
 import { ZipArchive, type Archiver } from 'archiver';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { hashingStream } from '../../lib/hashing-stream.js';
 import { appVersion } from '../../paths.js';
 
 /** Format of the archive (`manifest.json`'s `format`). */
@@ -66,24 +65,10 @@ export interface BackupSummary {
   damagedBlobs: string[];
 }
 
-/** A pass-through that hashes and counts what goes through it. */
-function hashing(): Transform & { digest(): { sha256: string; size: number } } {
-  const hash = createHash('sha256');
-  let size = 0;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  return Object.assign(t, { digest: () => ({ sha256: hash.digest('hex'), size }) });
-}
-
 /** Appends a file to the archive, hashing it on the way; resolves once the archive took it. */
 function appendFile(archive: Archiver, file: string, name: string, store: boolean): Promise<{ sha256: string; size: number }> {
   return new Promise((resolvePromise, reject) => {
-    const meter = hashing();
+    const meter = hashingStream();
     const source = createReadStream(file);
     const onEntry = () => {
       cleanup();

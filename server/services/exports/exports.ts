@@ -32,6 +32,7 @@ import {
   type ExportPayload,
   type ExportView,
 } from './store.js';
+import { gridPageSchema } from '../query/grid-input.js';
 
 export { EXPORT_STAGES, EXPORT_STAGE_CODES, type ExportStage, type ExportView, type ExportInputs } from './store.js';
 
@@ -54,16 +55,7 @@ export const exportRequestSchema = z.object({
 export type ExportRequest = z.input<typeof exportRequestSchema>;
 
 /** Body of `POST /export/files/list`. */
-export const exportListSchema = z.object({
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  pagination: z
-    .object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) })
-    .partial()
-    .optional(),
-});
+export const exportListSchema = gridPageSchema;
 export type ExportListInput = z.input<typeof exportListSchema>;
 
 /** Auditors and clients see only their own exports. */

@@ -19,6 +19,7 @@ import type { User } from '../auth/tokens.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
 import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../query/validate.js';
+import { gridPageFields } from '../query/grid-input.js';
 
 /** Input files page size (spec section 9). */
 export const FILE_LIST_PAGE_SIZE = 200;
@@ -30,12 +31,7 @@ export type IssueAction = (typeof ISSUE_ACTIONS)[number];
 /** The two issue lists. */
 export type IssueKind = 'unidentified' | 'unmatched';
 
-export const issueListSchema = z.object({
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
+export const issueListSchema = z.object(gridPageFields);
 export type IssueListInput = z.input<typeof issueListSchema>;
 
 const ids = z.array(z.coerce.number().int().positive()).min(1, 'select at least one file').max(10_000);

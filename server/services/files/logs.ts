@@ -16,16 +16,14 @@ import { storeOf, type DataStore, type Dialect } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
 import { parseInput } from '../query/validate.js';
+import { gridPageFields } from '../query/grid-input.js';
 
 /** Logs page size (spec section 9). */
 export const LOGS_PAGE_SIZE = 200;
 
 export const logsInputSchema = z.object({
   id: z.coerce.number().int().positive(),
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  ...gridPageFields,
 });
 export type LogsInput = z.input<typeof logsInputSchema>;
 

@@ -19,16 +19,14 @@ import type { User } from '../auth/tokens.js';
 import { normalizeFilters, type FieldRegistry } from '../query/query-filters.js';
 import { writeTrail } from '../trail/trail.js';
 import { parseInput } from '../query/validate.js';
+import { gridPageFields } from '../query/grid-input.js';
 
 export type { ProcessView };
 
 export const processActionSchema = z.object({ id: z.coerce.number().int().positive(), filters: z.unknown().optional() });
 export const processListSchema = z.object({
   id: z.coerce.number().int().positive(),
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  ...gridPageFields,
 });
 
 /** Runs a process action and writes its trail entry (before/after status). */

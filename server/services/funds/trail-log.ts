@@ -12,16 +12,14 @@ import { storeOf, type Tables } from '../../db/dialect.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../query/validate.js';
 import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type FieldRegistry } from '../query/query-filters.js';
+import { gridPageFields } from '../query/grid-input.js';
 
 /** Trail page size (spec section 9: logs 200). */
 export const TRAIL_PAGE_SIZE = 200;
 
 export const trailInputSchema = z.object({
   id: z.coerce.number().int().positive(),
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  ...gridPageFields,
 });
 export type TrailInput = z.input<typeof trailInputSchema>;
 

@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { hashingStream } from '../../lib/hashing-stream.js';
 
 /** Blob keys in a store (`<root>/<xx>/<sha256>`), sorted, skipping its tmp folder. */
 export function listBlobKeys(root: string): string[] {
@@ -44,18 +44,13 @@ export async function copyBlob(from: string, to: string, key: string): Promise<{
   mkdirSync(join(to, 'tmp'), { recursive: true });
   mkdirSync(join(to, key.slice(0, 2)), { recursive: true });
   const tmp = join(to, 'tmp', `${key}.${randomBytes(6).toString('hex')}`);
-  const hash = createHash('sha256');
+  const meter = hashingStream();
   let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
   try {
     await pipeline(createReadStream(blobFile(from, key)), meter, createWriteStream(tmp));
-    const sha256 = hash.digest('hex');
+    const got = meter.digest();
+    size = got.size;
+    const sha256 = got.sha256;
     if (sha256 !== key) throw new Error(`The blob ${key} of ${from} is damaged: its content hashes to ${sha256}`);
     renameSync(tmp, dest);
   } finally {

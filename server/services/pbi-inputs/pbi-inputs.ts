@@ -23,6 +23,7 @@ import { filterCondition, normalizeFilters, normalizeSorting, orderTerms, type F
 import { parseInput } from '../query/validate.js';
 import { heavyWork } from '../../lib/guard.js';
 import { normalizeColumn, PBI_INPUT_TYPES, pbiInputType } from './types.js';
+import { gridPageSchema } from '../query/grid-input.js';
 
 /** PowerBI inputs per page (spec section 9). */
 export const PBI_PAGE_SIZE = 10;
@@ -71,16 +72,7 @@ const fieldsOf = (t: Tables): FieldRegistry => ({
   upload_date: { expr: t.pbiInputFiles.uploadDate, types: ['date'] },
 });
 
-export const pbiListSchema = z.object({
-  filters: z.unknown().optional(),
-  sorting: z.unknown().optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  pagination: z
-    .object({ offset: z.coerce.number().int().min(0), limit: z.coerce.number().int().min(1).max(1000) })
-    .partial()
-    .optional(),
-});
+export const pbiListSchema = gridPageSchema;
 
 const mask = (hint: string | null) => (hint ? `••••••••${hint}` : null);
 
