@@ -7,7 +7,9 @@
  *
  * Never limited: `/api/health`, `/api/health/live`, `/api/health/ready` (load balancers and
  * orchestrators must see the truth), and a call with a valid session or key from a client refused
- * for wrong tokens (someone else at the same address guessing must not sign everyone out).
+ * for wrong tokens (someone else at the same address guessing must not sign everyone out). A call
+ * refused to a token that is valid now (sent where another kind is asked for) is not counted as a
+ * wrong token; a wrong sign-in link counts against the client, whatever session the call carries.
  *
  * Wrong tokens count by token as well as by client: a token refused again (a stale tab polling
  * with an expired session) counts against that token alone, which is refused for a minute past
@@ -28,7 +30,8 @@ import { isLiveToken, tokenOwnerOf } from '../services/auth/tokens.js';
 import { errorCode, json } from './envelope.js';
 
 /** Calls that start or finish a sign-in. */
-const SIGN_IN = new Set(['POST /api/sso/redeemToken', 'GET /api/sso/authorize', 'GET /api/sso/callback']);
+const REDEEM = 'POST /api/sso/redeemToken';
+const SIGN_IN = new Set([REDEEM, 'GET /api/sso/authorize', 'GET /api/sso/callback']);
 /** Paths no limit applies to. */
 const UNLIMITED = new Set(['/api/health', '/api/health/live', '/api/health/ready']);
 /** How many clients' worth of each limit the address of an untrusted proxy gets as a whole. */
@@ -204,7 +207,11 @@ export function rateLimits(ctx: AppContext): Middleware {
     const who = clientOf(s, (event.req as { ip?: string }).ip, event.req.headers.get('x-forwarded-for'));
     const token = event.req.headers.get('x-access-token') ?? url.searchParams.get('token');
     const call = `${event.req.method} ${url.pathname}`;
-    const refused = await wrongTokenRefusal(ctx, s, who, token);
+    const redeem = call === REDEEM;
+    // redeeming, the token that may be a guess is the link in the body: a session beside it
+    // neither lifts the limit on wrong links nor is counted for them
+    const guessed = redeem ? null : token;
+    const refused = await wrongTokenRefusal(ctx, s, who, guessed);
     if (refused !== null) return tooManyRequests(refused, 'wrong tokens');
     if (SIGN_IN.has(call)) {
       const wait = await take(s.signIn, who);
@@ -219,8 +226,10 @@ export function rateLimits(ctx: AppContext): Middleware {
       }
     }
     const res = await next();
-    if (res instanceof Response && res.status === 401 && (token || call === 'POST /api/sso/redeemToken')) {
-      const wait = await countWrongToken(s, who, token);
+    // a 401 to a token valid now (a session sent where a download token is asked for) is no guess
+    const wrong = res instanceof Response && res.status === 401 && (redeem || (guessed !== null && !(await isLiveToken(ctx, guessed))));
+    if (wrong) {
+      const wait = await countWrongToken(s, who, guessed);
       if (wait !== null) {
         ctx.log.warn({ client: who.key, route: url.pathname }, 'too many wrong tokens: refused for a while');
         return tooManyRequests(wait, 'wrong tokens');

@@ -96,6 +96,23 @@ describe('rate limits', () => {
     expect((await api.get('filters', 'guess-c')).status).toBe(429);
   });
 
+  it("never counts a call refused to a valid session against it: the session's other calls go on", async () => {
+    const { ctx, api } = await serverWith({ rateLimitBadTokensPerMinute: 3 });
+    const session = await sessionToken(ctx, ctx.boot.admin.id);
+    // a session sent where a download token is asked for is refused, but it is no guess
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api.call('GET', `/api/v2.0/fund-request/download?token=${session}`)).status);
+    expect(statuses).toEqual(Array.from({ length: 6 }, () => 401));
+    expect((await api.post('/api/sso/login', {}, session)).status).toBe(200);
+    // nor is a sign-in link redeemed from the signed-in tab counted against its session: the wrong
+    // links count against the address, and the session does not lift that limit for more links
+    const links: number[] = [];
+    for (let i = 0; i < 5; i++) links.push((await api.post('/api/sso/redeemToken', { token: `guess-${i}` }, session)).status);
+    expect(links).toEqual([401, 401, 401, 429, 429]);
+    expect((await api.post('/api/sso/login', {}, session)).status).toBe(200);
+    expect((await api.get('filters', session)).status).toBe(200);
+  });
+
   it('keys on the client address: the forwarded one behind a trusted proxy, never one a client claims alone', async () => {
     const proxied = await listening({ rateLimitBadTokensPerMinute: 2, trustedProxies: '127.0.0.1' });
     const login = (url: string, ip: string, token: string) =>

@@ -119,14 +119,9 @@ export function createSocketHooks(ctx: AppContext, heartbeatMs = HEARTBEAT_MS): 
         const { user } = verified;
         const service = serviceOfEmail(user.email, SERVICE_USER_DOMAIN);
         if (service && !serviceMayUseSocket(service)) throw Object.assign(new Error(`The ${service} key cannot open the live socket`), { status: 403 });
-        let { viewRole } = verified;
+        // a socket token belongs to the session it was asked for with (verifyToken took that session's view)
+        const { viewRole } = verified;
         const sessionTokenId = verified.parentTokenId ?? verified.tokenId;
-        if (verified.parentTokenId !== null) {
-          // a socket token follows the session it was asked for with: its view now, and none once it ended
-          const session = await tokenStateById(ctx, verified.parentTokenId);
-          if (!session?.live) throw new Error('The session this socket token was asked for with has ended; sign in again');
-          viewRole = session.viewRole;
-        }
         const role = await currentRole(ctx, user.id, viewRole);
         if (!role) throw new Error('The user of this token is disabled');
         return { context: { userId: user.id, role, originalRole: user.originalRole, viewRole, sessionTokenId } satisfies SocketContext };

@@ -134,12 +134,27 @@ export function viewRoleOf(user: Pick<User, 'role' | 'originalRole'>): Role | nu
   return user.role === user.originalRole ? null : user.role;
 }
 
+/** Kinds of token asked for with a session or key (their parent): each lives only while it does, in its view. */
+const CHILD_KINDS: readonly TokenKind[] = ['download', 'socket'];
+
+/**
+ * The parent of a download or socket token, as the token must follow it: null when the token has
+ * no parent (it acts on its own), else whether the parent is still valid and the view it acts in now.
+ */
+async function parentOf(ctx: AppContext, row: TokenRow): Promise<{ live: boolean; viewRole: Role | null } | null> {
+  if (row.parentTokenId === null || !CHILD_KINDS.includes(row.kind)) return null;
+  return (await tokenStateById(ctx, row.parentTokenId)) ?? { live: false, viewRole: null };
+}
+
 /**
  * Finds the user a token belongs to, with `role` set to the role the token acts in (the view its
- * session took, see `effectiveRole`); `originalRole` is the user's own role.
+ * session took, see `effectiveRole`); `originalRole` is the user's own role. A download or socket
+ * token asked for with a session or key follows it: refused once that ended (logout, revocation),
+ * and acting in the view the session has now, not the one it had when the token was asked for.
  * @param kinds token kinds accepted here
  * @returns the user, the token's row id, its view role and single sign-on ID token
- * @throws UnauthorizedError when the token is unknown, of another kind, expired, revoked, used (sign-in links) or its user disabled
+ * @throws UnauthorizedError when the token is unknown, of another kind, expired, revoked, used
+ *   (sign-in links), its session ended (download and socket tokens) or its user disabled
  */
 export async function verifyToken(
   ctx: AppContext,
@@ -153,10 +168,13 @@ export async function verifyToken(
   if (row.usedAt) throw new UnauthorizedError('This sign-in link was already used; ask for a new one');
   if (Date.parse(row.expiresAt) <= Date.now()) throw new UnauthorizedError('The token has expired');
   if (!user || user.disabled) throw new UnauthorizedError('The user of this token is disabled');
+  const parent = await parentOf(ctx, row);
+  if (parent && !parent.live) throw new UnauthorizedError(`The session this ${row.kind} token was asked for with has ended; sign in again`);
+  const viewRole = parent ? parent.viewRole : row.viewRole;
   return {
-    user: { ...user, role: effectiveRole(user, row.viewRole) },
+    user: { ...user, role: effectiveRole(user, viewRole) },
     tokenId: row.id,
-    viewRole: row.viewRole,
+    viewRole,
     idToken: row.idToken,
     parentTokenId: row.parentTokenId,
   };
@@ -201,12 +219,14 @@ export async function tokenStateById(ctx: AppContext, id: number): Promise<{ liv
 
 /**
  * Whether a raw token would be accepted now by some call: known, not a sign-in link, not revoked,
- * used or expired, and its user enabled. The rate limits let such a token through an address that
- * sent too many wrong ones (one request's lookup, shared with its authentication).
+ * used or expired, its session still valid (download and socket tokens), and its user enabled. The
+ * rate limits let such a token through an address that sent too many wrong ones (one request's
+ * lookup, shared with its authentication).
  */
 export async function isLiveToken(ctx: AppContext, token: string): Promise<boolean> {
   const { row, user } = await tokenAndUser(ctx, token);
-  return Boolean(row && user && !user.disabled && row.kind !== 'signin' && !row.revokedAt && !row.usedAt && Date.parse(row.expiresAt) > Date.now());
+  if (!row || !user || user.disabled || row.kind === 'signin' || row.revokedAt || row.usedAt || Date.parse(row.expiresAt) <= Date.now()) return false;
+  return (await parentOf(ctx, row))?.live ?? true;
 }
 
 /**
