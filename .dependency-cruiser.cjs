@@ -113,10 +113,18 @@ module.exports = {
     },
     {
       name: 'floors-below-the-top',
-      comment: 'nothing below the top imports the process entry points (runtime.ts, bootstrap.ts, sea.ts, testing.ts)',
+      comment: 'nothing below the top imports the process entry points (runtime.ts, bootstrap.ts, sea.ts) or the test support (server/testing/)',
       severity: 'error',
       from: { path: '^server/(queue|services|jobs|threads|db|lib)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^server/(runtime|bootstrap|sea|testing)\\.ts$' },
+      to: { path: '^server/((runtime|bootstrap|sea)\\.ts$|testing/)' },
+    },
+    {
+      name: 'test-support-only-in-tests',
+      comment:
+        'the test support (server/testing/, cli/testing/, pipeline/testing/: test contexts, factories, a test identity provider and SMTP server) is imported by tests, benchmarks and other test support only, never by what ships',
+      severity: 'error',
+      from: { path: '^(server|cli|pipeline|rules|client|web/src)/', pathNot: ['\\.test\\.tsx?$', '^(server|cli|pipeline)/testing/'] },
+      to: { path: '^(server|cli|pipeline)/testing/' },
     },
     {
       name: 'web-api-is-a-leaf',

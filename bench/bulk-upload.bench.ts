@@ -16,7 +16,7 @@ import { stringify } from 'csv-stringify/sync';
 import { fixturesDir } from '../server/paths.js';
 import { saveBulkFunds, validateBulkUpload, type BulkSaveInput } from '../server/services/bulk-upload/bulk-upload.js';
 import { saveBulkFundsOffThread, validateBulkUploadEncoded } from '../server/threads/bulk-upload/off-thread.js';
-import { createTestContext } from '../server/testing.js';
+import { createTestContext } from '../server/testing/context.js';
 import { runTask } from '../server/threads/pools.js';
 
 const ROWS = 10_000;

@@ -12,7 +12,7 @@
 import '../server/jobs/stages/index.js';
 import { performance } from 'node:perf_hooks';
 import { BULK_UPLOAD_COLUMNS } from '../server/services/bulk-upload/columns.js';
-import { apiClient, createTestContext, sessionToken } from '../server/testing.js';
+import { apiClient, createTestContext, sessionToken } from '../server/testing/context.js';
 import { runTask } from '../server/threads/pools.js';
 
 const LINES = 1_000_000;

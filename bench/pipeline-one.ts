@@ -17,7 +17,7 @@ import { parse } from 'csv-parse';
 import { Engine } from '../server/jobs/engine.js';
 import { allJobs } from '../server/jobs/stages/index.js';
 import { importFile } from '../server/services/imports/imports.js';
-import { createTestContext } from '../server/testing.js';
+import { createTestContext } from '../server/testing/context.js';
 
 const input = process.argv[2];
 const mode = process.argv[3] ?? 'pipeline';

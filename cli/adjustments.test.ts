@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
-import { insertFund } from '../server/services/funds/test-factory.js';
-import { runCli } from './testing.js';
+import { insertFund } from '../server/testing/fund-factory.js';
+import { runCli } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => runCli(args, env);

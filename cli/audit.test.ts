@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './testing.js';
+import { runCli } from './testing/cli.js';
 
 describe('fund-audit audit', () => {
   it('lists, exports and verifies the security audit log, and names a tampered entry', () => {

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
 import { listZip } from '../server/services/backup/zip-reader.js';
-import { runCli, runCliAsync, startServe, until, type Served } from './testing.js';
+import { runCli, runCliAsync, startServe, until, type Served } from './testing/cli.js';
 
 const env = { FUND_AUDIT_WORKERS: '1', FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '200000000' };
 const COPIES = 40;

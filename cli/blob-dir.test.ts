@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
-import { runCli, runCliAsync, startServe, until } from './testing.js';
+import { runCli, runCliAsync, startServe, until } from './testing/cli.js';
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 

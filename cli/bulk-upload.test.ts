@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
-import { BIN as bin, runCliAsync, startServe } from './testing.js';
+import { BIN as bin, runCliAsync, startServe } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, input: '' });

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describeEachDialect } from '../server/dialect-testing.js';
-import { runCliAsync, type CliResult } from './testing.js';
+import { createPgTestDatabase, describeEachDialect } from '../server/testing/dialects.js';
+import { runCliAsync, type CliResult } from './testing/cli.js';
 
 describeEachDialect('fund-audit contacts and chase', (dialect) => {
   let root: string;

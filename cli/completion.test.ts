@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allCommands, commandPath } from './examples.js';
 import { buildProgram } from './main.js';
-import { runCli, runCliAsync } from './testing.js';
+import { runCli, runCliAsync } from './testing/cli.js';
 
 /** Every command path of the CLI ('funds list', ...), from the program itself. */
 const PATHS = allCommands(buildProgram())

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
-import { runCli, startServe, startWorker, until, type Served } from './testing.js';
+import { runCli, startServe, startWorker, until, type Served } from './testing/cli.js';
 
 const RUNS = 24;
 const env = { FUND_AUDIT_JOB_LEASE_SECONDS: '3', FUND_AUDIT_WORKERS: '1', FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '100000000' };

@@ -8,9 +8,9 @@ import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { exportStageHandler } from '../server/jobs/exports/job.js';
-import { seedExportFund, zipNames } from '../server/services/exports/test-data.js';
+import { seedExportFund, zipNames } from '../server/testing/export-fund.js';
 import { ensureAdmin } from '../server/services/users/users.js';
-import { runCli, runCliAsync } from './testing.js';
+import { runCli, runCliAsync } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => runCli(args, env);

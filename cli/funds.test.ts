@@ -7,8 +7,8 @@ import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { UNCHANGED_WARNING } from '../server/services/funds/actions.js';
-import { insertFund } from '../server/services/funds/test-factory.js';
-import { runCli, runCliAsync } from './testing.js';
+import { insertFund } from '../server/testing/fund-factory.js';
+import { runCli, runCliAsync } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => runCli(args, env);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
-import { runCli } from './testing.js';
+import { runCli } from './testing/cli.js';
 
 const run = (args: string[]) => runCli(args);
 const inputs = (tpa: string) => readdirSync(join(fixturesDir(), 'tpas', tpa, 'inputs')).map((f) => join(fixturesDir(), 'tpas', tpa, 'inputs', f));

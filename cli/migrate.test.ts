@@ -14,11 +14,11 @@ import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/testing/dialects.js';
 import * as pgSchema from '../server/db/schema-pg/index.js';
 import * as sqliteSchema from '../server/db/schema/index.js';
 import { listBlobKeys } from '../server/services/migrate/blobs.js';
-import { runCli, runCliAsync, startServe, until } from './testing.js';
+import { runCli, runCliAsync, startServe, until } from './testing/cli.js';
 
 describePg('fund-audit migrate', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fa-migrate-'));

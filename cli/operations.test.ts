@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { appRoot } from '../server/paths.js';
 import { listZip } from '../server/services/backup/zip-reader.js';
-import { BIN, runCli, startServe, until } from './testing.js';
+import { BIN, runCli, startServe, until } from './testing/cli.js';
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const quiet = { FUND_AUDIT_SEED_DEMO_DATA: 'false', FUND_AUDIT_WORKERS: '1' };

@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/testing/dialects.js';
 import { fixturesDir } from '../server/paths.js';
-import { runCli, runCliAsync, type CliResult } from './testing.js';
+import { runCli, runCliAsync, type CliResult } from './testing/cli.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/;
 /** Fields that differ between any two runs (times, durations, secrets, where the install is). */

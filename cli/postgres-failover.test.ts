@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/testing/dialects.js';
 import { fixturesDir } from '../server/paths.js';
-import { call, socket } from './server-testing.js';
-import { runCliAsync, startServe, type Served } from './testing.js';
+import { call, socket } from './testing/server.js';
+import { runCliAsync, startServe, type Served } from './testing/cli.js';
 
 interface Job {
   id: number;

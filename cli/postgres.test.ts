@@ -10,10 +10,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgTestDatabase, describePg } from '../server/dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../server/testing/dialects.js';
 import { fixturesDir } from '../server/paths.js';
-import { call, socket } from './server-testing.js';
-import { runCli, startServe, startWorker, type Served } from './testing.js';
+import { call, socket } from './testing/server.js';
+import { runCli, startServe, startWorker, type Served } from './testing/cli.js';
 
 describePg('serve on PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createPgTestDatabase>>;

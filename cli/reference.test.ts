@@ -13,7 +13,7 @@ import { startServer } from '../server/http/server.js';
 import { fixturesDir } from '../server/paths.js';
 import { issueToken } from '../server/services/auth/tokens.js';
 import { seedFxRates } from '../server/services/reference-data/fx-rates.js';
-import { runCli, runCliAsync } from './testing.js';
+import { runCli, runCliAsync } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1', FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '' };
 const run = (args: string[]) => runCli(args, env);

@@ -7,9 +7,9 @@ import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
-import { insertFund } from '../server/services/funds/test-factory.js';
-import { freePort } from '../server/testing-idp.js';
-import { runCliAsync } from './testing.js';
+import { insertFund } from '../server/testing/fund-factory.js';
+import { freePort } from '../server/testing/idp.js';
+import { runCliAsync } from './testing/cli.js';
 
 const env = { FUND_AUDIT_SEED_DEMO_DATA: 'false', FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '' };
 const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCliAsync(args, { ...env, ...extra });

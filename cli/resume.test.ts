@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
-import { BIN as bin, startServe, until } from './testing.js';
+import { BIN as bin, startServe, until } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_IDENTIFICATION_LIMIT_BYTES: '100000000', CI: '1' };
 

@@ -13,7 +13,7 @@ import { bootstrap } from '../server/bootstrap.js';
 import { createContext } from '../server/context.js';
 import { fixturesDir } from '../server/paths.js';
 import { issueToken } from '../server/services/auth/tokens.js';
-import { runCliAsync, startServe, type CliResult, type Served } from './testing.js';
+import { runCliAsync, startServe, type CliResult, type Served } from './testing/cli.js';
 
 const env = { FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '', FUND_AUDIT_DEMO_DELIVERIES: 'false' };
 const work = mkdtempSync(join(tmpdir(), 'fa-same-'));

@@ -12,9 +12,9 @@ import { bootstrap } from '../server/bootstrap.js';
 import { createContext, type AppContext } from '../server/context.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
-import { insertAdministrator } from '../server/services/funds/test-factory.js';
-import { daysAgo, insertAnsweredChase, insertDeliveredFund } from '../server/services/scorecards/test-deliveries.js';
-import { runCliAsync } from './testing.js';
+import { insertAdministrator } from '../server/testing/fund-factory.js';
+import { daysAgo, insertAnsweredChase, insertDeliveredFund } from '../server/testing/scorecard-deliveries.js';
+import { runCliAsync } from './testing/cli.js';
 
 const env = { FUND_AUDIT_SEED_DEMO_DATA: 'false', FUND_AUDIT_SERVER: '', FUND_AUDIT_TOKEN: '' };
 let dir: string;

@@ -7,7 +7,7 @@ import { createContext } from '../server/context.js';
 import { fixturesDir } from '../server/paths.js';
 import { startServer } from '../server/http/server.js';
 import { issueToken } from '../server/services/auth/tokens.js';
-import { runCli, runCliAsync } from './testing.js';
+import { runCli, runCliAsync } from './testing/cli.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => runCli(args, env);

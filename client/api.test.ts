@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiResponse, Operation } from '../server/http/contract.js';
 import { startServer, type RunningServer } from '../server/http/server.js';
-import { createTestContext, sessionToken, type TestContext } from '../server/testing.js';
+import { createTestContext, sessionToken, type TestContext } from '../server/testing/context.js';
 import { operationUrl, sendOperation, type ApiClientOptions, type CallInput } from './api.js';
 
 describe('operation URLs', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tmpTag } from './blobs.js';
 import { startRuntime } from './runtime.js';
-import { createTestContext, type TestContext } from './testing.js';
+import { createTestContext, type TestContext } from './testing/context.js';
 
 let ctx: TestContext;
 beforeEach(async () => {

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { bootstrap } from './bootstrap.js';
 import { storeOf } from './db/dialect.js';
-import { describeEachDialect } from './dialect-testing.js';
-import { createTestContext, type TestContext } from './testing.js';
+import { describeEachDialect } from './testing/dialects.js';
+import { createTestContext, type TestContext } from './testing/context.js';
 
 describeEachDialect('first start with demo data', (dialect) => {
   let ctx: TestContext;

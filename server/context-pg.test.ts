@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createPgContext } from './context-pg.js';
-import { createPgTestDatabase, describePg, openDialectDatabase, type DialectDatabase } from './dialect-testing.js';
+import { createPgTestDatabase, describePg, openDialectDatabase, type DialectDatabase } from './testing/dialects.js';
 import { storeOf } from './db/dialect.js';
 
 describePg('a context on PostgreSQL', () => {

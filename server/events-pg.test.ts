@@ -2,7 +2,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openPgDb, type OpenPgResult } from './db/client-pg.js';
-import { createPgTestDatabase, describePg } from './dialect-testing.js';
+import { createPgTestDatabase, describePg } from './testing/dialects.js';
 import { type AppEventName, EventBus } from './events.js';
 import { bridgeEventsPg } from './events-pg.js';
 import type { Logger } from './log.js';

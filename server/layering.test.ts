@@ -29,6 +29,8 @@ const files: Record<string, string> = {
   'server/services/cache/c.ts': "import { y } from '../funds/good.js';\nexport const c = y;\n",
   'server/services/files/f.ts': "import { y } from '../funds/good.js';\nexport const f = y;\n",
   'server/jobs/stage.ts': "import { q } from '../queue/q.js';\nexport const stage = q;\n",
+  'pipeline/testing/zips.ts': 'export const zips = 1;\n',
+  'pipeline/readers/uses-test-support.ts': "import { zips } from '../testing/zips.js';\nexport const u = zips;\n",
   'pipeline/readers/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
   'pipeline/readers/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
   'web/src/page.ts':
@@ -73,6 +75,7 @@ describe('import layering', () => {
       'rules-import-only-rules: rules/bad.ts -> server/http/route.ts',
       'services-below-http: server/services/funds/bad.ts -> server/http/route.ts',
       'services-below-jobs: server/services/funds/starts.ts -> server/jobs/stage.ts',
+      'test-support-only-in-tests: pipeline/readers/uses-test-support.ts -> pipeline/testing/zips.ts',
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { allRows, type FundSdmArrays, type HoldingRow, type QaRec } from '../sdm
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import { FIXTURES, GS_FUND, loadCsvTpa } from '../testing/check-data.js';
 import type { FundSdmData } from '../sdm/rows.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
 

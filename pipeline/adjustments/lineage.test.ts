@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { loadCsvTpa, tpaDir } from '../testing/check-data.js';
 import type { FundSdmArrays } from '../sdm/rows.js';
-import { gsWorkPaperInput } from '../work-papers/test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper } from '../work-papers/workbook.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
 

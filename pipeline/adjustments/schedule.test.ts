@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { loadCsvTpa } from '../checks/test-data.js';
-import { gsWorkPaperInput } from '../work-papers/test-input.js';
+import { loadCsvTpa } from '../testing/check-data.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper } from '../work-papers/workbook.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../checks/index.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import { chunksOf, type FundSdmArrays, type FxRate, type HoldingRow } from '../sdm/rows.js';
-import { loadCsvTpa, loadKeystone } from '../checks/test-data.js';
+import { loadCsvTpa, loadKeystone } from '../testing/check-data.js';
 import { aggregateRowCount, combineChildren, type ChildInput } from './combine.js';
 
 const rate = (currency: string, rate_date: string, units_per_base: number): FxRate => ({ currency, rate_date, units_per_base, source: `test ${rate_date}` });

@@ -8,7 +8,7 @@ import { identifierProblems, valueProblems, holdingsIntegrity } from './holdings
 import { CHECK_LABELS, runChecks } from './index.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
 import { priceTesting } from './price-testing.js';
-import { expectedFund, FIXTURES, loadCsvTpa, loadKeystone } from './test-data.js';
+import { expectedFund, FIXTURES, loadCsvTpa, loadKeystone } from '../testing/check-data.js';
 import { tbBalance } from './tb-balance.js';
 import { investmentsReconciliation } from './investments-reconciliation.js';
 import { navCheck } from './nav.js';

@@ -11,7 +11,7 @@ import type { CheckContext } from './common.js';
 import { loadFxCsv } from './fx.js';
 import { FX_TOTAL, fxTesting } from './fx-testing.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
-import { FIXTURES, loadCsvTpa } from './test-data.js';
+import { FIXTURES, loadCsvTpa } from '../testing/check-data.js';
 
 const gsFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));
 const olderFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv'));

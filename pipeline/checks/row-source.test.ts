@@ -11,7 +11,7 @@ import { ItemLimit, ITEMS_NOT_LISTED, worst, type CheckContext } from './common.
 import { loadFxCsv } from './fx.js';
 import { runChecks } from './index.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
-import { FIXTURES, loadCsvTpa } from './test-data.js';
+import { FIXTURES, loadCsvTpa } from '../testing/check-data.js';
 
 /** Rows that can only be read in chunks (each pass gives fresh copies, as rows read back from a database). */
 class OnlyIterable<T> implements RowSource<T> {

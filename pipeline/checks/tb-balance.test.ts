@@ -6,7 +6,7 @@ import type { FundSdmArrays } from '../sdm/rows.js';
 import type { CheckContext } from './common.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
 import { tbBalance } from './tb-balance.js';
-import { loadCsvTpa, tpaDir } from './test-data.js';
+import { loadCsvTpa, tpaDir } from '../testing/check-data.js';
 
 const GS = 'meridian_fund_services';
 const TB_FILE = 'MFS_TB_S000013795_20230331.csv';

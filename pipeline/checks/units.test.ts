@@ -6,7 +6,7 @@ import { priceFactor, round, sum } from './common.js';
 import { loadFxCsv, parseFxCsv, rateFor } from './fx.js';
 import { checkCusip, checkFigi, checkIsin, cusipCheckDigit, isinCheckDigit, isValidCusip, isValidIsin } from './identifiers.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
-import { FIXTURES } from './test-data.js';
+import { FIXTURES } from '../testing/check-data.js';
 
 describe('fx', () => {
   const gs = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES } from '../checks/test-data.js';
+import { FIXTURES } from '../testing/check-data.js';
 import { loadMappingDir } from '../mappings/load-dir.js';
 import { IDENTIFICATION_LIMIT_BYTES, readTables } from '../readers/table.js';
 import type { FxTableRow, HoldingRow } from '../sdm/rows.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES } from '../checks/test-data.js';
+import { FIXTURES } from '../testing/check-data.js';
 import { businessDaysBefore, describeAge, lastBusinessDay, rateAge } from './age.js';
 import { cleanRate, fmtRate } from './format.js';
 import { FxResolver } from './resolve.js';

@@ -2,7 +2,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { detectDelimiter, findHeader, readTables } from './table.js';
-import { fixture, one } from './table-testing.js';
+import { fixture, one } from '../testing/tables.js';
 
 describe('readTables on CSV', () => {
   it('finds the Meridian header below the title lines, with real line numbers', async () => {

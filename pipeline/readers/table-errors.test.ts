@@ -2,8 +2,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { FileTooLargeError, IDENTIFICATION_LIMIT_BYTES, MAX_PART_BYTES, readTables } from './table.js';
-import { fixture, KEYSTONE, opts, read, xlsx, edit, unreadable } from './table-testing.js';
-import { unzipAll, zipFiles } from './zip-testing.js';
+import { fixture, KEYSTONE, opts, read, xlsx, edit, unreadable } from '../testing/tables.js';
+import { unzipAll, zipFiles } from '../testing/zips.js';
 
 describe('readTables errors', () => {
   it('rejects files over the limit with the spec message', async () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { readTables, type RawTable } from './table.js';
-import { fixture, KEYSTONE, read, one, xlsx, edit } from './table-testing.js';
+import { fixture, KEYSTONE, read, one, xlsx, edit } from '../testing/tables.js';
 
 /** sha256 of tables as JSON, Dates told apart from strings. */
 const fingerprint = (tables: RawTable[]) =>

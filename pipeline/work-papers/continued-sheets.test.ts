@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { FundSdmArrays, HoldingRow } from '../sdm/rows.js';
-import { GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import { GS_FUND, loadCsvTpa } from '../testing/check-data.js';
 import { EXCEL_MAX_ROWS, placeOf, sheetsFor } from './continued-sheet.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
 import { HOLDINGS_ROW_COLUMN } from './holdings-layout.js';
 import { FMT } from './sheet-writer.js';
-import { gsWorkPaperInput } from './test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = GS_FUND;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { FundSdmArrays } from '../sdm/rows.js';
-import { loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { loadCsvTpa, tpaDir } from '../testing/check-data.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
-import { gsWorkPaperInput } from './test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
 
 const GS = 'meridian_fund_services';

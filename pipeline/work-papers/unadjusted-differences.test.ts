@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { expectedFund, FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../checks/test-data.js';
+import { expectedFund, FIXTURES, GS_FUND, loadCsvTpa, tpaDir } from '../testing/check-data.js';
 import type { CheckContext } from '../checks/common.js';
-import { gsWorkPaperInput } from './test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
 import { buildWorkPaper } from './workbook.js';
 

@@ -3,9 +3,9 @@ import ExcelJS from 'exceljs';
 import type { FundSdmArrays } from '../sdm/rows.js';
 import type { CheckContext } from '../checks/index.js';
 import { materiality } from '../checks/materiality.js';
-import { GS_FUND, loadCsvTpa } from '../checks/test-data.js';
+import { GS_FUND, loadCsvTpa } from '../testing/check-data.js';
 import { safeCellText } from './safe-cell.js';
-import { gsWorkPaperInput } from './test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
 
 const fund = GS_FUND;

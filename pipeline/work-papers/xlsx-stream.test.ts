@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCsvTpa } from '../checks/test-data.js';
+import { loadCsvTpa } from '../testing/check-data.js';
 import { SheetWriter } from './sheet-writer.js';
-import { gsWorkPaperInput } from './test-input.js';
+import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper } from './workbook.js';
 import { columnLetters, excelSerial, XlsxWorkbook, xmlText } from './xlsx-stream.js';
 

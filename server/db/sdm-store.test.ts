@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppContext } from '../context.js';
-import { insertFund, insertFundFile } from '../services/funds/test-factory.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
+import { insertFund, insertFundFile } from '../testing/fund-factory.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../testing/dialects.js';
 import { storeOf } from './dialect.js';
 import { countSdmRows, readSdmChunks, sdmRowWriter } from './sdm-store.js';
 import { transaction } from './tx.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../testing/dialects.js';
 import { storeOf } from './dialect.js';
 import { afterCommit, transaction } from './tx.js';
 

@@ -13,8 +13,8 @@ import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { seedFxRates } from '../services/reference-data/fx-rates.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
-import { readWorkPaper } from './test-reads.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
+import { readWorkPaper } from '../testing/http-reads.js';
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);
 const GS = 'S000013795';

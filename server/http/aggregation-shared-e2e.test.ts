@@ -9,14 +9,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { unzipAll } from '../../pipeline/readers/zip-testing.js';
+import { unzipAll } from '../../pipeline/testing/zips.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { seedFxRates } from '../services/reference-data/fx-rates.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
-import { readWorkPaper } from './test-reads.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
+import { readWorkPaper } from '../testing/http-reads.js';
 import { readDelivered, type Delivered, type DeliveredRow } from './work-paper-figures/delivered.js';
 
 const CODE = 'S000012000';

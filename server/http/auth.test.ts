@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { signinLink } from '../services/auth/session.js';
 import { issueToken, verifyToken } from '../services/auth/tokens.js';
 import { addUser, getUserByEmail } from '../services/users/users.js';

@@ -8,7 +8,7 @@ import { loadConfig } from '../config.js';
 import { fixturesDir } from '../paths.js';
 import { publicBaseUrl } from '../public-url.js';
 import { signinLink } from '../services/auth/session.js';
-import { createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { pathInApp } from './base-path.js';
 import { startServer, type RunningServer } from './server.js';
 import { readWebFile, setWebFileReader } from './static.js';

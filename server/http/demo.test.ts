@@ -14,7 +14,7 @@ import { Engine } from '../jobs/engine.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { fixturesDir } from '../paths.js';
 import { importFile } from '../services/imports/imports.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 afterEach(() => ctx?.dispose());

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOf } from '../db/dialect.js';
 import { appVersion } from '../paths.js';
 import { logsDir } from '../services/dev-tools/logs.js';
-import { insertFund, insertProcess } from '../services/funds/test-factory.js';
+import { insertFund, insertProcess } from '../testing/fund-factory.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, defaultTestDialect, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, defaultTestDialect, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

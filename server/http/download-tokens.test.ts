@@ -4,7 +4,7 @@
  * asked for before the switch; a token of a session that ended downloads nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

@@ -1,7 +1,7 @@
 /** `POST /fund/reviewall`, `/fund/set-aggreg-force-run` and `/fund/triggerdbpush` over HTTP: statuses and bodies the page relies on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAdministrator, insertFund, insertFundFile } from '../services/funds/test-factory.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { insertAdministrator, insertFund, insertFundFile } from '../testing/fund-factory.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

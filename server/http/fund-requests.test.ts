@@ -6,9 +6,9 @@ import { seedDemoAdministrators } from '../services/setup/prepare.js';
 import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { issueToken } from '../services/auth/tokens.js';
-import { fundRequestInput } from '../services/funds/test-fund-input.js';
+import { fundRequestInput } from '../testing/fund-input.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

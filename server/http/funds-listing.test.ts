@@ -2,8 +2,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../services/users/users.js';
 import { UNCHANGED_WARNING } from '../services/funds/actions.js';
-import { daysFromToday, insertAdministrator, insertFund } from '../services/funds/test-factory.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { daysFromToday, insertAdministrator, insertFund } from '../testing/fund-factory.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

@@ -6,7 +6,7 @@ import { storeOf } from '../db/dialect.js';
 import { fixturesDir } from '../paths.js';
 import { NAME_MESSAGE } from '../services/mappings/mappings.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

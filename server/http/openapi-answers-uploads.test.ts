@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesDir } from '../paths.js';
 import { logsDir } from '../services/dev-tools/logs.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { UPLOAD_AND_LOCAL_ROUTES } from './openapi-answer-routes.js';
 import { fullPath } from './route.js';
 import { allRoutes } from './routes/index.js';

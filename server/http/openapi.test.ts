@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot } from '../paths.js';
-import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, type TestContext } from '../testing/context.js';
 import { formParts } from './multipart.js';
 import { buildOpenApi } from './openapi.js';
 import { fullPath, type RouteDef } from './route.js';

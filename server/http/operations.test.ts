@@ -10,11 +10,11 @@ import { fixturesDir } from '../paths.js';
 import { effectiveConfig } from '../services/dev-tools/config-info.js';
 import { importFile } from '../services/imports/imports.js';
 import { setWorkerProbe } from '../services/health/health.js';
-import { pgUnavailable } from '../dialect-testing.js';
+import { pgUnavailable } from '../testing/dialects.js';
 import { storeOf } from '../db/dialect.js';
 import pg from 'pg';
-import { createTestContext, type TestContext } from '../testing.js';
-import { onFreePort } from '../testing-idp.js';
+import { createTestContext, type TestContext } from '../testing/context.js';
+import { onFreePort } from '../testing/idp.js';
 import { startServer, type RunningServer } from './server.js';
 
 let ctx: TestContext | undefined;

@@ -1,6 +1,6 @@
 /** PowerBI inputs over HTTP: types, multipart save, the list and the file read back with its own token. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

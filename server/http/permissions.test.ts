@@ -3,7 +3,7 @@ import type { Role } from '../db/schema/index.js';
 import type { RouteGroup } from '../services/auth/permissions.js';
 import { issueToken } from '../services/auth/tokens.js';
 import { addUser } from '../services/users/users.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { fullPath } from './route.js';
 import { allRoutes } from './routes/index.js';
 

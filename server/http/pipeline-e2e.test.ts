@@ -12,8 +12,8 @@ import { Engine } from '../jobs/engine.js';
 import { fixturesDir } from '../paths.js';
 import { allJobs } from '../jobs/stages/index.js';
 import { seedFxRates } from '../services/reference-data/fx-rates.js';
-import { unzipAll } from '../../pipeline/readers/zip-testing.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { unzipAll } from '../../pipeline/testing/zips.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 const tpaDir = (code: string) => join(fixturesDir(), 'tpas', code);
 

@@ -7,9 +7,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeOf } from '../db/dialect.js';
-import { insertAdministrator, insertFund } from '../services/funds/test-factory.js';
-import { daysAgo, insertAnsweredChase, insertDeliveredFund } from '../services/scorecards/test-deliveries.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { insertAdministrator, insertFund } from '../testing/fund-factory.js';
+import { daysAgo, insertAnsweredChase, insertDeliveredFund } from '../testing/scorecard-deliveries.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

@@ -4,7 +4,7 @@ import { issueToken } from '../services/auth/tokens.js';
 import { signinLink } from '../services/auth/session.js';
 import { proxyWarning } from './rate-limit.js';
 import { startServer, type RunningServer } from './server.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 const contexts: TestContext[] = [];
 async function serverWith(overrides: Partial<AppConfig> = {}) {

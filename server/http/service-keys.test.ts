@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { GROUP_ROLES } from '../services/auth/permissions.js';
 import { issueToken } from '../services/auth/tokens.js';
 import { generateServiceKey, SERVICE_USERS, type ServiceName } from '../services/dev-tools/keys.js';
-import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, type TestContext } from '../testing/context.js';
 import { fullPath } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { startServer, type RunningServer } from './server.js';

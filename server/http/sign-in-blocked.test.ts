@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config.js';
 import { signinLink } from '../services/auth/session.js';
-import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, type TestContext } from '../testing/context.js';
 
 const contexts: TestContext[] = [];
 async function serverWith(overrides: Partial<AppConfig>) {

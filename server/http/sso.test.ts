@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../testing/dialects.js';
 import { storeOf } from '../db/dialect.js';
-import { startTestIdp, type TestIdp } from '../testing-idp.js';
-import { apiClient, createTestContext, type TestContext } from '../testing.js';
+import { startTestIdp, type TestIdp } from '../testing/idp.js';
+import { apiClient, createTestContext, type TestContext } from '../testing/context.js';
 import { issueToken } from '../services/auth/tokens.js';
 import { eq } from 'drizzle-orm';
 import { listAuditLog } from '../services/audit/audit-log.js';

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_UPLOAD_COLUMNS } from '../services/bulk-upload/columns.js';
 import { refuseHeavyWork } from '../lib/guard.js';
 import { onPoolTask, type PoolTaskEvent } from '../threads/pools.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { MAX_ERRORS_IN_ANSWER } from './envelope.js';
 
 let ctx: TestContext;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { storeOf } from '../db/dialect.js';
-import { createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { startServer, type RunningServer } from './server.js';
 import { UNREADABLE_PART_HEADER } from './multipart.js';
 

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { storeOf } from '../db/dialect.js';
 import type { Role } from '../db/schema/index.js';
 import { addUser } from '../services/users/users.js';
-import { createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { startServer, type RunningServer } from './server.js';
 
 let ctx: TestContext;

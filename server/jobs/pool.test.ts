@@ -12,7 +12,7 @@ import { fundFiles, processes } from '../db/schema/index.js';
 import { fixturesDir } from '../paths.js';
 import { startRuntime, type Runtime } from '../runtime.js';
 import { importFile } from '../services/imports/imports.js';
-import { createTestContext, type TestContext } from '../testing.js';
+import { createTestContext, type TestContext } from '../testing/context.js';
 import { cancelProcess } from '../queue/processes.js';
 import { JOB_THREAD_NICENESS, SCHED_IDLE, threadScheduling } from './thread.js';
 

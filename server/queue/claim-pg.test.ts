@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openPgDb, type OpenPgResult } from '../db/client-pg.js';
-import { createPgTestDatabase, describePg } from '../dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../testing/dialects.js';
 import { fundRequests, processes } from '../db/schema-pg/index.js';
 import type { JobKind } from '../db/schema/index.js';
 import { claimNextPg, exclusionKey, type PgProcessRow } from './claim-pg.js';

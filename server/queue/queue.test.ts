@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobCancelled } from '../../pipeline/engine.js';
 import { nodes, processes } from '../db/schema/index.js';
-import { createTestContext, errorOf, type TestContext } from '../testing.js';
+import { createTestContext, errorOf, type TestContext } from '../testing/context.js';
 import { Engine } from '../jobs/engine.js';
 import { reapDeadNodes, registerNode } from './nodes.js';
 import { claimNext, enqueue, renewLease, type StageHandler } from './queue.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDialectDatabase, describeEachDialect, type DialectDatabase } from '../dialect-testing.js';
+import { openDialectDatabase, describeEachDialect, type DialectDatabase } from '../testing/dialects.js';
 import { Engine } from '../jobs/engine.js';
 import { enqueue } from './queue.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { getServices, setServices } from './services.js';
 
 describeEachDialect('services on and off', (dialect) => {

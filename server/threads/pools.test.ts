@@ -15,7 +15,7 @@ import { fixturesDir } from '../paths.js';
 import { validateBulkUpload } from '../services/bulk-upload/bulk-upload.js';
 import { changeStatus } from '../services/funds/actions.js';
 import { queryListing, type ListingInput } from '../services/funds/listing.js';
-import { apiClient, createTestContext, errorOf, sessionToken, type TestContext } from '../testing.js';
+import { apiClient, createTestContext, errorOf, sessionToken, type TestContext } from '../testing/context.js';
 import { refuseHeavyWork } from '../lib/guard.js';
 import { onPoolTask, PoolThreadError, runTask, setRequestPoolOptions, warmReadPool, type PoolTaskEvent } from './pools.js';
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from '../../server/services/chasing/testing-smtp';
+import { startTestSmtp, type TestSmtp } from '../../server/testing/smtp';
 import { launchBrowser, screenshotPath } from './browser';
 import { addUserWithLink, repoRoot, startServer, type ServerHandle } from './harness';
 import { pageApi } from './page-api';

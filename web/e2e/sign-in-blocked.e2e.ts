@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestIdp, type TestIdp } from '../../server/testing-idp';
+import { freePort, startTestIdp, type TestIdp } from '../../server/testing/idp';
 import { launchBrowser, screenshotPath } from './browser';
 import { addUserWithLink, startServer, type ServerHandle } from './harness';
 import { IdentityProviderPage } from './pages/identity-provider-page';

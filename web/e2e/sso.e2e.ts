@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestIdp, type TestIdp } from '../../server/testing-idp';
+import { freePort, startTestIdp, type TestIdp } from '../../server/testing/idp';
 import { launchBrowser, newContext, screenshotPath } from './browser';
 import { sessionOf, startServer, type ServerHandle } from './harness';
 import { IdentityProviderPage } from './pages/identity-provider-page';

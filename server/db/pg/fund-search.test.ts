@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgDb, type OpenPgResult } from '../client-pg.js';
-import { createPgTestDatabase, describePg } from '../../dialect-testing.js';
+import { createPgTestDatabase, describePg } from '../../testing/dialects.js';
 import * as pgSchema from '../schema-pg/index.js';
 import { frequentSearchWords } from './frequent-words.js';
 import { fundSearchCondition, hasTrigrams } from './fund-search.js';

@@ -12,18 +12,18 @@ import { and, asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Dialect } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { countSdmRows } from '../../db/sdm-store.js';
 import { fixturesDir } from '../../paths.js';
 import { seedFxRates } from '../../services/reference-data/fx-rates.js';
 import { importFile } from '../../services/imports/imports.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { enqueue, type EnqueueInput } from '../../queue/enqueue.js';
 import { allJobs } from './index.js';
 import { requestExport, EXPORT_STAGE_CODES } from '../../services/exports/exports.js';
 import { loadExport } from '../../services/exports/store.js';
-import { zipEntry, zipNames } from '../../services/exports/test-data.js';
+import { zipEntry, zipNames } from '../../testing/export-fund.js';
 
 const INPUTS = join(fixturesDir(), 'tpas/meridian_fund_services/inputs');
 

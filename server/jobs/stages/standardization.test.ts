@@ -12,7 +12,7 @@ import { fixturesDir } from '../../paths.js';
 import { allJobs } from './index.js';
 import { getFundDetails } from '../../services/funds/details.js';
 import { importFile } from '../../services/imports/imports.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { JobCancelled } from '../../../pipeline/engine.js';
 import { Engine } from '../engine.js';
 import type { ProcessRow } from '../../queue/queue.js';

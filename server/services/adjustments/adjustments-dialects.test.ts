@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import type { User } from '../auth/tokens.js';
-import { insertFund } from '../funds/test-factory.js';
-import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../funds/test-setup.js';
+import { insertFund } from '../../testing/fund-factory.js';
+import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../../testing/fund-setup.js';
 import { createAdjustment, deleteAdjustment, fundAdjustments, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';
 
 const accrual = {

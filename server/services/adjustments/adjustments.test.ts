@@ -10,7 +10,7 @@ import { Engine } from '../../jobs/engine.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { fixturesDir } from '../../paths.js';
 import { seedFxRates } from '../reference-data/fx-rates.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { importFile } from '../imports/imports.js';
 import { createAdjustment, deleteAdjustment, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';
 

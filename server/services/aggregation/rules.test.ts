@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { transaction } from '../../db/tx.js';
 import { setAggregForceRun } from '../funds/details-actions.js';
 import { aggregatedChildren, clearRerunFlags, isConsolidationFlag, markParentNeedsRerun, queueAggregationRerun } from './rules.js';

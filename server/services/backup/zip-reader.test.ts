@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { zipFiles } from '../../../pipeline/readers/zip-testing.js';
+import { zipFiles } from '../../../pipeline/testing/zips.js';
 import { BadZipError, listZip, openEntry } from './zip-reader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fa-zip-reader-'));

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { seedDemoAdministrators } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { fixturesDir } from '../../paths.js';
 import type { User } from '../auth/tokens.js';
 import { seedReferenceData } from '../reference-data/reference-data.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fundCodes, fundRequests, trail } from '../../db/schema/index.js';
 import { seedDemoAdministrators } from '../setup/prepare.js';
 import { fixturesDir } from '../../paths.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { saveBulkFunds, validateBulkUpload, type BulkResultRow } from './bulk-upload.js';
 import { OVERWRITE_WARNING } from './validate-row.js';
 

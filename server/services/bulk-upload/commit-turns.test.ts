@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemoAdministrators } from '../setup/prepare.js';
 import { fundRequests } from '../../db/schema/index.js';
 import { fixturesDir } from '../../paths.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { AUDITOR_UPLOAD, commitBulkSave, commitBulkSaveInTurns, prepareBulkUpload } from './bulk-upload.js';
 
 /**

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renewLease } from '../../queue/queue.js';
 import { fundFiles, nodes, processes, sdmChunks } from '../../db/schema/index.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { dataVersion } from './data-version.js';
 import { listFunds } from '../funds/listing.js';
-import { insertFund, insertFundFile, insertProcess } from '../funds/test-factory.js';
+import { insertFund, insertFundFile, insertProcess } from '../../testing/fund-factory.js';
 
 /**
  * Tables whose writes no listing, count or search reads (migration 0014 gives every other table the

@@ -1,18 +1,18 @@
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { answeredTwiceFromCache, describePg, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { administrators, fundRequests, processes } from '../../db/schema/index.js';
 import { transaction } from '../../db/tx.js';
 import { storeOf } from '../../db/dialect.js';
 import type { User } from '../auth/tokens.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { changeStatus } from '../funds/actions.js';
 import { saveFund } from '../funds/fund-write.js';
 import { listFunds } from '../funds/listing.js';
 import { listFundsForAuditorOffThread, listFundsJsonOffThread } from '../../threads/funds/off-thread.js';
 import { cachedListingJson, cachedListingJsonAsync, listingVersion, MAX_BYTES } from './listing-cache.js';
-import { insertAdministrator, insertFund, insertFundFile, insertProcess } from '../funds/test-factory.js';
+import { insertAdministrator, insertFund, insertFundFile, insertProcess } from '../../testing/fund-factory.js';
 
 let ctx: TestContext;
 let fundId: number;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { createTestContext, errorOf, type TestContext } from '../../testing.js';
+import { createTestContext, errorOf, type TestContext } from '../../testing/context.js';
 import { listAuditLog } from '../audit/audit-log.js';
-import { insertAdministrator } from '../funds/test-factory.js';
+import { insertAdministrator } from '../../testing/fund-factory.js';
 import { contactNameOf, emailProblem } from './addresses.js';
 import { createContact, deleteContact, importBulkContacts, listContacts, updateContact } from './contacts.js';
 

@@ -5,8 +5,8 @@
  * request still waiting for files.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { chaseEvents } from './history.js';
 import { listContacts } from './contacts.js';
 import { fundChases } from './chases.js';

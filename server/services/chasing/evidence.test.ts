@@ -4,8 +4,8 @@
  * tolerance by more than TE, never the currencies the audit team has no independent rate for.
  */
 import { describe, expect, it } from 'vitest';
-import { GS_FUND, loadCsvTpa } from '../../../pipeline/checks/test-data.js';
-import { gsWorkPaperInput } from '../../../pipeline/work-papers/test-input.js';
+import { GS_FUND, loadCsvTpa } from '../../../pipeline/testing/check-data.js';
+import { gsWorkPaperInput } from '../../../pipeline/testing/work-paper-input.js';
 import { checkFailures } from './evidence.js';
 
 const items = async (pct: { pm: number; te: number; sad: number }, fxTolerancePct: number) =>

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
-import { insertAdministrator, insertFund } from '../funds/test-factory.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
+import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { chaseEvents, recordChaseEvent } from './history.js';
 
 describeEachDialect('chase history', (dialect) => {

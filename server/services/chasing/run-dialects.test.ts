@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
-import { insertAdministrator, insertFund, insertFundFile } from '../funds/test-factory.js';
+import { describeEachDialect } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
+import { insertAdministrator, insertFund, insertFundFile } from '../../testing/fund-factory.js';
 import { createContact } from './contacts.js';
 import { chaseEvents } from './history.js';
 import { sendDueMails } from './outbox.js';
 import { runChase } from './run.js';
-import { startTestSmtp, type TestSmtp } from './testing-smtp.js';
+import { startTestSmtp, type TestSmtp } from '../../testing/smtp.js';
 
 describeEachDialect('chasing missing files', (dialect) => {
   let ctx: TestContext;

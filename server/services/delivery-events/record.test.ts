@@ -13,7 +13,7 @@ import { enqueue, type EnqueueInput } from '../../queue/enqueue.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { fixturesDir } from '../../paths.js';
 import { seedFxRates } from '../reference-data/fx-rates.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { chaseEvents } from '../chasing/history.js';
 import { importFile } from '../imports/imports.js';
 import { scorecard } from '../scorecards/scorecard.js';

@@ -9,8 +9,8 @@ import { administrators, fundFiles, fundRequests, importFiles } from '../../db/s
 import { Engine } from '../../jobs/engine.js';
 import { allJobs } from '../../jobs/stages/index.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { describeEachDialect, openDialectDatabase } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { addShippedAdministrators } from '../setup/prepare.js';
 import { getFundDetails } from '../funds/details.js';
 import { ensureAdmin } from '../users/users.js';

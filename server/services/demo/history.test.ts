@@ -7,8 +7,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { scorecard } from '../scorecards/scorecard.js';
 import { planDemoCleanup } from './cleanup.js';
 import { DEMO_HISTORY_MONTHS, seedDemoHistory } from './history.js';

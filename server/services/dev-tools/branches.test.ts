@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { appVersion } from '../../paths.js';
-import { createTestContext, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing/context.js';
 import { currentBranch, updateBranch } from './branches.js';
 import { configSourceList, iomConfig } from './config-info.js';
 

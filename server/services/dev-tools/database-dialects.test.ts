@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { createTestContext, errorOf, type TestContext } from '../../testing.js';
+import { createTestContext, errorOf, type TestContext } from '../../testing/context.js';
 import { demoFundRequest, demoReset, demoState } from '../demo/demo.js';
 import { health } from '../health/health.js';
 import { clearDatabase, dropTables, populateAdministrators } from './database.js';

@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { administrators, fundRequests, mappings, processes, referenceData, savedFilters, users } from '../../db/schema/index.js';
 import { ConflictError, ValidationError } from '../../errors.js';
-import { createTestContext, sessionToken, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, sessionToken, type TestContext, errorOf } from '../../testing/context.js';
 import { verifyToken } from '../auth/tokens.js';
-import { insertFund, insertProcess } from '../funds/test-factory.js';
+import { insertFund, insertProcess } from '../../testing/fund-factory.js';
 import { addUser } from '../users/users.js';
 import { clearDatabase, dropTables, forceMasterMappings, populateAdministrators, populateDatabase, resetDatabase } from './database.js';
 

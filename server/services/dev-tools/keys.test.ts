@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing/context.js';
 import { verifyToken } from '../auth/tokens.js';
 import { getNrd } from '../reference-data/reference-data.js';
 import { generateServiceKey, generateUserKey, impersonate, serviceEmail } from './keys.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing/context.js';
 import { lastLines, listLogFiles, logsDir, openLogFile } from './logs.js';
 
 let ctx: TestContext;

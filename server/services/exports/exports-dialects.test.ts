@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import type { User } from '../auth/tokens.js';
-import { insertFund } from '../funds/test-factory.js';
+import { insertFund } from '../../testing/fund-factory.js';
 import { deleteOldExports, exportDownload, listExports, requestExport } from './exports.js';
 import { loadExport, removeBlobIfUnused, setExportStatus } from './store.js';
 

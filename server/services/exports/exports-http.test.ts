@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../jobs/engine.js';
 import { issueToken } from '../auth/tokens.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing/context.js';
 import { addUser, ensureAdmin } from '../users/users.js';
 import { exportStageHandler } from '../../jobs/exports/job.js';
-import { saveZip, seedExportFund, zipNames } from './test-data.js';
+import { saveZip, seedExportFund, zipNames } from '../../testing/export-fund.js';
 
 let ctx: TestContext;
 let api: ReturnType<typeof apiClient>;

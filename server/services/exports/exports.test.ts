@@ -4,14 +4,14 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../jobs/engine.js';
 import { exportFiles, orchestrationLogs, processes } from '../../db/schema/index.js';
-import { createTestContext, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing/context.js';
 import type { User } from '../auth/tokens.js';
 import { addUser, ensureAdmin } from '../users/users.js';
 import { csvLine } from './csv.js';
 import { exportStageHandler, NOTHING_TO_EXPORT } from '../../jobs/exports/job.js';
 import { deleteOldExports, exportDownload, listExports, requestExport, type ExportRequest } from './exports.js';
 import { safeCellText } from '../../../pipeline/work-papers/safe-cell.js';
-import { RAW_HOLDINGS, seedExportFund, zipEntry, zipNames } from './test-data.js';
+import { RAW_HOLDINGS, seedExportFund, zipEntry, zipNames } from '../../testing/export-fund.js';
 
 let ctx: TestContext;
 let admin: User;

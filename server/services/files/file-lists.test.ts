@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import type { unidentifiedFiles } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppEvents } from '../../events.js';
 import type { User } from '../auth/tokens.js';
-import { insertAdministrator, insertFund } from '../funds/test-factory.js';
-import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../funds/test-setup.js';
+import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
+import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../../testing/fund-setup.js';
 import { assignFiles, listUnidentified, listUnmatched, removeIssueFiles, setFileAction } from './file-lists.js';
 
 describeEachDialect('input file issue lists', (dialect) => {

@@ -2,14 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import type { Dialect } from '../../db/dialect.js';
 import { ChunkEncoder } from '../../../pipeline/sdm/row-chunks.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AppEvents } from '../../events.js';
 import type { User } from '../auth/tokens.js';
-import { insertFund, insertFundFile } from '../funds/test-factory.js';
-import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../funds/test-setup.js';
+import { insertFund, insertFundFile } from '../../testing/fund-factory.js';
+import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../../testing/fund-setup.js';
 import { disableFiles, releaseWorkPapers, removeFiles, resetFundFile, reviewFiles } from './fund-files.js';
 
 let database: FundTestDatabase;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import type { orchestrationLogs } from '../../db/schema/index.js';
 import { ValidationError } from '../../errors.js';
-import { insertFund as insertFundOf } from '../funds/test-factory.js';
+import { insertFund as insertFundOf } from '../../testing/fund-factory.js';
 import { listErrorLog, listOrchestrationLogs, logMessage } from './logs.js';
 
 type LogInsert = typeof orchestrationLogs.$inferInsert;

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import type { User } from '../auth/tokens.js';
-import { insertFund, insertProcess } from '../funds/test-factory.js';
-import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../funds/test-setup.js';
+import { insertFund, insertProcess } from '../../testing/fund-factory.js';
+import { openFundTestDatabase, trailOf as trailOfFund, type FundTestDatabase } from '../../testing/fund-setup.js';
 import { cancelFundProcess, listOngoingProcesses, listProcessesOfFund, resetFundProcess } from './process-actions.js';
 
 describeEachDialect('process actions', (dialect) => {

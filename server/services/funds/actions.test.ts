@@ -1,13 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import type { FundStatus } from '../../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { addUser } from '../users/users.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { changeDataRequestedStatus, changeStatus, rerunFunds, resetFunds, undoDelete, UNCHANGED_WARNING, type StatusAction } from './actions.js';
-import { insertFund } from './test-factory.js';
+import { insertFund } from '../../testing/fund-factory.js';
 
 const ALL: FundStatus[] = ['Pending', 'Approved', 'Declined', 'Completed - Fund Closed', 'Deleted', 'Issued', 'Paused'];
 

@@ -2,14 +2,14 @@ import Database from 'better-sqlite3';
 import { asc, eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { fundFiles, fundRequests, trail } from '../../db/schema/index.js';
 import { sdmRowWriter } from '../../db/sdm-store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { dbPushPath, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from './details-actions.js';
-import { insertAdministrator, insertFund, insertFundFile } from './test-factory.js';
+import { insertAdministrator, insertFund, insertFundFile } from '../../testing/fund-factory.js';
 
 let ctx: TestContext;
 let fundId: number;

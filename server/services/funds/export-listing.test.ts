@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { exportColumns, exportListing, neutralise } from './export-listing.js';
-import { insertAdministrator, insertFund } from './test-factory.js';
+import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
 
 describeEachDialect('listing export', (dialect) => {
   let ctx: TestContext;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { addUser } from '../users/users.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { deleteFilter, listFilters, MAX_FILTERS, saveFilter } from './filters.js';
 
 const pending = [{ field: 'status', type: 'enum', value: ['Pending'] }];

@@ -1,17 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { transaction } from '../../db/tx.js';
 import { ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { changeStatus } from './actions.js';
 import { getFundDetails } from './details.js';
 import { saveFund, validateFund } from './fund-write.js';
 import { listTrail } from './trail-log.js';
 import { writeTrail } from '../trail/trail.js';
-import { insertAdministrator, insertFundFile } from './test-factory.js';
-import { fundRequestInput } from './test-fund-input.js';
+import { insertAdministrator, insertFundFile } from '../../testing/fund-factory.js';
+import { fundRequestInput } from '../../testing/fund-input.js';
 
 describeEachDialect('fund save, details and trail', (dialect) => {
   let ctx: TestContext;

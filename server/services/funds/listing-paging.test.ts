@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import type { FundStatus } from '../../db/schema/funds.js';
 import { insertMany } from '../../db/bulk-insert.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { ValidationError } from '../../errors.js';
 import { clearListingCache } from '../cache/listing-cache.js';

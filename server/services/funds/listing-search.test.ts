@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundCodes, fundRequests } from '../../db/schema/index.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { saveFund } from './fund-write.js';
 import { listFunds, type ListingInput } from './listing.js';
 import { ftsQuery, MAX_CANDIDATES, sampledFrequentWords, searchCandidates } from './listing-search.js';
-import { insertFund } from './test-factory.js';
+import { insertFund } from '../../testing/fund-factory.js';
 
 let ctx: TestContext;
 const list = (input: ListingInput) => listFunds(ctx, ctx.boot.admin, { pagination: { limit: 1000 }, ...input });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixedFilters } from '../setup/prepare.js';
 import type { AppContext } from '../../context.js';
-import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { User } from '../auth/tokens.js';
 import { listFunds, listFundsForAuditor, type ListingInput } from './listing.js';
-import { daysFromToday, insertAdministrator, insertFund, insertFundFile, insertProcess } from './test-factory.js';
+import { daysFromToday, insertAdministrator, insertFund, insertFundFile, insertProcess } from '../../testing/fund-factory.js';
 
 /** A user row for a test database (the databases of these tests are not bootstrapped). */
 async function insertUser(ctx: AppContext, email: string, firstName: string, lastName: string): Promise<User> {

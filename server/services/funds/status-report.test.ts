@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { answeredTwiceFromCache, describeEachDialect } from '../../dialect-testing.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { answeredTwiceFromCache, describeEachDialect } from '../../testing/dialects.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { statusReport, statusReportJson } from './status-report.js';
-import { daysFromToday, insertAdministrator, insertFund, insertFundFile } from './test-factory.js';
+import { daysFromToday, insertAdministrator, insertFund, insertFundFile } from '../../testing/fund-factory.js';
 
 describeEachDialect('status report', (dialect) => {
   let ctx: TestContext;

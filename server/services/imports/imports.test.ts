@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixturesDir } from '../../paths.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing/context.js';
 import { importFile, listImports } from './imports.js';
 import { inboxDir, listSweptFiles, Sweeper } from './sweeper.js';
 

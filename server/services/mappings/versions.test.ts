@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { transaction } from '../../db/tx.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { createTestContext, errorOf, type TestContext } from '../../testing.js';
-import { insertAdministrator, insertFund } from '../funds/test-factory.js';
+import { createTestContext, errorOf, type TestContext } from '../../testing/context.js';
+import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
 import { upsertMasterMapping } from './store.js';
 import { diffMappingVersions, mappingHistory, mappingVersion, recordMappingUses } from './versions.js';
 

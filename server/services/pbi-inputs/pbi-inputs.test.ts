@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
-import { createTestContext, type TestContext, errorOf } from '../../testing.js';
+import { createTestContext, type TestContext, errorOf } from '../../testing/context.js';
 import { hashToken } from '../auth/tokens.js';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, savePbiInput } from './pbi-inputs.js';
 

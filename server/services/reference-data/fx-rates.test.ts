@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { fixturesDir } from '../../paths.js';
 import { rateFor } from '../../../pipeline/checks/fx.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { listAuditLog } from '../audit/audit-log.js';
 import { fxDir, fxRatesOverview, importFxFile, importFxPath, independentRatesAt, listFxRates, loadFxRates, removeFxFile, seedFxRates } from './fx-rates.js';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeOf } from '../../db/dialect.js';
-import { answeredTwiceFromCache, describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { answeredTwiceFromCache, describeEachDialect, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { SERVICE_USER_DOMAIN } from '../users/users.js';
 import { STATIC_LISTS } from './catalog/index.js';
 import { getNrd, nrdJson, referenceIndex, seedReferenceData } from './reference-data.js';

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import { rawRows, storeOf } from '../../db/dialect.js';
-import { describePg, openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
+import { describePg, openDialectDatabase, type DialectDatabase } from '../../testing/dialects.js';
 import { transaction } from '../../db/tx.js';
 import { refreshScorecardFacts } from './refresh.js';
 

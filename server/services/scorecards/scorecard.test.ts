@@ -10,12 +10,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FundStatus } from '../../../rules/statuses.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
-import { createTestContext, type TestContext } from '../../testing.js';
+import { createTestContext, type TestContext } from '../../testing/context.js';
 import { recordChaseEvent } from '../chasing/history.js';
 import { recordChecksRun, recordFilesReceived } from '../delivery-events/record.js';
-import { insertAdministrator, insertFund } from '../funds/test-factory.js';
+import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
 import { eventFacts, requestFacts } from './facts.js';
 import { scorecardFunds } from './funds.js';
 import { refreshAllScorecardFacts, staleScorecardFacts } from './refresh.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMappingCsv } from '../../../pipeline/mappings/parse.js';
 import { fixturesDir } from '../../paths.js';
-import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing.js';
+import { apiClient, createTestContext, sessionToken, type TestContext } from '../../testing/context.js';
 import { generateServiceKey } from '../dev-tools/keys.js';
 import { administratorByCode } from '../imports/imports.js';
 import { addUser } from '../users/users.js';

@@ -4,10 +4,10 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MESSAGES } from '../../../rules/messages.js';
 import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../dialect-testing.js';
+import { describeEachDialect } from '../../testing/dialects.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
-import { createTestContext, errorOf, type TestContext } from '../../testing.js';
+import { createTestContext, errorOf, type TestContext } from '../../testing/context.js';
 import { createTpa, uploadMasterMappings } from './tpa.js';
 
 const mappingFile = (type: string) => ({ fileName: `${type}.csv`, bytes: readFileSync(join(fixturesDir(), 'tpas', 'demo_test', 'mappings', `${type}.csv`)) });

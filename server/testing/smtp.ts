@@ -5,7 +5,7 @@
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { onFreePort } from '../../testing-idp.js';
+import { onFreePort } from './idp.js';
 
 export interface TestSmtp {
   url: string;

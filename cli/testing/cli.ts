@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { appRoot } from '../server/paths.js';
+import { appRoot } from '../../server/paths.js';
 
 export const BIN = join(appRoot(), 'bin/fund-audit.mjs');
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type ExcelJS from 'exceljs';
 import { expect } from 'vitest';
-import { IDENTIFICATION_LIMIT_BYTES, readTables, UnreadableFileError, type RawTable } from './table.js';
-import { unzipAll, zipFiles } from './zip-testing.js';
+import { IDENTIFICATION_LIMIT_BYTES, readTables, UnreadableFileError, type RawTable } from '../readers/table.js';
+import { unzipAll, zipFiles } from './zips.js';
 
 export const fixture = (path: string) => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url));
 export const KEYSTONE = 'tpas/keystone_admin/inputs/KEYSTONE_5493006TF05454RBY690_20221231.xlsx';

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, vi } from 'vitest';
-import { configSchema, type AppConfig } from './config.js';
-import { createContext, type AppContext } from './context.js';
-import { createPgContext } from './context-pg.js';
-import type { Dialect } from './db/dialect.js';
+import { configSchema, type AppConfig } from '../config.js';
+import { createContext, type AppContext } from '../context.js';
+import { createPgContext } from '../context-pg.js';
+import type { Dialect } from '../db/dialect.js';
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export function pgUnavailable(): string | null {

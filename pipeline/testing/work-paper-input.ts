@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { loadFxCsv } from '../checks/fx.js';
 import { runChecks, type CheckContext } from '../checks/index.js';
 import { materiality, navFromTrialBalance } from '../checks/materiality.js';
-import { FIXTURES, GS_FUND } from '../checks/test-data.js';
+import { FIXTURES, GS_FUND } from './check-data.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmData } from '../sdm/rows.js';
-import type { WorkPaperInput } from './types.js';
+import type { WorkPaperInput } from '../work-papers/types.js';
 
 /**
  * The GS fund's work paper input for `data`.

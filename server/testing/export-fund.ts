@@ -10,11 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
-import { sdmRowWriter } from '../../db/sdm-store.js';
-import { transaction } from '../../db/tx.js';
-import { insertAdministrator, insertFund } from '../funds/test-factory.js';
+import type { AppContext } from '../context.js';
+import { storeOf } from '../db/dialect.js';
+import { sdmRowWriter } from '../db/sdm-store.js';
+import { transaction } from '../db/tx.js';
+import { insertAdministrator, insertFund } from './fund-factory.js';
 
 /** Raw bytes of the test holdings file (also the identified rows). */
 export const RAW_HOLDINGS = 'Fund,Security,Name,Quantity\r\nF1,US0378331005,=SUM(A1),1200\r\n';

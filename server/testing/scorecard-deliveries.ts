@@ -3,11 +3,11 @@
  * pipeline and chasing use (delivery events, chase events), for the scorecard tests of the routes,
  * the CLI and the pages.
  */
-import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
-import { recordChaseEvent } from '../chasing/history.js';
-import { recordChecksRun, recordFilesReceived } from '../delivery-events/record.js';
-import { insertFund } from '../funds/test-factory.js';
+import type { AppContext } from '../context.js';
+import { storeOf } from '../db/dialect.js';
+import { recordChaseEvent } from '../services/chasing/history.js';
+import { recordChecksRun, recordFilesReceived } from '../services/delivery-events/record.js';
+import { insertFund } from './fund-factory.js';
 
 const DAY = 86_400_000;
 

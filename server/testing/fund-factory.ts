@@ -6,11 +6,11 @@
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import { storeOf } from '../../db/dialect.js';
-import type { FundFileKind } from '../../db/schema/files.js';
-import type { JobStatus, Stage } from '../../db/schema/pipeline.js';
-import type { FundInsert, FundRow } from './fields.js';
+import type { AppContext } from '../context.js';
+import { storeOf } from '../db/dialect.js';
+import type { FundFileKind } from '../db/schema/files.js';
+import type { JobStatus, Stage } from '../db/schema/pipeline.js';
+import type { FundInsert, FundRow } from '../services/funds/fields.js';
 
 let serial = 0;
 

@@ -6,15 +6,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap, type BootstrapResult } from './bootstrap.js';
-import { configSchema, type AppConfig } from './config.js';
-import { createContext, type AppContext } from './context.js';
-import { createPgContext } from './context-pg.js';
-import type { Dialect } from './db/dialect.js';
-import { createApp } from './http/app.js';
-import { issueToken } from './services/auth/tokens.js';
-import type { Envelope } from './http/envelope.js';
-import type { AppError } from './errors.js';
+import { bootstrap, type BootstrapResult } from '../bootstrap.js';
+import { configSchema, type AppConfig } from '../config.js';
+import { createContext, type AppContext } from '../context.js';
+import { createPgContext } from '../context-pg.js';
+import type { Dialect } from '../db/dialect.js';
+import { createApp } from '../http/app.js';
+import { issueToken } from '../services/auth/tokens.js';
+import type { Envelope } from '../http/envelope.js';
+import type { AppError } from '../errors.js';
 
 export interface TestContext extends AppContext {
   dir: string;
@@ -49,7 +49,7 @@ export async function createTestContext(overrides: Partial<AppConfig> & { dialec
   let ctx: AppContext;
   if (dialect === 'postgres') {
     // loaded here only: it imports vitest, and benchmarks use this module outside a test run
-    const { createPgTestDatabase } = await import('./dialect-testing.js');
+    const { createPgTestDatabase } = await import('./dialects.js');
     const database = await createPgTestDatabase();
     drop = database.drop;
     // in the configuration too: the request pools' threads open their own connections from it

@@ -4,7 +4,7 @@
  * Short-to-Medium Series (SEC series S000012000), with an empty and an LEI alternate code and one
  * recipient. Not used by the application.
  */
-import type { FundInput } from './fund-write.js';
+import type { FundInput } from '../services/funds/fund-write.js';
 
 /**
  * A complete, valid fund request of an administrator.

@@ -2,17 +2,17 @@
  * The setup the per-dialect service tests of fund files, file issue lists, process actions,
  * logs and adjustments share: an empty database of either dialect with one Admin user acting,
  * the file events it publishes collected, and the trail entries those services write read back.
- * Funds, files and processes come from `test-factory.ts`. Not used by the application.
+ * Funds, files and processes come from `fund-factory.ts`. Not used by the application.
  *
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { asc, eq } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import { storeOf, type Dialect } from '../../db/dialect.js';
-import { openDialectDatabase, type DialectDatabase } from '../../dialect-testing.js';
-import type { Role } from '../../db/schema/users.js';
-import type { AppEvents } from '../../events.js';
-import type { User } from '../auth/tokens.js';
+import type { AppContext } from '../context.js';
+import { storeOf, type Dialect } from '../db/dialect.js';
+import { openDialectDatabase, type DialectDatabase } from './dialects.js';
+import type { Role } from '../db/schema/users.js';
+import type { AppEvents } from '../events.js';
+import type { User } from '../services/auth/tokens.js';
 
 /** An open test database with the user acting in it and the file events published so far. */
 export interface FundTestDatabase extends DialectDatabase {
