@@ -18,7 +18,7 @@ import { errorResponse, fieldValidationError, ok, okSerialized, type FieldLocati
 import { serviceKeyRefusal, tokenConflict } from './service-keys.js';
 import { noteRequest } from './request-log.js';
 
-export interface ApiRequest<B = unknown, Q = unknown> {
+export interface ApiRequest<B = unknown, Q = unknown, F = any> {
   ctx: AppContext;
   event: H3Event;
   /** The signed-in user; null only on public routes. */
@@ -27,8 +27,8 @@ export interface ApiRequest<B = unknown, Q = unknown> {
   token: string | null;
   body: B;
   query: Q;
-  /** The parsed multipart form of a route with a `form` schema. */
-  form: any;
+  /** The parsed multipart form of a route with a `form` schema (its text fields and staged files). */
+  form: F;
   params: Record<string, string>;
 }
 
@@ -40,7 +40,7 @@ export interface MultipartField {
   multiple?: boolean;
 }
 
-export interface RouteDef<B = any, Q = any> {
+export interface RouteDef<B = any, Q = any, F = any> {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the API base, e.g. `/fund/:id`. */
   path: string;
@@ -76,7 +76,7 @@ export interface RouteDef<B = any, Q = any> {
    * e.g. `{ '302': 'Redirect to the identity provider' }`. Documented instead of the file answer.
    */
   rawAnswers?: Record<string, string>;
-  handler: (req: ApiRequest<B, Q>) => unknown | Promise<unknown>;
+  handler: (req: ApiRequest<B, Q, F>) => unknown | Promise<unknown>;
 }
 
 /**
@@ -118,13 +118,15 @@ export type TypedRouteDef<
   BS extends ZodType | undefined = ZodType | undefined,
   QS extends ZodType | undefined = ZodType | undefined,
   RS extends ZodType | undefined = ZodType | undefined,
-> = Omit<RouteDef<Parsed<BS>, Parsed<QS>>, 'method' | 'path' | 'base' | 'body' | 'query' | 'response'> & {
+  FS extends ZodType | undefined = ZodType | undefined,
+> = Omit<RouteDef<Parsed<BS>, Parsed<QS>, Parsed<FS>>, 'method' | 'path' | 'base' | 'body' | 'query' | 'response' | 'form'> & {
   method: M;
   path: P;
   base?: Base;
   body?: BS;
   query?: QS;
   response?: RS;
+  form?: FS;
 };
 
 /**
@@ -139,7 +141,8 @@ export function defineRoute<
   QS extends ZodType | undefined = undefined,
   RS extends ZodType | undefined = undefined,
   const Base extends 'v2' | 'api' = 'v2',
->(def: TypedRouteDef<M, P, Base, BS, QS, RS>): TypedRouteDef<M, P, Base, BS, QS, RS> {
+  FS extends ZodType | undefined = undefined,
+>(def: TypedRouteDef<M, P, Base, BS, QS, RS, FS>): TypedRouteDef<M, P, Base, BS, QS, RS, FS> {
   return def;
 }
 
