@@ -168,4 +168,25 @@ describe('auditor self-onboarding wizard', () => {
     await expect.poll(workPapers, { timeout: 30_000 }).toBe(1);
     expect(pageErrors).toEqual([]);
   });
+
+  it('says once, in the Independent FX rates panel, when the rates cannot be read', async () => {
+    await page.route('**/api/v2.0/reference/fx-rates', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['rate store unavailable'] }),
+      }),
+    );
+    try {
+      await page.goto(`${server.url}/tools`);
+      await page.getByRole('tab', { name: 'Independent FX rates' }).click();
+      await page.getByTestId('fx-rates').getByRole('alert').filter({ hasText: 'rate store unavailable' }).waitFor();
+      // in the panel only: no notification repeating it
+      expect(await page.getByText('rate store unavailable').count()).toBe(1);
+      expect(await page.locator('.p-toast-message').count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/v2.0/reference/fx-rates');
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });
