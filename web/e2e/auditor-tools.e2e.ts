@@ -87,7 +87,7 @@ describe('auditor self-onboarding wizard', () => {
     await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'layout.csv'));
     await step.getByText('Invalid file - Please upload a .csv file that matches one of the mapping names.').waitFor();
     await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
-    expect(await page.getByTestId('chip-file_layout').innerText()).toContain('uploaded');
+    await expect.poll(async () => (await page.getByTestId('chip-file_layout').innerText()).trim()).toBe('uploaded');
     await step.getByRole('button', { name: 'Validate' }).click();
     await expect.poll(() => page.getByTestId('chip-file_layout').innerText()).toContain('uploaded and valid');
     expect(await page.getByTestId('chip-account_mapping').innerText()).toContain('not uploaded');
@@ -140,7 +140,8 @@ describe('auditor self-onboarding wizard', () => {
     const mappings = page.getByTestId('sdm-mappings');
     for (const t of ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping']) {
       await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'harbor', `${t}.csv`));
-      await expect.poll(() => page.getByTestId(`chip-${t}`).innerText()).toContain('uploaded');
+      // 'not uploaded' contains 'uploaded': wait for the chip's own state
+      await expect.poll(async () => (await page.getByTestId(`chip-${t}`).innerText()).trim()).toBe('uploaded');
     }
     await mappings.getByRole('button', { name: 'Validate' }).click();
     await expect.poll(() => page.getByTestId('chip-instrument_mapping').innerText()).toContain('uploaded and valid');
