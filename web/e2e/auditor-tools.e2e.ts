@@ -170,6 +170,30 @@ describe('auditor self-onboarding wizard', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("says once, in place, why an auditor may not replace an established TPA's master mapping", async () => {
+    await page.goto(`${server.url}/tools`);
+    const wizard = page.getByTestId('self-onboarding');
+    await wizard.getByRole('button', { name: 'Select a TPA' }).click();
+    await page.locator('.p-dropdown-item', { hasText: 'keystone_admin' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    const mappings = page.getByTestId('sdm-mappings');
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
+    await mappings.getByRole('button', { name: 'Validate' }).click();
+    await expect.poll(async () => (await page.getByTestId('chip-file_layout').innerText()).trim()).toBe('existing and replaced');
+    await mappings.getByRole('button', { name: 'Save & Next' }).click();
+    const said = 'Only the delivery team can replace the master file_layout of keystone_admin, a TPA not onboarded through this wizard';
+    await page.getByTestId('sdm-save-error').getByText(said, { exact: false }).waitFor();
+    // once: in the step, not again in a notification nor twice in the banner
+    expect(await page.getByText(said, { exact: false }).count()).toBe(1);
+    expect(await page.getByTestId('sdm-save-error').locator('li').count()).toBe(0);
+    expect(await page.locator('.p-toast-message').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('auditor-self-onboarding-save-refused.png') });
+    // a new file clears the refusal
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
+    await page.getByTestId('sdm-save-error').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
   it('says once, in the Independent FX rates panel, when the rates cannot be read', async () => {
     await page.route('**/api/v2.0/reference/fx-rates', (route) =>
       route.fulfill({
