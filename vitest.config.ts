@@ -62,6 +62,8 @@ export default defineConfig({
           fileParallelism: false,
           pool: 'forks',
           maxWorkers: 1,
+          // a step the page waits for (a server call, a pipeline stage) can take seconds on a busy machine
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

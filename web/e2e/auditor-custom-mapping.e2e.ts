@@ -3,7 +3,7 @@
  * the three demo TPAs): the Manage view (groups with count badges, the name rule, an invalid csv
  * refused with a banner, a new custom mapping uploaded, then updated: its versions and the rows
  * changed between them, as on Live mappings) and the Apply & Rerun view (the mapping applied to a
- * fund of its TPA, then reset).
+ * fund of its TPA, then reset); a failure of the history dialog is said once, in the dialog.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +134,35 @@ describe('auditor custom mapping', () => {
     await apply.getByRole('button', { name: 'Reset Selected' }).click();
     await aud.toast('Custom mapping removed from 1 fund request').waitFor();
     await expect.poll(() => row.innerText()).not.toContain('demo_accounts');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says once, in the history dialog, when the versions cannot be compared', async () => {
+    await aud.dismissToasts();
+    await page.getByRole('button', { name: 'Manage' }).click();
+    const mine = page.getByTestId('custom-mapping-manage').locator('tbody tr', { hasText: 'demo_accounts' });
+    await mine.getByRole('button', { name: 'History of demo_accounts' }).click();
+    const dialog = page.getByRole('dialog', { name: /History of demo_accounts/ });
+    await dialog.getByRole('table', { name: 'Versions' }).waitFor();
+    // the server cannot answer the comparison
+    await page.route('**/api/v2.0/mappings/*/diff*', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['mapping store unavailable'] }),
+      }),
+    );
+    try {
+      await dialog.getByRole('button', { name: 'Compare' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'mapping store unavailable' }).waitFor();
+      // in the dialog only: no notification repeating it
+      expect(await page.getByText('mapping store unavailable').count()).toBe(1);
+      expect(await page.locator('.p-toast-message').count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/v2.0/mappings/*/diff*');
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { launchBrowser, screenshotPath } from './browser';
 import { addUserWithLink, startServer, type ServerHandle } from './harness';
 import { AuditorPage } from './pages/auditor-page';
 import { SignInPage } from './pages/sign-in-page';
+import { seedFunds } from './seed-funds';
 
 describe('auditor Funds Listing width', () => {
   let server: ServerHandle;
@@ -62,5 +63,31 @@ describe('auditor Funds Listing width', () => {
     await wrapper().evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
     expect(await inWindow(aud.listing.locator('th', { hasText: 'Parent' }))).toBe(true);
     await page.screenshot({ path: screenshotPath('auditor-listing-1100.png') });
+  });
+
+  it('keeps the sideways scrollbar and the paginator in the window with a full page of 100 funds', async () => {
+    seedFunds(server, 150);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    await aud.fundNames();
+    await expect.poll(() => aud.listing.locator('.p-paginator').innerText()).toContain('1 - 100 of 154');
+    // the rows scroll inside the grid: the page itself never scrolls down to its scrollbar
+    expect(await wrapper().evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    expect(await inWindow(wrapper())).toBe(true);
+    expect(await inWindow(aud.listing.locator('.p-paginator'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1)).toBe(true);
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await expect.poll(() => wrapper().evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await inWindow(wrapper())).toBe(true);
+    expect(await inWindow(aud.listing.locator('.p-paginator'))).toBe(true);
+    expect(
+      await inWindow(
+        aud.listing
+          .locator('tbody tr')
+          .first()
+          .getByRole('button', { name: /^Fund details of / }),
+      ),
+    ).toBe(true);
+    await page.screenshot({ path: screenshotPath('auditor-listing-full-page.png') });
   });
 });

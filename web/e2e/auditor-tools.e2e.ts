@@ -87,7 +87,7 @@ describe('auditor self-onboarding wizard', () => {
     await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'layout.csv'));
     await step.getByText('Invalid file - Please upload a .csv file that matches one of the mapping names.').waitFor();
     await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
-    expect(await page.getByTestId('chip-file_layout').innerText()).toContain('uploaded');
+    await expect.poll(async () => (await page.getByTestId('chip-file_layout').innerText()).trim()).toBe('uploaded');
     await step.getByRole('button', { name: 'Validate' }).click();
     await expect.poll(() => page.getByTestId('chip-file_layout').innerText()).toContain('uploaded and valid');
     expect(await page.getByTestId('chip-account_mapping').innerText()).toContain('not uploaded');
@@ -140,7 +140,8 @@ describe('auditor self-onboarding wizard', () => {
     const mappings = page.getByTestId('sdm-mappings');
     for (const t of ['file_layout', 'account_mapping', 'instrument_mapping', 'transaction_mapping', 'share_capital_mapping']) {
       await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'harbor', `${t}.csv`));
-      await expect.poll(() => page.getByTestId(`chip-${t}`).innerText()).toContain('uploaded');
+      // 'not uploaded' contains 'uploaded': wait for the chip's own state
+      await expect.poll(async () => (await page.getByTestId(`chip-${t}`).innerText()).trim()).toBe('uploaded');
     }
     await mappings.getByRole('button', { name: 'Validate' }).click();
     await expect.poll(() => page.getByTestId('chip-instrument_mapping').innerText()).toContain('uploaded and valid');
@@ -166,6 +167,51 @@ describe('auditor self-onboarding wizard', () => {
         return d.payload.workPapers.length;
       });
     await expect.poll(workPapers, { timeout: 30_000 }).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("says once, in place, why an auditor may not replace an established TPA's master mapping", async () => {
+    await page.goto(`${server.url}/tools`);
+    const wizard = page.getByTestId('self-onboarding');
+    await wizard.getByRole('button', { name: 'Select a TPA' }).click();
+    await page.locator('.p-dropdown-item', { hasText: 'keystone_admin' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    const mappings = page.getByTestId('sdm-mappings');
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
+    await mappings.getByRole('button', { name: 'Validate' }).click();
+    await expect.poll(async () => (await page.getByTestId('chip-file_layout').innerText()).trim()).toBe('existing and replaced');
+    await mappings.getByRole('button', { name: 'Save & Next' }).click();
+    const said = 'Only the delivery team can replace the master file_layout of keystone_admin, a TPA not onboarded through this wizard';
+    await page.getByTestId('sdm-save-error').getByText(said, { exact: false }).waitFor();
+    // once: in the step, not again in a notification nor twice in the banner
+    expect(await page.getByText(said, { exact: false }).count()).toBe(1);
+    expect(await page.getByTestId('sdm-save-error').locator('li').count()).toBe(0);
+    expect(await page.locator('.p-toast-message').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('auditor-self-onboarding-save-refused.png') });
+    // a new file clears the refusal
+    await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, 'file_layout.csv'));
+    await page.getByTestId('sdm-save-error').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says once, in the Independent FX rates panel, when the rates cannot be read', async () => {
+    await page.route('**/api/v2.0/reference/fx-rates', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, payload: null, errors: ['rate store unavailable'] }),
+      }),
+    );
+    try {
+      await page.goto(`${server.url}/tools`);
+      await page.getByRole('tab', { name: 'Independent FX rates' }).click();
+      await page.getByTestId('fx-rates').getByRole('alert').filter({ hasText: 'rate store unavailable' }).waitFor();
+      // in the panel only: no notification repeating it
+      expect(await page.getByText('rate store unavailable').count()).toBe(1);
+      expect(await page.locator('.p-toast-message').count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/v2.0/reference/fx-rates');
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -58,7 +58,8 @@ describe('a local-currency delivery with an FX table through the wizard, and the
     const mappings = page.getByTestId('sdm-mappings');
     for (const t of MAPPINGS) {
       await page.getByTestId('sdm-mapping-input').setInputFiles(join(dir, `${t}.csv`));
-      await expect.poll(() => page.getByTestId(`chip-${t}`).innerText()).toContain('uploaded');
+      // 'not uploaded' contains 'uploaded': wait for the chip's own state
+      await expect.poll(async () => (await page.getByTestId(`chip-${t}`).innerText()).trim()).toBe('uploaded');
     }
     await mappings.getByRole('button', { name: 'Validate' }).click();
     await expect.poll(() => page.getByTestId('chip-file_layout').innerText()).toContain('uploaded and valid');

@@ -108,9 +108,9 @@ export function deleteOldExports(): Promise<{ deleted: number }> {
   return call('POST /api/v2.0/export/files/delete-old', { body: {} }, { suppressError: true });
 }
 
-/** Wiki content. */
+/** Wiki content; a failure is shown by the wiki page, in place (so it is not notified twice). */
 export function fetchWiki(): Promise<WikiData> {
-  return call('GET /api/v2.0/wiki-data', {});
+  return call('GET /api/v2.0/wiki-data', {}, { suppressError: true });
 }
 
 /** A short-lived download token for `?token=` links. */

@@ -11,8 +11,8 @@ export type FxRatesOverview = ApiResponse<'GET /api/v2.0/reference/fx-rates'>;
 /** Every loaded rate file (`GET /dev-tools/fx-rates`), for the developer tools. */
 export const fetchFxRates = () => call('GET /api/v2.0/dev-tools/fx-rates', {});
 
-/** The overview of the independent rates (`GET /reference/fx-rates`). */
-export const fetchFxRatesOverview = () => call('GET /api/v2.0/reference/fx-rates', {});
+/** The overview of the independent rates (`GET /reference/fx-rates`); a failure is shown by the FX rates panel, in place. */
+export const fetchFxRatesOverview = () => call('GET /api/v2.0/reference/fx-rates', {}, { suppressError: true });
 
 /** Uploads a file of independent rates (refusals handled by the caller, which shows the message). */
 export function uploadFxRates(file: File): Promise<FxRateFile> {

@@ -14,12 +14,12 @@ export type MappingVersionDiff = ApiResponse<'GET /api/v2.0/mappings/:id/diff'>;
 /** The values of one mapping row by column. */
 export type MappingRowValues = MappingVersionDiff['added'][number]['row'];
 
-/** A mapping's versions. */
+/** A mapping's versions; a failure is shown by the history dialog, in place (so it is not notified twice). */
 export function fetchMappingHistory(id: number): Promise<MappingHistory> {
-  return call('GET /api/v2.0/mappings/:id/history', { params: { id } });
+  return call('GET /api/v2.0/mappings/:id/history', { params: { id } }, { suppressError: true });
 }
 
-/** The difference between two versions of a mapping. */
+/** The difference between two versions of a mapping; a failure is shown by the history dialog, in place. */
 export function fetchMappingDiff(id: number, from: number, to: number): Promise<MappingVersionDiff> {
-  return call('GET /api/v2.0/mappings/:id/diff', { params: { id }, query: { from, to } });
+  return call('GET /api/v2.0/mappings/:id/diff', { params: { id }, query: { from, to } }, { suppressError: true });
 }

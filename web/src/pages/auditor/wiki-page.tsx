@@ -4,11 +4,12 @@
  * a download token get one first; links inside the application stay in it.
  */
 import { withBase } from '../../api/base-path';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { Link } from 'wouter';
 import { downloadWithToken, fetchWiki } from '../../api/auditor';
 import type { WikiData, WikiItem } from '../../api/auditor-types';
+import { ApiError } from '../../api/errors';
 import { usePageTitle } from '../../components/use-page-title';
 
 /** One wiki item: a link (API download, page of the app or external) or a mail address. */
@@ -79,10 +80,13 @@ function WikiSection({ title, items }: { title: string; items: readonly WikiItem
 export function WikiPage() {
   usePageTitle('WAM Wiki');
   const [wiki, setWiki] = useState<WikiData | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    fetchWiki().then(setWiki, () => setFailed(true));
+  // why the wiki could not be loaded (shown once, here; true: no reason given)
+  const [failed, setFailed] = useState<string | boolean>(false);
+  const load = useCallback(() => {
+    setFailed(false);
+    fetchWiki().then(setWiki, (err: unknown) => setFailed(err instanceof ApiError && err.message ? err.message : true));
   }, []);
+  useEffect(load, [load]);
   return (
     <section className="fa-page fa-aud" aria-labelledby="fa-wiki-title">
       <h1 id="fa-wiki-title">WAM Wiki</h1>
@@ -90,7 +94,10 @@ export function WikiPage() {
         <TabPanel header="Wiki">
           {failed && (
             <div className="fa-error-banner" role="alert">
-              The wiki could not be loaded.
+              The wiki could not be loaded{typeof failed === 'string' ? `: ${failed}` : ''}.{' '}
+              <button type="button" className="fa-linkbutton" onClick={load}>
+                Try again
+              </button>
             </div>
           )}
           {!failed && !wiki && (

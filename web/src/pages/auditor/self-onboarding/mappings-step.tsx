@@ -2,12 +2,12 @@
  * Step 3 of the Self-Onboarding wizard: master mappings. One csv per mapping type, uploaded one
  * at a time and named after its type; a chip state per type; Validate (only with uploaded files);
  * 'Save & Next' once the needed mappings are valid. Validation errors show as banners with a
- * summary and an overflow footer.
+ * summary and an overflow footer; a refused save shows as a banner too, saying its reason once.
  */
 import { useRef, useState } from 'react';
 import { Button } from 'primereact/button';
 import { createSdmUpload, validateMappings, type MappingValidation, type SdmUpload } from '../../../api/self-onboarding';
-import { ApiError } from '../../../api/errors';
+import { ApiError, errorText } from '../../../api/errors';
 import { notify } from '../../../state/notifications';
 import { canSaveMappings, chipState, INVALID_MAPPING_FILE, MAPPING_TYPES, mappingTypeOf, touchedMappings, type ChipState } from './wizard-state';
 
@@ -38,6 +38,17 @@ function ValidationBanner({ type, result }: { type: string; result: MappingValid
   );
 }
 
+/**
+ * What a refused Save & Next says: the server's message and up to 5 of its errors, without the
+ * error that only repeats the message (the server lists a lone message as its one error too).
+ */
+export function saveRefusal(err: unknown): { message: string; errors: string[] } {
+  if (!(err instanceof ApiError)) return { message: 'An error occurred', errors: [] };
+  const message = err.message.trim();
+  const errors = [...new Set(err.errors.map(errorText).map((t) => t.trim()))].filter((t) => t !== '' && t !== message);
+  return { message, errors: errors.slice(0, 5) };
+}
+
 /** The master mappings step. */
 export function MappingsStep({
   code,
@@ -56,6 +67,8 @@ export function MappingsStep({
   const [results, setResults] = useState<Record<string, MappingValidation>>({});
   const [fileError, setFileError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'validate' | 'save' | null>(null);
+  // why Save & Next was refused (shown once, in place: the message and the errors it does not repeat)
+  const [saveError, setSaveError] = useState<{ message: string; errors: string[] } | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const uploadedTypes = Object.keys(files);
 
@@ -68,6 +81,7 @@ export function MappingsStep({
       return;
     }
     setFileError(null);
+    setSaveError(null);
     setFiles((f) => ({ ...f, [type]: file }));
     setResults((r) => {
       const next = { ...r };
@@ -89,19 +103,11 @@ export function MappingsStep({
 
   const save = async () => {
     setBusy('save');
+    setSaveError(null);
     try {
       onSaved(await createSdmUpload(Object.values(files), code, name, touchedMappings(existingTypes, uploadedTypes)));
     } catch (err) {
-      const e = err instanceof ApiError ? err : null;
-      notify({
-        severity: 'error',
-        summary: e?.message ?? 'Save failed',
-        detail:
-          (e?.errors ?? [])
-            .slice(0, 5)
-            .map((x) => (typeof x === 'string' ? x : x.message))
-            .join('; ') || 'The mappings could not be saved',
-      });
+      setSaveError(saveRefusal(err));
     } finally {
       setBusy(null);
     }
@@ -142,6 +148,18 @@ export function MappingsStep({
           e.target.value = '';
         }}
       />
+      {saveError && (
+        <div className="fa-error-banner" role="alert" data-testid="sdm-save-error">
+          <strong>The mappings could not be saved: {saveError.message}</strong>
+          {saveError.errors.length > 0 && (
+            <ul>
+              {saveError.errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       {Object.entries(results)
         .filter(([, r]) => !r.valid)
         .map(([t, r]) => (
