@@ -178,16 +178,26 @@ describe("a consolidated position's rows that disagree (the Dupree fund as Keyst
     const items = integrity.filter((i) => i.name === twin.security_id);
     expect(items.map((i) => i.status)).toEqual(['fail']);
     const copy = dm.holdings[dm.holdings.length - 1];
-    expect(items[0].message).toContain(`${twin.fund_code} ${twin.file} line ${copy.line} is an exact duplicate of line ${twin.line} (same quantity, price and value): probable double count`);
+    expect(items[0].message).toContain(
+      `${twin.fund_code} ${twin.file} line ${copy.line} is an exact duplicate of line ${twin.line} (same quantity, price and value): probable double count`,
+    );
     expect(items[0].diff).toBe(twin.market_value_base);
     // the other securities, held once by each child, raise nothing
-    expect(integrity.filter((i) => i.status !== 'pass').map((i) => i.name).sort()).toEqual([repriced.security_id, twin.security_id].sort());
+    expect(
+      integrity
+        .filter((i) => i.status !== 'pass')
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual([repriced.security_id, twin.security_id].sort());
   });
 
   it("the parent's overall status is the worst of its items, over the children's NAVs summed", () => {
     // the duplicate row's value is not in the demo TPA's trial balance: investments do not reconcile either
     expect(run.items.filter((i) => i.status === 'fail').map((i) => i.check)).toEqual(['investments_reconciliation', 'holdings_integrity']);
     expect(run.status).toBe('fail');
-    expect(nav).toBeCloseTo(agg.summary.children.reduce((s, c) => s + (c.converted?.nav ?? 0), 0), 1);
+    expect(nav).toBeCloseTo(
+      agg.summary.children.reduce((s, c) => s + (c.converted?.nav ?? 0), 0),
+      1,
+    );
   });
 });
