@@ -228,7 +228,8 @@ describe("a child's booked adjustment", () => {
         lines: [
           { account: '1100-000', target: 'holding_value', securityId: security, amount: AMOUNT },
           { account: '1100-000', target: 'tb_balance', amount: AMOUNT },
-          { account: '6200-000', target: 'tb_balance', amount: -AMOUNT },
+          // the gain side on the standard account: the fund's trial balance has no income accounts
+          { account: 'UNREALIZED_GL', target: 'tb_balance', amount: -AMOUNT },
         ],
       },
       token,
@@ -266,6 +267,12 @@ describe("a child's booked adjustment", () => {
     expect(adjusted[0].File).toContain('KEYSTONE_');
     const exceptions = records(wb.getWorksheet('Exceptions')!);
     expect(exceptions.filter((r) => Object.values(r).some((v) => String(v).includes(id)))).toEqual([]);
+  });
+
+  it("fits the child's data: the parent's outcome is left to its checks", async () => {
+    const p = (await api.get(`fund/${ids.parent}`, token)).body.payload;
+    expect(p.workPapers[0].outcome).not.toBe('Incomplete data');
+    expect(p.workPapers[0].outcome).toBe(p.calculationFiles[0].validation.status.toUpperCase());
   });
 
   it("is listed on the parent's schedule as booked, named with the child's fund code", () => {
