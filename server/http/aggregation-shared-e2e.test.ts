@@ -336,6 +336,14 @@ describe("a child's adjustment line that does not fit the child's data", () => {
     expect(child.workPapers[0].outcome).toBe('Incomplete data');
     const parent = (await api.get(`fund/${ids.parent}`, token)).body.payload;
     expect(parent.workPapers[0].outcome).toBe('Incomplete data');
+    // the QA validations of both work papers say so too, with the line
+    expect(child.workPapers[0].qa.incompleteAdjustments.map((a: { reason: string }) => a.reason)).toEqual([
+      expect.stringMatching(new RegExp(`^Adjustment #${adjustmentId} line 1 \\(not booked\\) posts to account 9999`)),
+    ]);
+    expect(parent.workPapers[0].qa.incompleteAdjustments).toEqual([
+      { adjustment: adjustmentId, line: 1, reason: expect.stringMatching(new RegExp(`^${CODE}: Adjustment #${adjustmentId} line 1 \\(not booked\\)`)) },
+    ]);
+    expect(parent.workPapers[0].validation_status).toBe('Invalid');
     const summary = records(wb.getWorksheet('Summary')!);
     const overall = summary.find((r) => Object.values(r)[1] === 'Overall status')!;
     expect(Object.values(overall)[2]).toBe('Incomplete data');

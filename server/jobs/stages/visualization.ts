@@ -135,6 +135,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
       unmappedCodes: f.qaMapping.length,
       rowErrors: f.rowErrorsTotal,
     })),
+    incompleteAdjustments: unappliedAdjustments.map((u) => ({ adjustment: u.adjustment, line: u.line, reason: u.reason })),
   };
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));

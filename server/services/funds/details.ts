@@ -40,7 +40,7 @@ export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: Fil
     rowCount: f.rowCount,
     validation_status: f.validationStatus,
     validation: f.validation ?? null,
-    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData, outcome?.incompleteAdjustments),
     importFileId: f.importFileId,
   };
 }
