@@ -139,6 +139,12 @@ export function qaValidations(
   };
   if (rec) add(rec, 'pass');
   if (mapping) add(mapping, 'fail');
-  out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length && !out.notPerformed.length && !incompleteData.length && !incompleteAdjustments.length;
+  out.allClear =
+    (rec !== null || mapping !== null) &&
+    !out.failed.length &&
+    !out.warnings.length &&
+    !out.notPerformed.length &&
+    !incompleteData.length &&
+    !incompleteAdjustments.length;
   return out;
 }
