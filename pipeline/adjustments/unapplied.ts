@@ -21,6 +21,8 @@ export interface UnappliedLine {
   bookedByTpa: boolean;
   /** Why, in a sentence naming the adjustment, its line and the account or security. */
   reason: string;
+  /** The child fund the adjustment belongs to, in an aggregate parent's work paper (its fund code). */
+  fundCode?: string;
 }
 
 /**
@@ -50,4 +52,14 @@ export async function unappliedLines(data: FundSdmData, adjustments: readonly Fu
         });
     });
   return out;
+}
+
+/**
+ * A child's unapplied lines as an aggregate parent's work paper names them (decisions 0012, 0013):
+ * the reason prefixed with the child's fund code, `fundCode` set. A child's correction is a
+ * correction of the group's figures, so a line that does not fit the child's data leaves the
+ * parent's figures incomplete too.
+ */
+export function childUnapplied(lines: readonly UnappliedLine[], fundCode: string): UnappliedLine[] {
+  return lines.map((u) => ({ ...u, fundCode, reason: `${fundCode}: ${u.reason}` }));
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { priceFactor } from '../checks/common.js';
 import { runChecks } from '../checks/index.js';
 import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import { chunksOf, type FundSdmArrays, type FxRate, type HoldingRow } from '../sdm/rows.js';
@@ -127,5 +128,76 @@ describe('combining child funds into the parent currency', async () => {
     expect(integrity.filter((i) => /double count/.test(i.message))).toEqual([]);
     expect(integrity.filter((i) => i.status === 'fail')).toEqual([]);
     expect(run.items.filter((i) => i.check === 'investments_reconciliation').every((i) => i.status === 'pass')).toBe(true);
+  });
+});
+
+describe("a consolidated position's rows that disagree (the Dupree fund as Keystone and the demo TPA deliver it)", async () => {
+  const ky = await loadKeystone();
+  const dm = loadCsvTpa('demo_test');
+  // the demo TPA prices its first bond 1% higher (values recomputed to the cent, so its row is consistent),
+  // and delivers its second position twice, identically
+  const repriced = dm.holdings[0];
+  const factor = priceFactor(repriced);
+  const price = Math.round(repriced.price * 1.01 * 1e6) / 1e6;
+  const value = Math.round(((repriced.quantity * price) / factor) * 100) / 100;
+  dm.holdings[0] = { ...repriced, price, market_value_local: value, market_value_base: value };
+  const twin = dm.holdings[1];
+  dm.holdings.push({ ...twin, line: dm.holdings[dm.holdings.length - 1].line + 1 });
+  const agg = await combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky), child(3, 'DM', 'USD', '2022-12-31', dm)], 'USD', [], 5);
+  const nav = agg.summary.total.nav;
+  const run = await runChecks(agg.data, {
+    fundCode: 'GROUP',
+    periodEnd: '2022-12-31',
+    currency: 'USD',
+    materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
+    nav,
+    externalValuations: false,
+    accountClasses: STANDARD_ACCOUNTS,
+  });
+  const integrity = run.items.filter((i) => i.check === 'holdings_integrity');
+  const kyRow = (id: string) => ky.holdings.find((h) => h.security_id === id)!;
+
+  it('children pricing a security differently is a warning naming both rows, consolidated at the value-weighted price', async () => {
+    const items = integrity.filter((i) => i.name === repriced.security_id);
+    expect(items.map((i) => i.status)).toEqual(['warning']);
+    const k = kyRow(repriced.security_id);
+    // each row named by the fund code its file gives, its file and line
+    expect(items[0].message).toContain(
+      `priced differently by the child funds (${k.fund_code} ${k.file} line ${k.line}: ${k.price}; ${repriced.fund_code} ${repriced.file} line ${repriced.line}: ${price})`,
+    );
+    const positions: HoldingRow[] = [];
+    for await (const chunk of chunksOf(agg.data.holdings)) positions.push(...chunk.filter((h) => h.security_id === repriced.security_id));
+    expect(positions).toHaveLength(1);
+    const local = (k.market_value_local ?? 0) + value;
+    expect(positions[0].price).toBeCloseTo((local * factor) / (k.quantity + repriced.quantity), 9);
+    expect(positions[0].market_value_base).toBeCloseTo(k.market_value_base + value, 6);
+    expect(items[0].message).toContain(`consolidated at the value-weighted price ${positions[0].price}; confirm which price is right`);
+  });
+
+  it('within one child, two identical rows of a shared security are still a probable double count (fail)', () => {
+    const items = integrity.filter((i) => i.name === twin.security_id);
+    expect(items.map((i) => i.status)).toEqual(['fail']);
+    const copy = dm.holdings[dm.holdings.length - 1];
+    expect(items[0].message).toContain(
+      `${twin.fund_code} ${twin.file} line ${copy.line} is an exact duplicate of line ${twin.line} (same quantity, price and value): probable double count`,
+    );
+    expect(items[0].diff).toBe(twin.market_value_base);
+    // the other securities, held once by each child, raise nothing
+    expect(
+      integrity
+        .filter((i) => i.status !== 'pass')
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual([repriced.security_id, twin.security_id].sort());
+  });
+
+  it("the parent's overall status is the worst of its items, over the children's NAVs summed", () => {
+    // the duplicate row's value is not in the demo TPA's trial balance: investments do not reconcile either
+    expect(run.items.filter((i) => i.status === 'fail').map((i) => i.check)).toEqual(['investments_reconciliation', 'holdings_integrity']);
+    expect(run.status).toBe('fail');
+    expect(nav).toBeCloseTo(
+      agg.summary.children.reduce((s, c) => s + (c.converted?.nav ?? 0), 0),
+      1,
+    );
   });
 });

@@ -65,7 +65,8 @@ export function writeUnappliedSummary(s: Pick<SheetWriter, 'row'>, unapplied: re
 
 /**
  * Exceptions rows for the audit adjustment lines that do not fit the fund's data (file `Adjustment
- * #<id>`, line = the adjustment's line). Columns as `writeDataExceptions`. @returns the rows written
+ * #<id>`, prefixed with the child's fund code for a child's line in a parent's work paper; line =
+ * the adjustment's line). Columns as `writeDataExceptions`. @returns the rows written
  */
 export function writeUnappliedExceptions(s: Pick<SheetWriter, 'row'>, unapplied: readonly UnappliedLine[]): number {
   for (const u of unapplied)
@@ -76,7 +77,7 @@ export function writeUnappliedExceptions(s: Pick<SheetWriter, 'row'>, unapplied:
       null,
       null,
       u.reason,
-      `Adjustment #${u.adjustment}`,
+      `${u.fundCode ? `${u.fundCode}: ` : ''}Adjustment #${u.adjustment}`,
       [u.line, 'int'],
       u.securityId ? 'securityId' : 'account',
     ]);

@@ -228,7 +228,8 @@ describe("a child's booked adjustment", () => {
         lines: [
           { account: '1100-000', target: 'holding_value', securityId: security, amount: AMOUNT },
           { account: '1100-000', target: 'tb_balance', amount: AMOUNT },
-          { account: '6200-000', target: 'tb_balance', amount: -AMOUNT },
+          // the gain side on the standard account: the fund's trial balance has no income accounts
+          { account: 'UNREALIZED_GL', target: 'tb_balance', amount: -AMOUNT },
         ],
       },
       token,
@@ -268,6 +269,12 @@ describe("a child's booked adjustment", () => {
     expect(exceptions.filter((r) => Object.values(r).some((v) => String(v).includes(id)))).toEqual([]);
   });
 
+  it("fits the child's data: the parent's outcome is left to its checks", async () => {
+    const p = (await api.get(`fund/${ids.parent}`, token)).body.payload;
+    expect(p.workPapers[0].outcome).not.toBe('Incomplete data');
+    expect(p.workPapers[0].outcome).toBe(p.calculationFiles[0].validation.status.toUpperCase());
+  });
+
   it("is listed on the parent's schedule as booked, named with the child's fund code", () => {
     const sheet = records(wb.getWorksheet('Unadjusted differences')!);
     const booked = sheet.filter((r) => Object.values(r)[1] === 'Booked adjustment');
@@ -292,5 +299,60 @@ describe("a child's booked adjustment", () => {
     await old.xlsx.load(zip.get(previous) as unknown as ArrayBuffer);
     const nav = records(old.getWorksheet('Summary')!).find((r) => Object.values(r)[1] === 'NAV')!;
     expect(Object.values(nav)).toContain(cents(navOf(delivered.keystone_admin) + navOf(delivered.demo_test)));
+  });
+});
+
+describe("a child's adjustment line that does not fit the child's data", () => {
+  let adjustmentId: number;
+  let wb: ExcelJS.Workbook;
+  beforeAll(async () => {
+    const accounts = new Set(delivered.demo_test.trial_balance.map((r) => String(r.v.account_code)));
+    expect(accounts.has('9999')).toBe(false);
+    const other = delivered.demo_test.trial_balance.find((r) => r.v.standard_account === 'OTHER_ASSETS')!;
+    const added = await api.post(
+      `fund/${ids.demo_test}/adjustments`,
+      {
+        type: 'main',
+        description: 'Accrual posted to a suspense account',
+        bookedByTpa: false,
+        lines: [
+          { account: '9999', target: 'tb_balance', amount: 250 },
+          { account: String(other.v.account_code), target: 'tb_balance', amount: -250 },
+        ],
+      },
+      token,
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    adjustmentId = added.body.payload.id;
+    await api.post(`fund/${ids.demo_test}/adjustments/rerun`, { rerun: 'adjustments' }, token);
+    await runPipeline();
+    await api.post('fund/set-aggreg-force-run', { id: ids.parent, value: true }, token);
+    await runPipeline();
+    wb = await readWorkPaper(ctx, ids.parent);
+  });
+
+  it("makes the child's work paper and the parent's 'Incomplete data', the line named with the child's fund code", async () => {
+    const child = (await api.get(`fund/${ids.demo_test}`, token)).body.payload;
+    expect(child.workPapers[0].outcome).toBe('Incomplete data');
+    const parent = (await api.get(`fund/${ids.parent}`, token)).body.payload;
+    expect(parent.workPapers[0].outcome).toBe('Incomplete data');
+    // the QA validations of both work papers say so too, with the line
+    expect(child.workPapers[0].qa.incompleteAdjustments.map((a: { reason: string }) => a.reason)).toEqual([
+      expect.stringMatching(new RegExp(`^Adjustment #${adjustmentId} line 1 \\(not booked\\) posts to account 9999`)),
+    ]);
+    expect(parent.workPapers[0].qa.incompleteAdjustments).toEqual([
+      { adjustment: adjustmentId, line: 1, reason: expect.stringMatching(new RegExp(`^${CODE}: Adjustment #${adjustmentId} line 1 \\(not booked\\)`)) },
+    ]);
+    expect(parent.workPapers[0].validation_status).toBe('Invalid');
+    const summary = records(wb.getWorksheet('Summary')!);
+    const overall = summary.find((r) => Object.values(r)[1] === 'Overall status')!;
+    expect(Object.values(overall)[2]).toBe('Incomplete data');
+    const line = summary.find((r) => Object.values(r)[1] === 'Audit adjustments')!;
+    expect(Object.values(line)).toContain(
+      `1 adjustment line(s) do not fit the fund's data: ${CODE}: Adjustment #${adjustmentId} line 1 (not booked) posts to account 9999, which the fund's trial balance does not have and which is not a standard account: the adjusted figures hold an unclassified account. See Exceptions.`,
+    );
+    const exceptions = records(wb.getWorksheet('Exceptions')!).filter((r) => Object.values(r)[1] === 'Audit adjustments');
+    expect(exceptions.map((r) => Object.values(r).slice(2, 4))).toEqual([['Account 9999', 'INCOMPLETE DATA']]);
+    expect(Object.values(exceptions[0])).toContain(`${CODE}: Adjustment #${adjustmentId}`);
   });
 });

@@ -62,7 +62,6 @@ describe('delivery fund aggregation', () => {
         external_valuations: 'N',
         aggreg_consol_flag: 'CONSOLIDATION',
         group_key: 'GRP-BONDS',
-        is_parent: true,
       },
     });
     ids.parent = created.id;
@@ -99,6 +98,10 @@ describe('delivery fund aggregation', () => {
   it('runs the aggregation from the Aggregation tab and shows it no longer needs a rerun', async () => {
     await page.goto(`${server.url}/fund/${ids.parent}`);
     await expect.poll(() => fd.heading.innerText()).toBe(PARENT);
+    // created without is_parent: linking its children made it a parent
+    await expect.poll(() => fd.field('is_parent').innerText()).toBe('Yes');
+    await fd.field('is_parent').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('aggregation-parent-details.png') });
     await fd.tab('Aggregation');
     const tab = page.getByTestId('fa-fd-aggregation');
     await expect.poll(() => tab.innerText()).toContain('2 child fund(s), aggregated in EUR');

@@ -94,6 +94,8 @@ const qaItem = z.discriminatedUnion('kind', [
   }),
 ]);
 const incompleteFile = z.strictObject({ file: z.string(), sdmType: z.string(), unmappedCodes: int, rowErrors: int });
+/** An adjustment line that does not fit the fund's data (decision 0012). */
+const incompleteAdjustment = z.strictObject({ adjustment: int, line: int, reason: z.string() });
 
 /** A file row with its display (`fileView`). */
 export const fileViewSchema = z.strictObject({
@@ -115,6 +117,7 @@ export const fileViewSchema = z.strictObject({
     warnings: z.array(qaItem),
     notPerformed: z.array(qaItem),
     incompleteData: z.array(incompleteFile),
+    incompleteAdjustments: z.array(incompleteAdjustment),
     allClear: z.boolean(),
   }),
   importFileId: int.nullable(),

@@ -29,6 +29,7 @@ import type { StageResult } from '../../../pipeline/engine.js';
 import { lineageOf } from '../../../pipeline/work-papers/lineage.js';
 import { applyAdjustments, type ApplyPhase, type FundAdjustment } from '../../../pipeline/adjustments/apply.js';
 import { childAdjustments } from '../../../pipeline/aggregation/convert.js';
+import { childUnapplied, unappliedLines, type UnappliedLine } from '../../../pipeline/adjustments/unapplied.js';
 import { fundAdjustments } from '../../services/adjustments/adjustments.js';
 import { aggregatedChildren, clearRerunFlags } from '../../services/aggregation/rules.js';
 import { loadFxRates } from '../../services/reference-data/fx-rates.js';
@@ -166,6 +167,8 @@ export interface AggregateWorkPaperSources {
   aggregation: AggregationSummary;
   /** The children's audit adjustments in the parent's currency (`childAdjustments`), for its schedule. */
   adjustments: FundAdjustment[];
+  /** The children's adjustment lines that do not fit their own data (`childUnapplied`): the parent's outcome is then 'Incomplete data'. */
+  unapplied: UnappliedLine[];
 }
 
 /**
@@ -189,9 +192,15 @@ export async function aggregateWorkPaperSources(
     ),
   );
   const adjustments: FundAdjustment[] = [];
-  for (const c of aggregate.summary.children)
-    if (c.conversion.unitsPerParent !== null) adjustments.push(...childAdjustments(await fundAdjustments(ctx, c.id), c.conversion.unitsPerParent, c.fundCode));
-  return { data: aggregate.data, aggregation: aggregate.summary, adjustments };
+  const unapplied: UnappliedLine[] = [];
+  for (const c of aggregate.summary.children) {
+    if (c.conversion.unitsPerParent === null) continue;
+    const own = await fundAdjustments(ctx, c.id);
+    adjustments.push(...childAdjustments(own, c.conversion.unitsPerParent, c.fundCode));
+    // judged against the child's data as delivered, as the child's own work paper judges them
+    if (own.length) unapplied.push(...childUnapplied(await unappliedLines(await loadFundData(ctx, c.id), own), c.fundCode));
+  }
+  return { data: aggregate.data, aggregation: aggregate.summary, adjustments, unapplied };
 }
 
 /** The standardization outcomes and mapping versions of several children, as one (files named with their fund code). */

@@ -95,7 +95,8 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
   const delivered = agg?.data ?? (await loadFundData(ctx, fundRequestId));
   const data = applyAdjustments(delivered, adjustments, 'all');
   // an adjustment line to an account or security the fund does not have makes the outcome 'Incomplete data'
-  const unappliedAdjustments = await unappliedLines(delivered, adjustments);
+  // (for a parent, its children's lines too: a child's correction is one of the group's figures)
+  const unappliedAdjustments = [...(await unappliedLines(delivered, adjustments)), ...(agg?.unapplied ?? [])];
   // a parent's schedule also lists its children's adjustments (the booked ones are in their figures already)
   const scheduled = agg ? [...adjustments, ...agg.adjustments] : adjustments;
   const input: WorkPaperInput = {
@@ -134,6 +135,7 @@ export const visualizationJob: StageHandler = async (ctx, job) => {
       unmappedCodes: f.qaMapping.length,
       rowErrors: f.rowErrorsTotal,
     })),
+    incompleteAdjustments: unappliedAdjustments.map((u) => ({ adjustment: u.adjustment, line: u.line, reason: u.reason })),
   };
   // written to the blob store as it is made: a fund with many positions never holds its work paper in memory
   const blob = await ctx.blobs.putStream((out) => writeWorkPaper(input, out));

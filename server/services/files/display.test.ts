@@ -102,6 +102,7 @@ describe('QA Validations popover', () => {
         { kind: 'notPerformed', status: 'fail', name: 'Trial balance', reason: 'no trial balance rows delivered' },
       ],
       incompleteData: [],
+      incompleteAdjustments: [],
       allClear: false,
     });
   });
@@ -113,8 +114,18 @@ describe('QA Validations popover', () => {
     expect(workPaperOutcome({ validation: { overallStatus: 'Incomplete data', incompleteData: incomplete } })).toEqual({
       overallStatus: 'Incomplete data',
       incompleteData: incomplete,
+      incompleteAdjustments: [],
     });
     expect(workPaperOutcome({ validation: null })).toBeNull();
+  });
+
+  it("carries a work paper's adjustment lines that do not fit the fund's data, which are never all clear", () => {
+    const lines = [{ adjustment: 7, line: 1, reason: 'Adjustment #7 line 1 posts to account 9999, which the fund does not have' }];
+    const validation = { overallStatus: 'Incomplete data', incompleteData: [], incompleteAdjustments: lines };
+    const outcome = workPaperOutcome({ validation })!;
+    expect(outcome.incompleteAdjustments).toEqual(lines);
+    const qa = qaValidations({ validation: { QA_Rec: [{ name: 'NAV', status: 'pass', diff: 0 }] } }, outcome.incompleteData, outcome.incompleteAdjustments);
+    expect(qa).toMatchObject({ incompleteData: [], incompleteAdjustments: lines, allClear: false });
   });
 
   it('shows unmapped codes (QA_Mapping) as failed column and file items', () => {
@@ -136,9 +147,17 @@ describe('QA Validations popover', () => {
       warnings: [],
       notPerformed: [],
       incompleteData: [],
+      incompleteAdjustments: [],
       allClear: true,
     });
-    expect(qaValidations({ validation: null })).toEqual({ failed: [], warnings: [], notPerformed: [], incompleteData: [], allClear: false });
+    expect(qaValidations({ validation: null })).toEqual({
+      failed: [],
+      warnings: [],
+      notPerformed: [],
+      incompleteData: [],
+      incompleteAdjustments: [],
+      allClear: false,
+    });
     expect(qaValidations(undefined).allClear).toBe(false);
   });
 });

@@ -34,6 +34,15 @@ export interface IncompleteFile {
   rowErrors: number;
 }
 
+/** An audit adjustment line that does not fit the fund's data: its work paper's outcome is then 'Incomplete data' (decision 0012). */
+export interface IncompleteAdjustment {
+  adjustment: number;
+  /** 1-based line of the adjustment. */
+  line: number;
+  /** The sentence the work paper's Summary and Exceptions give (with the child's fund code for a child's line). */
+  reason: string;
+}
+
 export interface QaValidations {
   /** red items */
   failed: QaItem[];
@@ -46,6 +55,8 @@ export interface QaValidations {
    * status is 'Incomplete data' (empty for every other file).
    */
   incompleteData: IncompleteFile[];
+  /** A work paper's adjustment lines that do not fit the fund's data (its outcome is then 'Incomplete data' too; empty for every other file). */
+  incompleteAdjustments: IncompleteAdjustment[];
   /** green: the file has been checked and nothing failed, warned or went unperformed */
   allClear: boolean;
 }
@@ -85,13 +96,18 @@ export interface WorkPaperOutcome {
   /** The Summary's 'Overall status': 'Incomplete data', or the checks' worst status (PASS, WARNING, FAIL). */
   overallStatus: string;
   incompleteData: IncompleteFile[];
+  incompleteAdjustments: IncompleteAdjustment[];
 }
 
 /** A work paper's recorded outcome, or null for one written before outcomes were recorded. */
 export function workPaperOutcome(file: Pick<FileRow, 'validation'> | null | undefined): WorkPaperOutcome | null {
   const v = (file?.validation ?? null) as Partial<WorkPaperOutcome> | null;
   if (typeof v?.overallStatus !== 'string') return null;
-  return { overallStatus: v.overallStatus, incompleteData: Array.isArray(v.incompleteData) ? v.incompleteData : [] };
+  return {
+    overallStatus: v.overallStatus,
+    incompleteData: Array.isArray(v.incompleteData) ? v.incompleteData : [],
+    incompleteAdjustments: Array.isArray(v.incompleteAdjustments) ? v.incompleteAdjustments : [],
+  };
 }
 
 /**
@@ -100,12 +116,17 @@ export function workPaperOutcome(file: Pick<FileRow, 'validation'> | null | unde
  * whatever its status) and `validation.QA_Mapping` entries (standardization file; an unmapped code
  * fails unless it carries another status). Pass items are left out.
  * @param incompleteData a work paper's Invalid standardizations (`workPaperOutcome`), listed first
+ * @param incompleteAdjustments a work paper's adjustment lines that do not fit the fund's data (`workPaperOutcome`)
  */
-export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefined, incompleteData: IncompleteFile[] = []): QaValidations {
+export function qaValidations(
+  file: Pick<FileRow, 'validation'> | null | undefined,
+  incompleteData: IncompleteFile[] = [],
+  incompleteAdjustments: IncompleteAdjustment[] = [],
+): QaValidations {
   const v = (file?.validation ?? null) as Record<string, unknown> | null;
   const rec = Array.isArray(v?.QA_Rec) ? (v.QA_Rec as unknown[]) : null;
   const mapping = Array.isArray(v?.QA_Mapping) ? (v.QA_Mapping as unknown[]) : null;
-  const out: QaValidations = { failed: [], warnings: [], notPerformed: [], incompleteData, allClear: false };
+  const out: QaValidations = { failed: [], warnings: [], notPerformed: [], incompleteData, incompleteAdjustments, allClear: false };
   const add = (items: unknown[], fallback: 'fail' | 'warning' | 'pass') => {
     for (const raw of items) {
       const item = typeof raw === 'string' ? { error: raw } : raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null;
@@ -119,7 +140,13 @@ export function qaValidations(file: Pick<FileRow, 'validation'> | null | undefin
   };
   if (rec) add(rec, 'pass');
   if (mapping) add(mapping, 'fail');
-  out.allClear = (rec !== null || mapping !== null) && !out.failed.length && !out.warnings.length && !out.notPerformed.length && !incompleteData.length;
+  out.allClear =
+    (rec !== null || mapping !== null) &&
+    !out.failed.length &&
+    !out.warnings.length &&
+    !out.notPerformed.length &&
+    !incompleteData.length &&
+    !incompleteAdjustments.length;
   return out;
 }
 
@@ -147,7 +174,7 @@ export function fileView(f: FileRow, opts: { rerunCount?: number; qaSource?: Fil
     rowCount: f.rowCount,
     validation_status: f.validationStatus,
     validation: f.validation ?? null,
-    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData),
+    qa: qaValidations(opts.qaSource === undefined ? f : opts.qaSource, outcome?.incompleteData, outcome?.incompleteAdjustments),
     importFileId: f.importFileId,
   };
 }

@@ -10,7 +10,7 @@
 import { useRef } from 'react';
 import { OverlayPanel } from 'primereact/overlaypanel';
 import type { QaItem, QaValidations } from '../../api/auditor-types';
-import { incompleteFileText, qaItemText, qaSummary } from './qa-text';
+import { incomplete, incompleteFileText, qaItemText, qaSummary } from './qa-text';
 
 const COLORS = { fail: '#b91c1c', warning: '#b45309', clear: '#15803d' } as const;
 
@@ -66,7 +66,7 @@ export function QaPopover({ qa, fileName }: { qa: QaValidations; fileName: strin
         pt={{ content: { style: { maxHeight: '20rem', overflow: 'auto' } } }}
       >
         <div role="dialog" aria-label="QA Validations">
-          {qa.incompleteData.length > 0 && (
+          {incomplete(qa) && (
             <section aria-label="Incomplete data">
               <h4 style={{ margin: '0 0 .25rem', fontSize: '.85rem' }}>Incomplete data</h4>
               <p style={{ margin: '0 0 .25rem', fontSize: '.85rem' }}>
@@ -77,6 +77,12 @@ export function QaPopover({ qa, fileName }: { qa: QaValidations; fileName: strin
                   <li key={`${f.file}|${f.sdmType}`} style={{ display: 'flex', gap: '.4rem', alignItems: 'baseline', padding: '.1rem 0' }}>
                     <i className="pi pi-times-circle" style={{ color: COLORS.fail, fontSize: '.8rem' }} aria-hidden="true" />
                     <span>{incompleteFileText(f)}</span>
+                  </li>
+                ))}
+                {qa.incompleteAdjustments.map((a) => (
+                  <li key={`${a.adjustment}|${a.line}|${a.reason}`} style={{ display: 'flex', gap: '.4rem', alignItems: 'baseline', padding: '.1rem 0' }}>
+                    <i className="pi pi-times-circle" style={{ color: COLORS.fail, fontSize: '.8rem' }} aria-hidden="true" />
+                    <span>{a.reason}</span>
                   </li>
                 ))}
               </ul>

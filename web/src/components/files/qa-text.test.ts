@@ -23,7 +23,7 @@ describe('QA Validations popover texts', () => {
 
   it('is red with failures or incomplete data, orange with warnings or checks not performed, green when all clear, and nothing before a check', () => {
     const item = { kind: 'error', status: 'fail', error: 'x' } as const;
-    const none = { failed: [], warnings: [], notPerformed: [], incompleteData: [], allClear: false };
+    const none = { failed: [], warnings: [], notPerformed: [], incompleteData: [], incompleteAdjustments: [], allClear: false };
     const skipped = { kind: 'notPerformed', status: 'warning', name: 'A', reason: 'no rate' } as const;
     expect(qaSummary({ ...none, failed: [item], warnings: [item, item] })).toEqual({ tone: 'fail', label: '1 failed, 2 warnings' });
     expect(qaSummary({ ...none, warnings: [item] })).toEqual({ tone: 'warning', label: '1 warning' });
@@ -34,6 +34,9 @@ describe('QA Validations popover texts', () => {
       tone: 'fail',
       label: 'Incomplete data, 1 not performed',
     });
+    // an adjustment line that does not fit the fund's data: the work paper says 'Incomplete data', and so does its cell
+    const line = { adjustment: 7, line: 1, reason: 'Adjustment #7 line 1 posts to account 9999, which the fund does not have' };
+    expect(qaSummary({ ...none, warnings: [item], incompleteAdjustments: [line] })).toEqual({ tone: 'fail', label: 'Incomplete data, 1 warning' });
     expect(qaSummary({ ...none, allClear: true })).toEqual({ tone: 'clear', label: 'All clear' });
     expect(qaSummary(none)).toBeNull();
   });

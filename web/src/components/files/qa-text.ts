@@ -28,21 +28,27 @@ export function incompleteFileText(f: IncompleteFile): string {
   return `${f.file} (${f.sdmType}): ${plural(f.unmappedCodes, 'unmapped code')}, ${plural(f.rowErrors, 'row error')}`;
 }
 
+/** Whether a work paper's outcome is 'Incomplete data' (its Invalid standardizations or adjustment lines that do not fit). */
+export const incomplete = (qa: Pick<QaValidations, 'incompleteData' | 'incompleteAdjustments'>): boolean =>
+  qa.incompleteData.length > 0 || qa.incompleteAdjustments.length > 0;
+
 /**
  * The cell's summary: its colour key and label; null when the file has not been checked. Red when
  * something failed or the work paper's data is incomplete (or a check that failed could not be
  * performed), orange for warnings and checks not performed, green when all clear. The label names
  * each group as the work paper counts them: 'Incomplete data, 1 failed, 8 warnings, 32 not performed'.
+ * Incomplete data: an Invalid standardization or an audit adjustment line that does not fit the
+ * fund's data, as the work paper's Summary says.
  */
 export function qaSummary(qa: QaValidations): { tone: 'fail' | 'warning' | 'clear'; label: string } | null {
   const parts = [
-    ...(qa.incompleteData.length ? ['Incomplete data'] : []),
+    ...(incomplete(qa) ? ['Incomplete data'] : []),
     ...(qa.failed.length ? [`${qa.failed.length} failed`] : []),
     ...(qa.warnings.length ? [plural(qa.warnings.length, 'warning')] : []),
     ...(qa.notPerformed.length ? [`${qa.notPerformed.length} not performed`] : []),
   ];
   if (parts.length) {
-    const red = qa.incompleteData.length > 0 || qa.failed.length > 0 || qa.notPerformed.some((i) => i.status === 'fail');
+    const red = incomplete(qa) || qa.failed.length > 0 || qa.notPerformed.some((i) => i.status === 'fail');
     return { tone: red ? 'fail' : 'warning', label: parts.join(', ') };
   }
   if (qa.allClear) return { tone: 'clear', label: 'All clear' };
