@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
 import { runCli } from './testing/cli.js';
@@ -39,6 +40,25 @@ describe('fund-audit import', () => {
     expect(r.stderr).toMatch(/no fund request matches \(NOFUND0001\)/);
     expect(run(['-d', dir, 'import', '--tpa', 'nobody', inputs('demo_test')[0]]).stderr).toMatch(/No administrator with code: nobody/);
   });
+
+  it("names a workbook's sheet no layout matches (a 'Read Me') as not used, in the table and in --json", async () => {
+    // Keystone's delivered workbook with a 'Read Me' sheet in front of its data sheets, as TPAs send it
+    const workbook = 'KEYSTONE_5493006TF05454RBY690_20221231.xlsx';
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(fixturesDir(), 'tpas/keystone_admin/inputs', workbook));
+    wb.addWorksheet('Read Me').addRow(['About this workbook: one sheet per report of the period end; amounts in USD.']);
+    wb.worksheets.unshift(wb.worksheets.pop()!);
+    const dir = mkdtempSync(join(tmpdir(), 'fa-import-'));
+    const file = join(dir, workbook);
+    writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
+    const r = run(['-d', dir, 'import', '--tpa', 'keystone_admin', file]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/notUsed/);
+    expect(r.stdout).toMatch(/Sheet 'Read Me' not used: /);
+    // the same bytes again would be a duplicate: a second data directory
+    const j = run(['-d', mkdtempSync(join(tmpdir(), 'fa-import-')), '--json', 'import', '--tpa', 'keystone_admin', file]);
+    expect(JSON.parse(j.stdout).summary[0].notUsed).toMatch(/^Sheet 'Read Me' not used: \S/);
+  }, 120_000);
 });
 
 describe('fund-audit mappings', () => {

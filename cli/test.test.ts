@@ -2,10 +2,11 @@
  * `fund-audit test` through the built binary, with no terminal and standard input closed: a passing
  * run exits 0 and writes JUnit with the case names, a changed mapping exits 3 with a `<failure>`,
  * the data directory is left alone, `--json` prints the results, and `--server` schedules the run
- * on a running server and polls it.
+ * on a running server and polls it; SIGTERM stops a local run between the reads of a case and exits 1
+ * saying the run was cancelled.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -78,6 +79,38 @@ describe('fund-audit test', () => {
     expect(failure['#text']).toContain('differing columns: standard_instrument');
     expect(failure['#text']).toContain('expected: S000012000,2022-12-31,US49151FGH73');
   });
+
+  it('stops a local run on SIGTERM at once, saying the run was cancelled, and leaves no workspace behind', async () => {
+    // eight copies of the demo TPA's first case: a run long enough to be stopped in the middle
+    const suites = mkdtempSync(join(tmpdir(), 'fa-suites-'));
+    for (let i = 1; i <= 8; i++) {
+      const dir = join(suites, 'demo_test', String(i));
+      cpSync(join(fixturesDir(), 'test-suites', 'demo_test', '1'), dir, { recursive: true });
+      const def = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8'));
+      writeFileSync(join(dir, 'case.json'), JSON.stringify({ ...def, id: String(i) }));
+    }
+    // the run's workspaces go to a folder of this test's own: the first one there says the run has begun
+    const tmp = mkdtempSync(join(tmpdir(), 'fa-run-tmp-'));
+    const child = spawn(process.execPath, [bin, 'test', 'run', '--suites', suites, '--admin', 'demo_test'], {
+      env: { ...env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => readdirSync(tmp).some((f) => f.startsWith('fund-audit-testrun-')), { timeout: 30_000, interval: 20 }).toBe(true);
+      child.kill('SIGTERM');
+      expect(await exited, out).toBe(1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(out).toMatch(/The run was cancelled/);
+    const ran = out.match(/^demo_test\s+\d+\s/gm) ?? [];
+    expect(ran.length).toBeLessThan(8);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('fund-audit-testrun-'))).toEqual([]);
+  }, 60_000);
 
   it('--json prints the run results; list shows the suites; unknown codes exit 3', () => {
     const r = run(['--json', 'test', 'run', '--admin', 'meridian_fund_services', '--tests', '2']);

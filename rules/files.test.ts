@@ -8,6 +8,8 @@ import {
   canToggleRequired,
   canToggleReview,
   fileStatusLabel,
+  skippedSheetsLabel,
+  skippedSheetsText,
   validationCell,
   type FileFacts,
 } from './files.js';
@@ -87,5 +89,17 @@ describe('processes', () => {
   ])('%s: reset and cancel offered = %s', (status, allowed) => {
     expect(canResetProcess(status)).toBe(allowed);
     expect(canCancelProcess(status)).toBe(allowed);
+  });
+});
+
+describe("a workbook's sheets no layout matched", () => {
+  const readMe = { sheet: 'Read Me', reason: 'No file layout of the TPA matches' };
+  const notes = { sheet: 'Notes', reason: 'the sheet is empty' };
+  it('are named in short for the Files tab, with the reasons in full for its hover, the CLI and the work paper', () => {
+    expect(skippedSheetsLabel([readMe])).toBe("Sheet 'Read Me' not used");
+    expect(skippedSheetsLabel([readMe, notes])).toBe("Sheets 'Read Me', 'Notes' not used");
+    expect(skippedSheetsText([readMe, notes])).toBe("Sheet 'Read Me' not used: No file layout of the TPA matches; Sheet 'Notes' not used: the sheet is empty");
+    expect(skippedSheetsLabel(undefined)).toBe('');
+    expect(skippedSheetsText([])).toBe('');
   });
 });

@@ -154,3 +154,14 @@ export interface SkippedSheet {
 export function skippedSheetsText(sheets: readonly SkippedSheet[] | null | undefined): string {
   return (sheets ?? []).map((s) => `Sheet '${s.sheet}' not used: ${s.reason}`).join('; ');
 }
+
+/**
+ * The sheets' names alone, for a place too narrow for the reasons (the Files tab shows the reasons
+ * of `skippedSheetsText` on hover): `Sheet 'Read Me' not used`, `Sheets 'Read Me', 'Notes' not used`;
+ * empty for none.
+ */
+export function skippedSheetsLabel(sheets: readonly SkippedSheet[] | null | undefined): string {
+  const names = (sheets ?? []).map((s) => `'${s.sheet}'`);
+  if (!names.length) return '';
+  return `${names.length === 1 ? 'Sheet' : 'Sheets'} ${names.join(', ')} not used`;
+}

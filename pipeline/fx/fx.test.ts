@@ -60,6 +60,16 @@ describe('files of independent rates in their own layouts', () => {
     expect(Math.abs(eur.units_per_base - 1 / avgUsdPerEur) / eur.units_per_base).toBeLessThan(0.001);
   });
 
+  it('reads a rates csv whose lines end in both CRLF and LF exactly like the file as written', () => {
+    // the cross rates with some lines re-saved on Windows
+    const lines = read('fx/ecb-usd-cross-rates-2023-03-31.csv').split(/\r?\n/).filter(Boolean);
+    const mixed = lines.map((l, i) => l + (i % 2 ? '\n' : '\r\n')).join('');
+    const asWritten = parseFxSource(`${lines.join('\n')}\n`, 'cross.csv');
+    const parsed = parseFxSource(mixed, 'cross.csv');
+    expect(parsed.quotes).toHaveLength(lines.length - 1);
+    expect(parsed.quotes).toEqual(asWritten.quotes);
+  });
+
   it('reads the rates csv in either direction, and says why another file is none of the layouts', () => {
     const perUsd = parseFxSource(read('fx/ecb-usd-cross-rates-2023-03-31.csv'), 'cross.csv');
     expect(perUsd.layout).toBe('rates csv');

@@ -17,6 +17,7 @@
  * Pure: text in, quotes out. Errors name the file and line.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
+import { ANY_LINE_ENDING } from '../readers/delimited.js';
 import { isValid, parse as parseDate } from 'date-fns';
 
 /** One independent rate as a file gives it: `units_per_base` units of `currency` per 1 `base`. */
@@ -183,7 +184,13 @@ function ecbDate(cell: string, layout: FxSourceLayout): string | null {
 
 /** Fed H.10 (datasets/exchange-rates layout): units per USD. */
 function parseFed(text: string, fileName: string): FxQuote[] {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''), { skip_empty_lines: true, trim: true, relax_column_count: true, info: true }) as unknown as Array<{
+  const records = parseCsv(text.replace(/^\uFEFF/, ''), {
+    record_delimiter: ANY_LINE_ENDING,
+    skip_empty_lines: true,
+    trim: true,
+    relax_column_count: true,
+    info: true,
+  }) as unknown as Array<{
     record: string[];
     info: { lines: number };
   }>;
@@ -207,7 +214,13 @@ function parseFed(text: string, fileName: string): FxQuote[] {
 
 /** The product's rates csv (see `RATES_CSV_LAYOUT`). */
 function parseRatesCsv(text: string, fileName: string): FxQuote[] {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''), { skip_empty_lines: true, trim: true, relax_column_count: true, info: true }) as unknown as Array<{
+  const records = parseCsv(text.replace(/^\uFEFF/, ''), {
+    record_delimiter: ANY_LINE_ENDING,
+    skip_empty_lines: true,
+    trim: true,
+    relax_column_count: true,
+    info: true,
+  }) as unknown as Array<{
     record: string[];
     info: { lines: number };
   }>;

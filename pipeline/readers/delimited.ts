@@ -13,6 +13,13 @@ import { parse, CsvError } from 'csv-parse';
 import type { RawRow } from './types.js';
 import type { Cell } from './values.js';
 
+/**
+ * csv-parse's `record_delimiter` for text whose lines may end in CRLF, LF or CR, mixed in one file
+ * (rows exported on Windows and rows added elsewhere). Left to itself csv-parse takes the first
+ * line's ending for the whole file and glues the lines ending otherwise into one ragged row.
+ */
+export const ANY_LINE_ENDING = ['\r\n', '\n', '\r'];
+
 /** The file cannot be read as a table: `reason` says why. */
 export class UnreadableFileError extends Error {
   override name = 'UnreadableFileError';

@@ -3,6 +3,7 @@
  * would be refused is made, no widget is shown); without demo mode it is shown only the tabs it can
  * open (Home and WAM Wiki), and an address of a page it cannot use leads home, never to /unauthorized.
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshotPath } from './browser';
@@ -81,5 +82,20 @@ describe('a Client user', () => {
     await page.waitForLoadState('networkidle');
     expect(refused).toEqual([]);
     await page.screenshot({ path: screenshotPath('client-tabs.png') });
+  });
+
+  it("opens the onboarding guide from the wiki's 'Standard data model' link", async () => {
+    const server = await startServer();
+    servers.push(server);
+    const { page, refused } = await signInClient(server, 'cleo@client.example');
+    await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    await new ShellPage(page).auditorTabs.getByRole('link', { name: 'WAM Wiki' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: /Standard data model/ }).click();
+    const guide = await download;
+    expect(guide.suggestedFilename()).toBe('onboarding.md');
+    expect(readFileSync((await guide.path()) as string, 'utf8')).toMatch(/^# Onboarding a TPA/);
+    expect(refused).toEqual([]);
+    await page.screenshot({ path: screenshotPath('client-wiki.png') });
   });
 });

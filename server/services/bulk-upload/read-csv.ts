@@ -4,6 +4,7 @@
  * missing or misspelt, ragged rows, an unclosed quote. Encodings: see pipeline/readers/encoding.ts.
  */
 import { CsvError, parse } from 'csv-parse/sync';
+import { ANY_LINE_ENDING } from '../../../pipeline/readers/delimited.js';
 import { decodeText, type DetectedEncoding } from '../../../pipeline/readers/encoding.js';
 import { TooLargeError, ValidationError } from '../../errors.js';
 import { heavyWork } from '../../lib/guard.js';
@@ -69,8 +70,7 @@ export function readBulkCsv(fileName: string, bytes: Uint8Array, maxBytes: numbe
       info: true,
       bom: true,
       // each line keeps its own ending: a file pieced together on Windows and elsewhere mixes CRLF and LF
-      // (left to itself the parser takes the first line's ending for all, and glues the other lines together)
-      record_delimiter: ['\r\n', '\n', '\r'],
+      record_delimiter: ANY_LINE_ENDING,
       skip_empty_lines: true,
       relax_column_count: false,
       trim: true,

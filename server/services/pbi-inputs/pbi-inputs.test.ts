@@ -74,6 +74,15 @@ describeEachDialect('PowerBI inputs', (dialect) => {
     expect((await listPbiInputs(ctx)).pagination.count).toBe(0);
   });
 
+  it('counts the rows of a csv whose lines end in both CRLF and LF, as delivered', async () => {
+    // rows exported on Windows, then more typed on another machine: each line keeps its own ending
+    const lines = ENGAGEMENTS.trimEnd().split('\n');
+    const mixed = `${lines[0]}\r\n${lines[1]}\n${lines[2]}\r\nE-300,Keystone Trust,2023-12-31,E. Partner,F. Manager,\n`;
+    const saved = await save('mixed.csv', mixed);
+    expect(saved.row_count).toBe(3);
+    expect((await openPbiInput(ctx, saved.id, saved.token)).bytes.toString('utf8')).toBe(mixed);
+  });
+
   it('pages 10 at a time, newest first, and sorts by a column when asked', async () => {
     for (let i = 1; i <= 12; i++) await save(`file-${String(i).padStart(2, '0')}.csv`, ENGAGEMENTS);
     const first = await listPbiInputs(ctx);

@@ -12,6 +12,7 @@
  * Dialect-neutral: runs on SQLite and PostgreSQL (storeOf, transaction; docs/decisions/0011).
  */
 import { parse } from 'csv-parse/sync';
+import { ANY_LINE_ENDING } from '../../../pipeline/readers/delimited.js';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -155,6 +156,8 @@ export function countPbiRows(typeCode: string, fileName: string, bytes: Uint8Arr
   try {
     records = parse(text, {
       delimiter: delimiterOf(text.slice(0, 64 * 1024).split(/\r?\n/, 1)[0] ?? ''),
+      // each line keeps its own ending: a file pieced together on Windows and elsewhere mixes CRLF and LF
+      record_delimiter: ANY_LINE_ENDING,
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,

@@ -14,6 +14,7 @@ import {
   canToggleRequired,
   canToggleReview,
   returnToTpaAction,
+  skippedSheetsLabel,
   skippedSheetsText,
   validationCell,
   type ReturnAction,
@@ -47,8 +48,8 @@ async function run(action: () => Promise<unknown>, done: string, reload: () => v
   reload();
 }
 
-/** The sheets of the input file's workbook that no layout matched ('Read Me', notes), as text; '' for none. */
-const skipped = (f: FundFile) => skippedSheetsText((f.validation as { skippedSheets?: SkippedSheet[] } | null)?.skippedSheets);
+/** The sheets of the input file's workbook that no layout matched ('Read Me', notes); none for most files. */
+const skippedOf = (f: FundFile) => (f.validation as { skippedSheets?: SkippedSheet[] } | null)?.skippedSheets ?? [];
 
 function FileGrid({
   title,
@@ -97,9 +98,9 @@ function FileGrid({
                 <td>
                   <span className="fa-fd-file-name">{f.filename}</span>
                   {f.fileType && <span className="fa-fd-file-type">{f.fileType}</span>}
-                  {group === 'input' && skipped(f) && (
-                    <span className="fa-fd-file-type" data-testid="skipped-sheets">
-                      {skipped(f)}
+                  {group === 'input' && skippedOf(f).length > 0 && (
+                    <span className="fa-fd-file-type" data-testid="skipped-sheets" title={skippedSheetsText(skippedOf(f))}>
+                      {skippedSheetsLabel(skippedOf(f))}
                     </span>
                   )}
                 </td>
