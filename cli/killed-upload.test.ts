@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServe, type Served } from './testing.js';
+import { startServe, type Served } from './testing/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fa-killed-upload-'));
 const servers: Served[] = [];

@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_UPLOAD_COLUMNS } from '../services/bulk-upload/columns.js';
-import { createTestContext, sessionToken, type TestContext } from '../testing.js';
+import { createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 import { startServer, type RunningServer } from './server.js';
 
 let ctx: TestContext;
