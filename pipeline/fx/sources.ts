@@ -182,18 +182,20 @@ function ecbDate(cell: string, layout: FxSourceLayout): string | null {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-/** Fed H.10 (datasets/exchange-rates layout): units per USD. */
-function parseFed(text: string, fileName: string): FxQuote[] {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''), {
+/** The records of a csv text (any line ending, BOM dropped), each with the line it ends on. */
+function recordsWithLines(text: string): Array<{ record: string[]; info: { lines: number } }> {
+  return parseCsv(text.replace(/^\uFEFF/, ''), {
     record_delimiter: ANY_LINE_ENDING,
     skip_empty_lines: true,
     trim: true,
     relax_column_count: true,
     info: true,
-  }) as unknown as Array<{
-    record: string[];
-    info: { lines: number };
-  }>;
+  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+}
+
+/** Fed H.10 (datasets/exchange-rates layout): units per USD. */
+function parseFed(text: string, fileName: string): FxQuote[] {
+  const records = recordsWithLines(text);
   const rows = records.slice(1);
   const monthly = rows.length > 0 && rows.every(({ record }) => /-01$/.test(record[0] ?? ''));
   const out: FxQuote[] = [];
@@ -214,16 +216,7 @@ function parseFed(text: string, fileName: string): FxQuote[] {
 
 /** The product's rates csv (see `RATES_CSV_LAYOUT`). */
 function parseRatesCsv(text: string, fileName: string): FxQuote[] {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''), {
-    record_delimiter: ANY_LINE_ENDING,
-    skip_empty_lines: true,
-    trim: true,
-    relax_column_count: true,
-    info: true,
-  }) as unknown as Array<{
-    record: string[];
-    info: { lines: number };
-  }>;
+  const records = recordsWithLines(text);
   const header = records[0].record.map((h) => h.toLowerCase());
   const at = (name: string) => header.indexOf(name);
   const rateCols = header

@@ -12,7 +12,6 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmS
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import Database from 'better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { refuseNewerSchema, sqliteOptions } from '../../db/client.js';
@@ -21,6 +20,7 @@ import { HEARTBEAT_MS, pidAlive } from '../../queue/nodes.js';
 import { migrationsDir } from '../../paths.js';
 import { assertSqliteInstall, BACKUP_FORMAT, MANIFEST, type Manifest } from './backup.js';
 import { BadZipError, listZip, openEntry, type ZipEntry } from './zip-reader.js';
+import { hashingStream } from '../../lib/hashing-stream.js';
 
 export interface RestoreSummary {
   dataDir: string;
@@ -75,17 +75,9 @@ async function readManifest(file: string, entries: ZipEntry[]): Promise<Manifest
 /** Unpacks one entry to `dest`, hashing it; @returns its size and sha256. */
 async function unpack(file: string, entry: ZipEntry, dest: string): Promise<{ size: number; sha256: string }> {
   mkdirSync(dirname(dest), { recursive: true });
-  const hash = createHash('sha256');
-  let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
+  const meter = hashingStream();
   await pipeline(await openEntry(file, entry), meter, createWriteStream(dest));
-  return { size, sha256: hash.digest('hex') };
+  return meter.digest();
 }
 
 /**
