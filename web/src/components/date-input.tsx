@@ -24,7 +24,6 @@ export function DateInput({ inputId, value, onChange, autoFocus, ariaLabel }: Da
       onChange={(e) => onChange(isoOfDate(e.value as Date | null))}
       dateFormat="dd/mm/yy"
       placeholder="DD/MM/YYYY"
-      mask="99/99/9999"
       showIcon
       showButtonBar
       appendTo="self"
