@@ -137,7 +137,14 @@ describe('delivery fund details, live and to the spec', () => {
     await from.pressSequentially('31/03/2023');
     await form.locator('#fa-filter-period_end-to').pressSequentially('31/03/2023');
     expect(await from.inputValue()).toBe('31/03/2023');
+    expect(await form.locator('#fa-filter-period_end-to').inputValue()).toBe('31/03/2023');
+    // the picker opens from its button, on the typed month
+    await form.getByRole('button', { name: 'Choose Date' }).first().click();
+    await expect.poll(() => form.locator('.p-datepicker-title').first().innerText()).toMatch(/March\s*2023/);
     await page.screenshot({ path: screenshotPath('delivery-dashboard-date-filter.png') });
+    // a click beside the picker closes it, the filter stays open
+    await form.locator('.fa-col-filter-title').click();
+    await form.locator('.p-datepicker').first().waitFor({ state: 'hidden' });
     await form.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => dash.fundNames()).toContain(GS);
     const i = await dash.columnIndex('period_end');
