@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayCell, displayDate, displayDateTime } from './dates.js';
+import { dateOfIso, displayCell, displayDate, displayDateTime, isoOfDate, isoOfDisplayDate } from './dates.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -29,5 +29,25 @@ describe('the one display format of dates and timestamps', () => {
     expect(displayCell('2024-02-29 and more')).toBe('2024-02-29 and more');
     expect(displayCell(12.5)).toBe('12.5');
     expect(displayCell(null)).toBe('');
+  });
+
+  it('turns an ISO date into the local day a date picker shows, and back, without a time zone shift', () => {
+    const d = dateOfIso('2024-02-29');
+    expect([d?.getFullYear(), d?.getMonth(), d?.getDate()]).toEqual([2024, 1, 29]);
+    expect(isoOfDate(d)).toBe('2024-02-29');
+    expect(isoOfDate(new Date(2023, 11, 31, 23, 59))).toBe('2023-12-31');
+    expect(dateOfIso('2023-02-30')).toBeNull();
+    expect(dateOfIso('')).toBeNull();
+    expect(isoOfDate(null)).toBeNull();
+  });
+
+  it('reads a date typed as DD/MM/YYYY, refusing one that is not a real date', () => {
+    expect(isoOfDisplayDate('31/03/2023')).toBe('2023-03-31');
+    expect(isoOfDisplayDate(' 1/2/2024 ')).toBe('2024-02-01');
+    expect(isoOfDisplayDate('29/02/2023')).toBeNull();
+    expect(isoOfDisplayDate('00/01/2023')).toBeNull();
+    expect(isoOfDisplayDate('01/13/2023')).toBeNull();
+    expect(isoOfDisplayDate('2023-03-31')).toBeNull();
+    expect(isoOfDisplayDate('31/03/0099')).toBe('0099-03-31');
   });
 });

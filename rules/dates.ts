@@ -40,3 +40,29 @@ export function displayCell(value: unknown): string {
   const s = String(value);
   return ISO_VALUE.test(s) ? displayDateTime(s) : s;
 }
+
+/**
+ * The calendar day of an ISO date (`2023-03-31`) as a local `Date` at midnight, for a date picker;
+ * null for no value or text that is not a real date (`2023-02-30`).
+ */
+export function dateOfIso(value: string | null | undefined): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value ?? '');
+  if (!m) return null;
+  const [y, mo, day] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const d = new Date(2000, 0, 1);
+  d.setFullYear(y, mo, day);
+  return d.getFullYear() === y && d.getMonth() === mo && d.getDate() === day ? d : null;
+}
+
+/** The ISO date (`YYYY-MM-DD`) of a picked local day: the inverse of `dateOfIso`; null for none. */
+export function isoOfDate(value: Date | null | undefined): string | null {
+  if (!value || Number.isNaN(value.getTime())) return null;
+  return `${String(value.getFullYear()).padStart(4, '0')}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+}
+
+/** The ISO date (`YYYY-MM-DD`) of a real date typed as DD/MM/YYYY (one-digit day and month allowed), else null. */
+export function isoOfDisplayDate(text: string): string | null {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  return isoOfDate(dateOfIso(`${m[3]}-${pad(Number(m[2]))}-${pad(Number(m[1]))}`));
+}

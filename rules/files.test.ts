@@ -8,6 +8,7 @@ import {
   canToggleRequired,
   canToggleReview,
   fileStatusLabel,
+  listedStandardizations,
   skippedSheetsLabel,
   skippedSheetsText,
   validationCell,
@@ -40,6 +41,8 @@ describe('file status and validation cells', () => {
   // Not released when assigned, otherwise raw status"
   it.each([
     [file({ status: 'pending' }), 0, 'Pending'],
+    [file({ status: 'processing' }), 0, 'Pending'],
+    [file({ kind: 'standardization', status: 'error' }), 0, 'In review'],
     [file({ reviewed: true }), 0, 'Ready'],
     [file({ reviewed: true }), 2, 'Ready rerun'],
     [file({}), 0, 'In review'],
@@ -49,6 +52,18 @@ describe('file status and validation cells', () => {
     [file({ kind: 'work_paper', status: 'error' }), 0, 'error'],
     [file({ kind: 'work_paper', disabled: true }), 0, 'Not applicable'],
   ])('%j with rerun count %i is %s', (f, rerun, label) => expect(fileStatusLabel(f, rerun)).toBe(label));
+
+  // every file but a work paper says one of the spec's five file statuses, whatever its raw status
+  it.each(['pending', 'processing', 'assigned', 'done', 'error', 'ignored', null])('a %s input or standardization file shows a spec file status', (status) => {
+    for (const kind of ['input', 'standardization', 'calculation'])
+      for (const reviewed of [false, true]) expect(AUDITOR_FILE_STATUSES).toContain(fileStatusLabel(file({ kind, status, reviewed }), 1));
+  });
+
+  // a replaced delivery's standardization is not listed beside the current one; files without the flag stay
+  it('lists only the standardizations of the current deliveries', () => {
+    const files = [{ id: 3, current: true }, { id: 2, current: false }, { id: 1 }];
+    expect(listedStandardizations(files).map((f) => f.id)).toEqual([3, 1]);
+  });
 
   // the auditor views name every file, work papers included, by the spec's five values
   it.each([

@@ -56,19 +56,19 @@ export function requiredRefusal(f: FileFacts & { fileName: string }, disabled: b
 }
 
 /**
- * The status cell of a file. Work papers: 'Not applicable' when disabled, 'Released' or 'Not
- * released' when produced, else the raw status. Other files: 'Not applicable' (disabled),
- * 'Pending', 'Ready rerun' (reviewed, rerun count above 0), 'Ready' (reviewed), else 'In review'.
+ * The status cell of a file in the delivery grids. Work papers: 'Not applicable' when disabled,
+ * 'Released' or 'Not released' when produced, else the raw status (delivery spec section 4
+ * "Display derivations"). Other files: the spec's file status, as `auditorFileStatus` gives it
+ * (Pending, Ready, Ready rerun, In review, Not applicable) - a replaced delivery included, whose
+ * replacement is said beside the status, never in its place.
  */
 export function fileStatusLabel(f: FileFacts, rerunCount = 0): string {
-  if (f.disabled) return 'Not applicable';
   if (f.kind === 'work_paper') {
+    if (f.disabled) return 'Not applicable';
     if (PRODUCED_STATUSES.includes(f.status ?? '')) return f.released ? 'Released' : 'Not released';
     return f.status ?? '';
   }
-  if (f.status === 'pending') return 'Pending';
-  if (f.reviewed) return rerunCount > 0 ? 'Ready rerun' : 'Ready';
-  return 'In review';
+  return auditorFileStatus(f, rerunCount);
 }
 
 /** The file status values of the auditor views (auditor spec section 4 "File status"). */
@@ -87,6 +87,15 @@ export function auditorFileStatus(f: Pick<FileFacts, 'status' | 'reviewed' | 'di
   if (isFilePending(f.status)) return 'Pending';
   if (f.reviewed) return rerunCount > 0 ? 'Ready rerun' : 'Ready';
   return 'In review';
+}
+
+/**
+ * The standardization files a fund's file list shows: those of the deliveries its results are built
+ * from. A standardization whose input a newer delivery of its type replaced (`current` false) is
+ * left out, so the old one is never listed beside the current one; a file without the flag stays.
+ */
+export function listedStandardizations<F extends { current?: boolean }>(files: readonly F[]): F[] {
+  return files.filter((f) => f.current !== false);
 }
 
 export type ValidationCell = 'Valid' | 'Invalid' | 'Not Received' | 'Not Required';

@@ -267,11 +267,11 @@ describe('broken files', () => {
       { kind: 'mapping', status: 'fail', column: 'Asset Class', file: expect.any(String), name: 'BANK LOAN', error: expect.any(String) },
     ]);
     expect(holdings.statusLabel).toBe('In review');
-    // the replaced holdings delivery's standardization says which replaced it
+    // the replaced holdings delivery's standardization says which replaced it, and keeps a status the spec names
     const holdingsStd = d.standardizationFiles.filter((f: any) => f.fileType === 'holdings');
     expect(holdingsStd.map((f: any) => [f.id === holdings.id, f.current, f.statusLabel])).toEqual([
       [true, true, 'In review'],
-      [false, false, 'Superseded'],
+      [false, false, 'In review'],
     ]);
     expect(holdingsStd[1].supersededBy).toMatchObject({ id: holdings.id, filename: holdings.filename });
     // the work paper written over it says Incomplete data, and the fund details say so with the file

@@ -64,7 +64,7 @@ export async function getFundDetails(ctx: AppContext, id: number) {
     return {
       ...view(f),
       current,
-      ...(latest.id === f.id ? {} : { statusLabel: 'Superseded', supersededBy: { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt } }),
+      ...(latest.id === f.id ? {} : { supersededBy: { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt } }),
     };
   };
   // a standardization of a superseded delivery is not what the results are built from: it says which replaced it
@@ -78,7 +78,6 @@ export async function getFundDetails(ctx: AppContext, id: number) {
       current: !superseded,
       ...(superseded
         ? {
-            statusLabel: 'Superseded',
             supersededBy: replacement
               ? { id: replacement.id, filename: replacement.fileName, timestamp: replacement.updatedAt }
               : { id: latest.id, filename: latest.fileName, timestamp: latest.updatedAt },

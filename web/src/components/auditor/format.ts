@@ -1,7 +1,7 @@
-/** Display formats of the auditor views (spec section 9): DD/MM/YYYY dates, Yes/No, percentages, labels. */
-
-/** DD/MM/YYYY, and DD/MM/YYYY HH:mm:ss in local time: the one date formatter of every screen and the CLI (rules/dates.ts). */
-export { displayDate as formatDate, displayDateTime as formatDateTime } from '../../../../rules';
+/**
+ * Display formats of the auditor views (spec section 9): Yes/No, percentages, labels. Dates are
+ * shown through the one formatter of every screen, `displayDate` / `displayDateTime` (rules/dates.ts).
+ */
 
 /** Booleans as Yes/No: false, 'N', 'no' and empty mean No. */
 export function yesNo(value: unknown): string {

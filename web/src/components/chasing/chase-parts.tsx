@@ -14,9 +14,9 @@ import {
   inputTypeWords,
   type ChaseReason,
   type ChaseState,
+  displayDateTime,
 } from '../../../../rules';
 import type { ChaseEvent, ChaseView } from '../../api/chasing';
-import { formatDate } from '../grid/format';
 
 /** An amount in fund currency with two decimals ('-' for none). */
 export function money(n: number | null | undefined, currency?: string | null): string {
@@ -163,7 +163,7 @@ export function ChaseAnswer({ chase }: { chase: ChaseView }) {
       <i className="pi pi-reply" aria-hidden="true" />
       <div>
         <div>
-          <strong>Answered:</strong> {answer.note} by {answer.actor} on {formatDate(answer.at, true)}
+          <strong>Answered:</strong> {answer.note} by {answer.actor} on {displayDateTime(answer.at)}
         </div>
         <div className="fa-muted">{outcome}</div>
       </div>
@@ -177,7 +177,7 @@ export function ChaseTimeline({ chase }: { chase: ChaseView }) {
     <ol className="fa-chase-timeline" aria-label={`History of chase ${chase.id}`}>
       {chase.events.map((e, i) => (
         <li key={i}>
-          <time dateTime={e.at}>{formatDate(e.at, true)}</time>
+          <time dateTime={e.at}>{displayDateTime(e.at)}</time>
           <ChaseStateTag state={e.state} />
           <span>{e.note}</span>
           <span className="fa-muted">{e.actor}</span>

@@ -5,9 +5,10 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import type { FundDetails, Nrd } from '../../api/auditor-types';
-import { formatDate, percent, yesNo } from '../auditor/format';
+import { percent, yesNo } from '../auditor/format';
 import { refLabel, refOptions } from '../../state/auditor-nrd';
 import { capPercent, fundValue, type Draft, type FieldDef } from './fund-form';
+import { displayDate, isoOfDisplayDate } from '../../../../rules';
 
 const YES_NO = [
   { value: true, label: 'Yes' },
@@ -45,17 +46,7 @@ function PercentInput({ id, value, onChange }: { id: string; value: unknown; onC
 }
 
 /** DD/MM/YYYY text of an ISO date ('' for none). */
-const isoToText = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? formatDate(v.slice(0, 10)) : typeof v === 'string' ? v : '');
-
-/** ISO `YYYY-MM-DD` of a real DD/MM/YYYY date, else null. */
-export function textToIso(text: string): string | null {
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
-  if (!m) return null;
-  const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
+const isoToText = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? displayDate(v.slice(0, 10)) : typeof v === 'string' ? v : '');
 
 /**
  * A date typed as DD/MM/YYYY (auditor views, spec section 9), whatever the browser's locale:
@@ -66,7 +57,7 @@ function DateInput({ id, value, onChange }: { id: string; value: unknown; onChan
   const [text, setText] = useState(isoToText(value));
   useEffect(() => {
     // an external change (reset after a save) rewrites the text; typing keeps it as typed
-    setText((t) => (textToIso(t) === (value ?? null) || t === value ? t : isoToText(value)));
+    setText((t) => (isoOfDisplayDate(t) === (value ?? null) || t === value ? t : isoToText(value)));
   }, [value]);
   return (
     <InputText
@@ -78,7 +69,7 @@ function DateInput({ id, value, onChange }: { id: string; value: unknown; onChan
       onChange={(e) => {
         const t = e.target.value;
         setText(t);
-        onChange(t.trim() === '' ? null : (textToIso(t) ?? t));
+        onChange(t.trim() === '' ? null : (isoOfDisplayDate(t) ?? t));
       }}
     />
   );
@@ -92,7 +83,7 @@ function displayValue(field: FieldDef, details: FundDetails, draft: Draft, nrd: 
     case 'select':
       return refLabel(nrd?.[field.list ?? ''], value);
     case 'date':
-      return formatDate(value as string | null);
+      return displayDate(value as string | null);
     case 'percent':
       return percent(value);
     case 'yesno':
@@ -101,7 +92,7 @@ function displayValue(field: FieldDef, details: FundDetails, draft: Draft, nrd: 
     case 'codes':
       return draft.alternative_codes.join(', ');
     default:
-      if (DATE_KEYS.includes(field.key)) return formatDate(value as string | null);
+      if (DATE_KEYS.includes(field.key)) return displayDate(value as string | null);
       return value === null || value === undefined ? '' : String(value);
   }
 }

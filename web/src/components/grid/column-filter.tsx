@@ -1,6 +1,7 @@
 /**
  * The filter editor of one grid column, shown in an overlay under the column's filter button:
- * enum (a list of values to tick), text (contains), date range (from/to, inclusive) and number
+ * enum (a list of values to tick), text (contains), date range (from/to, inclusive, typed or
+ * picked as DD/MM/YYYY) and number
  * range (min/max), as the server's grid filter model accepts them. Apply sets, Clear removes.
  */
 import { useState, type FormEvent } from 'react';
@@ -8,6 +9,7 @@ import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { InputText } from 'primereact/inputtext';
 import type { FilterType, ListingFilter } from '../../api/delivery-types';
+import { DateInput } from '../date-input';
 
 export interface FilterOption {
   value: string;
@@ -94,15 +96,27 @@ export function ColumnFilter({ label, field, type, options = [], current, onAppl
           <InputText id={`${id}-text`} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
         </span>
       )}
-      {(type === 'date' || type === 'number') && (
+      {type === 'date' && (
         <div className="fa-col-filter-range">
           <span className="fa-col-filter-field">
-            <label htmlFor={`${id}-from`}>{type === 'date' ? 'From' : 'Min'}</label>
-            <InputText id={`${id}-from`} type={type} value={from} onChange={(e) => setFrom(e.target.value)} autoFocus />
+            <label htmlFor={`${id}-from`}>From</label>
+            <DateInput inputId={`${id}-from`} value={from || null} onChange={(v) => setFrom(v ?? '')} autoFocus />
           </span>
           <span className="fa-col-filter-field">
-            <label htmlFor={`${id}-to`}>{type === 'date' ? 'To' : 'Max'}</label>
-            <InputText id={`${id}-to`} type={type} value={to} onChange={(e) => setTo(e.target.value)} />
+            <label htmlFor={`${id}-to`}>To</label>
+            <DateInput inputId={`${id}-to`} value={to || null} onChange={(v) => setTo(v ?? '')} />
+          </span>
+        </div>
+      )}
+      {type === 'number' && (
+        <div className="fa-col-filter-range">
+          <span className="fa-col-filter-field">
+            <label htmlFor={`${id}-from`}>Min</label>
+            <InputText id={`${id}-from`} type="number" value={from} onChange={(e) => setFrom(e.target.value)} autoFocus />
+          </span>
+          <span className="fa-col-filter-field">
+            <label htmlFor={`${id}-to`}>Max</label>
+            <InputText id={`${id}-to`} type="number" value={to} onChange={(e) => setTo(e.target.value)} />
           </span>
         </div>
       )}

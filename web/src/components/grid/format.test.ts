@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatCsvDate, formatDate, formatFileDate, formatPercent, yesNo } from './format';
+import { formatCsvDate, formatPercent, yesNo } from './format';
 
 describe('grid formats', () => {
-  it('shows listing dates and file dates alike as DD/MM/YYYY', () => {
-    expect(formatDate('2023-03-31')).toBe('31/03/2023');
-    expect(formatFileDate('2023-03-31')).toBe('31/03/2023');
-    expect(formatDate(null)).toBe('');
-    expect(formatDate('not a date')).toBe('not a date');
-  });
-
-  it('adds the local time of a timestamp when asked', () => {
-    const iso = new Date(2024, 0, 5, 7, 8, 9).toISOString();
-    expect(formatDate(iso)).toBe('05/01/2024');
-    expect(formatDate(iso, true)).toBe('05/01/2024 07:08:09');
-    expect(formatFileDate(iso, true)).toBe('05/01/2024 07:08:09');
-    // a plain date has no time to add
-    expect(formatFileDate('2024-01-05', true)).toBe('05/01/2024');
-  });
-
   it('shows percents with a sign and booleans as Yes/No', () => {
     expect(formatPercent(0.75)).toBe('0.75%');
     expect(formatPercent(null)).toBe('');

@@ -1,17 +1,12 @@
 /**
- * Cell formats of the delivery grids (spec section 9): dates DD/MM/YYYY (with HH:mm:ss for
- * date-times) from the one formatter of every screen (rules/dates.ts), percent columns with a %
- * sign, booleans Yes/No.
+ * Cell formats of the delivery grids (spec section 9): percent columns with a % sign, booleans
+ * Yes/No, and a date typed in an uploaded csv. Dates and timestamps themselves are shown through
+ * the one formatter of every screen, `displayDate` / `displayDateTime` (rules/dates.ts).
  */
 
 import { displayDate } from '../../../../rules';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-
-/** DD/MM/YYYY (a timestamp adds HH:mm:ss when `withTime`); '' for no value, the raw text when unreadable. */
-export function formatDate(value: string | null | undefined, withTime = false): string {
-  return displayDate(value, withTime);
-}
 
 /**
  * A date typed in an uploaded csv (YYYY-MM-DD or DD/MM/YYYY, the template's two forms) as
@@ -20,15 +15,11 @@ export function formatDate(value: string | null | undefined, withTime = false): 
 export function formatCsvDate(value: string | null | undefined): string {
   if (!value) return '';
   const v = value.trim();
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (iso) return `${iso[3]}/${iso[2]}/${iso[1]}`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return displayDate(v);
   const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
   if (dmy) return `${pad(Number(dmy[1]))}/${pad(Number(dmy[2]))}/${dmy[3]}`;
   return v;
 }
-
-/** The file views' dates: DD/MM/YYYY like every other screen (a timestamp adds HH:mm:ss when `withTime`). */
-export const formatFileDate = formatDate;
 
 /** A percent value with its sign ('' for none). */
 export function formatPercent(value: number | null | undefined): string {

@@ -10,8 +10,8 @@ import { Dialog } from 'primereact/dialog';
 import { downloadWithToken } from '../../api/auditor';
 import { errorText, ApiError } from '../../api/errors';
 import { fetchMappingDiff, fetchMappingHistory, type MappingHistory, type MappingRowValues, type MappingVersionDiff } from '../../api/mapping-versions';
-import { formatFileDate } from '../grid/format';
 import './mapping-history.css';
+import { displayDateTime } from '../../../../rules';
 
 const showRow = (r: MappingRowValues) =>
   Object.entries(r)
@@ -158,7 +158,7 @@ export function MappingHistoryDialog({ mappingId, onHide }: { mappingId: number 
               {history.versions.map((v) => (
                 <tr key={v.version}>
                   <td>{v.current ? `${v.version} (current)` : v.version}</td>
-                  <td>{formatFileDate(v.createdAt, true)}</td>
+                  <td>{displayDateTime(v.createdAt)}</td>
                   <td>{v.author ?? ''}</td>
                   <td>{v.reason}</td>
                   <td>{v.rowCount}</td>

@@ -11,13 +11,13 @@ import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { ApiError } from '../../api/errors';
 import { fetchFxRatesOverview, removeFxRates, uploadFxRates, type FxRateFile, type FxRatesOverview } from '../../api/fx-rates';
-import { formatDate, formatDateTime } from '../../components/auditor/format';
 import { session } from '../../state/session';
+import { displayDate, displayDateTime } from '../../../../rules';
 
 type Outcome = { ok: true; text: string } | { ok: false; text: string };
 
 const loadedText = (f: FxRateFile) =>
-  `Loaded ${f.file} (${f.format}): ${f.rates.toLocaleString('en-US')} rates of ${f.currencies.length} currencies on ${f.dates} dates, ${formatDate(f.firstDate)} to ${formatDate(f.lastDate)}. FX testing uses them from each fund's next calculation.`;
+  `Loaded ${f.file} (${f.format}): ${f.rates.toLocaleString('en-US')} rates of ${f.currencies.length} currencies on ${f.dates} dates, ${displayDate(f.firstDate)} to ${displayDate(f.lastDate)}. FX testing uses them from each fund's next calculation.`;
 
 /** The Independent FX rates panel. */
 export function FxRatesPanel() {
@@ -81,8 +81,8 @@ export function FxRatesPanel() {
           </p>
           {overview.shipped ? (
             <p data-testid="fx-shipped">
-              Shipped with Fund Audit: the ECB euro reference rates <code>{overview.shipped.file}</code>, from {formatDate(overview.shipped.firstDate)} to{' '}
-              <strong>{formatDate(overview.shipped.lastDate)}</strong>. For a later period end, or a currency the ECB does not publish, upload rates below.
+              Shipped with Fund Audit: the ECB euro reference rates <code>{overview.shipped.file}</code>, from {displayDate(overview.shipped.firstDate)} to{' '}
+              <strong>{displayDate(overview.shipped.lastDate)}</strong>. For a later period end, or a currency the ECB does not publish, upload rates below.
             </p>
           ) : (
             <p>No ECB history is shipped with this build: upload rates below.</p>
@@ -149,13 +149,13 @@ export function FxRatesPanel() {
                     <td>{f.file}</td>
                     <td>{f.format}</td>
                     <td>{f.shipped ? 'Shipped' : 'Uploaded'}</td>
-                    <td>{formatDate(f.firstDate)}</td>
-                    <td>{formatDate(f.lastDate)}</td>
+                    <td>{displayDate(f.firstDate)}</td>
+                    <td>{displayDate(f.lastDate)}</td>
                     <td style={{ textAlign: 'right' }}>{f.dates}</td>
                     <td style={{ textAlign: 'right' }} title={f.currencies.join(', ')}>
                       {f.currencies.length}
                     </td>
-                    <td>{formatDateTime(f.loadedAt)}</td>
+                    <td>{displayDateTime(f.loadedAt)}</td>
                     <td>
                       {!f.shipped && canLoad && (
                         <Button

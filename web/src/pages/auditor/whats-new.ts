@@ -1,4 +1,5 @@
 /** Types of the 'What's New' release list (data generated from CHANGELOG.md into whats-new.data.ts). */
+import { displayDate } from '../../../../rules';
 
 /** One group of changes of a release ('Added', 'Changed', 'Fixed'...). */
 export interface ReleaseGroup {
@@ -17,13 +18,13 @@ export interface Release {
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
- * 'YYYY-MM-DD' as DD/MM/YYYY (the auditor views' date format), 'YYYY-MM' (a release known by its
- * month) as 'October 2024'; anything else unchanged.
+ * 'YYYY-MM-DD' as DD/MM/YYYY (the one date format, rules/dates.ts), 'YYYY-MM' (a release known by
+ * its month) as 'October 2024'; anything else unchanged.
  */
 export function releaseDate(iso: string | null): string {
-  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(iso ?? '');
-  if (!m) return iso ?? '';
-  return m[3] ? `${m[3]}/${m[2]}/${m[1]}` : `${MONTHS[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
+  const m = /^(\d{4})-(\d{2})$/.exec(iso ?? '');
+  if (m) return `${MONTHS[Number(m[2]) - 1] ?? m[2]} ${m[1]}`;
+  return displayDate(iso);
 }
 
 /** Splits a changelog line on `code` spans: odd entries are code. */

@@ -10,12 +10,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Link, useSearch } from 'wouter';
-import { chaseActions, isOpenChase } from '../../../../rules';
+import { chaseActions, isOpenChase, displayDate, displayDateTime } from '../../../../rules';
 import { answerChase, downloadEvidence, fetchMyChases, type ChaseView } from '../../api/chasing';
 import { errorText, type ApiError } from '../../api/errors';
 import { ChaseBody, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../components/chasing/chase-parts';
 import { UploadZone } from '../../components/files/upload-zone';
-import { formatDate } from '../../components/grid/format';
 import { usePageTitle } from '../../components/use-page-title';
 import { notify } from '../../state/notifications';
 
@@ -155,12 +154,12 @@ function MyChase({ chase: c, onAnswered }: { chase: ChaseView; onAnswered: (c: C
       </div>
       <p className="fa-chase-meta">
         <strong className="fa-my-chase-fund">{fund}</strong>
-        {[c.client && `Client ${c.client}`, c.administrator && `TPA ${c.administrator}`, c.dueDate && `data due ${formatDate(c.dueDate)}`]
+        {[c.client && `Client ${c.client}`, c.administrator && `TPA ${c.administrator}`, c.dueDate && `data due ${displayDate(c.dueDate)}`]
           .filter(Boolean)
           .map((x) => ` · ${x}`)
           .join('')}
-        {` · asked ${formatDate(c.createdAt)}`}
-        {c.closedAt ? ` · closed ${formatDate(c.closedAt, true)}` : ''}
+        {` · asked ${displayDate(c.createdAt)}`}
+        {c.closedAt ? ` · closed ${displayDateTime(c.closedAt)}` : ''}
       </p>
       <ChaseBody chase={c} />
       {can.answer && answering && (

@@ -19,6 +19,7 @@ import { notify } from '../../state/notifications';
 import { fundsChanged } from '../../state/data-platform';
 import { acceptRows, actionRows, approvedRows, declineRows, MAX_SAVE, reviewRows, rowsToSave, selectRows, type ReviewRow } from './bulk-upload/bulk-rows';
 import { ReviewGrid } from './bulk-upload/review-grid';
+import { isoOfDate } from '../../../../rules';
 import './delivery.css';
 
 const TURNAROUND_NOTE = 'The 48 hour turnaround does not apply to requests uploaded less than one week before the data due date.';
@@ -62,7 +63,7 @@ export function BulkUploadPage() {
     setSaving(true);
     try {
       const { batch } = toSave;
-      const res = await saveBulkRows(new Date().toISOString().slice(0, 10), batch);
+      const res = await saveBulkRows(isoOfDate(new Date())!, batch);
       const failed = new Map(res.failed.map((f) => [f.fund.columnName, f.errors]));
       const sent = new Set(batch.map((r) => r.columnName));
       setRows((all) =>

@@ -9,11 +9,11 @@ import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
 import { generateKey, KEY_SECTIONS, type GeneratedKey } from '../../api/dev-tools';
-import { formatFileDate } from '../../components/grid/format';
 import { SecretReveal } from '../../components/secret-reveal';
 import { usePageTitle } from '../../components/use-page-title';
 import './delivery.css';
 import './dev-tools.css';
+import { displayDate } from '../../../../rules';
 
 type Section = (typeof KEY_SECTIONS)[number];
 
@@ -55,7 +55,7 @@ function KeySection({ section }: { section: Section }) {
           label={`${section.title} key`}
           value={key.token}
           details={[
-            `Signs in as ${key.name} (${key.email}, ${key.role}); valid until ${formatFileDate(key.expiresAt)}.`,
+            `Signs in as ${key.name} (${key.email}, ${key.role}); valid until ${displayDate(key.expiresAt)}.`,
             ...(key.revoked ? [`${key.revoked} earlier key${key.revoked === 1 ? ' was' : 's were'} revoked.`] : []),
           ]}
         />

@@ -16,7 +16,6 @@ import { DataTable } from 'primereact/datatable';
 import { downloadWithToken } from '../../api/auditor';
 import { deleteMapping, deleteSelectedMappings, fetchMappings, type MappingRow } from '../../api/custom-mappings';
 import { ApiError, errorText } from '../../api/errors';
-import { formatFileDate } from '../../components/grid/format';
 import { GridError } from '../../components/grid/grid-message';
 import { ensureAuditorStyles } from '../../components/auditor/auditor-styles';
 import { usePageTitle } from '../../components/use-page-title';
@@ -25,6 +24,7 @@ import { UploadForm } from '../../components/mappings/upload-form';
 import { groupByAdministrator } from '../../components/mappings/mapping-rules';
 import { fundsText, MappingHistoryDialog } from '../../components/mappings/mapping-history';
 import './delivery.css';
+import { displayDateTime } from '../../../../rules';
 
 /** Rows in group order (administrator name), with the group's label for the subheader. */
 const grouped = (mappings: readonly MappingRow[]) =>
@@ -129,7 +129,7 @@ export function MappingsPage() {
         <Column header="Owner" body={(m: MappingRow) => m.owner ?? ''} />
         <Column header="Client" body={(m: MappingRow) => m.clientName ?? ''} />
         <Column header="Reason" body={(m: MappingRow) => m.rationale ?? ''} />
-        <Column header="Date" body={(m: MappingRow) => formatFileDate(m.updated_at, true)} />
+        <Column header="Date" body={(m: MappingRow) => displayDateTime(m.updated_at)} />
         <Column header="Version" body={(m: MappingRow) => m.version ?? ''} bodyClassName="fa-map-keep" />
         <Column header="Funds" body={(m: MappingRow) => fundsText(m.funds ?? m.fundRequests)} />
         <Column

@@ -10,7 +10,6 @@ import type { SortSpec } from '../../api/delivery-types';
 import type { ApiError } from '../../api/errors';
 import { fetchPbiInputs, fetchPbiTypes, savePbiInput, type PbiInputType, type PbiInputView, type SavedPbiInput } from '../../api/pbi-inputs';
 import { UploadZone } from '../../components/files/upload-zone';
-import { formatFileDate } from '../../components/grid/format';
 import { nextSorting } from '../../components/grid/sort-cycle';
 import { usePagedList, type PageFetcher } from '../../components/grid/use-paged-list';
 import { SecretReveal } from '../../components/secret-reveal';
@@ -19,6 +18,7 @@ import { notify, notifyError } from '../../state/notifications';
 import { PbiGrid } from './pbi-inputs/pbi-grid';
 import './delivery.css';
 import './dev-tools.css';
+import { displayDateTime } from '../../../../rules';
 
 /** PowerBI inputs page size (spec section 9). */
 export const PBI_PAGE_SIZE = 10;
@@ -107,9 +107,7 @@ export function PbiInputsPage() {
           <SecretReveal
             label={`Download address of ${saved.file_name}`}
             value={saved.url}
-            details={[
-              `PowerBI reads the file at this address until ${formatFileDate(saved.token_expiry_date, true)}; the token in it is the file's SAS token.`,
-            ]}
+            details={[`PowerBI reads the file at this address until ${displayDateTime(saved.token_expiry_date)}; the token in it is the file's SAS token.`]}
           />
         </section>
       )}

@@ -11,7 +11,7 @@ import { Link } from 'wouter';
 import { FUND_FILTER_LABELS, type FundFilter, type ScorecardKind } from '../../../../rules/scorecards';
 import type { ApiError } from '../../api/errors';
 import { fetchScorecardFunds, type ScorecardFundPage, type ScorecardFundRow, type ScorecardQuery } from '../../api/scorecards';
-import { formatDate } from '../../components/grid/format';
+import { displayDate } from '../../../../rules';
 
 const PAGE = 50;
 
@@ -96,8 +96,8 @@ export function ScorecardFundsDialog({
           <Column header="Fund code" field="fundCode" body={(r: ScorecardFundRow) => r.fundCode ?? '—'} />
           <Column header="Fund" body={name} />
           <Column header={kind === 'tpa' ? 'Client' : 'TPA'} body={(r: ScorecardFundRow) => (kind === 'tpa' ? r.client : (r.administrator ?? '—'))} />
-          <Column header="Data due" body={(r: ScorecardFundRow) => formatDate(r.dueDate)} />
-          <Column header="All files received" body={(r: ScorecardFundRow) => (r.completedAt ? formatDate(r.completedAt) : 'Not yet')} />
+          <Column header="Data due" body={(r: ScorecardFundRow) => displayDate(r.dueDate)} />
+          <Column header="All files received" body={(r: ScorecardFundRow) => (r.completedAt ? displayDate(r.completedAt) : 'Not yet')} />
           <Column header="On time" body={(r: ScorecardFundRow) => yesNo(r.onTime, 'On time', 'Late')} />
           <Column header="Days late" body={(r: ScorecardFundRow) => r.daysLate ?? '—'} align="right" />
           <Column header="First time right" body={(r: ScorecardFundRow) => yesNo(r.firstTimeRight, 'Yes', 'No')} />

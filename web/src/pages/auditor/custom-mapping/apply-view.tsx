@@ -11,9 +11,9 @@ import { Dropdown } from 'primereact/dropdown';
 import type { AuditorFundRow } from '../../../api/auditor-types';
 import { assignMapping, fetchFundsByTpa, removeMappings, rerunFunds, type MappingRow } from '../../../api/custom-mappings';
 import { ApiError } from '../../../api/errors';
-import { formatDate } from '../../../components/auditor/format';
 import { notify, notifyError } from '../../../state/notifications';
 import { administratorsWithMappings, applicableFunds, customOf, MAPPING_TYPES, resetPairs } from '../../../components/mappings/mapping-rules';
+import { displayDate } from '../../../../../rules';
 
 /** The Apply & Rerun view. */
 export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingRow[]; onChanged: () => void }) {
@@ -150,7 +150,7 @@ export function ApplyView({ mappings, onChanged }: { mappings: readonly MappingR
         <Column selectionMode="multiple" headerStyle={{ width: '3rem' }} />
         <Column field="name" header="Fund name" />
         <Column field="client" header="Client" />
-        <Column header="Data due date" body={(r: AuditorFundRow) => formatDate(r.dueDate)} />
+        <Column header="Data due date" body={(r: AuditorFundRow) => displayDate(r.dueDate)} />
         <Column field="uploadStatus" header="Status" />
         <Column field="customMapping" header={type ? `Custom ${type}` : 'Custom mapping'} />
       </DataTable>

@@ -13,12 +13,12 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { downloadWithToken } from '../../../api/auditor';
 import { deleteMapping, type MappingRow } from '../../../api/custom-mappings';
 import { ApiError, errorText } from '../../../api/errors';
-import { formatDate } from '../../../components/auditor/format';
 import { breakableName } from '../../../components/break-name';
 import { fundsText, MappingHistoryDialog } from '../../../components/mappings/mapping-history';
 import { notify } from '../../../state/notifications';
 import { groupByAdministrator } from '../../../components/mappings/mapping-rules';
 import { UploadForm } from '../../../components/mappings/upload-form';
+import { displayDate } from '../../../../../rules';
 
 /** The mappings of one administrator. */
 function MappingGroup({
@@ -62,7 +62,7 @@ function MappingGroup({
                 <td>{m.clientName ?? ''}</td>
                 <td>{m.owner ?? ''}</td>
                 <td>{m.rationale ?? ''}</td>
-                <td>{formatDate(m.updated_at)}</td>
+                <td>{displayDate(m.updated_at)}</td>
                 <td data-col="version">{m.version}</td>
                 <td>{fundsText(m.funds)}</td>
                 <td>

@@ -11,9 +11,10 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable, type DataTablePageEvent } from 'primereact/datatable';
 import { deleteOldExports, downloadWithToken, fetchExports } from '../../../api/auditor';
 import type { ExportRow } from '../../../api/auditor-types';
-import { exportStatusLabel, formatDateTime } from '../../../components/auditor/format';
+import { exportStatusLabel } from '../../../components/auditor/format';
 import { useSocketRefresh } from '../../../components/auditor/use-socket-refresh';
 import { notify } from '../../../state/notifications';
+import { displayDateTime } from '../../../../../rules';
 
 /** Rows per page of the auditor export grid (spec section 9). */
 export const EXPORT_ROWS = 8;
@@ -109,7 +110,7 @@ export function DownloadsQueue() {
           }}
           style={{ width: '8rem' }}
         />
-        <Column header="Date" body={(r: ExportRow) => formatDateTime(r.created_at)} style={{ width: '12rem' }} />
+        <Column header="Date" body={(r: ExportRow) => displayDateTime(r.created_at)} style={{ width: '12rem' }} />
         <Column
           header={<span className="fa-sr-only">Download</span>}
           body={(r: ExportRow) =>

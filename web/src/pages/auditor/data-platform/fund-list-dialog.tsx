@@ -3,7 +3,7 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
 import type { AuditorFundRow } from '../../../api/auditor-types';
-import { formatDate } from '../../../components/auditor/format';
+import { displayDate } from '../../../../../rules';
 
 /** Modal grid of funds. */
 export function FundListDialog({ title, funds, visible, onHide }: { title: string; funds: readonly AuditorFundRow[]; visible: boolean; onHide: () => void }) {
@@ -23,7 +23,7 @@ export function FundListDialog({ title, funds, visible, onHide }: { title: strin
         <Column field="name" header="Fund name" sortable />
         <Column field="client" header="Client" sortable />
         <Column field="administrator" header="TPA" sortable />
-        <Column field="dueDate" header="Data due date" sortable body={(r: AuditorFundRow) => formatDate(r.dueDate)} />
+        <Column field="dueDate" header="Data due date" sortable body={(r: AuditorFundRow) => displayDate(r.dueDate)} />
         <Column field="dataStatusUIField" header="Data status" />
         <Column field="uploadStatus" header="Status" sortable />
       </DataTable>

@@ -1,7 +1,8 @@
 /** Columns of the auditor funds listing: key, header, server sort field and cell renderer. */
 import type { ReactNode } from 'react';
 import type { AuditorFundRow } from '../../../api/auditor-types';
-import { dataRequestLabel, formatDate } from '../../../components/auditor/format';
+import { dataRequestLabel } from '../../../components/auditor/format';
+import { displayDate } from '../../../../../rules';
 
 /** A listing column. */
 export interface ListingColumn {
@@ -68,7 +69,7 @@ export const LISTING_COLUMNS: readonly ListingColumn[] = [
   { key: 'client', header: 'Client', sortField: 'client', body: (r) => r.client, width: 8, title: (r) => r.client },
   { key: 'type', header: 'Type', sortField: 'type', body: (r) => breakableCode(r.type), width: 7, title: (r) => r.type ?? '' },
   { key: 'administrator', header: 'TPA', sortField: 'administrator', body: (r) => r.administrator ?? '', width: 8.5, title: (r) => r.administrator ?? '' },
-  { key: 'dueDate', header: 'Data due date', sortField: 'dueDate', body: (r) => formatDate(r.dueDate), width: 6.5 },
+  { key: 'dueDate', header: 'Data due date', sortField: 'dueDate', body: (r) => displayDate(r.dueDate), width: 6.5 },
   {
     key: 'uploadStatus',
     header: 'Fund status',

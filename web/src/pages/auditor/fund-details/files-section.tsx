@@ -6,10 +6,9 @@
  * behind it is Invalid, else PASS, WARNING or FAIL). An input file a newer delivery of its type
  * replaced says so; its standardization is not listed beside the current one.
  */
-import { auditorFileStatus } from '../../../../../rules';
+import { auditorFileStatus, listedStandardizations, displayDateTime } from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { QaPopover } from '../../../components/files/qa-popover';
-import { formatDateTime } from '../../../components/auditor/format';
 import './files-section.css';
 
 /** One group of files as a small table. */
@@ -53,7 +52,7 @@ function FileGroup({
                   {f.supersededBy && <span className="fa-ad-file-note">Replaced by {f.supersededBy.filename}</span>}
                 </td>
                 <td>{f.name ?? f.fileType ?? ''}</td>
-                <td>{formatDateTime(f.timestamp)}</td>
+                <td>{displayDateTime(f.timestamp)}</td>
                 <td data-col="status">{auditorFileStatus(f, rerunCount)}</td>
                 {outcome && <td data-col="outcome">{f.outcome ?? ''}</td>}
                 {qa && (
@@ -87,7 +86,7 @@ export function FilesSection({
   return (
     <div data-testid="fund-files">
       <FileGroup title="Input files" files={inputFiles} qa={qa} rerunCount={rerunCount} />
-      <FileGroup title="Standardization files" files={standardizationFiles.filter((f) => f.current !== false)} qa={qa} rerunCount={rerunCount} />
+      <FileGroup title="Standardization files" files={listedStandardizations(standardizationFiles)} qa={qa} rerunCount={rerunCount} />
       <FileGroup title="Work papers" files={workPapers} qa={qa} rerunCount={rerunCount} outcome />
     </div>
   );

@@ -9,8 +9,8 @@ import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { addSdmFile, type SdmFile } from '../../../api/self-onboarding';
 import { ApiError } from '../../../api/errors';
-import { formatDateTime } from '../../../components/auditor/format';
 import { canProcess, SDM_FILE_TYPES } from './wizard-state';
+import { displayDateTime } from '../../../../../rules';
 
 /** A file the server or the name check refused. */
 interface FailedFile {
@@ -44,7 +44,7 @@ function FileTable({ title, files, empty }: { title: string; files: readonly Sdm
                 <td>{f.sub_type}</td>
                 <td>{f.status}</td>
                 <td className={f.errors.length ? 'fa-field-error' : ''}>{f.errors.join('; ')}</td>
-                <td>{formatDateTime(f.received_at)}</td>
+                <td>{displayDateTime(f.received_at)}</td>
               </tr>
             ))}
           </tbody>

@@ -9,11 +9,10 @@ import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { Link } from 'wouter';
-import { chaseActions, isOpenChase, returnToTpaAction, scheduleWords } from '../../../../../rules';
+import { chaseActions, isOpenChase, returnToTpaAction, scheduleWords, displayDate, displayDateTime } from '../../../../../rules';
 import { cancelChase, downloadEvidence, fetchSchedule, type ChaseSchedule, type ChaseView } from '../../../api/chasing';
 import type { ApiError } from '../../../api/errors';
 import { ChaseBody, ChaseRecipients, ChaseStateTag, ChaseTimeline, chaseTitle } from '../../../components/chasing/chase-parts';
-import { formatDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { socketEvents } from '../../../state/socket';
 import type { FundTabProps } from '../fund-details/tab-props';
@@ -75,7 +74,7 @@ export function ChasesTab({ fund }: FundTabProps) {
           {schedule.enabled
             ? `Missing files are chased ${scheduleWords(schedule.offsets)} (${schedule.source === 'tpa' ? "the TPA's own schedule" : "the install's schedule"}).`
             : 'Chasing is switched off for this TPA.'}
-          {fund.due_date ? ` Data due ${formatDate(String(fund.due_date))}.` : ' The fund request has no data due date: missing files are not chased.'}
+          {fund.due_date ? ` Data due ${displayDate(String(fund.due_date))}.` : ' The fund request has no data due date: missing files are not chased.'}
         </p>
       )}
       {error && !chases ? (
@@ -143,10 +142,10 @@ function ChaseItem({ chase: c, tpaCode, onCancel }: { chase: ChaseView; tpaCode:
         </div>
       </div>
       <p className="fa-chase-meta">
-        Chase {c.id} · opened {formatDate(c.createdAt, true)} · {c.remindersSent} mail{c.remindersSent === 1 ? '' : 's'} sent
-        {c.lastSentAt ? `, last ${formatDate(c.lastSentAt, true)}` : ''}
-        {c.nextReminderOn && isOpenChase(c.state) ? ` · next mail due ${formatDate(c.nextReminderOn)}` : ''}
-        {c.closedAt ? ` · closed ${formatDate(c.closedAt, true)}` : ''}
+        Chase {c.id} · opened {displayDateTime(c.createdAt)} · {c.remindersSent} mail{c.remindersSent === 1 ? '' : 's'} sent
+        {c.lastSentAt ? `, last ${displayDateTime(c.lastSentAt)}` : ''}
+        {c.nextReminderOn && isOpenChase(c.state) ? ` · next mail due ${displayDate(c.nextReminderOn)}` : ''}
+        {c.closedAt ? ` · closed ${displayDateTime(c.closedAt)}` : ''}
       </p>
       <ChaseBody chase={c} />
       <div className="fa-chase-section-title">Recipients</div>

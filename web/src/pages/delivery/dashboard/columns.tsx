@@ -7,8 +7,8 @@ import { withBase } from '../../../api/base-path';
 import type { ReactNode } from 'react';
 import type { FilterType, FundListingRow } from '../../../api/delivery-types';
 import type { FilterOption } from '../../../components/grid/column-filter';
-import { formatDate, formatPercent, yesNo } from '../../../components/grid/format';
-import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, statusLabel, type FundStatus } from '../../../../../rules';
+import { formatPercent, yesNo } from '../../../components/grid/format';
+import { DATA_REQUEST_LABELS, DATA_REQUEST_STATUSES, statusLabel, type FundStatus, displayDate, displayDateTime } from '../../../../../rules';
 
 /** What a cell renderer may need besides its row. */
 export interface CellContext {
@@ -54,8 +54,8 @@ function col(key: keyof FundListingRow & string, header: string, kind: Kind = 't
     kind === 'date' || kind === 'datetime' ? 'date' : kind === 'percent' || kind === 'number' ? 'number' : kind === 'bool' ? 'enum' : 'text';
   const body = (r: FundListingRow): ReactNode => {
     const v = r[key];
-    if (kind === 'date') return formatDate(v as string | null);
-    if (kind === 'datetime') return formatDate(v as string | null, true);
+    if (kind === 'date') return displayDate(v as string | null);
+    if (kind === 'datetime') return displayDateTime(v as string | null);
     if (kind === 'percent') return formatPercent(v as number | null);
     if (kind === 'bool') return yesNo(v);
     if (Array.isArray(v)) return v.join(', ');

@@ -8,9 +8,9 @@ import { Button } from 'primereact/button';
 import { auditLogExportUrl, fetchAuditLog, verifyAuditLog } from '../../../api/audit-log';
 import { fetchDownloadToken } from '../../../api/delivery-files';
 import { openDownload } from '../../../api/download';
-import { formatFileDate } from '../../../components/grid/format';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
+import { displayDateTime } from '../../../../../rules';
 
 /** The audit log card. */
 export function AuditLogPanel() {
@@ -64,7 +64,7 @@ export function AuditLogPanel() {
               <tbody>
                 {list.map((e) => (
                   <tr key={e.id}>
-                    <td>{formatFileDate(e.at, true)}</td>
+                    <td>{displayDateTime(e.at)}</td>
                     <td>{e.actorEmail ?? ''}</td>
                     <td>{e.action}</td>
                     <td>{e.subject ?? ''}</td>

@@ -10,10 +10,10 @@ import { Button } from 'primereact/button';
 import { InputSwitch } from 'primereact/inputswitch';
 import { InputText } from 'primereact/inputtext';
 import { fetchBranch, fetchOngoing, fetchServices, setService, updateBranch, type BranchKind, type ServiceStates } from '../../../api/dev-tools';
-import { formatFileDate } from '../../../components/grid/format';
 import type { SessionConfig } from '../../../api/types';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
+import { displayDateTime } from '../../../../../rules';
 
 /** Funds shown in dev info (spec: top 5). */
 export const DEV_INFO_FUNDS = 5;
@@ -166,7 +166,7 @@ function Ongoing() {
                     <td>{p.status}</td>
                     <td>{p.createdBy ?? ''}</td>
                     <td>{p.reRunBy ?? ''}</td>
-                    <td>{formatFileDate(p.process_at, true)}</td>
+                    <td>{displayDateTime(p.process_at)}</td>
                   </tr>
                 ))}
               </tbody>

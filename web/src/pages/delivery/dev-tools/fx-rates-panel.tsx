@@ -6,9 +6,9 @@
  */
 import { Button } from 'primereact/button';
 import { fetchFxRates } from '../../../api/fx-rates';
-import { formatDate } from '../../../components/auditor/format';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
+import { displayDate } from '../../../../../rules';
 
 /** The FX rates panel. */
 export function FxRatesPanel() {
@@ -41,8 +41,8 @@ export function FxRatesPanel() {
                   <tr key={f.file}>
                     <td>{f.file}</td>
                     <td>{f.format}</td>
-                    <td>{formatDate(f.firstDate)}</td>
-                    <td>{formatDate(f.lastDate)}</td>
+                    <td>{displayDate(f.firstDate)}</td>
+                    <td>{displayDate(f.lastDate)}</td>
                     <td>{f.dates}</td>
                     <td title={f.currencies.join(', ')}>{f.currencies.length}</td>
                     <td>{f.rates}</td>

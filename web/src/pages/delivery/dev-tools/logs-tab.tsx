@@ -10,9 +10,9 @@ import { InputNumber } from 'primereact/inputnumber';
 import { fetchLastLines, fetchLogFiles, logDownloadUrl } from '../../../api/dev-tools';
 import { fetchDownloadToken } from '../../../api/delivery-files';
 import { openDownload } from '../../../api/download';
-import { formatFileDate } from '../../../components/grid/format';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
+import { displayDateTime } from '../../../../../rules';
 
 /** Tail length shown first (spec: default tail 100 lines). */
 export const DEFAULT_TAIL = 100;
@@ -79,7 +79,7 @@ export function LogsTab() {
                     <tr key={f.file}>
                       <td>{f.file}</td>
                       <td>{size(f.size)}</td>
-                      <td>{formatFileDate(f.modified, true)}</td>
+                      <td>{displayDateTime(f.modified)}</td>
                       <td>
                         <Button
                           type="button"

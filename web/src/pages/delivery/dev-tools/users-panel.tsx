@@ -11,11 +11,11 @@ import { confirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
 import { fetchDevUsers, fetchImpersonation, fetchUserKey, type GeneratedKey } from '../../../api/dev-tools';
 import type { SessionUser } from '../../../api/types';
-import { formatFileDate } from '../../../components/grid/format';
 import { SecretReveal } from '../../../components/secret-reveal';
 import { setToken } from '../../../state/session';
 import { PanelState } from './panel-state';
 import { useLoad } from './use-load';
+import { displayDate } from '../../../../../rules';
 
 const label = (u: SessionUser) => `${u.fullName} (${u.email})`;
 
@@ -109,7 +109,7 @@ export function UsersPanel({ local, impersonate }: { local: boolean; impersonate
                   <SecretReveal
                     label={`API key of ${key.email}`}
                     value={key.token}
-                    details={[`Signs in as ${key.name} (${key.role}); valid until ${formatFileDate(key.expiresAt)}.`]}
+                    details={[`Signs in as ${key.name} (${key.role}); valid until ${displayDate(key.expiresAt)}.`]}
                   />
                 )}
               </div>

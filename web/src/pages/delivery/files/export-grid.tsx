@@ -7,9 +7,9 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import type { ExportRow } from '../../../api/delivery-types';
 import { StatusTag } from '../../../components/files/status-tag';
-import { formatFileDate } from '../../../components/grid/format';
 import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import type { PagedList } from '../../../components/grid/use-paged-list';
+import { displayDateTime } from '../../../../../rules';
 
 /** Download stage labels (auditor spec 2.3 "Downloads"). */
 export const STAGE_LABELS: Record<string, string> = {
@@ -76,7 +76,7 @@ export function ExportGrid({ list, onDownload }: ExportGridProps) {
           </span>
         )}
       />
-      <Column header="Date" body={(r: ExportRow) => formatFileDate(r.created_at, true)} />
+      <Column header="Date" body={(r: ExportRow) => displayDateTime(r.created_at)} />
     </DataTable>
   );
 }

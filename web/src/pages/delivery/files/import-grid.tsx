@@ -9,11 +9,11 @@ import { Tooltip } from 'primereact/tooltip';
 import type { ReactNode } from 'react';
 import type { ImportFileRow, SortSpec } from '../../../api/delivery-types';
 import { StatusTag } from '../../../components/files/status-tag';
-import { formatFileDate } from '../../../components/grid/format';
 import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import { GridHeader } from '../../../components/grid/grid-header';
 import { ariaSort } from '../../../components/grid/sort-cycle';
 import type { PagedList } from '../../../components/grid/use-paged-list';
+import { displayDateTime } from '../../../../../rules';
 
 /** The status cell; errors and warnings explain themselves in a tooltip (hover or focus). */
 export function ImportStatusCell({ row }: { row: ImportFileRow }) {
@@ -47,7 +47,7 @@ const COLUMNS: Array<{ header: string; field: string; body: (r: ImportFileRow) =
   { header: 'Type', field: 'type', body: (r) => r.type ?? '' },
   { header: 'Sub Type', field: 'subType', body: (r) => r.subType ?? '' },
   { header: 'Status', field: 'status', body: (r) => <ImportStatusCell row={r} /> },
-  { header: 'Date', field: 'created_at', body: (r) => formatFileDate(r.created_at, true) },
+  { header: 'Date', field: 'created_at', body: (r) => displayDateTime(r.created_at) },
 ];
 
 /** The grid of imported files; header clicks sort on the server (None -> descending -> ascending -> None). */

@@ -8,13 +8,13 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { assignIssueFiles, fetchUnidentified, fetchUnmatched, removeIssueFiles, setIssueAction, type IssueKind } from '../../../api/delivery-files';
 import type { IssueRowBase, PageOf, UnidentifiedRow, UnmatchedRow } from '../../../api/delivery-types';
-import { formatFileDate } from '../../../components/grid/format';
 import { GridEmpty, GridError } from '../../../components/grid/grid-message';
 import { usePagedList, type PageFetcher } from '../../../components/grid/use-paged-list';
 import { notify } from '../../../state/notifications';
 import { socketEvents } from '../../../state/socket';
 import { IssueToolbar } from './issue-toolbar';
 import { SheetErrors } from './sheet-errors';
+import { displayDateTime } from '../../../../../rules';
 
 /** Input files page size (spec section 9). */
 export const FILE_LIST_PAGE_SIZE = 200;
@@ -113,7 +113,7 @@ export function IssueFilesPanel({ kind, users }: IssueFilesPanelProps) {
         )}
         <Column header="Assigned to" body={(r: IssueRowBase) => r.assignedTo ?? ''} />
         <Column header="Action" body={(r: IssueRowBase) => r.action} />
-        <Column header="Date" body={(r: IssueRowBase) => formatFileDate(r.timestamp, true)} />
+        <Column header="Date" body={(r: IssueRowBase) => displayDateTime(r.timestamp)} />
       </DataTable>
     </div>
   );

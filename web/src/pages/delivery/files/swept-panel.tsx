@@ -4,11 +4,11 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { fetchSwept } from '../../../api/delivery-files';
 import type { SweptRow } from '../../../api/delivery-types';
-import { formatFileDate } from '../../../components/grid/format';
 import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import { usePagedList, type PageFetcher } from '../../../components/grid/use-paged-list';
 import { socketEvents } from '../../../state/socket';
 import { FILE_LIST_PAGE_SIZE } from './issue-files-panel';
+import { displayDateTime } from '../../../../../rules';
 
 /** The grid of swept files. */
 export function SweptPanel() {
@@ -35,8 +35,8 @@ export function SweptPanel() {
       <Column header="Administrator" body={(r: SweptRow) => r.tpa ?? ''} />
       <Column header="Uploaded by" body={(r: SweptRow) => [r.file_uploader_real_name, r.file_uploader_email].filter(Boolean).join(' - ')} />
       <Column header="Path on MOVEit" field="file_path_on_moveit" />
-      <Column header="Upload date" body={(r: SweptRow) => formatFileDate(r.file_upload_date, true)} />
-      <Column header="Download date" body={(r: SweptRow) => formatFileDate(r.file_download_date, true)} />
+      <Column header="Upload date" body={(r: SweptRow) => displayDateTime(r.file_upload_date)} />
+      <Column header="Download date" body={(r: SweptRow) => displayDateTime(r.file_download_date)} />
     </DataTable>
   );
 }

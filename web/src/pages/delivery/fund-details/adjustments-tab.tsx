@@ -20,10 +20,10 @@ import {
   adjustmentAmount,
   type AdjustmentRerun,
   type AdjustmentType,
+  displayDateTime,
 } from '../../../../../rules';
 import { fetchAdjustments, removeAdjustment, rerunAdjustments, type AdjustmentView } from '../../../api/adjustments';
 import type { ApiError } from '../../../api/errors';
-import { formatFileDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { AdjustmentDialog } from './adjustment-dialog';
 import type { FundTabProps } from './tab-props';
@@ -207,7 +207,7 @@ function AdjustmentTable({ rows, onEdit, onDelete }: { rows: AdjustmentView[]; o
                         <td rowSpan={span}>
                           {a.description}
                           <div className="fa-muted">
-                            {a.author}, {formatFileDate(a.updatedAt, true)}
+                            {a.author}, {displayDateTime(a.updatedAt)}
                           </div>
                           <div className="fa-muted" title="Its size on the schedule of unadjusted differences">
                             Size {money(adjustmentAmount(a))}

@@ -3,6 +3,7 @@
  * the fund details payload with nothing set but today's request date and the defaults the server
  * gives a new fund (external valuations 'N', no connected audit, not a parent).
  */
+import { isoOfDate } from '../../../../../rules';
 import type { FundDetails } from '../../../api/auditor-types';
 
 /** Fund fields a new fund leaves empty. */
@@ -76,7 +77,7 @@ const ZERO_COUNTS: FundDetails['dataStatusCounts'] = {
   total: 0,
 };
 
-/** A new fund request's details: every field present, nothing set but the request date (YYYY-MM-DD of `today`). */
+/** A new fund request's details: every field present, nothing set but the request date (YYYY-MM-DD of `today`, the local day). */
 export function blankFund(today = new Date()): FundDetails {
   const now = today.toISOString();
   const empty = Object.fromEntries(EMPTY_TEXT.map((k) => [k, null])) as Record<(typeof EMPTY_TEXT)[number], null>;
@@ -85,7 +86,7 @@ export function blankFund(today = new Date()): FundDetails {
     id: 0,
     name: '',
     client: '',
-    request_date: now.slice(0, 10),
+    request_date: isoOfDate(today),
     external_valuations: 'N',
     connected_audit: false,
     has_investment_analyzer: false,

@@ -2,10 +2,9 @@
 import { useCallback, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
-import { joinMessages } from '../../../../../rules';
+import { joinMessages, displayDateTime } from '../../../../../rules';
 import { fetchErrorLogs, type ErrorLogRow } from '../../../api/fund-activity';
 import { StatusTag } from '../../../components/files/status-tag';
-import { formatFileDate } from '../../../components/grid/format';
 import { LogTable } from './activity/log-table';
 import { useFundLog } from './activity/use-page';
 import type { FundTabProps } from './tab-props';
@@ -25,7 +24,7 @@ export function ErrorsTab({ fund }: FundTabProps) {
         onRetry={reload}
         empty="No errors"
         columns={[
-          { header: 'Date', cell: (r) => formatFileDate(r.created_at, true) },
+          { header: 'Date', cell: (r) => displayDateTime(r.created_at) },
           { header: 'Stage', cell: (r) => r.stage },
           { header: 'Status', cell: (r) => <StatusTag status={r.status} /> },
           { header: 'Message', cell: (r) => joinMessages([r.message, ...r.warnings]) },

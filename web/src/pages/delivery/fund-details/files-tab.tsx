@@ -5,7 +5,9 @@
  * required / not required (offered only where the rules module allows them: neither on a pending
  * file, no review of a not-required file, no not-required of a reviewed one), remove an input file
  * (after a confirmation), Release all / Unrelease all work papers, and 'Return to TPA' on an input
- * file (a reason is required; enabled by rules/chasing.ts). File events from the socket reload the fund.
+ * file (a reason is required; enabled by rules/chasing.ts). An input file a newer delivery of its
+ * type replaced says 'Replaced by' the newer one; its old standardization is not listed (rules
+ * `listedStandardizations`). File events from the socket reload the fund.
  */
 import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
@@ -13,18 +15,19 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import {
   canToggleRequired,
   canToggleReview,
+  listedStandardizations,
   returnToTpaAction,
   skippedSheetsLabel,
   skippedSheetsText,
   validationCell,
   type ReturnAction,
   type SkippedSheet,
+  displayDateTime,
 } from '../../../../../rules';
 import type { FundFile } from '../../../api/auditor-types';
 import { ApiError, errorText } from '../../../api/errors';
 import { disableFiles, releaseWorkPapers, removeFiles, reviewFiles } from '../../../api/fund-activity';
 import { QaPopover } from '../../../components/files/qa-popover';
-import { formatFileDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { socketEvents } from '../../../state/socket';
 import type { FundTabProps } from './tab-props';
@@ -98,13 +101,18 @@ function FileGrid({
                 <td>
                   <span className="fa-fd-file-name">{f.filename}</span>
                   {f.fileType && <span className="fa-fd-file-type">{f.fileType}</span>}
+                  {f.supersededBy && (
+                    <span className="fa-fd-file-type" data-testid="replaced-by">
+                      Replaced by {f.supersededBy.filename}
+                    </span>
+                  )}
                   {group === 'input' && skippedOf(f).length > 0 && (
                     <span className="fa-fd-file-type" data-testid="skipped-sheets" title={skippedSheetsText(skippedOf(f))}>
                       {skippedSheetsLabel(skippedOf(f))}
                     </span>
                   )}
                 </td>
-                <td>{formatFileDate(f.timestamp, true)}</td>
+                <td>{displayDateTime(f.timestamp)}</td>
                 <td>{f.rowCount ?? ''}</td>
                 <td data-col="status">{f.statusLabel}</td>
                 <td data-col="validation">{validationCell({ disabled: f.disabled, validationStatus: f.validation_status, status: f.status })}</td>
@@ -194,12 +202,12 @@ export function FilesTab({ fund, reload }: FundTabProps) {
   return (
     <div data-testid="fund-files">
       {grid('Input files', 'input', fund.inputFiles)}
-      {grid('Standardization files', 'standardization', fund.standardizationFiles)}
+      {grid('Standardization files', 'standardization', listedStandardizations(fund.standardizationFiles))}
       {grid('Calculation files', 'calculation', fund.calculationFiles)}
       {grid('Work papers', 'work_paper', fund.workPapers)}
       {fund.previousWorkPapers.map((w) => (
         <p key={w.id} className="fa-empty-text" data-testid="previous-work-paper">
-          Previous work paper: {w.filename}, replaced {formatFileDate(w.timestamp, true)}. Download options (Visualization) include it as
+          Previous work paper: {w.filename}, replaced {displayDateTime(w.timestamp)}. Download options (Visualization) include it as
           …_work_papers_previous.xlsx.
         </p>
       ))}

@@ -3,12 +3,12 @@ import { useCallback } from 'react';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { fetchOrchestration, type LogRow } from '../../../api/fund-activity';
 import { StatusTag } from '../../../components/files/status-tag';
-import { formatFileDate } from '../../../components/grid/format';
 import { LogTable } from './activity/log-table';
 import { useFundLog } from './activity/use-page';
 import { ProcessesTab } from './processes-tab';
 import type { FundTabProps } from './tab-props';
 import { TrailTab } from './trail-tab';
+import { displayDateTime } from '../../../../../rules';
 
 const LIVE = ['file', 'process'] as const;
 
@@ -23,7 +23,7 @@ function OrchestrationLog({ fund }: FundTabProps) {
       onRetry={reload}
       empty="No orchestration logs"
       columns={[
-        { header: 'Date', cell: (r) => formatFileDate(r.created_at, true) },
+        { header: 'Date', cell: (r) => displayDateTime(r.created_at) },
         { header: 'Stage', cell: (r) => r.stage },
         { header: 'Status', cell: (r) => <StatusTag status={r.status} /> },
         { header: 'Type', cell: (r) => [r.type, r.sub_type].filter(Boolean).join(' / ') },

@@ -1,11 +1,10 @@
 /** The Processes tab: the fund's pipeline jobs, newest first, with reset (requeue with force run) and cancel, offered only on pending and running processes (rules module); live through the socket. */
 import { useCallback } from 'react';
 import { Button } from 'primereact/button';
-import { canCancelProcess, canResetProcess } from '../../../../../rules';
+import { canCancelProcess, canResetProcess, displayDateTime } from '../../../../../rules';
 import { fetchProcesses, processAction, type ProcessRow } from '../../../api/fund-activity';
 import { ApiError } from '../../../api/errors';
 import { StatusTag } from '../../../components/files/status-tag';
-import { formatFileDate } from '../../../components/grid/format';
 import { notify } from '../../../state/notifications';
 import { LogTable } from './activity/log-table';
 import { useFundLog } from './activity/use-page';
@@ -36,8 +35,8 @@ export function ProcessesTab({ fund, reload: reloadFund }: FundTabProps) {
       columns={[
         { header: 'Stage', cell: (p) => p.stage },
         { header: 'Status', cell: (p) => <StatusTag status={p.status} /> },
-        { header: 'Queued', cell: (p) => formatFileDate(p.process_at, true) },
-        { header: 'Finished', cell: (p) => formatFileDate(p.finished_at, true) },
+        { header: 'Queued', cell: (p) => displayDateTime(p.process_at) },
+        { header: 'Finished', cell: (p) => displayDateTime(p.finished_at) },
         { header: 'Attempts', cell: (p) => p.attempts },
         {
           header: 'Actions',

@@ -1,10 +1,10 @@
 /** The Trail tab: the fund's immutable trail, newest first (user, date, action, before and after). */
 import { useCallback } from 'react';
 import { fetchTrail, type TrailRow } from '../../../api/fund-activity';
-import { formatFileDate } from '../../../components/grid/format';
 import { LogTable } from './activity/log-table';
 import { useFundLog } from './activity/use-page';
 import type { FundTabProps } from './tab-props';
+import { displayDateTime } from '../../../../../rules';
 
 const LIVE = ['file', 'process'] as const;
 
@@ -22,7 +22,7 @@ export function TrailTab({ fund }: FundTabProps) {
       onRetry={reload}
       empty="No trail entries"
       columns={[
-        { header: 'Date', cell: (r) => formatFileDate(r.date, true) },
+        { header: 'Date', cell: (r) => displayDateTime(r.date) },
         { header: 'User', cell: (r) => r.user ?? 'System' },
         { header: 'Action', cell: (r) => r.action },
         { header: 'Before', cell: (r) => <code className="fa-json-cell">{trailValue(r.before)}</code> },

@@ -8,11 +8,11 @@ import { DataTable } from 'primereact/datatable';
 import type { ReactNode } from 'react';
 import type { SortSpec } from '../../../api/delivery-types';
 import type { PbiInputView } from '../../../api/pbi-inputs';
-import { formatFileDate } from '../../../components/grid/format';
 import { GridError, pagedTableProps } from '../../../components/grid/grid-message';
 import { GridHeader } from '../../../components/grid/grid-header';
 import { ariaSort } from '../../../components/grid/sort-cycle';
 import type { PagedList } from '../../../components/grid/use-paged-list';
+import { displayDateTime } from '../../../../../rules';
 
 const COLUMNS: Array<{ header: string; field: string | null; key: string; body: (r: PbiInputView) => ReactNode }> = [
   { header: 'Input Type', field: 'pbi_input_type', key: 'pbi_input_type', body: (r) => r.pbi_input_type_name },
@@ -30,12 +30,12 @@ const COLUMNS: Array<{ header: string; field: string | null; key: string; body: 
     key: 'token_expiry_date',
     body: (r) => (
       <>
-        {formatFileDate(r.token_expiry_date, true)}
+        {displayDateTime(r.token_expiry_date)}
         {r.token_expired && <span className="fa-expired"> expired</span>}
       </>
     ),
   },
-  { header: 'Upload Date', field: 'created_at', key: 'created_at', body: (r) => formatFileDate(r.upload_date, true) },
+  { header: 'Upload Date', field: 'created_at', key: 'created_at', body: (r) => displayDateTime(r.upload_date) },
 ];
 
 /** The grid; header clicks sort on the server (None -> descending -> ascending -> None). */
