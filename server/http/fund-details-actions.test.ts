@@ -1,6 +1,6 @@
 /** `POST /fund/reviewall`, `/fund/set-aggreg-force-run` and `/fund/triggerdbpush` over HTTP: statuses and bodies the page relies on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAdministrator, insertFund, insertFundFile } from '../testing/fund-factory.js';
+import { insertFundFile, insertMeridianBondFund } from '../testing/fund-factory.js';
 import { apiClient, createTestContext, sessionToken, type TestContext } from '../testing/context.js';
 
 let ctx: TestContext;
@@ -12,16 +12,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false });
   api = apiClient(ctx);
   token = await sessionToken(ctx, ctx.boot.admin.id);
-  const admin = await insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
-  fundId = (
-    await insertFund(ctx, {
-      name: 'Goldman Sachs Bond Fund',
-      client: 'GOLDMAN SACHS TRUST',
-      status: 'Approved',
-      administratorId: admin,
-      fundCode: 'S000013795',
-    })
-  ).id;
+  fundId = (await insertMeridianBondFund(ctx)).id;
   await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' });
 });
 afterAll(() => ctx.dispose());

@@ -6,13 +6,13 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { JobCancelled } from '../../pipeline/engine.js';
 import type { AppContext } from '../context.js';
 import { storeOf } from '../db/dialect.js';
 import { describeEachDialect, openDialectDatabase, type DialectDatabase } from '../testing/dialects.js';
 import { errorOf } from '../testing/context.js';
 import { insertFund } from '../testing/fund-factory.js';
 import { Engine } from '../jobs/engine.js';
+import { engineRunningUntilCancelled } from '../testing/cancellable-job.js';
 import { reapDeadNodes, registerNode } from './nodes.js';
 import { claimNext, enqueue, expireLeases, renewLease } from './queue.js';
 
@@ -74,19 +74,12 @@ describeEachDialect('the job queue of workers', (dialect) => {
     const fund = await insertFund(ctx);
     const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: fund.id });
     const other = await database.open();
-    let aborted = false;
-    const engine = new Engine(ctx, {
-      calculations: async (_c, _job, signal) => {
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
-        aborted = true;
-        throw new JobCancelled();
-      },
-    });
+    const { engine, aborted } = engineRunningUntilCancelled(ctx);
     const running = engine.run((await claimNext(ctx, engine.owner))!);
     // another node's connection: only the row changes, no event reaches this engine
     await setJob(q.id, { status: 'suspended' }, other);
     expect((await running).status).toBe('suspended');
-    expect(aborted).toBe(true);
+    expect(aborted()).toBe(true);
     expect((await jobs()).map((j) => j.status)).toEqual(['suspended']);
   });
 

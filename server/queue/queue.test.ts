@@ -4,6 +4,7 @@ import { JobCancelled } from '../../pipeline/engine.js';
 import { nodes, processes } from '../db/schema/index.js';
 import { createTestContext, errorOf, type TestContext } from '../testing/context.js';
 import { Engine } from '../jobs/engine.js';
+import { engineRunningUntilCancelled } from '../testing/cancellable-job.js';
 import { reapDeadNodes, registerNode } from './nodes.js';
 import { claimNext, enqueue, renewLease, type StageHandler } from './queue.js';
 
@@ -98,19 +99,12 @@ describe('job queue', () => {
   it('a job cancelled by another process stops at its next lease renewal', async () => {
     const f = fund();
     const q = await enqueue(ctx, { stage: 'calculations', fundRequestId: f });
-    let aborted = false;
-    const engine = new Engine(ctx, {
-      calculations: async (_c, _job, signal) => {
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
-        aborted = true;
-        throw new JobCancelled();
-      },
-    });
+    const { engine, aborted } = engineRunningUntilCancelled(ctx);
     const running = engine.run((await claimNext(ctx, engine.owner))!);
     // another process's connection: only the row changes, no event reaches this engine
     ctx.sqlite.prepare("update processes set status = 'suspended' where id = ?").run(q.id);
     expect((await running).status).toBe('suspended');
-    expect(aborted).toBe(true);
+    expect(aborted()).toBe(true);
   });
 
   it('takes a running job over only when its lease has expired, and ignores the late outcome of the old owner', async () => {

@@ -59,6 +59,23 @@ export async function insertAdministrator(ctx: AppContext, code: string, name = 
   return row!.id;
 }
 
+/**
+ * Meridian Fund Services' Goldman Sachs Bond Fund (series S000013795 of the shipped fixtures,
+ * client GOLDMAN SACHS TRUST), Approved, its administrator inserted first when missing.
+ * @returns the fund request row
+ */
+export async function insertMeridianBondFund(ctx: AppContext, overrides: FundOverrides = {}): Promise<FundRow> {
+  const administratorId = await insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
+  return insertFund(ctx, {
+    name: 'Goldman Sachs Bond Fund',
+    client: 'GOLDMAN SACHS TRUST',
+    status: 'Approved',
+    administratorId,
+    fundCode: 'S000013795',
+    ...overrides,
+  });
+}
+
 /** Inserts a fund file (input file by default, status assigned). */
 export async function insertFundFile(
   ctx: AppContext,

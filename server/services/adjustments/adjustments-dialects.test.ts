@@ -7,16 +7,7 @@ import type { User } from '../auth/tokens.js';
 import { insertFund } from '../../testing/fund-factory.js';
 import { insertUser, openFundTestDatabase, trailOf, type FundTestDatabase } from '../../testing/fund-setup.js';
 import { createAdjustment, deleteAdjustment, fundAdjustments, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';
-
-const accrual = {
-  type: 'main',
-  description: 'Audit fee accrual',
-  bookedByTpa: false,
-  lines: [
-    { account: 'EXPENSE_OTHER', target: 'tb_balance', amount: 250_000 },
-    { account: '20900', target: 'tb_balance', amount: -250_000 },
-  ],
-};
+import { feeAccrual } from '../../testing/adjustments.js';
 
 describeEachDialect('audit adjustments', (dialect) => {
   let database: FundTestDatabase;
@@ -34,16 +25,16 @@ describeEachDialect('audit adjustments', (dialect) => {
   const trail = () => trailOf(ctx, fundId);
 
   it('creates, updates and deletes with a trail entry each, lines and booked flag kept as entered', async () => {
-    const created = await createAdjustment(ctx, user, fundId, { ...accrual, description: '  Audit fee  ' });
+    const created = await createAdjustment(ctx, user, fundId, { ...feeAccrual, description: '  Audit fee  ' });
     expect(created).toMatchObject({
       fundRequestId: fundId,
       type: 'main',
       description: 'Audit fee',
       bookedByTpa: false,
-      lines: accrual.lines,
+      lines: feeAccrual.lines,
       author: 'Ann Auditor',
     });
-    const booked = await updateAdjustment(ctx, user, fundId, created.id, { ...accrual, bookedByTpa: true });
+    const booked = await updateAdjustment(ctx, user, fundId, created.id, { ...feeAccrual, bookedByTpa: true });
     expect(booked).toMatchObject({ id: created.id, description: 'Audit fee accrual', bookedByTpa: true });
     const second = await createAdjustment(ctx, user, fundId, {
       type: 'hmrc',
@@ -69,8 +60,8 @@ describeEachDialect('audit adjustments', (dialect) => {
   });
 
   it('stores nothing and writes no trail entry for a refused adjustment or an unknown fund', async () => {
-    await expect(createAdjustment(ctx, user, fundId, { ...accrual, description: ' ' })).rejects.toThrow('The adjustment is not valid');
-    await expect(createAdjustment(ctx, user, 999_999, accrual)).rejects.toThrow('No such fund request with id: 999999');
+    await expect(createAdjustment(ctx, user, fundId, { ...feeAccrual, description: ' ' })).rejects.toThrow('The adjustment is not valid');
+    await expect(createAdjustment(ctx, user, 999_999, feeAccrual)).rejects.toThrow('No such fund request with id: 999999');
     await expect(listAdjustments(ctx, 999_999)).rejects.toThrow('No such fund request with id: 999999');
     expect(await fundAdjustments(ctx, 999_999)).toEqual([]);
     expect(await listAdjustments(ctx, fundId)).toEqual([]);
@@ -78,7 +69,7 @@ describeEachDialect('audit adjustments', (dialect) => {
   });
 
   it('a rerun queues one calculations job (reused while pending) and is refused for a deleted fund', async () => {
-    await createAdjustment(ctx, user, fundId, { ...accrual, bookedByTpa: true });
+    await createAdjustment(ctx, user, fundId, { ...feeAccrual, bookedByTpa: true });
     const first = await rerunAdjustments(ctx, user, fundId, 'adjustments');
     expect(first).toMatchObject({ fundRequestId: fundId, rerun: 'adjustments', adjustments: 1, booked: 1 });
     const again = await rerunAdjustments(ctx, user, fundId, 'apportionment');

@@ -13,6 +13,7 @@ import { seedFxRates } from '../reference-data/fx-rates.js';
 import { createTestContext, type TestContext } from '../../testing/context.js';
 import { importFile } from '../imports/imports.js';
 import { createAdjustment, deleteAdjustment, listAdjustments, rerunAdjustments, updateAdjustment } from './adjustments.js';
+import { feeAccrual } from '../../testing/adjustments.js';
 
 let ctx: TestContext;
 let fundId: number;
@@ -42,16 +43,6 @@ async function problems(fn: () => Promise<unknown>): Promise<unknown[]> {
   }
   throw new Error('no ValidationError thrown');
 }
-
-const feeAccrual = {
-  type: 'main',
-  description: 'Audit fee accrual',
-  bookedByTpa: false,
-  lines: [
-    { account: 'EXPENSE_OTHER', target: 'tb_balance', amount: 250_000 },
-    { account: '20900', target: 'tb_balance', amount: -250_000 },
-  ],
-};
 
 beforeAll(async () => {
   // the demo TPAs and the real fund requests; the Goldman Sachs Bond Fund's four delivered files

@@ -15,6 +15,7 @@ import { sqliteOptions } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { hashingStream } from '../../lib/hashing-stream.js';
 import { appVersion } from '../../paths.js';
+import { listBlobKeys } from '../migrate/blobs.js';
 
 /** Format of the archive (`manifest.json`'s `format`). */
 export const BACKUP_FORMAT = 'fund-audit-backup';
@@ -101,17 +102,6 @@ function filesBelow(root: string): string[] {
     .sort();
 }
 
-/** Blob keys in the store (`<root>/<xx>/<sha256>`), skipping its tmp folder. */
-function blobKeys(root: string): string[] {
-  if (!existsSync(root)) return [];
-  const keys: string[] = [];
-  for (const dir of readdirSync(root).sort()) {
-    if (!/^[a-f0-9]{2}$/.test(dir)) continue;
-    for (const key of readdirSync(join(root, dir)).sort()) if (/^[a-f0-9]{64}$/.test(key) && key.startsWith(dir)) keys.push(key);
-  }
-  return keys;
-}
-
 /**
  * Takes a backup of a data directory, while a server may be running on it.
  * @param source.dataDir the data directory; source.dbName its database file name; source.blobDir
@@ -170,7 +160,7 @@ export async function createBackup(
     const blobRoot = source.blobDir ? resolve(source.blobDir) : join(dataDir, 'blobs');
     const damagedBlobs: string[] = [];
     let blobBytes = 0;
-    for (const key of blobKeys(blobRoot)) {
+    for (const key of listBlobKeys(blobRoot)) {
       const file = join(blobRoot, key.slice(0, 2), key);
       if (!existsSync(file)) continue; // removed since it was listed
       const name = `blobs/${key.slice(0, 2)}/${key}`;

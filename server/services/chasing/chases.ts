@@ -18,20 +18,14 @@ import { recordAudit } from '../audit/audit-log.js';
 import type { User } from '../auth/tokens.js';
 import { importFile, type ImportContent } from '../imports/imports.js';
 import { emailKey } from './addresses.js';
+import type { ChaseOfFund } from './digest.js';
 import { chaseEvents, recordChaseEvent, type ChaseEventRow } from './history.js';
 import { installSchedule } from './schedule.js';
 import { nextFollowUp } from './evaluate.js';
 import { todayIso } from '../../lib/dates.js';
 
 /** A chase as the API and the UI show it. */
-export interface ChaseView {
-  id: number;
-  fundRequestId: number;
-  fundName: string;
-  fundCode: string | null;
-  client: string | null;
-  administrator: string | null;
-  dueDate: string | null;
+export interface ChaseView extends ChaseOfFund {
   reason: string;
   state: ChaseState;
   /** The input file a reviewer returned (reason 'returned'), else null. */

@@ -8,8 +8,8 @@
 import { CHASE_REASON_LABELS, type ChaseReason } from '../../../rules/chasing.js';
 import type { ChaseEvidence } from '../../db/schema/chasing.js';
 
-/** One chase as the digest shows it. */
-export interface DigestChase {
+/** A chase's id and the fund it chases, as every view of a chase names them (the fund's main code, its TPA's name, its data due date, ISO). */
+export interface ChaseOfFund {
   id: number;
   fundRequestId: number;
   fundName: string;
@@ -17,6 +17,10 @@ export interface DigestChase {
   client: string | null;
   administrator: string | null;
   dueDate: string | null;
+}
+
+/** One chase as the digest shows it. */
+export interface DigestChase extends ChaseOfFund {
   reason: ChaseReason;
   message: string;
   evidence: ChaseEvidence;

@@ -9,7 +9,7 @@ import { sdmRowWriter } from '../../db/sdm-store.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { createTestContext, type TestContext } from '../../testing/context.js';
 import { dbPushPath, reviewAllWorkPapers, setAggregForceRun, triggerDbPush } from './details-actions.js';
-import { insertAdministrator, insertFund, insertFundFile } from '../../testing/fund-factory.js';
+import { insertFund, insertFundFile, insertMeridianBondFund } from '../../testing/fund-factory.js';
 
 let ctx: TestContext;
 let fundId: number;
@@ -17,17 +17,7 @@ let paperIds: number[];
 
 beforeAll(async () => {
   ctx = await createTestContext({ seedDemoData: false, isDbPushEnabled: true });
-  const admin = await insertAdministrator(ctx, 'meridian_fund_services', 'Meridian Fund Services');
-  fundId = (
-    await insertFund(ctx, {
-      name: 'Goldman Sachs Bond Fund',
-      client: 'GOLDMAN SACHS TRUST',
-      status: 'Approved',
-      administratorId: admin,
-      periodEnd: '2023-03-31',
-      fundCode: 'S000013795',
-    })
-  ).id;
+  fundId = (await insertMeridianBondFund(ctx, { periodEnd: '2023-03-31' })).id;
   paperIds = [
     await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp.xlsx' }),
     await insertFundFile(ctx, fundId, { kind: 'work_paper', fileType: 'work_papers', status: 'done', fileName: 'wp-old.xlsx', disabled: true }),

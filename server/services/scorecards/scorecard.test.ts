@@ -1,267 +1,22 @@
 /**
  * Scorecards against an independent count: a generated half-year of fund requests of three TPAs and
- * three clients, their files received before and after their due dates (re-deliveries, a type
- * marked not required), their checks recorded as the pipeline records them, and their chases; the
- * figures the service computes in the database are recomputed here by a plain loop over the raw
- * rows (requests, input files, delivery events, chase events), with the domain's rules written out
- * again: a full audit requires trial balance, holdings, transactions and share capital, a
- * schedule-of-investments job the first two.
+ * three clients (server/testing/scorecard-history.ts); the figures the service computes in the
+ * database are recomputed by a plain loop over the raw rows (server/testing/scorecard-oracle.ts).
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FundStatus } from '../../../rules/statuses.js';
 import { describeEachDialect } from '../../testing/dialects.js';
 import { storeOf } from '../../db/dialect.js';
 import { createTestContext, type TestContext } from '../../testing/context.js';
 import { recordChaseEvent } from '../chasing/history.js';
-import { recordChecksRun, recordFilesReceived } from '../delivery-events/record.js';
-import { insertAdministrator, insertFund } from '../../testing/fund-factory.js';
+import { insertFund } from '../../testing/fund-factory.js';
+import { CLIENTS, MONTHS, TODAY, TPAS, generateScorecardHistory } from '../../testing/scorecard-history.js';
+import { expectedFacts, expectedFigures, inScope, readRaw, type Raw } from '../../testing/scorecard-oracle.js';
 import { eventFacts, requestFacts } from './facts.js';
 import { scorecardFunds } from './funds.js';
 import { refreshAllScorecardFacts, staleScorecardFacts } from './refresh.js';
 import { markScorecardTalliesStale, staleScorecardTallies } from './tallies.js';
 import { scorecard, type ScorecardInput, type Viewer } from './scorecard.js';
-
-const TODAY = '2026-06-15';
-const MONTHS = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'];
-const TPAS = ['north_admin', 'south_admin', 'west_admin'];
-const CLIENTS = ['Orion Capital', 'Helix Partners', 'Lyra Funds'];
-const DAY = 86_400_000;
-
-/** mulberry32: the same funds every run. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Generates the funds and writes their history through the recording services, fund by fund in time order. */
-async function generate(ctx: TestContext): Promise<void> {
-  const rand = rng(7);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-  const { db, tables: t } = storeOf(ctx);
-  const admins = await Promise.all(TPAS.map((code) => insertAdministrator(ctx, code, code.replace('_', ' '))));
-  for (let n = 0; n < 90; n++) {
-    const adminIndex = Math.floor(rand() * admins.length);
-    const month = pick(MONTHS);
-    const dueDate = `${month}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`;
-    const jobType = rand() < 0.25 ? 'SOI_ONLY' : 'FULL_AUDIT';
-    const status: FundStatus = n % 17 === 5 ? 'Deleted' : n % 19 === 7 ? 'Declined' : pick(['Approved', 'Approved', 'Pending', 'Issued'] as const);
-    const fund = await insertFund(ctx, { administratorId: admins[adminIndex], client: pick(CLIENTS), dueDate, jobType, status });
-    const due = Date.parse(`${dueDate}T00:00:00Z`);
-    const types = ['trial_balance', 'holdings', ...(jobType === 'FULL_AUDIT' ? ['transactions', 'share_capital'] : []), 'prices'];
-    // arrivals: a first delivery of each type (some never, some late), some delivered again
-    const arrivals: Array<{ at: number; type: string; disabled: boolean }> = [];
-    if (jobType === 'FULL_AUDIT' && rand() < 0.15) arrivals.push({ at: due - 20 * DAY, type: 'transactions', disabled: true });
-    for (const type of types) {
-      if (arrivals.some((a) => a.type === type)) continue;
-      if (rand() < 0.1) continue;
-      const first = due + Math.round((rand() * 25 - 12) * DAY + rand() * 3_600_000);
-      arrivals.push({ at: first, type, disabled: false });
-      if (rand() < 0.2) arrivals.push({ at: first + Math.round((1 + rand() * 9) * DAY), type, disabled: false });
-    }
-    arrivals.sort((a, b) => a.at - b.at);
-    for (const a of arrivals) {
-      if (a.at > Date.parse(`${TODAY}T12:00:00Z`)) continue;
-      const [file] = await db
-        .insert(t.fundFiles)
-        .values({ fundRequestId: fund.id, kind: 'input', fileType: a.type, fileName: `${a.type}.csv`, status: 'assigned', disabled: a.disabled })
-        .returning();
-      await recordFilesReceived(ctx, [{ fundRequestId: fund.id, fundFileId: file!.id, fileType: a.type, fileName: file!.fileName, importFileId: null }], {
-        at: iso(a.at),
-      });
-      const invalid = rand() < 0.1;
-      await db.insert(t.fundFiles).values({
-        fundRequestId: fund.id,
-        kind: 'standardization',
-        sourceFileId: file!.id,
-        fileType: a.type,
-        fileName: `${a.type}.csv`,
-        status: 'done',
-        validationStatus: invalid ? 'Invalid' : 'Valid',
-        validation: { QA_Mapping: invalid ? [{ name: 'X' }] : [], rowErrorsTotal: 0 },
-      });
-      // the checks run after most arrivals, an hour later
-      if (rand() < 0.8) {
-        const items = [
-          { check: 'tb_balance', status: rand() < 0.15 ? 'fail' : 'pass' },
-          { check: 'nav', status: rand() < 0.1 ? 'fail' : 'warning' },
-        ];
-        await recordChecksRun(ctx, fund.id, null, items, { at: iso(a.at + 3_600_000) });
-      }
-    }
-    // chases: about a third of the requests, mailed after their due date, some answered
-    for (let c = 0; c < (rand() < 0.35 ? 1 + Math.floor(rand() * 2) : 0); c++) {
-      const reason = c === 0 ? 'missing_files' : 'failed_check';
-      const [chase] = await db
-        .insert(t.chases)
-        .values({
-          fundRequestId: fund.id,
-          administratorId: fund.administratorId,
-          client: fund.client,
-          reason,
-          key: `${reason}:${c}`,
-          evidence: {},
-          recipients: [],
-        })
-        .returning();
-      const ref = { id: chase!.id, fundRequestId: fund.id, administratorId: fund.administratorId, client: fund.client, reason } as const;
-      const opened = due - 3 * DAY + Math.round(rand() * DAY);
-      await recordChaseEvent(ctx, ref, 'scheduled', { at: iso(opened) });
-      if (rand() < 0.85) {
-        const sent = opened + Math.round((1 + rand() * 4) * DAY);
-        await recordChaseEvent(ctx, ref, 'sent', { at: iso(sent) });
-        if (rand() < 0.4) await recordChaseEvent(ctx, ref, 'sent', { at: iso(sent + 3 * DAY), note: 'reminder 2' });
-        const fate = rand();
-        if (fate < 0.45) {
-          const answered = sent + Math.round(rand() * 8 * DAY);
-          await recordChaseEvent(ctx, ref, 'answered', { at: iso(answered) });
-          if (rand() < 0.7) await recordChaseEvent(ctx, ref, 'resolved', { at: iso(answered + DAY) });
-        } else if (fate < 0.6) await recordChaseEvent(ctx, ref, 'resolved', { at: iso(sent + 2 * DAY) });
-        else if (fate < 0.7) await recordChaseEvent(ctx, ref, 'cancelled', { at: iso(sent + DAY) });
-      } else if (rand() < 0.5) await recordChaseEvent(ctx, ref, 'cancelled', { at: iso(opened + DAY) });
-    }
-  }
-  // a parent fund (its children are the deliveries) and a request without a due date: neither counted
-  const parent = await insertFund(ctx, { administratorId: admins[0], client: CLIENTS[0], dueDate: '2026-03-10', status: 'Approved' });
-  await insertFund(ctx, { administratorId: admins[0], client: CLIENTS[0], dueDate: '2026-03-12', status: 'Approved', parentId: parent.id });
-  await insertFund(ctx, { administratorId: admins[1], client: CLIENTS[1], dueDate: null, status: 'Approved' });
-}
-
-/** The raw rows the expected figures are computed from. */
-interface Raw {
-  funds: Array<{
-    id: number;
-    administratorId: number | null;
-    client: string;
-    dueDate: string | null;
-    jobType: string | null;
-    status: string;
-    parentId: number | null;
-  }>;
-  admins: Map<number, string>;
-  inputs: Array<{ id: number; fundRequestId: number; fileType: string; disabled: boolean }>;
-  events: Array<{
-    id: number;
-    fundRequestId: number;
-    kind: string;
-    at: string;
-    fileType: string | null;
-    fundFileId: number | null;
-    outcome: string | null;
-    inputs: unknown;
-  }>;
-  chaseEvents: Array<{ id: number; chaseId: number; fundRequestId: number; state: string; at: string }>;
-}
-
-async function readRaw(ctx: TestContext): Promise<Raw> {
-  const { db, tables: t } = storeOf(ctx);
-  const admins = new Map((await db.select().from(t.administrators)).map((a) => [a.id, a.code]));
-  return {
-    funds: await db.select().from(t.fundRequests).orderBy(asc(t.fundRequests.id)),
-    admins,
-    inputs: (await db.select().from(t.fundFiles).orderBy(asc(t.fundFiles.id))).filter((f) => f.kind === 'input').map((f) => ({ ...f, disabled: !!f.disabled })),
-    events: await db.select().from(t.deliveryEvents).orderBy(asc(t.deliveryEvents.id)),
-    chaseEvents: await db.select().from(t.chaseEvents).orderBy(asc(t.chaseEvents.id)),
-  };
-}
-
-/** One request's expected facts, by a plain walk over its rows. */
-function expectedFacts(raw: Raw, fund: Raw['funds'][number]) {
-  const required = fund.jobType === 'SOI_ONLY' ? ['trial_balance', 'holdings'] : ['trial_balance', 'holdings', 'transactions', 'share_capital'];
-  const files = raw.inputs.filter((f) => f.fundRequestId === fund.id);
-  const newestOf = (type: string) => files.filter((f) => f.fileType === type).pop();
-  const needed = required.filter((type) => !newestOf(type)?.disabled);
-  const byTime = (a: { at: string; id: number }, b: { at: string; id: number }) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id - b.id);
-  const events = raw.events.filter((e) => e.fundRequestId === fund.id).sort(byTime);
-  const received = events.filter((e) => e.kind === 'received');
-  const first = new Map<string, (typeof received)[number]>();
-  for (const e of received) if (!first.has(e.fileType!)) first.set(e.fileType!, e);
-  const complete = needed.every((type) => first.has(type));
-  const completedAt = complete
-    ? needed
-        .map((type) => first.get(type)!.at)
-        .sort()
-        .pop()!
-    : null;
-  let firstTimeRight: boolean | null = null;
-  for (const e of events.filter((x) => x.kind === 'checked')) {
-    const judged = e.inputs as Array<{ fundFileId: number; fileType: string }>;
-    if (!needed.every((type) => judged.some((j) => j.fileType === type))) continue;
-    firstTimeRight = e.outcome === 'passed' && judged.every((j) => first.get(j.fileType)?.fundFileId === j.fundFileId);
-    break;
-  }
-  const due = fund.dueDate!;
-  const days = (a: string, b: string) => Math.round((Date.parse(b.slice(0, 10)) - Date.parse(a.slice(0, 10))) / DAY);
-  let onTime: boolean | null = null;
-  let daysLate: number | null = null;
-  if (completedAt) {
-    daysLate = Math.max(0, days(due, completedAt));
-    onTime = daysLate === 0;
-  } else if (due < TODAY) {
-    onTime = false;
-    daysLate = days(due, TODAY);
-  }
-  const chases = new Map<number, Array<{ state: string; at: string; id: number }>>();
-  for (const c of raw.chaseEvents.filter((x) => x.fundRequestId === fund.id)) chases.set(c.chaseId, [...(chases.get(c.chaseId) ?? []), c]);
-  let sent = 0;
-  let open = 0;
-  const answers: number[] = [];
-  for (const list of chases.values()) {
-    list.sort(byTime);
-    const firstSent = list.find((c) => c.state === 'sent');
-    if (['scheduled', 'sent', 'answered'].includes(list[list.length - 1]!.state)) open++;
-    if (!firstSent) continue;
-    sent++;
-    const answer = list.find((c) => ['answered', 'resolved'].includes(c.state) && c.at >= firstSent.at);
-    if (answer) answers.push((Date.parse(answer.at) - Date.parse(firstSent.at)) / DAY);
-  }
-  return { onTime, daysLate, firstTimeRight, reDeliveries: received.length - first.size, sent, open, answers };
-}
-
-/** The figures of some requests, written out plainly. */
-function expectedFigures(raw: Raw, funds: Raw['funds']) {
-  const facts = funds.map((f) => expectedFacts(raw, f));
-  const measured = facts.filter((f) => f.onTime !== null);
-  const late = measured.filter((f) => !f.onTime).map((f) => f.daysLate!);
-  late.sort((a, b) => a - b);
-  const checked = facts.filter((f) => f.firstTimeRight !== null);
-  const answers = facts.flatMap((f) => f.answers).sort((a, b) => a - b);
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  const mid = answers.length >> 1;
-  const reDeliveries = facts.reduce((n, f) => n + f.reDeliveries, 0);
-  return {
-    requests: funds.length,
-    measured: measured.length,
-    onTime: measured.length - late.length,
-    late: late.length,
-    onTimeRate: measured.length ? r1((100 * (measured.length - late.length)) / measured.length) : null,
-    meanDaysLate: late.length ? r1(late.reduce((a, b) => a + b, 0) / late.length) : null,
-    p90DaysLate: late.length ? late[Math.ceil(0.9 * late.length) - 1]! : null,
-    checked: checked.length,
-    firstTimeRight: checked.filter((f) => f.firstTimeRight).length,
-    firstTimeRightRate: checked.length ? r1((100 * checked.filter((f) => f.firstTimeRight).length) / checked.length) : null,
-    reDeliveries,
-    reDeliveriesPerRequest: funds.length ? Math.round((100 * reDeliveries) / funds.length) / 100 : null,
-    chasesSent: facts.reduce((n, f) => n + f.sent, 0),
-    chasesOpen: facts.reduce((n, f) => n + f.open, 0),
-    chasesAnswered: answers.length,
-    medianDaysToAnswer: answers.length ? r1(answers.length % 2 ? answers[mid]! : (answers[mid - 1]! + answers[mid]!) / 2) : null,
-  };
-}
-
-/** The requests a scorecard counts, by the rules of the docs: due in the range, not deleted or declined, not a parent. */
-function inScope(raw: Raw, from: string, to: string) {
-  const parents = new Set(raw.funds.map((f) => f.parentId).filter((p) => p !== null));
-  return raw.funds.filter(
-    (f) => f.dueDate && f.dueDate.slice(0, 7) >= from && f.dueDate.slice(0, 7) <= to && !['Deleted', 'Declined'].includes(f.status) && !parents.has(f.id),
-  );
-}
 
 describeEachDialect('scorecards', (dialect) => {
   let ctx: TestContext;
@@ -270,7 +25,7 @@ describeEachDialect('scorecards', (dialect) => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ dialect, seedDemoData: false });
-    await generate(ctx);
+    await generateScorecardHistory(ctx);
     raw = await readRaw(ctx);
   }, 120_000);
   afterAll(() => ctx?.dispose());

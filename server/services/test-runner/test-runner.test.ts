@@ -1,29 +1,22 @@
 /**
  * The test runner on the real fixtures: every shipped case passes with the fixture mappings, the
  * expected files hold the real figures of fixtures/tpas/* /expected.json, a changed mapping fails a
- * case with a difference that names the column and shows expected vs actual, runs are chosen and
- * refused by code and id, cancelled runs leave no workspace behind, and runs interrupted by a stop
- * are marked as such.
+ * case with a difference that names the column and shows expected vs actual, and runs are chosen and
+ * refused by code and id. What a case may read: case-files.test.ts; cancelled, interrupted and
+ * taken-over runs: test-runs.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeOf } from '../../db/dialect.js';
-import { describeEachDialect } from '../../testing/dialects.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors.js';
 import { fixturesDir } from '../../paths.js';
-import { createTestContext, type TestContext } from '../../testing/context.js';
 import { compareChecks, compareRows } from './compare.js';
 import { readStandardizedCsv, type ChecksSnapshot } from './outputs.js';
 import { runPlan } from '../../jobs/test-runner/run-suites.js';
 import { planRun, type RunResults } from './plan.js';
 import { junitXml } from './report.js';
 import { defaultSuitesDir, loadSuites } from './suites.js';
-import { INTERRUPTED, getRun, listRuns, recoverInterruptedRuns, scheduleRun, stopRun, waitForRun } from './test-runner.js';
-import { readCaseFile } from './case-files.js';
-import { startRuntime } from '../../runtime.js';
 
 const suites = loadSuites();
 const suiteDir = (code: string, id: string) => join(defaultSuitesDir(), code, id);
@@ -220,195 +213,4 @@ describe('comparisons', () => {
       "nav 'NAV': diff expected 0 ± 0.01, actual 1",
     ]);
   });
-});
-
-describe('cancelling and restarts', () => {
-  it('a cancelled run stops between jobs and deletes its workspace', async () => {
-    const tmpRoot = mkdtempSync(join(tmpdir(), 'fa-ws-'));
-    try {
-      const controller = new AbortController();
-      // stopped while its first case is under way
-      const onProgress = (p: { type: string }) => p.type === 'case-start' && setImmediate(() => controller.abort());
-      const run = runPlan(planRun(suites, ['meridian_fund_services', 'demo_test']), {
-        mappings: { kind: 'fixtures' },
-        signal: controller.signal,
-        tmpRoot,
-        onProgress,
-      });
-      const { results, cancelled } = await run;
-      expect(cancelled).toBe(true);
-      expect(results.reports.meridian_fund_services.tests[0].steps.at(-1)).toMatchObject({ stepId: 'cancelled', success: false });
-      expect(results.reports.demo_test.tests).toEqual([]);
-      expect(readdirSync(tmpRoot)).toEqual([]);
-    } finally {
-      rmSync(tmpRoot, { recursive: true, force: true });
-    }
-  });
-});
-
-describeEachDialect('test runs interrupted by a stop', (dialect) => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext({ dialect, seedDemoData: false });
-  });
-  afterAll(() => ctx?.dispose());
-
-  it('are marked interrupted when a server starts, unless their job is still queued', async () => {
-    const { db, tables: t } = storeOf(ctx);
-    const run = (status: 'running' | 'pending' | 'done', testIds: string[]) => ({
-      userId: ctx.boot.admin.id,
-      administratorCodes: ['demo_test'],
-      testIds,
-      status,
-      results: status === 'running' ? { stats: { startedAt: '2026-01-01T00:00:00.000Z' }, reports: {} } : null,
-    });
-    const [, , queued] = await db
-      .insert(t.testRuns)
-      .values([run('running', []), run('done', ['1']), run('pending', ['2'])])
-      .returning({ id: t.testRuns.id });
-    await db.insert(t.processes).values({ stage: 'testRun', status: 'pending', payload: { testRunId: queued?.id } });
-    expect(await recoverInterruptedRuns(ctx)).toBe(1);
-    const { rows, pagination } = await listRuns(ctx);
-    expect(pagination.count).toBe(3);
-    expect(rows.map((r) => [r.status, r.results?.error ?? null])).toEqual([
-      ['pending', null],
-      ['done', null],
-      ['error', INTERRUPTED],
-    ]);
-    expect(existsSync(ctx.dir)).toBe(true);
-  });
-
-  it('a scheduled run queues its job, and stopping it cancels the job', async () => {
-    const { db, tables: t } = storeOf(ctx);
-    const run = await scheduleRun(ctx, ctx.boot.admin, { administratorCodes: 'demo_test', mappings: 'fixtures' });
-    expect(run.status).toBe('pending');
-    const jobOf = async () => (await db.select().from(t.processes)).find((p) => p.stage === 'testRun' && p.payload?.testRunId === run.id);
-    expect(await jobOf()).toMatchObject({
-      status: 'pending',
-      fundRequestId: null,
-      createdById: ctx.boot.admin.id,
-      payload: { testRunId: run.id, mappings: 'fixtures' },
-    });
-    expect((await stopRun(ctx, run.id)).status).toBe('suspended');
-    expect(await jobOf()).toMatchObject({ status: 'suspended', payload: { testRunId: run.id, cancelled: true } });
-  });
-});
-
-describe('what a case may read', () => {
-  /** A suite `demo_test` in a new folder: case `id` a copy of demo_test/1 with `change` applied to its case.json. */
-  function suiteWith(cases: Record<string, (def: Record<string, unknown>, dir: string) => void>): string {
-    const root = mkdtempSync(join(tmpdir(), 'fa-suites-'));
-    for (const [id, change] of Object.entries(cases)) {
-      const dir = join(root, 'demo_test', id);
-      cpSync(join(defaultSuitesDir(), 'demo_test', '1'), dir, { recursive: true });
-      const def = { ...JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')), id };
-      change(def, dir);
-      writeFileSync(join(dir, 'case.json'), JSON.stringify(def));
-    }
-    return root;
-  }
-
-  it('only regular files inside its suite folder, no larger than the limit, and never waits on a pipe', async () => {
-    const root = suiteWith({
-      '1': (def) => (def.inputs = ['../../../../../../../../etc/passwd']),
-      '2': (def) => (def.inputs = ['/etc/hostname']),
-      '3': (def, dir) => {
-        symlinkSync('/etc/passwd', join(dir, 'inputs', 'linked.csv'));
-        def.inputs = ['linked.csv'];
-      },
-      '4': (def, dir) => {
-        execFileSync('mkfifo', [join(dir, 'inputs', 'pipe.csv')]);
-        def.inputs = ['pipe.csv'];
-      },
-      '5': (def, dir) => {
-        writeFileSync(join(dir, 'inputs', 'big.csv'), 'x'.repeat(5000));
-        def.inputs = ['big.csv'];
-      },
-      '6': (def) => (def.fundRequest = { ref: '../../../../../etc/passwd', fundShortCode: 'S000012000' }),
-    });
-    try {
-      const suite = loadSuites(root);
-      expect(suite[0]!.tests.find((t) => t.id === '6')!.loadError).toMatch(/fundRequest\.ref: must be the name of a file in fixtures\/fund-requests/);
-      const { results } = await runPlan(planRun(suite, ['demo_test'], ['1', '2', '3', '4', '5']), { mappings: { kind: 'fixtures' }, maxFileBytes: 4096 });
-      const importError = (id: string) => steps(results, 'demo_test', id).find((s) => s.stepId === 'import')?.error?.message;
-      expect(importError('1')).toMatch(
-        /^Input file passwd \(.*etc\/passwd\) is outside the suite's folder .*demo_test: a case reads only files inside its suite's folder$/,
-      );
-      expect(importError('2')).toMatch(/^Input file hostname \(\/etc\/hostname\) is outside the suite's folder/);
-      expect(importError('3')).toMatch(/^Input file linked\.csv \(.*linked\.csv\) is outside the suite's folder/);
-      expect(importError('4')).toMatch(/^Input file pipe\.csv \(.*pipe\.csv\) is a named pipe: a case reads only regular files$/);
-      expect(importError('5')).toMatch(/^Input file big\.csv \(.*big\.csv\) is 5000 bytes, larger than the limit of 4096 bytes$/);
-      expect(results.reports.demo_test.tests.map((t) => t.success)).toEqual([false, false, false, false, false]);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  }, 30_000);
-
-  it('lists a case whose case.json is a pipe or lies outside the suite folder with the reason, without waiting', () => {
-    const root = suiteWith({ '1': () => undefined, '2': () => undefined });
-    const outside = mkdtempSync(join(tmpdir(), 'fa-outside-'));
-    try {
-      rmSync(join(root, 'demo_test', '1', 'case.json'));
-      execFileSync('mkfifo', [join(root, 'demo_test', '1', 'case.json')]);
-      writeFileSync(join(outside, 'case.json'), readFileSync(join(root, 'demo_test', '2', 'case.json')));
-      rmSync(join(root, 'demo_test', '2', 'case.json'));
-      symlinkSync(join(outside, 'case.json'), join(root, 'demo_test', '2', 'case.json'));
-      const [suite] = loadSuites(root);
-      expect(suite!.tests.map((t) => [t.id, t.def, t.loadError])).toEqual([
-        ['1', null, expect.stringMatching(/^case\.json \(.*\) is a named pipe: a case reads only regular files$/)],
-        ['2', null, expect.stringMatching(/^case\.json \(.*\) is outside the suite's folder/)],
-      ]);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-      rmSync(outside, { recursive: true, force: true });
-    }
-  });
-
-  it('reads an input in chunks and stops at the next chunk when the run is stopped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fa-read-'));
-    try {
-      writeFileSync(join(dir, 'big.csv'), Buffer.alloc(5 * 1024 * 1024, 'a'));
-      let asked = 0;
-      const stopped = new Error('stopped');
-      const between = () => {
-        if (++asked === 2) throw stopped;
-      };
-      await expect(readCaseFile(join(dir, 'big.csv'), dir, 'Input file big.csv', { between })).rejects.toBe(stopped);
-      expect(asked).toBe(2);
-      expect((await readCaseFile(join(dir, 'big.csv'), dir, 'Input file big.csv')).length).toBe(5 * 1024 * 1024);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('a server shutting down (SIGTERM) during a test run', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext({ seedDemoData: false, workers: 1 });
-  });
-  afterAll(() => ctx?.dispose());
-
-  it('stops the run at once, leaves it for a takeover, and the next start runs it to the end', async () => {
-    const run = await scheduleRun(ctx, ctx.boot.admin, { administratorCodes: 'meridian_fund_services,demo_test', mappings: 'fixtures' });
-    const first = startRuntime(ctx, { nodeId: 'stopping', sweeper: false, pollMs: 50 });
-    await expect.poll(async () => (await getRun(ctx, run.id)).status, { timeout: 20_000, interval: 20 }).toBe('running');
-    await first.stop();
-    const stopped = await getRun(ctx, run.id);
-    expect(stopped.status).toBe('running');
-    const finished = Object.values(stopped.results?.reports ?? {}).reduce((n, r) => n + r.tests.length, 0);
-    expect(finished).toBeLessThan(4);
-    const { db, tables: t } = storeOf(ctx);
-    const job = (await db.select().from(t.processes)).find((p) => p.stage === 'testRun');
-    expect(job).toMatchObject({ status: 'running', leaseExpiresAt: 0 });
-
-    const second = startRuntime(ctx, { nodeId: 'started-again', sweeper: false, pollMs: 50 });
-    try {
-      const done = await waitForRun(ctx, run.id, 60_000);
-      expect(done).toMatchObject({ status: 'done', hasErrors: false });
-      expect(Object.values(done.results!.reports).map((r) => r.tests.length)).toEqual([2, 2]);
-    } finally {
-      await second.stop();
-    }
-  }, 90_000);
 });
