@@ -243,6 +243,8 @@ export interface FilePart {
   what: string;
   /** The message when more than `max` files came (default: 'Only one <what> can be uploaded at a time (got N)'). */
   tooMany?: string;
+  /** The message when fewer than `min` files came (default: `noFileError`'s 'No <what> was uploaded ...'). */
+  missing?: string;
 }
 
 const FILE_PARTS = new WeakMap<ZodType, FilePart>();
@@ -251,9 +253,18 @@ const FILE_PARTS = new WeakMap<ZodType, FilePart>();
  * The schema of a file part of a multipart form, for a route's `form` schema: the files that came
  * in the part (and its aliases), staged on disk, in order. The route layer checks their number and
  * sizes before the handler runs; the OpenAPI document shows the part as `format: binary`.
- * @param opts.min fewest files (default 1), opts.max most files (default 1)
+ * @param opts.min fewest files (default 1), opts.max most files (default 1; `Infinity` for no limit)
  */
-export function formFiles(opts: { description: string; what?: string; min?: number; max?: number; maxBytes?: number; aliases?: string[]; tooMany?: string }) {
+export function formFiles(opts: {
+  description: string;
+  what?: string;
+  min?: number;
+  max?: number;
+  maxBytes?: number;
+  aliases?: string[];
+  tooMany?: string;
+  missing?: string;
+}) {
   const schema = z.array(z.custom<StagedUpload>((v) => typeof v === 'object' && v !== null && 'path' in v));
   FILE_PARTS.set(schema, { min: 1, max: 1, aliases: [], what: 'file', ...opts });
   return schema;
@@ -289,7 +300,8 @@ export function parseForm(form: UploadForm, schema: ZodType): unknown {
     names.forEach((n) => taken.add(n));
     const files = names.flatMap((n) => (n === name ? form.staged(n) : form.files.filter((f) => f.field === n)));
     value[name] = files;
-    if (files.length < file.min) problems.push({ in: 'form', field: name, code: 'missing_file', message: noFileError(name, file.what).message });
+    if (files.length < file.min)
+      problems.push({ in: 'form', field: name, code: 'missing_file', message: file.missing ?? noFileError(name, file.what).message });
     else if (files.length > file.max)
       problems.push({
         in: 'form',

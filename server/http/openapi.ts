@@ -118,7 +118,8 @@ function formSchema(form: z.ZodType): Record<string, unknown> {
       const one = { type: 'string', format: 'binary', ...(file.maxBytes !== undefined ? { maxLength: file.maxBytes } : {}) };
       const aliases = file.aliases.length ? ` (also accepted as ${file.aliases.map((a) => `'${a}'`).join(' or ')})` : '';
       const description = file.description + aliases;
-      properties[name] = file.max > 1 ? { type: 'array', items: one, minItems: file.min, maxItems: file.max, description } : { ...one, description };
+      const count = { minItems: file.min, ...(Number.isFinite(file.max) ? { maxItems: file.max } : {}) };
+      properties[name] = file.max > 1 ? { type: 'array', items: one, ...count, description } : { ...one, description };
       if (file.min > 0) required.push(name);
     } else {
       properties[name] = schemaOf(part, 'input');

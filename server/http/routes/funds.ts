@@ -11,8 +11,13 @@ import {
   rerunFunds,
   resetFunds,
   undoDelete,
+  type ActionInput,
+  type ActionResult,
   type StatusAction,
 } from '../../services/funds/actions.js';
+import type { AppContext } from '../../context.js';
+import type { RouteGroup } from '../../services/auth/permissions.js';
+import type { User } from '../../services/auth/tokens.js';
 import { XLSX_MIME } from '../../services/funds/export-listing.js';
 import { deleteFilter, DELETED_MESSAGE, listFilters, saveFilter, saveFilterSchema } from '../../services/funds/filters.js';
 import { COUNT_CAP, listingInputSchema } from '../../services/funds/listing.js';
@@ -24,18 +29,30 @@ import { savedFilterSchema } from '../schemas/filters.js';
 
 const ACTION_SUMMARY = 'Returns {funds: [{id, status, statusLabel, isStatusUnChanged}], warning?}; funds that cannot move keep their status';
 
-/** A shared status action: POST /fund/<action> {ids, requestedBy}. */
-const statusRoute = <const P extends string>(action: StatusAction, path: P, what: string) =>
+/**
+ * A fund action route: POST `path` with the action input {ids, requestedBy?, forceRun?}, answered
+ * with the funds' new statuses (`actionResultSchema`); `run` is the service call.
+ */
+const fundActionRoute = <const P extends string>(
+  path: P,
+  group: RouteGroup,
+  what: string,
+  run: (ctx: AppContext, user: User, input: ActionInput) => Promise<ActionResult>,
+) =>
   defineRoute({
     method: 'POST',
     path,
-    group: 'shared',
+    group,
     tag: 'funds',
     body: actionInputSchema,
     summary: `${what}. ${ACTION_SUMMARY}`,
     response: actionResultSchema,
-    handler: ({ ctx, user, body }) => changeStatus(ctx, user, action, body),
+    handler: ({ ctx, user, body }) => run(ctx, user, body),
   });
+
+/** A shared status action: POST /fund/<action> {ids, requestedBy}. */
+const statusRoute = <const P extends string>(action: StatusAction, path: P, what: string) =>
+  fundActionRoute(path, 'shared', what, (ctx, user, input) => changeStatus(ctx, user, action, input));
 
 export const fundsRoutes = [
   defineRoute({
@@ -105,46 +122,10 @@ export const fundsRoutes = [
       });
     },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/fund/decline',
-    group: 'delivery',
-    tag: 'funds',
-    body: actionInputSchema,
-    summary: `Decline pending funds {ids}. ${ACTION_SUMMARY}`,
-    response: actionResultSchema,
-    handler: ({ ctx, user, body }) => changeStatus(ctx, user, 'decline', body),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/fund/rerun',
-    group: 'shared',
-    tag: 'funds',
-    body: actionInputSchema,
-    summary: `Rerun calculations and work papers of open funds {ids}. ${ACTION_SUMMARY}`,
-    response: actionResultSchema,
-    handler: ({ ctx, user, body }) => rerunFunds(ctx, user, body),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/fund/reset',
-    group: 'delivery',
-    tag: 'funds',
-    body: actionInputSchema,
-    summary: `Queue the pipeline of funds again from identification {ids}. ${ACTION_SUMMARY}`,
-    response: actionResultSchema,
-    handler: ({ ctx, user, body }) => resetFunds(ctx, user, body),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/fund/undo-delete',
-    group: 'delivery',
-    tag: 'funds',
-    body: actionInputSchema,
-    summary: `Restore deleted funds to their previous status {ids}. ${ACTION_SUMMARY}`,
-    response: actionResultSchema,
-    handler: ({ ctx, user, body }) => undoDelete(ctx, user, body),
-  }),
+  fundActionRoute('/fund/decline', 'delivery', 'Decline pending funds {ids}', (ctx, user, input) => changeStatus(ctx, user, 'decline', input)),
+  fundActionRoute('/fund/rerun', 'shared', 'Rerun calculations and work papers of open funds {ids}', rerunFunds),
+  fundActionRoute('/fund/reset', 'delivery', 'Queue the pipeline of funds again from identification {ids}', resetFunds),
+  fundActionRoute('/fund/undo-delete', 'delivery', 'Restore deleted funds to their previous status {ids}', undoDelete),
   defineRoute({
     method: 'POST',
     path: '/fund/changeDataRequestedStatus',

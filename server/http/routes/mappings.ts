@@ -1,12 +1,12 @@
 /** Live and custom mappings (spec section 7 mapping calls of both documents). */
 import { z } from 'zod';
-import { ValidationError } from '../../errors.js';
-import { deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund, type MappingMode } from '../../services/mappings/mappings.js';
+import { deleteMappings, listMappingsFor, mappingTypes, mappingTypesForFund } from '../../services/mappings/mappings.js';
 import { assignMapping, removeMappings } from '../../services/mappings/assignments.js';
 import { mappingCsv, customMappingReport } from '../../services/mappings/downloads.js';
 import { createMappingOffThread } from '../../threads/mappings/off-thread.js';
 import { diffMappingVersions, mappingHistory } from '../../services/mappings/versions.js';
-import { fileResponse, readForm, singleFile } from '../multipart.js';
+import { fileResponse, formFiles, readStaged } from '../multipart.js';
+import { optionalFormText, requiredFormText } from '../schemas/form-fields.js';
 import { defineRoute } from '../route.js';
 import {
   fundMappingTypesSchema,
@@ -21,6 +21,7 @@ import {
 } from '../schemas/mappings.js';
 
 const id = z.coerce.number().int().positive();
+const MODE_MESSAGE = 'mappingMode must be master, custom or update-custom';
 
 export const mappingRoutes = [
   defineRoute({
@@ -57,38 +58,27 @@ export const mappingRoutes = [
     group: 'shared',
     tag: 'mappings',
     multipart: true,
-    multipartFields: {
-      mappingMode: { kind: 'text', required: true, description: 'master, custom or update-custom' },
-      administrator: { kind: 'text', required: true, description: 'TPA code' },
-      mappingType: { kind: 'text', required: true, description: 'Mapping type code' },
-      mappingName: { kind: 'text', description: 'Name of the mapping' },
-      customId: { kind: 'text', description: 'Id of the custom mapping to update (update-custom)' },
-      clientName: { kind: 'text', description: 'Client of a custom mapping' },
-      rationale: { kind: 'text', description: 'Why the mapping is added or changed' },
-      upload: { kind: 'file', required: true, description: 'The mapping .csv' },
-    },
+    form: z.object({
+      mappingMode: z
+        .string({ error: MODE_MESSAGE })
+        .trim()
+        .pipe(z.enum(['master', 'custom', 'update-custom'], { error: MODE_MESSAGE }))
+        .describe('master, custom or update-custom'),
+      administrator: requiredFormText('Choose an administrator', 'TPA code'),
+      mappingType: requiredFormText('Choose a mapping type', 'Mapping type code'),
+      mappingName: optionalFormText('Name of the mapping'),
+      customId: optionalFormText('Id of the custom mapping to update (update-custom)').transform((v) => (v ? Number(v) : undefined)),
+      clientName: optionalFormText('Client of a custom mapping'),
+      rationale: optionalFormText('Why the mapping is added or changed'),
+      upload: formFiles({ what: 'mapping csv', description: 'The mapping .csv' }),
+    }),
     summary:
       'Upload a mapping csv: multipart mappingName, mappingType, mappingMode (master | custom | update-custom), administrator, customId, rationale, clientName, upload',
     response: storedMappingSchema,
-    handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx);
-      const text = (k: string) => (typeof form.get(k) === 'string' ? String(form.get(k)).trim() : undefined) || undefined;
-      const mode = text('mappingMode') as MappingMode | undefined;
-      if (!mode || !['master', 'custom', 'update-custom'].includes(mode)) throw new ValidationError('mappingMode must be master, custom or update-custom');
-      if (!text('administrator')) throw new ValidationError('Choose an administrator');
-      if (!text('mappingType')) throw new ValidationError('Choose a mapping type');
-      const file = await singleFile(form, 'upload', 'mapping csv');
-      return createMappingOffThread(ctx, user, {
-        administrator: text('administrator')!,
-        mappingType: text('mappingType')!,
-        mappingMode: mode,
-        mappingName: text('mappingName'),
-        customId: text('customId') ? Number(text('customId')) : undefined,
-        clientName: text('clientName'),
-        rationale: text('rationale'),
-        fileName: file.fileName,
-        bytes: file.bytes,
-      });
+    handler: async ({ ctx, user, form }) => {
+      const { upload, ...fields } = form;
+      const [file] = await readStaged(upload);
+      return createMappingOffThread(ctx, user, { ...fields, fileName: file.fileName, bytes: file.bytes });
     },
   }),
   defineRoute({

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { listPbiInputs, listPbiInputTypes, openPbiInput, pbiListSchema } from '../../services/pbi-inputs/pbi-inputs.js';
 import { savePbiInputOffThread } from '../../threads/pbi-inputs/off-thread.js';
-import { fileResponse, readForm, singleFile } from '../multipart.js';
+import { fileResponse, formFiles, readStaged } from '../multipart.js';
+import { requiredFormText } from '../schemas/form-fields.js';
 import { pbiInputPageSchema, savedPbiInputSchema } from '../schemas/pbi-inputs.js';
 import { defineRoute, withMessage } from '../route.js';
 
@@ -40,23 +41,16 @@ export const pbiInputRoutes = [
     group: 'delivery',
     tag: 'pbi-inputs',
     multipart: true,
-    multipartFields: {
-      pbiInputsTypes: { kind: 'text', required: true, description: 'PowerBI input type code' },
-      upload: { kind: 'file', required: true, description: "The .csv (also accepted as 'file')" },
-    },
+    form: z.object({
+      pbiInputsTypes: requiredFormText('Choose an input type before uploading a file', 'PowerBI input type code'),
+      upload: formFiles({ what: 'csv file', aliases: ['file'], description: 'The .csv' }),
+    }),
     summary: `Save a PowerBI input csv (multipart: 'pbiInputsTypes' = input type code, one .csv in 'upload'): checked against the type's columns, stored, given a file token -> ${ROW} + {token (shown once), url}`,
     response: savedPbiInputSchema,
-    handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx);
-      const type = form.get('pbiInputsTypes');
-      const file = await singleFile(form, form.has('file') ? 'file' : 'upload', 'csv file');
+    handler: async ({ ctx, user, event, form }) => {
+      const [file] = await readStaged(form.upload);
       const base = ctx.config.publicUrl ?? `${new URL(event.req.url).origin}${ctx.config.basePath ?? ''}`;
-      const saved = await savePbiInputOffThread(
-        ctx,
-        user,
-        { pbiInputsTypes: typeof type === 'string' ? type : null, fileName: file.fileName, bytes: file.bytes },
-        base,
-      );
+      const saved = await savePbiInputOffThread(ctx, user, { pbiInputsTypes: form.pbiInputsTypes, fileName: file.fileName, bytes: file.bytes }, base);
       return withMessage(saved, `${saved.file_name} uploaded`);
     },
   }),

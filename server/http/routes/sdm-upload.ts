@@ -1,6 +1,5 @@
 /** Self-onboarding (auditor spec section 7: `/sdm-upload/*`). */
 import { z } from 'zod';
-import { ValidationError } from '../../errors.js';
 import {
   addSdmFileOffThread,
   createSdmUploadOffThread,
@@ -8,15 +7,24 @@ import {
   validateMappingFilesOffThread,
 } from '../../threads/sdm-upload/off-thread.js';
 import { checkTpaName, sdmAdministrators, sdmUploadInfo } from '../../services/sdm-upload/sdm-upload.js';
-import { filesOf, readForm, singleFile, type UploadForm } from '../multipart.js';
-import { mappingValidationsSchema, sdmAdministratorSchema, sdmFileSchema, sdmProcessedSchema, sdmUploadSchema, tpaNameCheckSchema } from '../schemas/tpa.js';
+import { formFiles, readStaged } from '../multipart.js';
+import { formId, optionalFormJson, optionalFormText, requiredFormText } from '../schemas/form-fields.js';
+import {
+  mappingValidationsSchema,
+  sdmAdministratorSchema,
+  sdmFileSchema,
+  sdmProcessedSchema,
+  sdmUploadSchema,
+  tpaNameCheckSchema,
+  touchedMappingsSchema,
+} from '../schemas/tpa.js';
 import { defineRoute } from '../route.js';
 
 const id = z.coerce.number().int().positive();
 
-/** Mapping files of a multipart form (field 'mappings', also 'files' or 'upload'). */
-async function mappingFiles(form: UploadForm) {
-  return [...(await filesOf(form, 'mappings')), ...(await filesOf(form, 'files')), ...(await filesOf(form, 'upload'))];
+/** The mapping .csv files part of a form: field 'mappings', also read from 'files' or 'upload'. */
+function mappingFiles(opts: { description: string; min: number; missing?: string }) {
+  return formFiles({ ...opts, max: Infinity, what: 'mapping file', aliases: ['files', 'upload'] });
 }
 
 export const sdmUploadRoutes = [
@@ -45,21 +53,16 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
-    multipartFields: {
-      mappings: {
-        kind: 'file',
-        required: true,
-        multiple: true,
-        description: "Mapping .csv files named <mapping type>.csv (also accepted as 'files' or 'upload')",
-      },
-    },
+    form: z.object({
+      mappings: mappingFiles({
+        description: 'Mapping .csv files named <mapping type>.csv',
+        min: 1,
+        missing: 'In order to validate, upload mapping files',
+      }),
+    }),
     summary: "Validate mapping csv files (multipart 'mappings', id, code); results per mapping type",
     response: mappingValidationsSchema,
-    handler: async ({ ctx, event }) => {
-      const files = await mappingFiles(await readForm(event, ctx));
-      if (!files.length) throw new ValidationError('In order to validate, upload mapping files');
-      return validateMappingFilesOffThread(ctx, files);
-    },
+    handler: async ({ ctx, form }) => validateMappingFilesOffThread(ctx, await readStaged(form.mappings)),
   }),
   defineRoute({
     method: 'POST',
@@ -67,31 +70,25 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
-    multipartFields: {
-      code: { kind: 'text', required: true, description: 'TPA code (created when new)' },
-      name: { kind: 'text', description: 'TPA name' },
-      touchedMappings: { kind: 'text', description: 'JSON array of the mapping types changed by the user' },
-      mappings: { kind: 'file', multiple: true, description: "Master mapping .csv files (also accepted as 'files' or 'upload')" },
-    },
+    form: z.object({
+      code: requiredFormText('Choose or create a TPA', 'TPA code (created when new)'),
+      name: optionalFormText('TPA name'),
+      touchedMappings: optionalFormJson(
+        touchedMappingsSchema,
+        'touchedMappings is not valid JSON',
+        'JSON object of the mapping types changed by the user: {deletedMappings, newMappings, updatedMappings}',
+      ),
+      mappings: mappingFiles({ description: 'Master mapping .csv files', min: 0 }),
+    }),
     summary: 'Create the TPA when new, save its master mappings and open an upload (multipart mappings, id, code, name, touchedMappings JSON)',
     response: sdmUploadSchema,
-    handler: async ({ ctx, user, event }) => {
-      const form = await readForm(event, ctx);
-      const code = String(form.get('code') ?? '').trim();
-      if (!code) throw new ValidationError('Choose or create a TPA');
-      let touched: unknown;
-      try {
-        touched = form.get('touchedMappings') ? JSON.parse(String(form.get('touchedMappings'))) : undefined;
-      } catch {
-        throw new ValidationError('touchedMappings is not valid JSON');
-      }
-      return createSdmUploadOffThread(ctx, user, {
-        code,
-        name: form.get('name') ? String(form.get('name')) : undefined,
-        files: await mappingFiles(form),
-        touchedMappings: touched as never,
-      });
-    },
+    handler: async ({ ctx, user, form }) =>
+      createSdmUploadOffThread(ctx, user, {
+        code: form.code,
+        name: form.name,
+        files: await readStaged(form.mappings),
+        touchedMappings: form.touchedMappings,
+      }),
   }),
   defineRoute({
     method: 'POST',
@@ -99,22 +96,19 @@ export const sdmUploadRoutes = [
     group: 'auditor',
     tag: 'self-onboarding',
     multipart: true,
-    multipartFields: {
-      sdmUploadId: { kind: 'text', required: true, description: 'Id of the upload (integer)' },
-      upload: {
-        kind: 'file',
-        required: true,
+    form: z.object({
+      sdmUploadId: formId('sdmUploadId is required', 'Id of the upload (integer)'),
+      upload: formFiles({
+        what: '.csv file',
         description: "a fund request or SDM .csv: named after its type (fund_request.csv, <sdm type>.csv) or under the TPA's own name (typed by its header)",
-      },
-    },
+      }),
+    }),
     summary:
       'Add a fund request or SDM csv to an upload, named after its type or typed by its header (multipart upload, sdmUploadId) -> the file, Validated or Error',
     response: sdmFileSchema,
-    handler: async ({ ctx, event }) => {
-      const form = await readForm(event, ctx);
-      const sdmUploadId = Number(form.get('sdmUploadId'));
-      if (!Number.isInteger(sdmUploadId) || sdmUploadId <= 0) throw new ValidationError('sdmUploadId is required');
-      return addSdmFileOffThread(ctx, { sdmUploadId, file: await singleFile(form, 'upload', '.csv file') });
+    handler: async ({ ctx, form }) => {
+      const [file] = await readStaged(form.upload);
+      return addSdmFileOffThread(ctx, { sdmUploadId: form.sdmUploadId, file });
     },
   }),
   defineRoute({

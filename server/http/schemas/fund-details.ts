@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DATA_REQUEST_STATUSES } from '../../db/schema/index.js';
-import { dataStatusCountsSchema, workPaperStatusCountsSchema } from './funds.js';
+import { dataStatusCountsSchema, priceFieldsShape, workPaperStatusCountsSchema } from './funds.js';
 
 const int = z.number().int();
 const text = z.string().nullable();
@@ -34,13 +34,7 @@ const fundFields = {
   engagement_code: text,
   output_type: text,
   external_valuations: z.enum(['Y', 'N']),
-  price_type_1: text,
-  price_type_2: text,
-  price_type_3: text,
-  price_type_4: text,
-  price_source_1: text,
-  price_source_2: text,
-  price_source_3: text,
+  ...priceFieldsShape,
   PM: num,
   TE: num,
   SAD: num,

@@ -8,6 +8,17 @@ import { z } from 'zod';
 const int = z.number().int();
 const text = z.string().nullable();
 
+/** The price types (1-4) and price sources (1-3) of a fund request's valuations, as the listing and the fund's details send them. */
+export const priceFieldsShape = {
+  price_type_1: text,
+  price_type_2: text,
+  price_type_3: text,
+  price_type_4: text,
+  price_source_1: text,
+  price_source_2: text,
+  price_source_3: text,
+};
+
 /** `{offset, limit, count}` of a listing page. */
 export const paginationSchema = z.strictObject({ offset: int, limit: int, count: int });
 
@@ -84,13 +95,7 @@ export const fundListingRowSchema = z.strictObject({
   aggreg_force_run: z.boolean(),
   mappings: z.array(int),
   external_valuations: z.string(),
-  price_type_1: text,
-  price_type_2: text,
-  price_type_3: text,
-  price_type_4: text,
-  price_source_1: text,
-  price_source_2: text,
-  price_source_3: text,
+  ...priceFieldsShape,
   audit_comments: text,
   administrator_comments: text,
   delivery_comments: text,

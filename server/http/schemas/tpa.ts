@@ -52,7 +52,7 @@ export const sdmFileSchema = z.strictObject({
 });
 
 /** The mapping changes sent with the upload's creation. */
-const touchedMappingsSchema = z.strictObject({
+export const touchedMappingsSchema = z.strictObject({
   deletedMappings: z.array(z.string()).optional(),
   newMappings: z.array(z.string()).optional(),
   updatedMappings: z.array(z.string()).optional(),
