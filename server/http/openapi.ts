@@ -131,21 +131,6 @@ function formSchema(form: z.ZodType): Record<string, unknown> {
 
 function requestBody(def: RouteDef): Record<string, unknown> | undefined {
   if (def.form) return { required: true, content: { 'multipart/form-data': { schema: formSchema(def.form) } } };
-  if (def.multipart) {
-    const fields = def.multipartFields ?? { upload: { kind: 'file', required: true, description: 'The file' } };
-    const properties: Record<string, unknown> = {};
-    for (const [name, f] of Object.entries(fields)) {
-      const one = f.kind === 'file' ? { type: 'string', format: 'binary' } : { type: 'string' };
-      properties[name] = f.multiple ? { type: 'array', items: one, description: f.description } : { ...one, description: f.description };
-    }
-    const required = Object.entries(fields)
-      .filter(([, f]) => f.required)
-      .map(([name]) => name);
-    return {
-      required: true,
-      content: { 'multipart/form-data': { schema: { type: 'object', properties, ...(required.length ? { required } : {}) } } },
-    };
-  }
   if (def.body) return { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } };
   return undefined;
 }

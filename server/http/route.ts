@@ -32,14 +32,6 @@ export interface ApiRequest<B = unknown, Q = unknown, F = any> {
   params: Record<string, string>;
 }
 
-/** One part of a multipart request: a file (`multiple` when several are accepted) or a text field. */
-export interface MultipartField {
-  kind: 'file' | 'text';
-  description: string;
-  required?: boolean;
-  multiple?: boolean;
-}
-
 export interface RouteDef<B = any, Q = any, F = any> {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the API base, e.g. `/fund/:id`. */
@@ -55,7 +47,7 @@ export interface RouteDef<B = any, Q = any, F = any> {
   tokenFrom?: 'header' | 'query';
   /** Token kinds accepted (default session and API keys). */
   tokenKinds?: TokenKind[];
-  /** Multipart upload: the body is a multipart form (read here when `form` is given, else by the handler). */
+  /** Multipart upload: the body is a multipart form, read and checked against `form` before the handler. */
   multipart?: boolean;
   /**
    * The parts of a multipart form: a `z.object` of text fields (zod schemas of strings) and file
@@ -63,8 +55,6 @@ export interface RouteDef<B = any, Q = any, F = any> {
    * the OpenAPI document as a multipart/form-data body.
    */
   form?: ZodType;
-  /** The parts a multipart route reads, by field name (documented in the OpenAPI document). */
-  multipartFields?: Record<string, MultipartField>;
   /** The shape of the envelope's `payload` on success (documented in the OpenAPI document). */
   response?: ZodType;
   /** The OpenAPI operationId; derived from the method and path when absent. */
