@@ -18,42 +18,17 @@ describe('fund-audit adjustments', () => {
     const fund = (await insertFund(ctx, { name: 'Open Fund', status: 'Approved', fundCode: 'OPN2', currency: 'USD' })).id;
     ctx.close();
 
-    const unbalanced = run([
-      '-d',
-      dir,
-      'adjustments',
-      'add',
-      String(fund),
-      '--type',
-      'main',
-      '--description',
-      'Audit fee accrual',
-      '--line',
-      'EXPENSE_OTHER=25000',
-      '--line',
-      '20900=-2500',
-    ]);
+    /** `adjustments add` of a main adjustment "Audit fee accrual" with these `--line`s. */
+    const addFeeAccrual = (...lines: string[]) =>
+      run(['-d', dir, 'adjustments', 'add', String(fund), '--type', 'main', '--description', 'Audit fee accrual', ...lines.flatMap((l) => ['--line', l])]);
+    const unbalanced = addFeeAccrual('EXPENSE_OTHER=25000', '20900=-2500');
     expect(unbalanced.status).toBe(3);
     expect(unbalanced.stderr).toContain('Main adjustment is a double entry: its trial balance lines must net to zero, they net to 22,500.00');
     expect(run(['-d', dir, 'adjustments', 'add', String(fund), '--type', 'main', '--description', 'x', '--line', '20900:-2500']).stderr).toContain(
       "--line '20900:-2500' is not ACCOUNT=AMOUNT or ACCOUNT=AMOUNT@SECURITY_ID",
     );
 
-    const added = run([
-      '-d',
-      dir,
-      'adjustments',
-      'add',
-      String(fund),
-      '--type',
-      'main',
-      '--description',
-      'Audit fee accrual',
-      '--line',
-      'EXPENSE_OTHER=25000',
-      '--line',
-      '20900=-25000',
-    ]);
+    const added = addFeeAccrual('EXPENSE_OTHER=25000', '20900=-25000');
     expect(added.status).toBe(0);
     expect(added.stdout).toMatch(/^Added adjustment (\d+) to fund request \d+: Main adjustment, Audit fee accrual/);
     const bond = JSON.parse(

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoot } from '../server/paths.js';
+import { call } from './testing/server.js';
 
 const root = appRoot();
 const binary = join(root, 'dist', 'fund-audit');
@@ -60,26 +61,6 @@ function serve(dir: string): Promise<Server> {
       reject(new Error(`serve exited with ${code}:\n${out}`));
     });
   });
-}
-
-/** JSON or multipart call of the API; returns status and parsed body. */
-async function call(base: string, path: string, opts: { token?: string; body?: unknown; form?: FormData; method?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers['x-access-token'] = opts.token;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, base), {
-    method: opts.method ?? (opts.body !== undefined || opts.form ? 'POST' : 'GET'),
-    headers,
-    body: opts.form ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
-  });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: res.status, body };
 }
 
 /** The Node version the binary embeds (scripts/binary-runtime.mjs). */

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
 import { runCli, runCliAsync, startServe, until } from './testing/cli.js';
+import { signIn } from './testing/server.js';
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -57,15 +58,7 @@ describe('a blob directory outside the data directory', () => {
       expect(failed).toEqual([]);
 
       // an export zip, written by a job thread into the shared store and downloaded from the server
-      const token = (
-        await (
-          await fetch(new URL('/api/sso/redeemToken', serve.url), {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ token: serve.link!.split('#')[1] }),
-          })
-        ).json()
-      ).payload.token as string;
+      const token = await signIn(serve.url, serve.link!);
       const call = async (path: string, body?: unknown) =>
         (
           await fetch(new URL(`/api/v2.0/${path}`, serve.url), {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../server/paths.js';
 import { BIN as bin, runCliAsync, startServe } from './testing/cli.js';
+import { signIn } from './testing/server.js';
 
 const env = { ...process.env, FUND_AUDIT_SEED_DEMO_DATA: 'false', CI: '1' };
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, input: '' });
@@ -49,14 +50,7 @@ describe('fund-audit bulk-upload', () => {
     const served = await startServe(dir, [], env);
     try {
       const { url, link } = { url: served.url, link: served.link! };
-      const redeemed = await (
-        await fetch(`${url}/api/sso/redeemToken`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ token: link.split('#')[1] }),
-        })
-      ).json();
-      const token = redeemed.payload.token;
+      const token = await signIn(url, link);
       const r = await runCliAsync(['--server', url, '--token', token, '--json', 'bulk-upload', csv('real-funds.csv'), '--overwrite'], env);
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout).saved).toHaveLength(4);

@@ -73,42 +73,29 @@ describe('fund-audit mappings', () => {
       'transaction_mapping',
     ]);
     const file = join(fixturesDir(), 'tpas/demo_test/mappings/instrument_mapping.csv');
-    const bad = run([
-      '-d',
-      dir,
-      'mappings',
-      'upload',
-      file,
-      '--tpa',
-      'demo_test',
-      '--type',
-      'instrument_mapping',
-      '--mode',
-      'custom',
-      '--name',
-      'Bad Name',
-      '--reason',
-      'x',
-    ]);
+    /** `mappings upload` of the demo TPA's instrument mapping as a custom one with this name and reason. */
+    const uploadCustom = (name: string, reason: string) =>
+      run([
+        '-d',
+        dir,
+        'mappings',
+        'upload',
+        file,
+        '--tpa',
+        'demo_test',
+        '--type',
+        'instrument_mapping',
+        '--mode',
+        'custom',
+        '--name',
+        name,
+        '--reason',
+        reason,
+      ]);
+    const bad = uploadCustom('Bad Name', 'x');
     expect(bad.status).toBe(3);
     expect(bad.stderr).toMatch(/Provided name is invalid/);
-    const ok = run([
-      '-d',
-      dir,
-      'mappings',
-      'upload',
-      file,
-      '--tpa',
-      'demo_test',
-      '--type',
-      'instrument_mapping',
-      '--mode',
-      'custom',
-      '--name',
-      'demo_munis',
-      '--reason',
-      'municipal bonds only',
-    ]);
+    const ok = uploadCustom('demo_munis', 'municipal bonds only');
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/instrument_mapping\.csv uploaded as demo_munis/);
     const id = JSON.parse(run(['-d', dir, '--json', 'mappings', 'list', '--tpa', 'demo_test']).stdout).find((m: any) => m.description === 'demo_munis').id;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServe, type Served } from './testing/cli.js';
+import { signIn } from './testing/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fa-killed-upload-'));
 const servers: Served[] = [];
@@ -19,14 +20,8 @@ afterAll(async () => {
 
 const tmpFiles = () => readdirSync(join(dir, 'blobs', 'tmp'));
 
-async function sessionOf(server: Served): Promise<string> {
-  const res = await fetch(`${server.url}/api/sso/redeemToken`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: server.link!.split('#')[1] }),
-  });
-  return ((await res.json()) as { payload: { token: string } }).payload.token;
-}
+/** The access token of a session on `server`, signed in with its printed link. */
+const sessionOf = (server: Served): Promise<string> => signIn(server.url, server.link!);
 
 describe('an upload cut off by a killed server', () => {
   it('leaves its part in blobs/tmp until the next start removes it', async () => {

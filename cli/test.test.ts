@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { appRoot, fixturesDir } from '../server/paths.js';
+import { signIn } from './testing/server.js';
 
 const bin = join(appRoot(), 'bin/fund-audit.mjs');
 const { CI: _ci, ...noCi } = process.env;
@@ -150,31 +151,11 @@ describe('fund-audit test', () => {
           }
         });
       });
-      const redeemed = await (
-        await fetch(`${url}/api/sso/redeemToken`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ token: link.split('#')[1] }),
-        })
-      ).json();
+      const token = await signIn(url, link);
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         const c = spawn(
           process.execPath,
-          [
-            bin,
-            '--server',
-            url,
-            '--token',
-            redeemed.payload.token,
-            'test',
-            'run',
-            '--admin',
-            'demo_test',
-            '--reporter',
-            'junit',
-            '--output',
-            join(dir, 'f.xml'),
-          ],
+          [bin, '--server', url, '--token', token, 'test', 'run', '--admin', 'demo_test', '--reporter', 'junit', '--output', join(dir, 'f.xml')],
           { env, stdio: ['ignore', 'pipe', 'pipe'] },
         );
         let stdout = '';

@@ -4,15 +4,19 @@
  */
 import WebSocket from 'ws';
 
-/** A JSON call (POST when a body is given) with an access token; the body is parsed when JSON. */
-export async function call(base: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+/**
+ * A call of a running server's API with an access token: JSON (`body`) or multipart (`form`),
+ * POST when either is given unless `method` says otherwise. Returns the status and the body,
+ * parsed when JSON.
+ */
+export async function call(base: string, path: string, opts: { token?: string; body?: unknown; form?: FormData; method?: string } = {}) {
   const headers: Record<string, string> = {};
   if (opts.token) headers['x-access-token'] = opts.token;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(new URL(path, base), {
-    method: opts.body !== undefined ? 'POST' : 'GET',
+    method: opts.method ?? (opts.body !== undefined || opts.form ? 'POST' : 'GET'),
     headers,
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    body: opts.form ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
   });
   const text = await res.text();
   let body: any = text;
@@ -22,6 +26,16 @@ export async function call(base: string, path: string, opts: { token?: string; b
     // not JSON: keep the text
   }
   return { status: res.status, body };
+}
+
+/**
+ * Signs in with the one-time link a server prints at start (`http://.../redeemToken/#<token>`)
+ * and returns the session's access token; throws when the server refuses the link.
+ */
+export async function signIn(base: string, link: string): Promise<string> {
+  const redeemed = await call(base, '/api/sso/redeemToken', { body: { token: link.split('#')[1] } });
+  if (redeemed.status !== 200) throw new Error(`the sign-in link was refused (${redeemed.status}): ${JSON.stringify(redeemed.body)}`);
+  return redeemed.body.payload.token as string;
 }
 
 /** A socket on a server, with the events it received. */

@@ -4,6 +4,7 @@ import { loadCsvTpa } from '../testing/check-data.js';
 import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper } from '../work-papers/workbook.js';
 import { applyAdjustments, type FundAdjustment } from './apply.js';
+import { rowOf } from '../testing/sheets.js';
 
 const at = '2023-04-21T09:30:00.000Z';
 const adjustment = (a: Partial<FundAdjustment> & Pick<FundAdjustment, 'id' | 'type' | 'description' | 'bookedByTpa' | 'lines'>): FundAdjustment => ({
@@ -53,14 +54,6 @@ async function workPaper() {
   return { wb, m: input.materiality, nav: input.nav };
 }
 
-function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
-  let hit: ExcelJS.Row | undefined;
-  ws.eachRow((r) => {
-    if (!hit && r.getCell(col).value === label) hit = r;
-  });
-  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
-  return hit;
-}
 const cells = (r: ExcelJS.Row, n: number) => Array.from({ length: n }, (_, i) => r.getCell(i + 1).value);
 
 describe('adjustments on the summary of unadjusted differences (GS, real data)', () => {

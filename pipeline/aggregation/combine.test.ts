@@ -18,6 +18,23 @@ const child = (id: number, fundCode: string, currency: string, periodEnd: string
 const mv = (d: FundSdmArrays) => d.holdings.reduce((s, h) => s + h.market_value_base, 0);
 const cents = (x: number) => Math.round(x * 100) / 100;
 
+/**
+ * The checks of a consolidated fund `GROUP` run on what `combineChildren` returned, at the
+ * period end and in the currency given, with materiality from its NAV (PM 1%, TE 0.75%, SAD 0.05%).
+ */
+const checkGroup = (agg: Awaited<ReturnType<typeof combineChildren>>, periodEnd: string, currency: string) => {
+  const nav = agg.summary.total.nav;
+  return runChecks(agg.data, {
+    fundCode: 'GROUP',
+    periodEnd,
+    currency,
+    materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
+    nav,
+    externalValuations: false,
+    accountClasses: STANDARD_ACCOUNTS,
+  });
+};
+
 describe('combining child funds into the parent currency', async () => {
   const gs = loadCsvTpa('meridian_fund_services');
   const ky = await loadKeystone();
@@ -64,16 +81,7 @@ describe('combining child funds into the parent currency', async () => {
       [rate('USD', '2023-03-31', 1.0875), rate('USD', '2022-12-30', 1.0666)],
       5,
     );
-    const nav = agg.summary.total.nav;
-    const run = await runChecks(agg.data, {
-      fundCode: 'GROUP',
-      periodEnd: '2023-03-31',
-      currency: 'EUR',
-      materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
-      nav,
-      externalValuations: false,
-      accountClasses: STANDARD_ACCOUNTS,
-    });
+    const run = await checkGroup(agg, '2023-03-31', 'EUR');
     const byCheck = (id: string) => run.items.filter((i) => i.check === id);
     expect(byCheck('tb_balance').map((i) => i.status)).toEqual(['pass']);
     expect(byCheck('investments_reconciliation').every((i) => i.status === 'pass')).toBe(true);
@@ -114,16 +122,7 @@ describe('combining child funds into the parent currency', async () => {
       expect(p[0].parts?.map((h) => `${h.file}:${h.line}`).sort(), id).toEqual(rows.map((h) => `${h.file}:${h.line}`).sort());
     }
     expect(agg.summary.total.holdingsMarketValue).toBe(cents(mv(ky) + mv(dm)));
-    const nav = agg.summary.total.nav;
-    const run = await runChecks(agg.data, {
-      fundCode: 'GROUP',
-      periodEnd: '2022-12-31',
-      currency: 'USD',
-      materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
-      nav,
-      externalValuations: false,
-      accountClasses: STANDARD_ACCOUNTS,
-    });
+    const run = await checkGroup(agg, '2022-12-31', 'USD');
     const integrity = run.items.filter((i) => i.check === 'holdings_integrity');
     expect(integrity.filter((i) => /double count/.test(i.message))).toEqual([]);
     expect(integrity.filter((i) => i.status === 'fail')).toEqual([]);
@@ -144,16 +143,7 @@ describe("a consolidated position's rows that disagree (the Dupree fund as Keyst
   const twin = dm.holdings[1];
   dm.holdings.push({ ...twin, line: dm.holdings[dm.holdings.length - 1].line + 1 });
   const agg = await combineChildren([child(2, 'KY', 'USD', '2022-12-31', ky), child(3, 'DM', 'USD', '2022-12-31', dm)], 'USD', [], 5);
-  const nav = agg.summary.total.nav;
-  const run = await runChecks(agg.data, {
-    fundCode: 'GROUP',
-    periodEnd: '2022-12-31',
-    currency: 'USD',
-    materiality: { pm: nav * 0.01, te: nav * 0.0075, sad: nav * 0.0005 },
-    nav,
-    externalValuations: false,
-    accountClasses: STANDARD_ACCOUNTS,
-  });
+  const run = await checkGroup(agg, '2022-12-31', 'USD');
   const integrity = run.items.filter((i) => i.check === 'holdings_integrity');
   const kyRow = (id: string) => ky.holdings.find((h) => h.security_id === id)!;
 
@@ -195,7 +185,7 @@ describe("a consolidated position's rows that disagree (the Dupree fund as Keyst
     // the duplicate row's value is not in the demo TPA's trial balance: investments do not reconcile either
     expect(run.items.filter((i) => i.status === 'fail').map((i) => i.check)).toEqual(['investments_reconciliation', 'holdings_integrity']);
     expect(run.status).toBe('fail');
-    expect(nav).toBeCloseTo(
+    expect(agg.summary.total.nav).toBeCloseTo(
       agg.summary.children.reduce((s, c) => s + (c.converted?.nav ?? 0), 0),
       1,
     );

@@ -8,31 +8,16 @@ import { identifierProblems, valueProblems, holdingsIntegrity } from './holdings
 import { CHECK_LABELS, runChecks } from './index.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
 import { priceTesting } from './price-testing.js';
-import { expectedFund, FIXTURES, loadCsvTpa, loadKeystone } from '../testing/check-data.js';
+import { expectedFund, FIXTURES, gsCheckContext, loadCsvTpa, loadKeystone } from '../testing/check-data.js';
 import { tbBalance } from './tb-balance.js';
 import { investmentsReconciliation } from './investments-reconciliation.js';
 import { navCheck } from './nav.js';
 import { capitalRollForward } from './capital-roll-forward.js';
 
 const GS = 'meridian_fund_services';
-const gsFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));
 const dupreeFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv'));
 
-/** The context the calculations job builds: NAV from the TB, PM 1 / TE 0.75 / SAD 0.05 (fixtures' fund requests). */
-function contextFor(data: FundSdmArrays, periodEnd: string, over: Partial<CheckContext> = {}): CheckContext {
-  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
-  return {
-    fundCode: 'S000013795',
-    periodEnd,
-    currency: 'USD',
-    nav,
-    materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
-    fxRates: gsFx,
-    externalValuations: true,
-    accountClasses: STANDARD_ACCOUNTS,
-    ...over,
-  };
-}
+const contextFor = gsCheckContext;
 
 const copy = (d: FundSdmArrays): FundSdmArrays => structuredClone(d);
 const only = (items: QaRec[], name: string) => {

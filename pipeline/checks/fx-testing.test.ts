@@ -11,26 +11,15 @@ import type { CheckContext } from './common.js';
 import { loadFxCsv } from './fx.js';
 import { FX_TOTAL, fxTesting } from './fx-testing.js';
 import { materiality, navFromTrialBalance } from './materiality.js';
-import { FIXTURES, loadCsvTpa } from '../testing/check-data.js';
+import { FIXTURES, gsCheckContext, gsFx, loadCsvTpa } from '../testing/check-data.js';
 
-const gsFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));
 const olderFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2022-12-30.csv'));
 
 let gs: FundSdmArrays;
 let base: CheckContext;
 beforeAll(() => {
   gs = loadCsvTpa('meridian_fund_services');
-  const nav = navFromTrialBalance(gs.trial_balance, STANDARD_ACCOUNTS);
-  base = {
-    fundCode: 'S000013795',
-    periodEnd: '2023-03-31',
-    currency: 'USD',
-    nav,
-    materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
-    fxRates: gsFx,
-    externalValuations: true,
-    accountClasses: STANDARD_ACCOUNTS,
-  };
+  base = gsCheckContext(gs, '2023-03-31');
 });
 
 const cents = (x: number) => Math.round(x * 100) / 100;

@@ -10,6 +10,10 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import type { CheckContext } from '../checks/common.js';
+import { loadFxCsv } from '../checks/fx.js';
+import { materiality, navFromTrialBalance } from '../checks/materiality.js';
+import { STANDARD_ACCOUNTS } from '../sdm/model.js';
 import type { FundSdmArrays, HoldingRow, PriceRow, ShareCapitalRow, TrialBalanceRow } from '../sdm/rows.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures');
@@ -173,4 +177,28 @@ export async function loadKeystone(): Promise<FundSdmArrays> {
 /** The fixture's expected.json (first fund). */
 export function expectedFund(tpa: string): Record<string, any> {
   return JSON.parse(readFileSync(join(tpaDir(tpa), 'expected.json'), 'utf8')).funds[0];
+}
+
+/** The ECB cross rates against USD of 2023-03-31 (fixtures/fx), the rates the GS fund's checks use. */
+export const gsFx = loadFxCsv(join(FIXTURES, 'fx/ecb-usd-cross-rates-2023-03-31.csv'));
+
+/**
+ * The check context the calculations job builds for the GS fund (S000013795, USD) from its
+ * delivered data: NAV from the trial balance, materiality PM 1% / TE 0.75% / SAD 0.05% of it
+ * (the fixtures' fund requests), the ECB rates of `gsFx`, external valuations on; `over`
+ * replaces any of it.
+ */
+export function gsCheckContext(data: FundSdmArrays, periodEnd: string, over: Partial<CheckContext> = {}): CheckContext {
+  const nav = navFromTrialBalance(data.trial_balance, STANDARD_ACCOUNTS);
+  return {
+    fundCode: 'S000013795',
+    periodEnd,
+    currency: 'USD',
+    nav,
+    materiality: materiality({ nav, pm: 1, te: 0.75, sad: 0.05 }),
+    fxRates: gsFx,
+    externalValuations: true,
+    accountClasses: STANDARD_ACCOUNTS,
+    ...over,
+  };
 }

@@ -7,6 +7,7 @@ import { loadCsvTpa, tpaDir } from '../testing/check-data.js';
 import { HOLDINGS_COLUMNS } from './holdings-sheet.js';
 import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper, type WorkPaperInput } from './workbook.js';
+import { rowOf } from '../testing/sheets.js';
 
 const GS = 'meridian_fund_services';
 const HOLDINGS_FILE = 'MFS_HOLDINGS_S000013795_20230331.csv';
@@ -52,15 +53,6 @@ function table(ws: ExcelJS.Worksheet, first?: string): Array<Record<string, unkn
     out.push(Object.fromEntries(head.map((h, i) => [h, row.getCell(i + 1).value])));
   }
   return out;
-}
-
-function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
-  let hit: ExcelJS.Row | undefined;
-  ws.eachRow((r) => {
-    if (!hit && r.getCell(col).value === label) hit = r;
-  });
-  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
-  return hit;
 }
 
 describe('work paper lineage: the Holdings sheet (GS, real data)', () => {

@@ -7,6 +7,7 @@ import type { CheckContext } from '../checks/common.js';
 import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { unadjustedDifferences } from './unadjusted-differences.js';
 import { buildWorkPaper } from './workbook.js';
+import { rowOf } from '../testing/sheets.js';
 
 const GS = 'meridian_fund_services';
 const fund = GS_FUND;
@@ -46,15 +47,6 @@ async function workPaper(fxFile: string, pct = { pm: fund.pm, te: fund.te, sad: 
   await wb.xlsx.load((await buildWorkPaper(input)) as unknown as ArrayBuffer);
   const m = input.materiality;
   return { wb, m, items: input.checks.items, schedule: unadjustedDifferences(input.checks.items, m), ws: wb.getWorksheet('Unadjusted differences')! };
-}
-
-function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
-  let hit: ExcelJS.Row | undefined;
-  ws.eachRow((r) => {
-    if (!hit && r.getCell(col).value === label) hit = r;
-  });
-  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
-  return hit;
 }
 
 describe('summary of unadjusted differences (GS, real data)', () => {

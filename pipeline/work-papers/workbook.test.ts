@@ -7,6 +7,7 @@ import { GS_FUND, loadCsvTpa } from '../testing/check-data.js';
 import { safeCellText } from './safe-cell.js';
 import { gsWorkPaperInput } from '../testing/work-paper-input.js';
 import { buildWorkPaper, SHEETS, type WorkPaperInput } from './workbook.js';
+import { rowOf } from '../testing/sheets.js';
 
 const fund = GS_FUND;
 
@@ -16,16 +17,6 @@ async function open(buf: Buffer) {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as unknown as ArrayBuffer);
   return wb;
-}
-
-/** Row of a sheet whose first cell is `label`. */
-function rowOf(ws: ExcelJS.Worksheet, label: string, col = 1): ExcelJS.Row {
-  let hit: ExcelJS.Row | undefined;
-  ws.eachRow((r) => {
-    if (!hit && r.getCell(col).value === label) hit = r;
-  });
-  if (!hit) throw new Error(`${ws.name}: no row "${label}"`);
-  return hit;
 }
 
 describe('safeCellText', () => {
